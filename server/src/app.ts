@@ -1,0 +1,82 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { HttpError, httpError } from './errors.js';
+import { Gateway, type UnitLoader } from './gateway/gateway.js';
+import { gatewayPlugin } from './gateway/gateway-plugin.js';
+import { specFilesLoader } from './gateway/spec-loader-unit.js';
+import { watchWorkspace } from './gateway/watcher.js';
+import { createLogger, type Logger } from './logger.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gateway: Gateway;
+  }
+}
+
+/** Options for embedding the server (tests, Electron). */
+export interface ServerOptions {
+  /** A logger to use instead of one made from `config.logLevel`. */
+  logger?: Logger;
+}
+
+/** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
+function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
+  return [specFilesLoader(config.specsDir, log, { validateRequests: true })];
+}
+
+/**
+ * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`.
+ * The workspace loads in the background once the server is ready; `app.gateway.start()` resolves
+ * when the first load has finished.
+ */
+export async function buildServer(config: Config, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Per-request logging is off the hot path; the debug hook below logs requests when asked for.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.status).send(error.body());
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error, method: request.method, url: request.url }, 'request failed');
+      return reply.code(500).send(httpError('INTERNAL').body());
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(httpError('BODY_TOO_LARGE', [config.bodyLimit]).body());
+    return reply.code(status).send({ detail: error.message });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    reply.code(404).send(httpError('NOT_FOUND', [request.method, path]).body());
+  });
+
+  if (logger.isLevelEnabled('debug')) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    });
+  }
+
+  const gateway = new Gateway(workspaceLoaders(config, logger), logger);
+  app.decorate('gateway', gateway);
+  await app.register(gatewayPlugin, { gateway, config });
+
+  let watcher: { close(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    void gateway.start();
+    if (config.hotReload) {
+      watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
+    }
+  });
+  app.addHook('onClose', async () => {
+    await watcher?.close();
+  });
+  return app;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { buildServer } from './app.js';
+import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
+import { productVersion } from './version.js';
+
+const shutdownBoundMs = 10_000;
+
+async function serve(flags: ConfigFlags): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, flags);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`adaptive-gateway: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await buildServer(config);
+  if (config.authEnabled === false && !['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
+    app.log.warn('AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it');
+  }
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    process.stderr.write(`adaptive-gateway: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      app.log.error(`requests still running after ${shutdownBoundMs} ms; exiting`);
+      process.exit(1);
+    }, shutdownBoundMs);
+    force.unref();
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+const program = new Command('adaptive-gateway')
+  .description('An API gateway that adapts at run time, a federated query service and a cluster health view')
+  .version(productVersion);
+
+program
+  .command('serve')
+  .description('run the server on a workspace (specs/, handlers/, query/, health.yaml)')
+  .option('-p, --port <port>', 'port to listen on (env PORT, default 8080)')
+  .option('-H, --host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
+  .option('-w, --workspace <dir>', 'workspace folder (env WORKSPACE, default .)')
+  .option('--workbench', 'also serve the browser workbench and its workspace API')
+  .action((options: ConfigFlags) => serve(options));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,53 @@
+/**
+ * One catalogue of the errors the server answers with. Every error body is `{detail}` (plus optional
+ * structured fields such as `errors`); a stack trace never leaves the process.
+ */
+
+export const errorCatalogue = {
+  NOT_FOUND: { status: 404, message: 'No route for %s %s' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method %s is not allowed on %s' },
+  NOT_ACCEPTABLE: { status: 406, message: 'None of the media types in Accept (%s) is offered; available: %s' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type %s is not accepted; expected one of: %s' },
+  BAD_REQUEST: { status: 400, message: '%s' },
+  VALIDATION_FAILED: { status: 400, message: 'Request validation failed: %s' },
+  BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
+  REQUEST_TIMEOUT: { status: 408, message: 'Request took longer than %s ms' },
+  HANDLER_TIMEOUT: { status: 504, message: 'Handler did not answer within %s ms' },
+  NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
+  INTERNAL: { status: 500, message: 'Internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Fills the `%s` slots of a catalogue message in order. */
+function format(message: string, args: readonly unknown[]): string {
+  let i = 0;
+  return message.replace(/%s/g, () => String(args[i++] ?? ''));
+}
+
+/**
+ * An expected error with an HTTP status and a `detail` safe to show to the caller.
+ * `extra` fields are merged into the response body (for example `errors` of a validation failure).
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly code: string = 'HTTP_ERROR',
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpError';
+  }
+
+  /** The response body: `{detail, ...extra}`. */
+  body(): Record<string, unknown> {
+    return { detail: this.detail, ...this.extra };
+  }
+}
+
+/** Builds the catalogued error `code`, its message filled with `args`. */
+export function httpError(code: ErrorCode, args: readonly unknown[] = [], extra: Record<string, unknown> = {}): HttpError {
+  const entry = errorCatalogue[code];
+  return new HttpError(entry.status, format(entry.message, args), code, extra);
+}

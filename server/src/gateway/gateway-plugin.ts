@@ -1,0 +1,85 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ActuatorInfo, GatewayInfo } from '../api-types.js';
+import type { Config } from '../config.js';
+import { httpError } from '../errors.js';
+import { productName, productVersion } from '../version.js';
+import type { Gateway } from './gateway.js';
+import { mergedOpenApiDocument } from './openapi-document.js';
+import type { RouteTable } from './route-table.js';
+import { gatewayPrefix } from './spec/mount.js';
+import { registerSwaggerUi } from './swagger-ui.js';
+
+const startedAt = Date.now();
+
+/**
+ * The gateway under `/api/adaptive`: system routes (listing, merged OpenAPI document, Swagger UI,
+ * actuator) as ordinary Fastify routes, and one catch-all route that dispatches every other request
+ * through the gateway's current route table.
+ */
+export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config }): Promise<void> {
+  const { gateway, config } = options;
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    credentials: config.corsOrigins !== '*',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    maxAge: 600,
+    strictPreflight: false,
+  });
+
+  // Generated and handler routes accept any media type; they decide what is valid.
+  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  const documents = new WeakMap<RouteTable, string>();
+  const openApiJson = () => {
+    const table = gateway.table;
+    let json = documents.get(table);
+    if (json === undefined) {
+      json = JSON.stringify(mergedOpenApiDocument(table, gateway.loadedUnits, productVersion));
+      documents.set(table, json);
+    }
+    return json;
+  };
+
+  app.get(`${gatewayPrefix}/`, async (): Promise<GatewayInfo> => ({
+    name: productName,
+    version: productVersion,
+    specs: gateway.files('spec'),
+    handlers: gateway.files('handler'),
+    endpoints: gateway.table.entries.map((e) => ({ method: e.method, path: gatewayPrefix + e.path, source: e.source, file: e.file })),
+  }));
+  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(openApiJson()));
+  registerSwaggerUi(app, gatewayPrefix);
+
+  app.get(`${gatewayPrefix}/actuator/health/liveness`, async () => ({ status: 'UP' }));
+  app.get(`${gatewayPrefix}/actuator/health/readiness`, async (_request, reply) => {
+    if (!gateway.ready) return reply.code(503).send({ status: 'DOWN', detail: 'the workspace is still loading' });
+    return { status: 'UP' };
+  });
+  app.get(`${gatewayPrefix}/actuator/info`, async (): Promise<ActuatorInfo> => ({
+    app: { name: productName, version: productVersion },
+    node: process.version,
+    uptime_s: Math.round((Date.now() - startedAt) / 1000),
+    hot_reload: config.hotReload,
+    auth_enabled: config.authEnabled,
+    specs: gateway.files('spec'),
+    handlers: gateway.files('handler'),
+  }));
+  app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
+
+  const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!gateway.ready) throw httpError('NOT_READY');
+    const url = request.url;
+    const query = url.indexOf('?');
+    const path = url.slice(gatewayPrefix.length, query === -1 ? undefined : query);
+    const match = gateway.table.match(request.method, path);
+    if (match.kind === 'route') return match.entry.handle(request, reply, match.params);
+    if (match.kind === 'method-not-allowed') {
+      reply.header('allow', match.allowed.join(', '));
+      throw httpError('METHOD_NOT_ALLOWED', [request.method, gatewayPrefix + path]);
+    }
+    throw httpError('NOT_FOUND', [request.method, gatewayPrefix + path]);
+  };
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'], url: `${gatewayPrefix}/*`, handler: dispatch });
+}

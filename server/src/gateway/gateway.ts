@@ -1,0 +1,171 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../logger.js';
+import type { RefreshResult, LoadProblem } from '../api-types.js';
+import { LoadError } from './load-error.js';
+import { RouteTable, type WorkspaceUnit } from './route-table.js';
+
+/** Loads one kind of workspace file (specs or handlers) from one directory. */
+export interface UnitLoader {
+  kind: WorkspaceUnit['kind'];
+  dir: string;
+  /** True for the file names this loader loads (`*.openapi.yaml`, `*_handler.ts`, ...). */
+  accepts(fileName: string): boolean;
+  /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
+  load(filePath: string): Promise<WorkspaceUnit>;
+}
+
+export interface GatewayEvents {
+  reload: [RefreshResult];
+}
+
+const loadConcurrency = 4;
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+function listFiles(dir: string, accepts: (name: string) => boolean): string[] {
+  try {
+    return fs.readdirSync(dir).filter(accepts).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/**
+ * The adaptive gateway's state: the last good version of every workspace file and the route table
+ * built from them. {@link reload} loads the files again, keeps the last good version of any file
+ * that fails, and swaps in a new table; it never interrupts requests being served.
+ */
+export class Gateway extends EventEmitter<GatewayEvents> {
+  private current = new RouteTable([]);
+  private readonly units = new Map<string, WorkspaceUnit>();
+  private readonly problems = new Map<string, LoadProblem>();
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued: Promise<RefreshResult> | undefined;
+  private firstLoad: Promise<RefreshResult> | undefined;
+  ready = false;
+
+  constructor(
+    private readonly loaders: UnitLoader[],
+    private readonly log: Logger,
+  ) {
+    super();
+  }
+
+  /** The route table requests are dispatched through. */
+  get table(): RouteTable {
+    return this.current;
+  }
+
+  /** The loaded files, specs then handlers, in name order. */
+  get loadedUnits(): WorkspaceUnit[] {
+    return [...this.units.values()];
+  }
+
+  /** File names loaded of one kind. */
+  files(kind: WorkspaceUnit['kind']): string[] {
+    return this.loadedUnits.filter((u) => u.kind === kind).map((u) => u.file);
+  }
+
+  /** Load problems by file, as of the last reload. */
+  get loadProblems(): LoadProblem[] {
+    return [...this.problems.values()];
+  }
+
+  /** Starts the first load once; later calls return the same promise. */
+  start(): Promise<RefreshResult> {
+    this.firstLoad ??= this.reload();
+    return this.firstLoad;
+  }
+
+  /**
+   * Reloads every spec and handler. Reloads run one at a time; calls made while one runs share the
+   * single reload queued after it, so the last change is always picked up and never loaded twice.
+   */
+  reload(): Promise<RefreshResult> {
+    if (this.queued) return this.queued;
+    const next = this.tail.then(() => {
+      this.queued = undefined;
+      return this.reloadOnce();
+    });
+    this.queued = next;
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadOnce(): Promise<RefreshResult> {
+    const started = Date.now();
+    const seen = new Set<string>();
+    for (const loader of this.loaders) {
+      const files = listFiles(loader.dir, loader.accepts);
+      const outcomes = await mapLimited(files, loadConcurrency, async (file) => {
+        try {
+          return { file, unit: await loader.load(path.join(loader.dir, file)) };
+        } catch (error) {
+          return { file, error: error as Error };
+        }
+      });
+      for (const outcome of outcomes) {
+        const key = `${loader.kind}:${outcome.file}`;
+        seen.add(key);
+        if (outcome.unit) {
+          this.units.set(key, outcome.unit);
+          this.problems.delete(key);
+          for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
+        } else {
+          const error = outcome.error!;
+          const problem: LoadProblem = { file: outcome.file, message: error.message };
+          if (error instanceof LoadError) {
+            if (error.line !== undefined) problem.line = error.line;
+            if (error.column !== undefined) problem.column = error.column;
+          }
+          this.problems.set(key, problem);
+          const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
+          const kept = this.units.has(key) ? '; the last good version keeps serving' : '';
+          this.log.error({ file: outcome.file, line: problem.line, column: problem.column }, `cannot load ${outcome.file}${position}: ${error.message}${kept}`);
+        }
+      }
+    }
+    for (const key of [...this.units.keys(), ...this.problems.keys()]) {
+      if (!seen.has(key)) {
+        this.units.delete(key);
+        this.problems.delete(key);
+      }
+    }
+    const table = new RouteTable(this.loadedUnits);
+    const conflicts = table.conflicts.map(({ entry, reason }) => ({ file: entry.file, message: reason }));
+    for (const conflict of conflicts) this.log.warn({ file: conflict.file }, conflict.message);
+    this.current = table;
+    this.ready = true;
+    const result = this.result([...this.loadProblems, ...conflicts], Date.now() - started);
+    this.log.info({ specs: result.specs.length, handlers: result.handlers.length, errors: result.errors.length, ms: Date.now() - started }, result.message);
+    this.emit('reload', result);
+    return result;
+  }
+
+  private result(errors: LoadProblem[], elapsedMs: number): RefreshResult {
+    const specs = this.files('spec');
+    const handlers = this.files('handler');
+    const loaded = `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} handler${handlers.length === 1 ? '' : 's'}`;
+    const failedFiles = new Set(errors.map((e) => e.file)).size;
+    const status: RefreshResult['status'] = errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';
+    const message =
+      errors.length === 0
+        ? `Loaded ${loaded} in ${elapsedMs} ms`
+        : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors`;
+    return { status, message, handlers, specs, errors };
+  }
+}

@@ -1,0 +1,111 @@
+import type { RouteTable, WorkspaceUnit } from './route-table.js';
+import { escapeToken } from './spec/json-pointer.js';
+import { bundledKey } from './spec/spec-bundle.js';
+import { gatewayPrefix } from './spec/mount.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The security schemes of the service document: documentation of what the platform gateway accepts. */
+export const securitySchemes = {
+  df_basic: { type: 'http', scheme: 'basic', description: 'HTTP Basic: username and password' },
+  df_bearer_jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT access token issued by the identity provider' },
+};
+
+/** Deep-copies `value`, rewriting every internal `$ref` with `rewrite`. Iterative: specs nest deeply. */
+function copyWithRefs(value: unknown, rewrite: (ref: string) => string): unknown {
+  if (!isObject(value) && !Array.isArray(value)) return value;
+  const root: { v?: unknown } = {};
+  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [{ source: value, target: root as Json, key: 'v' }];
+  while (stack.length > 0) {
+    const { source, target, key } = stack.pop()!;
+    let copy: unknown = source;
+    if (Array.isArray(source)) {
+      const array: unknown[] = new Array(source.length);
+      source.forEach((item, i) => stack.push({ source: item, target: array, key: i }));
+      copy = array;
+    } else if (isObject(source)) {
+      const object: Json = {};
+      for (const [k, v] of Object.entries(source)) {
+        if (k === '$ref' && typeof v === 'string') object[k] = rewrite(v);
+        else stack.push({ source: v, target: object, key: k });
+      }
+      copy = object;
+    }
+    (target as Record<string | number, unknown>)[key] = copy;
+  }
+  return root.v;
+}
+
+/** Component names must match `^[a-zA-Z0-9._-]+$`. */
+const componentPrefix = (mount: string) => mount.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/**
+ * Builds one OpenAPI document for the whole gateway: every route of the table under `servers:
+ * [/api/adaptive]`, each spec's components (renamed `<mount>.<name>` where two specs use one name),
+ * and the `df_basic` / `df_bearer_jwt` security schemes.
+ */
+export function mergedOpenApiDocument(table: RouteTable, units: readonly WorkspaceUnit[], version: string): Json {
+  const specs = units.filter((u) => u.kind === 'spec' && u.document);
+  const owners = new Map<string, number>();
+  for (const unit of specs) {
+    const components = isObject(unit.document!.components) ? unit.document!.components : {};
+    for (const [kind, entries] of Object.entries(components)) {
+      if (!isObject(entries)) continue;
+      for (const name of Object.keys(entries)) owners.set(`${kind}/${name}`, (owners.get(`${kind}/${name}`) ?? 0) + 1);
+    }
+  }
+
+  const components: Record<string, Json> = { securitySchemes: { ...securitySchemes } };
+  const rewriters = new Map<string, (ref: string) => string>();
+  for (const unit of specs) {
+    const prefix = componentPrefix(unit.mount);
+    const rename = (kind: string, name: string) => ((owners.get(`${kind}/${name}`) ?? 0) > 1 ? `${prefix}.${name}` : name);
+    const rewrite = (ref: string): string => {
+      const component = /^#\/components\/([^/]+)\/([^/]+)(.*)$/.exec(ref);
+      if (component) {
+        const name = decodeURIComponent(component[2]).replace(/~1/g, '/').replace(/~0/g, '~');
+        return `#/components/${component[1]}/${escapeToken(rename(component[1], name))}${component[3]}`;
+      }
+      if (ref.startsWith(`#/${bundledKey}/`)) return `#/components/${bundledKey}/${escapeToken(prefix)}/${ref.slice(bundledKey.length + 3)}`;
+      return ref;
+    };
+    rewriters.set(unit.file, rewrite);
+    const own = isObject(unit.document!.components) ? unit.document!.components : {};
+    for (const [kind, entries] of Object.entries(own)) {
+      if (!isObject(entries) || kind === 'securitySchemes') continue;
+      components[kind] ??= {};
+      for (const [name, entry] of Object.entries(entries)) components[kind][rename(kind, name)] = copyWithRefs(entry, rewrite);
+    }
+    const bundled = unit.document![bundledKey];
+    if (isObject(bundled)) {
+      components[bundledKey] ??= {};
+      components[bundledKey][prefix] = copyWithRefs(bundled, rewrite);
+    }
+  }
+
+  const paths: Record<string, Json> = {};
+  for (const entry of table.entries) {
+    const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
+    const operation = copyWithRefs(entry.operation, rewrite) as Json;
+    const mount = entry.path.split('/')[1];
+    if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [mount];
+    paths[entry.path] ??= {};
+    paths[entry.path][entry.method.toLowerCase()] = operation;
+  }
+
+  const uses31 = specs.some((u) => String(u.document!.openapi).startsWith('3.1'));
+  return {
+    openapi: uses31 ? '3.1.0' : '3.0.3',
+    info: {
+      title: 'Adaptive gateway',
+      version,
+      description: 'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
+    },
+    servers: [{ url: gatewayPrefix }],
+    security: [{ df_basic: [] }, { df_bearer_jwt: [] }],
+    paths,
+    components,
+  };
+}

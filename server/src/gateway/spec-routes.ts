@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../logger.js';
+import { httpError } from '../errors.js';
+import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
+import { echoMerge, parsePrefer, selectResponse } from './example-responder.js';
+import { RequestValidator, validationError } from './request-validator.js';
+import type { RouteEntry, WorkspaceUnit } from './route-table.js';
+import { resolvePointer } from './spec/json-pointer.js';
+import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
+
+const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Options of the generated routes of one spec. */
+export interface SpecRouteOptions {
+  /** Validate requests against the spec's parameters and bodies (400 on failure). */
+  validateRequests: boolean;
+  log: Logger;
+}
+
+/** The operation object for the merged document, with the path item's shared parameters folded in. */
+function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Record<string, unknown> {
+  const object = (resolvePointer(spec.document, operation.pointer) ?? {}) as Record<string, unknown>;
+  const itemPointer = operation.pointer.slice(0, operation.pointer.lastIndexOf('/'));
+  const item = (resolvePointer(spec.document, itemPointer) ?? {}) as Record<string, unknown>;
+  const shared = Array.isArray(item.parameters) ? item.parameters : [];
+  if (shared.length === 0) return object;
+  return { ...object, parameters: [...shared, ...(Array.isArray(object.parameters) ? object.parameters : [])] };
+}
+
+/**
+ * Turns a compiled spec into gateway routes that answer with the spec's examples: status and example
+ * chosen by {@link selectResponse} and `Prefer`, media type by the Accept header, and for POST, PUT and
+ * PATCH the request body merged over the example.
+ */
+export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
+  const validator = options.validateRequests
+    ? new RequestValidator(spec.openapi, spec.document, (message) => options.log.warn({ spec: spec.file }, message))
+    : undefined;
+  const routes: RouteEntry[] = spec.operations.map((operation) => {
+    const payloads = new Map<string, string>();
+    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
+      const hasBody = request.body !== undefined && request.body !== null;
+      if (validator) {
+        const issues = validator.validate(operation, {
+          params,
+          query: { ...(request.query as Record<string, unknown>) },
+          headers: request.headers,
+          contentType: request.headers['content-type'],
+          body: request.body,
+          hasBody,
+        });
+        if (issues.length > 0) throw validationError(issues);
+      }
+      const preference = parsePrefer(request.headers.prefer);
+      const { status, response } = selectResponse(operation, preference);
+      reply.code(status);
+      if (response) reply.headers(response.headers);
+      if (!response || response.mediaTypes.length === 0) return reply.send();
+      const offered = response.mediaTypes.map((m) => m.mediaType);
+      const mediaType = negotiate(request.headers.accept, offered);
+      if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
+      const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
+      const exampleName = preference.example !== undefined && Object.hasOwn(media.named, preference.example) ? preference.example : undefined;
+      const example = exampleName !== undefined ? media.named[exampleName] : media.example;
+      reply.header('content-type', concreteMediaType(mediaType));
+      if (echoMethods.has(operation.method) && hasBody) return reply.send(serialize(mediaType, echoMerge(example, request.body)));
+      if (example === undefined) return reply.send();
+      const key = `${status}|${mediaType}|${exampleName ?? ''}`;
+      let payload = payloads.get(key);
+      if (payload === undefined) {
+        payload = serialize(mediaType, example);
+        payloads.set(key, payload);
+      }
+      return reply.send(payload);
+    };
+    return {
+      method: operation.method,
+      path: `/${spec.mount}${operation.path === '/' ? '' : operation.path}`,
+      source: 'spec' as const,
+      file: spec.file,
+      operation: documentedOperation(spec, operation),
+      handle,
+    };
+  });
+  return { kind: 'spec', file: spec.file, mount: spec.mount, routes, document: spec.document, warnings: spec.warnings };
+}

@@ -1,0 +1,51 @@
+import { LoadError } from '../load-error.js';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { defaultSpecLimits, type CompiledSpec, type SpecLimits } from './spec-types.js';
+
+const fromSources = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(fromSources ? './spec-worker.ts' : './spec-worker.js', import.meta.url);
+
+/** From TypeScript sources (tests, `tsx`) the worker registers tsx's loader before importing its entry. */
+function startWorker(workerData: unknown, limits: SpecLimits): Worker {
+  const options = { workerData, resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, stackSizeMb: 8 }, stdout: true, stderr: true };
+  if (!fromSources) return new Worker(workerUrl, options);
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number } };
+
+/**
+ * Loads and compiles one spec file in a worker thread, bounded in time and memory: a reference bomb,
+ * a YAML bomb or a huge file ends the worker with a {@link LoadError}, never the server.
+ */
+export function loadSpec(file: string, specsDir: string, limits: SpecLimits = defaultSpecLimits): Promise<CompiledSpec> {
+  const name = path.basename(file);
+  return new Promise((resolve, reject) => {
+    const worker = startWorker({ file, specsDir, limits }, limits);
+    let settled = false;
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      action();
+      void worker.terminate();
+    };
+    const timer = setTimeout(
+      () => settle(() => reject(new LoadError(name, `loading took longer than ${limits.timeoutMs} ms (reference explosion?); rejected`))),
+      limits.timeoutMs,
+    );
+    worker.once('message', (reply: WorkerReply) =>
+      settle(() => (reply.ok ? resolve(reply.spec) : reject(new LoadError(name, reply.error.message, reply.error.line, reply.error.column)))),
+    );
+    worker.once('error', (error: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          new LoadError(name, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `loading needed more than ${limits.maxHeapMb} MB of memory; rejected` : `loading failed: ${error.message}`),
+        ),
+      ),
+    );
+    worker.once('exit', (code) => settle(() => reject(new LoadError(name, `loader stopped unexpectedly (exit code ${code})`))));
+  });
+}

@@ -1,0 +1,68 @@
+import { LoadError } from '../load-error.js';
+import fs from 'node:fs';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { type SpecLimits } from './spec-types.js';
+
+/** Reads a spec file within the size bound and decodes it (UTF-8 with or without BOM, UTF-16 with BOM). */
+export function readSpecText(file: string, displayName: string, limits: SpecLimits): string {
+  const size = fs.statSync(file).size;
+  if (size > limits.maxFileBytes) {
+    throw new LoadError(displayName, `file is ${size} bytes, over the limit of ${limits.maxFileBytes}`);
+  }
+  const bytes = fs.readFileSync(file);
+  try {
+    if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes);
+    if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new LoadError(displayName, 'file is not valid UTF-8 or UTF-16 text');
+  }
+}
+
+/** Line and column (1-based) of a character offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * Parses JSON or YAML text into a plain value. YAML is parsed with the core schema (no custom tags),
+ * unique keys, and a bound on alias expansion, so "billion laughs" documents fail fast.
+ */
+export function parseSpecText(text: string, displayName: string, limits: SpecLimits): unknown {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      const message = (error as Error).message;
+      const offset = /position (\d+)/.exec(message);
+      const pos = offset ? positionOf(text, Number(offset[1])) : undefined;
+      if (!(error instanceof SyntaxError)) throw new LoadError(displayName, `cannot parse JSON: ${message}`);
+      // JSON is YAML too; a file that merely looks like JSON may still be valid YAML flow syntax.
+      if (!/\.json$/i.test(displayName)) return parseYaml(text, yamlOptions(limits));
+      throw new LoadError(displayName, `invalid JSON: ${message}`, pos?.line, pos?.column);
+    }
+  }
+  try {
+    return parseYaml(text, yamlOptions(limits));
+  } catch (error) {
+    if (error instanceof YAMLParseError) {
+      const pos = error.linePos?.[0];
+      throw new LoadError(displayName, `invalid YAML: ${error.message.split('\n')[0]}`, pos?.line, pos?.col);
+    }
+    if (error instanceof RangeError) throw new LoadError(displayName, 'document is nested too deeply to parse');
+    throw new LoadError(displayName, `invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+function yamlOptions(limits: SpecLimits) {
+  return { schema: 'core', uniqueKeys: true, maxAliasCount: limits.maxYamlAliases, prettyErrors: true, strict: true } as const;
+}

@@ -1,0 +1,87 @@
+/** Shapes shared by the spec loader (worker thread) and the gateway (main thread). */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export const httpMethods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
+/** Bounds on the work of loading one spec; a spec that exceeds one is rejected with a clear error. */
+export interface SpecLimits {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+  maxDepth: number;
+  maxNodes: number;
+  maxYamlAliases: number;
+  maxPaths: number;
+  maxExampleBytes: number;
+  timeoutMs: number;
+  maxHeapMb: number;
+}
+
+export const defaultSpecLimits: SpecLimits = {
+  maxFileBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxFiles: 5000,
+  maxDepth: 1000,
+  maxNodes: 5_000_000,
+  maxYamlAliases: 1000,
+  maxPaths: 25_000,
+  maxExampleBytes: 4 * 1024 * 1024,
+  timeoutMs: 20_000,
+  maxHeapMb: 1024,
+};
+
+/** A precomputed response body for one media type. */
+export interface MediaExample {
+  mediaType: string;
+  /** The default example (explicit or sampled); `undefined` when none could be made. */
+  example: unknown;
+  /** Named examples of `examples`, for `Prefer: example=<name>`. */
+  named: Record<string, unknown>;
+}
+
+export interface ResponseSpec {
+  /** The declared key: `200`, `2XX` or `default`. */
+  key: string;
+  mediaTypes: MediaExample[];
+  headers: Record<string, string>;
+}
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** JSON pointer of the parameter's schema in the bundled document, when it has one. */
+  schemaPointer?: string;
+}
+
+export interface RequestBodySpec {
+  required: boolean;
+  /** Media type -> JSON pointer of its schema (absent when the media type has no schema). */
+  content: Record<string, string | undefined>;
+}
+
+/** One operation of a spec, with everything the responder and validator need. */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** The spec's path template, e.g. `/books/{bookId}`. */
+  path: string;
+  /** JSON pointer of the operation object in the bundled document. */
+  pointer: string;
+  operationId?: string;
+  parameters: ParameterSpec[];
+  requestBody?: RequestBodySpec;
+  responses: ResponseSpec[];
+}
+
+/** A spec loaded and compiled: the result of the worker. */
+export interface CompiledSpec {
+  file: string;
+  mount: string;
+  openapi: string;
+  title: string;
+  version: string;
+  /** The spec with external `$ref`s bundled under `x-bundled`; every `$ref` is internal. */
+  document: Record<string, unknown>;
+  operations: OperationSpec[];
+  warnings: string[];
+}

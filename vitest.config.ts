@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['server/**/*.test.ts', 'handlers/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    typecheck: { enabled: true, include: ['server/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+  },
+});
