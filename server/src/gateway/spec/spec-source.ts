@@ -1,6 +1,6 @@
 import { LoadError } from '../load-error.js';
 import fs from 'node:fs';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parseDocument, YAMLError } from 'yaml';
 import { type SpecLimits } from './spec-types.js';
 
 /** Reads a spec file within the size bound and decodes it (UTF-8 with or without BOM, UTF-16 with BOM). */
@@ -33,36 +33,30 @@ export function positionOf(text: string, offset: number): { line: number; column
 }
 
 /**
- * Parses JSON or YAML text into a plain value. YAML is parsed with the core schema (no custom tags),
- * unique keys, and a bound on alias expansion, so "billion laughs" documents fail fast.
+ * Parses JSON or YAML text into a plain value. YAML is parsed with the core schema (custom tags such
+ * as `!!js/function` are refused), unique keys, and a bound on alias expansion, so "billion laughs"
+ * documents fail fast.
  */
 export function parseSpecText(text: string, displayName: string, limits: SpecLimits): unknown {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       return JSON.parse(text);
-    } catch (error) {
-      const message = (error as Error).message;
-      const offset = /position (\d+)/.exec(message);
-      const pos = offset ? positionOf(text, Number(offset[1])) : undefined;
-      if (!(error instanceof SyntaxError)) throw new LoadError(displayName, `cannot parse JSON: ${message}`);
-      // JSON is YAML too; a file that merely looks like JSON may still be valid YAML flow syntax.
-      if (!/\.json$/i.test(displayName)) return parseYaml(text, yamlOptions(limits));
-      throw new LoadError(displayName, `invalid JSON: ${message}`, pos?.line, pos?.column);
+    } catch {
+      // JSON is YAML too: the YAML parser either accepts the flow syntax or reports the fault's position.
     }
   }
   try {
-    return parseYaml(text, yamlOptions(limits));
+    const document = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: true, strict: true });
+    const fault = document.errors[0] ?? document.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+    if (fault) throw fault;
+    return document.toJS({ maxAliasCount: limits.maxYamlAliases });
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    if (error instanceof YAMLError) {
       const pos = error.linePos?.[0];
       throw new LoadError(displayName, `invalid YAML: ${error.message.split('\n')[0]}`, pos?.line, pos?.col);
     }
     if (error instanceof RangeError) throw new LoadError(displayName, 'document is nested too deeply to parse');
     throw new LoadError(displayName, `invalid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-}
-
-function yamlOptions(limits: SpecLimits) {
-  return { schema: 'core', uniqueKeys: true, maxAliasCount: limits.maxYamlAliases, prettyErrors: true, strict: true } as const;
 }

@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildServer } from '../app.js';
+import { loadConfig } from '../config.js';
+
+/** Creates a temporary workspace with `files` (relative path -> content) and returns its folder. */
+export function makeWorkspace(files: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-test-'));
+  fs.mkdirSync(path.join(dir, 'specs'));
+  fs.mkdirSync(path.join(dir, 'handlers'));
+  for (const [name, content] of Object.entries(files)) writeFile(dir, name, content);
+  return dir;
+}
+
+/** Writes one workspace file, creating folders as needed. */
+export function writeFile(workspace: string, name: string, content: string): void {
+  const file = path.join(workspace, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+/** A server on `workspace` with the first load finished. Hot reload is off unless `env` turns it on. */
+export async function startServer(workspace: string, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', ...env }, { workspace });
+  const app = await buildServer(config, { logger: pino({ level: env.LOG_LEVEL ?? 'silent' }) });
+  await app.ready();
+  await app.gateway.start();
+  return app;
+}
+
+/** Removes a temporary workspace. */
+export function removeWorkspace(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
