@@ -200,7 +200,7 @@ paths:
     expect(duplicate).toMatchObject({ line: 4 });
     const broken = await rejection(write('broken.openapi.yaml', 'openapi: 3.0.3\ninfo:\n  title: [unclosed\n'));
     expect(broken.line).toBeGreaterThanOrEqual(3);
-    const json = await rejection(write('broken.openapi.json', '{\n  "openapi": "3.0.3",\n  "info": }\n'));
+    const json = await rejection(write('broken.openapi.json', '{\n  "openapi": "3.0.3",\n  "info": {"title" "t"}\n}'));
     expect(json).toMatchObject({ line: 3 });
   });
 
