@@ -37,7 +37,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs,
+    // Node checks timeouts every 30 s by default, too coarse to cut off a slow client in time, and
+    // keeps a 60 s headers timeout that otherwise shadows a shorter request timeout.
+    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },

@@ -77,7 +77,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
 
   /** File names loaded of one kind. */
   files(kind: WorkspaceUnit['kind']): string[] {
-    return this.loadedUnits.filter((u) => u.kind === kind).map((u) => u.file);
+    return this.loadedUnits
+      .filter((u) => u.kind === kind)
+      .map((u) => u.file)
+      .sort();
   }
 
   /** Load problems by file, as of the last reload. */
