@@ -21,7 +21,7 @@ export interface ServerOptions {
 
 /** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
 function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
-  return [specFilesLoader(config.specsDir, log, { validateRequests: true })];
+  return [specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests })];
 }
 
 /**

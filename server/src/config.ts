@@ -8,6 +8,8 @@ export interface Config {
   specsDir: string;
   handlersDir: string;
   hotReload: boolean;
+  /** Validate requests to generated routes against their spec (400 on failure). */
+  validateRequests: boolean;
   authEnabled: boolean;
   dataDir: string;
   corsOrigins: '*' | string[];
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     specsDir: inWorkspace('SPECS_DIR', 'specs'),
     handlersDir: inWorkspace('HANDLERS_DIR', 'handlers'),
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
+    validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
