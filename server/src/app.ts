@@ -5,6 +5,9 @@ import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
 import { watchWorkspace } from './gateway/watcher.js';
+import { gatewayComponent } from './health/builtin-components.js';
+import { loadHealthConfig } from './health/health-config.js';
+import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
 
 declare module 'fastify' {
@@ -69,6 +72,13 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const gateway = new Gateway(workspaceLoaders(config, logger), logger);
   app.decorate('gateway', gateway);
   await app.register(gatewayPlugin, { gateway, config });
+
+  const builtinHealth = { gateway: gatewayComponent({ app }) };
+  const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
+  await app.register(healthPlugin, {
+    components: () => ({ ...builtinHealth, ...extraHealth }),
+    mayShowDetails: () => !config.authEnabled,
+  });
 
   let watcher: { close(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
+import { ConfigFileError } from './config-file.js';
 import { productVersion } from './version.js';
 
 const shutdownBoundMs = 10_000;
@@ -17,7 +18,16 @@ async function serve(flags: ConfigFlags): Promise<void> {
     }
     throw error;
   }
-  const app = await buildServer(config);
+  let app;
+  try {
+    app = await buildServer(config);
+  } catch (error) {
+    if (error instanceof ConfigFileError) {
+      process.stderr.write(`adaptive-gateway: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   if (config.authEnabled === false && !['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
     app.log.warn('AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it');
   }

@@ -12,6 +12,8 @@ export interface Config {
   validateRequests: boolean;
   authEnabled: boolean;
   dataDir: string;
+  /** Extra health components (health.yaml). */
+  healthConfig: string;
   corsOrigins: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),
+    healthConfig: inWorkspace('HEALTH_CONFIG', 'health.yaml'),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),

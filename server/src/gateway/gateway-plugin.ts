@@ -5,8 +5,6 @@ import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
 import type { Gateway } from './gateway.js';
-import { mergedOpenApiDocument } from './openapi-document.js';
-import type { RouteTable } from './route-table.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
 
@@ -31,17 +29,6 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
   app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  const documents = new WeakMap<RouteTable, string>();
-  const openApiJson = () => {
-    const table = gateway.table;
-    let json = documents.get(table);
-    if (json === undefined) {
-      json = JSON.stringify(mergedOpenApiDocument(table, gateway.loadedUnits, productVersion));
-      documents.set(table, json);
-    }
-    return json;
-  };
-
   app.get(`${gatewayPrefix}/`, async (): Promise<GatewayInfo> => ({
     name: productName,
     version: productVersion,
@@ -49,7 +36,7 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     handlers: gateway.files('handler'),
     endpoints: gateway.table.entries.map((e) => ({ method: e.method, path: gatewayPrefix + e.path, source: e.source, file: e.file })),
   }));
-  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(openApiJson()));
+  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(gateway.openApiJson()));
   registerSwaggerUi(app, gatewayPrefix);
 
   app.get(`${gatewayPrefix}/actuator/health/liveness`, async () => ({ status: 'UP' }));

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { RefreshResult, LoadProblem } from '../api-types.js';
 import { LoadError } from './load-error.js';
+import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
+import { productVersion } from '../version.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
 export interface UnitLoader {
@@ -56,6 +58,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
+  private readonly documents = new WeakMap<RouteTable, string>();
   ready = false;
 
   constructor(
@@ -81,6 +84,17 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       .filter((u) => u.kind === kind)
       .map((u) => u.file)
       .sort();
+  }
+
+  /** The merged OpenAPI document of the current table, serialised once per table. */
+  openApiJson(): string {
+    const table = this.current;
+    let json = this.documents.get(table);
+    if (json === undefined) {
+      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion));
+      this.documents.set(table, json);
+    }
+    return json;
   }
 
   /** Load problems by file, as of the last reload. */

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.js';
+import { evaluate, httpStatusOf } from './aggregate.js';
+import { healthGroups, type Contributor, type HealthNode } from './health-types.js';
+
+/** Options of the health routes. */
+export interface HealthOptions {
+  /** The top-level components, built on each call so newly loaded sources appear. */
+  components: () => Record<string, Contributor>;
+  /** True when the caller may see details; otherwise only the status is shown. */
+  mayShowDetails: (request: FastifyRequest) => boolean;
+}
+
+function subtree(root: Record<string, Contributor>, names: string[]): Contributor {
+  let node: Contributor = { components: root };
+  for (const name of names) {
+    const next = node.components && Object.hasOwn(node.components, name) ? node.components[name] : undefined;
+    if (!next) throw new HttpError(404, `No health component ${names.join('/')}`, 'NOT_FOUND');
+    node = next;
+  }
+  return node;
+}
+
+/**
+ * `/api/health`, `/api/health/{component}` and `/api/health/{component}/{sub}`: a fresh check on
+ * every call, answered with Spring Boot Actuator semantics (503 when DOWN or OUT_OF_SERVICE).
+ */
+export async function healthPlugin(app: FastifyInstance, options: HealthOptions): Promise<void> {
+  const answer = async (request: FastifyRequest, names: string[]) => {
+    const node: HealthNode = await evaluate(subtree(options.components(), names));
+    const body: HealthNode = options.mayShowDetails(request) ? node : { status: node.status };
+    if (names.length <= 1) body.groups = healthGroups;
+    return { code: httpStatusOf(node.status), body };
+  };
+  app.get('/api/health', async (request, reply) => {
+    const { code, body } = await answer(request, []);
+    return reply.code(code).send(body);
+  });
+  app.get<{ Params: { component: string } }>('/api/health/:component', async (request, reply) => {
+    const { code, body } = await answer(request, [request.params.component]);
+    return reply.code(code).send(body);
+  });
+  app.get<{ Params: { component: string; sub: string } }>('/api/health/:component/:sub', async (request, reply) => {
+    const { code, body } = await answer(request, [request.params.component, request.params.sub]);
+    return reply.code(code).send(body);
+  });
+}
