@@ -28,7 +28,8 @@ export interface RequestParts {
 const documentId = 'urn:adaptive:spec';
 const openApiFormats = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
-function createAjv(openapi: string, coerce: boolean): Ajv {
+/** An Ajv instance for the JSON Schema dialect of `openapi` (3.0: draft-07, 3.1: 2020-12); `coerce` converts strings to the schema's types. */
+export function createAjv(openapi: string, coerce: boolean): Ajv {
   const options = { strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? ('array' as const) : false, logger: false as const };
   const ajv = openapi.startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv as Ajv);
@@ -112,7 +113,8 @@ export class RequestValidator {
   }
 }
 
-function toIssues(location: ValidationIssue['in'], errors: ErrorObject[]): ValidationIssue[] {
+/** Ajv's errors as validation issues, one per field and message. */
+export function toIssues(location: ValidationIssue['in'], errors: ErrorObject[]): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const error of errors) {

@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, httpError } from '../../errors.js';
+import type { RouteDefinition } from '../../handler-sdk/router.js';
+import type { HandlerContext } from '../../handler-sdk/types.js';
+import type { RouteEntry } from '../route-table.js';
+import type { BundleSourceMap } from './bundle-source-map.js';
+import { handlerOperation } from './handler-operation.js';
+import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
+import { requestAuth } from './request-auth.js';
+
+/** What the routes of one loaded handler share. */
+export interface HandlerRouteContext {
+  /** The handler file name. */
+  file: string;
+  mount: string;
+  /** How long a route function may take before the request is answered 504. */
+  timeoutMs: number;
+  ajv: HandlerAjv;
+  /** Maps stacks of errors thrown by the handler back to its source files. */
+  sourceMap: BundleSourceMap;
+}
+
+/** Runs `fn`, rejecting with a 504 after `ms` and aborting `controller` so the handler can stop its work. */
+async function withTimeout<T>(fn: () => T | Promise<T>, ms: number, controller: AbortController): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = httpError('HANDLER_TIMEOUT', [ms]);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(fn), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The gateway route of one handler route: validates the request against the route's schema, runs the
+ * route function with a timeout, and sends its result as JSON with the schema's status.
+ * `HTTPException` (any {@link HttpError}) answers with its status and `{detail}`; any other throw is
+ * logged with its stack mapped to the handler's source and answered `500 {detail: "Internal error"}`.
+ */
+export function handlerRoute(definition: RouteDefinition, context: HandlerRouteContext): RouteEntry {
+  const validator = new RouteInputValidator(definition.schema, context.ajv);
+  const status = definition.schema.status ?? 200;
+  const path = `/${context.mount}${definition.path === '/' ? '' : definition.path}`;
+
+  const fail = (request: FastifyRequest, error: unknown): HttpError => {
+    if (error instanceof HttpError) {
+      if (error.code === 'HANDLER_TIMEOUT') request.log.warn({ handler: context.file, method: definition.method, path }, error.detail);
+      return error;
+    }
+    const err = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
+    if (err.stack) err.stack = context.sourceMap.mapStack(err.stack);
+    request.log.error({ err, handler: context.file, method: definition.method, path, url: request.url }, 'handler failed');
+    return httpError('INTERNAL');
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
+    const input = validator.read(request, params);
+    const controller = new AbortController();
+    let payload: string | undefined;
+    try {
+      const ctx = { ...input, auth: requestAuth(request), signal: controller.signal } as HandlerContext;
+      const result = await withTimeout(() => definition.handler(ctx), context.timeoutMs, controller);
+      payload = result === undefined ? undefined : JSON.stringify(result);
+    } catch (error) {
+      throw fail(request, error);
+    }
+    reply.code(status);
+    if (payload === undefined) return reply.send();
+    return reply.type('application/json; charset=utf-8').send(payload);
+  };
+
+  return { method: definition.method, path, source: 'handler', file: context.file, operation: handlerOperation(definition), handle };
+}
