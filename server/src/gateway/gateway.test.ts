@@ -311,8 +311,8 @@ describe('reload', () => {
     scratch = makeWorkspace({ 'specs/a.openapi.json': spec('a', 'from a'), 'specs/b.openapi.json': spec('b', 'from b') });
     server = await startServer(scratch);
     const document = (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
-    expect(Object.keys(document.components.schemas).sort()).toEqual(['a.Item', 'b.Item']);
-    expect(document.paths['/b/item'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/b.Item' });
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['a.openapi.Item', 'b.openapi.Item']);
+    expect(document.paths['/b/item'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/b.openapi.Item' });
   });
 
   it('the watcher picks up a new spec file without a refresh call', async () => {

@@ -16,6 +16,8 @@ export interface UnitLoader {
   accepts(fileName: string): boolean;
   /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
   load(filePath: string): Promise<WorkspaceUnit>;
+  /** Releases what the loader holds (worker processes) when the server stops. */
+  close?(): Promise<void>;
 }
 
 export interface GatewayEvents {
@@ -139,6 +141,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         const key = `${loader.kind}:${outcome.file}`;
         seen.add(key);
         if (outcome.unit) {
+          const previous = this.units.get(key);
+          if (previous && previous !== outcome.unit) previous.dispose?.();
           this.units.set(key, outcome.unit);
           this.problems.delete(key);
           for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
@@ -158,6 +162,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     }
     for (const key of [...this.units.keys(), ...this.problems.keys()]) {
       if (!seen.has(key)) {
+        this.units.get(key)?.dispose?.();
         this.units.delete(key);
         this.problems.delete(key);
       }
@@ -171,6 +176,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.log.info({ specs: result.specs.length, handlers: result.handlers.length, errors: result.errors.length, ms: Date.now() - started }, result.message);
     this.emit('reload', result);
     return result;
+  }
+
+  /** Waits for a running reload, then releases every loader's resources. */
+  async close(): Promise<void> {
+    await this.tail;
+    await Promise.all(this.loaders.map((loader) => loader.close?.()));
   }
 
   private result(errors: LoadProblem[], elapsedMs: number): RefreshResult {

@@ -38,18 +38,19 @@ function copyWithRefs(value: unknown, rewrite: (ref: string) => string): unknown
   return root.v;
 }
 
-/** Component names must match `^[a-zA-Z0-9._-]+$`. */
-const componentPrefix = (mount: string) => mount.replace(/[^A-Za-z0-9._-]/g, '_');
+/** A prefix unique to a file, as component names allow (`^[a-zA-Z0-9._-]+$`): its name without the extension. */
+const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
  * Builds one OpenAPI document for the whole gateway: every route of the table under `servers:
- * [/api/adaptive]`, each spec's components (renamed `<mount>.<name>` where two specs use one name),
+ * [/api/adaptive]`, the components of each spec and Python handler (renamed `<file>.<name>` where two
+ * files use one name),
  * and the `df_basic` / `df_bearer_jwt` security schemes.
  */
 export function mergedOpenApiDocument(table: RouteTable, units: readonly WorkspaceUnit[], version: string): Json {
-  const specs = units.filter((u) => u.kind === 'spec' && u.document);
+  const documented = units.filter((u) => u.document);
   const owners = new Map<string, number>();
-  for (const unit of specs) {
+  for (const unit of documented) {
     const components = isObject(unit.document!.components) ? unit.document!.components : {};
     for (const [kind, entries] of Object.entries(components)) {
       if (!isObject(entries)) continue;
@@ -59,8 +60,8 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
 
   const components: Record<string, Json> = { securitySchemes: { ...securitySchemes } };
   const rewriters = new Map<string, (ref: string) => string>();
-  for (const unit of specs) {
-    const prefix = componentPrefix(unit.mount);
+  for (const unit of documented) {
+    const prefix = componentPrefix(unit.file);
     const rename = (kind: string, name: string) => ((owners.get(`${kind}/${name}`) ?? 0) > 1 ? `${prefix}.${name}` : name);
     const rewrite = (ref: string): string => {
       const component = /^#\/components\/([^/]+)\/([^/]+)(.*)$/.exec(ref);
@@ -95,7 +96,7 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
     paths[entry.path][entry.method.toLowerCase()] = operation;
   }
 
-  const uses31 = specs.some((u) => String(u.document!.openapi).startsWith('3.1'));
+  const uses31 = documented.some((u) => String(u.document!.openapi).startsWith('3.1'));
   return {
     openapi: uses31 ? '3.1.0' : '3.0.3',
     info: {

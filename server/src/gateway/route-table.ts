@@ -28,6 +28,8 @@ export interface WorkspaceUnit {
   document?: Record<string, unknown>;
   /** Non-fatal findings (schema warnings, skipped operations). */
   warnings: string[];
+  /** Releases what the unit holds (a worker process) once it is replaced or removed. */
+  dispose?: () => void;
 }
 
 export type RouteMatch =

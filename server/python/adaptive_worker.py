@@ -1,0 +1,113 @@
+"""Python handler worker of the adaptive gateway.
+
+Serves one `<name>_handler.py` module (a FastAPI `APIRouter` named `router`) on a Unix socket that
+only the gateway can reach. Works with FastAPI 0.92 / pydantic 1 (Debian) and current FastAPI /
+pydantic 2. Protocol with the gateway: one JSON line on stdout, either
+  {"ready": true, "routes": [{"method", "path"}], "openapi": {...}}
+or
+  {"error": {"message", "line", "column"}}
+after which the process exits with status 3.
+"""
+
+import asyncio
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+
+def report(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def fail(message, line=None, column=None):
+    report({"error": {"message": message, "line": line, "column": column}})
+    sys.exit(3)
+
+
+def location_in(path, error):
+    """Line and column of the innermost traceback frame inside the handler file."""
+    if isinstance(error, SyntaxError) and error.filename and os.path.abspath(error.filename) == path:
+        return error.lineno, error.offset
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if os.path.abspath(frame.filename) == path:
+            line = frame.lineno
+    return line, None
+
+
+def load_router(path, module_name):
+    sys.path.insert(0, os.path.dirname(path))
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:  # a handler may raise anything at import time, SystemExit included
+        line, column = location_in(path, error)
+        fail("".join(traceback.format_exception_only(type(error), error)).strip(), line, column)
+    router = getattr(module, "router", None)
+    from fastapi import APIRouter
+
+    if not isinstance(router, APIRouter):
+        fail("the module has no fastapi.APIRouter named `router`")
+    return router
+
+
+def build_app(router, prefix):
+    from fastapi import FastAPI, Request
+    from fastapi.responses import JSONResponse
+
+    app = FastAPI(openapi_url="/openapi.json", docs_url=None, redoc_url=None)
+    app.include_router(router, prefix=prefix)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, error: Exception):
+        traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+        return JSONResponse(status_code=500, content={"detail": "Internal error"})
+
+    return app
+
+
+def routes_of(app, prefix):
+    routes = []
+    for route in app.routes:
+        path = getattr(route, "path", "")
+        if not path.startswith(prefix):
+            continue
+        for method in sorted(getattr(route, "methods", None) or []):
+            if method in ("GET", "POST", "PUT", "DELETE", "PATCH"):
+                routes.append({"method": method, "path": path})
+    return routes
+
+
+async def serve(app, socket_path, prefix):
+    import uvicorn
+
+    config = uvicorn.Config(app, uds=socket_path, log_level="warning", lifespan="off", access_log=False)
+    server = uvicorn.Server(config)
+    task = asyncio.ensure_future(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+            fail("the server stopped before it started")
+        await asyncio.sleep(0.01)
+    report({"ready": True, "routes": routes_of(app, prefix), "openapi": app.openapi()})
+    await task
+
+
+def main():
+    handler_path, module_name, prefix, socket_path = sys.argv[1:5]
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        fail("FastAPI is not installed for %s (%s): install it with `apt-get install python3-fastapi python3-uvicorn` or `pip install fastapi uvicorn`" % (sys.executable, error))
+    router = load_router(os.path.abspath(handler_path), module_name)
+    app = build_app(router, prefix)
+    asyncio.run(serve(app, socket_path, prefix))
+
+
+if __name__ == "__main__":
+    main()

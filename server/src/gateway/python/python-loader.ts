@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../../logger.js';
+import type { UnitLoader } from '../gateway.js';
+import { LoadError } from '../load-error.js';
+import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
+import { gatewayPrefix, handlerMount } from '../spec/mount.js';
+import type { HttpMethod } from '../spec/spec-types.js';
+import { findPython, type PythonInterpreter } from './python-interpreter.js';
+import { PythonWorker, type WorkerReady } from './python-worker.js';
+
+/** Options of the Python handler loader. */
+export interface PythonLoaderOptions {
+  handlersDir: string;
+  /** Interpreter to use (HANDLER_PYTHON); found on the PATH when absent. */
+  python?: string;
+  timeoutMs: number;
+  log: Logger;
+}
+
+type Json = Record<string, unknown>;
+
+/** A fingerprint of a handler and the helper modules beside it: an unchanged one keeps its worker. */
+function fingerprint(file: string, handlersDir: string): string {
+  const hash = crypto.createHash('sha256');
+  const helpers = fs.readdirSync(handlersDir).filter((name) => name.endsWith('.py') && !name.endsWith('_handler.py')).sort();
+  for (const name of [path.basename(file), ...helpers]) {
+    hash.update(name);
+    hash.update(fs.readFileSync(path.join(handlersDir, name)));
+  }
+  return hash.digest('hex');
+}
+
+function unitOf(file: string, mount: string, worker: PythonWorker, ready: WorkerReady): WorkspaceUnit {
+  const paths = (ready.openapi.paths ?? {}) as Record<string, Json>;
+  const routes: RouteEntry[] = ready.routes.map(({ method, path: fullPath }) => ({
+    method: method as HttpMethod,
+    path: fullPath.slice(gatewayPrefix.length),
+    source: 'handler',
+    file: path.basename(file),
+    operation: (paths[fullPath]?.[method.toLowerCase()] ?? { responses: { default: { description: 'handler result' } } }) as Json,
+    handle: (request, reply) => worker.forward(request, reply),
+  }));
+  return {
+    kind: 'handler',
+    file: path.basename(file),
+    mount,
+    routes,
+    document: { openapi: ready.openapi.openapi ?? '3.0.2', components: ready.openapi.components ?? {} },
+    warnings: [],
+  };
+}
+
+/** How long a replaced worker keeps serving requests that were dispatched just before the swap. */
+const retireDelayMs = 2000;
+
+/**
+ * The loader of `<name>_handler.py` modules (a FastAPI `APIRouter` named `router`): each runs in
+ * its own Python worker process, started when the file is first loaded and replaced when it or a
+ * helper module beside it changes. A module that fails to import leaves its previous worker serving.
+ */
+export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader & { close(): Promise<void> } {
+  let interpreter: Promise<PythonInterpreter> | undefined;
+  let socketDir: string | undefined;
+  let sequence = 0;
+  const current = new Map<string, { fingerprint: string; unit: WorkspaceUnit; worker: PythonWorker }>();
+  const retiring = new Set<PythonWorker>();
+  const retire = (name: string, worker: PythonWorker) => {
+    if (current.get(name)?.worker === worker) current.delete(name);
+    retiring.add(worker);
+    setTimeout(() => void worker.stop().finally(() => retiring.delete(worker)), retireDelayMs).unref();
+  };
+
+  return {
+    kind: 'handler',
+    dir: options.handlersDir,
+    accepts: (name) => name.endsWith('_handler.py') && handlerMount(name) !== undefined,
+    async load(file) {
+      const name = path.basename(file);
+      const print = fingerprint(file, options.handlersDir);
+      const existing = current.get(name);
+      if (existing && existing.fingerprint === print) return existing.unit;
+      interpreter ??= findPython(options.python);
+      const python = await interpreter.catch((error: Error) => {
+        interpreter = undefined;
+        throw new LoadError(name, error.message);
+      });
+      socketDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'aw-py-'));
+      const mount = handlerMount(name)!;
+      const worker = new PythonWorker({ file, python: python.command, mount, socketPath: path.join(socketDir, `${++sequence}.sock`), timeoutMs: options.timeoutMs, log: options.log });
+      const ready = await worker.start().catch(async (error: unknown) => {
+        await worker.stop(0);
+        throw error;
+      });
+      const unit: WorkspaceUnit = { ...unitOf(file, mount, worker, ready), dispose: () => retire(name, worker) };
+      current.set(name, { fingerprint: print, unit, worker });
+      return unit;
+    },
+    async close() {
+      await Promise.all([...[...current.values()].map(({ worker }) => worker), ...retiring].map((worker) => worker.stop()));
+      current.clear();
+      retiring.clear();
+      if (socketDir) fs.rmSync(socketDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, httpError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { LoadError } from '../load-error.js';
+import { gatewayPrefix } from '../spec/mount.js';
+import { packageRoot } from '../../version.js';
+
+const workerScript = path.join(packageRoot, 'server', 'python', 'adaptive_worker.py');
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'proxy-connection', 'te', 'trailer']);
+const readyTimeoutMs = 30_000;
+const maxBackoffMs = 30_000;
+
+/** The worker's first line: its routes and OpenAPI document. */
+export interface WorkerReady {
+  routes: Array<{ method: string; path: string }>;
+  openapi: Record<string, unknown>;
+}
+
+function requestBody(body: unknown): Buffer | string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (Buffer.isBuffer(body) || typeof body === 'string') return body;
+  return JSON.stringify(body);
+}
+
+/**
+ * One Python process serving one handler module on a private Unix socket. Requests are forwarded
+ * with their method, path, headers and body; the answer streams back. A process that dies is
+ * restarted with exponential back-off; meanwhile its routes answer 503.
+ */
+export class PythonWorker {
+  private child: ChildProcess | undefined;
+  private alive = false;
+  private stopping = false;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: { file: string; python: string; mount: string; socketPath: string; timeoutMs: number; log: Logger },
+  ) {}
+
+  /** Starts the process and resolves with its routes once it serves; rejects with a LoadError when the module fails. */
+  start(): Promise<WorkerReady> {
+    const { file, python, mount, socketPath, log } = this.options;
+    fs.rmSync(socketPath, { force: true });
+    const moduleName = `adaptive_handler_${path.basename(file, '.py')}`;
+    const child = spawn(python, [workerScript, file, moduleName, `${gatewayPrefix}/${mount}`, socketPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+    });
+    this.child = child;
+    const name = path.basename(file);
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => log.warn({ file: name }, line));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new LoadError(name, `the Python worker did not start within ${readyTimeoutMs} ms`));
+      }, readyTimeoutMs);
+      const lines = readline.createInterface({ input: child.stdout! });
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        let message: { ready?: boolean; error?: { message: string; line?: number; column?: number } } & Partial<WorkerReady>;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          child.kill('SIGKILL');
+          return reject(new LoadError(name, `the Python worker said something unexpected: ${line.slice(0, 200)}`));
+        }
+        if (message.error) return reject(new LoadError(name, message.error.message, message.error.line ?? undefined, message.error.column ?? undefined));
+        this.alive = true;
+        resolve({ routes: message.routes ?? [], openapi: message.openapi ?? {} });
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        const wasAlive = this.alive;
+        this.alive = false;
+        reject(new LoadError(name, `the Python worker exited (${signal ?? `code ${code}`}) before it was ready`));
+        if (wasAlive && !this.stopping) this.scheduleRestart(code, signal);
+      });
+    });
+  }
+
+  private scheduleRestart(code: number | null, signal: NodeJS.Signals | null): void {
+    const delay = Math.min(maxBackoffMs, 500 * 2 ** this.failures++);
+    this.options.log.error({ file: path.basename(this.options.file), code, signal }, `Python handler worker died; restarting in ${delay} ms`);
+    this.restartTimer = setTimeout(() => {
+      this.start().then(
+        () => {
+          this.options.log.info({ file: path.basename(this.options.file) }, 'Python handler worker restarted');
+          setTimeout(() => (this.failures = 0), 60_000).unref();
+        },
+        (error: Error) => {
+          this.options.log.error({ file: path.basename(this.options.file) }, `Python handler worker restart failed: ${error.message}`);
+          if (!this.stopping) this.scheduleRestart(null, null);
+        },
+      );
+    }, delay);
+  }
+
+  /** Forwards a request to the worker and streams its answer back. */
+  async forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const name = path.basename(this.options.file);
+    if (!this.alive) throw new HttpError(503, `The Python handler ${name} is restarting; try again shortly`, 'HANDLER_UNAVAILABLE');
+    const body = requestBody(request.body);
+    const headers: Record<string, string | string[]> = {};
+    for (const [key, value] of Object.entries(request.headers)) if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const upstream = http.request(
+        { socketPath: this.options.socketPath, method: request.method === 'HEAD' ? 'GET' : request.method, path: request.url, headers, timeout: this.options.timeoutMs },
+        resolve,
+      );
+      upstream.on('timeout', () => {
+        upstream.destroy();
+        reject(httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]));
+      });
+      upstream.on('error', (error: NodeJS.ErrnoException) => reject(new HttpError(502, `The Python handler ${name} did not answer (${error.code ?? error.message})`, 'HANDLER_UNAVAILABLE')));
+      upstream.end(body);
+    });
+    reply.code(response.statusCode ?? 502);
+    for (const [key, value] of Object.entries(response.headers)) if (value !== undefined && !hopByHop.has(key)) reply.header(key, value);
+    // Returning the reply tells Fastify the answer is being sent (it streams).
+    return reply.send(response);
+  }
+
+  /** Stops the worker: SIGTERM lets uvicorn finish requests in flight; SIGKILL after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+    fs.rmSync(this.options.socketPath, { force: true });
+  }
+}
