@@ -11,16 +11,48 @@ export interface Config {
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
   authEnabled: boolean;
+  /** Identity provider, Basic users and token exchange (DESIGN.md §5); read even when enforcement is off. */
+  auth: AuthSettings;
   dataDir: string;
   /** Extra health components (health.yaml). */
   healthConfig: string;
+  /** Query sources and engine (query/sources.yaml); a missing file means no sources. */
+  querySources: string;
   corsOrigins: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
   handlerTimeoutMs: number;
+  /** Python interpreter for `*_handler.py` modules; found on the PATH when unset. */
+  handlerPython?: string;
   logLevel: LogLevel;
   /** Serve the workspace API and the browser workbench (`--workbench`). */
   workbench: boolean;
+}
+
+/** Settings of authentication and token exchange. */
+export interface AuthSettings {
+  /** Platform issuer: `IDP_ISSUER`, else `$IDP_SERVER_URL/realms/$IDP_REALM`; unset without an identity provider. */
+  issuer?: string;
+  /** The gateway's own client at the identity provider (`IDP_CLIENT_ID` / `IDP_CLIENT_SECRET`). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Audience platform tokens must carry (`IDP_AUDIENCE`, default the client id). */
+  audience?: string;
+  /** Local Basic users, htpasswd-style with bcrypt hashes (`AUTH_USERS_FILE`). */
+  usersFile?: string;
+  /** Trusted external issuers whose tokens are exchanged (`OIDC_TOKEN_EXCHANGE_IDP_LIST`); empty when unset or `default`. */
+  exchangeIssuers: string[];
+  /** Audiences an external token must carry before it is exchanged (`OIDC_TOKEN_EXCHANGE_AUDIENCE`); empty = not checked locally. */
+  exchangeAudiences: string[];
+  /** Cache exchanged tokens (`ENABLE_REDIS_CACHING`, default true): in Redis with `REDIS_URL`, in memory without. */
+  cacheExchangedTokens: boolean;
+  redisUrl?: string;
+  /** Prefix of every Redis key this server writes (`REDIS_KEY_PREFIX`). */
+  redisKeyPrefix: string;
+  /** Longest wait for an answer of an identity provider (`IDP_TIMEOUT_MS`). */
+  idpTimeoutMs: number;
+  /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
+  jwksCooldownMs: number;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -88,6 +120,73 @@ function readCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
   return origins;
 }
 
+function readHttpUrl(name: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(name, raw, 'an http(s) URL without query, fragment or user info');
+  }
+  return raw;
+}
+
+function readList(env: Env, name: string): string[] {
+  return (env[name] ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+/** The platform issuer from `IDP_ISSUER`, or from `IDP_SERVER_URL` and `IDP_REALM` (both or neither). */
+function readIssuer(env: Env): string | undefined {
+  if (env.IDP_ISSUER) return readHttpUrl('IDP_ISSUER', env.IDP_ISSUER.trim());
+  const server = env.IDP_SERVER_URL?.trim();
+  const realm = env.IDP_REALM?.trim();
+  if (!server && !realm) return undefined;
+  if (!server) throw new ConfigError('IDP_SERVER_URL', '', 'the identity provider URL when IDP_REALM is set');
+  if (!realm) throw new ConfigError('IDP_REALM', '', 'the realm name when IDP_SERVER_URL is set');
+  if (!/^[\w.-]+$/.test(realm)) throw new ConfigError('IDP_REALM', realm, 'a realm name (letters, digits, ".", "_", "-")');
+  return `${readHttpUrl('IDP_SERVER_URL', server).replace(/\/+$/, '')}/realms/${realm}`;
+}
+
+function readAuthSettings(env: Env, workspace: string): AuthSettings {
+  const clientId = env.IDP_CLIENT_ID?.trim() || undefined;
+  const exchangeList = readList(env, 'OIDC_TOKEN_EXCHANGE_IDP_LIST');
+  // The service document: a list that contains `default` ignores every provider.
+  const exchangeIssuers = exchangeList.includes('default') ? [] : exchangeList.map((url) => readHttpUrl('OIDC_TOKEN_EXCHANGE_IDP_LIST', url));
+  const issuer = readIssuer(env);
+  const usersFile = env.AUTH_USERS_FILE ? path.resolve(workspace, env.AUTH_USERS_FILE) : undefined;
+  const audience = env.IDP_AUDIENCE?.trim() || clientId;
+  if (readBoolean(env, 'AUTH_ENABLED', false)) {
+    if (!issuer && !usersFile) {
+      throw new ConfigError('AUTH_ENABLED', env.AUTH_ENABLED ?? '', 'false, or credentials to check: an identity provider (IDP_SERVER_URL and IDP_REALM, or IDP_ISSUER) or AUTH_USERS_FILE');
+    }
+    if (issuer && !audience) throw new ConfigError('IDP_AUDIENCE', '', 'the audience of platform tokens (or IDP_CLIENT_ID) when an identity provider is configured');
+    if (exchangeIssuers.length > 0 && !(issuer && clientId && env.IDP_CLIENT_SECRET)) {
+      throw new ConfigError('OIDC_TOKEN_EXCHANGE_IDP_LIST', env.OIDC_TOKEN_EXCHANGE_IDP_LIST ?? '', 'default, or a platform identity provider and its client (IDP_SERVER_URL, IDP_REALM, IDP_CLIENT_ID, IDP_CLIENT_SECRET) to exchange at');
+    }
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.IDP_CLIENT_SECRET || undefined,
+    audience,
+    usersFile,
+    exchangeIssuers,
+    exchangeAudiences: readList(env, 'OIDC_TOKEN_EXCHANGE_AUDIENCE'),
+    cacheExchangedTokens: readBoolean(env, 'ENABLE_REDIS_CACHING', true),
+    redisUrl: env.REDIS_URL ? readRedisUrl(env.REDIS_URL) : undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'adaptive-gateway:',
+    idpTimeoutMs: readInteger('IDP_TIMEOUT_MS', env.IDP_TIMEOUT_MS ?? '5000', 50, 120_000),
+    jwksCooldownMs: readInteger('IDP_JWKS_COOLDOWN_MS', env.IDP_JWKS_COOLDOWN_MS ?? '30000', 0, 3_600_000),
+  };
+}
+
+function readRedisUrl(raw: string): string {
+  if (!/^rediss?:\/\/\S*$/.test(raw.trim())) throw new ConfigError('REDIS_URL', raw.replace(/\/\/[^@/]*@/, '//***@'), 'a redis:// or rediss:// URL');
+  return raw.trim();
+}
+
 /**
  * Reads the configuration from the environment and the CLI flags. Throws {@link ConfigError} on the first
  * bad value, naming the variable and the accepted values.
@@ -110,12 +209,15 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
+    auth: readAuthSettings(env, workspace),
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),
     healthConfig: inWorkspace('HEALTH_CONFIG', 'health.yaml'),
+    querySources: inWorkspace('QUERY_SOURCES', 'query/sources.yaml'),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),
     handlerTimeoutMs: readInteger('HANDLER_TIMEOUT_MS', env.HANDLER_TIMEOUT_MS ?? '10000', 10, 3_600_000),
+    handlerPython: env.HANDLER_PYTHON || undefined,
     logLevel: logLevel as LogLevel,
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
   };

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { SettingsReader } from '../settings-reader.js';
+import { duckdbLiteral, filtersToSql, quoteDouble } from './filters.js';
+import { sqlString, withScratchDuckDB } from './scratch-duckdb.js';
+import { findTable, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+
+export interface DuckDBFileSettings {
+  path: string;
+}
+
+/** Reads the settings of a `duckdb` source (a database file, path relative to sources.yaml). */
+export function readDuckDBFileSettings(reader: SettingsReader, baseDir: string): DuckDBFileSettings {
+  return { path: reader.path('path', baseDir) };
+}
+
+/**
+ * A DuckDB database file, opened read-only. A scan attaches it to the query's own instance under a
+ * one-off name, copies the needed columns and rows, and detaches it before the user's SQL runs.
+ */
+export class DuckDBFileConnector implements Connector {
+  constructor(
+    private readonly source: string,
+    private readonly settings: DuckDBFileSettings,
+  ) {}
+
+  private present(): void {
+    if (!fs.existsSync(this.settings.path)) throw new SourceUnavailableError(this.source, `database file ${this.settings.path} does not exist`);
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    this.present();
+    try {
+      return await withScratchDuckDB(async (connection) => {
+        await connection.run(`ATTACH ${sqlString(this.settings.path)} AS db (READ_ONLY)`);
+        const reader = await connection.runAndReadAll(
+          `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = 'main' ORDER BY table_name, column_index`,
+        );
+        const tables = new Map<string, TableInfo>();
+        for (const [table, column, type] of reader.getRows()) {
+          const info = tables.get(String(table)) ?? { name: String(table), columns: [] };
+          info.columns.push({ name: String(column), type: String(type) });
+          tables.set(String(table), info);
+        }
+        return [...tables.values()];
+      });
+    } catch (error) {
+      throw new SourceUnavailableError(this.source, (error as Error).message);
+    }
+  }
+
+  async describeTable(name: string): Promise<TableInfo | undefined> {
+    return findTable(await this.listTables(), name);
+  }
+
+  async scan(request: ScanRequest): Promise<ScanResult> {
+    this.present();
+    const alias = quoteDouble(`load_${randomUUID().replace(/-/g, '')}`);
+    const where = filtersToSql(request.filters, quoteDouble, duckdbLiteral);
+    const select = `SELECT ${request.columns.map((c) => quoteDouble(c.name)).join(', ')} FROM ${alias}.main.${quoteDouble(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    return {
+      output: { kind: 'duckdb', setup: [`ATTACH ${sqlString(this.settings.path)} AS ${alias} (READ_ONLY)`], select, teardown: [`DETACH ${alias}`] },
+      pushed: [...request.filters],
+    };
+  }
+
+  async check(): Promise<Record<string, unknown>> {
+    return { tables: (await this.listTables()).length };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,165 @@
+import mysql from 'mysql2';
+import type { SettingsReader } from '../settings-reader.js';
+import { filtersToSql, portableFilters, quoteBacktick } from './filters.js';
+import { findTable, SourceUnavailableError, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+
+export interface MysqlSettings {
+  url: string;
+  tables?: string[];
+}
+
+/** Reads the settings of a `mysql` (or `mariadb`) source. */
+export function readMysqlSettings(reader: SettingsReader): MysqlSettings {
+  const url = reader.string('url');
+  if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) reader.fail('url', '"url" must be a mysql://user:password@host:port/database URL');
+  return { url: url.replace(/^mariadb:/, 'mysql:'), tables: reader.stringList('tables') };
+}
+
+/** DuckDB type of a MySQL/MariaDB column from `information_schema.columns`. */
+export function duckdbTypeOfMysql(dataType: string, columnType: string): string {
+  const unsigned = /unsigned/i.test(columnType);
+  switch (dataType.toLowerCase()) {
+    case 'tinyint':
+      return unsigned ? 'SMALLINT' : 'TINYINT';
+    case 'smallint':
+      return unsigned ? 'INTEGER' : 'SMALLINT';
+    case 'mediumint':
+    case 'year':
+      return 'INTEGER';
+    case 'int':
+      return unsigned ? 'BIGINT' : 'INTEGER';
+    case 'bigint':
+      return unsigned ? 'UBIGINT' : 'BIGINT';
+    case 'decimal': {
+      const match = /decimal\((\d+),(\d+)\)/i.exec(columnType);
+      return match && Number(match[1]) <= 38 ? `DECIMAL(${match[1]},${match[2]})` : 'DOUBLE';
+    }
+    case 'float':
+      return 'FLOAT';
+    case 'double':
+      return 'DOUBLE';
+    case 'date':
+      return 'DATE';
+    case 'datetime':
+    case 'timestamp':
+      return 'TIMESTAMP';
+    case 'json':
+      return 'JSON';
+    default:
+      return 'VARCHAR';
+  }
+}
+
+const batchSize = 2048;
+
+/**
+ * MySQL and MariaDB through `mysql2`. Scans stream `SELECT <columns> FROM <table> WHERE <filters>` with
+ * bound parameters and hand rows over in batches; decimals, 64-bit integers and datetimes arrive as
+ * strings, so no precision is lost on the way.
+ */
+export class MysqlConnector implements Connector {
+  private readonly pool: mysql.Pool;
+  private readonly database: string;
+
+  constructor(
+    private readonly source: string,
+    private readonly settings: MysqlSettings,
+  ) {
+    this.database = decodeURIComponent(new URL(settings.url).pathname.slice(1));
+    this.pool = mysql.createPool({
+      uri: settings.url,
+      connectionLimit: 4,
+      connectTimeout: 5000,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      decimalNumbers: false,
+      dateStrings: true,
+      timezone: 'Z',
+    });
+  }
+
+  private connection(): Promise<mysql.PoolConnection> {
+    return new Promise((resolve, reject) => {
+      this.pool.getConnection((error, connection) => (error ? reject(new SourceUnavailableError(this.source, error.message || error.code || String(error))) : resolve(connection)));
+    });
+  }
+
+  private async tables(only?: string): Promise<TableInfo[]> {
+    const connection = await this.connection();
+    try {
+      const rows = await new Promise<Record<string, string>[]>((resolve, reject) => {
+        connection.query(
+          `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type
+           FROM information_schema.columns WHERE table_schema = ? AND (? IS NULL OR lower(TABLE_NAME) = lower(?))
+           ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+          [this.database, only ?? null, only ?? null],
+          (error, result) => (error ? reject(new SourceUnavailableError(this.source, error.message)) : resolve(result as Record<string, string>[])),
+        );
+      });
+      const tables = new Map<string, TableInfo>();
+      for (const row of rows) {
+        if (this.settings.tables && !this.settings.tables.some((t) => t.toLowerCase() === row.table_name.toLowerCase())) continue;
+        const table = tables.get(row.table_name) ?? { name: row.table_name, columns: [] };
+        table.columns.push({ name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) });
+        tables.set(row.table_name, table);
+      }
+      return [...tables.values()];
+    } finally {
+      connection.release();
+    }
+  }
+
+  listTables(): Promise<TableInfo[]> {
+    return this.tables();
+  }
+
+  async describeTable(name: string): Promise<TableInfo | undefined> {
+    return findTable(await this.tables(name), name);
+  }
+
+  async scan(request: ScanRequest): Promise<ScanResult> {
+    const connection = await this.connection();
+    const pushed = portableFilters(request.filters, request.table.columns);
+    const params: FilterValue[] = [];
+    const where = filtersToSql(pushed, quoteBacktick, (value) => {
+      params.push(typeof value === 'bigint' ? value.toString() : value);
+      return '?';
+    });
+    const sql = `SELECT ${request.columns.map((c) => quoteBacktick(c.name)).join(', ')} FROM ${quoteBacktick(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    const source = this.source;
+    async function* batches(): AsyncGenerator<unknown[][]> {
+      const stream = connection.query({ sql, values: params, rowsAsArray: true }).stream({ highWaterMark: batchSize });
+      const abort = () => stream.destroy(new Error('the query was stopped'));
+      request.signal.addEventListener('abort', abort, { once: true });
+      let failed = false;
+      try {
+        let batch: unknown[][] = [];
+        for await (const row of stream) {
+          batch.push(row as unknown[]);
+          if (batch.length >= batchSize) {
+            yield batch;
+            batch = [];
+          }
+        }
+        if (batch.length > 0) yield batch;
+      } catch (error) {
+        failed = true;
+        if (request.signal.aborted) throw request.signal.reason ?? error;
+        throw new SourceUnavailableError(source, (error as Error).message);
+      } finally {
+        request.signal.removeEventListener('abort', abort);
+        if (failed) connection.destroy();
+        else connection.release();
+      }
+    }
+    return { output: { kind: 'rows', batches: batches() }, pushed };
+  }
+
+  async check(): Promise<Record<string, unknown>> {
+    return { tables: (await this.tables()).length };
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+  }
+}

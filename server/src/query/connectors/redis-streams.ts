@@ -1,0 +1,124 @@
+import { Redis } from 'ioredis';
+import type { SettingsReader } from '../settings-reader.js';
+import { rowPredicate } from './filters.js';
+import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
+import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+
+interface StreamTable extends StreamTableSettings {
+  key: string;
+}
+
+export interface RedisSettings {
+  url: string;
+  tables: StreamTable[];
+}
+
+const metadata: ColumnInfo[] = [
+  { name: 'id', type: 'VARCHAR' },
+  { name: 'timestamp', type: 'TIMESTAMP WITH TIME ZONE' },
+];
+
+/** Reads the settings of a `redis` source: one Redis stream key per table. */
+export function readRedisSettings(reader: SettingsReader): RedisSettings {
+  const url = reader.string('url');
+  if (!/^rediss?:\/\//.test(url)) reader.fail('url', '"url" must be a redis:// URL');
+  const tables = reader.list('tables').map((t) => ({ ...readStreamTable(t, ['id', 'timestamp'], ['key']), key: t.string('key') }));
+  if (tables.length === 0) reader.fail('tables', 'a redis source needs "tables", each with a stream "key" and "fields"');
+  return { url, tables };
+}
+
+const pageSize = 1000;
+
+/**
+ * Redis Streams through `ioredis`: the retained entries of a stream as rows, with the entry `id` and its
+ * `timestamp` (the id's millisecond part) before the configured fields. Reads with XRANGE in pages.
+ */
+export class RedisStreamsConnector implements Connector {
+  constructor(
+    private readonly source: string,
+    private readonly settings: RedisSettings,
+  ) {}
+
+  private connect(): Redis {
+    return new Redis(this.settings.url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  }
+
+  private async withClient<T>(fn: (client: Redis) => Promise<T>): Promise<T> {
+    const client = this.connect();
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new SourceUnavailableError(this.source, (error as Error).message || 'connection refused');
+    }
+    try {
+      return await fn(client);
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    return this.settings.tables.map((t) => ({ name: t.name, columns: streamColumns(metadata, t.fields) }));
+  }
+
+  async describeTable(name: string): Promise<TableInfo | undefined> {
+    return findTable(await this.listTables(), name);
+  }
+
+  async scan(request: ScanRequest): Promise<ScanResult> {
+    const table = this.settings.tables.find((t) => t.name === request.table.name)!;
+    const predicate = rowPredicate(request.filters, request.columns);
+    const client = this.connect();
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new SourceUnavailableError(this.source, (error as Error).message || 'connection refused');
+    }
+    const source = this.source;
+    const columns = request.columns;
+    async function* batches(): AsyncGenerator<unknown[][]> {
+      try {
+        let start = '-';
+        let read = 0;
+        while (read < table.maxEvents && !request.signal.aborted) {
+          const entries = await client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read));
+          if (entries.length === 0) break;
+          read += entries.length;
+          const batch: unknown[][] = [];
+          for (const [id, flat] of entries) {
+            const fields: Record<string, string> = {};
+            for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+            const row = columns.map((c) => {
+              if (c.name === 'id') return id;
+              if (c.name === 'timestamp') return new Date(Number(id.split('-')[0])).toISOString();
+              return fieldValue(fields[c.name], c.type);
+            });
+            if (predicate.test(row)) batch.push(row);
+          }
+          if (batch.length > 0) yield batch;
+          start = `(${entries[entries.length - 1][0]}`;
+        }
+        if (request.signal.aborted) throw request.signal.reason;
+      } catch (error) {
+        if (request.signal.aborted || error instanceof SourceUnavailableError) throw error;
+        throw new SourceUnavailableError(source, (error as Error).message);
+      } finally {
+        client.disconnect();
+      }
+    }
+    return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
+  }
+
+  async check(): Promise<Record<string, unknown>> {
+    return this.withClient(async (client) => {
+      const lengths = await Promise.all(this.settings.tables.map((t) => client.xlen(t.key)));
+      return { streams: this.settings.tables.length, events: lengths.reduce((a, b) => a + b, 0) };
+    });
+  }
+
+  async close(): Promise<void> {}
+}

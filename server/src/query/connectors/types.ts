@@ -1,0 +1,82 @@
+/** What every connector offers the engines: tables with typed columns, scans, and a health check. */
+
+/** A column with its DuckDB type (for example `BIGINT`, `DECIMAL(12,2)`, `TIMESTAMP WITH TIME ZONE`). */
+export interface ColumnInfo {
+  name: string;
+  type: string;
+}
+
+export interface TableInfo {
+  name: string;
+  columns: ColumnInfo[];
+}
+
+export type ComparisonOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+export type FilterValue = string | number | bigint | boolean;
+
+/**
+ * A simple predicate on one column, taken from the top level of a query's WHERE clause. A connector
+ * may apply any subset of the filters it is given: the user's SQL runs unchanged on the loaded rows,
+ * so pushing a filter only has to keep every row that passes it.
+ */
+export type Filter =
+  | { column: string; op: ComparisonOp; value: FilterValue }
+  | { column: string; op: 'in'; values: FilterValue[] };
+
+/** What the engine asks a connector for: some columns of one table, ideally only matching rows. */
+export interface ScanRequest {
+  table: TableInfo;
+  /** The columns to fetch, in this order; never empty. */
+  columns: ColumnInfo[];
+  filters: Filter[];
+  signal: AbortSignal;
+  /** A private folder for this query's temporary files, removed when the query ends. */
+  workDir: string;
+}
+
+/**
+ * A scan's rows, in one of two forms:
+ * - `rows`: batches of value arrays (one value per requested column, in order) that the engine appends;
+ * - `duckdb`: a SELECT (with optional setup/teardown statements) that the query's own DuckDB instance
+ *   runs while it still may read files, for data DuckDB reads natively (Parquet, CSV, JSON, DuckDB files).
+ */
+export type ScanOutput =
+  | { kind: 'rows'; batches: AsyncIterable<unknown[][]> }
+  | { kind: 'duckdb'; setup?: string[]; select: string; teardown?: string[] };
+
+export interface ScanResult {
+  output: ScanOutput;
+  /** The filters the connector applied at the source (for reports and tests). */
+  pushed: Filter[];
+}
+
+export type SourceType = 'relational' | 'streaming' | 'object-storage';
+
+/** One source's connection, created from its sources.yaml settings. */
+export interface Connector {
+  /** Every table the source offers, with its columns. */
+  listTables(signal?: AbortSignal): Promise<TableInfo[]>;
+  /** One table by name (case-insensitive), or undefined when the source has no such table. */
+  describeTable(name: string, signal?: AbortSignal): Promise<TableInfo | undefined>;
+  scan(request: ScanRequest): Promise<ScanResult>;
+  /** Resolves with details safe to show (never secrets) when the source answers; throws when not. */
+  check(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Finds a table by name, ignoring case as DuckDB does. */
+export function findTable(tables: readonly TableInfo[], name: string): TableInfo | undefined {
+  const wanted = name.toLowerCase();
+  return tables.find((t) => t.name.toLowerCase() === wanted);
+}
+
+/** An error reaching or reading a source: the engine reports it as 502 naming the source. */
+export class SourceUnavailableError extends Error {
+  constructor(
+    readonly source: string,
+    message: string,
+  ) {
+    super(`source "${source}" is unreachable: ${message}`);
+    this.name = 'SourceUnavailableError';
+  }
+}

@@ -1,0 +1,57 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { lineAndColumn, queryErrors } from '../query-errors.js';
+
+interface SerializedSql {
+  error: boolean;
+  error_type?: string;
+  error_message?: string;
+  position?: string;
+  statements?: { node: unknown }[];
+}
+
+/**
+ * Parses SQL with DuckDB's own parser (`json_serialize_sql`), which serialises SELECT statements only:
+ * anything else (COPY, ATTACH, INSTALL, SET, PRAGMA, DDL, DML) fails to serialise and is refused here,
+ * before any data is touched. One parser instance serves every query; it holds no data.
+ */
+export class SqlParser {
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async create(): Promise<SqlParser> {
+    return new SqlParser(await DuckDBInstance.create(':memory:', { enable_external_access: 'false', autoinstall_known_extensions: 'false' }));
+  }
+
+  /**
+   * Returns the syntax tree (DuckDB's JSON form) of the one SELECT statement in `sql`; throws a 400
+   * {@link HttpError} with the position of a syntax error, or naming what is not allowed.
+   */
+  async parse(sql: string): Promise<unknown> {
+    if (sql.includes('\0')) throw queryErrors.badQuery('The query contains a NUL character');
+    if (sql.trim() === '') throw queryErrors.badQuery('The query is empty');
+    const connection = await this.instance.connect();
+    let serialized: SerializedSql;
+    try {
+      const reader = await connection.runAndReadAll(`SELECT json_serialize_sql('${sql.replace(/'/g, "''")}')`);
+      serialized = JSON.parse(String(reader.getRows()[0][0])) as SerializedSql;
+    } finally {
+      connection.closeSync();
+    }
+    if (serialized.error) {
+      const message = serialized.error_message ?? 'the query could not be parsed';
+      if (serialized.error_type === 'parser') {
+        const offset = Number(serialized.position ?? 0);
+        const { line, column } = lineAndColumn(sql, offset);
+        throw queryErrors.badQuery(`Syntax error at line ${line}, column ${column}: ${message}`, { position: offset, line, column });
+      }
+      if (/Only SELECT statements/i.test(message)) throw queryErrors.badQuery('Only SELECT queries are allowed (no COPY, ATTACH, INSTALL, SET, PRAGMA, DDL or DML)');
+      throw queryErrors.badQuery(message);
+    }
+    const statements = serialized.statements ?? [];
+    if (statements.length !== 1) throw queryErrors.badQuery(`Send exactly one SELECT statement; the query holds ${statements.length}`);
+    return statements[0].node;
+  }
+
+  close(): void {
+    this.instance.closeSync();
+  }
+}

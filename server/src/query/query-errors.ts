@@ -1,0 +1,23 @@
+import { HttpError } from '../errors.js';
+
+/**
+ * The errors of the query service, each `{detail}` (plus `position`, `line`, `column` for syntax
+ * errors) with the status DESIGN.md §6 gives it.
+ */
+export const queryErrors = {
+  badQuery: (detail: string, extra: Record<string, unknown> = {}) => new HttpError(400, detail, 'QUERY_INVALID', extra),
+  notFound: (detail: string) => new HttpError(404, detail, 'QUERY_NOT_FOUND'),
+  tooLarge: (length: number, limit: number) => new HttpError(413, `The query is ${length} characters long; the limit is ${limit}`, 'QUERY_TOO_LARGE'),
+  conflict: (detail: string, status: string) => new HttpError(409, detail, 'QUERY_CONFLICT', { status }),
+  busy: (detail: string) => new HttpError(503, detail, 'QUERY_BUSY'),
+  sourceUnavailable: (detail: string) => new HttpError(502, detail, 'QUERY_SOURCE_UNAVAILABLE'),
+  timeout: (timeoutMs: number) => new HttpError(504, `The query did not finish within ${timeoutMs} ms and was stopped`, 'QUERY_TIMEOUT'),
+  cancelled: () => new HttpError(409, 'The query was cancelled', 'QUERY_CANCELLED', { status: 'CANCELLED' }),
+};
+
+/** Line and column (1-based) of a character offset in `text`. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}

@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { readConfigFile, type ConfigFile } from '../config-file.js';
+import { connectorKinds } from './connectors/registry.js';
+import type { Connector, SourceType } from './connectors/types.js';
+import { SettingsReader } from './settings-reader.js';
+
+export const sourceTypes: readonly SourceType[] = ['relational', 'streaming', 'object-storage'];
+export const engineNames = ['duckdb', 'trino'] as const;
+export type EngineName = (typeof engineNames)[number];
+
+/** Names DuckDB already uses for its own catalogs and schemas; a source may not take them. */
+const reservedNames = new Set(['main', 'memory', 'system', 'temp', 'information_schema', 'pg_catalog']);
+
+/** One source of sources.yaml. Its settings stay inside `connect()`: nothing here is ever served. */
+export interface SourceDefinition {
+  name: string;
+  type: SourceType;
+  description: string;
+  connector: string;
+  /** Where the Trino engine finds this source. */
+  trino: { catalog: string; schema: string };
+  /** Opens a connector with the source's settings. */
+  connect(): Connector;
+}
+
+/** Bounds every query runs under (the `limits` section). */
+export interface QueryLimits {
+  maxRows: number;
+  timeoutMs: number;
+  memoryLimit: string;
+  threads: number;
+  maxQueryLength: number;
+  /** Queries (synchronous and async together) running at once; more wait their turn. */
+  maxConcurrent: number;
+}
+
+/** The asynchronous job pool (the `async` section). */
+export interface AsyncSettings {
+  workers: number;
+  maxQueued: number;
+  retentionMs: number;
+  maxRows: number;
+  timeoutMs: number;
+}
+
+export interface TrinoSettings {
+  server: string;
+  user: string;
+  password?: string;
+  /** Client protocol requests retried on 502/503/504 before giving up. */
+  retries: number;
+}
+
+/** Everything sources.yaml configures. */
+export interface QuerySetup {
+  /** The file read, or undefined when it does not exist (no sources). */
+  file?: string;
+  engine: EngineName;
+  limits: QueryLimits;
+  async: AsyncSettings;
+  trino?: TrinoSettings;
+  sources: SourceDefinition[];
+}
+
+export const defaultLimits: QueryLimits = { maxRows: 10_000, timeoutMs: 30_000, memoryLimit: '512MB', threads: 2, maxQueryLength: 100_000, maxConcurrent: 4 };
+export const defaultAsync: AsyncSettings = { workers: 2, maxQueued: 100, retentionMs: 24 * 3_600_000, maxRows: 1_000_000, timeoutMs: 600_000 };
+
+function readLimits(reader: SettingsReader | undefined): QueryLimits {
+  if (!reader) return { ...defaultLimits };
+  reader.allowOnly(['max_rows', 'timeout_ms', 'memory_limit', 'threads', 'max_query_length', 'max_concurrent']);
+  const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) reader.fail('memory_limit', '"memory_limit" must be a size such as 512MB or 2GB');
+  return {
+    maxRows: reader.integer('max_rows', 1, 10_000_000, defaultLimits.maxRows),
+    timeoutMs: reader.integer('timeout_ms', 10, 3_600_000, defaultLimits.timeoutMs),
+    memoryLimit,
+    threads: reader.integer('threads', 1, 64, defaultLimits.threads),
+    maxQueryLength: reader.integer('max_query_length', 10, 10_000_000, defaultLimits.maxQueryLength),
+    maxConcurrent: reader.integer('max_concurrent', 1, 256, defaultLimits.maxConcurrent),
+  };
+}
+
+function readAsync(reader: SettingsReader | undefined): AsyncSettings {
+  if (!reader) return { ...defaultAsync };
+  reader.allowOnly(['workers', 'max_queued', 'retention_hours', 'max_rows', 'timeout_ms']);
+  return {
+    workers: reader.integer('workers', 1, 64, defaultAsync.workers),
+    maxQueued: reader.integer('max_queued', 0, 100_000, defaultAsync.maxQueued),
+    retentionMs: reader.integer('retention_hours', 1, 24 * 365, defaultAsync.retentionMs / 3_600_000) * 3_600_000,
+    maxRows: reader.integer('max_rows', 1, 100_000_000, defaultAsync.maxRows),
+    timeoutMs: reader.integer('timeout_ms', 10, 24 * 3_600_000, defaultAsync.timeoutMs),
+  };
+}
+
+function readTrino(reader: SettingsReader): TrinoSettings {
+  reader.allowOnly(['server', 'user', 'password', 'retries']);
+  const server = reader.string('server');
+  if (!/^https?:\/\/[^/\s]+/.test(server)) reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
+  return { server: server.replace(/\/+$/, ''), user: reader.string('user', 'adaptive-workbench'), password: reader.optionalString('password'), retries: reader.integer('retries', 0, 20, 5) };
+}
+
+function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>): SourceDefinition {
+  const name = reader.identifier('name');
+  if (reservedNames.has(name.toLowerCase())) reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
+  if (seen.has(name.toLowerCase())) reader.fail('name', `a source named "${name}" is already defined`);
+  seen.add(name.toLowerCase());
+  const type = reader.oneOf('type', sourceTypes);
+  const connector = reader.oneOf('connector', Object.keys(connectorKinds));
+  const kind = connectorKinds[connector];
+  if (kind.sourceType !== type) reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
+  reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...kind.settingKeys]);
+  let trino = { catalog: name, schema: 'default' };
+  if (reader.has('trino')) {
+    const t = reader.child('trino');
+    t.allowOnly(['catalog', 'schema']);
+    trino = { catalog: t.identifier('catalog'), schema: t.identifier('schema', 'default') };
+  }
+  const open = kind.read(reader, baseDir);
+  return { name, type, description: reader.string('description', ''), connector, trino, connect: () => open(name) };
+}
+
+/** Reads an already parsed sources.yaml. */
+export function querySetupOf(file: ConfigFile): QuerySetup {
+  const root = file.value === null || file.value === undefined ? {} : file.value;
+  const reader = SettingsReader.of(file, [], root, 'sources.yaml');
+  reader.allowOnly(['engine', 'limits', 'async', 'trino', 'sources']);
+  const engine = reader.oneOf('engine', engineNames, 'duckdb');
+  const baseDir = path.dirname(file.file);
+  const seen = new Set<string>();
+  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen));
+  const trino = reader.has('trino') ? readTrino(reader.child('trino')) : undefined;
+  if (engine === 'trino' && !trino) reader.fail('engine', 'engine "trino" needs a "trino" section with the server URL');
+  return {
+    file: file.file,
+    engine,
+    limits: readLimits(reader.has('limits') ? reader.child('limits') : undefined),
+    async: readAsync(reader.has('async') ? reader.child('async') : undefined),
+    trino,
+    sources,
+  };
+}
+
+/**
+ * Loads `query/sources.yaml`: the engine, limits and sources. `${VAR}` and `${VAR:-default}` in values
+ * come from `env`. A missing file means no sources; a bad one throws a ConfigFileError naming the line.
+ */
+export function loadQuerySetup(file: string, env?: Record<string, string | undefined>): QuerySetup {
+  const parsed = readConfigFile(file, env);
+  if (!parsed) return { engine: 'duckdb', limits: { ...defaultLimits }, async: { ...defaultAsync }, sources: [] };
+  return querySetupOf(parsed);
+}
