@@ -54,6 +54,11 @@ function checkSchema(method: HttpMethod, path: string, schema: RouteSchema): voi
       throw new TypeError(`${method} ${path}: schema.${part} must be a schema built with t, such as t.Object({...})`);
     }
   }
+  const headerNames = Object.keys((schema.headers as { properties?: object } | undefined)?.properties ?? {});
+  const mixedCase = headerNames.find((name) => name !== name.toLowerCase());
+  if (mixedCase !== undefined) {
+    throw new TypeError(`${method} ${path}: schema.headers names must be lower case, as Node delivers them: use "${mixedCase.toLowerCase()}"`);
+  }
   const status = schema.status;
   if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599)) {
     throw new TypeError(`${method} ${path}: schema.status must be an HTTP status from 100 to 599, got ${status}`);
