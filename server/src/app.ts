@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
+import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
 import { watchWorkspace } from './gateway/watcher.js';
 import { gatewayComponent } from './health/builtin-components.js';
@@ -24,7 +25,10 @@ export interface ServerOptions {
 
 /** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
 function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
-  return [specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests })];
+  return [
+    specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
+    handlerFilesLoader(config.handlersDir, { timeoutMs: config.handlerTimeoutMs, log }),
+  ];
 }
 
 /**
