@@ -1,0 +1,48 @@
+/**
+ * Conformance runners: measure the gateway against external suites (never copied into the repo).
+ *
+ *   npm run conformance -- prism  <prism-harness folder>   [--only <substring>]
+ *   npm run conformance -- corpus <openapi-corpus folder>  [--only <substring>]
+ *
+ * Both print one line per finding and a summary, and exit 0 whatever the pass rate: they measure.
+ * A non-zero exit means the runner itself failed (bad arguments, unreadable suite) or, for the
+ * corpus, that a safety property broke (a hang, a crash, a read outside the specs folder).
+ */
+import path from 'node:path';
+import { runCorpus } from './corpus/corpus-runner.js';
+import { printPrismReport } from './prism/prism-report.js';
+import { runPrismSuite } from './prism/prism-runner.js';
+
+const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>]';
+
+function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
+  const [command, dir, ...rest] = argv;
+  if ((command !== 'prism' && command !== 'corpus') || !dir) throw new Error(usage);
+  let only: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--only' && rest[i + 1] !== undefined) only = rest[++i];
+    else throw new Error(`unknown argument ${rest[i]}\n${usage}`);
+  }
+  return { command, dir: path.resolve(dir), only };
+}
+
+async function main(): Promise<number> {
+  const { command, dir, only } = parseArguments(process.argv.slice(2));
+  if (command === 'prism') {
+    const report = await runPrismSuite(dir, { only, onOutcome: (o) => !o.passed && console.log(`FAIL ${o.file}: ${o.problems.join('; ')}${o.cause ? ` [${o.cause}]` : ''}`) });
+    printPrismReport(report);
+    return 0;
+  }
+  const safe = await runCorpus(dir, { only });
+  return safe ? 0 : 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: Error) => {
+    console.error(error.message);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { RefreshResult } from '../src/api-types.js';
+import { buildServer } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+
+/** A gateway built on a workspace folder, with its first load finished. */
+export interface WorkspaceServer {
+  app: FastifyInstance;
+  /** The result of the first load (specs loaded and load errors). */
+  firstLoad: RefreshResult;
+  /** Log lines at warn level and above, for explaining a failure. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the server exactly as `adaptive-gateway serve` does (defaults for everything, hot reload
+ * off) on `workspace`, and waits for the first load. Used through `inject()`, never listening.
+ */
+export async function startWorkspaceServer(workspace: string): Promise<WorkspaceServer> {
+  const logs: string[] = [];
+  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'warn' }, { workspace });
+  const logger = createLogger('warn', { write: (line: string) => void logs.push(line.trimEnd()) });
+  const app = await buildServer(config, { logger });
+  await app.ready();
+  const firstLoad = await app.gateway.start();
+  return { app, firstLoad, logs, close: () => app.close() };
+}
