@@ -10,6 +10,7 @@ import { gatewayComponent } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
+import { queryPlugin } from './query/query-plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,6 +77,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const gateway = new Gateway(workspaceLoaders(config, logger), logger);
   app.decorate('gateway', gateway);
   await app.register(gatewayPlugin, { gateway, config });
+  await app.register(queryPlugin, { prefix: '/api/v1/query', config });
 
   const builtinHealth = { gateway: gatewayComponent({ app }) };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { lineAndColumn, queryErrors } from '../query-errors.js';
+import { charOffset, lineAndColumn, queryErrors } from '../query-errors.js';
 
 interface SerializedSql {
   error: boolean;
@@ -39,7 +39,7 @@ export class SqlParser {
     if (serialized.error) {
       const message = serialized.error_message ?? 'the query could not be parsed';
       if (serialized.error_type === 'parser') {
-        const offset = Number(serialized.position ?? 0);
+        const offset = charOffset(sql, Number(serialized.position ?? 0));
         const { line, column } = lineAndColumn(sql, offset);
         throw queryErrors.badQuery(`Syntax error at line ${line}, column ${column}: ${message}`, { position: offset, line, column });
       }

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { HttpError } from '../../errors.js';
+import { quoteDouble } from '../connectors/filters.js';
+import { SourceUnavailableError, type ScanResult, type TableInfo } from '../connectors/types.js';
+import { queryErrors } from '../query-errors.js';
+import type { SourceCatalog } from '../source-catalog.js';
+import type { QueryLimits } from '../sources.js';
+import { QueryCancelled, QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
+import { jsonValue } from './result-format.js';
+import { Semaphore } from './semaphore.js';
+import { createTable, loadTable } from './table-loader.js';
+import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
+import type { SqlParser } from './sql-parser.js';
+
+interface PlannedTable extends TableReference {
+  key: string;
+  info: TableInfo;
+}
+
+/** Maps a DuckDB error of the user's SQL to a client error: never a 500 for user input. */
+function userSqlError(error: unknown, memoryLimit: string): HttpError {
+  const message = (error as Error).message ?? String(error);
+  if (/^Catalog Error/.test(message)) return queryErrors.notFound(message);
+  if (/^Out of Memory Error/.test(message)) return queryErrors.badQuery(`The query needs more memory than its limit of ${memoryLimit}: ${message}`);
+  return queryErrors.badQuery(message);
+}
+
+/**
+ * The embedded engine (DESIGN.md §6). Each query gets a fresh in-memory DuckDB instance, so queries
+ * share no state: every referenced source is attached as an empty catalog, each referenced table is
+ * filled by its connector with only the needed columns and (where filters push down) rows, then file
+ * and network access are switched off, the configuration is locked, and the user's SQL runs unchanged.
+ */
+export class DuckDBEngine implements QueryEngine {
+  private readonly slots: Semaphore;
+
+  constructor(
+    private readonly catalog: SourceCatalog,
+    private readonly parser: SqlParser,
+    private readonly limits: QueryLimits,
+  ) {
+    this.slots = new Semaphore(limits.maxConcurrent);
+  }
+
+  async validate(sql: string): Promise<void> {
+    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    await this.parser.parse(sql);
+  }
+
+  async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
+    const started = performance.now();
+    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    const ast = await this.parser.parse(sql);
+    const shape = analyseQuery(ast);
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new QueryTimeout(options.timeoutMs)), options.timeoutMs);
+    const onCancel = () => controller.abort(options.signal?.reason ?? new QueryCancelled());
+    if (options.signal?.aborted) onCancel();
+    options.signal?.addEventListener('abort', onCancel, { once: true });
+    const signal = controller.signal;
+    let release: (() => void) | undefined;
+    try {
+      release = await this.slots.acquire(signal);
+      const tables = await this.plan(shape.references, signal);
+      return await this.execute(sql, shape, tables, options.maxRows, signal, started);
+    } catch (error) {
+      throw this.translate(error, signal);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCancel);
+      release?.();
+    }
+  }
+
+  /** Turns an abort into 504 (timeout) or a cancellation, and a source failure into 502 naming it. */
+  private translate(error: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      if (reason instanceof QueryTimeout) return queryErrors.timeout(reason.timeoutMs);
+      return reason;
+    }
+    if (error instanceof SourceUnavailableError) return queryErrors.sourceUnavailable(error.message);
+    return error;
+  }
+
+  /** Resolves every `<source>.<table>` reference: 404 for an unknown source or table. */
+  private async plan(references: readonly TableReference[], signal: AbortSignal): Promise<PlannedTable[]> {
+    if (references.length === 0) return [];
+    return Promise.all(
+      references.map(async (ref) => {
+        const source = this.catalog.get(ref.source);
+        if (!source) {
+          const known = this.catalog.list().map((s) => s.definition.name);
+          throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
+        }
+        const info = await source.connector.describeTable(ref.table, signal);
+        if (!info) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
+        return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };
+      }),
+    );
+  }
+
+  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-'));
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: this.limits.memoryLimit,
+      threads: String(this.limits.threads),
+      temp_directory: path.join(workDir, 'spill'),
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      allow_community_extensions: 'false',
+    });
+    let connection: DuckDBConnection | undefined;
+    const interrupt = () => connection?.interrupt();
+    signal.addEventListener('abort', interrupt, { once: true });
+    try {
+      connection = await instance.connect();
+      await connection.run("SET TimeZone = 'UTC'");
+      const scans = await this.load(connection, shape, tables, signal, workDir);
+      // From here on the user's SQL can reach nothing but the loaded tables.
+      await connection.run('SET enable_external_access = false');
+      await connection.run('SET lock_configuration = true');
+      if (signal.aborted) throw signal.reason;
+      let reader;
+      try {
+        reader = await connection.streamAndReadUntil(sql, maxRows + 1);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw userSqlError(error, this.limits.memoryLimit);
+      }
+      const names = reader.deduplicatedColumnNames();
+      const types = reader.columnTypes();
+      const truncated = reader.currentRowCount > maxRows;
+      const rows = reader.convertRowObjects(jsonValue).slice(0, maxRows);
+      // Rows converted under their deduplicated names, so `a.id, b.id` keep both columns.
+      const keyed = rows.map((row) => Object.fromEntries(names.map((name) => [name, row[name] ?? null])));
+      return {
+        columns: names.map((name, i) => ({ name, type: types[i].toString() })),
+        rows: keyed,
+        row_count: keyed.length,
+        truncated,
+        elapsed_ms: Math.round(performance.now() - started),
+        scans,
+      };
+    } finally {
+      signal.removeEventListener('abort', interrupt);
+      connection?.closeSync();
+      instance.closeSync();
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Attaches each source and fills its referenced tables; fetches run in parallel, loads one by one. */
+  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], signal: AbortSignal, workDir: string): Promise<ScanReport[]> {
+    const infos = new Map(tables.map((t) => [t.key, t.info]));
+    const filters = pushableFilters(shape, infos);
+    for (const source of new Set(tables.map((t) => t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
+    const begun = performance.now();
+    const scans = await Promise.allSettled(
+      tables.map(async (t) => {
+        const columns = neededColumns(shape, t.info);
+        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, filters: filters.get(t.key) ?? [], signal, workDir });
+        return { t, columns, scan };
+      }),
+    );
+    const failure = scans.find((s) => s.status === 'rejected');
+    if (failure) {
+      // Close the row streams of scans that did start, so their connections go back to their pools.
+      for (const s of scans) if (s.status === 'fulfilled' && s.value.scan.output.kind === 'rows') await s.value.scan.output.batches[Symbol.asyncIterator]().return?.();
+      throw (failure as PromiseRejectedResult).reason;
+    }
+    const reports: ScanReport[] = [];
+    for (const s of scans as PromiseFulfilledResult<{ t: PlannedTable; columns: TableInfo['columns']; scan: ScanResult }>[]) {
+      const { t, columns, scan } = s.value;
+      await createTable(connection, t.source, t.info.name, columns);
+      let rows: number;
+      try {
+        rows = await loadTable(connection, t.source, t.info.name, columns, scan.output, signal);
+      } catch (error) {
+        if (signal.aborted || error instanceof SourceUnavailableError) throw error;
+        throw new SourceUnavailableError(t.source, `its table ${t.info.name} could not be loaded: ${(error as Error).message}`);
+      }
+      reports.push({ source: t.source, table: t.info.name, columns: columns.map((c) => c.name), pushed: scan.pushed, rows, ms: Math.round(performance.now() - begun) });
+    }
+    return reports;
+  }
+
+  async close(): Promise<void> {}
+}

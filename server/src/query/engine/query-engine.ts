@@ -1,0 +1,50 @@
+import type { Filter } from '../connectors/types.js';
+import type { SqlResult } from './result-format.js';
+
+/** What one connector scan of a query fetched: for logs, tests and benchmarks. */
+export interface ScanReport {
+  source: string;
+  table: string;
+  columns: string[];
+  /** Filters the source applied itself. */
+  pushed: Filter[];
+  /** Rows that arrived from the source. */
+  rows: number;
+  ms: number;
+}
+
+/** A query's result with how it was obtained. */
+export interface QueryOutcome extends SqlResult {
+  scans: ScanReport[];
+}
+
+export interface RunOptions {
+  maxRows: number;
+  timeoutMs: number;
+  /** Aborts the query (async cancel); the reason is thrown. */
+  signal?: AbortSignal;
+}
+
+/** An engine that runs federated SELECT queries over the configured sources. */
+export interface QueryEngine {
+  /** Checks what can be checked before running (size, syntax, SELECT only): throws a 4xx HttpError. */
+  validate(sql: string): Promise<void>;
+  run(sql: string, options: RunOptions): Promise<QueryOutcome>;
+  close(): Promise<void>;
+}
+
+/** The reason a query was aborted because it ran out of time. */
+export class QueryTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the query did not finish within ${timeoutMs} ms`);
+    this.name = 'QueryTimeout';
+  }
+}
+
+/** The reason a query was aborted because its job was cancelled. */
+export class QueryCancelled extends Error {
+  constructor() {
+    super('the query was cancelled');
+    this.name = 'QueryCancelled';
+  }
+}

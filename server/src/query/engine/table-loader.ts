@@ -1,0 +1,62 @@
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { quoteDouble } from '../connectors/filters.js';
+import type { ColumnInfo, ScanOutput } from '../connectors/types.js';
+
+const integerType = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/;
+const floatType = /^(FLOAT|DOUBLE)$/;
+
+/**
+ * Appends one value. Numbers go in natively where the column is numeric; everything else goes in as
+ * text, which the appender casts to the column's type (decimals, dates, timestamps, UUIDs, JSON).
+ */
+function appendValue(appender: DuckDBAppender, value: unknown, type: string): void {
+  if (value === null || value === undefined) appender.appendNull();
+  else if (typeof value === 'boolean') appender.appendBoolean(value);
+  else if (typeof value === 'bigint') appender.appendVarchar(value.toString());
+  else if (typeof value === 'number') {
+    if (floatType.test(type)) appender.appendDouble(value);
+    else if (integerType.test(type) && Number.isSafeInteger(value)) appender.appendBigInt(BigInt(value));
+    else appender.appendVarchar(String(value));
+  } else if (value instanceof Uint8Array) appender.appendBlob(value);
+  else if (value instanceof Date) appender.appendVarchar(value.toISOString());
+  else if (typeof value === 'object') appender.appendVarchar(JSON.stringify(value));
+  else appender.appendVarchar(String(value));
+}
+
+/** Creates `<catalog>.main.<table>` with `columns` in the query's DuckDB instance. */
+export async function createTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[]): Promise<void> {
+  const definition = columns.map((c) => `${quoteDouble(c.name)} ${c.type}`).join(', ');
+  await connection.run(`CREATE TABLE ${quoteDouble(catalog)}.main.${quoteDouble(table)} (${definition})`);
+}
+
+/**
+ * Loads a connector's scan output into an existing table and returns how many rows arrived: batches
+ * through the appender, or DuckDB's own SELECT (setup first, teardown always).
+ */
+export async function loadTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], output: ScanOutput, signal: AbortSignal): Promise<number> {
+  if (output.kind === 'duckdb') {
+    try {
+      for (const statement of output.setup ?? []) await connection.run(statement);
+      const result = await connection.run(`INSERT INTO ${quoteDouble(catalog)}.main.${quoteDouble(table)} ${output.select}`);
+      return result.rowsChanged;
+    } finally {
+      for (const statement of output.teardown ?? []) await connection.run(statement).catch(() => undefined);
+    }
+  }
+  const appender = await connection.createAppender(table, 'main', catalog);
+  let rows = 0;
+  try {
+    for await (const batch of output.batches) {
+      if (signal.aborted) throw signal.reason;
+      for (const row of batch) {
+        for (let i = 0; i < columns.length; i++) appendValue(appender, row[i], columns[i].type);
+        appender.endRow();
+      }
+      rows += batch.length;
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  return rows;
+}

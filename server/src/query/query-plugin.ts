@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { queryErrors } from './query-errors.js';
+import { QueryService } from './query-service.js';
+import { loadQuerySetup } from './sources.js';
+
+const queryBody = {
+  type: 'object',
+  required: ['query'],
+  properties: { query: { type: 'string' } },
+} as const;
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } as const;
+
+const pageQuery = {
+  type: 'object',
+  properties: {
+    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 1000 },
+  },
+} as const;
+
+/**
+ * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL and
+ * async jobs. sources.yaml is read when the plugin registers, so a bad file stops the server from
+ * starting with an error naming its line.
+ */
+export async function queryPlugin(app: FastifyInstance, options: { config: Config }): Promise<void> {
+  const { config } = options;
+  const setup = loadQuerySetup(config.querySources);
+  const service = await QueryService.create(setup, config.dataDir, app.log);
+  app.addHook('onClose', async () => service.close());
+
+  app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
+
+  app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody } }, async (request) => {
+    const { scans, ...result } = await service.sql(request.body.query);
+    request.log.debug({ scans }, 'query scans');
+    return result;
+  });
+
+  app.post<{ Body: { query: string } }>('/async', { schema: { body: queryBody } }, async (request, reply) => {
+    await service.engine.validate(request.body.query);
+    const job = service.jobs.submit(request.body.query);
+    return reply.code(202).send({ query_id: job.query_id, status: job.status, submitted_at: job.submitted_at });
+  });
+
+  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) => service.jobs.status(request.params.id));
+
+  app.get<{ Params: { id: string }; Querystring: { offset: number; limit: number } }>(
+    '/async/:id/results',
+    { schema: { params: idParams, querystring: pageQuery } },
+    async (request) => service.jobs.results(request.params.id, request.query.offset, request.query.limit),
+  );
+
+  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.cancel(request.params.id));
+
+  // Any other path under the prefix: the service's own 404 body.
+  app.all('/*', async (request) => {
+    throw queryErrors.notFound(`No query endpoint ${request.method} ${request.url.split('?')[0]}`);
+  });
+}

@@ -1,0 +1,35 @@
+import type { Connector, SourceType } from './connectors/types.js';
+import type { SourceDefinition } from './sources.js';
+
+/** A configured source with its open connector. */
+export interface LiveSource {
+  definition: SourceDefinition;
+  connector: Connector;
+}
+
+/** The sources of one sources.yaml, opened once and shared by every query (connectors pool their connections). */
+export class SourceCatalog {
+  private readonly sources = new Map<string, LiveSource>();
+
+  constructor(definitions: readonly SourceDefinition[]) {
+    for (const definition of definitions) this.sources.set(definition.name.toLowerCase(), { definition, connector: definition.connect() });
+  }
+
+  /** A source by name, ignoring case as DuckDB does. */
+  get(name: string): LiveSource | undefined {
+    return this.sources.get(name.toLowerCase());
+  }
+
+  list(): LiveSource[] {
+    return [...this.sources.values()];
+  }
+
+  /** What `GET /sources` shows: names, types and descriptions only, never a setting. */
+  summaries(): { name: string; type: SourceType; description: string }[] {
+    return this.list().map(({ definition }) => ({ name: definition.name, type: definition.type, description: definition.description }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.list().map((s) => s.connector.close()));
+  }
+}
