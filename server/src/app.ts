@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
@@ -10,7 +11,6 @@ import { gatewayComponent } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
-import { queryPlugin } from './query/query-plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,10 +74,12 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     });
   }
 
+  // First: its root-level hook covers every route registered below, whichever plugin adds it.
+  registerAuthentication(app, config, logger);
+
   const gateway = new Gateway(workspaceLoaders(config, logger), logger);
   app.decorate('gateway', gateway);
   await app.register(gatewayPlugin, { gateway, config });
-  await app.register(queryPlugin, { prefix: '/api/v1/query', config });
 
   const builtinHealth = { gateway: gatewayComponent({ app }) };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);

@@ -15,6 +15,14 @@ export const errorCatalogue = {
   HANDLER_TIMEOUT: { status: 504, message: 'Handler did not answer within %s ms' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
   INTERNAL: { status: 500, message: 'Internal error' },
+  AUTH_REQUIRED: { status: 401, message: 'Authentication is required: send Basic credentials or a Bearer token' },
+  AUTH_MALFORMED: { status: 401, message: 'Malformed Authorization header: %s' },
+  AUTH_BAD_CREDENTIALS: { status: 401, message: 'Invalid username or password' },
+  AUTH_INVALID_TOKEN: { status: 401, message: 'Invalid bearer token: %s' },
+  AUTH_FORBIDDEN: { status: 403, message: '%s' },
+  AUTH_AMBIGUOUS: { status: 400, message: 'A request may carry only one Authorization header' },
+  IDP_BAD_GATEWAY: { status: 502, message: 'The identity provider could not be used: %s' },
+  IDP_TIMEOUT: { status: 504, message: 'The identity provider did not answer within %s ms' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

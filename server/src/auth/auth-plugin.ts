@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { HttpError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { AuthFailure, authFailure, challengeHeaders } from './auth-failure.js';
+import { countAuthorizationHeaders, readCredentials } from './authorization-header.js';
+import { Authenticator } from './authenticator.js';
+import type { AuthClaims } from './identity.js';
+import { classifyRequest } from './request-path.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The authenticator when `AUTH_ENABLED=true`, else null. */
+    authentication: Authenticator | null;
+  }
+  interface FastifyRequest {
+    /** Verified claims of the caller (after token exchange: the platform token's), or null. */
+    auth: AuthClaims | null;
+    /**
+     * The platform access token to send upstream: the caller's own platform token, the token obtained
+     * by exchange or by the password grant; null without one (local Basic users, no credentials).
+     */
+    upstreamToken: string | null;
+  }
+}
+
+/**
+ * True when the request may see what authenticated callers see: it carried verified credentials, or
+ * authentication is off (`AUTH_ENABLED=false` trusts every caller). For `/api/health` and the like,
+ * which answer everyone but show details only to authenticated callers.
+ */
+export function isAuthenticated(request: FastifyRequest): boolean {
+  return request.auth !== null || request.server.authentication === null;
+}
+
+function refuse(reply: FastifyReply, error: HttpError, authenticator: Authenticator): FastifyReply {
+  reply.code(error.status).header('cache-control', 'no-store');
+  if (error.status === 401) reply.header('www-authenticate', challengeHeaders(authenticator.challenges, error instanceof AuthFailure ? error.bearerError : undefined));
+  return reply.send(error.body());
+}
+
+/**
+ * Registers authentication on the root instance, so that it covers every route, including the ones
+ * registered after it. Call before the other plugins. With `AUTH_ENABLED=false` it only declares
+ * `request.auth` (always null). Throws a `ConfigFileError` for a bad users file.
+ */
+export function registerAuthentication(app: FastifyInstance, config: Config, log: Logger): void {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('upstreamToken', null);
+  if (!config.authEnabled) {
+    app.decorate('authentication', null);
+    return;
+  }
+  const authenticator = Authenticator.create(config.auth, log);
+  app.decorate('authentication', authenticator);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+    const access = classifyRequest(request.method, request.url, preflight);
+    if (access === 'public') return;
+    try {
+      const credentials = readCredentials(request.headers.authorization, countAuthorizationHeaders(request.raw.rawHeaders));
+      const identity = await authenticator.identify(credentials);
+      if (identity === null) {
+        if (access === 'protected') return refuse(reply, authFailure('AUTH_REQUIRED'), authenticator);
+        return;
+      }
+      request.auth = identity.claims;
+      request.upstreamToken = identity.upstreamToken;
+      // The request goes on as if the caller had sent the platform token (service document part 5).
+      if (identity.exchanged) request.headers.authorization = `Bearer ${identity.upstreamToken}`;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      request.log.info({ method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail }, 'authentication refused');
+      return refuse(reply, error, authenticator);
+    }
+  });
+  app.addHook('onClose', async () => {
+    await authenticator.close();
+  });
+}

@@ -1,0 +1,115 @@
+import { decodeJwt, type JWTPayload } from 'jose';
+import type { AuthSettings } from '../config.js';
+import type { Logger } from '../logger.js';
+import { authFailure, invalidToken, type Challenges } from './auth-failure.js';
+import type { Credentials } from './authorization-header.js';
+import { BasicAuthenticator } from './basic-authenticator.js';
+import { MemoryExchangeStore, RedisExchangeStore, type ExchangeStore } from './exchange-store.js';
+import { callIdp } from './idp-http.js';
+import type { Identity } from './identity.js';
+import { TokenEndpoint } from './token-endpoint.js';
+import { TokenExchanger } from './token-exchange.js';
+import { TrustedIssuer } from './trusted-issuer.js';
+import { loadUsersFile } from './users-file.js';
+
+export const authRealm = 'adaptive-gateway';
+
+/**
+ * Checks the credentials of a request: Basic against the users file or the identity provider, Bearer
+ * against the platform issuer, or against a trusted external issuer followed by token exchange.
+ */
+export class Authenticator {
+  readonly challenges: Challenges;
+
+  private constructor(
+    private readonly basic: BasicAuthenticator | undefined,
+    private readonly platform: TrustedIssuer | undefined,
+    private readonly exchanger: TokenExchanger | undefined,
+    private readonly store: ExchangeStore | null,
+    private readonly settings: AuthSettings,
+  ) {
+    this.challenges = { basic: basic !== undefined, bearer: platform !== undefined, realm: authRealm };
+  }
+
+  /**
+   * Builds the authenticator from validated settings (the cross-checks are in `loadConfig`). Reads the
+   * users file, so it throws a `ConfigFileError` for a bad one. Nothing is fetched from an identity
+   * provider yet: discovery and keys are loaded on first use, so a provider that is down at start
+   * costs failed requests (502/504), not a failed start.
+   */
+  static create(settings: AuthSettings, log: Logger): Authenticator {
+    const timing = { timeoutMs: settings.idpTimeoutMs, jwksCooldownMs: settings.jwksCooldownMs };
+    const platform = settings.issuer ? new TrustedIssuer(settings.issuer, { ...timing, audiences: settings.audience ? [settings.audience] : [] }) : undefined;
+    const tokenEndpoint = platform && settings.clientId && settings.clientSecret
+      ? new TokenEndpoint(platform, settings.clientId, settings.clientSecret, settings.idpTimeoutMs, log)
+      : undefined;
+
+    let basic: BasicAuthenticator | undefined;
+    if (settings.usersFile) basic = new BasicAuthenticator({ kind: 'file', users: loadUsersFile(settings.usersFile) });
+    else if (tokenEndpoint) basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint });
+    else log.info('Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the password grant');
+
+    let store: ExchangeStore | null = null;
+    let exchanger: TokenExchanger | undefined;
+    const external = settings.exchangeIssuers.filter((issuer) => issuer !== settings.issuer);
+    if (platform && tokenEndpoint && external.length > 0) {
+      if (settings.cacheExchangedTokens) {
+        store = settings.redisUrl ? new RedisExchangeStore(settings.redisUrl, settings.redisKeyPrefix, log) : new MemoryExchangeStore();
+      }
+      const issuers = new Map(external.map((issuer) => [issuer, new TrustedIssuer(issuer, { ...timing, audiences: settings.exchangeAudiences })]));
+      exchanger = new TokenExchanger({ issuers, platform, tokenEndpoint, store, log });
+    }
+    return new Authenticator(basic, platform, exchanger, store, settings);
+  }
+
+  /** The identity behind `credentials`, or null when there are none. Throws an HTTP error when they fail. */
+  async identify(credentials: Credentials): Promise<Identity | null> {
+    if (credentials.scheme === 'none') return null;
+    if (credentials.scheme === 'basic') {
+      if (!this.basic) throw authFailure('AUTH_MALFORMED', ['the Basic scheme is not accepted by this server']);
+      return this.basic.authenticate(credentials.username, credentials.password);
+    }
+    return this.identifyBearer(credentials.token);
+  }
+
+  private async identifyBearer(token: string): Promise<Identity> {
+    let claims: JWTPayload;
+    try {
+      // Read, not trusted: `iss` only chooses whose keys verify the token.
+      claims = decodeJwt(token);
+    } catch {
+      throw invalidToken('it is not a signed JWT');
+    }
+    if (typeof claims.iss !== 'string') throw invalidToken('it names no issuer');
+    if (this.platform && claims.iss === this.platform.issuer) {
+      return { claims: await this.platform.verify(token), upstreamToken: token, exchanged: false };
+    }
+    if (this.exchanger?.trusts(claims.iss)) return this.exchanger.identify(token, claims.iss, claims.jti);
+    throw invalidToken('its issuer is not trusted by this server');
+  }
+
+  /**
+   * For the health view: which schemes are on and, with an identity provider, that its discovery
+   * document can be fetched now. Throws when it cannot.
+   */
+  async healthCheck(): Promise<Record<string, unknown>> {
+    const details: Record<string, unknown> = {
+      enabled: true,
+      basic: this.settings.usersFile ? 'users-file' : this.basic ? 'identity-provider' : 'off',
+      bearer: this.platform !== undefined,
+      token_exchange_issuers: this.exchanger ? this.settings.exchangeIssuers.length : 0,
+      token_exchange_cache: this.store?.kind ?? 'off',
+    };
+    if (this.platform) {
+      const answer = await callIdp(this.platform.discoveryUrl, this.settings.idpTimeoutMs);
+      if (answer.status !== 200) throw new Error(`the identity provider's discovery answered ${answer.status}`);
+      details.issuer = this.platform.issuer;
+    }
+    return details;
+  }
+
+  /** Closes the connection to the cache store. */
+  async close(): Promise<void> {
+    await this.store?.close();
+  }
+}

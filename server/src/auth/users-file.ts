@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import { ConfigFileError } from '../config-file.js';
+
+const bcryptHash = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+
+/**
+ * Parses an htpasswd-style users file: one `user:hash` a line, `#` comments and blank lines ignored.
+ * Only bcrypt hashes (`$2y$`, `$2a$`, `$2b$`) are accepted: the older htpasswd formats (MD5 `$apr1$`,
+ * `{SHA}`, crypt, plain text) are too weak to guard an API. Throws a {@link ConfigFileError} naming the
+ * line; an error never quotes a hash.
+ */
+export function parseUsersFile(text: string, file: string): Map<string, string> {
+  const users = new Map<string, string>();
+  text.split(/\r?\n/).forEach((line, index) => {
+    const entry = line.trim();
+    if (entry === '' || entry.startsWith('#')) return;
+    const fail = (detail: string) => new ConfigFileError(file, detail, index + 1);
+    const colon = entry.indexOf(':');
+    if (colon <= 0) throw fail('expected "user:bcrypt-hash"');
+    const name = entry.slice(0, colon);
+    const hash = entry.slice(colon + 1);
+    if (!bcryptHash.test(hash)) throw fail(`the password of "${name}" is not a bcrypt hash ($2y$, $2a$ or $2b$); create it with "htpasswd -B"`);
+    if (users.has(name)) throw fail(`user "${name}" appears twice`);
+    users.set(name, hash);
+  });
+  return users;
+}
+
+/** Reads and parses the users file; a missing or unreadable file is a {@link ConfigFileError} too. */
+export function loadUsersFile(file: string): Map<string, string> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigFileError(file, `AUTH_USERS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parseUsersFile(text, file);
+}
+
+/** The cost factor of a bcrypt hash. */
+export function bcryptCost(hash: string): number {
+  return Number(hash.slice(4, 6));
+}
