@@ -113,7 +113,8 @@ export function analyseQuery(root: unknown): QueryShape {
       for (const column of node.using_columns) shape.columnNames.add(String(column).toLowerCase());
     } else if (node.type === 'SELECT_NODE') {
       const tables: ScopeTable[] = [];
-      const plain = fromTables(node.from_table, tables);
+      // A sample of the SELECT is drawn before its WHERE clause: filtering earlier would change it.
+      const plain = fromTables(node.from_table, tables) && !node.sample;
       shape.selects.push({ tables, plain, conjuncts: conjunctsOf(node.where_clause) });
     }
   });

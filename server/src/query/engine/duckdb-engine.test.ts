@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError } from '../../errors.js';
+import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
+import type { DuckDBEngine } from './duckdb-engine.js';
+
+let workspace: string;
+let engine: DuckDBEngine;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  workspace = copyExampleWorkspace();
+  const setup = setupFromText(path.join(workspace, 'query'), fs.readFileSync(path.join(workspace, 'query', 'sources.yaml'), 'utf8').replace('timeout_ms: 30000', 'timeout_ms: 1500'));
+  ({ engine, close } = await engineFor(setup));
+});
+afterAll(async () => {
+  await close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const run = (sql: string, maxRows = 1000, timeoutMs = 5000) => engine.run(sql, { maxRows, timeoutMs });
+
+/** The HttpError a query fails with. */
+async function failure(sql: string, timeoutMs = 5000): Promise<HttpError> {
+  try {
+    await run(sql, 1000, timeoutMs);
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${sql} to fail`);
+}
+
+describe('DuckDB engine on the example workspace', () => {
+  it('answers "average order value by region"', async () => {
+    const result = await run('SELECT c.region, avg(o.amount) AS aov, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY c.region');
+    expect(result.columns).toEqual([
+      { name: 'region', type: 'VARCHAR' },
+      { name: 'aov', type: 'DOUBLE' },
+      { name: 'n', type: 'BIGINT' },
+    ]);
+    expect(result.rows.map((r) => r.region)).toEqual(['APAC', 'EU', 'LATAM', 'NA']);
+    expect(result.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(1500);
+    expect(result.truncated).toBe(false);
+  });
+
+  it('joins a relational, an object-storage and a streaming source in one statement', async () => {
+    const result = await run(
+      "SELECT p.category, count(*) AS checkouts FROM events.clicks k JOIN lake.products p ON k.product_id = p.product_id JOIN shop.customers c ON c.id = k.customer_id WHERE k.action = 'checkout' AND c.region = 'EU' GROUP BY 1 ORDER BY 1",
+    );
+    expect(result.rows.length).toBeGreaterThan(0);
+    const sources = result.scans.map((s) => s.source).sort();
+    expect(sources).toEqual(['events', 'lake', 'shop']);
+    // Pushdown: the stream only handed over checkout events, the shop only EU customers.
+    const clicks = result.scans.find((s) => s.table === 'clicks')!;
+    expect(clicks.pushed).toEqual([{ column: 'action', op: '=', value: 'checkout' }]);
+    const all = await run('SELECT count(*) AS n FROM events.clicks');
+    expect(clicks.rows).toBeLessThan(Number(all.rows[0].n));
+    const customers = result.scans.find((s) => s.table === 'customers')!;
+    expect(customers.columns.sort()).toEqual(['id', 'region']);
+  });
+
+  it('keeps decimals, 64-bit integers and timestamps exact', async () => {
+    const result = await run(
+      "SELECT 9007199254740993::BIGINT AS big, 42::BIGINT AS small, -170141183460469231731687303715884105727::HUGEINT AS huge, 12345678901234567.89::DECIMAL(20,2) AS wide, 1234.56::DECIMAL(10,2) AS narrow, TIMESTAMP '2024-02-29 23:59:59.123456' AS ts, TIMESTAMPTZ '2024-01-02 03:04:05+02:00' AS tz, DATE '1999-12-31' AS d, NULL AS nothing",
+    );
+    expect(result.rows[0]).toEqual({
+      big: '9007199254740993',
+      small: 42,
+      huge: '-170141183460469231731687303715884105727',
+      wide: '12345678901234567.89',
+      narrow: 1234.56,
+      ts: '2024-02-29T23:59:59.123456',
+      tz: '2024-01-02T01:04:05Z',
+      d: '1999-12-31',
+      nothing: null,
+    });
+    const orders = await run('SELECT amount, ordered_at FROM shop.orders WHERE id = 1');
+    expect(orders.columns.map((c) => c.type)).toEqual(['DECIMAL(10,2)', 'TIMESTAMP']);
+    expect(typeof orders.rows[0].amount).toBe('number');
+    expect(String(orders.rows[0].ordered_at)).toMatch(/^2024-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+  });
+
+  it('truncates at the row limit and says so', async () => {
+    const result = await run('SELECT * FROM shop.orders', 10);
+    expect(result.row_count).toBe(10);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('keeps duplicate column names apart', async () => {
+    const result = await run('SELECT o.id, c.id FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id LIMIT 1');
+    const names = result.columns.map((c) => c.name);
+    expect(new Set(names).size).toBe(2);
+    expect(Object.keys(result.rows[0])).toEqual(names);
+    expect(Object.values(result.rows[0]).every((v) => typeof v === 'number')).toBe(true);
+  });
+
+  it.each([
+    ['read_csv of a local file', "SELECT * FROM read_csv('/etc/passwd')"],
+    ['read_text', "SELECT * FROM read_text('/etc/hostname')"],
+    ['glob', "SELECT * FROM glob('/etc/*')"],
+    ['read_parquet of the workspace data', "SELECT * FROM read_parquet('query/lake/products.parquet')"],
+    ['a nested query() running ATTACH', "SELECT * FROM query('ATTACH ''/tmp/x.db'' AS x')"],
+    ['COPY', "COPY (SELECT 1) TO '/tmp/aw-escape.csv'"],
+    ['ATTACH', "ATTACH '/tmp/aw-escape.db' AS x"],
+    ['INSTALL', 'INSTALL httpfs'],
+    ['LOAD', 'LOAD httpfs'],
+    ['SET', "SET enable_external_access = true"],
+    ['PRAGMA', 'PRAGMA database_list'],
+    ['CREATE', 'CREATE TABLE t AS SELECT 1'],
+    ['a second statement', "SELECT 1; COPY (SELECT 1) TO '/tmp/aw-escape.csv'"],
+    ['DELETE', 'DELETE FROM shop.orders'],
+  ])('refuses %s with 400', async (_what, sql) => {
+    const error = await failure(sql);
+    expect(error.status).toBe(400);
+    expect(fs.existsSync('/tmp/aw-escape.csv')).toBe(false);
+  });
+
+  it('gives the position of a syntax error', async () => {
+    const error = await failure('SELECT id\nFROM shop.orders\nWHERE amount >');
+    expect(error.status).toBe(400);
+    expect(error.extra).toMatchObject({ line: 3, column: 15 });
+    expect(error.detail).toContain('line 3');
+  });
+
+  it('answers 404 for an unknown source or table, naming it', async () => {
+    expect((await failure('SELECT * FROM nowhere.t')).detail).toContain('nowhere');
+    const table = await failure('SELECT * FROM shop.invoices');
+    expect(table.status).toBe(404);
+    expect(table.detail).toContain('invoices');
+  });
+
+  it('stops a query at its timeout with 504', async () => {
+    const error = await failure(slowQuery, 300);
+    expect(error.status).toBe(504);
+    expect(error.detail).toContain('300 ms');
+  });
+
+  it('runs concurrent queries without sharing state', async () => {
+    const regions = ['APAC', 'EU', 'LATAM', 'NA'];
+    const results = await Promise.all(regions.map((region) => run(`SELECT count(*) AS n, min(region) AS r FROM shop.customers WHERE region = '${region}'`)));
+    expect(results.map((r) => r.rows[0].r)).toEqual(regions);
+    const total = await run('SELECT count(*) AS n FROM shop.customers');
+    expect(results.reduce((sum, r) => sum + Number(r.rows[0].n), 0)).toBe(total.rows[0].n);
+  });
+});
