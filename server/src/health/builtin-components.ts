@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SourceHealth } from '../query/source-health.js';
 import type { Check, Contributor } from './health-types.js';
 
 /** What the built-in `gateway` component needs from the rest of the server. */
@@ -32,4 +33,20 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
       },
     },
   };
+}
+
+const componentOfType = { relational: 'database', streaming: 'broker', 'object-storage': 'objectstore' } as const;
+
+/**
+ * The `database`, `broker` and `objectstore` components: one sub-component per relational, streaming
+ * and object-storage query source, named after it, whose check connects to the source. A component
+ * without sources is left out.
+ */
+export function sourceComponents(sources: readonly SourceHealth[]): Record<string, Contributor> {
+  const components: Record<string, Contributor> = {};
+  for (const source of sources) {
+    const group = (components[componentOfType[source.type]] ??= { components: {} });
+    group.components![source.name] = { check: async (signal) => ({ type: source.type, ...(await source.check(signal)) }) };
+  }
+  return components;
 }
