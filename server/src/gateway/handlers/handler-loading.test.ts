@@ -27,6 +27,7 @@ describe('handlers that do not load', () => {
     'handlers/no_router_handler.ts': `${header}export const routes = new Router();\n`,
     'handlers/fake_router_handler.ts': `export const router = { routes: [], get() {} };\n`,
     'handlers/bad_route_handler.ts': `${header}export const router = new Router();\nrouter.get('/ok', () => 1);\nrouter.get('books', () => 2);\n`,
+    'handlers/bad_schema_handler.ts': `${header}export const router = new Router();\nrouter.get('/d', { query: t.Object({ when: t.Date() }) }, () => 1);\n`,
     'handlers/hangs_handler.ts': `${header}export const router = new Router();\nawait new Promise(() => {});\n`,
     'handlers/actuator_handler.ts': good('1'),
     'handlers/lib/helper.ts': `export const other = 1;\n`,
@@ -70,6 +71,10 @@ describe('handlers that do not load', () => {
       message: 'threw while loading: TypeError: GET route path must be a string starting with "/", got "books"',
       line: 4,
       column: 8,
+    });
+    expect(byFile['bad_schema_handler.ts']).toEqual({
+      file: 'bad_schema_handler.ts',
+      message: 'GET /d: schema.query cannot be used for validation: type must be JSONType or JSONType[]: Date',
     });
     expect(byFile['hangs_handler.ts']).toEqual({ file: 'hangs_handler.ts', message: 'did not finish loading within 300 ms' });
     expect(byFile['actuator_handler.ts'].message).toMatch(/the mount "actuator" is not usable/);

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { LoadError } from '../load-error.js';
 import { BundleSourceMap } from './bundle-source-map.js';
 import type { CompiledHandler } from './handler-compiler.js';
+import { withTimeout } from './timeout.js';
 
 /** A handler module evaluated from its bundle. */
 export interface EvaluatedHandler {
@@ -17,14 +18,6 @@ export interface EvaluatedHandler {
 
 const instance = randomUUID().slice(0, 8);
 let sequence = 0;
-
-function timeout(ms: number, onTimeout: () => Error): { promise: Promise<never>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
 
 /**
  * Evaluates a compiled handler as a fresh module instance: the bundle is written to a file with a
@@ -38,15 +31,14 @@ export async function evaluateHandler(compiled: CompiledHandler, fileName: strin
   const bundlePath = path.join(os.tmpdir(), `adaptive-handler-${instance}-${++sequence}-${fileName}.mjs`);
   const sourceMap = new BundleSourceMap(bundlePath, compiled.map);
   await fs.writeFile(bundlePath, compiled.code + sourceMap.comment, { mode: 0o600 });
-  const limit = timeout(timeoutMs, () => new LoadError(fileName, `did not finish loading within ${timeoutMs} ms`));
   try {
-    const exports = (await Promise.race([import(pathToFileURL(bundlePath).href), limit.promise])) as Record<string, unknown>;
+    const load = () => import(pathToFileURL(bundlePath).href) as Promise<Record<string, unknown>>;
+    const exports = await withTimeout(load, timeoutMs, () => new LoadError(fileName, `did not finish loading within ${timeoutMs} ms`));
     return { exports, sourceMap };
   } catch (error) {
     if (error instanceof LoadError) throw error;
     throw loadFailure(error, fileName, compiled, sourceMap);
   } finally {
-    limit.cancel();
     await fs.rm(bundlePath, { force: true });
   }
 }

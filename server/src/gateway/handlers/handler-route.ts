@@ -7,6 +7,7 @@ import type { BundleSourceMap } from './bundle-source-map.js';
 import { handlerOperation } from './handler-operation.js';
 import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
+import { withTimeout } from './timeout.js';
 
 /** What the routes of one loaded handler share. */
 export interface HandlerRouteContext {
@@ -18,23 +19,6 @@ export interface HandlerRouteContext {
   ajv: HandlerAjv;
   /** Maps stacks of errors thrown by the handler back to its source files. */
   sourceMap: BundleSourceMap;
-}
-
-/** Runs `fn`, rejecting with a 504 after `ms` and aborting `controller` so the handler can stop its work. */
-async function withTimeout<T>(fn: () => T | Promise<T>, ms: number, controller: AbortController): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = httpError('HANDLER_TIMEOUT', [ms]);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(fn), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -65,7 +49,11 @@ export function handlerRoute(definition: RouteDefinition, context: HandlerRouteC
     let payload: string | undefined;
     try {
       const ctx = { ...input, auth: requestAuth(request), signal: controller.signal } as HandlerContext;
-      const result = await withTimeout(() => definition.handler(ctx), context.timeoutMs, controller);
+      const result = await withTimeout(() => definition.handler(ctx), context.timeoutMs, () => {
+        const timeout = httpError('HANDLER_TIMEOUT', [context.timeoutMs]);
+        controller.abort(timeout);
+        return timeout;
+      });
       payload = result === undefined ? undefined : JSON.stringify(result);
     } catch (error) {
       throw fail(request, error);
