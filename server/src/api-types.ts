@@ -53,3 +53,111 @@ export interface ErrorBody {
   detail: string;
   errors?: Array<{ in: string; name: string; message: string }>;
 }
+
+/** One file or folder of the workbench's workspace tree (`GET /api/workbench/files`). */
+export interface WorkspaceEntry {
+  /** Workspace path with `/` separators: `specs/library-api.openapi.yaml`, `health.yaml`. */
+  path: string;
+  name: string;
+  type: 'file' | 'directory';
+  /** Bytes (files only). */
+  size?: number;
+  mtimeMs: number;
+  /** Folders only: their entries, folders first, then by name. */
+  children?: WorkspaceEntry[];
+}
+
+/** `GET /api/workbench/files`: the editable parts of the workspace (specs/, handlers/, query/, health.yaml). */
+export interface WorkspaceTree {
+  /** The workspace folder's name, for titles. */
+  workspace: string;
+  entries: WorkspaceEntry[];
+}
+
+/** `GET /api/workbench/files/content?path=`. */
+export interface WorkspaceFile {
+  path: string;
+  content: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Answer of a write, create or rename: the file as it is now on disk. */
+export interface WorkspaceFileInfo {
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+  mtimeMs: number;
+}
+
+/** A finding about one workspace file: a load error of a spec or handler, or a spec warning. */
+export interface WorkbenchDiagnostic {
+  /** Workspace path of the file (`specs/...`, `handlers/...`). */
+  path: string;
+  severity: 'error' | 'warning';
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** `GET /api/workbench/diagnostics`. */
+export interface WorkbenchDiagnostics {
+  diagnostics: WorkbenchDiagnostic[];
+}
+
+/** A log line of the server, as streamed to the workbench. */
+export interface WorkbenchLogLine {
+  time: number;
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  msg: string;
+  /** The line's other fields (size-capped). */
+  fields?: Record<string, unknown>;
+}
+
+/** One side (request or response) of a captured request. */
+export interface CapturedMessage {
+  headers: Record<string, string>;
+  /** The body as text, cut at the capture limit; absent when there was none. */
+  body?: string;
+  /** The body's size in bytes when known. */
+  size?: number;
+  truncated?: boolean;
+}
+
+/** A request the server answered, captured for the request inspector. */
+export interface WorkbenchRequest {
+  id: number;
+  time: number;
+  method: string;
+  /** Path and query string. */
+  url: string;
+  status: number;
+  durationMs: number;
+  /** What served it: a spec's generated route, a handler, or a system route of the server. */
+  source: 'spec' | 'handler' | 'system';
+  /** The spec or handler file, for gateway routes. */
+  file?: string;
+  request: CapturedMessage;
+  response: CapturedMessage;
+}
+
+/** The events of `GET /api/workbench/events` (server-sent events; `event:` is the `type`). */
+export type WorkbenchEvent =
+  | { type: 'reload'; data: RefreshResult }
+  | { type: 'diagnostics'; data: WorkbenchDiagnostics }
+  | { type: 'log'; data: WorkbenchLogLine }
+  | { type: 'request'; data: WorkbenchRequest };
+
+/** What the desktop app's preload exposes to the renderer as `window.workbench` (absent in a browser). */
+export interface WorkbenchBridge {
+  serverUrl: string;
+  token: string;
+  /** Shows a folder picker and opens the chosen workspace; resolves with it, or null when cancelled. */
+  openWorkspace(): Promise<string | null>;
+  recentWorkspaces(): Promise<string[]>;
+  openRecentWorkspace(folder: string): Promise<void>;
+  /** Shows a workspace file (path relative to the workspace) in the system file manager. */
+  revealFile(file: string): Promise<void>;
+  /** Menu commands of the native menu. */
+  onMenuCommand(listener: (command: 'new-spec' | 'new-handler') => void): void;
+}

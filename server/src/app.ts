@@ -11,6 +11,8 @@ import { gatewayComponent } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
+import { newWorkbenchToken } from './workbench/token.js';
+import { workbenchPlugin } from './workbench/workbench-plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +24,8 @@ declare module 'fastify' {
 export interface ServerOptions {
   /** A logger to use instead of one made from `config.logLevel`. */
   logger?: Logger;
+  /** The workbench API's per-launch token (`config.workbench`); a random one when not given. */
+  workbenchToken?: string;
 }
 
 /** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
@@ -79,6 +83,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   const gateway = new Gateway(workspaceLoaders(config, logger), logger);
   app.decorate('gateway', gateway);
+  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
   await app.register(gatewayPlugin, { gateway, config });
 
   const builtinHealth = { gateway: gatewayComponent({ app }) };

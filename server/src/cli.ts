@@ -3,6 +3,8 @@ import { Command } from 'commander';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
 import { ConfigFileError } from './config-file.js';
+import { newWorkbenchToken } from './workbench/token.js';
+import { workbenchUrl } from './workbench/workbench-url.js';
 import { productVersion } from './version.js';
 
 const shutdownBoundMs = 10_000;
@@ -18,9 +20,10 @@ async function serve(flags: ConfigFlags): Promise<void> {
     }
     throw error;
   }
+  const workbenchToken = config.workbench ? newWorkbenchToken() : undefined;
   let app;
   try {
-    app = await buildServer(config);
+    app = await buildServer(config, { workbenchToken });
   } catch (error) {
     if (error instanceof ConfigFileError) {
       process.stderr.write(`adaptive-gateway: ${error.message}\n`);
@@ -36,6 +39,10 @@ async function serve(flags: ConfigFlags): Promise<void> {
   } catch (error) {
     process.stderr.write(`adaptive-gateway: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
     process.exit(1);
+  }
+  if (workbenchToken) {
+    // Printed once, Jupyter-style: the token is in the URL and nowhere in the logs.
+    process.stdout.write(`\nWorkbench: ${workbenchUrl(app.server.address(), config.host, workbenchToken)}\n\n`);
   }
   let stopping = false;
   const stop = (signal: string) => {

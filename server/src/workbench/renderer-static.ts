@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Where the workbench UI is served. */
+export const workbenchUiPrefix = '/workbench';
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.mjs': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.ttf': 'font/ttf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// Everything the UI loads comes from this server: no CDN, no inline script. Monaco injects styles,
+// Swagger UI shows data: images; workers are files of the build.
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/**
+ * The Vite build of the renderer (`dist/renderer` of the package), found from this module's location
+ * whether the server runs from `dist/server/src/...` or from its sources.
+ */
+export function defaultRendererDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'dist', 'renderer');
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve('dist', 'renderer');
+    dir = parent;
+  }
+}
+
+function sendFile(reply: FastifyReply, file: string, immutable: boolean): FastifyReply {
+  reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.type(contentTypes[path.extname(file)] ?? 'application/octet-stream').send(fs.createReadStream(file));
+}
+
+/**
+ * Serves the built renderer at `/workbench/`. Only plain files of the build folder are served:
+ * a request path with `..`, hidden segments or anything that resolves elsewhere gets 404. The page
+ * itself needs no token (it is the same for everyone); every API call it makes does.
+ */
+export function serveRenderer(app: FastifyInstance, rendererDir: string): void {
+  const root = path.resolve(rendererDir);
+
+  app.get(`${workbenchUiPrefix}/`, (_request, reply) => {
+    const index = path.join(root, 'index.html');
+    if (!fs.existsSync(index)) {
+      return reply.code(503).send({ detail: `The workbench UI is not built (no ${index}): run npm run build` });
+    }
+    reply.header('content-security-policy', contentSecurityPolicy);
+    // The page URL carries the token: never send it on as a referrer.
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    return sendFile(reply, index, false);
+  });
+
+  app.get<{ Params: { '*': string } }>(`${workbenchUiPrefix}/*`, (request, reply) => {
+    const relative = request.params['*'];
+    const segments = relative.split('/');
+    const file = path.join(root, ...segments);
+    const plain = segments.every((s) => s !== '' && !s.startsWith('.')) && !relative.includes('\\') && !relative.includes('\0');
+    const stat = plain && file.startsWith(root + path.sep) ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
+    if (!stat?.isFile() || !fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep)) {
+      return reply.code(404).send({ detail: `No workbench file ${relative}` });
+    }
+    return sendFile(reply, file, segments[0] === 'assets');
+  });
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CapturedMessage, WorkbenchRequest } from '../api-types.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { gatewayPrefix } from '../gateway/spec/mount.js';
+import type { EventHub } from './event-hub.js';
+
+/** Bodies are cut at this many characters in the inspector. */
+export const maxCapturedBodyChars = 64 * 1024;
+const redactedHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-workbench-token']);
+const gatewayCatchAll = `${gatewayPrefix}/*`;
+
+/** Requests the inspector leaves out: the workbench's own traffic and the documents the docs panel fetches. */
+function isCaptured(url: string): boolean {
+  if (!url.startsWith('/api/') || url.startsWith('/api/workbench/')) return false;
+  return !url.startsWith(`${gatewayPrefix}/openapi.json`) && !url.startsWith(`${gatewayPrefix}/swagger-ui/`);
+}
+
+function headersOf(raw: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers[name] = redactedHeaders.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+function isTextual(contentType: string | undefined): boolean {
+  return contentType === undefined || /^text\/|[/+](json|xml|yaml|x-www-form-urlencoded|javascript|csv)\b/i.test(contentType);
+}
+
+/** A body as inspector text: strings and buffers (text media types) cut at the limit, JSON values serialised. */
+function bodyOf(body: unknown, contentType: string | undefined): Pick<CapturedMessage, 'body' | 'size' | 'truncated'> {
+  if (body === undefined || body === null) return {};
+  let text: string;
+  let size: number | undefined;
+  if (typeof body === 'string') {
+    text = body;
+    size = Buffer.byteLength(body);
+  } else if (Buffer.isBuffer(body)) {
+    size = body.length;
+    if (!isTextual(contentType)) return { body: `(${size} bytes of ${contentType})`, size };
+    text = body.subarray(0, maxCapturedBodyChars * 4).toString('utf8');
+  } else if (typeof (body as { pipe?: unknown }).pipe === 'function') {
+    return { body: '(streamed body)' };
+  } else {
+    text = JSON.stringify(body, null, 2) ?? '';
+  }
+  if (size === 0) return {};
+  const truncated = text.length > maxCapturedBodyChars;
+  const captured: Pick<CapturedMessage, 'body' | 'size' | 'truncated'> = { body: truncated ? text.slice(0, maxCapturedBodyChars) : text };
+  if (size !== undefined) captured.size = size;
+  if (truncated) captured.truncated = true;
+  return captured;
+}
+
+/** Which route answered: a spec's or handler's route of the gateway, or a system route. */
+function routeSource(gateway: Gateway, request: FastifyRequest): Pick<WorkbenchRequest, 'source' | 'file'> {
+  if (request.routeOptions.url !== gatewayCatchAll) return { source: 'system' };
+  const url = request.url;
+  const query = url.indexOf('?');
+  const match = gateway.table.match(request.method, url.slice(gatewayPrefix.length, query === -1 ? undefined : query));
+  return match.kind === 'route' ? { source: match.entry.source, file: match.entry.file } : { source: 'system' };
+}
+
+/**
+ * Publishes every request the server answers (except the workbench's own) to the hub, with bodies
+ * for the request inspector. Registered only in workbench mode, and with no event stream open the
+ * hooks return at once: the inspector shows requests made while the workbench is open.
+ */
+export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: EventHub): void {
+  const responseBodies = new WeakMap<FastifyRequest, unknown>();
+  let nextId = 1;
+
+  app.addHook('onSend', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    if (hub.hasSubscribers && isCaptured(request.url)) responseBodies.set(request, payload);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!hub.hasSubscribers || !isCaptured(request.url)) return;
+    const record: WorkbenchRequest = {
+      id: nextId++,
+      time: Date.now(),
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      ...routeSource(gateway, request),
+      request: { headers: headersOf(request.headers), ...bodyOf(request.body, request.headers['content-type']) },
+      response: { headers: headersOf(reply.getHeaders()), ...bodyOf(responseBodies.get(request), reply.getHeader('content-type')?.toString()) },
+    };
+    hub.publish('request', () => record);
+  });
+}

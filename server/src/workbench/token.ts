@@ -1,0 +1,31 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.js';
+
+/** The header that carries the workbench token on every call of the workspace API. */
+export const tokenHeader = 'x-workbench-token';
+
+/** A new random per-launch token (192 bits, URL-safe). */
+export function newWorkbenchToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Builds the check every workspace API route runs first: the token from the `X-Workbench-Token` header,
+ * or, where the browser cannot set headers (EventSource), from `?token=`. Missing or wrong -> 401.
+ */
+export function tokenCheck(token: string, options: { allowQuery: boolean }): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const header = request.headers[tokenHeader];
+    const fromQuery = options.allowQuery ? (request.query as Record<string, unknown> | undefined)?.token : undefined;
+    const given = typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
+    if (given === undefined) throw new HttpError(401, `The workbench token is missing: send it in the ${tokenHeader} header`, 'UNAUTHORIZED');
+    if (!sameToken(given, token)) throw new HttpError(401, 'The workbench token is wrong (it changes every time the server starts)', 'UNAUTHORIZED');
+  };
+}

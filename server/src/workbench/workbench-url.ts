@@ -1,0 +1,12 @@
+import type { AddressInfo } from 'node:net';
+import { workbenchUiPrefix } from './renderer-static.js';
+
+/**
+ * The URL a user opens to reach the workbench, with the token: `http://127.0.0.1:8080/workbench/?token=...`.
+ * A wildcard listen address (`0.0.0.0`, `::`) is shown as the loopback address, which always reaches it.
+ */
+export function workbenchUrl(address: AddressInfo | string | null, host: string, token: string): string {
+  const port = typeof address === 'object' && address !== null ? address.port : undefined;
+  const shownHost = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}${port === undefined ? '' : `:${port}`}${workbenchUiPrefix}/?token=${encodeURIComponent(token)}`;
+}

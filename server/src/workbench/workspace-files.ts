@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { WorkspaceEntry, WorkspaceFile, WorkspaceFileInfo } from '../api-types.js';
+import { HttpError } from '../errors.js';
+import type { ResolvedPath, WorkspaceArea } from './workspace-paths.js';
+
+/** Largest file the editor opens. */
+export const maxEditableBytes = 5 * 1024 * 1024;
+const maxTreeEntries = 10_000;
+const maxTreeDepth = 12;
+
+/** Maps a file system error to the `{detail}` error the client gets; unknown errors stay 500. */
+function fileError(error: unknown, file: ResolvedPath): never {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = file.path;
+  switch (code) {
+    case 'ENOENT':
+      throw new HttpError(404, `${where} does not exist`, 'NOT_FOUND');
+    case 'EEXIST':
+    case 'ENOTEMPTY':
+      throw new HttpError(409, `${where} already exists`, 'CONFLICT');
+    case 'EISDIR':
+      throw new HttpError(409, `${where} is a folder`, 'CONFLICT');
+    case 'ENOTDIR':
+      throw new HttpError(409, `A parent of ${where} is a file, not a folder`, 'CONFLICT');
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      throw new HttpError(403, `The server may not change ${where} (${code})`, 'FORBIDDEN');
+    case 'EXDEV':
+      throw new HttpError(409, `${where} is on another file system; copy it instead`, 'CONFLICT');
+    default:
+      throw error;
+  }
+}
+
+async function statOrUndefined(file: string): Promise<Stats | undefined> {
+  try {
+    return await fs.stat(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+function byFolderThenName(a: WorkspaceEntry, b: WorkspaceEntry): number {
+  if (a.type !== b.type) return a.type === 'directory' ? -1 : 1;
+  return a.name.localeCompare(b.name);
+}
+
+/**
+ * The tree of every area. Hidden entries and `node_modules` are left out, and so is any symlink whose
+ * target lies outside its area (the API would refuse to open it anyway).
+ */
+export async function listWorkspace(areas: WorkspaceArea[]): Promise<WorkspaceEntry[]> {
+  let budget = maxTreeEntries;
+
+  async function listFolder(dir: string, workspacePath: string, realRoot: string, depth: number): Promise<WorkspaceEntry[]> {
+    if (depth > maxTreeDepth) return [];
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      return [];
+    }
+    const entries: WorkspaceEntry[] = [];
+    for (const name of names.sort()) {
+      if (budget <= 0) break;
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const absolute = path.join(dir, name);
+      const stat = await statOrUndefined(absolute);
+      if (!stat) continue;
+      const real = await fs.realpath(absolute).catch(() => undefined);
+      if (!real || path.relative(realRoot, real).startsWith('..')) continue;
+      budget--;
+      const entryPath = `${workspacePath}/${name}`;
+      if (stat.isDirectory()) {
+        entries.push({ path: entryPath, name, type: 'directory', mtimeMs: stat.mtimeMs, children: await listFolder(absolute, entryPath, realRoot, depth + 1) });
+      } else if (stat.isFile()) {
+        entries.push({ path: entryPath, name, type: 'file', size: stat.size, mtimeMs: stat.mtimeMs });
+      }
+    }
+    return entries.sort(byFolderThenName);
+  }
+
+  const result: WorkspaceEntry[] = [];
+  for (const area of areas) {
+    const stat = await statOrUndefined(area.root);
+    if (area.type === 'file') {
+      if (stat?.isFile()) result.push({ path: area.name, name: area.name, type: 'file', size: stat.size, mtimeMs: stat.mtimeMs });
+      continue;
+    }
+    const realRoot = stat?.isDirectory() ? await fs.realpath(area.root) : area.root;
+    const children = stat?.isDirectory() ? await listFolder(area.root, area.name, realRoot, 1) : [];
+    result.push({ path: area.name, name: area.name, type: 'directory', mtimeMs: stat?.mtimeMs ?? 0, children });
+  }
+  return result;
+}
+
+/** Reads a text file of the workspace. Folders, binary files and files over {@link maxEditableBytes} are refused. */
+export async function readWorkspaceFile(file: ResolvedPath): Promise<WorkspaceFile> {
+  try {
+    const stat = await fs.stat(file.absolute);
+    if (stat.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
+    if (stat.size > maxEditableBytes) throw new HttpError(413, `${file.path} is larger than ${maxEditableBytes} bytes`, 'TOO_LARGE');
+    const bytes = await fs.readFile(file.absolute);
+    if (bytes.includes(0)) throw new HttpError(415, `${file.path} is a binary file`, 'BINARY');
+    return { path: file.path, content: bytes.toString('utf8'), size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    return fileError(error, file);
+  }
+}
+
+async function infoOf(file: ResolvedPath): Promise<WorkspaceFileInfo> {
+  const stat = await fs.stat(file.absolute);
+  return { path: file.path, type: stat.isDirectory() ? 'directory' : 'file', size: stat.isDirectory() ? 0 : stat.size, mtimeMs: stat.mtimeMs };
+}
+
+/** Writes `content` to a temp file beside `target` and syncs it; returns the temp file's path. */
+async function writeTemp(target: string, content: string, mode: number): Promise<string> {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(temp, 'wx', mode);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  return temp;
+}
+
+function refuseAreaRoot(file: ResolvedPath, action: string): void {
+  if (file.isAreaRoot && file.area.type === 'directory') {
+    throw new HttpError(403, `The ${file.area.name} folder itself cannot be ${action}`, 'PATH_REFUSED');
+  }
+}
+
+/**
+ * Replaces (or creates) a file atomically: the content goes to a temp file in the same folder, is
+ * synced, then renamed over the target, so a reader (the gateway's reload) sees the old or the new
+ * file, never half of one, even if the process dies mid-write.
+ */
+export async function writeWorkspaceFile(file: ResolvedPath, content: string): Promise<WorkspaceFileInfo> {
+  refuseAreaRoot(file, 'written');
+  try {
+    const existing = await statOrUndefined(file.absolute);
+    if (existing?.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
+    await fs.mkdir(path.dirname(file.absolute), { recursive: true });
+    const temp = await writeTemp(file.absolute, content, existing ? existing.mode & 0o777 : 0o644);
+    try {
+      await fs.rename(temp, file.absolute);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+    return await infoOf(file);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    return fileError(error, file);
+  }
+}
+
+/**
+ * Creates a file (with `content`, atomically) or a folder; 409 when something already has that path.
+ * A hard link from the synced temp file is an exclusive create: it fails instead of overwriting.
+ */
+export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'directory', content = ''): Promise<WorkspaceFileInfo> {
+  refuseAreaRoot(file, 'created');
+  try {
+    if (type === 'directory') {
+      await fs.mkdir(path.dirname(file.absolute), { recursive: true });
+      await fs.mkdir(file.absolute);
+      return await infoOf(file);
+    }
+    await fs.mkdir(path.dirname(file.absolute), { recursive: true });
+    const temp = await writeTemp(file.absolute, content, 0o644);
+    try {
+      await fs.link(temp, file.absolute);
+    } finally {
+      await fs.rm(temp, { force: true });
+    }
+    return await infoOf(file);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    return fileError(error, file);
+  }
+}
+
+/** Renames a file or folder; 409 when the destination exists. */
+export async function renameWorkspaceEntry(from: ResolvedPath, to: ResolvedPath): Promise<WorkspaceFileInfo> {
+  refuseAreaRoot(from, 'renamed');
+  refuseAreaRoot(to, 'replaced');
+  try {
+    await fs.lstat(from.absolute);
+    if (await statOrUndefined(to.absolute)) throw new HttpError(409, `${to.path} already exists`, 'CONFLICT');
+    if (to.path.startsWith(`${from.path}/`)) throw new HttpError(409, `${from.path} cannot be moved into itself`, 'CONFLICT');
+    await fs.mkdir(path.dirname(to.absolute), { recursive: true });
+    await fs.rename(from.absolute, to.absolute);
+    return await infoOf(to);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    return fileError(error, from);
+  }
+}
+
+/** Deletes a file, or a folder with everything in it. A symlink is removed, never what it points to. */
+export async function deleteWorkspaceEntry(file: ResolvedPath): Promise<void> {
+  refuseAreaRoot(file, 'deleted');
+  try {
+    const stat = await fs.lstat(file.absolute);
+    await fs.rm(file.absolute, { recursive: stat.isDirectory(), force: false });
+  } catch (error) {
+    return fileError(error, file);
+  }
+}
