@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../app.js';
+import { ConfigFileError } from '../config-file.js';
+import { loadConfig } from '../config.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { JobStore } from './jobs/job-store.js';
+import { copyExampleWorkspace, slowQuery } from './test-support/query-fixtures.js';
+
+const base = '/api/v1/query';
+let workspace: string;
+let dataDir: string;
+
+/** A server on the copied example workspace with `DATA_DIR` = dataDir. */
+async function start(): Promise<FastifyInstance> {
+  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: dataDir }, { workspace });
+  const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
+  await app.ready();
+  return app;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a job until it leaves RUNNING (or the attempts run out). */
+async function settle(app: FastifyInstance, id: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 100; i++) {
+    const status = (await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<Record<string, unknown>>();
+    if (status.status !== 'RUNNING') return status;
+    await sleep(50);
+  }
+  throw new Error(`job ${id} is still running`);
+}
+
+async function waitStarted(app: FastifyInstance, id: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<{ started_at: string | null }>().started_at) return;
+    await sleep(20);
+  }
+}
+
+beforeAll(() => {
+  workspace = copyExampleWorkspace();
+  fs.mkdirSync(path.join(workspace, 'specs'));
+  fs.mkdirSync(path.join(workspace, 'handlers'));
+  const sources = path.join(workspace, 'query', 'sources.yaml');
+  fs.writeFileSync(sources, fs.readFileSync(sources, 'utf8').replace('limits:\n', 'async:\n  workers: 1\n  max_queued: 1\nlimits:\n  max_query_length: 2000\n'));
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-data-'));
+});
+afterAll(() => {
+  fs.rmSync(workspace, { recursive: true, force: true });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('/api/v1/query', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await start();
+  });
+  afterAll(async () => app.close());
+
+  it('lists sources with name, type and description only', async () => {
+    const response = await app.inject({ method: 'GET', url: `${base}/sources` });
+    expect(response.statusCode).toBe(200);
+    const { sources } = response.json<{ sources: Record<string, unknown>[] }>();
+    expect(sources.map((s) => [s.name, s.type])).toEqual([
+      ['shop', 'relational'],
+      ['lake', 'object-storage'],
+      ['events', 'streaming'],
+    ]);
+    for (const source of sources) expect(Object.keys(source).sort()).toEqual(['description', 'name', 'type']);
+    expect(response.body).not.toContain('shop.duckdb');
+  });
+
+  it('runs SQL and answers in the unified shape', async () => {
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region ORDER BY region LIMIT 2' } });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(Object.keys(body).sort()).toEqual(['columns', 'elapsed_ms', 'row_count', 'rows', 'truncated']);
+    expect(body.columns).toEqual([
+      { name: 'region', type: 'VARCHAR' },
+      { name: 'n', type: 'BIGINT' },
+    ]);
+    expect(body.row_count).toBe(2);
+    expect(typeof body.elapsed_ms).toBe('number');
+  });
+
+  it.each([
+    ['a missing query', { nope: 1 }, 400],
+    ['a query that is not a string', { query: 42 }, 400],
+    ['a syntax error', { query: 'SELECT FROM WHERE' }, 400],
+    ['a write', { query: 'DROP TABLE shop.orders' }, 400],
+    ['an unknown source', { query: 'SELECT * FROM nowhere.t' }, 404],
+    ['an unknown table', { query: 'SELECT * FROM shop.nothing' }, 404],
+    ['an unknown column', { query: 'SELECT nope FROM shop.orders' }, 400],
+    ['a division by zero cast error', { query: "SELECT 'x'::INTEGER" }, 400],
+    ['an oversized query', { query: `SELECT 1 ${'-- padding\n'.repeat(300)}` }, 413],
+  ])('answers %s with %i and a {detail} body', async (_what, payload, status) => {
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload });
+    expect(response.statusCode).toBe(status);
+    expect(typeof response.json().detail).toBe('string');
+  });
+
+  it('gives a syntax error position', async () => {
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT 1 +' } });
+    expect(response.json()).toMatchObject({ line: 1, column: 11, position: 10 });
+  });
+
+  it('runs an async query: 202, status, paged results', async () => {
+    const accepted = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT id, name FROM shop.customers ORDER BY id' } });
+    expect(accepted.statusCode).toBe(202);
+    const job = accepted.json<{ query_id: string; status: string; submitted_at: string }>();
+    expect(job.status).toBe('RUNNING');
+    expect(Number.isNaN(Date.parse(job.submitted_at))).toBe(false);
+    const status = await settle(app, job.query_id);
+    expect(Object.keys(status).sort()).toEqual(['completed_at', 'error', 'query_id', 'started_at', 'status', 'submitted_at']);
+    expect(status.status).toBe('COMPLETED');
+    const page = (await app.inject({ method: 'GET', url: `${base}/async/${job.query_id}/results?offset=100&limit=15` })).json();
+    expect(page.rows.map((r: { id: number }) => r.id)).toEqual(Array.from({ length: 15 }, (_, i) => 101 + i));
+    expect(page).toMatchObject({ row_count: 15, total_row_count: 120, next_offset: 115, truncated: false });
+    const last = (await app.inject({ method: 'GET', url: `${base}/async/${job.query_id}/results?offset=115` })).json();
+    expect(last).toMatchObject({ row_count: 5, next_offset: null });
+  });
+
+  it('refuses a bad async query at once and answers 404 for unknown jobs', async () => {
+    expect((await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'COPY x TO y' } })).statusCode).toBe(400);
+    for (const url of [`${base}/async/00000000-0000-4000-8000-000000000000/status`, `${base}/async/..%2F..%2Fetc%2Fpasswd/status`, `${base}/async/nope/results`]) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+    }
+    expect((await app.inject({ method: 'GET', url: `${base}/nothing-here` })).statusCode).toBe(404);
+  });
+
+  it('answers 409 before completion, cancels a running job, and bounds the queue', async () => {
+    const first = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    const early = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ status: 'RUNNING' });
+    await waitStarted(app, first.query_id);
+    // One worker busy, one job waiting: the queue (max_queued 1) is full.
+    const second = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    const third = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } });
+    expect(third.statusCode).toBe(503);
+
+    const cancelled = await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await app.inject({ method: 'DELETE', url: `${base}/async/${second.query_id}` })).json()).toMatchObject({ status: 'CANCELLED' });
+    await sleep(200);
+    expect((await settle(app, first.query_id)).status).toBe('CANCELLED');
+    const results = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
+    expect(results.statusCode).toBe(409);
+    expect(results.json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` })).statusCode).toBe(409);
+    // The worker is free again.
+    const next = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1 AS one' } })).json<{ query_id: string }>();
+    expect((await settle(app, next.query_id)).status).toBe('COMPLETED');
+  });
+});
+
+describe('async jobs across a restart', () => {
+  it('keeps finished results and fails jobs that were running', async () => {
+    const first = await start();
+    const done = (await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 42::BIGINT AS answer' } })).json<{ query_id: string }>();
+    expect((await settle(first, done.query_id)).status).toBe('COMPLETED');
+    const running = (await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    await waitStarted(first, running.query_id);
+    await first.close();
+
+    const second = await start();
+    try {
+      expect((await second.inject({ method: 'GET', url: `${base}/async/${done.query_id}/results` })).json().rows).toEqual([{ answer: 42 }]);
+      const interrupted = (await second.inject({ method: 'GET', url: `${base}/async/${running.query_id}/status` })).json();
+      expect(interrupted).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
+      expect(interrupted.completed_at).not.toBeNull();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('expires finished jobs after the retention period', async () => {
+    const store = new JobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-jobs-')));
+    const settings = { workers: 1, maxQueued: 1, retentionMs: 60_000, maxRows: 10, timeoutMs: 1000 };
+    const engine = { validate: async () => undefined, run: async () => ({ columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 0, scans: [] }), close: async () => undefined };
+    const runner = new JobRunner(store, engine, settings, { error: () => undefined });
+    const job = runner.submit('SELECT 1');
+    for (let i = 0; i < 50 && store.get(job.query_id)?.status === 'RUNNING'; i++) await sleep(10);
+    runner.sweep(Date.now() + 30_000);
+    expect(runner.status(job.query_id).status).toBe('COMPLETED');
+    runner.sweep(Date.now() + 120_000);
+    expect(() => runner.status(job.query_id)).toThrow(/unknown or expired/);
+    expect(fs.readdirSync(store.dir)).toEqual([]);
+    runner.close();
+    fs.rmSync(path.dirname(store.dir), { recursive: true, force: true });
+  });
+});
+
+describe('a bad sources.yaml', () => {
+  it('stops the server from starting, naming the line', async () => {
+    const dir = copyExampleWorkspace();
+    fs.writeFileSync(path.join(dir, 'query', 'sources.yaml'), 'sources:\n  - name: a\n    type: relational\n    connector: duckdb\n    path: x.duckdb\n    passwrd: y\n');
+    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data') }, { workspace: dir });
+    const error = await buildServer(config, { logger: pino({ level: 'silent' }) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigFileError);
+    expect((error as ConfigFileError).line).toBe(6);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
