@@ -21,6 +21,16 @@ interface AxiosLikeError {
   message?: string;
 }
 
+/**
+ * The id of the query behind a trino-client iterator. trino-client 0.2.9 keeps the statement's first
+ * response (which carries the id) inside its iterator and follows data-less pages internally, so a
+ * query that never returns a page would otherwise be impossible to cancel.
+ */
+function queryIdOf(iterator: unknown): string | undefined {
+  const inner = (iterator as { iter?: { queryResult?: QueryResult } } | undefined)?.iter;
+  return inner?.queryResult?.id;
+}
+
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
 export function trinoJsonValue(value: unknown, type: string): Json {
   if (value === null || value === undefined) return null;
@@ -117,19 +127,19 @@ export class TrinoEngine implements QueryEngine {
     if (options.signal?.aborted) onCancel();
     options.signal?.addEventListener('abort', onCancel, { once: true });
     const signal = controller.signal;
-    let queryId: string | undefined;
+    let iterator: unknown;
     let finished = false;
     try {
-      const iterator = await this.step(() => this.trino.query(statement), signal);
+      iterator = await this.step(() => this.trino.query(statement), signal);
+      const pages = iterator as Awaited<ReturnType<Trino['query']>>;
       let columns: ResultColumn[] | undefined;
       const rows: Record<string, Json>[] = [];
       let truncated = false;
       const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       aborted.catch(() => undefined);
       for (;;) {
-        const page = await Promise.race([this.step(() => iterator.next(), signal), aborted]);
+        const page = await Promise.race([this.step(() => pages.next(), signal), aborted]);
         const result = page.value as QueryResult;
-        queryId ??= result.id;
         if (result.error) {
           finished = true;
           throw this.queryError(result.error, statement);
@@ -159,6 +169,7 @@ export class TrinoEngine implements QueryEngine {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCancel);
       // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled.
+      const queryId = queryIdOf(iterator);
       if (queryId && !finished) await this.trino.cancel(queryId).catch(() => undefined);
     }
   }

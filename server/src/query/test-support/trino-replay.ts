@@ -1,0 +1,111 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small HTTP server that plays Trino's client protocol as Trino's documentation describes it:
+ * `POST /v1/statement` answers QUEUED with a `nextUri`; following `nextUri`s go through RUNNING pages
+ * carrying `columns` and `data` to FINISHED (no `nextUri`); failures come as a FAILED page with an
+ * `error`; a 503 asks the client to retry; `DELETE` on a query cancels it. What the statement holds
+ * picks the script: `missing_table`, `bad_syntax`, `slow` or `big` (many pages), anything else: two
+ * data pages. Every request is recorded.
+ */
+export class TrinoReplayServer {
+  readonly requests: { method: string; url: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
+  readonly statements: string[] = [];
+  readonly cancelled = new Set<string>();
+  private readonly server = http.createServer((request, response) => this.handle(request, response));
+  private readonly queries = new Map<string, { sql: string; failedOnce: boolean }>();
+  private counter = 0;
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** How many times the server answered 503. */
+  get retries(): number {
+    return this.requests.filter((r) => r.url.includes('/queued/')).length - this.queries.size;
+  }
+
+  private send(response: http.ServerResponse, status: number, body?: unknown): void {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(body === undefined ? '' : JSON.stringify(body));
+  }
+
+  private page(id: string, state: string, next?: string, extra: Record<string, unknown> = {}) {
+    return {
+      id,
+      infoUri: `${this.url}/ui/query.html?${id}`,
+      ...(next ? { nextUri: `${this.url}${next}` } : {}),
+      stats: { state, queued: state === 'QUEUED', scheduled: state !== 'QUEUED', nodes: 1, processedRows: 0 },
+      ...extra,
+    };
+  }
+
+  private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      this.requests.push({ method: request.method ?? '', url: request.url ?? '', body, headers: request.headers });
+      const url = request.url ?? '';
+      if (request.method === 'POST' && url === '/v1/statement') {
+        const id = `20240101_000000_${String(++this.counter).padStart(5, '0')}_replay`;
+        this.queries.set(id, { sql: body, failedOnce: false });
+        this.statements.push(body);
+        return this.send(response, 200, this.page(id, 'QUEUED', `/v1/statement/queued/${id}/1`));
+      }
+      const match = /^\/v1\/(?:statement\/(queued|executing)\/|query\/)([^/]+)(?:\/(\d+))?/.exec(url);
+      const query = match ? this.queries.get(match[2]) : undefined;
+      if (!match || !query) return this.send(response, 404, { message: 'no such query' });
+      const id = match[2];
+      if (request.method === 'DELETE') {
+        this.cancelled.add(id);
+        return this.send(response, 204);
+      }
+      const token = Number(match[3] ?? 0);
+      if (match[1] === 'queued') {
+        // Trino's documentation: 502, 503 and 504 mean "retry after a short wait".
+        if (!query.failedOnce) {
+          query.failedOnce = true;
+          return this.send(response, 503);
+        }
+        if (query.sql.includes('missing_table')) {
+          return this.send(response, 200, this.page(id, 'FAILED', undefined, { error: { message: "line 1:15: Table 'hive.lake.missing_table' does not exist", errorCode: 46, errorName: 'TABLE_NOT_FOUND', errorType: 'USER_ERROR', errorLocation: { lineNumber: 1, columnNumber: 15 }, failureInfo: { type: 'io.trino.spi.TrinoException', message: 'x', suppressed: [], stack: [] } } }));
+        }
+        if (query.sql.includes('bad_syntax')) {
+          return this.send(response, 200, this.page(id, 'FAILED', undefined, { error: { message: "line 2:3: mismatched input 'bad_syntax'", errorCode: 1, errorName: 'SYNTAX_ERROR', errorType: 'USER_ERROR', errorLocation: { lineNumber: 2, columnNumber: 3 }, failureInfo: { type: 'io.trino.sql.parser.ParsingException', message: 'x', suppressed: [], stack: [] } } }));
+        }
+        return this.send(response, 200, this.page(id, 'QUEUED', `/v1/statement/executing/${id}/1`));
+      }
+      const columns = [
+        { name: 'region', type: 'varchar', typeSignature: { rawType: 'varchar', arguments: [] } },
+        { name: 'orders', type: 'bigint', typeSignature: { rawType: 'bigint', arguments: [] } },
+        { name: 'revenue', type: 'decimal(12,2)', typeSignature: { rawType: 'decimal', arguments: [] } },
+        { name: 'last_order', type: 'timestamp(3)', typeSignature: { rawType: 'timestamp', arguments: [] } },
+        { name: 'first_seen', type: 'timestamp(3) with time zone', typeSignature: { rawType: 'timestamp with time zone', arguments: [] } },
+      ];
+      if (query.sql.includes('slow')) {
+        // Never finishes: a RUNNING page without data after a pause, forever.
+        setTimeout(() => this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`)), 30);
+        return;
+      }
+      if (query.sql.includes('big')) {
+        const data = Array.from({ length: 100 }, (_, i) => [`r${token * 100 + i}`, token * 100 + i, '1.00', '2024-01-01 00:00:00.000', '2024-01-01 00:00:00.000 UTC']);
+        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`, { columns, data }));
+      }
+      if (token === 1) {
+        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/2`, { columns, data: [['EU', 12, '1234.50', '2024-03-01 10:11:12.500', '2024-01-02 03:04:05.000 UTC']] }));
+      }
+      if (token === 2) {
+        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/3`, { columns, data: [['NA', 7, '99.99', '2024-03-02 00:00:00.000', '2024-01-03 00:00:00.000 UTC']] }));
+      }
+      return this.send(response, 200, this.page(id, 'FINISHED', undefined, { columns }));
+    });
+  }
+}
