@@ -53,6 +53,7 @@ describe('df_basic with AUTH_USERS_FILE', () => {
       auth: { sub: 'ops', preferred_username: 'ops', auth_method: 'basic' },
       upstreamToken: null,
       authorization: basic('ops:s3cret'),
+      authenticated: true,
     });
     expect((await whoami(basic('ops:s3cret'))).statusCode).toBe(200);
   });

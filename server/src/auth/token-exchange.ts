@@ -87,7 +87,7 @@ export class TokenExchanger {
     if (!claims) {
       // Read from a shared store: trusted only once the platform's signature verifies again.
       try {
-        claims = Object.freeze(await platform.verify(entry.platformToken)) as AuthClaims;
+        claims = (await platform.verify(entry.platformToken)) as AuthClaims;
       } catch {
         return undefined;
       }
@@ -99,7 +99,7 @@ export class TokenExchanger {
     const { issuers, tokenEndpoint, store } = this.parts;
     const subject = await issuers.get(issuer)!.verify(token);
     const issued = await tokenEndpoint.exchange(token);
-    const claims = Object.freeze(await tokenEndpoint.verifyIssued(issued.accessToken)) as AuthClaims;
+    const claims = (await tokenEndpoint.verifyIssued(issued.accessToken)) as AuthClaims;
     const expiries = [(subject.exp as number) * 1000, (claims.exp as number) * 1000];
     if (issued.expiresIn !== undefined) expiries.push(this.now() + issued.expiresIn * 1000);
     const entry: CachedExchange = { platformToken: issued.accessToken, subjectHash, expiresAt: Math.min(...expiries), claims };

@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { HttpError, httpError } from '../errors.js';
 import { notAnAccessToken } from './access-token-rule.js';
 import { invalidToken } from './auth-failure.js';
 import { callIdp, IdpUnavailable, isRecord, unavailableError } from './idp-http.js';
+import { TtlCache } from './ttl-cache.js';
 
 /** Signature algorithms accepted: the RSA, RSA-PSS and ECDSA families. `none` and HMAC never are. */
 export const allowedAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
@@ -13,6 +15,10 @@ export const clockToleranceSeconds = 30;
 /** How long discovery metadata is reused, and how long a failed discovery is remembered before a retry. */
 const metadataLifetimeMs = 60 * 60 * 1000;
 const failedDiscoveryRetryMs = 1000;
+
+/** Verified tokens remembered (by hash) so that a token's signature is checked once, not per request. */
+const verifiedTokens = 10_000;
+const verifiedTokenLifetimeMs = 5 * 60 * 1000;
 
 /** The parts of an issuer's OpenID Provider Metadata the gateway uses. */
 export interface IssuerMetadata {
@@ -62,9 +68,11 @@ function verificationFailure(error: unknown, timeoutMs: number): HttpError {
 /**
  * One OpenID provider the gateway trusts: its discovery metadata (fetched once, reused for an hour), its
  * key set (cached by jose; an unknown `kid` refetches it at most once per cooldown), and verification
- * of access tokens it issued.
+ * of access tokens it issued. A verified token is remembered under its SHA-256 until its `exp` (at most
+ * five minutes): only the byte-identical token skips the signature check, and never past its expiry.
  */
 export class TrustedIssuer {
+  private readonly verified = new TtlCache<JWTPayload>(verifiedTokens);
   private metadataPromise?: Promise<IssuerMetadata>;
   private metadataExpiresAt = 0;
   private keySet?: { uri: string; keys: ReturnType<typeof createRemoteJWKSet> };
@@ -131,6 +139,9 @@ export class TrustedIssuer {
    * the token, 502/504 when the issuer's metadata or keys cannot be had.
    */
   async verify(token: string): Promise<JWTPayload> {
+    const hash = crypto.createHash('sha256').update(token).digest('base64url');
+    const remembered = this.verified.get(hash);
+    if (remembered) return remembered;
     let metadata: IssuerMetadata;
     try {
       metadata = await this.metadata();
@@ -152,6 +163,8 @@ export class TrustedIssuer {
     }
     const reason = notAnAccessToken(verified.protectedHeader, verified.payload);
     if (reason) throw invalidToken(`not an access token: ${reason}`);
-    return verified.payload;
+    const payload = Object.freeze(verified.payload);
+    this.verified.set(hash, payload, Math.min((payload.exp as number) * 1000, Date.now() + verifiedTokenLifetimeMs));
+    return payload;
   }
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildServer } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { isAuthenticated } from '../auth-plugin.js';
 import { makeWorkspace, removeWorkspace } from '../../test-support/workspace.js';
 import { tokenExchangeGrant, startIdentityProvider, type IdentityProviderFixture } from './oidc-fixture.js';
 
@@ -15,6 +16,8 @@ export interface WhoAmI {
   auth: Record<string, unknown> | null;
   upstreamToken: string | null;
   authorization: string | null;
+  /** What {@link isAuthenticated} says about the request. */
+  authenticated: boolean;
 }
 
 export interface AuthServer {
@@ -32,7 +35,12 @@ export async function startAuthServer(env: Record<string, string>): Promise<Auth
   const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', AUTH_ENABLED: 'true', ...env }, { workspace });
   const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
   for (const url of ['/api/adaptive/_whoami', '/api/v1/query/_whoami']) {
-    app.get(url, async (request): Promise<WhoAmI> => ({ auth: request.auth, upstreamToken: request.upstreamToken, authorization: request.headers.authorization ?? null }));
+    app.get(url, async (request): Promise<WhoAmI> => ({
+      auth: request.auth,
+      upstreamToken: request.upstreamToken,
+      authorization: request.headers.authorization ?? null,
+      authenticated: isAuthenticated(request),
+    }));
   }
   await app.ready();
   await app.gateway.start();
