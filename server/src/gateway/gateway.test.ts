@@ -345,10 +345,30 @@ describe('reload', () => {
       }
     };
     const clients = Array.from({ length: 20 }, client);
-    for (let i = 0; i < 10; i++) await server.gateway.reload();
+    for (let i = 0; i < 5; i++) {
+      writeFile(scratch, 'specs/shop.openapi.yaml', shop.replace('count: 3', `count: ${i}`));
+      const result = await server.gateway.reload();
+      expect(result.status).toBe('success');
+    }
     stop = true;
     await Promise.all(clients);
     expect(served).toBeGreaterThan(100);
     expect(failures).toEqual([]);
+    const many = await server.inject({ url: '/api/adaptive/shop/items', headers: { prefer: 'example=many' } });
+    expect(many.json().count).toBe(4);
+  }, 120_000);
+
+  it('reloads a spec when a file it references changes, and reuses unchanged specs', async () => {
+    scratch = makeWorkspace({
+      'specs/ref.openapi.yaml': "openapi: 3.0.3\ninfo: {title: r, version: '1'}\npaths:\n  /v: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: 'parts/value.yaml'}}}}}}}\n",
+      'specs/parts/value.yaml': 'type: string\nexample: first\n',
+    });
+    server = await startServer(scratch);
+    const before = server.gateway.loadedUnits[0];
+    await server.gateway.reload();
+    expect(server.gateway.loadedUnits[0]).toBe(before);
+    writeFile(scratch, 'specs/parts/value.yaml', 'type: string\nexample: second\n');
+    await server.gateway.reload();
+    expect((await server.inject({ url: '/api/adaptive/ref/v' })).json()).toBe('second');
   });
 });

@@ -21,11 +21,11 @@ export function isInside(parent: string, child: string): boolean {
 
 /**
  * Loads a spec and every file its `$ref`s reach, and returns one document in which every `$ref` is
- * internal. External documents are placed under `x-bundled`. References may only reach files inside
+ * internal, with the (real) paths of the files read. External documents are placed under `x-bundled`. References may only reach files inside
  * `specsDir` (after resolving symlinks); URLs of any scheme are refused, so loading never touches the
  * network or the rest of the file system. Size, file count, nesting depth and node count are bounded.
  */
-export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimits): Record<string, unknown> {
+export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimits): { document: Record<string, unknown>; files: string[] } {
   const displayName = path.basename(rootFile);
   const realSpecsDir = fs.realpathSync(specsDir);
   const realRoot = fs.realpathSync(rootFile);
@@ -103,5 +103,5 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
     if (file !== realRoot) bundled[path.relative(realSpecsDir, file)] = doc.value;
   }
   if (Object.keys(bundled).length > 0) (root as Record<string, unknown>)[bundledKey] = bundled;
-  return root as Record<string, unknown>;
+  return { document: root as Record<string, unknown>, files: [...documents.keys()] };
 }

@@ -41,7 +41,7 @@ function checkVersion(document: Json, file: string): string {
  */
 export async function compileSpec(file: string, specsDir: string, limits: SpecLimits): Promise<CompiledSpec> {
   const displayName = path.basename(file);
-  const document = bundleSpec(file, specsDir, limits);
+  const { document, files } = bundleSpec(file, specsDir, limits);
   const openapi = checkVersion(document, displayName);
   const warnings = await validateOpenApiStructure(document);
   const paths = document.paths ?? {};
@@ -74,6 +74,7 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
     document,
     operations,
     warnings,
+    files,
   };
 }
 
@@ -115,9 +116,30 @@ function parametersOf(document: Json, raw: unknown, pointer: string): ParameterS
       const first = Object.keys(value.content)[0];
       if (first !== undefined) schemaPointer = `${at}/content/${escapeToken(first)}/schema`;
     }
-    result.push({ name: value.name, in: location, required: location === 'path' || value.required === true, schemaPointer });
+    const parameter: ParameterSpec = { name: value.name, in: location, required: location === 'path' || value.required === true, schemaPointer };
+    if (typeof value.style === 'string') parameter.style = value.style;
+    if (typeof value.explode === 'boolean') parameter.explode = value.explode;
+    if (isObject(value.schema)) Object.assign(parameter, containerOf(document, value.schema, `${at}/schema`));
+    result.push(parameter);
   });
   return result;
+}
+
+/** Whether a parameter schema is an array or an object (and its property names), for reading styled values. */
+function containerOf(document: Json, raw: Json, pointer: string): Pick<ParameterSpec, 'shape' | 'properties'> {
+  let schema: unknown;
+  try {
+    schema = dereference(document, raw, pointer).value;
+  } catch {
+    return {};
+  }
+  if (!isObject(schema)) return {};
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('array') || (schema.type === undefined && schema.items !== undefined)) return { shape: 'array' };
+  if (types.includes('object') || (schema.type === undefined && isObject(schema.properties))) {
+    return isObject(schema.properties) ? { shape: 'object', properties: Object.keys(schema.properties) } : { shape: 'object' };
+  }
+  return {};
 }
 
 function requestBodyOf(document: Json, raw: unknown, pointer: string): RequestBodySpec | undefined {

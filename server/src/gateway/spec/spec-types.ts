@@ -52,6 +52,13 @@ export interface ParameterSpec {
   required: boolean;
   /** JSON pointer of the parameter's schema in the bundled document, when it has one. */
   schemaPointer?: string;
+  /** The declared `style` and `explode` (absent: the OpenAPI defaults for the location). */
+  style?: string;
+  explode?: boolean;
+  /** Set when the schema is an array or an object: the style then says how to read it from the request. */
+  shape?: 'array' | 'object';
+  /** Property names of an object schema: the query keys an exploded form object is made of. */
+  properties?: string[];
 }
 
 export interface RequestBodySpec {
@@ -84,4 +91,6 @@ export interface CompiledSpec {
   document: Record<string, unknown>;
   operations: OperationSpec[];
   warnings: string[];
+  /** Every file read to build the spec (the spec and the files its `$ref`s reach). */
+  files: string[];
 }
