@@ -32,8 +32,14 @@ export interface AuthServer {
  */
 export async function startAuthServer(env: Record<string, string>): Promise<AuthServer> {
   const workspace = makeWorkspace({ 'specs/library-api.openapi.yaml': librarySpec });
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', AUTH_ENABLED: 'true', ...env }, { workspace });
-  const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
+  let app: FastifyInstance;
+  try {
+    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', AUTH_ENABLED: 'true', ...env }, { workspace });
+    app = await buildServer(config, { logger: pino({ level: 'silent' }) });
+  } catch (error) {
+    removeWorkspace(workspace);
+    throw error;
+  }
   for (const url of ['/api/adaptive/_whoami', '/api/v1/query/_whoami']) {
     app.get(url, async (request): Promise<WhoAmI> => ({
       auth: request.auth,
