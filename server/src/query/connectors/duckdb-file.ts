@@ -19,6 +19,9 @@ export function readDuckDBFileSettings(reader: SettingsReader, baseDir: string):
  * one-off name, copies the needed columns and rows, and detaches it before the user's SQL runs.
  */
 export class DuckDBFileConnector implements Connector {
+  /** The tables read last time, valid while the file keeps its size and modification time. */
+  private cached?: { version: string; tables: TableInfo[] };
+
   constructor(
     private readonly source: string,
     private readonly settings: DuckDBFileSettings,
@@ -30,8 +33,11 @@ export class DuckDBFileConnector implements Connector {
 
   async listTables(): Promise<TableInfo[]> {
     this.present();
+    const stat = fs.statSync(this.settings.path);
+    const version = `${stat.size}\t${stat.mtimeMs}`;
+    if (this.cached?.version === version) return this.cached.tables;
     try {
-      return await withScratchDuckDB(async (connection) => {
+      const tables = await withScratchDuckDB(async (connection) => {
         await connection.run(`ATTACH ${sqlString(this.settings.path)} AS db (READ_ONLY)`);
         const reader = await connection.runAndReadAll(
           `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = 'main' ORDER BY table_name, column_index`,
@@ -44,6 +50,8 @@ export class DuckDBFileConnector implements Connector {
         }
         return [...tables.values()];
       });
+      this.cached = { version, tables };
+      return tables;
     } catch (error) {
       throw new SourceUnavailableError(this.source, (error as Error).message);
     }

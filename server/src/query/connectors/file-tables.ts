@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { duckdbLiteral, filtersToSql, quoteDouble } from './filters.js';
 import { sqlString, withScratchDuckDB } from './scratch-duckdb.js';
@@ -54,12 +55,25 @@ export function readFunction(format: FileFormat, paths: readonly string[]): stri
   }
 }
 
-/** The columns of data files, as DuckDB reads them. */
+/** Schemas of data files already read, keyed by their paths, sizes and modification times. */
+const schemaCache = new Map<string, ColumnInfo[]>();
+const schemaCacheLimit = 512;
+
+/** The columns of data files, as DuckDB reads them; read again only when a file changed. */
 export async function describeFiles(format: FileFormat, paths: readonly string[]): Promise<ColumnInfo[]> {
-  return withScratchDuckDB(async (connection) => {
+  const key = `${format}\n${paths.map((p) => {
+    const stat = fs.statSync(p);
+    return `${p}\t${stat.size}\t${stat.mtimeMs}`;
+  }).join('\n')}`;
+  const cached = schemaCache.get(key);
+  if (cached) return cached;
+  const columns = await withScratchDuckDB(async (connection) => {
     const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readFunction(format, paths)}`);
     return reader.getRowObjectsJson().map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
   });
+  if (schemaCache.size >= schemaCacheLimit) schemaCache.clear();
+  schemaCache.set(key, columns);
+  return columns;
 }
 
 /**

@@ -63,6 +63,10 @@ export function duckdbTypeOfPostgres(typeName: string, formatted: string): strin
 /** DuckDB types read back from PostgreSQL's text output as they are; the others travel as text. */
 const nativeText = new Set(['SMALLINT', 'INTEGER', 'BIGINT', 'FLOAT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIME', 'UUID']);
 
+/** Block ranges scanned at once for a large table, and the size (in 8 kB pages) from which it pays off. */
+const parallelScans = 2;
+const parallelMinPages = 2048;
+
 const columnsQuery = `
   SELECT c.relname AS table_name, a.attname AS column_name, t.typname AS type_name, format_type(a.atttypid, a.atttypmod) AS formatted
   FROM pg_attribute a
@@ -128,30 +132,71 @@ export class PostgresConnector implements Connector {
     return findTable(await this.tables(name), name);
   }
 
-  async scan(request: ScanRequest): Promise<ScanResult> {
+  /**
+   * Splits a large plain table into block ranges (`ctid` ranges, which PostgreSQL 14+ scans directly)
+   * so several COPY streams run at once; small tables, views and older servers get one range.
+   */
+  private async blockRanges(client: pg.PoolClient, table: string): Promise<string[]> {
+    const result = await client.query<{ pages: number; kind: string; version: number }>(
+      `SELECT c.relpages AS pages, c.relkind AS kind, current_setting('server_version_num')::int AS version
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
+      [this.settings.schema, table],
+    );
+    const info = result.rows[0];
+    const parts = info && info.kind === 'r' && info.version >= 140000 && info.pages >= parallelMinPages ? parallelScans : 1;
+    if (parts === 1) return [''];
+    const step = Math.ceil((info.pages + 1) / parts);
+    return Array.from({ length: parts }, (_, i) => {
+      const lower = i === 0 ? '' : `ctid >= '(${i * step},0)'::tid`;
+      const upper = i === parts - 1 ? '' : `ctid < '(${(i + 1) * step},0)'::tid`;
+      return [lower, upper].filter(Boolean).join(' AND ');
+    });
+  }
+
+  /** Runs one COPY ... TO STDOUT into `file` on its own pooled connection. */
+  private async copyInto(sql: string, file: string, signal: AbortSignal): Promise<void> {
     const client = await this.client();
-    const pushed = portableFilters(request.filters, request.table.columns);
-    const select = request.columns.map((c) => (nativeText.has(c.type) || c.type.startsWith('DECIMAL') ? quoteDouble(c.name) : `${quoteDouble(c.name)}::text`)).join(', ');
-    const literal = (value: unknown) => (typeof value === 'string' ? client.escapeLiteral(value) : typeof value === 'boolean' ? String(value).toUpperCase() : String(value));
-    const where = filtersToSql(pushed, quoteDouble, literal);
-    const sql = `COPY (SELECT ${select} FROM ${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}${where ? ` WHERE ${where}` : ''}) TO STDOUT WITH (FORMAT csv)`;
-    const file = path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}.csv`);
     const stream = client.query(copyTo(sql));
     const abort = () => stream.destroy(new Error('the query was stopped'));
-    request.signal.addEventListener('abort', abort, { once: true });
+    signal.addEventListener('abort', abort, { once: true });
     let failed = false;
     try {
       await pipeline(stream, fs.createWriteStream(file));
     } catch (error) {
       failed = true;
-      if (request.signal.aborted) throw request.signal.reason ?? error;
+      if (signal.aborted) throw signal.reason ?? error;
       throw new SourceUnavailableError(this.source, (error as Error).message);
     } finally {
-      request.signal.removeEventListener('abort', abort);
+      signal.removeEventListener('abort', abort);
       // A connection whose COPY was cut off is in an unknown state: drop it instead of reusing it.
       client.release(failed ? true : undefined);
     }
-    return { output: { kind: 'duckdb', select: csvSelect(file, request.columns) }, pushed };
+  }
+
+  async scan(request: ScanRequest): Promise<ScanResult> {
+    const pushed = portableFilters(request.filters, request.table.columns);
+    const select = request.columns.map((c) => (nativeText.has(c.type) || c.type.startsWith('DECIMAL') ? quoteDouble(c.name) : `${quoteDouble(c.name)}::text`)).join(', ');
+    const client = await this.client();
+    let where: string;
+    let ranges: string[];
+    try {
+      const literal = (value: unknown) => (typeof value === 'string' ? client.escapeLiteral(value) : typeof value === 'boolean' ? String(value).toUpperCase() : String(value));
+      where = filtersToSql(pushed, quoteDouble, literal);
+      ranges = await this.blockRanges(client, request.table.name);
+    } catch (error) {
+      throw new SourceUnavailableError(this.source, (error as Error).message);
+    } finally {
+      client.release();
+    }
+    const from = `${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}`;
+    const files = ranges.map((_, i) => path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}-${i}.csv`));
+    await Promise.all(
+      ranges.map((range, i) => {
+        const condition = [where, range].filter(Boolean).join(' AND ');
+        return this.copyInto(`COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}) TO STDOUT WITH (FORMAT csv)`, files[i], request.signal);
+      }),
+    );
+    return { output: { kind: 'duckdb', select: csvSelect(files, request.columns) }, pushed };
   }
 
   async check(): Promise<Record<string, unknown>> {
@@ -164,8 +209,8 @@ export class PostgresConnector implements Connector {
   }
 }
 
-/** A DuckDB SELECT over a headerless CSV file with known column types (PostgreSQL's CSV COPY format). */
-export function csvSelect(file: string, columns: readonly ColumnInfo[]): string {
+/** A DuckDB SELECT over headerless CSV files with known column types (PostgreSQL's CSV COPY format). */
+export function csvSelect(files: readonly string[], columns: readonly ColumnInfo[]): string {
   const types = columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type === 'JSON' ? 'VARCHAR' : c.type)}`).join(', ');
-  return `SELECT * FROM read_csv(${sqlString(file)}, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${types}})`;
+  return `SELECT * FROM read_csv([${files.map(sqlString).join(', ')}], header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${types}})`;
 }
