@@ -5,7 +5,7 @@ import { authFailure, invalidToken, type Challenges } from './auth-failure.js';
 import type { Credentials } from './authorization-header.js';
 import { BasicAuthenticator } from './basic-authenticator.js';
 import { MemoryExchangeStore, RedisExchangeStore, type ExchangeStore } from './exchange-store.js';
-import { callIdp } from './idp-http.js';
+import { callIdp, isRecord } from './idp-http.js';
 import type { Identity } from './identity.js';
 import { TokenEndpoint } from './token-endpoint.js';
 import { TokenExchanger } from './token-exchange.js';
@@ -101,9 +101,17 @@ export class Authenticator {
       token_exchange_cache: this.store?.kind ?? 'off',
     };
     if (this.platform) {
-      const answer = await callIdp(this.platform.discoveryUrl, this.settings.idpTimeoutMs);
-      if (answer.status !== 200) throw new Error(`the identity provider's discovery answered ${answer.status}`);
+      // Fresh on every call, unlike the verifier's cached metadata: health must see the provider as it is now.
+      const discovery = await callIdp(this.platform.discoveryUrl, this.settings.idpTimeoutMs);
+      if (discovery.status !== 200) throw new Error(`the identity provider's discovery answered ${discovery.status}`);
+      const jwksUri = isRecord(discovery.json) ? discovery.json.jwks_uri : undefined;
+      if (typeof jwksUri !== 'string') throw new Error("the identity provider's discovery document has no jwks_uri");
+      const jwks = await callIdp(jwksUri, this.settings.idpTimeoutMs);
+      const keys = isRecord(jwks.json) && Array.isArray(jwks.json.keys) ? jwks.json.keys.length : 0;
+      if (jwks.status !== 200) throw new Error(`the identity provider's JWKS answered ${jwks.status}`);
+      if (keys === 0) throw new Error("the identity provider's JWKS has no keys");
       details.issuer = this.platform.issuer;
+      details.keys = keys;
     }
     return details;
   }

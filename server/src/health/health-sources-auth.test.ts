@@ -73,7 +73,7 @@ describe('health with authentication on', () => {
       expect(anonymous.json()).toEqual({ status: 'UP', groups: ['api', 'liveness', 'readiness'] });
       const authorization = `Basic ${Buffer.from('ops:s3cret').toString('base64')}`;
       const full = (await app.inject({ url: '/api/health', headers: { authorization } })).json();
-      expect(full.components.gateway.components.auth).toMatchObject({ status: 'UP', details: { users: 'AUTH_USERS_FILE' } });
+      expect(full.components.gateway.components.auth).toMatchObject({ status: 'UP', details: { enabled: true, basic: 'users-file' } });
       expect(full.components.gateway.components.hello.status).toBe('UP');
     } finally {
       await app.close();
@@ -89,7 +89,7 @@ describe('health with authentication on', () => {
       jwksStatus = 500;
       const down = await app.inject({ url: '/api/health/gateway', headers: { authorization } });
       expect(down.statusCode).toBe(503);
-      expect(down.json().components.auth.details.error).toBe('JWKS answered 500');
+      expect(down.json().components.auth.details.error).toBe("the identity provider's JWKS answered 500");
     } finally {
       jwksStatus = 200;
       await app.close();
