@@ -1,16 +1,19 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import { registerAuthentication } from './auth/auth-plugin.js';
+import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
+import { pythonHandlersLoader } from './gateway/python/python-loader.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
 import { watchWorkspace } from './gateway/watcher.js';
-import { gatewayComponent } from './health/builtin-components.js';
+import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
+import { queryPlugin } from './query/query-plugin.js';
+import { querySourceHealth } from './query/source-health.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchPlugin } from './workbench/workbench-plugin.js';
 
@@ -33,6 +36,7 @@ function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
   return [
     specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
     handlerFilesLoader(config.handlersDir, { timeoutMs: config.handlerTimeoutMs, log }),
+    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log }),
   ];
 }
 
@@ -85,12 +89,14 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
   await app.register(gatewayPlugin, { gateway, config });
+  await app.register(queryPlugin, { prefix: '/api/v1/query', config });
 
-  const builtinHealth = { gateway: gatewayComponent({ app }) };
+  const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
+  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...sourceComponents(querySourceHealth(config.querySources)) };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
     components: () => ({ ...builtinHealth, ...extraHealth }),
-    mayShowDetails: () => !config.authEnabled,
+    mayShowDetails: isAuthenticated,
   });
 
   let watcher: { close(): Promise<void> } | undefined;
@@ -100,8 +106,15 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
     }
   });
+  // Keep-alive connections that finish a request after close() started would otherwise stay open
+  // until their keep-alive timeout and hold the shutdown.
+  app.addHook('preClose', async () => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
   app.addHook('onClose', async () => {
     await watcher?.close();
+    await gateway.close();
   });
   return app;
 }
