@@ -53,7 +53,7 @@ async function timed(fn) {
     last = await fn();
     times.push(performance.now() - start);
   }
-  return { ms: median(times), last };
+  return { ms: median(times), times, last };
 }
 
 await admin(`CREATE DATABASE ${database}`);
@@ -118,6 +118,7 @@ sources:
   const fullScan = await timed(() => run(`SELECT count(*) AS n, sum(amount) AS s FROM pg.orders WHERE product_id + 0 <= ${products / 100}`));
 
   console.log('\n1. cross-source join (PostgreSQL x Parquet, aggregated)');
+  console.log(`   runs: federated ${federated.times.map(ms).join(', ')}; native ${nativeRun.times.map(ms).join(', ')}`);
   console.log(`   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`);
   console.log(`   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`);
   console.log('\n2. pushdown (filter matching 1% of rows)');
