@@ -75,8 +75,9 @@ export class SourceUnavailableError extends Error {
   constructor(
     readonly source: string,
     message: string,
+    what: 'is unreachable' | 'failed' = 'is unreachable',
   ) {
-    super(`source "${source}" is unreachable: ${message}`);
+    super(`source "${source}" ${what}: ${message}`);
     this.name = 'SourceUnavailableError';
   }
 }

@@ -183,7 +183,7 @@ export class DuckDBEngine implements QueryEngine {
         rows = await loadTable(connection, t.source, t.info.name, columns, scan.output, signal);
       } catch (error) {
         if (signal.aborted || error instanceof SourceUnavailableError) throw error;
-        throw new SourceUnavailableError(t.source, `its table ${t.info.name} could not be loaded: ${(error as Error).message}`);
+        throw new SourceUnavailableError(t.source, `its table ${t.info.name} could not be loaded: ${(error as Error).message}`, 'failed');
       }
       reports.push({ source: t.source, table: t.info.name, columns: columns.map((c) => c.name), pushed: scan.pushed, rows, ms: Math.round(performance.now() - begun) });
     }
