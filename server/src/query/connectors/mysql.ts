@@ -118,7 +118,6 @@ export class MysqlConnector implements Connector {
   }
 
   async scan(request: ScanRequest): Promise<ScanResult> {
-    const connection = await this.connection();
     const pushed = portableFilters(request.filters, request.table.columns);
     const params: FilterValue[] = [];
     const where = filtersToSql(pushed, quoteBacktick, (value) => {
@@ -127,7 +126,10 @@ export class MysqlConnector implements Connector {
     });
     const sql = `SELECT ${request.columns.map((c) => quoteBacktick(c.name)).join(', ')} FROM ${quoteBacktick(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     const source = this.source;
+    const open = () => this.connection();
+    // The connection is taken when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
+      const connection = await open();
       const stream = connection.query({ sql, values: params, rowsAsArray: true }).stream({ highWaterMark: batchSize });
       const abort = () => stream.destroy(new Error('the query was stopped'));
       request.signal.addEventListener('abort', abort, { once: true });

@@ -76,10 +76,12 @@ export class NatsJetStreamConnector implements Connector {
     const table = this.settings.tables.find((t) => t.name === request.table.name)!;
     const predicate = rowPredicate(request.filters, request.columns);
     const start = startSequence(request.filters);
-    const nc = await this.connection();
     const source = this.source;
     const columns = request.columns;
+    const open = () => this.connection();
+    // The connection is made when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
+      const nc = await open();
       try {
         const jsm = await nc.jetstreamManager();
         const info = await jsm.streams.info(table.stream);

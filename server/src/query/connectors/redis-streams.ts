@@ -70,18 +70,17 @@ export class RedisStreamsConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const table = this.settings.tables.find((t) => t.name === request.table.name)!;
     const predicate = rowPredicate(request.filters, request.columns);
-    const client = this.connect();
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new SourceUnavailableError(this.source, (error as Error).message || 'connection refused');
-    }
     const source = this.source;
     const columns = request.columns;
+    const open = () => this.connect();
+    // The connection is made when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
+      const client = open();
+      client.on('error', () => undefined);
       try {
+        await client.connect().catch((error: Error) => {
+          throw new SourceUnavailableError(source, error.message || 'connection refused');
+        });
         let start = '-';
         let read = 0;
         while (read < table.maxEvents && !request.signal.aborted) {

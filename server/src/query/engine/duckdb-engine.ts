@@ -170,7 +170,7 @@ export class DuckDBEngine implements QueryEngine {
     );
     const failure = scans.find((s) => s.status === 'rejected');
     if (failure) {
-      // Close the row streams of scans that did start, so their connections go back to their pools.
+      // End the row streams of the other scans (connectors open their connections on the first read).
       for (const s of scans) if (s.status === 'fulfilled' && s.value.scan.output.kind === 'rows') await s.value.scan.output.batches[Symbol.asyncIterator]().return?.();
       throw (failure as PromiseRejectedResult).reason;
     }

@@ -10,6 +10,7 @@ export interface ScanReport {
   pushed: Filter[];
   /** Rows that arrived from the source. */
   rows: number;
+  /** Milliseconds from the start of the query's fetches until this table was loaded. */
   ms: number;
 }
 
