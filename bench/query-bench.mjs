@@ -60,6 +60,8 @@ await admin(`CREATE DATABASE ${database}`);
 try {
   console.log(`setting up: ${orders} orders in PostgreSQL, ${products} products in Parquet`);
   const client = new pg.Client({ connectionString: `${pgUrl}/${database}` });
+  // Errors surface through the awaited queries; this keeps a dropped connection from crashing the run.
+  client.on('error', () => undefined);
   await client.connect();
   await client.query(`CREATE TABLE orders (id bigint PRIMARY KEY, product_id integer NOT NULL, quantity integer NOT NULL, amount numeric(12,2) NOT NULL)`);
   await client.query(`INSERT INTO orders SELECT g, 1 + (g * 7919) % ${products}, 1 + g % 5, ((g * 31) % 100000) / 100.0 FROM generate_series(1::bigint, ${orders}) g`);
