@@ -2,8 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../errors.js';
+import type { Connector } from '../connectors/types.js';
+import { SourceCatalog } from '../source-catalog.js';
+import { defaultLimits, type SourceDefinition } from '../sources.js';
 import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
-import type { DuckDBEngine } from './duckdb-engine.js';
+import { DuckDBEngine } from './duckdb-engine.js';
+import { QueryCancelled } from './query-engine.js';
+import { SqlParser } from './sql-parser.js';
 
 let workspace: string;
 let engine: DuckDBEngine;
@@ -143,5 +148,66 @@ describe('DuckDB engine on the example workspace', () => {
     expect(results.map((r) => r.rows[0].r)).toEqual(regions);
     const total = await run('SELECT count(*) AS n FROM shop.customers');
     expect(results.reduce((sum, r) => sum + Number(r.rows[0].n), 0)).toBe(total.rows[0].n);
+  });
+});
+
+describe('a source that keeps sending', () => {
+  /** A streaming source whose scan never ends; records whether its stream was closed. */
+  function endlessSource() {
+    const state = { closed: false };
+    const table = { name: 'ticks', columns: [{ name: 'n', type: 'BIGINT' }] };
+    const connector: Connector = {
+      listTables: async () => [table],
+      describeTable: async (name) => (name.toLowerCase() === 'ticks' ? table : undefined),
+      check: async () => ({}),
+      close: async () => undefined,
+      scan: async () => ({
+        pushed: [],
+        output: {
+          kind: 'rows',
+          batches: (async function* () {
+            try {
+              for (let n = 0; ; n++) {
+                await new Promise((resolve) => setTimeout(resolve, 5));
+                yield [[n]];
+              }
+            } finally {
+              state.closed = true;
+            }
+          })(),
+        },
+      }),
+    };
+    const definition: SourceDefinition = { name: 'ticker', type: 'streaming', description: '', connector: 'test', trino: { catalog: 'x', schema: 'y' }, connect: () => connector };
+    return { definition, state };
+  }
+
+  it('is cut off at the timeout (504) and its stream is closed', async () => {
+    const { definition, state } = endlessSource();
+    const parser = await SqlParser.create();
+    const engine = new DuckDBEngine(new SourceCatalog([definition]), parser, { ...defaultLimits });
+    try {
+      const error = await engine.run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 200 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).status).toBe(504);
+      expect(state.closed).toBe(true);
+    } finally {
+      parser.close();
+    }
+  });
+
+  it('stops when its job is cancelled', async () => {
+    const { definition, state } = endlessSource();
+    const parser = await SqlParser.create();
+    const engine = new DuckDBEngine(new SourceCatalog([definition]), parser, { ...defaultLimits });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new QueryCancelled()), 100);
+    try {
+      const error = await engine.run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 10_000, signal: controller.signal }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QueryCancelled);
+      expect(state.closed).toBe(true);
+    } finally {
+      parser.close();
+    }
   });
 });
