@@ -39,10 +39,14 @@ describe('Kubernetes manifests', () => {
   });
 
   it('sets only variables the server reads, with values it accepts, and enforces authentication', () => {
-    const literal = Object.fromEntries(container.env!.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
-    expect(literal.AUTH_ENABLED).toBe('true');
-    const config = loadConfig(literal, {});
+    const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
+    const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
+      variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
+    const env = Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
+    expect(env.AUTH_ENABLED).toBe('true');
+    const config = loadConfig(env, {});
     expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, specsDir: '/config/specs', handlersDir: '/config/handlers', authEnabled: true });
+    expect(config.auth.issuer).toBe('https://keycloak.example.com/auth/realms/platform');
   });
 
   it('mounts the specs and handlers ConfigMaps as whole directories, so updates reach the watcher', () => {

@@ -41,7 +41,7 @@ const refresh = async (server: FastifyInstance) => (await server.inject({ method
 
 beforeAll(async () => {
   workspace = makeWorkspace({ 'handlers/features_handler.ts': features });
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '300' }, { workspace });
+  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '2000' }, { workspace });
   app = await buildServer(config, { logger: pino({ level: 'silent' }) });
   // Stands in for the authentication layer, which attaches verified claims as request.auth.
   app.addHook('onRequest', async (request) => {
@@ -179,7 +179,7 @@ describe('handler routes', () => {
   it('cuts off a route that does not answer in time with 504 and aborts its signal', async () => {
     const response = await get('/hang');
     expect(response.statusCode).toBe(504);
-    expect(response.json()).toEqual({ detail: 'Handler did not answer within 300 ms' });
+    expect(response.json()).toEqual({ detail: 'Handler did not answer within 2000 ms' });
     expect((await get('/aborted')).json()).toEqual({ aborted: true });
   });
 
