@@ -27,6 +27,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve the workspace API and the browser workbench (`--workbench`). */
   workbench: boolean;
+  /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded translator. */
+  nlLlm?: { baseUrl: string; model: string; apiKey?: string };
 }
 
 /** Settings of authentication and token exchange. */
@@ -182,6 +184,13 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
   };
 }
 
+function readNlLlm(env: Env): Config['nlLlm'] {
+  const baseUrl = env.NL_LLM_BASE_URL?.trim();
+  if (!baseUrl) return undefined;
+  if (!/^https?:\/\/\S+$/.test(baseUrl)) throw new ConfigError('NL_LLM_BASE_URL', baseUrl, 'an http(s) URL such as http://localhost:11434/v1');
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), model: env.NL_LLM_MODEL?.trim() || 'gpt-4o-mini', apiKey: env.NL_LLM_API_KEY || undefined };
+}
+
 function readRedisUrl(raw: string): string {
   if (!/^rediss?:\/\/\S*$/.test(raw.trim())) throw new ConfigError('REDIS_URL', raw.replace(/\/\/[^@/]*@/, '//***@'), 'a redis:// or rediss:// URL');
   return raw.trim();
@@ -220,5 +229,6 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     handlerPython: env.HANDLER_PYTHON || undefined,
     logLevel: logLevel as LogLevel,
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
+    nlLlm: readNlLlm(env),
   };
 }

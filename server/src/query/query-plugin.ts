@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
+import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
 
 const queryBody = {
   type: 'object',
@@ -52,6 +53,8 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
     { schema: { params: idParams, querystring: pageQuery } },
     async (request) => service.jobs.results(request.params.id, request.query.offset, request.query.limit),
   );
+
+  naturalLanguageRoutes(app, service, config);
 
   app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.cancel(request.params.id));
 

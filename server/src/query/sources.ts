@@ -123,7 +123,7 @@ function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>):
 export function querySetupOf(file: ConfigFile): QuerySetup {
   const root = file.value === null || file.value === undefined ? {} : file.value;
   const reader = SettingsReader.of(file, [], root, 'sources.yaml');
-  reader.allowOnly(['engine', 'limits', 'async', 'trino', 'sources']);
+  reader.allowOnly(['engine', 'limits', 'async', 'trino', 'sources', 'natural_language']);
   const engine = reader.oneOf('engine', engineNames, 'duckdb');
   const baseDir = path.dirname(file.file);
   const seen = new Set<string>();

@@ -1,0 +1,126 @@
+import { quoteDouble } from '../connectors/filters.js';
+import type { SqlResult } from '../engine/result-format.js';
+import type { SourceCatalog } from '../source-catalog.js';
+import type { NlSettings } from './nl-settings.js';
+
+export type ColumnKind = 'number' | 'text' | 'date' | 'other';
+
+export interface SchemaColumn {
+  name: string;
+  type: string;
+  kind: ColumnKind;
+  /** Distinct values seen in a sample (text columns only), so a question's words can match data. */
+  values: string[];
+}
+
+export interface SchemaTable {
+  source: string;
+  name: string;
+  /** `source.table`, lower-cased: the key relationships and synonyms use. */
+  key: string;
+  columns: SchemaColumn[];
+}
+
+/** A join key between two tables (either direction can be walked). */
+export interface Relationship {
+  from: { table: string; column: string };
+  to: { table: string; column: string };
+}
+
+/** Everything a translator knows about the data: tables, columns, sample values, relationships, synonyms. */
+export interface SchemaContext {
+  tables: SchemaTable[];
+  relationships: Relationship[];
+  synonyms: NlSettings['synonyms'];
+}
+
+/** Longest sampled value kept: longer texts are descriptions, not something a question names. */
+const maxValueLength = 60;
+const valuesPerColumn = 200;
+
+/** The kind of a DuckDB type, for deciding what a column can be compared, summed or grouped by. */
+export function columnKind(type: string): ColumnKind {
+  const t = type.toUpperCase();
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(t)) return 'number';
+  if (/^(DATE|TIMESTAMP.*)$/.test(t)) return 'date';
+  if (/^(VARCHAR|TEXT|STRING|CHAR.*|ENUM.*)$/.test(t)) return 'text';
+  return 'other';
+}
+
+export const tableKey = (source: string, table: string): string => `${source}.${table}`.toLowerCase();
+
+/**
+ * Builds the schema context of every source in `catalog`: tables and columns from the connectors,
+ * a sample of distinct values of each text column (one query per table through `run`, so sampling
+ * goes through the engine and its limits), declared relationships, and relationships inferred from
+ * column names (`customer_id` -> `customers.id`). A source that cannot be read is left out.
+ */
+export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>): Promise<SchemaContext> {
+  const tables: SchemaTable[] = [];
+  for (const { definition, connector } of catalog.list()) {
+    let infos;
+    try {
+      infos = await connector.listTables();
+    } catch {
+      continue;
+    }
+    for (const info of infos) {
+      const columns = info.columns.map((c) => ({ name: c.name, type: c.type, kind: columnKind(c.type), values: [] as string[] }));
+      tables.push({ source: definition.name, name: info.name, key: tableKey(definition.name, info.name), columns });
+    }
+  }
+  for (const table of tables) await sampleValues(table, run);
+  return { tables, relationships: [...declaredRelationships(tables, settings), ...inferredRelationships(tables)], synonyms: settings.synonyms };
+}
+
+async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<SqlResult>): Promise<void> {
+  const text = table.columns.filter((c) => c.kind === 'text');
+  if (text.length === 0) return;
+  const lists = text.map((c) => `(list(DISTINCT ${quoteDouble(c.name)}) FILTER (WHERE length(${quoteDouble(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${quoteDouble(c.name)}`);
+  try {
+    const result = await run(`SELECT ${lists.join(', ')} FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)}`);
+    const row = result.rows[0] ?? {};
+    for (const column of text) {
+      const values = row[column.name];
+      if (Array.isArray(values)) column.values = values.filter((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
+    }
+  } catch {
+    // A table that cannot be sampled is still linkable by its names.
+  }
+}
+
+function findColumn(tables: SchemaTable[], source: string, table: string, column: string): { table: string; column: string } | undefined {
+  const t = tables.find((x) => x.key === tableKey(source, table));
+  const c = t?.columns.find((x) => x.name.toLowerCase() === column.toLowerCase());
+  return t && c ? { table: t.key, column: c.name } : undefined;
+}
+
+function declaredRelationships(tables: SchemaTable[], settings: NlSettings): Relationship[] {
+  const found: Relationship[] = [];
+  for (const r of settings.relationships) {
+    const from = findColumn(tables, r.from.source, r.from.table, r.from.column);
+    const to = findColumn(tables, r.to.source, r.to.table, r.to.column);
+    if (from && to) found.push({ from, to });
+  }
+  return found;
+}
+
+const singular = (word: string): string => word.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1');
+
+/**
+ * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
+ * table references the key column (`id` or the same name) of the table called `<name>` (or its plural).
+ */
+function inferredRelationships(tables: SchemaTable[]): Relationship[] {
+  const found: Relationship[] = [];
+  for (const table of tables) {
+    for (const column of table.columns) {
+      const m = /^(.+?)_?id$/i.exec(column.name);
+      if (!m) continue;
+      const target = tables.find((t) => t !== table && t.source === table.source && singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()));
+      const key = target?.columns.find((c) => c.name.toLowerCase() === 'id') ?? target?.columns.find((c) => c.name.toLowerCase() === column.name.toLowerCase());
+      if (target && key) found.push({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+    }
+  }
+  return found;
+}
