@@ -1,69 +1,42 @@
-import type { Json } from "@duckdb/node-api";
-import type { SqlResult } from "../engine/result-format.js";
+import type { Json } from '@duckdb/node-api';
+import type { SqlResult } from '../engine/result-format.js';
 
 /** Rows named in a summary of a grouped result. */
 const summaryRows = 5;
 
-const humanise = (name: string): string =>
-  name.replace(/_/g, " ").replace(/\s+/g, " ").trim();
+const humanise = (name: string): string => name.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** A value as a sentence shows it: numbers with at most two decimals, text as is. */
 function formatValue(value: Json): string {
-  if (value === null) return "nothing (null)";
-  if (typeof value === "number")
-    return Number.isInteger(value)
-      ? value.toLocaleString("en-US")
-      : value.toLocaleString("en-US", { maximumFractionDigits: 2 });
-  if (typeof value === "string")
-    return /^-?\d+(\.\d+)?$/.test(value) && value.includes(".")
-      ? Number(value).toLocaleString("en-US", { maximumFractionDigits: 2 })
-      : value;
+  if (value === null) return 'nothing (null)';
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  if (typeof value === 'string') return /^-?\d+(\.\d+)?$/.test(value) && value.includes('.') ? Number(value).toLocaleString('en-US', { maximumFractionDigits: 2 }) : value;
   return JSON.stringify(value);
 }
 
-const isNumeric = (value: Json): boolean =>
-  typeof value === "number" ||
-  (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value));
+const isNumeric = (value: Json): boolean => typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value));
 
 /**
  * One readable sentence from a result: a single value with its meaning, a grouped result (labels and
  * a final number column) with its top rows, other rows counted with the first one shown, an empty
  * result said as such.
  */
-export function answerSentence(
-  result: SqlResult,
-  meaning?: string,
-  grouped = false,
-): string {
+export function answerSentence(result: SqlResult, meaning?: string, grouped = false): string {
   const { rows, columns } = result;
-  const more = result.truncated ? " (the result was cut at the row limit)" : "";
-  if (rows.length === 0) return "No rows match the question.";
+  const more = result.truncated ? ' (the result was cut at the row limit)' : '';
+  if (rows.length === 0) return 'No rows match the question.';
   if (rows.length === 1 && columns.length === 1) {
     const value = rows[0][columns[0].name];
     return `The ${meaning ?? humanise(columns[0].name)} is ${formatValue(value)}.`;
   }
   const last = columns[columns.length - 1];
-  if (
-    grouped &&
-    columns.length >= 2 &&
-    rows.every((r) => r[last.name] === null || isNumeric(r[last.name]))
-  ) {
+  if (grouped && columns.length >= 2 && rows.every((r) => r[last.name] === null || isNumeric(r[last.name]))) {
     const labels = columns.slice(0, -1).map((c) => c.name);
-    const shown = rows
-      .slice(0, summaryRows)
-      .map(
-        (r) =>
-          `${labels.map((l) => formatValue(r[l])).join(" / ")}: ${formatValue(r[last.name])}`,
-      );
-    const rest =
-      rows.length > summaryRows
-        ? `, and ${rows.length - summaryRows} more`
-        : "";
-    return `${humanise(last.name)} by ${labels.map(humanise).join(" and ")} (${rows.length} ${rows.length === 1 ? "row" : "rows"}${more}): ${shown.join("; ")}${rest}.`;
+    const shown = rows.slice(0, summaryRows).map((r) => `${labels.map((l) => formatValue(r[l])).join(' / ')}: ${formatValue(r[last.name])}`);
+    const rest = rows.length > summaryRows ? `, and ${rows.length - summaryRows} more` : '';
+    return `${humanise(last.name)} by ${labels.map(humanise).join(' and ')} (${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${more}): ${shown.join('; ')}${rest}.`;
   }
-  const first = columns
-    .map((c) => `${humanise(c.name)} ${formatValue(rows[0][c.name])}`)
-    .join(", ");
+  const first = columns.map((c) => `${humanise(c.name)} ${formatValue(rows[0][c.name])}`).join(', ');
   if (rows.length === 1) return `One row matches: ${first}.`;
   return `${rows.length} rows match${more}; the first has ${first}.`;
 }

@@ -1,28 +1,9 @@
-import { quoteDouble } from "../connectors/filters.js";
-import {
-  readCues,
-  type Aggregate,
-  type Comparison,
-  type Cue,
-} from "./question-grammar.js";
-import {
-  fillerWords,
-  lemmaOf,
-  tokenize,
-  type Token,
-} from "./question-words.js";
-import type {
-  Relationship,
-  SchemaColumn,
-  SchemaContext,
-  SchemaTable,
-} from "./schema-context.js";
-import { SchemaIndex, type Candidate, type Link } from "./schema-linker.js";
-import {
-  notUnderstood,
-  type Translation,
-  type Translator,
-} from "./translator.js";
+import { quoteDouble } from '../connectors/filters.js';
+import { readCues, type Aggregate, type Comparison, type Cue } from './question-grammar.js';
+import { fillerWords, lemmaOf, tokenize, type Token } from './question-words.js';
+import type { Relationship, SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
+import { SchemaIndex, type Candidate, type Link } from './schema-linker.js';
+import { notUnderstood, type Translation, type Translator } from './translator.js';
 
 /** Longest question the embedded translator reads; longer ones are refused before any work. */
 export const maxQuestionLength = 2000;
@@ -34,25 +15,23 @@ interface ColumnRef {
 }
 
 const aggregateNames: Record<Aggregate, string> = {
-  count: "number",
-  avg: "average",
-  sum: "total",
-  max: "maximum",
-  min: "minimum",
+  count: 'number',
+  avg: 'average',
+  sum: 'total',
+  max: 'maximum',
+  min: 'minimum',
 };
 
 /** A SQL string literal: the only way question text reaches the SQL, always with quotes doubled. */
-export const sqlLiteral = (value: string): string =>
-  `'${value.replace(/'/g, "''")}'`;
+export const sqlLiteral = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
-const isKeyColumn = (c: SchemaColumn): boolean =>
-  /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
+const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
 
 /** The column that names a row of `table` (`name`, `title`, `*_name`), else its key, else its first column. */
 function labelColumn(table: SchemaTable): SchemaColumn {
   return (
     table.columns.find((c) => /^(name|title)$/i.test(c.name)) ??
-    table.columns.find((c) => c.kind === "text" && /name$/i.test(c.name)) ??
+    table.columns.find((c) => c.kind === 'text' && /name$/i.test(c.name)) ??
     table.columns.find(isKeyColumn) ??
     table.columns[0]
   );
@@ -60,34 +39,24 @@ function labelColumn(table: SchemaTable): SchemaColumn {
 
 /** The right-hand side of a comparison; numbers come from parsed tokens only. */
 function comparisonSql(op: Comparison, values: number[]): string {
-  if (op === "between") return `BETWEEN ${values[0]} AND ${values[1]}`;
-  if (values.length > 1) return `IN (${values.join(", ")})`;
+  if (op === 'between') return `BETWEEN ${values[0]} AND ${values[1]}`;
+  if (values.length > 1) return `IN (${values.join(', ')})`;
   return `${op} ${values[0]}`;
 }
 
-const describeComparison = (rhs: string): string =>
-  rhs.replace("BETWEEN", "between").replace("IN", "in");
+const describeComparison = (rhs: string): string => rhs.replace('BETWEEN', 'between').replace('IN', 'in');
 
 /** The column identifying a row: `id`, or `<table>_id` / `<table>id` named after the table itself. */
 function keyColumn(table: SchemaTable): SchemaColumn | undefined {
   const own = lemmaOf(table.name.toLowerCase());
-  return (
-    table.columns.find((c) => /^id$/i.test(c.name)) ??
-    table.columns.find((c) =>
-      [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()),
-    )
-  );
+  return table.columns.find((c) => /^id$/i.test(c.name)) ?? table.columns.find((c) => [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()));
 }
 
 /** The one obvious number of a table ("orders over 100" means the amount): a single non-key decimal, or a single non-key number. */
 function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
-  const numbers = table.columns.filter(
-    (c) => c.kind === "number" && !isKeyColumn(c),
-  );
+  const numbers = table.columns.filter((c) => c.kind === 'number' && !isKeyColumn(c));
   if (numbers.length === 1) return numbers[0];
-  const decimals = numbers.filter((c) =>
-    /DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i.test(c.type),
-  );
+  const decimals = numbers.filter((c) => /DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i.test(c.type));
   return decimals.length === 1 ? decimals[0] : undefined;
 }
 
@@ -98,26 +67,14 @@ function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
  * A word it cannot link makes it refuse with 422 rather than guess.
  */
 export class EmbeddedTranslator implements Translator {
-  readonly name = "embedded";
+  readonly name = 'embedded';
   private indexed?: { schema: SchemaContext; index: SchemaIndex };
 
-  async translate(
-    question: string,
-    schema: SchemaContext,
-    check: (sql: string) => Promise<void>,
-  ): Promise<Translation> {
+  async translate(question: string, schema: SchemaContext, check: (sql: string) => Promise<void>): Promise<Translation> {
     if (question.length > maxQuestionLength)
-      throw notUnderstood(
-        `The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`,
-        schema,
-      );
-    if (this.indexed?.schema !== schema)
-      this.indexed = { schema, index: new SchemaIndex(schema) };
-    const translation = new QuestionPlan(
-      question,
-      schema,
-      this.indexed.index,
-    ).build();
+      throw notUnderstood(`The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`, schema);
+    if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
+    const translation = new QuestionPlan(question, schema, this.indexed.index).build();
     await check(translation.sql);
     return translation;
   }
@@ -143,30 +100,18 @@ class QuestionPlan {
     this.cues = cues;
     const links = index.link(this.tokens, taken);
     const covered = new Set(taken);
-    for (const link of links)
-      for (let k = link.start; k < link.end; k++) covered.add(k);
+    for (const link of links) for (let k = link.start; k < link.end; k++) covered.add(k);
     // "above age 20": the number after the column belongs to the comparison.
     for (const cue of cues) {
-      if (cue.kind !== "compare" || cue.values.length > 0) continue;
+      if (cue.kind !== 'compare' || cue.values.length > 0) continue;
       const link = links.find((l) => l.start >= cue.end);
-      if (link && this.tokens[link.end]?.kind === "number")
-        covered.add(link.end);
+      if (link && this.tokens[link.end]?.kind === 'number') covered.add(link.end);
     }
-    const unlinked = this.tokens.filter(
-      (t, k) =>
-        !covered.has(k) && !(t.kind === "word" && fillerWords.has(t.text)),
-    );
+    const unlinked = this.tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
     if (unlinked.length > 0) {
-      throw notUnderstood(
-        `Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(", ")}`,
-        schema,
-      );
+      throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
     }
-    if (links.length === 0)
-      throw notUnderstood(
-        "The question names no table, column or value",
-        schema,
-      );
+    if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
     this.resolve(links);
   }
 
@@ -179,22 +124,15 @@ class QuestionPlan {
     // "order amount", "product category": a table name followed by one of its columns is that column.
     const links: Link[] = [];
     const counted = new Set(
-      this.cue("aggregate")
-        .filter((a) => a.fn === "count")
+      this.cue('aggregate')
+        .filter((a) => a.fn === 'count')
         .map((a) => a.end),
     );
     for (const link of input) {
       const previous = links[links.length - 1];
       // ...except right after "how many": "how many customers signed up" counts customers.
-      const tables =
-        previous?.end === link.start && !counted.has(previous.start)
-          ? previous.candidates
-              .filter((c) => c.kind === "table")
-              .map((c) => c.table)
-          : [];
-      const column = link.candidates.find(
-        (c) => c.kind === "column" && tables.includes(c.table),
-      );
+      const tables = previous?.end === link.start && !counted.has(previous.start) ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table) : [];
+      const column = link.candidates.find((c) => c.kind === 'column' && tables.includes(c.table));
       if (column)
         links[links.length - 1] = {
           start: previous.start,
@@ -204,19 +142,15 @@ class QuestionPlan {
       else links.push(link);
     }
     for (const link of links) {
-      const table = link.candidates.find((c) => c.kind === "table");
-      if (table && link.candidates[0].kind !== "value")
-        this.addTable(table.table);
+      const table = link.candidates.find((c) => c.kind === 'table');
+      if (table && link.candidates[0].kind !== 'value') this.addTable(table.table);
     }
     for (const link of links) {
       const chosen =
-        link.candidates.find((c) => c.kind === "table") &&
-        link.candidates[0].kind !== "value"
-          ? link.candidates.find((c) => c.kind === "table")!
+        link.candidates.find((c) => c.kind === 'table') && link.candidates[0].kind !== 'value'
+          ? link.candidates.find((c) => c.kind === 'table')!
           : (link.candidates.find((c) => this.tables.includes(c.table)) ??
-            link.candidates.find((c) =>
-              this.tables.some((t) => this.path(t, c.table) !== undefined),
-            ) ??
+            link.candidates.find((c) => this.tables.some((t) => this.path(t, c.table) !== undefined)) ??
             link.candidates[0]);
       this.addTable(chosen.table);
       this.links.push({ ...link, chosen });
@@ -227,10 +161,8 @@ class QuestionPlan {
     if (!this.tables.includes(table)) this.tables.push(table);
   }
 
-  private cue<K extends Cue["kind"]>(kind: K): Extract<Cue, { kind: K }>[] {
-    return this.cues.filter(
-      (c): c is Extract<Cue, { kind: K }> => c.kind === kind,
-    );
+  private cue<K extends Cue['kind']>(kind: K): Extract<Cue, { kind: K }>[] {
+    return this.cues.filter((c): c is Extract<Cue, { kind: K }> => c.kind === kind);
   }
 
   /** The first link starting at or after token `at`, skipping only filler words. */
@@ -238,74 +170,47 @@ class QuestionPlan {
     for (let k = at; k < this.tokens.length; k++) {
       const link = this.links.find((l) => l.start === k);
       if (link) return link;
-      if (!(
-        this.tokens[k].kind === "word" && fillerWords.has(this.tokens[k].text)
-      ))
-        return undefined;
+      if (!(this.tokens[k].kind === 'word' && fillerWords.has(this.tokens[k].text))) return undefined;
     }
     return undefined;
   }
 
   /** The nearest column link ending at or before token `at`, of a number column. */
   private numberColumnBefore(at: number): Resolved | undefined {
-    return [...this.links]
-      .reverse()
-      .find(
-        (l) =>
-          l.end <= at &&
-          l.chosen.kind === "column" &&
-          l.chosen.column.kind === "number",
-      );
+    return [...this.links].reverse().find((l) => l.end <= at && l.chosen.kind === 'column' && l.chosen.column.kind === 'number');
   }
 
   build(): Translation {
-    const aggregates = this.cue("aggregate");
-    const superlative = this.cue("superlative")[0];
-    const top = this.cue("top")[0];
-    let groupLinks = this.cue("group")
+    const aggregates = this.cue('aggregate');
+    const superlative = this.cue('superlative')[0];
+    const top = this.cue('top')[0];
+    let groupLinks = this.cue('group')
       .map((g) => this.linkAfter(g.end))
-      .filter(
-        (l): l is Resolved => l !== undefined && l.chosen.kind !== "value",
-      );
+      .filter((l): l is Resolved => l !== undefined && l.chosen.kind !== 'value');
     // "top 5 products by price": with a top-N and nothing aggregated, "by" a number ranks instead of grouping.
     let topBy: ColumnRef | undefined;
     const lone = groupLinks[0];
-    if (
-      top &&
-      aggregates.length === 0 &&
-      groupLinks.length === 1 &&
-      lone.chosen.kind === "column" &&
-      lone.chosen.column.kind === "number"
-    ) {
+    if (top && aggregates.length === 0 && groupLinks.length === 1 && lone.chosen.kind === 'column' && lone.chosen.column.kind === 'number') {
       topBy = { table: lone.chosen.table, column: lone.chosen.column };
       this.used.add(lone);
       groupLinks = [];
     }
     for (const l of groupLinks) this.used.add(l);
-    const orderLink = this.cue("order").map((o) => this.linkAfter(o.end))[0];
+    const orderLink = this.cue('order').map((o) => this.linkAfter(o.end))[0];
     if (orderLink) this.used.add(orderLink);
 
     this.readFilters();
 
     // What is counted: the table (or column) right after "how many" / "number of".
-    const countCue = aggregates.find((a) => a.fn === "count");
+    const countCue = aggregates.find((a) => a.fn === 'count');
     const countTarget = countCue ? this.linkAfter(countCue.end) : undefined;
     if (countTarget) this.used.add(countTarget);
 
     // What is averaged, summed, or ranked: the first number column after the word.
     const measures: { fn: Aggregate; ref: ColumnRef }[] = [];
-    for (const a of aggregates.filter((x) => x.fn !== "count")) {
-      const link = this.links.find(
-        (l) =>
-          l.start >= a.end &&
-          l.chosen.kind === "column" &&
-          l.chosen.column.kind === "number" &&
-          !this.isFilter(l),
-      );
-      if (!link || link.chosen.kind !== "column")
-        this.refuse(
-          `Could not tell which number to take the ${aggregateNames[a.fn]} of`,
-        );
+    for (const a of aggregates.filter((x) => x.fn !== 'count')) {
+      const link = this.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !this.isFilter(l));
+      if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
       this.used.add(link);
       measures.push({
         fn: a.fn,
@@ -313,52 +218,38 @@ class QuestionPlan {
       });
     }
 
-    const entityLinks = this.links.filter(
-      (l) => !this.used.has(l) && l.chosen.kind === "table",
-    );
+    const entityLinks = this.links.filter((l) => !this.used.has(l) && l.chosen.kind === 'table');
     // "top 3 customers by revenue": the number belongs to another table, so it is summed per entity.
-    if (
-      topBy &&
-      entityLinks[0] &&
-      topBy.table !== entityLinks[0].chosen.table
-    ) {
-      measures.push({ fn: "sum", ref: topBy });
+    if (topBy && entityLinks[0] && topBy.table !== entityLinks[0].chosen.table) {
+      measures.push({ fn: 'sum', ref: topBy });
       groupLinks = [entityLinks.shift()!];
       this.used.add(groupLinks[0]);
       topBy = undefined;
     }
-    const rankBy =
-      topBy ?? (superlative ? this.superlativeColumn(superlative) : undefined);
+    const rankBy = topBy ?? (superlative ? this.superlativeColumn(superlative) : undefined);
     const projection = this.links
-      .filter((l) => !this.used.has(l) && l.chosen.kind === "column")
+      .filter((l) => !this.used.has(l) && l.chosen.kind === 'column')
       .map((l) => ({
         table: l.chosen.table,
         column: (l.chosen as { column: SchemaColumn }).column,
       }));
 
     const main =
-      countTarget?.chosen.table ??
-      entityLinks[0]?.chosen.table ??
-      measures[0]?.ref.table ??
-      groupLinks[0]?.chosen.table ??
-      projection[0]?.table ??
-      this.links[0].chosen.table;
+      countTarget?.chosen.table ?? entityLinks[0]?.chosen.table ?? measures[0]?.ref.table ?? groupLinks[0]?.chosen.table ?? projection[0]?.table ?? this.links[0].chosen.table;
     const from = this.joins(main);
     const alias = (table: SchemaTable): string => from.aliases.get(table)!;
-    const col = (ref: ColumnRef): string =>
-      `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
+    const col = (ref: ColumnRef): string => `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
 
     const groups: ColumnRef[] = [];
     const groupSelect: ColumnRef[] = [];
     for (const g of groupLinks) {
-      if (g.chosen.kind === "column") {
+      if (g.chosen.kind === 'column') {
         groups.push({ table: g.chosen.table, column: g.chosen.column });
         groupSelect.push({ table: g.chosen.table, column: g.chosen.column });
       } else {
         const label = labelColumn(g.chosen.table);
         const key = keyColumn(g.chosen.table);
-        if (key && key !== label)
-          groups.push({ table: g.chosen.table, column: key });
+        if (key && key !== label) groups.push({ table: g.chosen.table, column: key });
         groups.push({ table: g.chosen.table, column: label });
         groupSelect.push({ table: g.chosen.table, column: label });
       }
@@ -368,30 +259,21 @@ class QuestionPlan {
     const order: string[] = [];
     let limit = top?.n;
     let meaning: string | undefined;
-    const where = this.conditions.length
-      ? ` WHERE ${this.conditions.join(" AND ")}`
-      : "";
-    const filterText = this.described.length
-      ? ` where ${this.described.join(" and ")}`
-      : "";
+    const where = this.conditions.length ? ` WHERE ${this.conditions.join(' AND ')}` : '';
+    const filterText = this.described.length ? ` where ${this.described.join(' and ')}` : '';
 
     if (countCue || measures.length > 0) {
       for (const g of groupSelect) select.push(col(g));
-      for (const p of projection)
-        if (!groups.some((g) => g.column === p.column))
-          this.refuse(
-            `Cannot show "${p.column.name}" next to an aggregate without grouping by it`,
-          );
+      for (const p of projection) if (!groups.some((g) => g.column === p.column)) this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
       if (countCue) {
         const target = countTarget?.chosen;
-        let expression = "count(*)";
+        let expression = 'count(*)';
         let what = main.name;
-        if (target?.kind === "column") {
+        if (target?.kind === 'column') {
           expression = `count(DISTINCT ${col({ table: target.table, column: target.column })})`;
           what = `distinct ${target.column.name} values`;
-        } else if (from.joined && keyColumn(main))
-          expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
-        select.push(`${expression} AS ${quoteDouble("count")}`);
+        } else if (from.joined && keyColumn(main)) expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
+        select.push(`${expression} AS ${quoteDouble('count')}`);
         meaning = `number of ${what}${filterText}`;
       }
       for (const m of measures) {
@@ -400,41 +282,25 @@ class QuestionPlan {
         meaning ??= `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}${filterText}`;
       }
       if (groups.length > 0) {
-        const first = countCue
-          ? "count"
-          : `${measures[0].fn}_${measures[0].ref.column.name}`;
-        order.push(
-          `${quoteDouble(first)} ${superlative && !superlative.descending ? "ASC" : "DESC"}`,
-        );
+        const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
+        order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
         if (superlative && limit === undefined) limit = 1;
         meaning = undefined;
-      } else if (superlative)
-        this.refuse(
-          'A "most" or "least" needs something to compare: say what to group by',
-        );
+      } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
     } else {
-      if (projection.length > 0)
-        for (const p of projection) select.push(col(p));
+      if (projection.length > 0) for (const p of projection) select.push(col(p));
       else select.push(`${alias(main)}.*`);
-      if (groupLinks.length > 0)
-        this.refuse(
-          'Grouping ("by", "per", "each") needs something to count or aggregate',
-        );
+      if (groupLinks.length > 0) this.refuse('Grouping ("by", "per", "each") needs something to count or aggregate');
       if (rankBy) {
-        if (rankBy.table !== main)
-          this.refuse(
-            `Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`,
-          );
-        order.push(
-          `${col(rankBy)} ${superlative?.descending === false ? "ASC" : "DESC"} NULLS LAST`,
-        );
+        if (rankBy.table !== main) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
+        order.push(`${col(rankBy)} ${superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
         limit ??= 1;
       }
     }
     if (orderLink) {
-      const descending = this.cue("direction")[0]?.descending ?? false;
+      const descending = this.cue('direction')[0]?.descending ?? false;
       const ref =
-        orderLink.chosen.kind === "table"
+        orderLink.chosen.kind === 'table'
           ? {
               table: orderLink.chosen.table,
               column: labelColumn(orderLink.chosen.table),
@@ -443,106 +309,70 @@ class QuestionPlan {
               table: orderLink.chosen.table,
               column: (orderLink.chosen as { column: SchemaColumn }).column,
             };
-      if (!from.aliases.has(ref.table))
-        this.refuse(
-          `Cannot order by ${ref.column.name}: its table is not part of the question`,
-        );
-      order.unshift(`${col(ref)} ${descending ? "DESC" : "ASC"}`);
+      if (!from.aliases.has(ref.table)) this.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
+      order.unshift(`${col(ref)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (top && order.length === 0) {
       const measure = defaultMeasure(main);
       if (!measure) this.refuse(`Could not tell what "top ${top.n}" ranks by`);
       order.push(`${col({ table: main, column: measure })} DESC NULLS LAST`);
     }
-    const distinct =
-      this.cue("distinct").length > 0 && !countCue && measures.length === 0
-        ? "DISTINCT "
-        : "";
+    const distinct = this.cue('distinct').length > 0 && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
     const sql =
-      `SELECT ${distinct}${select.join(", ")} FROM ${from.sql}${where}` +
-      (groups.length ? ` GROUP BY ${groups.map(col).join(", ")}` : "") +
-      (order.length ? ` ORDER BY ${order.join(", ")}` : "") +
-      (limit !== undefined ? ` LIMIT ${limit}` : "");
+      `SELECT ${distinct}${select.join(', ')} FROM ${from.sql}${where}` +
+      (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}` : '') +
+      (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
+      (limit !== undefined ? ` LIMIT ${limit}` : '');
     return { sql, meaning, grouped: groups.length > 0 };
   }
 
   private isFilter(link: Resolved): boolean {
-    return this.used.has(link) && link.chosen.kind === "value";
+    return this.used.has(link) && link.chosen.kind === 'value';
   }
 
   /** The column a superlative ranks by: the number column after it, or the one it implies (oldest: age). */
-  private superlativeColumn(
-    cue: Extract<Cue, { kind: "superlative" }>,
-  ): ColumnRef | undefined {
+  private superlativeColumn(cue: Extract<Cue, { kind: 'superlative' }>): ColumnRef | undefined {
     const after = this.linkAfter(cue.end);
-    if (
-      after?.chosen.kind === "column" &&
-      after.chosen.column.kind === "number" &&
-      !this.used.has(after)
-    ) {
+    if (after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after)) {
       this.used.add(after);
       return { table: after.chosen.table, column: after.chosen.column };
     }
-    if (this.cue("aggregate").some((a) => a.fn === "count")) return undefined;
+    if (this.cue('aggregate').some((a) => a.fn === 'count')) return undefined;
     const tables = this.tables;
-    const implied = (
-      test: (c: SchemaColumn) => boolean,
-    ): ColumnRef | undefined => {
+    const implied = (test: (c: SchemaColumn) => boolean): ColumnRef | undefined => {
       for (const table of tables) {
         const column = table.columns.find(test);
         if (column) return { table, column };
       }
       return undefined;
     };
-    if (cue.implied === "age") return implied((c) => /^age$/i.test(c.name));
-    if (cue.implied === "price")
-      return implied((c) => c.kind === "number" && /price|cost/i.test(c.name));
-    if (cue.implied === "date") return implied((c) => c.kind === "date");
-    if (this.cue("aggregate").length > 0) return undefined;
-    this.refuse(
-      'Could not tell what "highest", "lowest", "most" or "least" compares',
-    );
+    if (cue.implied === 'age') return implied((c) => /^age$/i.test(c.name));
+    if (cue.implied === 'price') return implied((c) => c.kind === 'number' && /price|cost/i.test(c.name));
+    if (cue.implied === 'date') return implied((c) => c.kind === 'date');
+    if (this.cue('aggregate').length > 0) return undefined;
+    this.refuse('Could not tell what "highest", "lowest", "most" or "least" compares');
   }
 
   /** Turns value links, comparisons and date phrases into WHERE conditions. */
   private readFilters(): void {
     for (const link of this.links) {
-      if (link.chosen.kind !== "value") continue;
+      if (link.chosen.kind !== 'value') continue;
       this.used.add(link);
       // "status is refunded": the column named before its value is part of the filter.
       const chosen = link.chosen;
-      const named = this.links.find(
-        (l) =>
-          l.end <= link.start &&
-          l.chosen.kind === "column" &&
-          l.chosen.column === chosen.column &&
-          this.linkAfter(l.end) === link,
-      );
+      const named = this.links.find((l) => l.end <= link.start && l.chosen.kind === 'column' && l.chosen.column === chosen.column && this.linkAfter(l.end) === link);
       if (named) this.used.add(named);
-      this.filter(
-        { table: link.chosen.table, column: link.chosen.column },
-        `= ${sqlLiteral(link.chosen.value)}`,
-        `${link.chosen.column.name} is ${link.chosen.value}`,
-      );
+      this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
     }
     for (const cue of this.cues) {
-      if (cue.kind === "compare") this.compare(cue);
-      else if (cue.kind === "recent") {
+      if (cue.kind === 'compare') this.compare(cue);
+      else if (cue.kind === 'recent') {
         const date = this.dateColumn();
-        const days =
-          { day: 1, week: 7, month: 30, year: 365 }[cue.unit] * cue.amount;
-        this.filter(
-          date,
-          `>= current_date - INTERVAL ${days} DAY`,
-          `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`,
-        );
-      } else if (cue.kind === "period") {
+        const days = { day: 1, week: 7, month: 30, year: 365 }[cue.unit] * cue.amount;
+        this.filter(date, `>= current_date - INTERVAL ${days} DAY`, `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`);
+      } else if (cue.kind === 'period') {
         const date = this.dateColumn();
-        this.filter(
-          date,
-          `>= DATE ${sqlLiteral(cue.from)} AND ${this.ref(date)} < DATE ${sqlLiteral(cue.to)}`,
-          `${date.column.name} is from ${cue.from} to before ${cue.to}`,
-        );
-      } else if (cue.kind === "month") {
+        this.filter(date, `>= DATE ${sqlLiteral(cue.from)} AND ${this.ref(date)} < DATE ${sqlLiteral(cue.to)}`, `${date.column.name} is from ${cue.from} to before ${cue.to}`);
+      } else if (cue.kind === 'month') {
         const date = this.dateColumn();
         this.conditions.push(`month(${this.ref(date)}) = ${cue.month}`);
         this.described.push(`${date.column.name} is in month ${cue.month}`);
@@ -550,46 +380,38 @@ class QuestionPlan {
     }
   }
 
-  private compare(cue: Extract<Cue, { kind: "compare" }>): void {
+  private compare(cue: Extract<Cue, { kind: 'compare' }>): void {
     let values = cue.values;
     let target: ColumnRef | undefined;
     if (values.length === 0) {
       // "above age 20": a column, then the number.
       const link = this.linkAfter(cue.end);
       const number = link ? this.tokens[link.end] : undefined;
-      if (!link || link.chosen.kind !== "column" || number?.kind !== "number")
-        this.refuse(
-          `Could not read the comparison at "${this.tokens[cue.at].text}"`,
-        );
+      if (!link || link.chosen.kind !== 'column' || number?.kind !== 'number') this.refuse(`Could not read the comparison at "${this.tokens[cue.at].text}"`);
       this.used.add(link);
       target = { table: link.chosen.table, column: link.chosen.column };
       values = [Number(number.text)];
     } else if (cue.year) {
       const yearColumn = this.yearColumn();
-      if (yearColumn.kind === "date") {
+      if (yearColumn.kind === 'date') {
         const rhs = comparisonSql(cue.op, values);
         this.addTable(yearColumn.ref.table);
         this.conditions.push(`year(${this.ref(yearColumn.ref)}) ${rhs}`);
-        this.described.push(
-          `the year of ${yearColumn.ref.column.name} ${describeComparison(rhs)}`,
-        );
+        this.described.push(`the year of ${yearColumn.ref.column.name} ${describeComparison(rhs)}`);
         return;
       }
       target = yearColumn.ref;
     } else {
       const before = this.numberColumnBefore(cue.at);
       const after = this.linkAfter(cue.end);
-      if (
-        after?.chosen.kind === "table" &&
-        after.chosen.table !== before?.chosen.table
-      )
+      if (after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table)
         this.refuse(
           `Cannot compare a count of ${after.chosen.table.name} ("${this.tokens
             .slice(cue.at, after.end)
             .map((t) => t.text)
-            .join(" ")}")`,
+            .join(' ')}")`,
         );
-      if (before && before.chosen.kind === "column") {
+      if (before && before.chosen.kind === 'column') {
         this.used.add(before);
         target = { table: before.chosen.table, column: before.chosen.column };
       } else {
@@ -600,66 +422,45 @@ class QuestionPlan {
             `Could not tell which number "${this.tokens
               .slice(cue.at, cue.end)
               .map((t) => t.text)
-              .join(" ")}" compares`,
+              .join(' ')}" compares`,
           );
         target = { table: main, column: measure };
       }
     }
-    if (values.length > 1 && cue.op !== "=" && cue.op !== "between")
-      this.refuse(
-        `Cannot compare with several numbers at "${this.tokens[cue.at].text}"`,
-      );
-    if (target.column.kind !== "number")
-      this.refuse(
-        `Cannot compare ${target.column.name} (${target.column.type}) with a number`,
-      );
+    if (values.length > 1 && cue.op !== '=' && cue.op !== 'between') this.refuse(`Cannot compare with several numbers at "${this.tokens[cue.at].text}"`);
+    if (target.column.kind !== 'number') this.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
     const rhs = comparisonSql(cue.op, values);
-    this.filter(
-      target,
-      rhs,
-      `${target.column.name} ${describeComparison(rhs)}`,
-    );
+    this.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`);
   }
 
-  private yearColumn(): { kind: "date" | "number"; ref: ColumnRef } {
-    const linked = this.links.find(
-      (l) =>
-        l.chosen.kind === "column" &&
-        /year/i.test(l.chosen.column.name) &&
-        l.chosen.column.kind === "number",
-    );
-    if (linked && linked.chosen.kind === "column") {
+  private yearColumn(): { kind: 'date' | 'number'; ref: ColumnRef } {
+    const linked = this.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind === 'number');
+    if (linked && linked.chosen.kind === 'column') {
       this.used.add(linked);
       return {
-        kind: "number",
+        kind: 'number',
         ref: { table: linked.chosen.table, column: linked.chosen.column },
       };
     }
     for (const table of this.tables) {
-      const year = table.columns.find(
-        (c) => c.kind === "number" && /^year$/i.test(c.name),
-      );
-      if (year) return { kind: "number", ref: { table, column: year } };
+      const year = table.columns.find((c) => c.kind === 'number' && /^year$/i.test(c.name));
+      if (year) return { kind: 'number', ref: { table, column: year } };
     }
-    return { kind: "date", ref: this.dateColumn() };
+    return { kind: 'date', ref: this.dateColumn() };
   }
 
   /** The date column a date phrase filters: a linked one, else the first of the question's tables. */
   private dateColumn(): ColumnRef {
-    const linked = this.links.find(
-      (l) => l.chosen.kind === "column" && l.chosen.column.kind === "date",
-    );
-    if (linked && linked.chosen.kind === "column") {
+    const linked = this.links.find((l) => l.chosen.kind === 'column' && l.chosen.column.kind === 'date');
+    if (linked && linked.chosen.kind === 'column') {
       this.used.add(linked);
       return { table: linked.chosen.table, column: linked.chosen.column };
     }
     for (const table of this.tables) {
-      const dates = table.columns.filter((c) => c.kind === "date");
+      const dates = table.columns.filter((c) => c.kind === 'date');
       if (dates.length >= 1) return { table, column: dates[0] };
     }
-    this.refuse(
-      "The question names a date or year, but none of its tables has a date column",
-    );
+    this.refuse('The question names a date or year, but none of its tables has a date column');
   }
 
   private readonly pendingRefs: ColumnRef[] = [];
@@ -677,15 +478,9 @@ class QuestionPlan {
   }
 
   /** Shortest path of relationships from table `a` to table `b` (breadth first), or undefined. */
-  private path(
-    a: SchemaTable,
-    b: SchemaTable,
-  ): { step: Relationship; from: string; to: string }[] | undefined {
+  private path(a: SchemaTable, b: SchemaTable): { step: Relationship; from: string; to: string }[] | undefined {
     if (a === b) return [];
-    const previous = new Map<
-      string,
-      { step: Relationship; from: string; to: string }
-    >();
+    const previous = new Map<string, { step: Relationship; from: string; to: string }>();
     const queue = [a.key];
     const seen = new Set([a.key]);
     while (queue.length > 0) {
@@ -700,8 +495,7 @@ class QuestionPlan {
           previous.set(y, { step: r, from: x, to: y });
           if (y === b.key) {
             const steps = [];
-            for (let k: string = y; k !== a.key; k = previous.get(k)!.from)
-              steps.unshift(previous.get(k)!);
+            for (let k: string = y; k !== a.key; k = previous.get(k)!.from) steps.unshift(previous.get(k)!);
             return steps;
           }
           queue.push(y);
@@ -717,27 +511,21 @@ class QuestionPlan {
     aliases: Map<SchemaTable, string>;
     joined: boolean;
   } {
-    const aliases = new Map<SchemaTable, string>([[main, "t1"]]);
+    const aliases = new Map<SchemaTable, string>([[main, 't1']]);
     const byKey = new Map(this.schema.tables.map((t) => [t.key, t]));
-    const qualified = (t: SchemaTable): string =>
-      `${quoteDouble(t.source)}.${quoteDouble(t.name)}`;
+    const qualified = (t: SchemaTable): string => `${quoteDouble(t.source)}.${quoteDouble(t.name)}`;
     let sql = `${qualified(main)} AS t1`;
     for (const table of this.tables) {
       if (aliases.has(table)) continue;
       const steps = this.path(main, table);
       if (!steps)
-        this.refuse(
-          `No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`,
-        );
+        this.refuse(`No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`);
       for (const { step, from, to } of steps) {
         const target = byKey.get(to)!;
         if (aliases.has(target)) continue;
         const alias = `t${aliases.size + 1}`;
         aliases.set(target, alias);
-        const [fromColumn, toColumn] =
-          step.from.table === from
-            ? [step.from.column, step.to.column]
-            : [step.to.column, step.from.column];
+        const [fromColumn, toColumn] = step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
         sql += ` JOIN ${qualified(target)} AS ${alias} ON ${aliases.get(byKey.get(from)!)}.${quoteDouble(fromColumn)} = ${alias}.${quoteDouble(toColumn)}`;
       }
     }
@@ -746,8 +534,7 @@ class QuestionPlan {
         const ref = this.pendingRefs[Number(i)];
         return `${aliases.get(ref.table)}.${quoteDouble(ref.column.name)}`;
       });
-    for (let k = 0; k < this.conditions.length; k++)
-      this.conditions[k] = resolveRefs(this.conditions[k]);
+    for (let k = 0; k < this.conditions.length; k++) this.conditions[k] = resolveRefs(this.conditions[k]);
     return { sql, aliases, joined: aliases.size > 1 };
   }
 }

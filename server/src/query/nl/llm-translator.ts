@@ -1,10 +1,6 @@
-import { HttpError } from "../../errors.js";
-import type { SchemaContext } from "./schema-context.js";
-import {
-  notUnderstood,
-  type Translation,
-  type Translator,
-} from "./translator.js";
+import { HttpError } from '../../errors.js';
+import type { SchemaContext } from './schema-context.js';
+import { notUnderstood, type Translation, type Translator } from './translator.js';
 
 export interface LlmSettings {
   baseUrl: string;
@@ -15,7 +11,7 @@ export interface LlmSettings {
 }
 
 interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  role: 'system' | 'user' | 'assistant';
   content: string;
 }
 
@@ -29,31 +25,27 @@ export function describeSchema(schema: SchemaContext): string {
       const values = c.values
         .slice(0, promptValues)
         .map((v) => JSON.stringify(v))
-        .join(", ");
-      return `${c.name} ${c.type}${values ? ` (e.g. ${values})` : ""}`;
+        .join(', ');
+      return `${c.name} ${c.type}${values ? ` (e.g. ${values})` : ''}`;
     });
-    return `${t.source}.${t.name}(${columns.join(", ")})`;
+    return `${t.source}.${t.name}(${columns.join(', ')})`;
   });
-  const relationships = schema.relationships.map(
-    (r) => `${r.from.table}.${r.from.column} = ${r.to.table}.${r.to.column}`,
-  );
-  return `Tables:\n${lines.join("\n")}${relationships.length ? `\nJoin keys:\n${relationships.join("\n")}` : ""}`;
+  const relationships = schema.relationships.map((r) => `${r.from.table}.${r.from.column} = ${r.to.table}.${r.to.column}`);
+  return `Tables:\n${lines.join('\n')}${relationships.length ? `\nJoin keys:\n${relationships.join('\n')}` : ''}`;
 }
 
 /** The SQL of a model's reply: a fenced ```sql block, else the text from the first SELECT/WITH. */
 export function extractSql(reply: string): string | undefined {
   const fenced = /```(?:sql)?\s*([\s\S]*?)```/i.exec(reply);
-  const text = fenced
-    ? fenced[1]
-    : (/\b(SELECT|WITH)\b[\s\S]*/i.exec(reply)?.[0] ?? "");
-  const sql = text.trim().replace(/;\s*$/, "");
-  return sql === "" ? undefined : sql;
+  const text = fenced ? fenced[1] : (/\b(SELECT|WITH)\b[\s\S]*/i.exec(reply)?.[0] ?? '');
+  const sql = text.trim().replace(/;\s*$/, '');
+  return sql === '' ? undefined : sql;
 }
 
 const systemPrompt =
-  "You translate questions into one DuckDB SQL SELECT statement over the tables listed. Name every table as " +
-  "<source>.<table> exactly as listed. Use only listed columns. Never write anything but a single read-only " +
-  "SELECT (or WITH ... SELECT). Answer with the SQL in one ```sql fenced block and nothing else.";
+  'You translate questions into one DuckDB SQL SELECT statement over the tables listed. Name every table as ' +
+  '<source>.<table> exactly as listed. Use only listed columns. Never write anything but a single read-only ' +
+  'SELECT (or WITH ... SELECT). Answer with the SQL in one ```sql fenced block and nothing else.';
 
 /**
  * An OpenAI-compatible chat-completions translator (OpenAI, Ollama, vLLM): the prompt holds the schema
@@ -61,27 +53,23 @@ const systemPrompt =
  * with the error. A reply still unusable after the retry is a 422; an unreachable model a 502.
  */
 export class LlmTranslator implements Translator {
-  readonly name = "llm";
+  readonly name = 'llm';
 
   constructor(private readonly settings: LlmSettings) {}
 
-  async translate(
-    question: string,
-    schema: SchemaContext,
-    check: (sql: string) => Promise<void>,
-  ): Promise<Translation> {
+  async translate(question: string, schema: SchemaContext, check: (sql: string) => Promise<void>): Promise<Translation> {
     const messages: ChatMessage[] = [
-      { role: "system", content: systemPrompt },
+      { role: 'system', content: systemPrompt },
       {
-        role: "user",
+        role: 'user',
         content: `${describeSchema(schema)}\n\nQuestion: ${question}`,
       },
     ];
-    let lastError = "";
+    let lastError = '';
     for (let attempt = 0; attempt < 2; attempt++) {
       const reply = await this.complete(messages);
       const sql = extractSql(reply);
-      if (!sql) lastError = "the reply held no SQL statement";
+      if (!sql) lastError = 'the reply held no SQL statement';
       else {
         try {
           await check(sql);
@@ -92,29 +80,25 @@ export class LlmTranslator implements Translator {
         }
       }
       messages.push(
-        { role: "assistant", content: reply },
+        { role: 'assistant', content: reply },
         {
-          role: "user",
+          role: 'user',
           content: `That SQL is not acceptable: ${lastError}. Reply with a corrected single SELECT statement in a \`\`\`sql block.`,
         },
       );
     }
-    throw notUnderstood(
-      `The language model did not produce a usable query (${lastError})`,
-      schema,
-    );
+    throw notUnderstood(`The language model did not produce a usable query (${lastError})`, schema);
   }
 
   private async complete(messages: ChatMessage[]): Promise<string> {
     const headers: Record<string, string> = {
-      "content-type": "application/json",
+      'content-type': 'application/json',
     };
-    if (this.settings.apiKey)
-      headers.authorization = `Bearer ${this.settings.apiKey}`;
+    if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
     let response: Response;
     try {
       response = await fetch(`${this.settings.baseUrl}/chat/completions`, {
-        method: "POST",
+        method: 'POST',
         headers,
         body: JSON.stringify({
           model: this.settings.model,
@@ -124,27 +108,12 @@ export class LlmTranslator implements Translator {
         signal: AbortSignal.timeout(this.settings.timeoutMs ?? 60_000),
       });
     } catch (error) {
-      throw new HttpError(
-        502,
-        `The language model at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`,
-        "NL_LLM_UNAVAILABLE",
-      );
+      throw new HttpError(502, `The language model at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`, 'NL_LLM_UNAVAILABLE');
     }
-    if (!response.ok)
-      throw new HttpError(
-        502,
-        `The language model answered HTTP ${response.status}`,
-        "NL_LLM_UNAVAILABLE",
-      );
-    const body = (await response.json().catch(() => undefined)) as
-      { choices?: { message?: { content?: unknown } }[] } | undefined;
+    if (!response.ok) throw new HttpError(502, `The language model answered HTTP ${response.status}`, 'NL_LLM_UNAVAILABLE');
+    const body = (await response.json().catch(() => undefined)) as { choices?: { message?: { content?: unknown } }[] } | undefined;
     const content = body?.choices?.[0]?.message?.content;
-    if (typeof content !== "string")
-      throw new HttpError(
-        502,
-        "The language model answered without a message",
-        "NL_LLM_UNAVAILABLE",
-      );
+    if (typeof content !== 'string') throw new HttpError(502, 'The language model answered without a message', 'NL_LLM_UNAVAILABLE');
     return content;
   }
 }

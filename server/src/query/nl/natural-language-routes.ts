@@ -1,14 +1,14 @@
-import type { FastifyInstance } from "fastify";
-import type { Config } from "../../config.js";
-import { HttpError } from "../../errors.js";
-import type { QueryService } from "../query-service.js";
-import { NaturalLanguageService } from "./natural-language-service.js";
-import { loadNlSettings } from "./nl-settings.js";
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { HttpError } from '../../errors.js';
+import type { QueryService } from '../query-service.js';
+import { NaturalLanguageService } from './natural-language-service.js';
+import { loadNlSettings } from './nl-settings.js';
 
 const questionBody = {
-  type: "object",
-  required: ["question"],
-  properties: { question: { type: "string", minLength: 1 } },
+  type: 'object',
+  required: ['question'],
+  properties: { question: { type: 'string', minLength: 1 } },
 } as const;
 
 /**
@@ -16,38 +16,21 @@ const questionBody = {
  * registered inside the query plugin so it shares its service and engine. The `natural_language`
  * section of sources.yaml is read here; a malformed one stops the server from starting.
  */
-export function naturalLanguageRoutes(
-  app: FastifyInstance,
-  service: QueryService,
-  config: Config,
-): void {
-  const nl = new NaturalLanguageService(
-    service,
-    loadNlSettings(config.querySources),
-    config.nlLlm,
-  );
+export function naturalLanguageRoutes(app: FastifyInstance, service: QueryService, config: Config): void {
+  const nl = new NaturalLanguageService(service, loadNlSettings(config.querySources), config.nlLlm);
   app.post<{ Body: { question: string } }>(
-    "/natural-language",
+    '/natural-language',
     {
       schema: { body: questionBody },
       // Before validation, which would coerce a number or boolean into a string question.
       preValidation: async (request) => {
-        const question = (request.body as { question?: unknown } | null)
-          ?.question;
-        if (question !== undefined && typeof question !== "string")
-          throw new HttpError(
-            400,
-            '"question" must be a string',
-            "BAD_REQUEST",
-          );
+        const question = (request.body as { question?: unknown } | null)?.question;
+        if (question !== undefined && typeof question !== 'string') throw new HttpError(400, '"question" must be a string', 'BAD_REQUEST');
       },
     },
     async (request) => {
       const { outcome, ...result } = await nl.ask(request.body.question);
-      request.log.debug(
-        { translator: nl.translator.name, scans: outcome.scans },
-        "natural-language query",
-      );
+      request.log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;
     },
   );

@@ -1,16 +1,13 @@
-import type { Json } from "@duckdb/node-api";
-import { HttpError } from "../../errors.js";
-import type { QueryOutcome } from "../engine/query-engine.js";
-import type { QueryService } from "../query-service.js";
-import { answerSentence } from "./answer.js";
-import {
-  EmbeddedTranslator,
-  maxQuestionLength,
-} from "./embedded-translator.js";
-import { LlmTranslator, type LlmSettings } from "./llm-translator.js";
-import type { NlSettings } from "./nl-settings.js";
-import { buildSchemaContext, type SchemaContext } from "./schema-context.js";
-import type { Translator } from "./translator.js";
+import type { Json } from '@duckdb/node-api';
+import { HttpError } from '../../errors.js';
+import type { QueryOutcome } from '../engine/query-engine.js';
+import type { QueryService } from '../query-service.js';
+import { answerSentence } from './answer.js';
+import { EmbeddedTranslator, maxQuestionLength } from './embedded-translator.js';
+import { LlmTranslator, type LlmSettings } from './llm-translator.js';
+import type { NlSettings } from './nl-settings.js';
+import { buildSchemaContext, type SchemaContext } from './schema-context.js';
+import type { Translator } from './translator.js';
 
 /** The natural-language result of the service document (part 2). */
 export interface NaturalLanguageResult {
@@ -41,11 +38,7 @@ export class NaturalLanguageService {
   /** The schema context, read on first use and again once it is older than a few minutes. */
   schemaContext(): Promise<SchemaContext> {
     if (!this.schema || Date.now() - this.schema.at > schemaLifetimeMs) {
-      const context = buildSchemaContext(
-        this.service.catalog,
-        this.settings,
-        (sql) => this.service.sql(sql),
-      );
+      const context = buildSchemaContext(this.service.catalog, this.settings, (sql) => this.service.sql(sql));
       this.schema = { context, at: Date.now() };
       context.catch(() => (this.schema = undefined));
     }
@@ -53,17 +46,9 @@ export class NaturalLanguageService {
   }
 
   /** Translates and runs `question`; throws 413 (too long), 422 (not understood), or the engine's errors. */
-  async ask(
-    question: string,
-  ): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
-    if (question.trim() === "")
-      throw new HttpError(400, "The question is empty", "BAD_REQUEST");
-    if (question.length > maxQuestionLength)
-      throw new HttpError(
-        413,
-        `The question is ${question.length} characters long; the limit is ${maxQuestionLength}`,
-        "QUESTION_TOO_LONG",
-      );
+  async ask(question: string): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
+    if (question.trim() === '') throw new HttpError(400, 'The question is empty', 'BAD_REQUEST');
+    if (question.length > maxQuestionLength) throw new HttpError(413, `The question is ${question.length} characters long; the limit is ${maxQuestionLength}`, 'QUESTION_TOO_LONG');
     const schema = await this.schemaContext();
     let outcome: QueryOutcome | undefined;
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
@@ -71,33 +56,16 @@ export class NaturalLanguageService {
       try {
         outcome = await this.service.sql(sql);
       } catch (error) {
-        if (
-          error instanceof HttpError &&
-          this.translator.name === "embedded" &&
-          (error.status === 400 || error.status === 404)
-        ) {
-          throw new HttpError(
-            422,
-            `The question was translated into a query that does not run (${error.detail}); rephrase it`,
-            "QUESTION_NOT_UNDERSTOOD",
-          );
+        if (error instanceof HttpError && this.translator.name === 'embedded' && (error.status === 400 || error.status === 404)) {
+          throw new HttpError(422, `The question was translated into a query that does not run (${error.detail}); rephrase it`, 'QUESTION_NOT_UNDERSTOOD');
         }
         throw error;
       }
     };
-    const translation = await this.translator.translate(
-      question,
-      schema,
-      check,
-    );
-    if (!outcome)
-      throw new Error("the translator returned without running its query");
+    const translation = await this.translator.translate(question, schema, check);
+    if (!outcome) throw new Error('the translator returned without running its query');
     return {
-      answer: answerSentence(
-        outcome,
-        translation.meaning,
-        translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql),
-      ),
+      answer: answerSentence(outcome, translation.meaning, translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql)),
       generated_query: translation.sql,
       results: outcome.rows,
       outcome,

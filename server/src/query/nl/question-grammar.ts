@@ -1,24 +1,24 @@
-import type { Token } from "./question-words.js";
+import type { Token } from './question-words.js';
 
-export type Aggregate = "count" | "avg" | "sum" | "max" | "min";
-export type Comparison = ">" | ">=" | "<" | "<=" | "=" | "between";
+export type Aggregate = 'count' | 'avg' | 'sum' | 'max' | 'min';
+export type Comparison = '>' | '>=' | '<' | '<=' | '=' | 'between';
 
 /** A phrase that shapes the query, found at token `at` (its last token is `end - 1`). */
 export type Cue =
-  | { kind: "aggregate"; fn: Aggregate; at: number; end: number }
+  | { kind: 'aggregate'; fn: Aggregate; at: number; end: number }
   | {
-      kind: "superlative";
+      kind: 'superlative';
       descending: boolean;
       at: number;
       end: number;
-      implied?: "age" | "price" | "date";
+      implied?: 'age' | 'price' | 'date';
     }
-  | { kind: "group"; at: number; end: number }
-  | { kind: "order"; at: number; end: number }
-  | { kind: "direction"; descending: boolean; at: number; end: number }
-  | { kind: "top"; n: number; at: number; end: number }
+  | { kind: 'group'; at: number; end: number }
+  | { kind: 'order'; at: number; end: number }
+  | { kind: 'direction'; descending: boolean; at: number; end: number }
+  | { kind: 'top'; n: number; at: number; end: number }
   | {
-      kind: "compare";
+      kind: 'compare';
       op: Comparison;
       values: number[];
       at: number;
@@ -26,74 +26,58 @@ export type Cue =
       year: boolean;
     }
   | {
-      kind: "recent";
+      kind: 'recent';
       amount: number;
-      unit: "day" | "week" | "month" | "year";
+      unit: 'day' | 'week' | 'month' | 'year';
       at: number;
       end: number;
     }
-  | { kind: "period"; from: string; to: string; at: number; end: number }
-  | { kind: "month"; month: number; at: number; end: number }
-  | { kind: "distinct"; at: number; end: number };
+  | { kind: 'period'; from: string; to: string; at: number; end: number }
+  | { kind: 'month'; month: number; at: number; end: number }
+  | { kind: 'distinct'; at: number; end: number };
 
-const months = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
+const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const comparators: [string[], Comparison][] = [
-  [["at", "least"], ">="],
-  [["no", "less", "than"], ">="],
-  [["at", "most"], "<="],
-  [["no", "more", "than"], "<="],
-  [["more", "than"], ">"],
-  [["greater", "than"], ">"],
-  [["higher", "than"], ">"],
-  [["larger", "than"], ">"],
-  [["bigger", "than"], ">"],
-  [["less", "than"], "<"],
-  [["fewer", "than"], "<"],
-  [["lower", "than"], "<"],
-  [["smaller", "than"], "<"],
-  [["over"], ">"],
-  [["above"], ">"],
-  [["exceeding"], ">"],
-  [["after"], ">"],
-  [["since"], ">="],
-  [["from"], ">="],
-  [["under"], "<"],
-  [["below"], "<"],
-  [["before"], "<"],
-  [["equal", "to"], "="],
+  [['at', 'least'], '>='],
+  [['no', 'less', 'than'], '>='],
+  [['at', 'most'], '<='],
+  [['no', 'more', 'than'], '<='],
+  [['more', 'than'], '>'],
+  [['greater', 'than'], '>'],
+  [['higher', 'than'], '>'],
+  [['larger', 'than'], '>'],
+  [['bigger', 'than'], '>'],
+  [['less', 'than'], '<'],
+  [['fewer', 'than'], '<'],
+  [['lower', 'than'], '<'],
+  [['smaller', 'than'], '<'],
+  [['over'], '>'],
+  [['above'], '>'],
+  [['exceeding'], '>'],
+  [['after'], '>'],
+  [['since'], '>='],
+  [['from'], '>='],
+  [['under'], '<'],
+  [['below'], '<'],
+  [['before'], '<'],
+  [['equal', 'to'], '='],
 ];
 
 const aggregateWords: Record<string, Aggregate> = {
-  average: "avg",
-  avg: "avg",
-  mean: "avg",
-  total: "sum",
-  sum: "sum",
-  maximum: "max",
-  max: "max",
-  minimum: "min",
-  min: "min",
-  count: "count",
+  average: 'avg',
+  avg: 'avg',
+  mean: 'avg',
+  total: 'sum',
+  sum: 'sum',
+  maximum: 'max',
+  max: 'max',
+  minimum: 'min',
+  min: 'min',
+  count: 'count',
 };
 
-const superlatives: Record<
-  string,
-  { descending: boolean; implied?: "age" | "price" | "date" }
-> = {
+const superlatives: Record<string, { descending: boolean; implied?: 'age' | 'price' | 'date' }> = {
   highest: { descending: true },
   largest: { descending: true },
   biggest: { descending: true },
@@ -103,41 +87,29 @@ const superlatives: Record<
   smallest: { descending: false },
   least: { descending: false },
   fewest: { descending: false },
-  oldest: { descending: true, implied: "age" },
-  youngest: { descending: false, implied: "age" },
-  cheapest: { descending: false, implied: "price" },
-  newest: { descending: true, implied: "date" },
-  latest: { descending: true, implied: "date" },
-  earliest: { descending: false, implied: "date" },
+  oldest: { descending: true, implied: 'age' },
+  youngest: { descending: false, implied: 'age' },
+  cheapest: { descending: false, implied: 'price' },
+  newest: { descending: true, implied: 'date' },
+  latest: { descending: true, implied: 'date' },
+  earliest: { descending: false, implied: 'date' },
 };
 
-const isYear = (t: Token | undefined): boolean =>
-  t?.kind === "number" &&
-  /^\d{4}$/.test(t.text) &&
-  Number(t.text) >= 1900 &&
-  Number(t.text) <= 2100;
-const pad = (n: number): string => String(n).padStart(2, "0");
+const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
+const pad = (n: number): string => String(n).padStart(2, '0');
 
-function matches(
-  tokens: readonly Token[],
-  at: number,
-  words: readonly string[],
-): boolean {
+function matches(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
   return words.every((w, k) => tokens[at + k]?.text === w);
 }
 
 /** Numbers after a comparator: `N`, `N or M`, `N and M` (for between). */
-function numbersAt(
-  tokens: readonly Token[],
-  at: number,
-): { values: number[]; end: number } | undefined {
-  const skip =
-    tokens[at]?.text === "the" || tokens[at]?.text === "year" ? 1 : 0;
+function numbersAt(tokens: readonly Token[], at: number): { values: number[]; end: number } | undefined {
+  const skip = tokens[at]?.text === 'the' || tokens[at]?.text === 'year' ? 1 : 0;
   const first = tokens[at + skip];
-  if (first?.kind !== "number") return undefined;
+  if (first?.kind !== 'number') return undefined;
   const values = [Number(first.text)];
   let end = at + skip + 1;
-  while (tokens[end]?.text === "or" && tokens[end + 1]?.kind === "number") {
+  while (tokens[end]?.text === 'or' && tokens[end + 1]?.kind === 'number') {
     values.push(Number(tokens[end + 1].text));
     end += 2;
   }
@@ -162,90 +134,64 @@ export function readCues(tokens: readonly Token[]): {
     if (taken.has(i)) continue;
     const t = tokens[i];
     const next = tokens[i + 1];
-    if (
-      matches(tokens, i, ["how", "many"]) ||
-      matches(tokens, i, ["number", "of"]) ||
-      matches(tokens, i, ["count", "of"])
-    ) {
-      take({ kind: "aggregate", fn: "count", at: i, end: i + 2 });
+    if (matches(tokens, i, ['how', 'many']) || matches(tokens, i, ['number', 'of']) || matches(tokens, i, ['count', 'of'])) {
+      take({ kind: 'aggregate', fn: 'count', at: i, end: i + 2 });
       continue;
     }
-    if (matches(tokens, i, ["total", "number", "of"])) {
-      take({ kind: "aggregate", fn: "count", at: i, end: i + 3 });
+    if (matches(tokens, i, ['total', 'number', 'of'])) {
+      take({ kind: 'aggregate', fn: 'count', at: i, end: i + 3 });
       continue;
     }
-    if ((t.text === "top" || t.text === "first") && next?.kind === "number") {
+    if ((t.text === 'top' || t.text === 'first') && next?.kind === 'number') {
       take({
-        kind: "top",
+        kind: 'top',
         n: Math.min(Number(next.text), 10_000),
         at: i,
         end: i + 2,
       });
       continue;
     }
-    if (
-      ["order", "ordered", "sort", "sorted", "rank", "ranked"].includes(
-        t.text,
-      ) &&
-      next?.text === "by"
-    ) {
-      take({ kind: "order", at: i, end: i + 2 });
+    if (['order', 'ordered', 'sort', 'sorted', 'rank', 'ranked'].includes(t.text) && next?.text === 'by') {
+      take({ kind: 'order', at: i, end: i + 2 });
       continue;
     }
-    if (
-      ["desc", "descending"].includes(t.text) ||
-      matches(tokens, i, ["from", "highest"]) ||
-      matches(tokens, i, ["from", "the", "highest"])
-    ) {
-      take({ kind: "direction", descending: true, at: i, end: i + 1 });
+    if (['desc', 'descending'].includes(t.text) || matches(tokens, i, ['from', 'highest']) || matches(tokens, i, ['from', 'the', 'highest'])) {
+      take({ kind: 'direction', descending: true, at: i, end: i + 1 });
       continue;
     }
-    if (
-      ["asc", "ascending", "alphabetical", "alphabetically"].includes(t.text)
-    ) {
-      take({ kind: "direction", descending: false, at: i, end: i + 1 });
+    if (['asc', 'ascending', 'alphabetical', 'alphabetically'].includes(t.text)) {
+      take({ kind: 'direction', descending: false, at: i, end: i + 1 });
       continue;
     }
     // "placed by customers", "written by": a passive "by" names who did it, not a grouping.
-    if (t.text === "by" && /ed$|en$/.test(tokens[i - 1]?.text ?? "")) continue;
-    if (
-      t.text === "by" ||
-      t.text === "per" ||
-      t.text === "each" ||
-      matches(tokens, i, ["for", "every"])
-    ) {
-      take({ kind: "group", at: i, end: i + (t.text === "for" ? 2 : 1) });
+    if (t.text === 'by' && /ed$|en$/.test(tokens[i - 1]?.text ?? '')) continue;
+    if (t.text === 'by' || t.text === 'per' || t.text === 'each' || matches(tokens, i, ['for', 'every'])) {
+      take({ kind: 'group', at: i, end: i + (t.text === 'for' ? 2 : 1) });
       continue;
     }
-    if (["distinct", "different", "unique"].includes(t.text)) {
-      take({ kind: "distinct", at: i, end: i + 1 });
+    if (['distinct', 'different', 'unique'].includes(t.text)) {
+      take({ kind: 'distinct', at: i, end: i + 1 });
       continue;
     }
-    if ((t.text === "last" || t.text === "past") && next) {
-      const amount = next.kind === "number" ? Number(next.text) : 1;
-      const unitToken = next.kind === "number" ? tokens[i + 2] : next;
-      const unit = unitToken?.lemma.replace(/s$/, "") as
-        "day" | "week" | "month" | "year";
-      if (["day", "week", "month", "year"].includes(unit)) {
+    if ((t.text === 'last' || t.text === 'past') && next) {
+      const amount = next.kind === 'number' ? Number(next.text) : 1;
+      const unitToken = next.kind === 'number' ? tokens[i + 2] : next;
+      const unit = unitToken?.lemma.replace(/s$/, '') as 'day' | 'week' | 'month' | 'year';
+      if (['day', 'week', 'month', 'year'].includes(unit)) {
         take({
-          kind: "recent",
+          kind: 'recent',
           amount,
           unit,
           at: i,
-          end: i + (next.kind === "number" ? 3 : 2),
+          end: i + (next.kind === 'number' ? 3 : 2),
         });
         continue;
       }
     }
-    if (
-      t.text === "between" &&
-      next?.kind === "number" &&
-      tokens[i + 2]?.text === "and" &&
-      tokens[i + 3]?.kind === "number"
-    ) {
+    if (t.text === 'between' && next?.kind === 'number' && tokens[i + 2]?.text === 'and' && tokens[i + 3]?.kind === 'number') {
       take({
-        kind: "compare",
-        op: "between",
+        kind: 'compare',
+        op: 'between',
         values: [Number(next.text), Number(tokens[i + 3].text)],
         at: i,
         end: i + 4,
@@ -254,29 +200,29 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     const month = months.indexOf(t.text);
-    if (month >= 0 && t.text !== "may") {
+    if (month >= 0 && t.text !== 'may') {
       if (isYear(next)) {
         const y = Number(next.text);
         const [ny, nm] = month === 11 ? [y + 1, 1] : [y, month + 2];
         take({
-          kind: "period",
+          kind: 'period',
           from: `${y}-${pad(month + 1)}-01`,
           to: `${ny}-${pad(nm)}-01`,
           at: i,
           end: i + 2,
         });
-      } else take({ kind: "month", month: month + 1, at: i, end: i + 1 });
+      } else take({ kind: 'month', month: month + 1, at: i, end: i + 1 });
       continue;
     }
     const comparator = comparators.find(([words]) => matches(tokens, i, words));
     if (comparator) {
       const [words, op] = comparator;
       const after = tokens[i + words.length];
-      if (after?.kind === "date") {
+      if (after?.kind === 'date') {
         take({
-          kind: "period",
-          from: op === "<" ? "0001-01-01" : after.text,
-          to: op === "<" ? after.text : "9999-12-31",
+          kind: 'period',
+          from: op === '<' ? '0001-01-01' : after.text,
+          to: op === '<' ? after.text : '9999-12-31',
           at: i,
           end: i + words.length + 1,
         });
@@ -285,24 +231,19 @@ export function readCues(tokens: readonly Token[]): {
       const numbers = numbersAt(tokens, i + words.length);
       if (numbers) {
         take({
-          kind: "compare",
+          kind: 'compare',
           op,
           values: numbers.values,
           at: i,
           end: numbers.end,
-          year: numbers.values.every((_, k) =>
-            isYear(tokens[numbers.end - 1 - 2 * k]),
-          ),
+          year: numbers.values.every((_, k) => isYear(tokens[numbers.end - 1 - 2 * k])),
         });
         continue;
       }
-      if (
-        words.length === 1 &&
-        ["over", "above", "under", "below"].includes(words[0])
-      ) {
+      if (words.length === 1 && ['over', 'above', 'under', 'below'].includes(words[0])) {
         // "over" with a column between it and the number ("above age 20"): the number is read below.
         take({
-          kind: "compare",
+          kind: 'compare',
           op,
           values: [],
           at: i,
@@ -312,18 +253,15 @@ export function readCues(tokens: readonly Token[]): {
         continue;
       }
     }
-    if (
-      superlatives[t.text] &&
-      !(t.text === "most" && next && ["expensive"].includes(next.text))
-    ) {
-      take({ kind: "superlative", ...superlatives[t.text], at: i, end: i + 1 });
+    if (superlatives[t.text] && !(t.text === 'most' && next && ['expensive'].includes(next.text))) {
+      take({ kind: 'superlative', ...superlatives[t.text], at: i, end: i + 1 });
       continue;
     }
-    if (t.text === "most" && next?.text === "expensive") {
+    if (t.text === 'most' && next?.text === 'expensive') {
       take({
-        kind: "superlative",
+        kind: 'superlative',
         descending: true,
-        implied: "price",
+        implied: 'price',
         at: i,
         end: i + 2,
       });
@@ -331,24 +269,18 @@ export function readCues(tokens: readonly Token[]): {
     }
     if (aggregateWords[t.text]) {
       take({
-        kind: "aggregate",
+        kind: 'aggregate',
         fn: aggregateWords[t.text],
         at: i,
         end: i + 1,
       });
       continue;
     }
-    if (
-      (t.text === "in" ||
-        t.text === "during" ||
-        t.text === "of" ||
-        t.text === "year") &&
-      isYear(next)
-    ) {
+    if ((t.text === 'in' || t.text === 'during' || t.text === 'of' || t.text === 'year') && isYear(next)) {
       const numbers = numbersAt(tokens, i + 1)!;
       take({
-        kind: "compare",
-        op: "=",
+        kind: 'compare',
+        op: '=',
         values: numbers.values,
         at: i,
         end: numbers.end,
@@ -356,13 +288,11 @@ export function readCues(tokens: readonly Token[]): {
       });
       continue;
     }
-    if (t.kind === "date" && ["on", "at"].includes(tokens[i - 1]?.text ?? "")) {
+    if (t.kind === 'date' && ['on', 'at'].includes(tokens[i - 1]?.text ?? '')) {
       const day = new Date(`${t.text}T00:00:00Z`);
       if (!Number.isNaN(day.getTime())) {
-        const nextDay = new Date(day.getTime() + 86_400_000)
-          .toISOString()
-          .slice(0, 10);
-        take({ kind: "period", from: t.text, to: nextDay, at: i, end: i + 1 });
+        const nextDay = new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10);
+        take({ kind: 'period', from: t.text, to: nextDay, at: i, end: i + 1 });
       }
     }
   }

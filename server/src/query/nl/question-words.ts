@@ -5,41 +5,30 @@ export interface Token {
   text: string;
   /** Its base form (singular), for matching table and column names. */
   lemma: string;
-  kind: "word" | "number" | "date";
+  kind: 'word' | 'number' | 'date';
 }
 
 /** English plural to singular, good enough for table and column names. */
 export function lemmaOf(word: string): string {
   if (word.length <= 3) return word;
-  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("ses") && word.length > 5) return word.slice(0, -1);
-  if (
-    word.endsWith("s") &&
-    !word.endsWith("ss") &&
-    !word.endsWith("us") &&
-    !word.endsWith("is")
-  )
-    return word.slice(0, -1);
+  if (word.endsWith('ses') && word.length > 5) return word.slice(0, -1);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
   return word;
 }
 
-const tokenPattern =
-  /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?/gu;
+const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?/gu;
 
 /** Splits a question into words, numbers and ISO dates; possessive `'s` is dropped. */
 export function tokenize(question: string): Token[] {
   const tokens: Token[] = [];
   for (const match of question.toLowerCase().matchAll(tokenPattern)) {
-    const raw = match[0].replace(/'s$/, "");
-    const kind = /^\d{4}-\d{2}-\d{2}$/.test(raw)
-      ? "date"
-      : /^\d/.test(raw)
-        ? "number"
-        : "word";
+    const raw = match[0].replace(/'s$/, '');
+    const kind = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? 'date' : /^\d/.test(raw) ? 'number' : 'word';
     tokens.push({
       text: raw,
-      lemma: kind === "word" ? lemmaOf(raw.replace(/'/g, "")) : raw,
+      lemma: kind === 'word' ? lemmaOf(raw.replace(/'/g, '')) : raw,
       kind,
     });
   }
@@ -49,7 +38,7 @@ export function tokenize(question: string): Token[] {
 /** Splits a schema name (`signup_date`, `CustomerID`) into lower-case base-form words. */
 export function nameWords(name: string): string[] {
   return name
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
@@ -63,14 +52,14 @@ export function nameWords(name: string): string[] {
  */
 export const fillerWords = new Set(
   (
-    "what which who whom whose how is are was were be been being the a an of in on at for to from with do does did have has had " +
-    "we i you me my our us there their it its that this these those show list give find return display get tell please can could would " +
-    "will let see know want need about as any some here all every whole overall currently ever exist available recorded stored listed " +
-    "registered existing and by per each across record row entry total number count sum average avg mean maximum max minimum min " +
-    "highest lowest largest smallest biggest greatest most least fewest many much top first order ordered sort sorted rank ranked " +
-    "descending ascending desc asc alphabetical alphabetically than over above under below more less greater fewer higher lower larger " +
+    'what which who whom whose how is are was were be been being the a an of in on at for to from with do does did have has had ' +
+    'we i you me my our us there their it its that this these those show list give find return display get tell please can could would ' +
+    'will let see know want need about as any some here all every whole overall currently ever exist available recorded stored listed ' +
+    'registered existing and by per each across record row entry total number count sum average avg mean maximum max minimum min ' +
+    'highest lowest largest smallest biggest greatest most least fewest many much top first order ordered sort sorted rank ranked ' +
+    'descending ascending desc asc alphabetical alphabetically than over above under below more less greater fewer higher lower larger ' +
     "smaller bigger exceeding exceed between after before since last past previous this year day week month so far what's " +
-    "different distinct unique value along together corresponding respective respectively also whose where when made happen " +
-    "come live located based belong placed named called"
+    'different distinct unique value along together corresponding respective respectively also whose where when made happen ' +
+    'come live located based belong placed named called'
   ).split(/\s+/),
 );

@@ -1,9 +1,9 @@
-import { quoteDouble } from "../connectors/filters.js";
-import type { SqlResult } from "../engine/result-format.js";
-import type { SourceCatalog } from "../source-catalog.js";
-import type { NlSettings } from "./nl-settings.js";
+import { quoteDouble } from '../connectors/filters.js';
+import type { SqlResult } from '../engine/result-format.js';
+import type { SourceCatalog } from '../source-catalog.js';
+import type { NlSettings } from './nl-settings.js';
 
-export type ColumnKind = "number" | "text" | "date" | "other";
+export type ColumnKind = 'number' | 'text' | 'date' | 'other';
 
 export interface SchemaColumn {
   name: string;
@@ -31,7 +31,7 @@ export interface Relationship {
 export interface SchemaContext {
   tables: SchemaTable[];
   relationships: Relationship[];
-  synonyms: NlSettings["synonyms"];
+  synonyms: NlSettings['synonyms'];
 }
 
 /** Longest sampled value kept: longer texts are descriptions, not something a question names. */
@@ -41,19 +41,13 @@ const valuesPerColumn = 200;
 /** The kind of a DuckDB type, for deciding what a column can be compared, summed or grouped by. */
 export function columnKind(type: string): ColumnKind {
   const t = type.toUpperCase();
-  if (
-    /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(
-      t,
-    )
-  )
-    return "number";
-  if (/^(DATE|TIMESTAMP.*)$/.test(t)) return "date";
-  if (/^(VARCHAR|TEXT|STRING|CHAR.*|ENUM.*)$/.test(t)) return "text";
-  return "other";
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(t)) return 'number';
+  if (/^(DATE|TIMESTAMP.*)$/.test(t)) return 'date';
+  if (/^(VARCHAR|TEXT|STRING|CHAR.*|ENUM.*)$/.test(t)) return 'text';
+  return 'other';
 }
 
-export const tableKey = (source: string, table: string): string =>
-  `${source}.${table}`.toLowerCase();
+export const tableKey = (source: string, table: string): string => `${source}.${table}`.toLowerCase();
 
 /**
  * Builds the schema context of every source in `catalog`: tables and columns from the connectors,
@@ -61,11 +55,7 @@ export const tableKey = (source: string, table: string): string =>
  * goes through the engine and its limits), declared relationships, and relationships inferred from
  * column names (`customer_id` -> `customers.id`). A source that cannot be read is left out.
  */
-export async function buildSchemaContext(
-  catalog: SourceCatalog,
-  settings: NlSettings,
-  run: (sql: string) => Promise<SqlResult>,
-): Promise<SchemaContext> {
+export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>): Promise<SchemaContext> {
   const tables: SchemaTable[] = [];
   for (const { definition, connector } of catalog.list()) {
     let infos;
@@ -92,58 +82,36 @@ export async function buildSchemaContext(
   for (const table of tables) await sampleValues(table, run);
   return {
     tables,
-    relationships: [
-      ...declaredRelationships(tables, settings),
-      ...inferredRelationships(tables),
-    ],
+    relationships: [...declaredRelationships(tables, settings), ...inferredRelationships(tables)],
     synonyms: settings.synonyms,
   };
 }
 
-async function sampleValues(
-  table: SchemaTable,
-  run: (sql: string) => Promise<SqlResult>,
-): Promise<void> {
-  const text = table.columns.filter((c) => c.kind === "text");
+async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<SqlResult>): Promise<void> {
+  const text = table.columns.filter((c) => c.kind === 'text');
   if (text.length === 0) return;
   const lists = text.map(
-    (c) =>
-      `(list(DISTINCT ${quoteDouble(c.name)}) FILTER (WHERE length(${quoteDouble(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${quoteDouble(c.name)}`,
+    (c) => `(list(DISTINCT ${quoteDouble(c.name)}) FILTER (WHERE length(${quoteDouble(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${quoteDouble(c.name)}`,
   );
   try {
-    const result = await run(
-      `SELECT ${lists.join(", ")} FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)}`,
-    );
+    const result = await run(`SELECT ${lists.join(', ')} FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)}`);
     const row = result.rows[0] ?? {};
     for (const column of text) {
       const values = row[column.name];
-      if (Array.isArray(values))
-        column.values = values.filter(
-          (v): v is string => typeof v === "string" && /[a-z]/i.test(v),
-        );
+      if (Array.isArray(values)) column.values = values.filter((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
     }
   } catch {
     // A table that cannot be sampled is still linkable by its names.
   }
 }
 
-function findColumn(
-  tables: SchemaTable[],
-  source: string,
-  table: string,
-  column: string,
-): { table: string; column: string } | undefined {
+function findColumn(tables: SchemaTable[], source: string, table: string, column: string): { table: string; column: string } | undefined {
   const t = tables.find((x) => x.key === tableKey(source, table));
-  const c = t?.columns.find(
-    (x) => x.name.toLowerCase() === column.toLowerCase(),
-  );
+  const c = t?.columns.find((x) => x.name.toLowerCase() === column.toLowerCase());
   return t && c ? { table: t.key, column: c.name } : undefined;
 }
 
-function declaredRelationships(
-  tables: SchemaTable[],
-  settings: NlSettings,
-): Relationship[] {
+function declaredRelationships(tables: SchemaTable[], settings: NlSettings): Relationship[] {
   const found: Relationship[] = [];
   for (const r of settings.relationships) {
     const from = findColumn(tables, r.from.source, r.from.table, r.from.column);
@@ -155,9 +123,9 @@ function declaredRelationships(
 
 const singular = (word: string): string =>
   word
-    .replace(/ies$/, "y")
-    .replace(/(ss|sh|ch|x)es$/, "$1")
-    .replace(/([^s])s$/, "$1");
+    .replace(/ies$/, 'y')
+    .replace(/(ss|sh|ch|x)es$/, '$1')
+    .replace(/([^s])s$/, '$1');
 
 /**
  * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
@@ -169,17 +137,8 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
     for (const column of table.columns) {
       const m = /^(.+?)_?id$/i.exec(column.name);
       if (!m) continue;
-      const target = tables.find(
-        (t) =>
-          t !== table &&
-          t.source === table.source &&
-          singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()),
-      );
-      const key =
-        target?.columns.find((c) => c.name.toLowerCase() === "id") ??
-        target?.columns.find(
-          (c) => c.name.toLowerCase() === column.name.toLowerCase(),
-        );
+      const target = tables.find((t) => t !== table && t.source === table.source && singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()));
+      const key = target?.columns.find((c) => c.name.toLowerCase() === 'id') ?? target?.columns.find((c) => c.name.toLowerCase() === column.name.toLowerCase());
       if (target && key)
         found.push({
           from: { table: table.key, column: column.name },

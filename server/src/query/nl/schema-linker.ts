@@ -1,16 +1,10 @@
-import { lemmaOf, nameWords, tokenize, type Token } from "./question-words.js";
-import type {
-  SchemaColumn,
-  SchemaContext,
-  SchemaTable,
-} from "./schema-context.js";
-import { tableKey } from "./schema-context.js";
+import { lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
+import { tableKey } from './schema-context.js';
 
 /** What a span of the question refers to. */
 export type Candidate =
-  | { kind: "table"; table: SchemaTable }
-  | { kind: "column"; table: SchemaTable; column: SchemaColumn }
-  | { kind: "value"; table: SchemaTable; column: SchemaColumn; value: string };
+  { kind: 'table'; table: SchemaTable } | { kind: 'column'; table: SchemaTable; column: SchemaColumn } | { kind: 'value'; table: SchemaTable; column: SchemaColumn; value: string };
 
 /** A span of tokens `[start, end)` and the schema elements it may mean (best first). */
 export interface Link {
@@ -35,48 +29,27 @@ export class SchemaIndex {
 
   constructor(readonly schema: SchemaContext) {
     for (const table of schema.tables) {
-      this.add(nameWords(table.name).join(" "), { kind: "table", table }, 2);
+      this.add(nameWords(table.name).join(' '), { kind: 'table', table }, 2);
       for (const column of table.columns) {
-        this.add(
-          nameWords(column.name).join(" "),
-          { kind: "column", table, column },
-          2,
-        );
+        this.add(nameWords(column.name).join(' '), { kind: 'column', table, column }, 2);
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
-          if (words.length > 0 && words.length <= maxPhrase)
-            this.add(
-              words.join(" "),
-              { kind: "value", table, column, value },
-              1,
-            );
+          if (words.length > 0 && words.length <= maxPhrase) this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
         }
       }
     }
     for (const synonym of schema.synonyms) {
-      const table = schema.tables.find(
-        (t) => t.key === tableKey(synonym.source, synonym.table),
-      );
-      const column =
-        synonym.column === undefined
-          ? undefined
-          : table?.columns.find(
-              (c) => c.name.toLowerCase() === synonym.column!.toLowerCase(),
-            );
+      const table = schema.tables.find((t) => t.key === tableKey(synonym.source, synonym.table));
+      const column = synonym.column === undefined ? undefined : table?.columns.find((c) => c.name.toLowerCase() === synonym.column!.toLowerCase());
       if (!table || (synonym.column !== undefined && !column)) continue;
       const candidate: Candidate =
-        column && synonym.value !== undefined
-          ? { kind: "value", table, column, value: synonym.value }
-          : column
-            ? { kind: "column", table, column }
-            : { kind: "table", table };
-      for (const words of synonym.words)
-        this.add(words.split(/\s+/).map(lemmaOf).join(" "), candidate, 3);
+        column && synonym.value !== undefined ? { kind: 'value', table, column, value: synonym.value } : column ? { kind: 'column', table, column } : { kind: 'table', table };
+      for (const words of synonym.words) this.add(words.split(/\s+/).map(lemmaOf).join(' '), candidate, 3);
     }
   }
 
   private add(phrase: string, candidate: Candidate, rank: number): void {
-    if (phrase === "") return;
+    if (phrase === '') return;
     const list = this.entries.get(phrase) ?? [];
     list.push({ phrase, candidate, rank });
     this.entries.set(phrase, list);
@@ -84,15 +57,9 @@ export class SchemaIndex {
 
   /** Candidates for a phrase, best rank first; values are matched on written words, names on base forms. */
   private lookup(lemmas: string, texts: string): Candidate[] {
-    const byLemma = (this.entries.get(lemmas) ?? []).filter(
-      (e) => e.candidate.kind !== "value" || e.rank === 3,
-    );
-    const byText = (this.entries.get(texts) ?? []).filter(
-      (e) => e.candidate.kind === "value" && e.rank === 1,
-    );
-    return [...byLemma, ...byText]
-      .sort((a, b) => b.rank - a.rank)
-      .map((e) => e.candidate);
+    const byLemma = (this.entries.get(lemmas) ?? []).filter((e) => e.candidate.kind !== 'value' || e.rank === 3);
+    const byText = (this.entries.get(texts) ?? []).filter((e) => e.candidate.kind === 'value' && e.rank === 1);
+    return [...byLemma, ...byText].sort((a, b) => b.rank - a.rank).map((e) => e.candidate);
   }
 
   /**
@@ -104,18 +71,10 @@ export class SchemaIndex {
     let i = 0;
     while (i < tokens.length) {
       let found: Link | undefined;
-      for (
-        let n = Math.min(maxPhrase, tokens.length - i);
-        n >= 1 && !found;
-        n--
-      ) {
+      for (let n = Math.min(maxPhrase, tokens.length - i); n >= 1 && !found; n--) {
         const span = tokens.slice(i, i + n);
-        if (span.some((t, k) => taken.has(i + k) || t.kind !== "word"))
-          continue;
-        const candidates = this.lookup(
-          span.map((t) => t.lemma).join(" "),
-          span.map((t) => t.text).join(" "),
-        );
+        if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
+        const candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }
       if (found) {

@@ -1,5 +1,5 @@
-import { HttpError } from "../../errors.js";
-import type { SchemaContext } from "./schema-context.js";
+import { HttpError } from '../../errors.js';
+import type { SchemaContext } from './schema-context.js';
 
 /** A question translated to one SELECT statement. */
 export interface Translation {
@@ -16,28 +16,15 @@ export interface Translation {
  * can retry with the error. Throws a 422 (see {@link notUnderstood}) when the question cannot be translated.
  */
 export interface Translator {
-  readonly name: "embedded" | "llm";
-  translate(
-    question: string,
-    schema: SchemaContext,
-    check: (sql: string) => Promise<void>,
-  ): Promise<Translation>;
+  readonly name: 'embedded' | 'llm';
+  translate(question: string, schema: SchemaContext, check: (sql: string) => Promise<void>): Promise<Translation>;
 }
 
 /** The names of the tables a context knows, for error messages. */
 export const knownTables = (schema: SchemaContext): string =>
-  schema.tables.length === 0
-    ? "none (no sources are configured)"
-    : schema.tables.map((t) => `${t.source}.${t.name}`).join(", ");
+  schema.tables.length === 0 ? 'none (no sources are configured)' : schema.tables.map((t) => `${t.source}.${t.name}`).join(', ');
 
 /** 422: the question could not be translated; `reason` says why, the known tables are listed. */
-export function notUnderstood(
-  reason: string,
-  schema: SchemaContext,
-): HttpError {
-  return new HttpError(
-    422,
-    `${reason}. Known tables: ${knownTables(schema)}`,
-    "QUESTION_NOT_UNDERSTOOD",
-  );
+export function notUnderstood(reason: string, schema: SchemaContext): HttpError {
+  return new HttpError(422, `${reason}. Known tables: ${knownTables(schema)}`, 'QUESTION_NOT_UNDERSTOOD');
 }
