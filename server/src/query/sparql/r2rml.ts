@@ -1,0 +1,264 @@
+import N3 from 'n3';
+import { RDF, RR, XSD, rdfType, type Term } from './rdf.js';
+
+/** A mapping that cannot be used, with the reason naming the triples map and the problem. */
+export class MappingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MappingError';
+  }
+}
+
+export type TermType = 'iri' | 'bnode' | 'literal';
+
+/** One piece of an `rr:template`: fixed text or a column whose value is inserted. */
+export type TemplatePart = { text: string } | { column: string };
+
+/** A term map of R2RML §7: constant, column or template, with its term type and literal tags. */
+export type TermMap =
+  | { kind: 'constant'; term: Term }
+  | { kind: 'column'; column: string; termType: TermType; datatype?: string; language?: string }
+  | { kind: 'template'; parts: TemplatePart[]; termType: TermType; datatype?: string; language?: string };
+
+/** The rows a triples map reads: an SQL FROM item over `<source>.<table>` names. */
+export interface LogicalTable {
+  /** `"source"."table"` or `(sql query)`: what goes after FROM. */
+  from: string;
+  /** Where a table is named directly: the source and table, for column types. */
+  source?: string;
+  table?: string;
+}
+
+/**
+ * One kind of triple a mapping produces, from one row of the child table (joined with a parent row
+ * for a referencing object map). This is the unit the translator unfolds triple patterns into.
+ */
+export interface MappedTriple {
+  /** Where it came from, for error messages and explain. */
+  origin: string;
+  child: LogicalTable;
+  /** The parent table of a referencing object map and the join conditions (child column, parent column). */
+  parent?: { table: LogicalTable; joins: { child: string; parent: string }[] };
+  subject: TermMap;
+  predicate: TermMap;
+  object: TermMap;
+  /** Whether the subject / object map reads the parent row (a referencing object map, or its inverse). */
+  subjectOnParent: boolean;
+  objectOnParent: boolean;
+  /** Graph maps; empty means the default graph. */
+  graphs: TermMap[];
+}
+
+export interface MappingOptions {
+  /** Source that qualifies a table name with no source (`rr:tableName "t"`), for suites written for one database. */
+  defaultSource?: string;
+  /** Base IRI for relative IRIs produced by templates and columns. */
+  baseIri?: string;
+}
+
+const rr = (name: string) => N3.DataFactory.namedNode(`${RR}${name}`);
+type N3Term = N3.Quad['object'];
+
+/** Quotes each dot-separated part of an SQL name unless it is quoted already. */
+function quoteTableName(name: string, defaultSource: string | undefined): { from: string; source?: string; table?: string } {
+  const parts = name.match(/"(?:[^"]|"")*"|[^."]+/g) ?? [];
+  if (parts.length === 0 || parts.join('.').length !== name.trim().length) throw new MappingError(`rr:tableName "${name}" is not a table name`);
+  const bare = parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p));
+  if (bare.length === 1 && defaultSource) bare.unshift(defaultSource);
+  if (bare.length < 2) throw new MappingError(`rr:tableName "${name}" must name its source: <source>.<table>`);
+  const quoted = bare.map((p) => `"${p.replace(/"/g, '""')}"`).join('.');
+  return { from: quoted, source: bare[0], table: bare.slice(1).join('.') };
+}
+
+/** Splits an `rr:template` into text and column parts; `\{` and `\}` escape braces. */
+export function parseTemplate(template: string, where: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let text = '';
+  for (let i = 0; i < template.length; i++) {
+    const ch = template[i];
+    if (ch === '\\' && (template[i + 1] === '{' || template[i + 1] === '}' || template[i + 1] === '\\')) {
+      text += template[++i];
+    } else if (ch === '{') {
+      let j = i + 1;
+      let column = '';
+      while (j < template.length && template[j] !== '}') {
+        if (template[j] === '{') throw new MappingError(`${where}: rr:template "${template}" has a "{" inside a column name`);
+        if (template[j] === '\\' && j + 1 < template.length) j++;
+        column += template[j++];
+      }
+      if (j >= template.length) throw new MappingError(`${where}: rr:template "${template}" has an unclosed "{"`);
+      if (column === '') throw new MappingError(`${where}: rr:template "${template}" has an empty column name`);
+      if (text) parts.push({ text });
+      text = '';
+      parts.push({ column: column.startsWith('"') && column.endsWith('"') ? column.slice(1, -1) : column });
+      i = j;
+    } else if (ch === '}') {
+      throw new MappingError(`${where}: rr:template "${template}" has an unmatched "}"`);
+    } else text += ch;
+  }
+  if (text) parts.push({ text });
+  return parts;
+}
+
+const languageTag = /^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$/;
+
+/** Reads the R2RML mapping of `text` (Turtle) into the triples it produces. Throws MappingError. */
+export function loadMapping(text: string, options: MappingOptions = {}): MappedTriple[] {
+  let quads: N3.Quad[];
+  try {
+    quads = new N3.Parser({ baseIRI: options.baseIri }).parse(text);
+  } catch (error) {
+    throw new MappingError(`the mapping is not valid Turtle: ${(error as Error).message}`);
+  }
+  const store = new N3.Store(quads);
+  const one = (subject: N3Term, name: string, where: string): N3Term | undefined => {
+    const values = store.getObjects(subject, rr(name), null);
+    if (values.length > 1) throw new MappingError(`${where} has ${values.length} rr:${name} values; at most one is allowed`);
+    return values[0];
+  };
+  const label = (node: N3Term) => (node.termType === 'NamedNode' ? `<${node.value}>` : `_:${node.value}`);
+
+  const triplesMaps = new Set<string>();
+  const nodes = new Map<string, N3Term>();
+  for (const q of [...store.getQuads(null, rr('logicalTable'), null, null), ...store.getQuads(null, rr('subjectMap'), null, null), ...store.getQuads(null, rr('subject'), null, null), ...store.getQuads(null, N3.DataFactory.namedNode(`${RDF}type`), rr('TriplesMap'), null)]) {
+    triplesMaps.add(q.subject.id);
+    nodes.set(q.subject.id, q.subject as N3Term);
+  }
+  if (triplesMaps.size === 0) throw new MappingError('the mapping defines no rr:TriplesMap');
+
+  const logicalTable = (map: N3Term, where: string): LogicalTable => {
+    const node = one(map, 'logicalTable', where);
+    if (!node) throw new MappingError(`${where} has no rr:logicalTable`);
+    const tableName = one(node, 'tableName', where);
+    const sqlQuery = one(node, 'sqlQuery', where);
+    if (tableName && sqlQuery) throw new MappingError(`${where}: a logical table has both rr:tableName and rr:sqlQuery`);
+    if (tableName) {
+      if (tableName.termType !== 'Literal') throw new MappingError(`${where}: rr:tableName must be a string`);
+      return quoteTableName(tableName.value, options.defaultSource);
+    }
+    if (sqlQuery) {
+      if (sqlQuery.termType !== 'Literal') throw new MappingError(`${where}: rr:sqlQuery must be a string`);
+      const query = sqlQuery.value.trim().replace(/;\s*$/, '');
+      if (query === '') throw new MappingError(`${where}: rr:sqlQuery is empty`);
+      return { from: `(${query})` };
+    }
+    throw new MappingError(`${where}: the logical table has neither rr:tableName nor rr:sqlQuery`);
+  };
+
+  /** Reads a term map node, or the value of a constant shortcut property (rr:subject, rr:predicate, ...). */
+  const termMap = (node: N3Term, position: 'subject' | 'predicate' | 'object' | 'graph', where: string): TermMap => {
+    const constant = one(node, 'constant', where);
+    const column = one(node, 'column', where);
+    const template = one(node, 'template', where);
+    const given = [constant, column, template].filter(Boolean).length;
+    if (given !== 1) throw new MappingError(`${where}: a ${position} map needs exactly one of rr:constant, rr:column, rr:template (found ${given})`);
+    const termTypeNode = one(node, 'termType', where);
+    const datatypeNode = one(node, 'datatype', where);
+    const languageNode = one(node, 'language', where);
+    if (position !== 'object' && (datatypeNode || languageNode)) throw new MappingError(`${where}: rr:datatype and rr:language are allowed only on object maps`);
+    if (datatypeNode && languageNode) throw new MappingError(`${where}: an object map may not have both rr:datatype and rr:language`);
+    if (languageNode && (languageNode.termType !== 'Literal' || !languageTag.test(languageNode.value))) throw new MappingError(`${where}: rr:language "${languageNode.value}" is not a valid language tag`);
+    if (datatypeNode && datatypeNode.termType !== 'NamedNode') throw new MappingError(`${where}: rr:datatype must be an IRI`);
+
+    if (constant) {
+      if (termTypeNode || datatypeNode || languageNode) throw new MappingError(`${where}: a constant term map may not have rr:termType, rr:datatype or rr:language`);
+      return { kind: 'constant', term: constantTerm(constant, position, where) };
+    }
+    let termType: TermType = position === 'object' && (column || datatypeNode || languageNode) ? 'literal' : 'iri';
+    if (termTypeNode) {
+      const allowed: Record<string, TermType> = { [`${RR}IRI`]: 'iri', [`${RR}BlankNode`]: 'bnode', [`${RR}Literal`]: 'literal' };
+      const chosen = allowed[termTypeNode.value];
+      if (!chosen) throw new MappingError(`${where}: rr:termType <${termTypeNode.value}> is not rr:IRI, rr:BlankNode or rr:Literal`);
+      termType = chosen;
+    }
+    if (termType === 'literal' && position !== 'object') throw new MappingError(`${where}: a ${position} map may not produce literals`);
+    if (termType === 'bnode' && (position === 'predicate' || position === 'graph')) throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
+    if (termType !== 'literal' && (datatypeNode || languageNode)) throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
+    const tags = { datatype: datatypeNode?.value, language: languageNode?.value.toLowerCase() };
+    if (column) {
+      if (column.termType !== 'Literal' || column.value === '') throw new MappingError(`${where}: rr:column must be a non-empty string`);
+      const name = column.value.startsWith('"') && column.value.endsWith('"') ? column.value.slice(1, -1) : column.value;
+      return { kind: 'column', column: name, termType, ...tags };
+    }
+    if (template!.termType !== 'Literal') throw new MappingError(`${where}: rr:template must be a string`);
+    return { kind: 'template', parts: parseTemplate(template!.value, where), termType, ...tags };
+  };
+
+  const constantTerm = (node: N3Term, position: string, where: string): Term => {
+    if (node.termType === 'NamedNode') return { type: 'iri', value: node.value };
+    if (node.termType === 'Literal' && position === 'object') {
+      const literal = node as N3.Literal;
+      const language = literal.language || undefined;
+      const datatype = language || literal.datatype.value === `${XSD}string` ? undefined : literal.datatype.value;
+      return { type: 'literal', value: literal.value, language, datatype };
+    }
+    throw new MappingError(`${where}: rr:constant of a ${position} map must be an IRI${position === 'object' ? ' or a literal' : ''}`);
+  };
+
+  /** Term maps given as nodes (rr:subjectMap) or as constant shortcuts (rr:subject). */
+  const termMaps = (owner: N3Term, mapProperty: string, shortcut: string, position: 'subject' | 'predicate' | 'object' | 'graph', where: string): TermMap[] => [
+    ...store.getObjects(owner, rr(mapProperty), null).map((node) => termMap(node, position, where)),
+    ...store.getObjects(owner, rr(shortcut), null).map((node) => ({ kind: 'constant' as const, term: constantTerm(node, position, where) })),
+  ];
+
+  const subjects = new Map<string, { table: LogicalTable; subject: TermMap; graphs: TermMap[]; classes: string[] }>();
+  const subjectOf = (id: string) => {
+    const cached = subjects.get(id);
+    if (cached) return cached;
+    const node = nodes.get(id)!;
+    const where = `triples map ${label(node)}`;
+    const table = logicalTable(node, where);
+    const subjectNodes = store.getObjects(node, rr('subjectMap'), null);
+    const subjectMaps = termMaps(node, 'subjectMap', 'subject', 'subject', where);
+    if (subjectMaps.length !== 1) throw new MappingError(`${where} needs exactly one subject map (found ${subjectMaps.length})`);
+    const classes = subjectNodes.flatMap((s) => store.getObjects(s, rr('class'), null)).map((c) => {
+      if (c.termType !== 'NamedNode') throw new MappingError(`${where}: rr:class must be an IRI`);
+      return c.value;
+    });
+    const graphs = subjectNodes.flatMap((s) => termMaps(s, 'graphMap', 'graph', 'graph', where));
+    const entry = { table, subject: subjectMaps[0], graphs, classes };
+    subjects.set(id, entry);
+    return entry;
+  };
+
+  const triples: MappedTriple[] = [];
+  for (const id of triplesMaps) {
+    const node = nodes.get(id)!;
+    const where = `triples map ${label(node)}`;
+    const { table, subject, graphs, classes } = subjectOf(id);
+    for (const cls of classes) {
+      triples.push({ origin: where, child: table, subject, predicate: { kind: 'constant', term: { type: 'iri', value: rdfType } }, object: { kind: 'constant', term: { type: 'iri', value: cls } }, subjectOnParent: false, objectOnParent: false, graphs });
+    }
+    for (const pom of store.getObjects(node, rr('predicateObjectMap'), null)) {
+      const predicates = termMaps(pom, 'predicateMap', 'predicate', 'predicate', where);
+      if (predicates.length === 0) throw new MappingError(`${where}: a predicate-object map has no predicate map`);
+      const pomGraphs = [...graphs, ...termMaps(pom, 'graphMap', 'graph', 'graph', where)];
+      const objectNodes = store.getObjects(pom, rr('objectMap'), null);
+      const plainObjects = store.getObjects(pom, rr('object'), null).map((o) => ({ kind: 'constant' as const, term: constantTerm(o, 'object', where) }));
+      if (objectNodes.length + plainObjects.length === 0) throw new MappingError(`${where}: a predicate-object map has no object map`);
+      const emit = (object: TermMap, parent?: MappedTriple['parent']) => {
+        for (const predicate of predicates) triples.push({ origin: where, child: table, parent, subject, predicate, object, subjectOnParent: false, objectOnParent: parent !== undefined, graphs: pomGraphs });
+      };
+      for (const object of plainObjects) emit(object);
+      for (const objectNode of objectNodes) {
+        const parentNode = one(objectNode, 'parentTriplesMap', where);
+        if (!parentNode) {
+          emit(termMap(objectNode, 'object', where));
+          continue;
+        }
+        if (!triplesMaps.has(parentNode.id)) throw new MappingError(`${where}: rr:parentTriplesMap ${label(parentNode)} is not a triples map`);
+        const parent = subjectOf(parentNode.id);
+        const joins = store.getObjects(objectNode, rr('joinCondition'), null).map((condition) => {
+          const child = one(condition, 'child', where);
+          const parentColumn = one(condition, 'parent', where);
+          if (!child || !parentColumn) throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
+          return { child: child.value, parent: parentColumn.value };
+        });
+        if (joins.length === 0 && parent.table.from !== table.from) throw new MappingError(`${where}: a referencing object map over a different logical table needs an rr:joinCondition`);
+        if (joins.length === 0) emit(parent.subject);
+        else emit(parent.subject, { table: parent.table, joins });
+      }
+    }
+  }
+  return triples;
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
+import { queryErrors } from '../query-errors.js';
+import type { QueryService } from '../query-service.js';
+import { loadOntology, saturate, emptyOntology, type Ontology } from './ontology.js';
+import { loadMapping, MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
+import { rdfTerm } from './expressions.js';
+import { solutions, type Solution } from './results.js';
+import type { Term } from './rdf.js';
+import { Translator, type Translation } from './translator.js';
+import type { ColumnTypes } from './term-sql.js';
+
+/** What a SPARQL query returned, before it is written in the format the client asked for. */
+export type SparqlAnswer =
+  | { kind: 'select'; vars: string[]; rows: Solution[]; sql: string; translateMs: number; truncated: boolean }
+  | { kind: 'ask'; value: boolean; sql: string; translateMs: number }
+  | { kind: 'construct'; triples: [Term, Term, Term][]; sql: string; translateMs: number; truncated: boolean };
+
+/** The virtual knowledge graph: the mapping saturated with the ontology, over the query service's sources. */
+export class SparqlService {
+  constructor(
+    private readonly queries: QueryService,
+    readonly triples: MappedTriple[],
+    readonly ontology: Ontology,
+  ) {}
+
+  /**
+   * Reads `ontology.ttl` and `mapping.ttl` next to sources.yaml. No mapping means an empty graph;
+   * an invalid one throws MappingError naming the problem, so the server does not start with it.
+   */
+  static fromFolder(queries: QueryService, folder: string, options: MappingOptions = {}): SparqlService {
+    const read = (name: string) => {
+      const file = path.join(folder, name);
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    };
+    const mappingText = read('mapping.ttl');
+    const ontologyText = read('ontology.ttl');
+    const prefix = (file: string) => (error: unknown) => {
+      if (error instanceof MappingError) throw new MappingError(`${path.join(folder, file)}: ${error.message}`);
+      throw error;
+    };
+    let ontology = emptyOntology();
+    let triples: MappedTriple[] = [];
+    try {
+      if (ontologyText !== undefined) ontology = loadOntology(ontologyText);
+    } catch (error) {
+      prefix('ontology.ttl')(error);
+    }
+    try {
+      if (mappingText !== undefined) triples = loadMapping(mappingText, options);
+    } catch (error) {
+      prefix('mapping.ttl')(error);
+    }
+    return new SparqlService(queries, saturate(triples, ontology), ontology);
+  }
+
+  /** Parses SPARQL: 400 with the line of a syntax error. */
+  parse(text: string): Query {
+    const limit = this.queries.setup.limits.maxQueryLength;
+    if (text.length > limit) throw queryErrors.tooLarge(text.length, limit);
+    if (text.includes('\u0000')) throw queryErrors.badQuery('The query contains a NUL character');
+    try {
+      const parsed = new sparqljs.Parser().parse(text);
+      return parsed as Query;
+    } catch (error) {
+      if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
+      const message = (error as Error).message ?? String(error);
+      const line = /on line (\d+)/.exec(message)?.[1];
+      throw queryErrors.badQuery(`SPARQL syntax error: ${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`, line ? { line: Number(line) } : {});
+    }
+  }
+
+  /** Column types of every table the mapping names, from the sources' connectors. */
+  private async tableTypes(): Promise<(table: LogicalTable) => ColumnTypes> {
+    const tables = new Map<string, LogicalTable>();
+    for (const t of this.triples) for (const table of [t.child, t.parent?.table]) if (table?.source && table.table) tables.set(table.from, table);
+    const types = new Map<string, Map<string, string>>();
+    await Promise.all(
+      [...tables.values()].map(async (table) => {
+        const info = await this.queries.catalog.get(table.source!)?.connector.describeTable(table.table!).catch(() => undefined);
+        if (info) types.set(table.from, new Map(info.columns.map((c) => [c.name.toLowerCase(), c.type])));
+      }),
+    );
+    return (table) => (column) => types.get(table.from)?.get(column.toLowerCase());
+  }
+
+  /** Translates a parsed query to SQL (and how to read its rows), timing the translation. */
+  async translate(query: Query): Promise<{ translation: Translation; ms: number }> {
+    const types = await this.tableTypes();
+    const started = performance.now();
+    try {
+      const translation = new Translator(this.triples, types).translate(query);
+      return { translation, ms: performance.now() - started };
+    } catch (error) {
+      if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
+      throw error;
+    }
+  }
+
+  /** Runs a SPARQL query through the federated engine. */
+  async run(text: string): Promise<SparqlAnswer> {
+    const query = this.parse(text);
+    const { translation, ms } = await this.translate(query);
+    const limits = this.queries.setup.limits;
+    const outcome = await this.queries.engine.run(translation.sql, { maxRows: limits.maxRows, timeoutMs: limits.timeoutMs });
+    if (query.queryType === 'ASK') return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
+    const rows = solutions(outcome.rows, translation.columns);
+    if (query.queryType === 'CONSTRUCT') return { kind: 'construct', triples: construct(query, rows), sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
+    return { kind: 'select', vars: translation.columns.map((c) => c.name), rows, sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
+  }
+}
+
+/** Fills a CONSTRUCT template with each solution; blank nodes are fresh per solution, invalid triples skipped. */
+function construct(query: ConstructQuery, rows: Solution[]): [Term, Term, Term][] {
+  const seen = new Set<string>();
+  const out: [Term, Term, Term][] = [];
+  rows.forEach((row, i) => {
+    const resolve = (node: { termType: string; value: string }): Term | undefined => {
+      if (node.termType === 'Variable') return row.get(node.value);
+      if (node.termType === 'BlankNode') return { type: 'bnode', value: `${node.value}.${i}` };
+      return rdfTerm(node as never);
+    };
+    for (const pattern of query.template ?? []) {
+      const s = resolve(pattern.subject as never);
+      const p = resolve(pattern.predicate as never);
+      const o = resolve(pattern.object as never);
+      if (!s || !p || !o || s.type === 'literal' || p.type !== 'iri') continue;
+      const key = JSON.stringify([s, p, o]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push([s, p, o]);
+    }
+  });
+  return out;
+}
+
+

@@ -1,0 +1,191 @@
+import { naturalDatatype, termCode, xsdString, type Term } from './rdf.js';
+import type { TemplatePart, TermMap, TermType } from './r2rml.js';
+
+/** A string as an SQL literal; NUL cannot be carried and is rejected by the caller's checks. */
+export const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/** A quoted SQL identifier. */
+export const sqlName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * An RDF term as four SQL expressions: term type code (NULL when unbound), lexical form or IRI,
+ * datatype IRI ('' for simple and language-tagged literals and non-literals) and language tag ('' when none).
+ */
+export interface TermSql {
+  t: string;
+  v: string;
+  d: string;
+  l: string;
+}
+
+/** Normalises a datatype as the SQL columns carry it: xsd:string and "no datatype" are both ''. */
+export const datatypeColumn = (datatype: string | undefined): string => (datatype === undefined || datatype === xsdString ? '' : datatype);
+
+/** The four SQL expressions of a constant term. */
+export function constantSql(term: Term): TermSql {
+  return {
+    t: String(termCode[term.type]),
+    v: sqlString(term.value),
+    d: sqlString(term.type === 'literal' && !term.language ? datatypeColumn(term.datatype) : ''),
+    l: sqlString(term.type === 'literal' ? (term.language ?? '').toLowerCase() : ''),
+  };
+}
+
+/** Column types of the logical tables, by column name in lower case; unknown for SQL-query tables. */
+export type ColumnTypes = (column: string) => string | undefined;
+
+/** A term map read through one table alias of the generated FROM clause. */
+export interface BoundMap {
+  map: TermMap;
+  alias: string;
+  types: ColumnTypes;
+}
+
+const columnRef = (alias: string, column: string) => `${alias}.${sqlName(column)}`;
+
+/** The lexical form of a column value: XSD forms for timestamps and booleans, the SQL text otherwise. */
+function lexical(ref: string, sqlType: string | undefined): string {
+  const type = (sqlType ?? '').toUpperCase();
+  if (type.startsWith('TIMESTAMP')) return `strftime(${ref}, '%Y-%m-%dT%H:%M:%S')`;
+  if (type === 'BOOLEAN') return `CASE WHEN ${ref} THEN 'true' ELSE 'false' END`;
+  if (type === 'VARCHAR') return ref;
+  return `CAST(${ref} AS VARCHAR)`;
+}
+
+const isIntegerType = (sqlType: string | undefined) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i.test(sqlType ?? '');
+
+/** The columns a term map reads: all must be non-NULL for the triple to exist. */
+export function mapColumns(map: TermMap): string[] {
+  if (map.kind === 'column') return [map.column];
+  if (map.kind === 'template') return map.parts.flatMap((p) => ('column' in p ? [p.column] : []));
+  return [];
+}
+
+/** The four SQL expressions of a bound term map (R2RML §7: IRI-safe encoding of template values). */
+export function termMapSql({ map, alias, types }: BoundMap): TermSql {
+  if (map.kind === 'constant') return constantSql(map.term);
+  const t = String(termCode[map.termType]);
+  let v: string;
+  let natural: string | undefined;
+  if (map.kind === 'column') {
+    natural = naturalDatatype(types(map.column) ?? '');
+    v = lexical(columnRef(alias, map.column), types(map.column));
+  } else {
+    v = map.parts
+      .map((part) => {
+        if ('text' in part) return sqlString(part.text);
+        const text = lexical(columnRef(alias, part.column), types(part.column));
+        return map.termType === 'iri' && !isIntegerType(types(part.column)) ? `url_encode(${text})` : text;
+      })
+      .join(' || ');
+    if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlString(map.parts[0].text);
+  }
+  const literal = map.termType === 'literal';
+  return {
+    t,
+    v,
+    d: sqlString(literal && !map.language ? datatypeColumn(map.datatype ?? natural) : ''),
+    l: sqlString(literal ? (map.language ?? '') : ''),
+  };
+}
+
+/** What a term map can produce, known before running: its type, and for literals its tags. */
+function staticKind(bound: BoundMap): { termType: TermType; datatype?: string; language?: string } {
+  const { map } = bound;
+  if (map.kind === 'constant') {
+    const term = map.term;
+    return term.type === 'literal' ? { termType: 'literal', datatype: term.language ? '' : datatypeColumn(term.datatype), language: term.language ?? '' } : { termType: term.type };
+  }
+  if (map.termType !== 'literal') return { termType: map.termType };
+  const natural = map.kind === 'column' ? naturalDatatype(bound.types(map.column) ?? '') : undefined;
+  return { termType: 'literal', datatype: map.language ? '' : datatypeColumn(map.datatype ?? natural), language: map.language ?? '' };
+}
+
+/** Whether two templates render values the same way, so equal IRIs mean equal column values. */
+function sameShape(a: TemplatePart[], b: TemplatePart[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const pa = a[i];
+    const pb = b[i];
+    if ('text' in pa !== 'text' in pb) return false;
+    if ('text' in pa && 'text' in pb && pa.text !== pb.text) return false;
+  }
+  // Adjacent columns must be split by a character IRI-safe encoding never emits, or values could shift between them.
+  for (let i = 1; i < a.length; i++) if ('column' in a[i] && 'column' in a[i - 1]) return false;
+  return a.every((part) => !('text' in part) || /[^A-Za-z0-9\-._~]/.test(part.text) || part === a[0] || part === a[a.length - 1]);
+}
+
+/** The fixed text a template's IRIs start with. */
+const prefixOf = (map: TermMap): string | undefined => (map.kind === 'template' && map.parts.length && 'text' in map.parts[0] ? map.parts[0].text : map.kind === 'template' ? '' : undefined);
+
+/** Splits a constant IRI or literal by a template: column -> value, or undefined when it cannot match. */
+function decompose(value: string, parts: TemplatePart[], iri: boolean): Map<string, string> | undefined {
+  const pattern = parts.map((p) => ('text' in p ? p.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '(.*?)')).join('');
+  const match = new RegExp(`^${pattern}$`, 's').exec(value);
+  if (!match) return undefined;
+  const values = new Map<string, string>();
+  let group = 1;
+  for (const part of parts) {
+    if (!('column' in part)) continue;
+    let text = match[group++];
+    if (iri) {
+      if (/[^A-Za-z0-9\-._~%]/.test(text)) return undefined;
+      try {
+        text = decodeURIComponent(text);
+      } catch {
+        return undefined;
+      }
+    }
+    const previous = values.get(part.column);
+    if (previous !== undefined && previous !== text) return undefined;
+    values.set(part.column, text);
+  }
+  return values;
+}
+
+/**
+ * SQL that holds when two bound term maps produce the same term, or `false` when they never can.
+ * Templates of the same shape compare their columns, so joins run on the source values, not on strings.
+ */
+export function termsEqual(a: BoundMap, b: BoundMap): string | false {
+  const ka = staticKind(a);
+  const kb = staticKind(b);
+  if (ka.termType !== kb.termType || ka.datatype !== kb.datatype || ka.language !== kb.language) return false;
+  if (a.map.kind === 'constant' && b.map.kind === 'constant') return a.map.term.value === b.map.term.value ? 'TRUE' : false;
+  if (b.map.kind === 'constant') return termsEqual(b, a);
+  if (a.map.kind === 'constant') {
+    const value = a.map.term.value;
+    if (b.map.kind === 'column') return `${lexical(columnRef(b.alias, b.map.column), b.types(b.map.column))} = ${sqlString(value)}`;
+    if (b.map.kind !== 'template') return false;
+    const values = decompose(value, b.map.parts, b.map.termType === 'iri');
+    if (!values) return false;
+    return [...values].map(([column, text]) => `${lexical(columnRef(b.alias, column), b.types(column))} = ${sqlString(text)}`).join(' AND ') || 'TRUE';
+  }
+  if (a.map.kind === 'template' && b.map.kind === 'template') {
+    const pa = prefixOf(a.map)!;
+    const pb = prefixOf(b.map)!;
+    if (!pa.startsWith(pb) && !pb.startsWith(pa)) return false;
+    if (sameShape(a.map.parts, b.map.parts)) {
+      const conditions: string[] = [];
+      a.map.parts.forEach((part, i) => {
+        const other = b.map.kind === 'template' ? b.map.parts[i] : undefined;
+        if (!('column' in part) || !other || !('column' in other)) return;
+        const ta = a.types(part.column);
+        const tb = b.types(other.column);
+        const ra = columnRef(a.alias, part.column);
+        const rb = columnRef(b.alias, other.column);
+        conditions.push(ta !== undefined && ta === tb ? `${ra} = ${rb}` : `${lexical(ra, ta)} = ${lexical(rb, tb)}`);
+      });
+      return conditions.join(' AND ') || 'TRUE';
+    }
+  }
+  if (a.map.kind === 'column' && b.map.kind === 'column') {
+    const ta = a.types(a.map.column);
+    const tb = b.types(b.map.column);
+    const ra = columnRef(a.alias, a.map.column);
+    const rb = columnRef(b.alias, b.map.column);
+    if (ta !== undefined && ta === tb && ka.termType === 'literal') return `${ra} = ${rb}`;
+    return `${lexical(ra, ta)} = ${lexical(rb, tb)}`;
+  }
+  return `${termMapSql(a).v} = ${termMapSql(b).v}`;
+}
