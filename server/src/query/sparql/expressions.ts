@@ -152,6 +152,12 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     if (!scope.exists) throw unsupported('EXISTS here');
     return { kind: 'bool', sql: scope.exists(rawArgs[0] as unknown as Pattern, op === 'notexists') };
   }
+  if (op === 'in' || op === 'notin') {
+    const needle = compileExpression(rawArgs[0], scope);
+    const list = (rawArgs[1] as unknown as Expression[]).map((e) => compare('=', needle, compileExpression(e, scope)));
+    const any = list.length ? `(${list.join(' OR ')})` : 'FALSE';
+    return { kind: 'bool', sql: op === 'in' ? any : `(NOT ${any})` };
+  }
   const args = rawArgs.map((a) => compileExpression(a, scope));
   const [a, b] = args;
   const term = (i: number) => toTerm(args[i]);
@@ -164,11 +170,6 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       return { kind: 'bool', sql: `(NOT ${toBool(a)})` };
     case '=': case '!=': case '<': case '>': case '<=': case '>=':
       return { kind: 'bool', sql: compare(op, a, b) };
-    case 'in': case 'notin': {
-      const list = (rawArgs[1] as unknown as Expression[]).map((e) => compare('=', a, compileExpression(e, scope)));
-      const any = list.length ? `(${list.join(' OR ')})` : 'FALSE';
-      return { kind: 'bool', sql: op === 'in' ? any : `(NOT ${any})` };
-    }
     case '+': case '-': case '*': case '/': {
       const x = toNum(a);
       const y = toNum(b);
