@@ -3,6 +3,7 @@
  *
  *   npm run conformance -- prism  <prism-harness folder>   [--only <substring>]
  *   npm run conformance -- corpus <openapi-corpus folder>  [--only <substring>]
+ *   npm run conformance -- nl     <nl2sql folder>          [--only <set/db substring>] (execution accuracy of natural-language questions)
  *
  * Both print one line per finding and a summary, and exit 0 whatever the pass rate: they measure.
  * A non-zero exit means the runner itself failed (bad arguments, unreadable suite) or, for the
@@ -10,14 +11,15 @@
  */
 import path from 'node:path';
 import { runCorpus } from './corpus/corpus-runner.js';
+import { printNlReport, runNlSuite } from './nl/nl-runner.js';
 import { printPrismReport } from './prism/prism-report.js';
 import { runPrismSuite } from './prism/prism-runner.js';
 
-const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>]';
+const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>]';
 
 function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
   const [command, dir, ...rest] = argv;
-  if ((command !== 'prism' && command !== 'corpus') || !dir) throw new Error(usage);
+  if ((command !== 'prism' && command !== 'corpus' && command !== 'nl') || !dir) throw new Error(usage);
   let only: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--only' && rest[i + 1] !== undefined) only = rest[++i];
@@ -31,6 +33,11 @@ async function main(): Promise<number> {
   if (command === 'prism') {
     const report = await runPrismSuite(dir, { only, onOutcome: (o) => !o.passed && console.log(`FAIL ${o.file}: ${o.problems.join('; ')}${o.cause ? ` [${o.cause}]` : ''}`) });
     printPrismReport(report);
+    return 0;
+  }
+  if (command === 'nl') {
+    const outcomes = await runNlSuite(dir, { only, onOutcome: (o) => o.verdict !== 'correct' && console.log(`${o.verdict.toUpperCase()} ${o.item.set}/${o.item.db}: ${o.item.question} -> ${o.sql ?? o.detail}`) });
+    printNlReport(outcomes);
     return 0;
   }
   const safe = await runCorpus(dir, { only });

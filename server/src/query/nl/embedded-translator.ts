@@ -526,7 +526,12 @@ class QuestionPlan {
         const alias = `t${aliases.size + 1}`;
         aliases.set(target, alias);
         const [fromColumn, toColumn] = step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
-        sql += ` JOIN ${qualified(target)} AS ${alias} ON ${aliases.get(byKey.get(from)!)}.${quoteDouble(fromColumn)} = ${alias}.${quoteDouble(toColumn)}`;
+        const left = `${aliases.get(byKey.get(from)!)}.${quoteDouble(fromColumn)}`;
+        const right = `${alias}.${quoteDouble(toColumn)}`;
+        // Keys stored with different types (a text id referencing a number) are compared as text.
+        const kinds = [byKey.get(from)!.columns.find((c) => c.name === fromColumn)?.kind, target.columns.find((c) => c.name === toColumn)?.kind];
+        const on = kinds[0] === kinds[1] ? `${left} = ${right}` : `CAST(${left} AS VARCHAR) = CAST(${right} AS VARCHAR)`;
+        sql += ` JOIN ${qualified(target)} AS ${alias} ON ${on}`;
       }
     }
     const resolveRefs = (text: string): string =>

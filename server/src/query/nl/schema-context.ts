@@ -129,21 +129,34 @@ const singular = (word: string): string =>
 
 /**
  * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
- * table references the key column (`id` or the same name) of the table called `<name>` (or its plural).
+ * table references the key column (`id` or the same name) of the table called `<name>` (or its plural);
+ * and a column named like another table's leading `...id` column (`writes.aid` -> `author.aid`) references it.
  */
 function inferredRelationships(tables: SchemaTable[]): Relationship[] {
   const found: Relationship[] = [];
+  const seen = new Set<string>();
+  const add = (r: Relationship): void => {
+    const key = [`${r.from.table}.${r.from.column}`, `${r.to.table}.${r.to.column}`].sort().join('=');
+    if (seen.has(key)) return;
+    seen.add(key);
+    found.push(r);
+  };
+  for (const target of tables) {
+    const key = target.columns[0];
+    if (!key || !/id$/i.test(key.name)) continue;
+    for (const table of tables) {
+      const column = table !== target && table.source === target.source ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase()) : undefined;
+      // Only where the other table does not itself lead with that column (two tables keyed alike are not related).
+      if (column && table.columns[0] !== column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+    }
+  }
   for (const table of tables) {
     for (const column of table.columns) {
       const m = /^(.+?)_?id$/i.exec(column.name);
       if (!m) continue;
       const target = tables.find((t) => t !== table && t.source === table.source && singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()));
       const key = target?.columns.find((c) => c.name.toLowerCase() === 'id') ?? target?.columns.find((c) => c.name.toLowerCase() === column.name.toLowerCase());
-      if (target && key)
-        found.push({
-          from: { table: table.key, column: column.name },
-          to: { table: target.key, column: key.name },
-        });
+      if (target && key) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
     }
   }
   return found;
