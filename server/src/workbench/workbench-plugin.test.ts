@@ -285,7 +285,9 @@ describe('atomic writes', () => {
     reading = false;
     await reader;
     expect([...seen].filter((s) => s.startsWith('torn'))).toEqual([]);
+    // Temp files live in the data folder, never in the folders the gateway watches, and are gone after.
     expect(fs.readdirSync(path.join(workspace, 'specs')).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(fs.readdirSync(path.join(workspace, '.adaptive', 'tmp'))).toEqual([]);
   });
 
   it('keeps the file mode of the file it replaces', async () => {

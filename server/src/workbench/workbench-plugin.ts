@@ -63,6 +63,8 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
   const areas = workspaceAreas(config);
   const hub = new EventHub();
   const resolve = (raw: unknown) => resolveWorkspacePath(areas, raw);
+  // Temp files of atomic writes: in the server's data folder, outside the folders the watcher reloads on.
+  const tempDir = path.join(config.dataDir, 'tmp');
 
   const untap = tapLogger(logger, (line) => {
     hub.publish('log', () => parseLogLine(line) ?? { time: Date.now(), level: 'info', msg: line.trim() });
@@ -110,7 +112,7 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
         if (Buffer.byteLength(request.body.content) > maxEditableBytes) {
           throw new HttpError(413, `Files are limited to ${maxEditableBytes} bytes`, 'TOO_LARGE');
         }
-        const written = await writeWorkspaceFile(file, request.body.content);
+        const written = await writeWorkspaceFile(file, request.body.content, tempDir);
         afterChange(file.path);
         return written;
       },
@@ -121,7 +123,7 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
       { schema: { body: createBody }, bodyLimit: maxEditableBytes * 2 },
       async (request, reply): Promise<WorkspaceFileInfo> => {
         const file = resolve(request.body.path);
-        const created = await createWorkspaceEntry(file, request.body.type ?? 'file', request.body.content ?? '');
+        const created = await createWorkspaceEntry(file, request.body.type ?? 'file', request.body.content ?? '', tempDir);
         afterChange(file.path);
         return reply.code(201).send(created);
       },

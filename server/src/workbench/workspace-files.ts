@@ -120,9 +120,10 @@ async function infoOf(file: ResolvedPath): Promise<WorkspaceFileInfo> {
   return { path: file.path, type: stat.isDirectory() ? 'directory' : 'file', size: stat.isDirectory() ? 0 : stat.size, mtimeMs: stat.mtimeMs };
 }
 
-/** Writes `content` to a temp file beside `target` and syncs it; returns the temp file's path. */
-async function writeTemp(target: string, content: string, mode: number): Promise<string> {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+/** Writes `content` to a new temp file in `dir` and syncs it; returns the temp file's path. */
+async function writeTemp(dir: string, target: string, content: string, mode: number): Promise<string> {
+  await fs.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', mode);
   try {
     await handle.writeFile(content, 'utf8');
@@ -136,6 +137,26 @@ async function writeTemp(target: string, content: string, mode: number): Promise
   return temp;
 }
 
+/**
+ * Writes `content` to a synced temp file and moves it to `target` with `move` (rename or link), which
+ * is atomic on one file system. The temp file goes to `tempDir`, outside the folders the gateway
+ * watches, so the watcher sees one change (the new file) rather than a temp file coming and going;
+ * when `tempDir` is on another file system, beside the target instead.
+ */
+async function placeAtomically(target: string, content: string, mode: number, tempDir: string, move: (temp: string, target: string) => Promise<void>): Promise<void> {
+  for (const dir of [tempDir, path.dirname(target)]) {
+    const temp = await writeTemp(dir, target, content, mode);
+    try {
+      await move(temp, target);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV' || dir !== tempDir) throw error;
+    } finally {
+      await fs.rm(temp, { force: true });
+    }
+  }
+}
+
 function refuseAreaRoot(file: ResolvedPath, action: string): void {
   if (file.isAreaRoot && file.area.type === 'directory') {
     throw new HttpError(403, `The ${file.area.name} folder itself cannot be ${action}`, 'PATH_REFUSED');
@@ -143,23 +164,17 @@ function refuseAreaRoot(file: ResolvedPath, action: string): void {
 }
 
 /**
- * Replaces (or creates) a file atomically: the content goes to a temp file in the same folder, is
- * synced, then renamed over the target, so a reader (the gateway's reload) sees the old or the new
- * file, never half of one, even if the process dies mid-write.
+ * Replaces (or creates) a file atomically: the content goes to a synced temp file, then is renamed
+ * over the target, so a reader (the gateway's reload) sees the old or the new file, never half of
+ * one, even if the process dies mid-write.
  */
-export async function writeWorkspaceFile(file: ResolvedPath, content: string): Promise<WorkspaceFileInfo> {
+export async function writeWorkspaceFile(file: ResolvedPath, content: string, tempDir: string): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'written');
   try {
     const existing = await statOrUndefined(file.absolute);
     if (existing?.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
     await fs.mkdir(path.dirname(file.absolute), { recursive: true });
-    const temp = await writeTemp(file.absolute, content, existing ? existing.mode & 0o777 : 0o644);
-    try {
-      await fs.rename(temp, file.absolute);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
+    await placeAtomically(file.absolute, content, existing ? existing.mode & 0o777 : 0o644, tempDir, fs.rename);
     return await infoOf(file);
   } catch (error) {
     if (error instanceof HttpError) throw error;
@@ -171,7 +186,7 @@ export async function writeWorkspaceFile(file: ResolvedPath, content: string): P
  * Creates a file (with `content`, atomically) or a folder; 409 when something already has that path.
  * A hard link from the synced temp file is an exclusive create: it fails instead of overwriting.
  */
-export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'directory', content = ''): Promise<WorkspaceFileInfo> {
+export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'directory', content: string, tempDir: string): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'created');
   try {
     if (type === 'directory') {
@@ -180,12 +195,7 @@ export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'd
       return await infoOf(file);
     }
     await fs.mkdir(path.dirname(file.absolute), { recursive: true });
-    const temp = await writeTemp(file.absolute, content, 0o644);
-    try {
-      await fs.link(temp, file.absolute);
-    } finally {
-      await fs.rm(temp, { force: true });
-    }
+    await placeAtomically(file.absolute, content, 0o644, tempDir, fs.link);
     return await infoOf(file);
   } catch (error) {
     if (error instanceof HttpError) throw error;

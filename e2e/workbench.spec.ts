@@ -1,0 +1,235 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const url = () => process.env.WORKBENCH_URL!;
+const workspace = () => process.env.WORKBENCH_WORKSPACE!;
+const screenshotDir = path.resolve('test-results', 'screenshots');
+const measurementsFile = path.resolve('test-results', 'e2e-measurements.json');
+
+const petsSpec = `openapi: 3.0.3
+info:
+  title: E2E pets
+  version: 1.0.0
+servers:
+  - url: /api/adaptive/e2e-pets
+paths:
+  /pets:
+    get:
+      summary: List pets made in the e2e test
+      responses:
+        '200':
+          description: The pets
+          content:
+            application/json:
+              example:
+                pets:
+                  - name: Rex-from-e2e
+`;
+
+const brokenSpec = `${petsSpec}  /broken: [unclosed
+`;
+
+test.describe.configure({ mode: 'serial' });
+
+/** Records a measurement: printed for the run's log and kept in test-results/e2e-measurements.json. */
+function measure(name: string, ms: number): void {
+  console.log(`[measure] ${name}: ${ms} ms`);
+  const all = fs.existsSync(measurementsFile) ? (JSON.parse(fs.readFileSync(measurementsFile, 'utf8')) as Record<string, number>) : {};
+  all[name] = ms;
+  fs.mkdirSync(path.dirname(measurementsFile), { recursive: true });
+  fs.writeFileSync(measurementsFile, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+/**
+ * Records, in the page's own clock, when each selector first matches: milliseconds since navigation
+ * start when installed before the page loads, else since `startWatching` was called. Precise where
+ * Playwright's polling of `expect` is not.
+ */
+function recordAppearance(selectors: string[]): void {
+  const times: Record<string, number> = {};
+  const start = document.readyState === 'loading' ? 0 : performance.now();
+  const check = () => {
+    for (const selector of selectors) if (times[selector] === undefined && document.querySelector(selector)) times[selector] = Math.round(performance.now() - start);
+    if (Object.keys(times).length === selectors.length) observer.disconnect();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  (window as unknown as { appeared: Record<string, number> }).appeared = times;
+}
+
+async function appearedAfter(page: Page, selector: string): Promise<number> {
+  const handle = await page.waitForFunction((s) => (window as unknown as { appeared?: Record<string, number> }).appeared?.[s], selector);
+  return (await handle.jsonValue()) as number;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+}
+
+function treeItem(page: Page, workspacePath: string) {
+  return page.locator(`.tree-row[data-path="${workspacePath}"]`);
+}
+
+/** The editor, once it shows a file and takes input. */
+function editor(page: Page) {
+  return page.locator('.editor-host .monaco-editor');
+}
+
+/**
+ * Replaces the whole text of the active editor by pasting it (typing would auto-indent every line):
+ * select all, then a paste event with the text on the element that has the editor's focus.
+ */
+async function replaceEditorText(page: Page, text: string): Promise<void> {
+  await editor(page).locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.evaluate((pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    document.activeElement?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+  // The cursor ends after the paste, so its last line is in view.
+  const lastLine = text.trim().split('\n').at(-1)!.trim();
+  await expect(editor(page).locator('.view-lines')).toContainText(lastLine);
+}
+
+async function showPanel(page: Page, id: string): Promise<void> {
+  await page.locator(`.panel-tab[data-panel="${id}"]`).click();
+  await expect(page.locator(`[data-panel-body="${id}"]`)).toBeVisible();
+}
+
+test('opens the workspace to an editable editor and remembers open tabs', async ({ page }) => {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  await page.addInitScript(recordAppearance, ['.editor-host .monaco-editor .view-line', '.tab.active.dirty']);
+  await page.goto(url());
+  await treeItem(page, 'specs/library-api.openapi.yaml').click();
+  await editor(page).locator('.view-lines').click();
+  await page.keyboard.type('x');
+  await expect(page.locator('.tab.active.dirty')).toBeVisible();
+  // From navigation start: the file shown in Monaco, then a keystroke taken (the test clicks and types at once).
+  measure('page load to editor showing the file', await appearedAfter(page, '.editor-host .monaco-editor .view-line'));
+  measure('page load to editable editor (first keystroke taken)', await appearedAfter(page, '.tab.active.dirty'));
+
+  // The token left the address bar; the page keeps it for this tab.
+  expect(page.url()).not.toContain('token=');
+  await screenshot(page, '01-explorer-editor');
+  await page.keyboard.press('Backspace');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.locator('.tab.active')).toHaveAttribute('data-path', 'specs/library-api.openapi.yaml');
+  await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
+  expect(consoleErrors.filter((e) => /Content Security Policy|Failed to load/.test(e))).toEqual([]);
+});
+
+test('creates a spec, saves it, shows its route in the API docs and calls it with Try it out', async ({ page }) => {
+  await page.goto(url());
+  // New files go into the folder of the selected file.
+  await treeItem(page, 'specs/library-api.openapi.yaml').click();
+  await page.getByRole('button', { name: 'New file' }).click();
+  const name = page.getByRole('textbox', { name: 'Name' });
+  await expect(name).toBeFocused();
+  await screenshot(page, '02-explorer-new-file');
+  await name.fill('e2e-pets.openapi.yaml');
+  await name.press('Enter');
+  await expect(page.locator('.tab.active')).toHaveAttribute('data-path', 'specs/e2e-pets.openapi.yaml');
+  await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
+
+  await replaceEditorText(page, petsSpec);
+  await expect(page.locator('.tab.active.dirty')).toBeVisible();
+  const docs = page.locator('.swagger-host');
+  await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]').first()).toBeVisible();
+  const newRoute = '.swagger-host .opblock-summary-path[data-path="/e2e-pets/pets"]';
+  await page.evaluate(recordAppearance, [newRoute]);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+  const operation = docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]');
+  await expect(operation).toBeVisible();
+  measure('save to new route in the API docs', await appearedAfter(page, newRoute));
+  expect(fs.readFileSync(path.join(workspace(), 'specs/e2e-pets.openapi.yaml'), 'utf8')).toBe(petsSpec);
+
+  await operation.click();
+  const block = docs.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]') });
+  await block.getByRole('button', { name: 'Try it out' }).click();
+  await block.getByRole('button', { name: 'Execute' }).click();
+  const response = block.locator('.live-responses-table');
+  await expect(response.locator('tr.response td.response-col_status')).toContainText('200');
+  await expect(response).toContainText('Rex-from-e2e');
+  await response.scrollIntoViewIfNeeded();
+  await screenshot(page, '03-api-docs-try-it-out');
+});
+
+test('marks a YAML error in the editor and lists it in the problems panel', async ({ page }) => {
+  await page.goto(url());
+  await treeItem(page, 'specs/e2e-pets.openapi.yaml').click();
+  await expect(editor(page).locator('.view-lines')).toContainText('E2E pets');
+  await replaceEditorText(page, brokenSpec);
+  // The editor's own YAML check marks the fault before anything is saved.
+  await expect(editor(page).locator('.squiggly-error').first()).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+S');
+  await showPanel(page, 'problems');
+  const problem = page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'specs/e2e-pets.openapi.yaml:' }).filter({ hasText: 'server' });
+  await expect(problem.first()).toBeVisible();
+  await expect(page.locator('.statusbar')).toContainText(/[1-9]\d* errors?/);
+  await screenshot(page, '04-problems');
+
+  // Clicking a problem puts the cursor on it; fixing the file clears it.
+  await problem.first().click();
+  await replaceEditorText(page, petsSpec);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'e2e-pets' }).filter({ hasText: 'server' })).toHaveCount(0);
+});
+
+test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({ page }) => {
+  const handlerPath = 'handlers/library_api_handler.ts';
+  const original = fs.readFileSync(path.join(workspace(), handlerPath), 'utf8');
+  const changed = original.replace('() => ({ total_books: books.length })', '() => ({ total_books: books.length + 1000 })');
+  expect(changed).not.toBe(original);
+
+  await page.goto(url());
+  await treeItem(page, handlerPath).click();
+  await expect(editor(page).locator('.view-lines')).toContainText('adaptive-workbench/handler');
+
+  // The SDK's typings are loaded: `t.String()` is a TString, so assigning it to a number is an error.
+  await replaceEditorText(page, `${original}\nexport const typed: number = t.String();\n`);
+  await showPanel(page, 'problems');
+  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toBeVisible({ timeout: 30_000 });
+
+  await replaceEditorText(page, changed);
+  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toHaveCount(0, { timeout: 30_000 });
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+
+  await showPanel(page, 'logs');
+  await expect(page.locator('.logs')).toContainText(/Loaded \d+ specs? and \d+ handlers?/);
+  await screenshot(page, '05-logs');
+
+  // The reload after the save serves the new handler.
+  const totalBooks = () => page.evaluate(async () => ((await (await fetch('/api/adaptive/library-api/stats')).json()) as { total_books: number }).total_books);
+  await expect.poll(totalBooks, { timeout: 15_000 }).toBeGreaterThanOrEqual(1000);
+
+  await showPanel(page, 'requests');
+  const row = page.locator('table.requests tbody tr', { hasText: '/api/adaptive/library-api/stats' }).first();
+  await row.click();
+  const inspector = page.getByLabel('Request inspector');
+  await expect(inspector).toContainText('handler');
+  await expect(inspector).toContainText('library_api_handler.ts');
+  await expect(inspector.getByLabel('Response body')).toContainText(/"total_books": 10\d\d/);
+  await screenshot(page, '06-requests-inspector');
+});
+
+test.describe('dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('follows the system colour scheme', async ({ page }) => {
+    await page.goto(url());
+    await treeItem(page, 'specs/library-api.openapi.yaml').click();
+    await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
+    await expect(page.locator('.app.dark')).toBeVisible();
+    await expect(editor(page)).toHaveClass(/vs-dark/);
+    await expect(page.locator('.swagger-host .opblock').first()).toBeVisible();
+    await screenshot(page, '07-dark-theme');
+  });
+});

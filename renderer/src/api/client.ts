@@ -1,0 +1,79 @@
+import type {
+  ErrorBody,
+  WorkbenchDiagnostics,
+  WorkspaceFile,
+  WorkspaceFileInfo,
+  WorkspaceTree,
+} from '../../../server/src/api-types.js';
+
+/** An answer of the server other than 2xx, with its `{detail}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+}
+
+/** Called when the server refuses the token (it restarted with a new one). */
+let onUnauthorized: () => void = () => undefined;
+
+/** Sets what happens when the server answers 401 (ask for a new token). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+/**
+ * The workspace API of the server that serves this page (`/api/workbench/*`). Every call carries the
+ * per-launch token in the `X-Workbench-Token` header.
+ */
+export class WorkbenchApi {
+  constructor(readonly token: string) {}
+
+  private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { 'x-workbench-token': this.token };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    if (response.status === 401) onUnauthorized();
+    if (!response.ok) {
+      const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
+      throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);
+    }
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  tree(): Promise<WorkspaceTree> {
+    return this.call('GET', '/api/workbench/files');
+  }
+
+  read(path: string): Promise<WorkspaceFile> {
+    return this.call('GET', `/api/workbench/files/content?path=${encodeURIComponent(path)}`);
+  }
+
+  write(path: string, content: string): Promise<WorkspaceFileInfo> {
+    return this.call('PUT', `/api/workbench/files/content?path=${encodeURIComponent(path)}`, { content });
+  }
+
+  create(path: string, type: 'file' | 'directory', content = ''): Promise<WorkspaceFileInfo> {
+    return this.call('POST', '/api/workbench/files', type === 'file' ? { path, type, content } : { path, type });
+  }
+
+  rename(from: string, to: string): Promise<WorkspaceFileInfo> {
+    return this.call('POST', '/api/workbench/files/rename', { from, to });
+  }
+
+  remove(path: string): Promise<void> {
+    return this.call('DELETE', `/api/workbench/files?path=${encodeURIComponent(path)}`);
+  }
+
+  diagnostics(): Promise<WorkbenchDiagnostics> {
+    return this.call('GET', '/api/workbench/diagnostics');
+  }
+
+  /** The URL of the event stream (EventSource cannot send headers, so the token goes in the query). */
+  eventsUrl(): string {
+    return `/api/workbench/events?token=${encodeURIComponent(this.token)}`;
+  }
+}

@@ -1,0 +1,52 @@
+import { useEffect, useRef } from 'react';
+
+/** A keyboard shortcut: `Mod` is Ctrl, or Cmd on macOS. Keys are physical (`KeyS`, `Digit1`), so they work on any layout. */
+export interface Shortcut {
+  id: string;
+  keys: string;
+  description: string;
+}
+
+export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** Shows `Mod+Shift+S` as the user's platform spells it. */
+export function displayKeys(keys: string): string {
+  return keys
+    .split('+')
+    .map((part) => (part === 'Mod' ? (isMac ? '⌘' : 'Ctrl') : part === 'Alt' && isMac ? '⌥' : part.replace(/^Key|^Digit/, '')))
+    .join(isMac ? '' : '+');
+}
+
+function matches(event: KeyboardEvent, keys: string): boolean {
+  const parts = keys.split('+');
+  const code = parts[parts.length - 1];
+  const mod = parts.includes('Mod');
+  return (
+    event.code === code &&
+    (isMac ? event.metaKey : event.ctrlKey) === mod &&
+    (isMac ? event.ctrlKey : event.metaKey) === false &&
+    event.altKey === parts.includes('Alt') &&
+    event.shiftKey === parts.includes('Shift')
+  );
+}
+
+/**
+ * Runs `handlers[shortcut.id]` when a shortcut is pressed anywhere, the editor included: the listener
+ * runs in the capture phase, before Monaco sees the key.
+ */
+export function useShortcuts(shortcuts: Shortcut[], handlers: Record<string, () => void>): void {
+  const current = useRef(handlers);
+  current.current = handlers;
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const shortcut = shortcuts.find((s) => matches(event, s.keys));
+      const handler = shortcut && current.current[shortcut.id];
+      if (!handler) return;
+      event.preventDefault();
+      event.stopPropagation();
+      handler();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [shortcuts]);
+}

@@ -1,0 +1,105 @@
+import Editor from '@monaco-editor/react';
+import { useEffect, useRef } from 'react';
+import type { WorkbenchDiagnostic } from '../../../server/src/api-types.js';
+import { languageOf, modelUri, pathOfModelUri } from './languages.js';
+import { monaco, serverMarkerOwner } from './monaco-setup.js';
+
+/** Where to move the cursor (from the problems panel); `nonce` makes the same place revealable twice. */
+export interface RevealRequest {
+  path: string;
+  line: number;
+  column: number;
+  nonce: number;
+}
+
+export interface MonacoEditorProps {
+  path: string;
+  /** The text a new model starts with (the file as loaded). */
+  initialText: string;
+  theme: 'light' | 'dark';
+  /** Every open path: models of other paths are disposed (a closed tab forgets its undo history). */
+  openPaths: string[];
+  /** The server's diagnostics, for every file. */
+  diagnostics: WorkbenchDiagnostic[];
+  reveal?: RevealRequest;
+  onChange(path: string, text: string): void;
+  onSave(path: string): void;
+}
+
+function toMarker(model: monaco.editor.ITextModel, diagnostic: WorkbenchDiagnostic): monaco.editor.IMarkerData {
+  const line = Math.min(Math.max(diagnostic.line ?? 1, 1), model.getLineCount());
+  const column = Math.max(diagnostic.column ?? 1, 1);
+  return {
+    severity: diagnostic.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+    message: diagnostic.message,
+    source: 'server',
+    startLineNumber: line,
+    startColumn: column,
+    endLineNumber: line,
+    endColumn: diagnostic.column === undefined ? model.getLineMaxColumn(line) : column + 1,
+  };
+}
+
+/** The Monaco editor for one workspace file at a time (one model per open tab), loaded on demand. */
+export default function MonacoEditor(props: MonacoEditorProps) {
+  const { path, initialText, theme, openPaths, diagnostics, reveal } = props;
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const callbacks = useRef(props);
+  callbacks.current = props;
+
+  // The server's diagnostics as markers on every open model.
+  useEffect(() => {
+    for (const model of monaco.editor.getModels()) {
+      const modelPath = pathOfModelUri(model.uri.toString());
+      if (modelPath === undefined) continue;
+      const markers = diagnostics.filter((d) => d.path === modelPath).map((d) => toMarker(model, d));
+      monaco.editor.setModelMarkers(model, serverMarkerOwner, markers);
+    }
+  }, [diagnostics, path]);
+
+  useEffect(() => {
+    const open = new Set(openPaths.map(modelUri));
+    for (const model of monaco.editor.getModels()) {
+      if (model.uri.scheme === 'file' && !open.has(model.uri.toString()) && !model.uri.path.startsWith('/node_modules/')) model.dispose();
+    }
+  }, [openPaths]);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || !reveal || reveal.path !== path) return;
+    editor.revealLineInCenter(reveal.line);
+    editor.setPosition({ lineNumber: reveal.line, column: reveal.column });
+    editor.focus();
+  }, [reveal, path]);
+
+  return (
+    <Editor
+      path={modelUri(path)}
+      defaultValue={initialText}
+      language={languageOf(path)}
+      theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+      loading={<div className="placeholder">Loading editor…</div>}
+      onChange={(value) => {
+        // The model, not this render's `path`: the change may land while tabs switch.
+        const changed = pathOfModelUri(editorRef.current?.getModel()?.uri.toString() ?? '');
+        if (changed) callbacks.current.onChange(changed, value ?? '');
+      }}
+      onMount={(editor) => {
+        editorRef.current = editor;
+        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => {
+          const current = pathOfModelUri(editor.getModel()?.uri.toString() ?? '');
+          if (current) callbacks.current.onSave(current);
+        });
+      }}
+      options={{
+        automaticLayout: true,
+        minimap: { enabled: false },
+        fontSize: 13,
+        tabSize: 2,
+        scrollBeyondLastLine: false,
+        renderWhitespace: 'selection',
+        fixedOverflowWidgets: true,
+      }}
+    />
+  );
+}

@@ -1,0 +1,26 @@
+import { lazy, type ComponentType } from 'react';
+import type { ServerState } from '../api/event-store.js';
+import { LogsPanel } from './LogsPanel.js';
+import { ProblemsPanel } from './ProblemsPanel.js';
+import { RequestsPanel } from './RequestsPanel.js';
+
+/** A panel of the workbench: a view beside the editor (`side`) or below it (`bottom`). */
+export interface PanelDefinition {
+  id: string;
+  title: string;
+  region: 'side' | 'bottom';
+  component: ComponentType;
+  /** A count shown on the panel's tab (problems, unread requests...). */
+  badge?: (state: ServerState) => number | undefined;
+}
+
+/**
+ * Every panel, in tab order; `Alt+<n>` shows the n-th. Adding a panel (the query console, the health
+ * tree) is one entry here plus its component; heavy ones load on first use through `lazy`.
+ */
+export const panelRegistry: PanelDefinition[] = [
+  { id: 'docs', title: 'API docs', region: 'side', component: lazy(() => import('./ApiDocsPanel.js')) },
+  { id: 'problems', title: 'Problems', region: 'bottom', component: ProblemsPanel, badge: (s) => s.diagnostics.length || undefined },
+  { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
+  { id: 'requests', title: 'Requests', region: 'bottom', component: RequestsPanel, badge: (s) => s.requests.length || undefined },
+];

@@ -1,0 +1,23 @@
+// swagger-ui-react ships no type declarations; these are the props the API docs panel uses.
+declare module 'swagger-ui-react' {
+  import type { ComponentType } from 'react';
+
+  export interface SwaggerUIProps {
+    url?: string;
+    spec?: string | object;
+    docExpansion?: 'list' | 'full' | 'none';
+    defaultModelsExpandDepth?: number;
+    deepLinking?: boolean;
+    displayRequestDuration?: boolean;
+    tryItOutEnabled?: boolean;
+    filter?: boolean | string;
+    persistAuthorization?: boolean;
+    requestInterceptor?: (request: { url: string; headers: Record<string, string> }) => unknown;
+    onComplete?: () => void;
+  }
+
+  const SwaggerUI: ComponentType<SwaggerUIProps>;
+  export default SwaggerUI;
+}
+
+declare module 'swagger-ui-react/swagger-ui.css';
