@@ -3,8 +3,10 @@ import type { Logger } from '../logger.js';
 import { httpError } from '../errors.js';
 import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse } from './example-responder.js';
+import { shapeQuery, shapeSimple } from './parameter-styles.js';
 import { RequestValidator, validationError } from './request-validator.js';
 import type { RouteEntry, WorkspaceUnit } from './route-table.js';
+import { validationDocument } from './validation-document.js';
 import { resolvePointer } from './spec/json-pointer.js';
 import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
 
@@ -34,7 +36,7 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
  */
 export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
   const validator = options.validateRequests
-    ? new RequestValidator(spec.openapi, spec.document, (message) => options.log.warn({ spec: spec.file }, message))
+    ? new RequestValidator(spec.openapi, validationDocument(spec.document), (message) => options.log.warn({ spec: spec.file }, message))
     : undefined;
   const routes: RouteEntry[] = spec.operations.map((operation) => {
     const payloads = new Map<string, string>();
@@ -42,9 +44,9 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       const hasBody = request.body !== undefined && request.body !== null;
       if (validator) {
         const issues = validator.validate(operation, {
-          params,
-          query: { ...(request.query as Record<string, unknown>) },
-          headers: request.headers,
+          params: shapeSimple(operation.parameters, 'path', params),
+          query: shapeQuery(operation.parameters, request.query as Record<string, unknown>),
+          headers: shapeSimple(operation.parameters, 'header', request.headers),
           contentType: request.headers['content-type'],
           body: request.body,
           hasBody,

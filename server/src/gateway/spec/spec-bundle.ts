@@ -48,6 +48,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
       throw new LoadError(displayName, `$ref "${ref}" is not a valid URI reference`);
     }
     const candidate = path.resolve(path.dirname(fromFile), decoded);
+    // Refuse before touching the file system: even a failed lookup would tell whether a path outside exists.
+    if (!isInside(realSpecsDir, candidate)) {
+      throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`);
+    }
     let real: string;
     try {
       real = fs.realpathSync(candidate);
