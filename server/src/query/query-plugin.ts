@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
-import { SparqlService } from './sparql/sparql-service.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import path from 'node:path';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
@@ -38,7 +37,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
 
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
-  await app.register(sparqlRoutes, { sparql: SparqlService.fromFolder(service, path.dirname(config.querySources)) });
+  await app.register(sparqlRoutes, { queries: service, folder: path.dirname(config.querySources) });
 
   app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody } }, async (request) => {
     const { scans, ...result } = await service.sql(request.body.query);

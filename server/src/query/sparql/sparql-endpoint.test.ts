@@ -45,4 +45,121 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
     expect(body.results.bindings[0].c.type).toBe('uri');
     expect(body.results.bindings[0].c.value).toMatch(/^http:\/\/example\.com\/shop\/customer\/\d+$/);
   });
+
+  it('finds subclass instances through the ontology and inverse properties', async () => {
+    const premium = await bindings(`${ex}SELECT ?c WHERE { ?c a ex:PremiumCustomer }`);
+    expect(premium.length).toBeGreaterThan(0);
+    const customers = await bindings(`${ex}SELECT DISTINCT ?c WHERE { ?c a ex:Customer }`);
+    expect(customers).toHaveLength(120);
+    const placed = await bindings(`${ex}SELECT ?o WHERE { <http://example.com/shop/customer/1> ex:placed ?o }`);
+    const placedBy = await bindings(`${ex}SELECT ?o WHERE { ?o ex:placedBy <http://example.com/shop/customer/1> }`);
+    expect(placed.map((b) => b.o.value).sort()).toEqual(placedBy.map((b) => b.o.value).sort());
+  });
+
+  it('joins across sources and aggregates', async () => {
+    const rows = await bindings(`${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`);
+    expect(rows).toHaveLength(5);
+    expect(rows[0].total.datatype).toBe('http://www.w3.org/2001/XMLSchema#decimal');
+  });
+
+  it('returns CSV and TSV by Accept, a boolean for ASK and Turtle or N-Triples for CONSTRUCT', async () => {
+    const query = `${ex}SELECT ?c ?name WHERE { ?c ex:name ?name ; ex:regionCode "EU" } ORDER BY ?c LIMIT 2`;
+    const csv = await sparql(query, { accept: 'text/csv' });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[0]).toBe('c,name');
+    const tsv = await sparql(query, { accept: 'text/tab-separated-values' });
+    expect(tsv.body.split('\n')[0]).toBe('?c\t?name');
+    expect(tsv.body.split('\n')[1]).toMatch(/^<http:\/\/example\.com\/shop\/customer\/\d+>\t"/);
+    const ask = await sparql(`${ex}ASK { ?c a ex:Book }`);
+    expect(ask.json()).toEqual({ head: {}, boolean: true });
+    const construct = `${ex}CONSTRUCT { ?c ex:name ?n } WHERE { ?c a ex:Customer ; ex:name ?n } LIMIT 3`;
+    const turtle = await sparql(construct);
+    expect(turtle.headers['content-type']).toContain('text/turtle');
+    expect(turtle.body).toContain('ex:name');
+    const nt = await sparql(construct, { accept: 'application/n-triples' });
+    expect(nt.body.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('accepts the form-encoded query= of the SPARQL protocol', async () => {
+    const response = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `query=${encodeURIComponent(`${ex}ASK { ?c a ex:Order }`)}` });
+    expect(response.json()).toEqual({ head: {}, boolean: true });
+  });
+
+  it('explains: ?explain=true returns the generated SQL over <source>.<table> names', async () => {
+    const response = await sparql(`${ex}SELECT ?c WHERE { ?c a ex:Customer ; ex:regionCode "EU" }`, {}, true);
+    expect(response.statusCode).toBe(200);
+    const { sql } = response.json<{ sql: string }>();
+    expect(sql).toContain('"shop"."customers"');
+    // The join of the two patterns compares the id columns, not rendered IRIs.
+    expect(sql).toMatch(/t0c\."id" = t1c\."id"/);
+  });
+
+  it('rejects syntax errors with their line, and unsupported features by name', async () => {
+    const syntax = await sparql('SELECT ?x WHERE {\n ?x ?y }');
+    expect(syntax.statusCode).toBe(400);
+    expect(syntax.json()).toMatchObject({ detail: expect.stringContaining('syntax error'), line: 2 });
+    for (const [query, feature] of [
+      [`${ex}SELECT ?x WHERE { ?x ex:placedBy/ex:name ?n }`, 'property paths'],
+      [`${ex}SELECT ?x WHERE { GRAPH ?g { ?x ex:name ?n } }`, 'GRAPH'],
+      [`${ex}SELECT ?x WHERE { SERVICE <http://example.org/sparql> { ?x ex:name ?n } }`, 'SERVICE'],
+      [`${ex}DESCRIBE <http://example.com/shop/customer/1>`, 'DESCRIBE'],
+      [`${ex}SELECT ?x WHERE { ?x ex:name ?n FILTER(regex(?n, ?x)) }`, 'regex pattern'],
+    ]) {
+      const response = await sparql(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json<{ detail: string }>().detail).toContain(feature);
+    }
+    const update = await sparql('INSERT DATA { <http://a> <http://b> <http://c> }');
+    expect(update.statusCode).toBe(400);
+    const empty = await sparql('');
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it('keeps literals and IRIs out of the SQL text as code: injection attempts are data', async () => {
+    const hostile = [
+      `${ex}SELECT ?c WHERE { ?c ex:name "x'); DROP TABLE shop.customers; --" }`,
+      `${ex}SELECT ?c WHERE { ?c ex:name "x' OR '1'='1" }`,
+      `${ex}SELECT ?c WHERE { ?c ex:name ?n FILTER(?n = "a\\' OR 1=1 --") }`,
+      `${ex}SELECT ?n WHERE { <http://example.com/shop/customer/1'OR'1'='1> ex:name ?n }`,
+      `${ex}SELECT ?n WHERE { <http://example.com/shop/customer/1%27%20OR%20%271%27=%271> ex:name ?n }`,
+      `${ex}SELECT ?c WHERE { ?c ex:name ?n FILTER regex(?n, "'; SELECT 1; --") }`,
+      `${ex}SELECT ?c WHERE { VALUES ?n { "'||(SELECT 1)||'" } ?c ex:name ?n }`,
+    ];
+    for (const query of hostile) {
+      const response = await sparql(query);
+      expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
+      expect(response.json<Bindings>().results.bindings, query).toEqual([]);
+    }
+    // The data is still there.
+    expect(await bindings(`${ex}SELECT ?c WHERE { ?c a ex:Customer }`)).not.toHaveLength(0);
+  });
+
+  it('rejects a huge query (413) and deep nesting (400), never a 500', async () => {
+    const huge = await sparql(`${ex}SELECT ?c WHERE { ?c ex:name "${'x'.repeat(200_000)}" }`);
+    expect(huge.statusCode).toBe(413);
+    const deepGroups = await sparql(`${ex}SELECT ?c WHERE ${'{ '.repeat(3000)}?c ex:name ?n${' }'.repeat(3000)}`);
+    expect(deepGroups.statusCode).toBe(400);
+    expect(deepGroups.json<{ detail: string }>().detail).toMatch(/nested/);
+    const deepExpr = await sparql(`${ex}SELECT ?c WHERE { ?c ex:quantity ?q FILTER(${'!'.repeat(5000)}(?q > 1)) }`);
+    expect(deepExpr.statusCode).toBe(400);
+    const deepUnion = await sparql(`${ex}SELECT ?c WHERE { ${Array.from({ length: 400 }, () => '{ ?c ex:name ?n }').join(' UNION ')} }`);
+    expect([200, 400, 413]).toContain(deepUnion.statusCode);
+    const manyPatterns = await sparql(`${ex}SELECT * WHERE { ${Array.from({ length: 12 }, (_, i) => `?s${i} ?p${i} ?o${i} .`).join(' ')} }`);
+    expect(manyPatterns.statusCode).toBe(400);
+    expect(manyPatterns.json<{ detail: string }>().detail).toContain('alternatives');
+  });
+});
+
+describe('an invalid mapping', () => {
+  it('stops the server from starting with an error naming the file and the problem', async () => {
+    const dir = copyExampleWorkspace();
+    try {
+      fs.writeFileSync(`${dir}/query/mapping.ttl`, '@prefix rr: <http://www.w3.org/ns/r2rml#> .\n<#M> rr:logicalTable [ rr:tableName "shop.customers" ] .\n');
+      const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${dir}/.data` }, { workspace: dir });
+      const start = async () => (await buildServer(config, { logger: pino({ level: 'silent' }) })).ready();
+      await expect(start()).rejects.toThrow(/mapping\.ttl: triples map .* needs exactly one subject map/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

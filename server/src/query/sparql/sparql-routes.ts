@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { queryErrors } from '../query-errors.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
-import type { SparqlService } from './sparql-service.js';
+import type { QueryService } from '../query-service.js';
+import { SparqlService } from './sparql-service.js';
 
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,
- * with the query as `application/sparql-query` or a form field `query=`.
+ * with the query as `application/sparql-query` or a form field `query=`. The ontology and mapping
+ * are read from `folder` here, so an invalid mapping fails the server's start (`ready()`).
  */
-export async function sparqlRoutes(app: FastifyInstance, options: { sparql: SparqlService }): Promise<void> {
-  const { sparql } = options;
+export async function sparqlRoutes(app: FastifyInstance, options: { queries: QueryService; folder: string }): Promise<void> {
+  const sparql = SparqlService.fromFolder(options.queries, options.folder);
   // Content types of this scope only: the other query endpoints keep their JSON bodies.
   app.addContentTypeParser('application/sparql-query', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
+import { HttpError } from '../../errors.js';
 import { queryErrors } from '../query-errors.js';
 import type { QueryService } from '../query-service.js';
 import { loadOntology, saturate, emptyOntology, type Ontology } from './ontology.js';
@@ -61,10 +62,14 @@ export class SparqlService {
     const limit = this.queries.setup.limits.maxQueryLength;
     if (text.length > limit) throw queryErrors.tooLarge(text.length, limit);
     if (text.includes('\u0000')) throw queryErrors.badQuery('The query contains a NUL character');
+    // The parser's time grows with the square of the nesting: bound it before parsing.
+    if (bracketDepth(text) > maxBrackets) throw queryErrors.badQuery(`The query is nested more than ${maxBrackets} levels deep`);
     try {
       const parsed = new sparqljs.Parser().parse(text);
+      if (nestingDepth(parsed) > maxNesting) throw queryErrors.badQuery(`The query is nested more than ${maxNesting} levels deep`);
       return parsed as Query;
     } catch (error) {
+      if (error instanceof HttpError) throw error;
       if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
       const message = (error as Error).message ?? String(error);
       const line = /on line (\d+)/.exec(message)?.[1];
@@ -110,6 +115,46 @@ export class SparqlService {
     if (query.queryType === 'CONSTRUCT') return { kind: 'construct', triples: construct(query, rows), sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
     return { kind: 'select', vars: translation.columns.map((c) => c.name), rows, sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
   }
+}
+
+/** Deepest `{` / `(` / `[` nesting accepted in the query text. */
+const maxBrackets = 64;
+
+/** The deepest bracket nesting of SPARQL text, skipping strings and comments. */
+export function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      const long = text.startsWith(ch.repeat(3), i);
+      const end = long ? ch.repeat(3) : ch;
+      i += long ? 3 : 1;
+      while (i < text.length && !text.startsWith(end, i)) i += text[i] === '\\' ? 2 : 1;
+      i += end.length - 1;
+    } else if (ch === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (ch === '{' || ch === '(' || ch === '[') deepest = Math.max(deepest, ++depth);
+    else if (ch === '}' || ch === ')' || ch === ']') depth--;
+  }
+  return deepest;
+}
+
+/** Deepest nesting of the parsed query's objects the translator recurses through. */
+const maxNesting = 200;
+
+/** How deep the syntax tree goes, measured without recursion so a hostile tree cannot overflow the stack. */
+function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > maxNesting) return deepest;
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push([value, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Fills a CONSTRUCT template with each solution; blank nodes are fresh per solution, invalid triples skipped. */
