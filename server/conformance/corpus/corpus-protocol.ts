@@ -3,7 +3,7 @@ import type { CorpusSpec } from './manifest.js';
 
 /** What happened when the gateway served one GET of a loaded spec. */
 export type ServeProbe =
-  | { request: string; status: number }
+  | { request: string; status: number; routesNotServed: string[] }
   | { skipped: string }
   | { error: string };
 

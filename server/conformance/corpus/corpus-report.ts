@@ -21,7 +21,10 @@ const isSpecResult = (result: Result): result is SpecResult => result.outcome ==
 function servedText(result: SpecResult): string {
   const served = result.served;
   if (!served) return '';
-  if ('status' in served) return `; ${served.request} -> ${served.status}`;
+  if ('status' in served) {
+    const notServed = served.routesNotServed.length > 0 ? ` (${served.routesNotServed.length} route(s) not served: ${served.routesNotServed[0].slice(0, 200)})` : '';
+    return `; ${served.request} -> ${served.status}${notServed}`;
+  }
   if ('skipped' in served) return `; not served (${served.skipped})`;
   return `; SERVE ERROR ${served.error}`;
 }
