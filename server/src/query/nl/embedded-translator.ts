@@ -112,6 +112,10 @@ class QuestionPlan {
       throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
     }
     if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
+    // "a singer above 40 and a singer below 30": two sets of the same rows, which one SELECT cannot say.
+    const named = links.filter((l) => l.candidates.length === 1 && l.candidates[0].kind === 'table').map((l) => l.candidates[0].table);
+    const twice = named.find((t, k) => named.indexOf(t) !== k);
+    if (twice) throw notUnderstood(`The question names ${twice.name} twice; comparing two sets of rows is not supported`, schema);
     this.resolve(links);
   }
 
@@ -181,8 +185,16 @@ class QuestionPlan {
   }
 
   build(): Translation {
-    const aggregates = this.cue('aggregate');
-    const superlative = this.cue('superlative')[0];
+    let aggregates = this.cue('aggregate');
+    // "number of products" where a column is called Number_products: the column, not a count.
+    const numberColumn = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => {
+      const next = a.fn === 'count' ? this.links.find((l) => l.start === a.end) : undefined;
+      return next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number';
+    };
+    aggregates = aggregates.filter((a) => !numberColumn(a) || aggregates.length === 1);
+    const ordered = this.cue('order').length > 0;
+    // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
+    const superlative = ordered ? undefined : this.cue('superlative')[0];
     const top = this.cue('top')[0];
     let groupLinks = this.cue('group')
       .map((g) => this.linkAfter(g.end))
@@ -227,12 +239,12 @@ class QuestionPlan {
       topBy = undefined;
     }
     const rankBy = topBy ?? (superlative ? this.superlativeColumn(superlative) : undefined);
-    const projection = this.links
-      .filter((l) => !this.used.has(l) && l.chosen.kind === 'column')
-      .map((l) => ({
-        table: l.chosen.table,
-        column: (l.chosen as { column: SchemaColumn }).column,
-      }));
+    const projection: ColumnRef[] = [];
+    for (const l of this.links) {
+      if (this.used.has(l) || l.chosen.kind !== 'column') continue;
+      const column = l.chosen.column;
+      if (!projection.some((p) => p.column === column)) projection.push({ table: l.chosen.table, column });
+    }
 
     const main =
       countTarget?.chosen.table ?? entityLinks[0]?.chosen.table ?? measures[0]?.ref.table ?? groupLinks[0]?.chosen.table ?? projection[0]?.table ?? this.links[0].chosen.table;
@@ -264,7 +276,14 @@ class QuestionPlan {
 
     if (countCue || measures.length > 0) {
       for (const g of groupSelect) select.push(col(g));
-      for (const p of projection) if (!groups.some((g) => g.column === p.column)) this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
+      for (const p of projection) {
+        if (groups.some((g) => g.column === p.column)) continue;
+        // A column of a table grouped by its key ("the name and capacity of each stadium") is shown and grouped by too.
+        if (!groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table)) this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
+        groups.push(p);
+        select.splice(groupSelect.length, 0, col(p));
+        groupSelect.push(p);
+      }
       if (countCue) {
         const target = countTarget?.chosen;
         let expression = 'count(*)';
@@ -298,7 +317,7 @@ class QuestionPlan {
       }
     }
     if (orderLink) {
-      const descending = this.cue('direction')[0]?.descending ?? false;
+      const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
       const ref =
         orderLink.chosen.kind === 'table'
           ? {
@@ -337,7 +356,7 @@ class QuestionPlan {
       return { table: after.chosen.table, column: after.chosen.column };
     }
     if (this.cue('aggregate').some((a) => a.fn === 'count')) return undefined;
-    const tables = this.tables;
+    const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
     const implied = (test: (c: SchemaColumn) => boolean): ColumnRef | undefined => {
       for (const table of tables) {
         const column = table.columns.find(test);
@@ -346,6 +365,7 @@ class QuestionPlan {
       return undefined;
     };
     if (cue.implied === 'age') return implied((c) => /^age$/i.test(c.name));
+    if (cue.implied === 'height' || cue.implied === 'weight') return implied((c) => c.kind === 'number' && new RegExp(cue.implied!, 'i').test(c.name));
     if (cue.implied === 'price') return implied((c) => c.kind === 'number' && /price|cost/i.test(c.name));
     if (cue.implied === 'date') return implied((c) => c.kind === 'date');
     if (this.cue('aggregate').length > 0) return undefined;
@@ -428,13 +448,15 @@ class QuestionPlan {
       }
     }
     if (values.length > 1 && cue.op !== '=' && cue.op !== 'between') this.refuse(`Cannot compare with several numbers at "${this.tokens[cue.at].text}"`);
-    if (target.column.kind !== 'number') this.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
+    // A year kept as text (Spider's "Year" columns) is compared as a number.
+    const textYear = target.column.kind === 'text' && /year/i.test(target.column.name);
+    if (target.column.kind !== 'number' && !textYear) this.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
     const rhs = comparisonSql(cue.op, values);
-    this.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`);
+    this.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`, textYear);
   }
 
   private yearColumn(): { kind: 'date' | 'number'; ref: ColumnRef } {
-    const linked = this.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind === 'number');
+    const linked = this.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind !== 'date');
     if (linked && linked.chosen.kind === 'column') {
       this.used.add(linked);
       return {
@@ -443,7 +465,7 @@ class QuestionPlan {
       };
     }
     for (const table of this.tables) {
-      const year = table.columns.find((c) => c.kind === 'number' && /^year$/i.test(c.name));
+      const year = table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
       if (year) return { kind: 'number', ref: { table, column: year } };
     }
     return { kind: 'date', ref: this.dateColumn() };
@@ -471,9 +493,9 @@ class QuestionPlan {
     return `\u0000${this.pendingRefs.length - 1}\u0000`;
   }
 
-  private filter(ref: ColumnRef, rhs: string, description: string): void {
+  private filter(ref: ColumnRef, rhs: string, description: string, asInteger = false): void {
     this.addTable(ref.table);
-    this.conditions.push(`${this.ref(ref)} ${rhs}`);
+    this.conditions.push(`${asInteger ? `TRY_CAST(${this.ref(ref)} AS INTEGER)` : this.ref(ref)} ${rhs}`);
     this.described.push(description);
   }
 

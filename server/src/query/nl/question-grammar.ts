@@ -1,5 +1,7 @@
 import type { Token } from './question-words.js';
 
+/** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
+export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight';
 export type Aggregate = 'count' | 'avg' | 'sum' | 'max' | 'min';
 export type Comparison = '>' | '>=' | '<' | '<=' | '=' | 'between';
 
@@ -11,7 +13,7 @@ export type Cue =
       descending: boolean;
       at: number;
       end: number;
-      implied?: 'age' | 'price' | 'date';
+      implied?: Implied;
     }
   | { kind: 'group'; at: number; end: number }
   | { kind: 'order'; at: number; end: number }
@@ -77,7 +79,7 @@ const aggregateWords: Record<string, Aggregate> = {
   count: 'count',
 };
 
-const superlatives: Record<string, { descending: boolean; implied?: 'age' | 'price' | 'date' }> = {
+const superlatives: Record<string, { descending: boolean; implied?: Implied }> = {
   highest: { descending: true },
   largest: { descending: true },
   biggest: { descending: true },
@@ -90,6 +92,10 @@ const superlatives: Record<string, { descending: boolean; implied?: 'age' | 'pri
   oldest: { descending: true, implied: 'age' },
   youngest: { descending: false, implied: 'age' },
   cheapest: { descending: false, implied: 'price' },
+  tallest: { descending: true, implied: 'height' },
+  shortest: { descending: false, implied: 'height' },
+  heaviest: { descending: true, implied: 'weight' },
+  lightest: { descending: false, implied: 'weight' },
   newest: { descending: true, implied: 'date' },
   latest: { descending: true, implied: 'date' },
   earliest: { descending: false, implied: 'date' },
@@ -152,6 +158,10 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     if (['order', 'ordered', 'sort', 'sorted', 'rank', 'ranked'].includes(t.text) && next?.text === 'by') {
+      take({ kind: 'order', at: i, end: i + 2 });
+      continue;
+    }
+    if (t.text === 'order' && next?.text === 'of') {
       take({ kind: 'order', at: i, end: i + 2 });
       continue;
     }

@@ -18,13 +18,17 @@ export function lemmaOf(word: string): string {
   return word;
 }
 
+/** Small numbers written as words ("more than one") read as numbers. */
+const numberWords: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };
+
 const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?/gu;
 
 /** Splits a question into words, numbers and ISO dates; possessive `'s` is dropped. */
 export function tokenize(question: string): Token[] {
   const tokens: Token[] = [];
   for (const match of question.toLowerCase().matchAll(tokenPattern)) {
-    const raw = match[0].replace(/'s$/, '');
+    const word = match[0].replace(/'s$/, '');
+    const raw = numberWords[word] ?? word;
     const kind = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? 'date' : /^\d/.test(raw) ? 'number' : 'word';
     tokens.push({
       text: raw,
@@ -60,6 +64,7 @@ export const fillerWords = new Set(
     'descending ascending desc asc alphabetical alphabetically than over above under below more less greater fewer higher lower larger ' +
     "smaller bigger exceeding exceed between after before since last past previous this year day week month so far what's " +
     'different distinct unique value along together corresponding respective respectively also whose where when made happen ' +
-    'come live located based belong placed named called'
+    'come live located based belong placed named called information info detail details occurred occur happened held took ' +
+    'taken posted play played sort'
   ).split(/\s+/),
 );

@@ -1,4 +1,4 @@
-import { lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { tableKey } from './schema-context.js';
 
@@ -13,6 +13,9 @@ export interface Link {
   candidates: Candidate[];
 }
 
+/** Parts of names too general to stand for the name on their own. */
+const genericNameWords = new Set(['id', 'num', 'number', 'of', 'the', 'name', 'type', 'code', 'is', 'count', 'total', 'date', 'time', 'and', 'per', 'value', 'info']);
+
 /** Longest phrase (in words) a table, column, value or synonym is matched with. */
 const maxPhrase = 4;
 
@@ -26,12 +29,16 @@ interface Entry {
 /** Phrases of schema names, sample values and synonyms, indexed by their words (base forms for names). */
 export class SchemaIndex {
   private readonly entries = new Map<string, Entry[]>();
+  /** Single significant words of longer names ("staff" in Num_of_Staff), tried only when nothing else matches. */
+  private readonly partial = new Map<string, Candidate[]>();
 
   constructor(readonly schema: SchemaContext) {
     for (const table of schema.tables) {
       this.add(nameWords(table.name).join(' '), { kind: 'table', table }, 2);
+      this.addPartial(nameWords(table.name), { kind: 'table', table });
       for (const column of table.columns) {
         this.add(nameWords(column.name).join(' '), { kind: 'column', table, column }, 2);
+        this.addPartial(nameWords(column.name), { kind: 'column', table, column });
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
           if (words.length > 0 && words.length <= maxPhrase) this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
@@ -45,6 +52,14 @@ export class SchemaIndex {
       const candidate: Candidate =
         column && synonym.value !== undefined ? { kind: 'value', table, column, value: synonym.value } : column ? { kind: 'column', table, column } : { kind: 'table', table };
       for (const words of synonym.words) this.add(words.split(/\s+/).map(lemmaOf).join(' '), candidate, 3);
+    }
+  }
+
+  private addPartial(words: string[], candidate: Candidate): void {
+    if (words.length < 2) return;
+    for (const word of words) {
+      if (genericNameWords.has(word) || word.length < 3) continue;
+      this.partial.set(word, [...(this.partial.get(word) ?? []), candidate]);
     }
   }
 
@@ -62,6 +77,21 @@ export class SchemaIndex {
     return [...byLemma, ...byText].sort((a, b) => b.rank - a.rank).map((e) => e.candidate);
   }
 
+  /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
+  private single(token: Token): Candidate[] {
+    const stem = token.text.replace(/(ed|ing)$/, '');
+    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem])];
+    for (const form of forms.slice(1)) {
+      const found = this.lookup(form, form);
+      if (found.length > 0) return found;
+    }
+    for (const form of forms) {
+      const found = this.partial.get(form);
+      if (found) return found;
+    }
+    return [];
+  }
+
   /**
    * Links the question's word tokens, longest phrase first, skipping tokens in `taken` (already
    * read as grammar such as "how many" or "order by").
@@ -74,7 +104,10 @@ export class SchemaIndex {
       for (let n = Math.min(maxPhrase, tokens.length - i); n >= 1 && !found; n--) {
         const span = tokens.slice(i, i + n);
         if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
-        const candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
+        let candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
+        // A value spelled like a filler word ("a" for grade 'A') is not a mention of it.
+        if (span.every((t) => fillerWords.has(t.text))) candidates = candidates.filter((c) => c.kind !== 'value');
+        if (candidates.length === 0 && n === 1) candidates = this.single(span[0]);
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }
       if (found) {
