@@ -6,6 +6,7 @@ import { querySetupOf } from '../sources.js';
 import { readConfigFile } from '../../config-file.js';
 import { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
+import type { MappingOptions } from './r2rml.js';
 
 /** A SPARQL service over one DuckDB database file built from SQL: for tests and conformance runs. */
 export interface GraphFixture {
@@ -22,7 +23,7 @@ const silentLog = { error: () => {} };
  * next to its sources.yaml and opens a SPARQL service on them. Unqualified rr:tableName values
  * are read from `source`.
  */
-export async function openGraphFixture(statements: string[], mapping: string, ontology = '', source = 'db'): Promise<GraphFixture> {
+export async function openGraphFixture(statements: string[], mapping: string, ontology = '', source = 'db', options: MappingOptions = {}): Promise<GraphFixture> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sparql-'));
   const file = path.join(dir, 'data.duckdb');
   const instance = await DuckDBInstance.create(file);
@@ -39,7 +40,7 @@ export async function openGraphFixture(statements: string[], mapping: string, on
   const setup = querySetupOf(readConfigFile(path.join(dir, 'sources.yaml'))!);
   const queries = await QueryService.create(setup, path.join(dir, 'jobs'), silentLog);
   try {
-    const sparql = SparqlService.fromFolder(queries, dir, { defaultSource: source });
+    const sparql = SparqlService.fromFolder(queries, dir, { defaultSource: source, ...options });
     return {
       sparql,
       queries,

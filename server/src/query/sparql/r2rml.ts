@@ -17,8 +17,8 @@ export type TemplatePart = { text: string } | { column: string };
 /** A term map of R2RML §7: constant, column or template, with its term type and literal tags. */
 export type TermMap =
   | { kind: 'constant'; term: Term }
-  | { kind: 'column'; column: string; termType: TermType; datatype?: string; language?: string }
-  | { kind: 'template'; parts: TemplatePart[]; termType: TermType; datatype?: string; language?: string };
+  | { kind: 'column'; column: string; termType: TermType; datatype?: string; language?: string; base?: string }
+  | { kind: 'template'; parts: TemplatePart[]; termType: TermType; datatype?: string; language?: string; base?: string };
 
 /** The rows a triples map reads: an SQL FROM item over `<source>.<table>` names. */
 export interface LogicalTable {
@@ -90,7 +90,7 @@ export function parseTemplate(template: string, where: string): TemplatePart[] {
       if (column === '') throw new MappingError(`${where}: rr:template "${template}" has an empty column name`);
       if (text) parts.push({ text });
       text = '';
-      parts.push({ column: column.startsWith('"') && column.endsWith('"') ? column.slice(1, -1) : column });
+      parts.push({ column: columnName(column) });
       i = j;
     } else if (ch === '}') {
       throw new MappingError(`${where}: rr:template "${template}" has an unmatched "}"`);
@@ -100,7 +100,14 @@ export function parseTemplate(template: string, where: string): TemplatePart[] {
   return parts;
 }
 
-const languageTag = /^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$/;
+// BCP 47 in short: a 2-3 letter language (or a private-use / grandfathered prefix), then subtags.
+const languageTag = /^([a-zA-Z]{2,3}|[xXiI])(-[a-zA-Z0-9]{1,8})*$/;
+
+/** SQL versions R2RML names (the W3C list); another rr:sqlVersion is an error. */
+const sqlVersions = new Set(['SQL2008', 'Oracle', 'MySQL', 'MSSQLServer', 'HSQLDB', 'PostgreSQL', 'DB2', 'Informix', 'Ingres', 'Progress', 'SybaseASE', 'SybaseSQLAnywhere', 'Virtuoso', 'Firebird'].map((v) => `${RR}${v}`));
+
+/** A column name as R2RML gives it: `"Name"` is a delimited identifier, `Name` a regular one. */
+const columnName = (value: string) => (value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/""/g, '"') : value);
 
 /** Reads the R2RML mapping of `text` (Turtle) into the triples it produces. Throws MappingError. */
 export function loadMapping(text: string, options: MappingOptions = {}): MappedTriple[] {
@@ -140,6 +147,9 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
       if (sqlQuery.termType !== 'Literal') throw new MappingError(`${where}: rr:sqlQuery must be a string`);
       const query = sqlQuery.value.trim().replace(/;\s*$/, '');
       if (query === '') throw new MappingError(`${where}: rr:sqlQuery is empty`);
+      for (const version of store.getObjects(node, rr('sqlVersion'), null)) {
+        if (!sqlVersions.has(version.value)) throw new MappingError(`${where}: rr:sqlVersion <${version.value}> is not an SQL version R2RML knows`);
+      }
       return { from: `(${query})` };
     }
     throw new MappingError(`${where}: the logical table has neither rr:tableName nor rr:sqlQuery`);
@@ -174,11 +184,10 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     if (termType === 'literal' && position !== 'object') throw new MappingError(`${where}: a ${position} map may not produce literals`);
     if (termType === 'bnode' && (position === 'predicate' || position === 'graph')) throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
     if (termType !== 'literal' && (datatypeNode || languageNode)) throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
-    const tags = { datatype: datatypeNode?.value, language: languageNode?.value.toLowerCase() };
+    const tags = { datatype: datatypeNode?.value, language: languageNode?.value.toLowerCase(), ...(termType === 'iri' && options.baseIri ? { base: options.baseIri } : {}) };
     if (column) {
       if (column.termType !== 'Literal' || column.value === '') throw new MappingError(`${where}: rr:column must be a non-empty string`);
-      const name = column.value.startsWith('"') && column.value.endsWith('"') ? column.value.slice(1, -1) : column.value;
-      return { kind: 'column', column: name, termType, ...tags };
+      return { kind: 'column', column: columnName(column.value), termType, ...tags };
     }
     if (template!.termType !== 'Literal') throw new MappingError(`${where}: rr:template must be a string`);
     return { kind: 'template', parts: parseTemplate(template!.value, where), termType, ...tags };
@@ -252,7 +261,7 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
           const child = one(condition, 'child', where);
           const parentColumn = one(condition, 'parent', where);
           if (!child || !parentColumn) throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
-          return { child: child.value, parent: parentColumn.value };
+          return { child: columnName(child.value), parent: columnName(parentColumn.value) };
         });
         if (joins.length === 0 && parent.table.from !== table.from) throw new MappingError(`${where}: a referencing object map over a different logical table needs an rr:joinCondition`);
         if (joins.length === 0) emit(parent.subject);

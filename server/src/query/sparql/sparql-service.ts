@@ -77,15 +77,30 @@ export class SparqlService {
     }
   }
 
-  /** Column types of every table the mapping names, from the sources' connectors. */
+  /** Column types of SQL-query logical tables, found by running them with LIMIT 0; kept for a minute. */
+  private queryTypes = new Map<string, { at: number; types: Map<string, string> }>();
+
+  /** Column types of every logical table: tables from their connectors, SQL queries from the engine. */
   private async tableTypes(): Promise<(table: LogicalTable) => ColumnTypes> {
     const tables = new Map<string, LogicalTable>();
-    for (const t of this.triples) for (const table of [t.child, t.parent?.table]) if (table?.source && table.table) tables.set(table.from, table);
+    for (const t of this.triples) for (const table of [t.child, t.parent?.table]) if (table) tables.set(table.from, table);
     const types = new Map<string, Map<string, string>>();
+    const limits = this.queries.setup.limits;
     await Promise.all(
       [...tables.values()].map(async (table) => {
-        const info = await this.queries.catalog.get(table.source!)?.connector.describeTable(table.table!).catch(() => undefined);
-        if (info) types.set(table.from, new Map(info.columns.map((c) => [c.name.toLowerCase(), c.type])));
+        if (table.source && table.table) {
+          const info = await this.queries.catalog.get(table.source)?.connector.describeTable(table.table).catch(() => undefined);
+          if (info) types.set(table.from, new Map(info.columns.map((c) => [c.name.toLowerCase(), c.type])));
+          return;
+        }
+        const cached = this.queryTypes.get(table.from);
+        if (cached && Date.now() - cached.at < 60_000) return types.set(table.from, cached.types);
+        // A query that cannot run leaves its columns untyped; running the SPARQL query reports the error.
+        const outcome = await this.queries.engine.run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs }).catch(() => undefined);
+        if (!outcome) return;
+        const found = new Map(outcome.columns.map((c) => [c.name.toLowerCase(), c.type]));
+        this.queryTypes.set(table.from, { at: Date.now(), types: found });
+        types.set(table.from, found);
       }),
     );
     return (table) => (column) => types.get(table.from)?.get(column.toLowerCase());

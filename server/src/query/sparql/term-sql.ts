@@ -49,6 +49,7 @@ function lexical(ref: string, sqlType: string | undefined): string {
   if (type.startsWith('TIMESTAMP')) return `strftime(${ref}, '%Y-%m-%dT%H:%M:%S')`;
   if (type === 'BOOLEAN') return `CASE WHEN ${ref} THEN 'true' ELSE 'false' END`;
   if (type === 'VARCHAR') return ref;
+  if (type === 'BLOB') return `hex(${ref})`;
   return `CAST(${ref} AS VARCHAR)`;
 }
 
@@ -81,6 +82,8 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlString(map.parts[0].text);
   }
   const literal = map.termType === 'literal';
+  // A relative IRI is resolved against the mapping's base IRI (R2RML §7.3).
+  if (map.termType === 'iri' && map.base) v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlString(map.base)} || ${v} END`;
   return {
     t,
     v,
@@ -99,6 +102,12 @@ function staticKind(bound: BoundMap): { termType: TermType; datatype?: string; l
   if (map.termType !== 'literal') return { termType: map.termType };
   const natural = map.kind === 'column' ? naturalDatatype(bound.types(map.column) ?? '') : undefined;
   return { termType: 'literal', datatype: map.language ? '' : datatypeColumn(map.datatype ?? natural), language: map.language ?? '' };
+}
+
+/** Whether a term map may produce a relative IRI that the base IRI completes. */
+function mayResolve(map: TermMap): boolean {
+  if (map.kind === 'constant' || !map.base) return false;
+  return !(map.kind === 'template' && map.parts.length > 0 && 'text' in map.parts[0] && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(map.parts[0].text));
 }
 
 /** Whether two templates render values the same way, so equal IRIs mean equal column values. */
@@ -152,6 +161,8 @@ export function termsEqual(a: BoundMap, b: BoundMap): string | false {
   const kb = staticKind(b);
   if (ka.termType !== kb.termType || ka.datatype !== kb.datatype || ka.language !== kb.language) return false;
   if (a.map.kind === 'constant' && b.map.kind === 'constant') return a.map.term.value === b.map.term.value ? 'TRUE' : false;
+  // Where a base IRI may be prepended, only the rendered IRIs can be compared.
+  if (mayResolve(a.map) || mayResolve(b.map)) return `${termMapSql(a).v} = ${termMapSql(b).v}`;
   if (b.map.kind === 'constant') return termsEqual(b, a);
   if (a.map.kind === 'constant') {
     const value = a.map.term.value;
