@@ -191,7 +191,7 @@ class QuestionPlan {
       const next = a.fn === 'count' ? this.links.find((l) => l.start === a.end) : undefined;
       return next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number';
     };
-    aggregates = aggregates.filter((a) => !numberColumn(a) || aggregates.length === 1);
+    aggregates = aggregates.filter((a) => !numberColumn(a));
     const ordered = this.cue('order').length > 0;
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     const superlative = ordered ? undefined : this.cue('superlative')[0];
@@ -214,7 +214,9 @@ class QuestionPlan {
     this.readFilters();
 
     // What is counted: the table (or column) right after "how many" / "number of".
-    const countCue = aggregates.find((a) => a.fn === 'count');
+    // "the stadium with the most concerts": a superlative right before a table counts that table.
+    const mostOf = superlative && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table' ? this.linkAfter(superlative.end) : undefined;
+    const countCue = aggregates.find((a) => a.fn === 'count') ?? (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
     const countTarget = countCue ? this.linkAfter(countCue.end) : undefined;
     if (countTarget) this.used.add(countTarget);
 
@@ -238,7 +240,18 @@ class QuestionPlan {
       this.used.add(groupLinks[0]);
       topBy = undefined;
     }
-    const rankBy = topBy ?? (superlative ? this.superlativeColumn(superlative) : undefined);
+    // "Which year has the most concerts?": with a counted superlative, what is asked for is what is grouped,
+    // ranked by the count (not shown: the question asks for the year).
+    const afterSuperlative = superlative ? this.linkAfter(superlative.end) : undefined;
+    const rankByCount = !!superlative && !!countCue && !superlative.implied && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
+    if (rankByCount && groupLinks.length === 0) {
+      const asked = entityLinks.length > 0 ? entityLinks.shift() : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
+      if (asked) {
+        groupLinks = [asked];
+        this.used.add(asked);
+      }
+    }
+    const rankBy = topBy ?? (superlative && !rankByCount ? this.superlativeColumn(superlative) : undefined);
     const projection: ColumnRef[] = [];
     for (const l of this.links) {
       if (this.used.has(l) || l.chosen.kind !== 'column') continue;
@@ -292,7 +305,8 @@ class QuestionPlan {
           expression = `count(DISTINCT ${col({ table: target.table, column: target.column })})`;
           what = `distinct ${target.column.name} values`;
         } else if (from.joined && keyColumn(main)) expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
-        select.push(`${expression} AS ${quoteDouble('count')}`);
+        if (rankByCount && groupLinks.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
+        else select.push(`${expression} AS ${quoteDouble('count')}`);
         meaning = `number of ${what}${filterText}`;
       }
       for (const m of measures) {
@@ -302,7 +316,7 @@ class QuestionPlan {
       }
       if (groups.length > 0) {
         const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
-        order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
+        if (order.length === 0) order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
         if (superlative && limit === undefined) limit = 1;
         meaning = undefined;
       } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
@@ -355,7 +369,12 @@ class QuestionPlan {
       this.used.add(after);
       return { table: after.chosen.table, column: after.chosen.column };
     }
-    if (this.cue('aggregate').some((a) => a.fn === 'count')) return undefined;
+    // "the shop whose number of products is the largest": a superlative ending the question ranks the number before it.
+    const before = cue.end === this.tokens.length ? this.numberColumnBefore(cue.at) : undefined;
+    if (before?.chosen.kind === 'column' && !this.used.has(before)) {
+      this.used.add(before);
+      return { table: before.chosen.table, column: before.chosen.column };
+    }
     const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
     const implied = (test: (c: SchemaColumn) => boolean): ColumnRef | undefined => {
       for (const table of tables) {

@@ -65,6 +65,8 @@ export const fillerWords = new Set(
     "smaller bigger exceeding exceed between after before since last past previous this year day week month so far what's " +
     'different distinct unique value along together corresponding respective respectively also whose where when made happen ' +
     'come live located based belong placed named called information info detail details occurred occur happened held took ' +
-    'taken posted play played sort'
+    'taken posted play played sort published written wrote received associated presented offered offer offers serve serves ' +
+    'serving served taught working work works include includes including contain contains within they them database results ' +
+    'whether'
   ).split(/\s+/),
 );
