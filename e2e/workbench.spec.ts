@@ -211,7 +211,7 @@ test('edits the library handler with SDK typings, and the change shows in a requ
   await expect.poll(totalBooks, { timeout: 15_000 }).toBeGreaterThanOrEqual(1000);
 
   await showPanel(page, 'requests');
-  const row = page.locator('table.requests tbody tr', { hasText: '/api/adaptive/library-api/stats' }).first();
+  const row = page.locator('table.requests tbody tr', { hasText: '/library-api/stats' }).first();
   await row.click();
   const inspector = page.getByLabel('Request inspector');
   await expect(inspector).toContainText('handler');

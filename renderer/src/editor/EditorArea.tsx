@@ -1,10 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/api-types.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
 import type { RevealRequest } from './MonacoEditor.js';
 
-// Monaco (and its languages) is the largest part of the UI: it loads after the shell is up.
-const MonacoEditor = lazy(() => import('./MonacoEditor.js'));
+// Monaco (and its languages) is the largest part of the UI: it loads after the shell is up, starting
+// right away rather than when the first file opens.
+const loadMonacoEditor = () => import('./MonacoEditor.js');
+const MonacoEditor = lazy(loadMonacoEditor);
 
 export interface EditorAreaProps {
   tabs: string[];
@@ -28,6 +30,9 @@ export function EditorArea(props: EditorAreaProps) {
   const { tabs, active, documents } = props;
   const doc = active ? documents.documents[active] : undefined;
   const errorsByPath = new Set(props.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
+  useEffect(() => {
+    void loadMonacoEditor();
+  }, []);
 
   return (
     <div className="editor-area">

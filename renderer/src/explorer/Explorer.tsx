@@ -150,7 +150,8 @@ export function Explorer(props: ExplorerProps) {
   };
 
   const target = targetFolder(entries, selected);
-  const canChange = selected !== undefined && selected.includes('/') ? true : selected === 'health.yaml';
+  // The area folders themselves stay; their contents and health.yaml can be renamed and deleted.
+  const canChange = selected !== undefined && (selected.includes('/') || selected === 'health.yaml');
   return (
     <div className="explorer" onKeyDown={onKeyDown}>
       <div className="toolbar explorer-toolbar">
