@@ -78,7 +78,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   if (logger.isLevelEnabled('debug')) {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+      // The path only: a query string may carry a token (the workbench event stream's ?token=).
+      request.log.debug({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     });
   }
 
