@@ -4,6 +4,7 @@
  *   npm run conformance -- prism  <prism-harness folder>   [--only <substring>]
  *   npm run conformance -- corpus <openapi-corpus folder>  [--only <substring>]
  *   npm run conformance -- nl     <nl2sql folder>          [--only <set/db substring>] (execution accuracy of natural-language questions)
+ *   npm run conformance -- r2rml  <rdf/r2rml folder>       [--only <test id substring>] (R2RML cases through the SPARQL endpoint's translator)
  *
  * Both print one line per finding and a summary, and exit 0 whatever the pass rate: they measure.
  * A non-zero exit means the runner itself failed (bad arguments, unreadable suite) or, for the
@@ -13,13 +14,14 @@ import path from 'node:path';
 import { runCorpus } from './corpus/corpus-runner.js';
 import { printNlReport, runNlSuite } from './nl/nl-runner.js';
 import { printPrismReport } from './prism/prism-report.js';
+import { runRdfCommand } from './rdf/rdf-cli.js';
 import { runPrismSuite } from './prism/prism-runner.js';
 
-const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>]';
+const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf suite dir> [--only <substring>]';
 
 function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
   const [command, dir, ...rest] = argv;
-  if ((command !== 'prism' && command !== 'corpus' && command !== 'nl') || !dir) throw new Error(usage);
+  if ((command !== 'prism' && command !== 'corpus' && command !== 'nl' && command !== 'r2rml' && command !== 'sparql') || !dir) throw new Error(usage);
   let only: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--only' && rest[i + 1] !== undefined) only = rest[++i];
@@ -35,6 +37,7 @@ async function main(): Promise<number> {
     printPrismReport(report);
     return 0;
   }
+  if (command === 'r2rml' || command === 'sparql') return runRdfCommand(command, dir, only);
   if (command === 'nl') {
     const outcomes = await runNlSuite(dir, { only, onOutcome: (o) => o.verdict !== 'correct' && console.log(`${o.verdict.toUpperCase()} ${o.item.set}/${o.item.db}: ${o.item.question} -> ${o.sql ?? o.detail}`) });
     printNlReport(outcomes);

@@ -34,7 +34,7 @@ export async function openGraphFixture(statements: string[], mapping: string, on
     connection.closeSync();
     instance.closeSync();
   }
-  fs.writeFileSync(path.join(dir, 'sources.yaml'), `engine: duckdb\nsources:\n  - name: ${source}\n    type: relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`);
+  fs.writeFileSync(path.join(dir, 'sources.yaml'), `engine: duckdb\nlimits:\n  max_query_length: 10000000\nsources:\n  - name: ${source}\n    type: relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`);
   fs.writeFileSync(path.join(dir, 'mapping.ttl'), mapping);
   fs.writeFileSync(path.join(dir, 'ontology.ttl'), ontology);
   const setup = querySetupOf(readConfigFile(path.join(dir, 'sources.yaml'))!);

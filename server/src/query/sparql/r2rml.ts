@@ -131,7 +131,8 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     triplesMaps.add(q.subject.id);
     nodes.set(q.subject.id, q.subject as N3Term);
   }
-  if (triplesMaps.size === 0) throw new MappingError('the mapping defines no rr:TriplesMap');
+  // A document with no statements maps nothing (an empty graph); statements without a triples map are a mistake.
+  if (triplesMaps.size === 0 && quads.length > 0) throw new MappingError('the mapping defines no rr:TriplesMap');
 
   const logicalTable = (map: N3Term, where: string): LogicalTable => {
     const node = one(map, 'logicalTable', where);
