@@ -25,6 +25,8 @@ import {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const exampleWorkspace = app.isPackaged ? path.join(process.resourcesPath, 'example-workspace') : path.resolve(here, '..', '..');
+// A separate profile (tests, a second configuration) keeps its own state and single-instance lock.
+if (process.env.ADAPTIVE_WORKBENCH_USER_DATA) app.setPath('userData', process.env.ADAPTIVE_WORKBENCH_USER_DATA);
 const stateFile = path.join(app.getPath('userData'), 'state.json');
 
 let state: AppState = readState(stateFile);
