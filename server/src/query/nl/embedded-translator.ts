@@ -112,10 +112,6 @@ class QuestionPlan {
       throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
     }
     if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
-    // "a singer above 40 and a singer below 30": two sets of the same rows, which one SELECT cannot say.
-    const named = links.filter((l) => l.candidates.length === 1 && l.candidates[0].kind === 'table').map((l) => l.candidates[0].table);
-    const twice = named.find((t, k) => named.indexOf(t) !== k);
-    if (twice) throw notUnderstood(`The question names ${twice.name} twice; comparing two sets of rows is not supported`, schema);
     this.resolve(links);
   }
 
@@ -149,11 +145,16 @@ class QuestionPlan {
       const table = link.candidates.find((c) => c.kind === 'table');
       if (table && link.candidates[0].kind !== 'value') this.addTable(table.table);
     }
-    for (const link of links) {
+    for (const [k, link] of links.entries()) {
+      // "the name of the shop": a column followed by "of <table>" belongs to that table.
+      const next = links[k + 1];
+      const between = next ? this.tokens.slice(link.end, next.start).map((t) => t.text) : [];
+      const owner = next && between.length > 0 && between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every') ? next.candidates.find((c) => c.kind === 'table') : undefined;
       const chosen =
         link.candidates.find((c) => c.kind === 'table') && link.candidates[0].kind !== 'value'
           ? link.candidates.find((c) => c.kind === 'table')!
-          : (link.candidates.find((c) => this.tables.includes(c.table)) ??
+          : (link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
+            link.candidates.find((c) => this.tables.includes(c.table)) ??
             link.candidates.find((c) => this.tables.some((t) => this.path(t, c.table) !== undefined)) ??
             link.candidates[0]);
       this.addTable(chosen.table);
@@ -191,7 +192,9 @@ class QuestionPlan {
       const next = a.fn === 'count' ? this.links.find((l) => l.start === a.end) : undefined;
       return next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number';
     };
-    aggregates = aggregates.filter((a) => !numberColumn(a));
+    // ...and "maximum number of final tables" is the maximum of that number.
+    const afterAggregate = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => a.fn === 'count' && aggregates.some((b) => b.fn !== 'count' && b.end === a.at);
+    aggregates = aggregates.filter((a) => !numberColumn(a) && !afterAggregate(a));
     const ordered = this.cue('order').length > 0;
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     const superlative = ordered ? undefined : this.cue('superlative')[0];
@@ -215,9 +218,10 @@ class QuestionPlan {
 
     // What is counted: the table (or column) right after "how many" / "number of".
     // "the stadium with the most concerts": a superlative right before a table counts that table.
-    const mostOf = superlative && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table' ? this.linkAfter(superlative.end) : undefined;
+    const frequency = superlative?.implied === 'frequency';
+    const mostOf = frequency || (superlative && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
     const countCue = aggregates.find((a) => a.fn === 'count') ?? (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
-    const countTarget = countCue ? this.linkAfter(countCue.end) : undefined;
+    const countTarget = countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? this.linkAfter(countCue.end) : undefined;
     if (countTarget) this.used.add(countTarget);
 
     // What is averaged, summed, or ranked: the first number column after the word.
@@ -243,9 +247,14 @@ class QuestionPlan {
     // "Which year has the most concerts?": with a counted superlative, what is asked for is what is grouped,
     // ranked by the count (not shown: the question asks for the year).
     const afterSuperlative = superlative ? this.linkAfter(superlative.end) : undefined;
-    const rankByCount = !!superlative && !!countCue && !superlative.implied && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
+    const rankByCount = !!superlative && !!countCue && (!superlative.implied || frequency) && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
     if (rankByCount && groupLinks.length === 0) {
-      const asked = entityLinks.length > 0 ? entityLinks.shift() : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
+      const asked =
+        frequency && afterSuperlative?.chosen.kind === 'column'
+          ? afterSuperlative
+          : entityLinks.length > 0
+            ? entityLinks.shift()
+            : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
       if (asked) {
         groupLinks = [asked];
         this.used.add(asked);
@@ -287,6 +296,17 @@ class QuestionPlan {
     const where = this.conditions.length ? ` WHERE ${this.conditions.join(' AND ')}` : '';
     const filterText = this.described.length ? ` where ${this.described.join(' and ')}` : '';
 
+    let having = '';
+    if (this.having) {
+      if (countCue || measures.length > 0) this.refuse('A condition on a count together with another aggregate is not supported');
+      const shown = projection.length > 0 ? projection : entityLinks[0]?.chosen.kind === 'table' ? [{ table: entityLinks[0].chosen.table, column: labelColumn(entityLinks[0].chosen.table) }] : [];
+      if (shown.length === 0) this.refuse(`Could not tell what to count ${this.having.table.name} for`);
+      if (projection.length === 0) projection.push(...shown);
+      groups.push(...shown);
+      const key = keyColumn(this.having.table);
+      const counted = key && from.joined ? `count(DISTINCT ${col({ table: this.having.table, column: key })})` : 'count(*)';
+      having = ` HAVING ${counted} ${this.having.op} ${this.having.value}`;
+    }
     if (countCue || measures.length > 0) {
       for (const g of groupSelect) select.push(col(g));
       for (const p of projection) {
@@ -323,9 +343,10 @@ class QuestionPlan {
     } else {
       if (projection.length > 0) for (const p of projection) select.push(col(p));
       else select.push(`${alias(main)}.*`);
-      if (groupLinks.length > 0) this.refuse('Grouping ("by", "per", "each") needs something to count or aggregate');
+      // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
+      if (!orderLink) for (const g of groupLinks) if (g.chosen.kind === 'column') order.push(col({ table: g.chosen.table, column: g.chosen.column }));
       if (rankBy) {
-        if (rankBy.table !== main) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
+        if (!this.toOne(main, rankBy.table)) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
         order.push(`${col(rankBy)} ${superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
         limit ??= 1;
       }
@@ -352,7 +373,7 @@ class QuestionPlan {
     const distinct = this.cue('distinct').length > 0 && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
     const sql =
       `SELECT ${distinct}${select.join(', ')} FROM ${from.sql}${where}` +
-      (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}` : '') +
+      (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}${having}` : '') +
       (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
       (limit !== undefined ? ` LIMIT ${limit}` : '');
     return { sql, meaning, grouped: groups.length > 0 };
@@ -443,6 +464,13 @@ class QuestionPlan {
     } else {
       const before = this.numberColumnBefore(cue.at);
       const after = this.linkAfter(cue.end);
+      // "more than one employee": a condition on how many rows each group has.
+      if (after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table && values.length === 1 && cue.op !== 'between' && !this.having) {
+        this.used.add(after);
+        this.having = { op: cue.op, value: values[0], table: after.chosen.table };
+        this.addTable(after.chosen.table);
+        return;
+      }
       if (after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table)
         this.refuse(
           `Cannot compare a count of ${after.chosen.table.name} ("${this.tokens
@@ -505,6 +533,8 @@ class QuestionPlan {
   }
 
   private readonly pendingRefs: ColumnRef[] = [];
+  private having?: { op: string; value: number; table: SchemaTable };
+  private readonly bounds = new Map<SchemaColumn, { op: string; value: number }[]>();
 
   /** A column reference whose alias is filled in once the joins are known. */
   private ref(ref: ColumnRef): string {
@@ -513,9 +543,24 @@ class QuestionPlan {
   }
 
   private filter(ref: ColumnRef, rhs: string, description: string, asInteger = false): void {
+    // "a singer above 40 and a singer below 30" asks for two sets of rows, which one WHERE cannot say.
+    const bound = /^(>=|<=|>|<) (-?[\d.]+)$/.exec(rhs);
+    if (bound) {
+      const earlier = this.bounds.get(ref.column) ?? [];
+      const lower = Math.max(...[...earlier, { op: bound[1], value: Number(bound[2]) }].filter((b) => b.op.startsWith('>')).map((b) => b.value));
+      const upper = Math.min(...[...earlier, { op: bound[1], value: Number(bound[2]) }].filter((b) => b.op.startsWith('<')).map((b) => b.value));
+      if (lower >= upper) this.refuse(`The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not supported)`);
+      this.bounds.set(ref.column, [...earlier, { op: bound[1], value: Number(bound[2]) }]);
+    }
     this.addTable(ref.table);
     this.conditions.push(`${asInteger ? `TRY_CAST(${this.ref(ref)} AS INTEGER)` : this.ref(ref)} ${rhs}`);
     this.described.push(description);
+  }
+
+  /** Whether every row of `a` has at most one row of `b` (the path follows foreign keys towards keys). */
+  private toOne(a: SchemaTable, b: SchemaTable): boolean {
+    const steps = this.path(a, b);
+    return steps !== undefined && steps.every(({ step, from }) => step.from.table === from);
   }
 
   /** Shortest path of relationships from table `a` to table `b` (breadth first), or undefined. */

@@ -1,7 +1,7 @@
 import type { Token } from './question-words.js';
 
 /** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
-export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight';
+export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight' | 'frequency';
 export type Aggregate = 'count' | 'avg' | 'sum' | 'max' | 'min';
 export type Comparison = '>' | '>=' | '<' | '<=' | '=' | 'between';
 
@@ -101,6 +101,9 @@ const superlatives: Record<string, { descending: boolean; implied?: Implied }> =
   earliest: { descending: false, implied: 'date' },
 };
 
+const highWords = new Set(['high', 'highest', 'old', 'oldest', 'large', 'largest', 'big', 'biggest', 'most', 'new', 'newest', 'late', 'latest']);
+const lowWords = new Set(['low', 'lowest', 'young', 'youngest', 'small', 'smallest', 'least', 'early', 'earliest']);
+
 const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -159,6 +162,24 @@ export function readCues(tokens: readonly Token[]): {
     }
     if (['order', 'ordered', 'sort', 'sorted', 'rank', 'ranked'].includes(t.text) && next?.text === 'by') {
       take({ kind: 'order', at: i, end: i + 2 });
+      continue;
+    }
+    // "Sort employee names by their age": "by" after a sort verb earlier in the question orders.
+    if (t.text === 'by' && tokens.slice(0, i).some((w) => ['sort', 'sorted', 'rank', 'ranked'].includes(w.text)) && !cues.some((c) => c.kind === 'order')) {
+      take({ kind: 'order', at: i, end: i + 1 });
+      continue;
+    }
+    if (next?.text === 'to' && (highWords.has(t.text) || lowWords.has(t.text))) {
+      take({ kind: 'direction', descending: highWords.has(t.text), at: i, end: i + 3 });
+      continue;
+    }
+    // "two or more people", "3 or fewer".
+    if (t.kind === 'number' && next?.text === 'or' && ['more', 'fewer', 'less', 'greater'].includes(tokens[i + 2]?.text ?? '')) {
+      take({ kind: 'compare', op: tokens[i + 2].text === 'more' || tokens[i + 2].text === 'greater' ? '>=' : '<=', values: [Number(t.text)], at: i, end: i + 3, year: false });
+      continue;
+    }
+    if (t.text === 'most' && ['common', 'frequent', 'popular'].includes(next?.text ?? '')) {
+      take({ kind: 'superlative', descending: true, implied: 'frequency', at: i, end: i + 2 });
       continue;
     }
     if (t.text === 'order' && next?.text === 'of') {

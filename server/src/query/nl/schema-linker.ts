@@ -79,6 +79,7 @@ export class SchemaIndex {
 
   /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
   private single(token: Token): Candidate[] {
+    if (fillerWords.has(token.text)) return [];
     const stem = token.text.replace(/(ed|ing)$/, '');
     const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem])];
     for (const form of forms.slice(1)) {
