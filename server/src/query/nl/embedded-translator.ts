@@ -252,6 +252,8 @@ class QuestionPlan {
       const asked =
         frequency && afterSuperlative?.chosen.kind === 'column'
           ? afterSuperlative
+          : frequency && superlative && this.links.some((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
+            ? [...this.links].reverse().find((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
           : entityLinks.length > 0
             ? entityLinks.shift()
             : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
@@ -351,7 +353,12 @@ class QuestionPlan {
         limit ??= 1;
       }
     }
-    if (orderLink) {
+    const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && groups.length > 0 && select.some((s) => s.endsWith(` AS ${quoteDouble('count')}`));
+    if (byCount) {
+      // "ordered by the number of restaurants": the count already shown.
+      const descending = this.cue('direction')[0]?.descending ?? true;
+      order.splice(0, order.length, `${quoteDouble('count')} ${descending ? 'DESC' : 'ASC'}`);
+    } else if (orderLink) {
       const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
       const ref =
         orderLink.chosen.kind === 'table'
@@ -421,6 +428,9 @@ class QuestionPlan {
       const chosen = link.chosen;
       const named = this.links.find((l) => l.end <= link.start && l.chosen.kind === 'column' && l.chosen.column === chosen.column && this.linkAfter(l.end) === link);
       if (named) this.used.add(named);
+      // "from LAX to ORD" matched twice on one column: the two values are different roles, not one filter.
+      const other = this.links.find((l) => l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value);
+      if (other) this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
       this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
     }
     for (const cue of this.cues) {

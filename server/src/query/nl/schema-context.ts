@@ -130,7 +130,8 @@ const singular = (word: string): string =>
 /**
  * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
  * table references the key column (`id` or the same name) of the table called `<name>` (or its plural);
- * and a column named like another table's leading `...id` column (`writes.aid` -> `author.aid`) references it.
+ * and a column named like another table's leading identifier (`writes.aid` -> `author.aid`,
+ * `lake.state_name` -> `state.state_name`) references it.
  */
 function inferredRelationships(tables: SchemaTable[]): Relationship[] {
   const found: Relationship[] = [];
@@ -142,12 +143,14 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
     found.push(r);
   };
   for (const target of tables) {
+    // A leading identifier with a prefix (aid, flight_id, airline_code, state_name), not a bare id or name.
     const key = target.columns[0];
-    if (!key || !/id$/i.test(key.name)) continue;
+    if (!key || !/^.+(id|_code|_name)$/i.test(key.name) || /^(id|name|code)$/i.test(key.name)) continue;
+    // A table of identifiers only (writes(aid, pid)) links others; it is not what their keys point to.
+    if (target.columns.every((c) => /(id|_code|_name)$/i.test(c.name))) continue;
     for (const table of tables) {
       const column = table !== target && table.source === target.source ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase()) : undefined;
-      // Only where the other table does not itself lead with that column (two tables keyed alike are not related).
-      if (column && table.columns[0] !== column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+      if (column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
     }
   }
   for (const table of tables) {
