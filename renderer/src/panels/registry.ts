@@ -23,4 +23,6 @@ export const panelRegistry: PanelDefinition[] = [
   { id: 'problems', title: 'Problems', region: 'bottom', component: ProblemsPanel, badge: (s) => s.diagnostics.length || undefined },
   { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
   { id: 'requests', title: 'Requests', region: 'bottom', component: RequestsPanel, badge: (s) => s.requests.length || undefined },
+  { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
+  { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
 ];

@@ -1,0 +1,81 @@
+import Editor from '@monaco-editor/react';
+import { useRef } from 'react';
+import { monaco } from '../editor/monaco-setup.js';
+import { suggestions, type Catalog, type Suggestion } from './completion.js';
+
+/** The catalog the completion provider reads: one console at a time, so one module-level value. */
+let currentCatalog: Catalog = { sources: [], tables: {}, columns: {} };
+let providerRegistered = false;
+
+const kinds: Record<Suggestion['kind'], monaco.languages.CompletionItemKind> = {
+  source: monaco.languages.CompletionItemKind.Module,
+  table: monaco.languages.CompletionItemKind.Class,
+  column: monaco.languages.CompletionItemKind.Field,
+  keyword: monaco.languages.CompletionItemKind.Keyword,
+};
+
+function registerCompletion(): void {
+  if (providerRegistered) return;
+  providerRegistered = true;
+  monaco.languages.registerCompletionItemProvider('sql', {
+    triggerCharacters: ['.'],
+    provideCompletionItems(model, position) {
+      const word = model.getWordUntilPosition(position);
+      const before = model.getValueInRange({ startLineNumber: position.lineNumber, startColumn: 1, endLineNumber: position.lineNumber, endColumn: word.startColumn });
+      const prefix = /((?:[A-Za-z_][\w$]*\.)+)$/.exec(before)?.[1] ?? '';
+      const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+      return {
+        suggestions: suggestions(currentCatalog, prefix, model.getValue()).map((s, i) => ({
+          label: s.label,
+          kind: kinds[s.kind],
+          detail: s.detail,
+          insertText: s.label,
+          // Sources, tables and columns before keywords.
+          sortText: `${s.kind === 'keyword' ? 1 : 0}${String(i).padStart(5, '0')}`,
+          range,
+        })),
+      };
+    },
+  });
+}
+
+export interface SqlEditorProps {
+  value: string;
+  language: 'sql' | 'sparql' | 'plaintext';
+  catalog: Catalog;
+  theme: 'light' | 'dark';
+  onChange(text: string): void;
+  onRun(): void;
+}
+
+/** The console's query editor (Monaco, bundled): SQL completion of sources, tables and columns; Ctrl/Cmd+Enter runs. */
+export default function SqlEditor({ value, language, catalog, theme, onChange, onRun }: SqlEditorProps) {
+  currentCatalog = catalog;
+  registerCompletion();
+  const run = useRef(onRun);
+  run.current = onRun;
+  return (
+    <Editor
+      path={`inmemory://query-console/query.${language === 'sql' ? 'sql' : language === 'sparql' ? 'rq' : 'txt'}`}
+      value={value}
+      language={language === 'sparql' ? 'plaintext' : language}
+      theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+      loading={<div className="placeholder">Loading editor…</div>}
+      onChange={(text) => onChange(text ?? '')}
+      onMount={(editor) => {
+        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
+      }}
+      options={{
+        automaticLayout: true,
+        minimap: { enabled: false },
+        fontSize: 13,
+        tabSize: 2,
+        scrollBeyondLastLine: false,
+        lineNumbersMinChars: 3,
+        wordWrap: language === 'plaintext' ? 'on' : 'off',
+        fixedOverflowWidgets: true,
+        quickSuggestions: language === 'sql',
+      }}
+    />
+  );
+}

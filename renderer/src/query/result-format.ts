@@ -1,0 +1,63 @@
+import type { QueryResult } from './query-api.js';
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A cell as text: NULL for null, JSON for objects and arrays, the value otherwise. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A numeric value of a cell: numbers and numeric strings (big DECIMAL/BIGINT arrive as strings). */
+export function numericValue(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '' && /^[-+]?\d*\.?\d+(e[-+]?\d+)?$/i.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+function compareCells(a: unknown, b: unknown): number {
+  // NULLs last in either direction is what people expect of a grid; here they sort as the smallest value.
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1;
+  if (b === null || b === undefined) return 1;
+  const x = numericValue(a);
+  const y = numericValue(b);
+  if (x !== undefined && y !== undefined) return x - y;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return cellText(a).localeCompare(cellText(b));
+}
+
+/** The rows sorted by one column (a stable copy; the input is left as it is). */
+export function sortRows<T extends Record<string, unknown>>(rows: readonly T[], column: string, direction: SortDirection): T[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((p, q) => sign * compareCells(p.row[column], q.row[column]) || p.index - q.index)
+    .map((entry) => entry.row);
+}
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // Quote what would break a CSV reader, and what a spreadsheet would run as a formula.
+  const guarded = /^[=+\-@\t\r]/.test(text) && numericValue(text) === undefined ? `'${text}` : text;
+  return /[",\r\n]/.test(guarded) || guarded !== text ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+/** The result as RFC 4180 CSV with a header line; NULL is an empty field. */
+export function toCsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
+  const lines = [result.columns.map((c) => csvField(c.name)).join(',')];
+  for (const row of result.rows) lines.push(result.columns.map((c) => csvField(row[c.name])).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** The result as a JSON array of row objects. */
+export function toJson(result: Pick<QueryResult, 'rows'>): string {
+  return JSON.stringify(result.rows, null, 2);
+}
+
+/** The rows as tab-separated text (what a spreadsheet pastes as cells). */
+export function toTsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
+  const clean = (value: unknown) => (value === null || value === undefined ? '' : cellText(value).replace(/[\t\r\n]+/g, ' '));
+  return [result.columns.map((c) => c.name).join('\t'), ...result.rows.map((row) => result.columns.map((c) => clean(row[c.name])).join('\t'))].join('\n');
+}
