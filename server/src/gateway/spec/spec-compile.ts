@@ -173,8 +173,16 @@ function responsesOf(document: Json, raw: unknown, pointer: string, limits: Spec
   return result;
 }
 
+/**
+ * How deep sampled examples go. openapi-sampler's default (15) expands a schema graph that shares
+ * subschemas (a DAG of $refs and allOf) into branching^15 nodes: a real spec (kin-openapi issue796,
+ * 275 KB) then takes seconds per response and the whole spec hits the load time bound. Eight
+ * levels keep such graphs to branching^8 and still give realistic mock bodies.
+ */
+const maxSampleDepth = 8;
+
 function sample(document: Json, schema: unknown): unknown {
-  return sampler.sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true }, document as never);
+  return sampler.sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true, maxSampleDepth }, document as never);
 }
 
 function exampleOf(document: Json, mediaType: string, media: Json, limits: SpecLimits, warnings: string[], label: string): MediaExample {

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSpec } from './spec-loader.js';
+
+const specsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sample-depth-'));
+afterAll(() => fs.rmSync(specsDir, { recursive: true, force: true }));
+
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+}
+
+describe('sampled examples of a schema graph that shares subschemas', () => {
+  it('load with a bounded depth instead of expanding every path (4 branches on 14 levels)', async () => {
+    const schemas: Record<string, object> = {};
+    for (let i = 0; i < 14; i++) {
+      const next = { $ref: `#/components/schemas/S${i + 1}` };
+      schemas[`S${i}`] = { type: 'object', properties: { a: next, b: next, c: { allOf: [next] }, d: { allOf: [next] } } };
+    }
+    schemas.S14 = { type: 'string' };
+    const file = path.join(specsDir, 'dag.openapi.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'dag', version: '1' },
+        paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } } } } },
+        components: { schemas },
+      }),
+    );
+    const spec = await loadSpec(file, specsDir);
+    const example = spec.operations[0].responses[0].mediaTypes[0].example;
+    expect(example).toMatchObject({ a: { a: {} } });
+    expect(depthOf(example)).toBeLessThanOrEqual(9);
+  });
+});
