@@ -305,6 +305,9 @@ class QuestionPlan {
       if (shown.length === 0) this.refuse(`Could not tell what to count ${this.having.table.name} for`);
       if (projection.length === 0) projection.push(...shown);
       groups.push(...shown);
+      // Rows of an entity are told apart by its key, not its name.
+      const entityKey = projection === shown || entityLinks[0]?.chosen.kind !== 'table' ? undefined : keyColumn(entityLinks[0].chosen.table);
+      if (entityKey && shown[0].table === entityLinks[0].chosen.table) groups.push({ table: shown[0].table, column: entityKey });
       const key = keyColumn(this.having.table);
       const counted = key && from.joined ? `count(DISTINCT ${col({ table: this.having.table, column: key })})` : 'count(*)';
       having = ` HAVING ${counted} ${this.having.op} ${this.having.value}`;
@@ -346,6 +349,7 @@ class QuestionPlan {
       if (projection.length > 0) for (const p of projection) select.push(col(p));
       else select.push(`${alias(main)}.*`);
       // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
+      if (!this.having) groups.splice(0);
       if (!orderLink) for (const g of groupLinks) if (g.chosen.kind === 'column') order.push(col({ table: g.chosen.table, column: g.chosen.column }));
       if (rankBy) {
         if (!this.toOne(main, rankBy.table)) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);

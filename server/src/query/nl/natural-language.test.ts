@@ -155,6 +155,32 @@ describe('embedded translator over the example workspace', () => {
     expect(names).toEqual([...names].sort());
   });
 
+  it('puts count conditions in HAVING and ranks groups by their count', async () => {
+    const having = await ask(app, 'Which regions have more than 25 customers?');
+    expect(having.body.generated_query).toBe('SELECT t1."region" FROM "shop"."customers" AS t1 GROUP BY t1."region" HAVING count(*) > 25');
+    const expected = await sql(app, 'SELECT region FROM shop.customers GROUP BY region HAVING count(*) > 25');
+    expect(having.body.results.map((r) => r.region).sort()).toEqual(expected.map((r) => r.region).sort());
+    const perEntity = await ask(app, 'Which customers have 3 or more orders?');
+    expect(perEntity.body.generated_query).toMatch(/GROUP BY t1."name", t1."id" HAVING count\(DISTINCT t2."id"\) >= 3$/);
+    const common = await ask(app, 'What is the most common status of orders?');
+    expect(common.body.generated_query).toBe('SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC LIMIT 1');
+    expect(common.body.answer).toMatch(/^The status is \w+\.$/);
+  });
+
+  it('orders without aggregating: "sort ... by", "in descending order of", "customers by region"', async () => {
+    expect((await ask(app, 'Sort customer names by their signup date')).body.generated_query).toBe('SELECT t1."name" FROM "shop"."customers" AS t1 ORDER BY t1."signup_date" ASC');
+    expect((await ask(app, 'list products in descending order of price')).body.generated_query).toMatch(/ORDER BY t1."price" DESC$/);
+    expect((await ask(app, 'customers by region')).body.generated_query).toMatch(/ORDER BY t1."region"$/);
+  });
+
+  it('refuses two values of one column and contradictory ranges', async () => {
+    const values = await ask(app, 'orders from shipped to paid');
+    expect(values.status).toBe(422);
+    expect(values.body.detail).toMatch(/cannot both hold/);
+    const ranges = await ask(app, 'orders with amount over 500 and amount under 100');
+    expect(ranges.status).toBe(422);
+  });
+
   it('says so when nothing matches', async () => {
     const { status, body } = await ask(app, 'orders over 1000000');
     expect(status).toBe(200);
