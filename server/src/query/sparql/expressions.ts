@@ -21,7 +21,7 @@ const numericList = numericDatatypes.map(sqlString).join(', ');
 const integerTypes = numericDatatypes.filter((d) => !/(decimal|float|double)$/.test(d));
 
 /** The number of a term: NULL unless it is a numeric literal. */
-export const numberOf = (x: TermSql): string => `CASE WHEN ${x.t} = 3 AND ${x.d} IN (${numericList}) THEN TRY_CAST(${x.v} AS DOUBLE) END`;
+export const numberOf = (x: TermSql): string => x.n ?? `CASE WHEN ${x.t} = 3 AND ${x.d} IN (${numericList}) THEN TRY_CAST(${x.v} AS DOUBLE) END`;
 
 /** The datatype of a number: integer subtypes count as xsd:integer. */
 const numericType = (d: string): string => `CASE WHEN ${d} IN (${integerTypes.map(sqlString).join(', ')}) THEN ${sqlString(xsdInteger)} ELSE ${d} END`;
@@ -52,6 +52,7 @@ export function toTerm(value: Value): TermSql {
     v: `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ${sqlString(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
     d: dt,
     l: "''",
+    n: sql,
   };
 }
 
@@ -248,13 +249,13 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const c = toBool(a);
       const y = toTerm(b);
       const z = term(2);
-      const pick = (k: keyof TermSql) => `CASE WHEN ${c} THEN ${y[k]} WHEN NOT ${c} THEN ${z[k]} END`;
-      return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l') };
+      const pick = (k: keyof TermSql) => `CASE WHEN ${c} THEN ${k === 'n' ? numberOf(y) : y[k]} WHEN NOT ${c} THEN ${k === 'n' ? numberOf(z) : z[k]} END`;
+      return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l'), n: pick('n') };
     }
     case 'coalesce': {
       const terms = args.map(toTerm);
-      const pick = (k: keyof TermSql) => `CASE ${terms.map((x) => `WHEN ${x.t} IS NOT NULL THEN ${x[k]}`).join(' ')} END`;
-      return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l') };
+      const pick = (k: keyof TermSql) => `CASE ${terms.map((x) => `WHEN ${x.t} IS NOT NULL THEN ${k === 'n' ? numberOf(x) : x[k]}`).join(' ')} END`;
+      return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l'), n: pick('n') };
     }
     case 'iri': case 'uri': {
       const x = term(0);

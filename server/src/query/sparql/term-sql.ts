@@ -1,4 +1,4 @@
-import { naturalDatatype, termCode, xsdString, type Term } from './rdf.js';
+import { naturalDatatype, numericDatatypes, termCode, xsdDecimal, xsdDouble, xsdInteger, xsdString, type Term } from './rdf.js';
 import type { TemplatePart, TermMap, TermType } from './r2rml.js';
 
 /** A string as an SQL literal; NUL cannot be carried and is rejected by the caller's checks. */
@@ -16,14 +16,18 @@ export interface TermSql {
   v: string;
   d: string;
   l: string;
+  /** The numeric value when it is known without parsing `v` (a numeric column): saves a cast per row. */
+  n?: string;
 }
 
 /** Normalises a datatype as the SQL columns carry it: xsd:string and "no datatype" are both ''. */
 export const datatypeColumn = (datatype: string | undefined): string => (datatype === undefined || datatype === xsdString ? '' : datatype);
 
-/** The four SQL expressions of a constant term. */
+/** The SQL expressions of a constant term. */
 export function constantSql(term: Term): TermSql {
+  const numeric = term.type === 'literal' && term.datatype !== undefined && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value));
   return {
+    n: numeric ? `CAST(${sqlString(term.value)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)',
     t: String(termCode[term.type]),
     v: sqlString(term.value),
     d: sqlString(term.type === 'literal' && !term.language ? datatypeColumn(term.datatype) : ''),
@@ -82,6 +86,8 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlString(map.parts[0].text);
   }
   const literal = map.termType === 'literal';
+  const datatype = map.language ? undefined : (map.datatype ?? natural);
+  const numericColumn = map.kind === 'column' && literal && natural !== undefined && datatype !== undefined && [xsdInteger, xsdDecimal, xsdDouble].includes(natural) && numericDatatypes.includes(datatype);
   // A relative IRI is resolved against the mapping's base IRI (R2RML §7.3).
   if (map.termType === 'iri' && map.base) v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlString(map.base)} || ${v} END`;
   return {
@@ -89,6 +95,12 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     v,
     d: sqlString(literal && !map.language ? datatypeColumn(map.datatype ?? natural) : ''),
     l: sqlString(literal ? (map.language ?? '') : ''),
+    // The datatype of a term map is fixed, so whether its terms are numbers is known here.
+    n: numericColumn
+      ? `CAST(${columnRef(alias, (map as { column: string }).column)} AS DOUBLE)`
+      : literal && datatype !== undefined && numericDatatypes.includes(datatype)
+        ? `TRY_CAST(${v} AS DOUBLE)`
+        : 'CAST(NULL AS DOUBLE)',
   };
 }
 

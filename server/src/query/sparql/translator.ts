@@ -25,8 +25,8 @@ export interface Translation {
 /** Most alternative SQL branches one basic graph pattern may unfold into. */
 const maxBranches = 256;
 
-const suffixes = ['t', 'v', 'd', 'l'] as const;
-const nullTerm: TermSql = { t: 'CAST(NULL AS INTEGER)', v: 'CAST(NULL AS VARCHAR)', d: 'CAST(NULL AS VARCHAR)', l: 'CAST(NULL AS VARCHAR)' };
+const suffixes = ['t', 'v', 'd', 'l', 'n'] as const;
+const nullTerm: TermSql = { t: 'CAST(NULL AS INTEGER)', v: 'CAST(NULL AS VARCHAR)', d: 'CAST(NULL AS VARCHAR)', l: 'CAST(NULL AS VARCHAR)', n: 'CAST(NULL AS DOUBLE)' };
 /** Names the SPARQL grammar cannot produce, for blank nodes of the query acting as hidden variables. */
 const hiddenPrefix = ' b';
 
@@ -53,12 +53,13 @@ export class Translator {
   private cols(alias: string | undefined, name: string): TermSql {
     const id = this.id(name);
     const p = alias ? `${alias}.` : '';
-    return { t: `${p}${id}_t`, v: `${p}${id}_v`, d: `${p}${id}_d`, l: `${p}${id}_l` };
+    return { t: `${p}${id}_t`, v: `${p}${id}_v`, d: `${p}${id}_d`, l: `${p}${id}_l`, n: `${p}${id}_n` };
   }
 
   private select(name: string, term: TermSql): string {
     const id = this.id(name);
-    return suffixes.map((s) => `${term[s]} AS ${id}_${s}`).join(', ');
+    // Every relation carries the numeric value column, so numbers are parsed once, where they enter.
+    return suffixes.map((s) => `${s === 'n' ? `CAST(${numberOf(term)} AS DOUBLE)` : term[s]} AS ${id}_${s}`).join(', ');
   }
 
   private selectList(items: string[]): string {
@@ -82,7 +83,11 @@ export class Translator {
       return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, this.cols(a, n))))} FROM (${rel.sql}) ${a}${order}`, columns: names.map((name) => ({ name, id: this.id(name) })) };
     }
     const result = this.selectQuery(query as SelectQuery);
-    return { sql: result.sql, columns: [...result.vars.keys()].map((name) => ({ name, id: this.id(name) })) };
+    const names = [...result.vars.keys()];
+    // The client reads four columns per variable; the numeric one stays inside (and is never computed).
+    const top = this.alias();
+    const outer = names.flatMap((n) => (['t', 'v', 'd', 'l'] as const).map((k) => `${top}.${this.id(n)}_${k}`));
+    return { sql: `SELECT ${this.selectList(outer)} FROM (${result.sql}) ${top}`, columns: names.map((name) => ({ name, id: this.id(name) })) };
   }
 
   private withValues(rel: Rel, query: Query): Rel {
@@ -238,7 +243,7 @@ export class Translator {
       const x = toTerm(value);
       const key = `CASE WHEN ${x.t} IS NOT NULL THEN struct_pack(t := ${x.t}, n := ${numberOf(x)}, s := ${x.v}) END`;
       const fn = name === 'max' ? 'arg_max' : 'arg_min';
-      return { kind: 'term', t: `${fn}(${x.t}, ${key})`, v: `${fn}(${x.v}, ${key})`, d: `${fn}(${x.d}, ${key})`, l: `${fn}(${x.l}, ${key})` };
+      return { kind: 'term', t: `${fn}(${x.t}, ${key})`, v: `${fn}(${x.v}, ${key})`, d: `${fn}(${x.d}, ${key})`, l: `${fn}(${x.l}, ${key})`, n: `${fn}(${numberOf(x)}, ${key})` };
     }
     if (name === 'group_concat') {
       const x = toTerm(value);
@@ -251,6 +256,12 @@ export class Translator {
 
   /** A group graph pattern (SPARQL 1.1 §18.2.2): joins, OPTIONAL, MINUS, BIND, then the group's filters. */
   private group(patterns: Pattern[]): Rel {
+    // A group of one basic graph pattern and filters: the filters go into the pattern's SQL, before deduplication.
+    const bgps = patterns.filter((p) => p.type === 'bgp');
+    const pushable = patterns.filter((p) => p.type === 'filter' && !/"operator":"(not)?exists"/.test(JSON.stringify(p)));
+    if (bgps.length === 1 && pushable.length > 0 && bgps.length + pushable.length === patterns.length) {
+      return this.bgp((bgps[0] as { triples: Triple[] }).triples, pushable.map((p) => (p as { expression: Expression }).expression));
+    }
     let rel: Rel = { sql: 'SELECT 1 AS _u', vars: new Map() };
     const filters: Expression[] = [];
     for (const pattern of patterns) {
@@ -315,7 +326,7 @@ export class Translator {
             return this.select(n, nullTerm);
           }
           const term = toTerm(compileExpression(node as unknown as Expression, { variable: () => undefined }));
-          return this.select(n, { t: `CAST(${term.t} AS INTEGER)`, v: `CAST(${term.v} AS VARCHAR)`, d: `CAST(${term.d} AS VARCHAR)`, l: `CAST(${term.l} AS VARCHAR)` });
+          return this.select(n, { t: `CAST(${term.t} AS INTEGER)`, v: `CAST(${term.v} AS VARCHAR)`, d: `CAST(${term.d} AS VARCHAR)`, l: `CAST(${term.l} AS VARCHAR)`, n: `CAST(${numberOf(term)} AS DOUBLE)` });
         })
         .join(', '),
     );
@@ -340,7 +351,7 @@ export class Translator {
       const equal = `${cx.v} = ${cy.v} AND ${cx.t} = ${cy.t} AND ${cx.d} = ${cy.d} AND ${cx.l} = ${cy.l}`;
       on.push(nx || ny ? `(${cx.t} IS NULL OR ${cy.t} IS NULL OR (${equal}))` : equal);
       if (nx || ny) {
-        const merged: TermSql = { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})` };
+        const merged: TermSql = { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})`, n: `coalesce(${cx.n}, ${cy.n})` };
         items.push(this.select(name, merged));
       } else items.push(this.select(name, cx));
       vars.set(name, nx && (ny || left));
@@ -375,7 +386,7 @@ export class Translator {
         if (inX && inY) {
           const cx = this.cols(ax, name);
           const cy = this.cols(ay, name);
-          return { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})` };
+          return { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})`, n: `coalesce(${cx.n}, ${cy.n})` };
         }
         return inX ? this.cols(ax, name) : inY ? this.cols(ay, name) : undefined;
       },
@@ -452,7 +463,7 @@ export class Translator {
    * A basic graph pattern: every combination of mapped triples that can produce its triple patterns
    * becomes one SELECT over the joined source tables; their set union is the pattern's answer.
    */
-  private bgp(patterns: Triple[]): Rel {
+  private bgp(patterns: Triple[], filters: Expression[] = []): Rel {
     const positions = patterns.map((p) => [this.position(p.subject), this.position(p.predicate), this.position(p.object)] as const);
     const names = [...new Set(positions.flatMap((ps) => ps.flatMap((p) => ('variable' in p ? [p.variable] : []))))];
     const vars = new Map(names.map((n) => [n, false]));
@@ -499,8 +510,24 @@ export class Translator {
         });
       });
       if (!possible) return;
-      const items = names.map((n) => this.select(n, termMapSql(bindings.get(n)!)));
-      branches.push(`SELECT ${this.selectList(items)} FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`);
+      const rowScope: ExpressionScope = { variable: (name) => (bindings.has(name) ? termMapSql(bindings.get(name)!) : undefined) };
+      for (const f of filters) where.push(`coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
+      const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
+      const bound = names.map((n) => bindings.get(n)!);
+      if (bound.every(injective)) {
+        // Distinct source values give distinct terms: deduplicate the narrow source columns, then render the terms.
+        const raw = new Map<string, string>();
+        const renamed = bound.map((b) => renameColumns(b, (column) => {
+          const name = `${b.alias}__${column}`;
+          raw.set(name, `${b.alias}.${quote(column)} AS ${quote(name)}`);
+          return name;
+        }));
+        const r = this.alias();
+        const items = names.map((n, i) => this.select(n, termMapSql({ ...renamed[i], alias: r })));
+        branches.push(`SELECT ${this.selectList(items)} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`);
+      } else {
+        branches.push(`SELECT DISTINCT ${this.selectList(names.map((n) => this.select(n, termMapSql(bindings.get(n)!))))} ${body}`);
+      }
       if (branches.length > maxBranches) throw unsupported(`a basic graph pattern that unfolds into more than ${maxBranches} alternatives over the mapping`);
     };
     const choose = (i: number) => {
@@ -511,15 +538,46 @@ export class Translator {
         chosen.pop();
       }
     };
-    if (patterns.length === 0) return { sql: 'SELECT 1 AS _u', vars };
+    if (patterns.length === 0) {
+      const unit: Rel = { sql: 'SELECT 1 AS _u', vars };
+      return filters.reduce((rel, f) => this.filter(rel, f), unit);
+    }
     choose(0);
     if (branches.length === 0) return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars };
     // The graph is a set: a solution found through several mappings (or duplicate rows) counts once.
-    return { sql: branches.length === 1 ? branches[0].replace(/^SELECT /, 'SELECT DISTINCT ') : branches.join(' UNION '), vars };
+    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars };
   }
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Whether different source values of a bound term map always give different terms. */
+function injective(bound: BoundMap): boolean {
+  const { map } = bound;
+  if (map.kind === 'constant') return true;
+  if (map.base) return false;
+  const timestamp = (column: string) => /^TIMESTAMP/i.test(bound.types(column) ?? '');
+  if (map.kind === 'column') return !timestamp(map.column);
+  const columns = map.parts.filter((p): p is { column: string } => 'column' in p);
+  if (columns.some((c) => timestamp(c.column))) return false;
+  if (columns.length <= 1) return true;
+  // Several columns: IRI-safe encoding keeps values apart only where fixed text with a reserved character separates them.
+  return map.termType === 'iri' && map.parts.every((p, i) => 'text' in p ? i === 0 || i === map.parts.length - 1 || /[^A-Za-z0-9\-._~]/.test(p.text) : !('column' in (map.parts[i + 1] ?? {})));
+}
+
+/** The same term map reading renamed columns (of a sub-query), with the original column types. */
+function renameColumns(bound: BoundMap, rename: (column: string) => string): BoundMap {
+  const { map } = bound;
+  const types = new Map<string, string | undefined>();
+  const column = (c: string) => {
+    const name = rename(c);
+    types.set(name.toLowerCase(), bound.types(c));
+    return name;
+  };
+  const renamed: TermMap =
+    map.kind === 'column' ? { ...map, column: column(map.column) } : map.kind === 'template' ? { ...map, parts: map.parts.map((p) => ('column' in p ? { column: column(p.column) } : p)) } : map;
+  return { map: renamed, alias: bound.alias, types: (c) => types.get(c.toLowerCase()) };
+}
 
 function queryErrorAssigned(name: string) {
   return unsupported(`assigning ?${name}, which is already in scope (not allowed by SPARQL)`);
