@@ -140,6 +140,11 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const cast = `TRY_CAST(CASE WHEN ${x.t} = 3 THEN ${x.v} END AS ${casts[fn]})`;
       return { kind: 'num', sql: `CAST(${cast} AS DOUBLE)`, dt: sqlString(fn) };
     }
+    if (fn === xsdBoolean && args.length === 1) {
+      const x = toTerm(args[0]);
+      const v = `CASE WHEN ${x.t} = 3 AND lower(${x.v}) IN ('true', '1') THEN 'true' WHEN ${x.t} = 3 AND lower(${x.v}) IN ('false', '0') THEN 'false' END`;
+      return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: sqlString(xsdBoolean), l: "''" };
+    }
     if (fn === xsdString && args.length === 1) {
       const x = toTerm(args[0]);
       return simpleLiteral(`CASE WHEN ${x.t} >= 2 THEN ${x.v} END`);
@@ -256,6 +261,39 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const terms = args.map(toTerm);
       const pick = (k: keyof TermSql) => `CASE ${terms.map((x) => `WHEN ${x.t} IS NOT NULL THEN ${k === 'n' ? numberOf(x) : x[k]}`).join(' ')} END`;
       return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l'), n: pick('n') };
+    }
+    case 'strbefore': case 'strafter': {
+      const x = stringArg(term(0));
+      const y = stringArg(term(1));
+      const found = `strpos(${x}, ${y})`;
+      const v = op === 'strbefore' ? `CASE WHEN ${found} > 0 THEN substring(${x}, 1, ${found} - 1) ELSE '' END` : `CASE WHEN ${found} > 0 THEN substring(${x}, ${found} + length(${y})) ELSE '' END`;
+      // The result keeps the language of the first argument when something was found.
+      return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: "''", l: `CASE WHEN ${found} > 0 THEN ${term(0).l} ELSE '' END` };
+    }
+    case 'encode_for_uri':
+      return simpleLiteral(`url_encode(${stringArg(term(0))})`);
+    case 'md5': case 'sha256': {
+      const x = term(0);
+      return simpleLiteral(`${op}(CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' THEN ${x.v} END)`);
+    }
+    case 'strlang': {
+      const x = term(0);
+      const tag = term(1);
+      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${tag.t} = 3 AND ${tag.v} <> '' THEN 3 END`, v: x.v, d: "''", l: `lower(${tag.v})` };
+    }
+    case 'strdt': {
+      const x = term(0);
+      const dt = term(1);
+      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${dt.t} = 2 THEN 3 END`, v: x.v, d: `CASE WHEN ${dt.v} = ${sqlString(xsdString)} THEN '' ELSE ${dt.v} END`, l: "''" };
+    }
+    case 'replace': {
+      const pattern = constantText(rawArgs[1], 'a REPLACE pattern');
+      const replacement = constantText(rawArgs[2], 'a REPLACE replacement');
+      const flags = rawArgs[3] ? constantText(rawArgs[3], 'REPLACE flags') : '';
+      if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
+      // XPath writes groups as $1, RE2 as \1.
+      const re2 = replacement.replace(/\\/g, '\\\\').replace(/\$(\d)/g, '\\$1');
+      return sameLang(term(0), `regexp_replace(${stringArg(term(0))}, ${sqlString(pattern)}, ${sqlString(re2)}, ${sqlString(`g${flags}`)})`);
     }
     case 'iri': case 'uri': {
       const x = term(0);

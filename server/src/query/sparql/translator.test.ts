@@ -159,6 +159,8 @@ const cases: [string, string, boolean?][] = [
   ['sub-query', 'SELECT ?n ?a WHERE { ?p ex:name ?n ; ex:age ?a { SELECT (MAX(?x) AS ?a) WHERE { ?q ex:age ?x } } }'],
   ['EXISTS and NOT EXISTS', 'SELECT ?n WHERE { ?p ex:name ?n FILTER EXISTS { ?p ex:email ?e } FILTER NOT EXISTS { ?p a ex:Manager } }'],
   ['IN, COALESCE, IF, string functions', 'SELECT ?n ?u ?e WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e0 } BIND(COALESCE(?e0, "none") AS ?e) BIND(IF(STRSTARTS(?n, "A"), UCASE(?n), LCASE(?n)) AS ?u) FILTER(?n IN ("Ada", "Alan", "Linus") && STRLEN(?n) >= 3 && CONTAINS(?n, "a")) }'],
+  ['STRBEFORE, STRAFTER, REPLACE, ENCODE_FOR_URI, MD5, STRLANG, STRDT', 'SELECT ?b ?a ?r ?e ?m ?sl ?sd WHERE { ?p ex:email ?mail BIND(STRBEFORE(?mail, "@") AS ?b) BIND(STRAFTER(?mail, "@") AS ?a) BIND(REPLACE(?mail, "([a-z]+)@", "$1 at ") AS ?r) BIND(ENCODE_FOR_URI(?mail) AS ?e) BIND(MD5(?mail) AS ?m) BIND(STRLANG(?b, "en") AS ?sl) BIND(STRDT(?b, ex:code) AS ?sd) }'],
+  ['BIND alone in a UNION branch', 'SELECT ?x WHERE { { BIND("a" AS ?x) } UNION { ?d ex:title ?x } }'],
   ['blank node in the pattern', 'SELECT ?n WHERE { _:x ex:worksIn ?d ; ex:name ?n . ?d ex:title "Research" }'],
   ['ASK true', 'ASK { ?p ex:name "Ada" }'],
   ['ASK false', 'ASK { ?p ex:name "Nobody" }'],

@@ -308,6 +308,8 @@ export class Translator {
         throw unsupported('GRAPH (named graph queries)');
       case 'service':
         throw unsupported('SERVICE (federated queries)');
+      case 'bind': case 'filter': case 'optional': case 'minus':
+        return this.group([pattern]);
       default:
         throw unsupported(`the pattern "${(pattern as { type: string }).type}"`);
     }
