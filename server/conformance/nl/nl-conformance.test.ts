@@ -5,13 +5,37 @@ import { duckdbDialect, foreignKeysOf, rewriteToChar } from './suite-database.js
 
 describe('result matching', () => {
   it('ignores row order, column names and number formatting', () => {
-    expect(sameResult([[1, 'a'], [2, 'b']], [['b', '2.0'], ['a', 1]], true)).toBe(true);
+    expect(
+      sameResult(
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+        [
+          ['b', '2.0'],
+          ['a', 1],
+        ],
+        true,
+      ),
+    ).toBe(true);
     expect(normaliseCell(3.14159265)).toBe('3.1416');
     expect(normaliseCell('2024-01-02T00:00:00')).toBe('2024-01-02');
   });
 
   it('keeps rows together: the same column values in other pairs do not match', () => {
-    expect(sameResult([[1, 'a'], [2, 'b']], [[1, 'b'], [2, 'a']], true)).toBe(false);
+    expect(
+      sameResult(
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+        [
+          [1, 'b'],
+          [2, 'a'],
+        ],
+        true,
+      ),
+    ).toBe(false);
   });
 
   it('needs the same row count, and with exact columns no extra column', () => {

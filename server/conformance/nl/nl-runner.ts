@@ -143,7 +143,13 @@ export function printNlReport(outcomes: QuestionOutcome[]): void {
     const ofSet = outcomes.filter((o) => o.item.set === set);
     if (ofSet.length === 0) continue;
     console.log(summaryLine(set === 'spider' ? 'Spider dev subset' : 'defog sql-eval', ofSet));
-    for (const category of [...new Set(ofSet.map((o) => o.item.category))].sort()) console.log(summaryLine(`  ${category}`, ofSet.filter((o) => o.item.category === category)));
+    for (const category of [...new Set(ofSet.map((o) => o.item.category))].sort())
+      console.log(
+        summaryLine(
+          `  ${category}`,
+          ofSet.filter((o) => o.item.category === category),
+        ),
+      );
     const ms = ofSet.map((o) => o.ms).sort((a, b) => a - b);
     console.log(`  time per question (translate + run): median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.floor(ms.length * 0.95)].toFixed(1)} ms`);
   }

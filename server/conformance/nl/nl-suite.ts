@@ -57,8 +57,14 @@ export function readSuite(dir: string): { databases: SuiteDatabase[]; questions:
   const spider = path.join(dir, 'spider_dev_subset');
   if (fs.existsSync(spider)) {
     for (const name of fs.readdirSync(path.join(spider, 'database')).sort()) databases.push({ set: 'spider', name, dump: path.join(spider, 'database', name, `${name}.dump.sql`) });
-    const items = JSON.parse(fs.readFileSync(path.join(spider, 'questions.json'), 'utf8')) as { db_id: string; question: string; gold_sql: string; gold_result_sqlite: unknown[][] }[];
-    for (const item of items) questions.push({ set: 'spider', db: item.db_id, question: item.question, category: item.db_id, goldQueries: [item.gold_sql], goldRows: item.gold_result_sqlite });
+    const items = JSON.parse(fs.readFileSync(path.join(spider, 'questions.json'), 'utf8')) as {
+      db_id: string;
+      question: string;
+      gold_sql: string;
+      gold_result_sqlite: unknown[][];
+    }[];
+    for (const item of items)
+      questions.push({ set: 'spider', db: item.db_id, question: item.question, category: item.db_id, goldQueries: [item.gold_sql], goldRows: item.gold_result_sqlite });
   }
   const defog = path.join(dir, 'defog_sql_eval');
   if (fs.existsSync(defog)) {

@@ -15,7 +15,11 @@ export function normaliseCell(value: Cell): string {
   return text.replace(/T00:00:00$/, '').replace('T', ' ');
 }
 
-const sortedColumn = (rows: string[][], index: number): string => rows.map((r) => r[index]).sort().join('\u0001');
+const sortedColumn = (rows: string[][], index: number): string =>
+  rows
+    .map((r) => r[index])
+    .sort()
+    .join('\u0001');
 
 /**
  * Whether `generated` holds the rows of `gold`: the same number of rows, every gold column matched by a
@@ -53,7 +57,10 @@ export function sameResult(gold: Cell[][], generated: Cell[][], exactColumns: bo
  */
 export function expandDefogGold(gold: string): string[] {
   const variants: string[] = [];
-  for (const query of gold.split(';').map((q) => q.trim()).filter(Boolean)) {
+  for (const query of gold
+    .split(';')
+    .map((q) => q.trim())
+    .filter(Boolean)) {
     const braces = /\{([^{}]+)\}/.exec(query);
     if (!braces) {
       variants.push(query);

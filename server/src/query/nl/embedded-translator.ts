@@ -149,7 +149,10 @@ class QuestionPlan {
       // "the name of the shop": a column followed by "of <table>" belongs to that table.
       const next = links[k + 1];
       const between = next ? this.tokens.slice(link.end, next.start).map((t) => t.text) : [];
-      const owner = next && between.length > 0 && between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every') ? next.candidates.find((c) => c.kind === 'table') : undefined;
+      const owner =
+        next && between.length > 0 && between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every')
+          ? next.candidates.find((c) => c.kind === 'table')
+          : undefined;
       const chosen =
         link.candidates.find((c) => c.kind === 'table') && link.candidates[0].kind !== 'value'
           ? link.candidates.find((c) => c.kind === 'table')!
@@ -194,7 +197,10 @@ class QuestionPlan {
     };
     // ...and "maximum number of final tables" is the maximum of that number.
     const afterAggregate = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => a.fn === 'count' && aggregates.some((b) => b.fn !== 'count' && b.end === a.at);
-    aggregates = aggregates.filter((a) => !numberColumn(a) && !afterAggregate(a));
+    // "the total number of citations" with a citation_num column is the sum of that column.
+    aggregates = aggregates.flatMap((a) =>
+      numberColumn(a) && this.tokens[a.at].text === 'total' ? [{ ...a, fn: 'sum' as const }] : numberColumn(a) || afterAggregate(a) ? [] : [a],
+    );
     const ordered = this.cue('order').length > 0;
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     const superlative = ordered ? undefined : this.cue('superlative')[0];
@@ -220,7 +226,9 @@ class QuestionPlan {
     // "the stadium with the most concerts": a superlative right before a table counts that table.
     const frequency = superlative?.implied === 'frequency';
     const mostOf = frequency || (superlative && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
-    const countCue = aggregates.find((a) => a.fn === 'count') ?? (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
+    const countCue =
+      aggregates.find((a) => a.fn === 'count') ??
+      (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
     const countTarget = countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? this.linkAfter(countCue.end) : undefined;
     if (countTarget) this.used.add(countTarget);
 
@@ -247,16 +255,17 @@ class QuestionPlan {
     // "Which year has the most concerts?": with a counted superlative, what is asked for is what is grouped,
     // ranked by the count (not shown: the question asks for the year).
     const afterSuperlative = superlative ? this.linkAfter(superlative.end) : undefined;
-    const rankByCount = !!superlative && !!countCue && (!superlative.implied || frequency) && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
+    const rankByCount =
+      !!superlative && !!countCue && (!superlative.implied || frequency) && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
     if (rankByCount && groupLinks.length === 0) {
       const asked =
         frequency && afterSuperlative?.chosen.kind === 'column'
           ? afterSuperlative
           : frequency && superlative && this.links.some((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
             ? [...this.links].reverse().find((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
-          : entityLinks.length > 0
-            ? entityLinks.shift()
-            : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
+            : entityLinks.length > 0
+              ? entityLinks.shift()
+              : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
       if (asked) {
         groupLinks = [asked];
         this.used.add(asked);
@@ -301,7 +310,12 @@ class QuestionPlan {
     let having = '';
     if (this.having) {
       if (countCue || measures.length > 0) this.refuse('A condition on a count together with another aggregate is not supported');
-      const shown = projection.length > 0 ? projection : entityLinks[0]?.chosen.kind === 'table' ? [{ table: entityLinks[0].chosen.table, column: labelColumn(entityLinks[0].chosen.table) }] : [];
+      const shown =
+        projection.length > 0
+          ? projection
+          : entityLinks[0]?.chosen.kind === 'table'
+            ? [{ table: entityLinks[0].chosen.table, column: labelColumn(entityLinks[0].chosen.table) }]
+            : [];
       if (shown.length === 0) this.refuse(`Could not tell what to count ${this.having.table.name} for`);
       if (projection.length === 0) projection.push(...shown);
       groups.push(...shown);
@@ -317,7 +331,8 @@ class QuestionPlan {
       for (const p of projection) {
         if (groups.some((g) => g.column === p.column)) continue;
         // A column of a table grouped by its key ("the name and capacity of each stadium") is shown and grouped by too.
-        if (!groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table)) this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
+        if (!groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
+          this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
         groups.push(p);
         select.splice(groupSelect.length, 0, col(p));
         groupSelect.push(p);
@@ -381,7 +396,8 @@ class QuestionPlan {
       if (!measure) this.refuse(`Could not tell what "top ${top.n}" ranks by`);
       order.push(`${col({ table: main, column: measure })} DESC NULLS LAST`);
     }
-    const distinct = this.cue('distinct').length > 0 && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
+    // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..." lists each once.
+    const distinct = (this.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
     const sql =
       `SELECT ${distinct}${select.join(', ')} FROM ${from.sql}${where}` +
       (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}${having}` : '') +
@@ -432,9 +448,13 @@ class QuestionPlan {
       const chosen = link.chosen;
       const named = this.links.find((l) => l.end <= link.start && l.chosen.kind === 'column' && l.chosen.column === chosen.column && this.linkAfter(l.end) === link);
       if (named) this.used.add(named);
+      // ...and so is one named right after it ("Italian food": food_type = 'italian').
+      const after = this.linkAfter(link.end);
+      if (after?.chosen.kind === 'column' && after.chosen.column === chosen.column) this.used.add(after);
       // "from LAX to ORD" matched twice on one column: the two values are different roles, not one filter.
       const other = this.links.find((l) => l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value);
-      if (other) this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
+      if (other)
+        this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
       this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
     }
     for (const cue of this.cues) {

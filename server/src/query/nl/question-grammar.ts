@@ -166,7 +166,9 @@ export function readCues(tokens: readonly Token[]): {
     }
     // "Sort employee names by their age": "by" after a sort verb earlier in the question orders.
     // "Order the results by ...": "order" as a verb, followed by what is ordered.
-    const orderVerb = tokens.slice(Math.max(0, i - 4), i).some((w, k, near) => ['order', 'ordered'].includes(w.text) && ['the', 'results', 'them', 'it', 'these', 'those', 'all'].includes(near[k + 1]?.text ?? ''));
+    const orderVerb = tokens
+      .slice(Math.max(0, i - 4), i)
+      .some((w, k, near) => ['order', 'ordered'].includes(w.text) && ['the', 'results', 'them', 'it', 'these', 'those', 'all'].includes(near[k + 1]?.text ?? ''));
     if (t.text === 'by' && (orderVerb || tokens.slice(0, i).some((w) => ['sort', 'sorted', 'rank', 'ranked'].includes(w.text))) && !cues.some((c) => c.kind === 'order')) {
       take({ kind: 'order', at: i, end: i + 1 });
       continue;

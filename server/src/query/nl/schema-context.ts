@@ -144,14 +144,17 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
   };
   for (const target of tables) {
     // A leading identifier with a prefix (aid, flight_id, airline_code, state_name), not a bare id or name.
-    const key = target.columns[0];
-    if (!key || !/^.+(id|_code|_name)$/i.test(key.name) || /^(id|name|code)$/i.test(key.name)) continue;
     // A table of identifiers only (writes(aid, pid)) links others; it is not what their keys point to.
     if (target.columns.every((c) => /(id|_code|_name)$/i.test(c.name))) continue;
-    for (const table of tables) {
-      const column = table !== target && table.source === target.source ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase()) : undefined;
-      if (column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
-    }
+    const first = target.columns[0];
+    const leading = first && /^.+(id|_code|_name)$/i.test(first.name) && !/^(id|name|code)$/i.test(first.name) ? [first] : [];
+    // Also the column named by the table's initial (publication.pid, author.aid), wherever it stands.
+    const initial = target.columns.filter((c) => c.name.toLowerCase() === `${target.name[0].toLowerCase()}id` && c !== first);
+    for (const key of [...leading, ...initial])
+      for (const table of tables) {
+        const column = table !== target && table.source === target.source ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase()) : undefined;
+        if (column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+      }
   }
   for (const table of tables) {
     for (const column of table.columns) {

@@ -80,6 +80,13 @@ export class SchemaIndex {
   /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
   private single(token: Token): Candidate[] {
     if (fillerWords.has(token.text)) return [];
+    // "name" or "id" where columns are called authorname, paperid: any column ending so.
+    if (token.lemma === 'name' || token.lemma === 'id') {
+      const suffixed = this.schema.tables.flatMap((table) =>
+        table.columns.filter((c) => c.name.toLowerCase().endsWith(token.lemma) && c.name.length > token.lemma.length).map((column) => ({ kind: 'column' as const, table, column })),
+      );
+      if (suffixed.length > 0) return suffixed;
+    }
     const stem = token.text.replace(/(ed|ing)$/, '');
     const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem])];
     for (const form of forms.slice(1)) {
@@ -106,6 +113,8 @@ export class SchemaIndex {
         const span = tokens.slice(i, i + n);
         if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
         let candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
+        // "check-ins", "check ins": the words written together may name a table ("checkin").
+        if (candidates.length === 0 && n > 1) candidates = this.lookup(lemmaOf(span.map((t) => t.text).join('')), '').filter((c) => c.kind !== 'value');
         // A value spelled like a filler word ("a" for grade 'A') is not a mention of it.
         if (span.every((t) => fillerWords.has(t.text))) candidates = candidates.filter((c) => c.kind !== 'value');
         if (candidates.length === 0 && n === 1) candidates = this.single(span[0]);
