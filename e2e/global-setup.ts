@@ -1,13 +1,26 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = path.join(root, 'dist/server/src/cli.js');
-// The gateway's part of the example workspace; query/ belongs to the query service's own tests.
-const exampleParts = ['specs', 'handlers', 'health.yaml'];
+// The example workspace: the gateway's part, and query/ for the query console's demo sources.
+const exampleParts = ['specs', 'handlers', 'health.yaml', 'query'];
+
+/** A TCP port nobody listens on now (the test that needs it opens it later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * Copies the example workspace to a temporary folder and starts the built server on it with
@@ -23,6 +36,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const source = path.join(root, part);
     if (fs.existsSync(source)) fs.cpSync(source, path.join(workspace, part), { recursive: true });
   }
+  // A health component for e2e/health.spec.ts: an HTTP service on a port the test opens and closes.
+  const partnerPort = await freePort();
+  fs.appendFileSync(path.join(workspace, 'health.yaml'), `\ncomponents:\n  e2epartner:\n    components:\n      api: {http: {url: "http://127.0.0.1:${partnerPort}/health"}, timeout_ms: 1000}\n`);
+  process.env.E2E_PARTNER_PORT = String(partnerPort);
   // Handlers import 'adaptive-workbench/handler': the server maps it to its own SDK, from any folder.
   const server = spawn(process.execPath, [cli, 'serve', '--workbench', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace], {
     env: { ...process.env, AUTH_ENABLED: 'false', HOT_RELOAD: 'true', LOG_LEVEL: 'info' },

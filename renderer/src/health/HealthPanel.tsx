@@ -85,7 +85,7 @@ export default function HealthPanel() {
           Expand all
         </button>
         <button type="button" onClick={() => setExpanded([])}>
-          Collapse
+          Collapse all
         </button>
         <span className="spacer" />
         <span className="muted" aria-label="Last check">

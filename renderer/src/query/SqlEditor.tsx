@@ -1,5 +1,5 @@
 import Editor from '@monaco-editor/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { monaco } from '../editor/monaco-setup.js';
 import { suggestions, type Catalog, type Suggestion } from './completion.js';
 
@@ -54,15 +54,36 @@ export default function SqlEditor({ value, language, catalog, theme, onChange, o
   registerCompletion();
   const run = useRef(onRun);
   run.current = onRun;
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  // What the editor itself last reported: only other changes (history, inserted names) are pushed in.
+  // A controlled value would race fast typing, since React renders the previous text after a keystroke.
+  const typed = useRef(value);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || value === typed.current || value === editor.getValue()) return;
+    typed.current = value;
+    const model = editor.getModel();
+    if (!model) return;
+    // An edit, not setValue: the change stays undoable.
+    editor.executeEdits('query-console', [{ range: model.getFullModelRange(), text: value }]);
+    editor.setPosition(model.getPositionAt(value.length));
+    editor.focus();
+  }, [value]);
+
   return (
     <Editor
       path={`inmemory://query-console/query.${language === 'sql' ? 'sql' : language === 'sparql' ? 'rq' : 'txt'}`}
-      value={value}
+      defaultValue={value}
       language={language === 'sparql' ? 'plaintext' : language}
       theme={theme === 'dark' ? 'vs-dark' : 'vs'}
       loading={<div className="placeholder">Loading editor…</div>}
-      onChange={(text) => onChange(text ?? '')}
+      onChange={(text) => {
+        typed.current = text ?? '';
+        onChange(typed.current);
+      }}
       onMount={(editor) => {
+        editorRef.current = editor;
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
       }}
       options={{

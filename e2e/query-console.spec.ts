@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const url = () => process.env.WORKBENCH_URL!;
+const screenshotDir = path.resolve('test-results', 'screenshots');
+
+/** The demo join of docs/query.md across all three source kinds: click stream, lake Parquet, shop database. */
+const crossSourceJoin = `SELECT p.category, count(*) AS checkouts, avg(o.amount) AS avg_order_value
+FROM events.clicks k
+JOIN lake.products p ON p.product_id = k.product_id
+JOIN shop.orders o ON o.customer_id = k.customer_id AND o.product_id = k.product_id
+JOIN shop.customers c ON c.id = o.customer_id
+WHERE k.action = 'checkout'
+GROUP BY p.category ORDER BY checkouts DESC`;
+
+test.describe.configure({ mode: 'serial' });
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+}
+
+/** Opens the workbench with a tall bottom area and the query console in it. */
+async function openConsole(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    localStorage.setItem('adaptive-workbench:layout', JSON.stringify({ bottomHeight: 640, bottomVisible: true, bottomPanel: 'query', sideVisible: false }));
+    localStorage.removeItem('adaptive-workbench:query-texts');
+    localStorage.removeItem('adaptive-workbench:query-history');
+    localStorage.removeItem('adaptive-workbench:query-async');
+  });
+  await page.goto(url());
+  await expect(page.locator('.query-console')).toBeVisible();
+}
+
+/** Replaces the text of the console's editor. */
+async function typeQuery(page: Page, text: string): Promise<void> {
+  const editor = page.locator('.query-editor .monaco-editor');
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+KeyA');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+test('the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt tables', async ({ page }) => {
+  await openConsole(page);
+  const tree = page.getByRole('tree', { name: 'Query sources' });
+  for (const source of ['shop', 'lake', 'events']) await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
+
+  await typeQuery(page, crossSourceJoin);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const grid = page.getByRole('grid', { name: 'Query results' });
+  await expect(grid.getByRole('gridcell', { name: 'books', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Result statistics')).toContainText(/5 rows · \d+ ms/);
+  const columns = await grid.getByRole('columnheader').allTextContents();
+  expect(columns.map((c) => c.split(' ')[0])).toEqual(['#', 'category', 'checkouts', 'avg_order_value']);
+
+  // Sorting by a column: ascending checkouts puts the smallest category first.
+  await grid.getByRole('columnheader', { name: /^checkouts/ }).click();
+  await expect(grid.getByRole('row').nth(1).getByRole('gridcell').first()).toHaveText('games');
+
+  // The tables the query named are now in the sidebar, with their columns.
+  await tree.getByRole('treeitem', { name: 'shop', exact: true }).locator('.source-row').click();
+  await tree.getByRole('treeitem', { name: 'shop.orders' }).locator('.table-row').click();
+  await expect(tree.getByRole('treeitem', { name: 'shop.orders' })).toContainText('amount DECIMAL(10,2)');
+  await screenshot(page, 'query-01-cross-source-join');
+
+  await page.getByRole('tab', { name: 'Chart' }).click();
+  await expect(page.locator('.query-chart svg rect')).toHaveCount(10);
+  await screenshot(page, 'query-02-chart');
+  await page.getByRole('tab', { name: 'Grid' }).click();
+});
+
+test('completion offers tables and columns; an error shows its detail; history keeps the runs', async ({ page }) => {
+  await openConsole(page);
+  await typeQuery(page, 'SELECT * FROM shop.orders LIMIT 3');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByLabel('Result statistics')).toContainText('3 rows');
+
+  // Columns of a table through its alias, typed between SELECT and FROM.
+  await typeQuery(page, 'SELECT  FROM shop.orders o');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 'SELECT '.length; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('o.');
+  const suggest = page.locator('.suggest-widget');
+  await expect(suggest).toContainText('amount');
+  await expect(suggest).toContainText('customer_id');
+  await screenshot(page, 'query-03-completion');
+  await page.keyboard.press('Escape');
+
+  await typeQuery(page, 'SELECT no_such_column FROM shop.orders');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.query-output').getByRole('alert')).toContainText('no_such_column');
+
+  await page.getByRole('tab', { name: 'History' }).click();
+  const history = page.getByRole('list', { name: 'Query history' });
+  await expect(history.getByRole('listitem')).toHaveCount(2);
+  await expect(history.getByRole('listitem').first()).toContainText('no_such_column');
+  await screenshot(page, 'query-04-error-history');
+});
+
+test('an async query becomes a job that completes and opens its results', async ({ page }) => {
+  await openConsole(page);
+  await page.getByLabel('Async').check();
+  await typeQuery(page, 'SELECT id, name, region FROM shop.customers ORDER BY id');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const jobs = page.getByRole('list', { name: 'Async jobs' });
+  await expect(jobs.getByRole('listitem').first()).toHaveAttribute('data-status', 'COMPLETED');
+  await jobs.getByRole('button', { name: 'Open results' }).click();
+  await expect(page.getByLabel('Result statistics')).toContainText(/Job \S+ · \d+ rows/);
+  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('row').nth(1)).toBeVisible();
+  await screenshot(page, 'query-05-async-job');
+});
