@@ -4,6 +4,7 @@ import { HttpError } from '../../errors.js';
 import type { QueryService } from '../query-service.js';
 import { NaturalLanguageService } from './natural-language-service.js';
 import { loadNlSettings } from './nl-settings.js';
+import { ontologySynonyms } from './ontology-synonyms.js';
 
 const questionBody = {
   type: 'object',
@@ -14,10 +15,12 @@ const questionBody = {
 /**
  * `POST /natural-language` `{question}` -> `{answer, generated_query, results}` (service document part 2),
  * registered inside the query plugin so it shares its service and engine. The `natural_language`
- * section of sources.yaml is read here; a malformed one stops the server from starting.
+ * section of sources.yaml (and ontology labels) is read here; a malformed section stops the server from starting.
  */
 export function naturalLanguageRoutes(app: FastifyInstance, service: QueryService, config: Config): void {
-  const nl = new NaturalLanguageService(service, loadNlSettings(config.querySources), config.nlLlm);
+  const settings = loadNlSettings(config.querySources);
+  settings.synonyms.push(...ontologySynonyms(config.querySources));
+  const nl = new NaturalLanguageService(service, settings, config.nlLlm);
   app.post<{ Body: { question: string } }>(
     '/natural-language',
     {

@@ -181,6 +181,12 @@ describe('embedded translator over the example workspace', () => {
     expect(ranges.status).toBe(422);
   });
 
+  it('reads ontology labels as words for columns ("region code" labels customers.region in ontology.ttl)', async () => {
+    const { status, body } = await ask(app, 'How many customers per region code?');
+    expect(status).toBe(200);
+    expect(body.generated_query).toBe('SELECT t1."region", count(*) AS "count" FROM "shop"."customers" AS t1 GROUP BY t1."region" ORDER BY "count" DESC');
+  });
+
   it('says so when nothing matches', async () => {
     const { status, body } = await ask(app, 'orders over 1000000');
     expect(status).toBe(200);
