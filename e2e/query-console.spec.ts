@@ -112,3 +112,20 @@ test('an async query becomes a job that completes and opens its results', async 
   await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('row').nth(1)).toBeVisible();
   await screenshot(page, 'query-05-async-job');
 });
+
+test('the SPARQL and Question tabs run against their endpoints and show rows', async ({ page }) => {
+  await openConsole(page);
+  await page.getByRole('tab', { name: 'SPARQL' }).click();
+  await typeQuery(page, 'SELECT ?customer WHERE { ?customer a <http://example.com/shop#Customer> } LIMIT 4');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
+  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: /^http:\/\/example\.com\/shop\/customer\// }).first()).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Question' }).click();
+  await page.getByLabel('Question').fill('how many customers are there in each region');
+  await page.getByLabel('Question').press('ControlOrMeta+Enter');
+  await expect(page.locator('.query-output').getByRole('note')).toContainText('count by region');
+  await expect(page.locator('.generated-query')).toContainText('shop');
+  await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
+  await screenshot(page, 'query-06-question');
+});

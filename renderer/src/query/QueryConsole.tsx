@@ -4,7 +4,7 @@ import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
-import { queryApi, sparqlToResult, type QueryResult } from './query-api.js';
+import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid } from './ResultsGrid.js';
 import { SourcesTree } from './SourcesTree.js';
@@ -89,8 +89,10 @@ export default function QueryConsole() {
         record({ query, kind: 'sparql', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
       } else {
         const answer = await queryApi.ask(query);
-        setOutcome({ result: answer.results, answer: answer.answer, generatedQuery: answer.generated_query });
-        record({ query, kind: 'nl', ok: true, rowCount: answer.results.row_count, elapsedMs: answer.results.elapsed_ms });
+        const result = rowsToResult(answer.results, Math.round(performance.now() - started));
+        setOutcome({ result, answer: answer.answer, generatedQuery: answer.generated_query });
+        record({ query, kind: 'nl', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
+        void learn(tableReferences(answer.generated_query, sourceNames));
       }
     } catch (e) {
       setOutcome({ error: (e as Error).message });

@@ -35,11 +35,11 @@ export interface JobState {
   error?: string | null;
 }
 
-/** `POST /api/v1/query/natural-language`. */
+/** `POST /api/v1/query/natural-language`: the answer in words, the SQL it ran and its rows. */
 export interface NaturalLanguageAnswer {
   answer: string;
   generated_query: string;
-  results: QueryResult;
+  results: Record<string, unknown>[];
 }
 
 /** SPARQL 1.1 JSON results (SELECT) or an ASK answer. */
@@ -85,4 +85,17 @@ export function sparqlToResult(answer: SparqlJson, elapsedMs: number): QueryResu
   const vars = answer.head.vars ?? [];
   const rows = (answer.results?.bindings ?? []).map((binding) => Object.fromEntries(vars.map((v) => [v, binding[v]?.value ?? null])));
   return { columns: vars.map((name) => ({ name, type: 'TERM' })), rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
+}
+
+/**
+ * Rows without column types (the natural-language answer) as a result table: columns in the order of
+ * the first row's keys, typed DOUBLE when every value is a number or null, else VARCHAR.
+ */
+export function rowsToResult(rows: Record<string, unknown>[], elapsedMs: number): QueryResult {
+  const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const columns = names.map((name) => ({
+    name,
+    type: rows.some((row) => typeof row[name] === 'number') && rows.every((row) => row[name] === null || row[name] === undefined || typeof row[name] === 'number') ? 'DOUBLE' : 'VARCHAR',
+  }));
+  return { columns, rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartData } from './chart-data.js';
 import { aliases, suggestions, type Catalog } from './completion.js';
-import { sparqlToResult } from './query-api.js';
+import { rowsToResult, sparqlToResult } from './query-api.js';
 import { cellText, sortRows, toCsv, toJson, toTsv } from './result-format.js';
 import { quoteIdentifier, tableReferences } from './sql-references.js';
 
@@ -111,5 +111,18 @@ describe('sparqlToResult', () => {
     const rows = sparqlToResult({ head: { vars: ['s', 'o'] }, results: { bindings: [{ s: { type: 'uri', value: 'http://x' } }] } }, 3);
     expect(rows).toMatchObject({ columns: [{ name: 's' }, { name: 'o' }], rows: [{ s: 'http://x', o: null }], row_count: 1 });
     expect(sparqlToResult({ head: {}, boolean: false }, 1).rows).toEqual([{ boolean: false }]);
+  });
+});
+
+describe('rowsToResult', () => {
+  it('types columns from the values of every row, in first-seen order', () => {
+    const result = rowsToResult([{ region: 'NA', count: 32 }, { region: null, count: null, extra: 'x' }], 5);
+    expect(result.columns).toEqual([
+      { name: 'region', type: 'VARCHAR' },
+      { name: 'count', type: 'DOUBLE' },
+      { name: 'extra', type: 'VARCHAR' },
+    ]);
+    expect(result.row_count).toBe(2);
+    expect(rowsToResult([], 1).columns).toEqual([]);
   });
 });
