@@ -107,6 +107,14 @@ class QuestionPlan {
       const link = links.find((l) => l.start >= cue.end);
       if (link && this.tokens[link.end]?.kind === 'number') covered.add(link.end);
     }
+    // "membership level is 1": a number right after a column (and "is") is that column's value.
+    for (const link of links) {
+      const at = this.tokens[link.end]?.text === 'is' || this.tokens[link.end]?.text === 'of' ? link.end + 1 : link.end;
+      if (this.tokens[at]?.kind === 'number' && !covered.has(at) && link.candidates.some((c) => c.kind === 'column' && c.column.kind === 'number')) {
+        covered.add(at);
+        this.equalities.push({ link, value: Number(this.tokens[at].text) });
+      }
+    }
     const unlinked = this.tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
     if (unlinked.length > 0) {
       throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
@@ -427,7 +435,9 @@ class QuestionPlan {
     const implied = (test: (c: SchemaColumn) => boolean): ColumnRef | undefined => {
       for (const table of tables) {
         const column = table.columns.find(test);
-        if (column) return { table, column };
+        if (!column) continue;
+        this.addTable(table);
+        return { table, column };
       }
       return undefined;
     };
@@ -456,6 +466,12 @@ class QuestionPlan {
       if (other)
         this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
       this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
+    }
+    for (const { link, value } of this.equalities) {
+      const resolved = this.links.find((l) => l.start === link.start);
+      if (resolved?.chosen.kind !== 'column' || resolved.chosen.column.kind !== 'number') this.refuse(`Could not tell what the number ${value} is`);
+      this.used.add(resolved);
+      this.filter({ table: resolved.chosen.table, column: resolved.chosen.column }, `= ${value}`, `${resolved.chosen.column.name} is ${value}`);
     }
     for (const cue of this.cues) {
       if (cue.kind === 'compare') this.compare(cue);
@@ -567,6 +583,8 @@ class QuestionPlan {
   }
 
   private readonly pendingRefs: ColumnRef[] = [];
+  /** Column links followed by a number they equal, found before the links are resolved. */
+  private readonly equalities: { link: Link; value: number }[] = [];
   private having?: { op: string; value: number; table: SchemaTable };
   private readonly bounds = new Map<SchemaColumn, { op: string; value: number }[]>();
 

@@ -67,6 +67,6 @@ export const fillerWords = new Set(
     'come live located based belong placed named called information info detail details occurred occur happened held took ' +
     'taken posted play played sort published written wrote received associated presented offered offer offers serve serves ' +
     'serving served taught working work works include includes including contain contains within they them database results ' +
-    'whether among given got well as there shared share provide terms respectively found'
+    'whether among given got well as there shared share provide terms respectively found amount'
   ).split(/\s+/),
 );
