@@ -27,7 +27,7 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
 
   const rows = useMemo(() => (sort ? sortRows(result.rows, sort.column, sort.direction) : result.rows), [result.rows, sort]);
   const sorted = useMemo(() => ({ columns: result.columns, rows }), [result.columns, rows]);
-  const template = `48px repeat(${result.columns.length}, minmax(110px, 1fr))`;
+  const template = `calc(${String(rows.length).length + 2}ch + 16px) repeat(${result.columns.length}, minmax(110px, 1fr))`;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(rows.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
 
