@@ -290,7 +290,7 @@ class QuestionPlan {
     const main =
       countTarget?.chosen.table ?? entityLinks[0]?.chosen.table ?? measures[0]?.ref.table ?? groupLinks[0]?.chosen.table ?? projection[0]?.table ?? this.links[0].chosen.table;
     const from = this.joins(main);
-    const alias = (table: SchemaTable): string => from.aliases.get(table)!;
+    const alias = (table: SchemaTable): string => from.aliases.get(table) ?? this.refuse(`${table.name} is not joined to the rest of the question`);
     const col = (ref: ColumnRef): string => `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
 
     const groups: ColumnRef[] = [];
