@@ -41,14 +41,14 @@ function readSrx(text: string): Expected {
   const rows: Row[] = [];
   for (const result of text.matchAll(/<result>([\s\S]*?)<\/result>/g)) {
     const row: Row = {};
-    for (const b of result[1].matchAll(/<binding\s+name="([^"]+)"\s*>([\s\S]*?)<\/binding>/g)) {
+    for (const b of result[1].matchAll(/<binding\s+name=["']([^"']+)["']\s*>([\s\S]*?)<\/binding>/g)) {
       const body = b[2].trim();
       let m: RegExpExecArray | null;
       if ((m = /^<uri>([\s\S]*)<\/uri>$/.exec(body))) row[b[1]] = { type: 'iri', value: unescapeXml(m[1]) };
       else if ((m = /^<bnode>([\s\S]*)<\/bnode>$/.exec(body))) row[b[1]] = { type: 'bnode', value: m[1] };
       else if ((m = /^<literal([^>]*?)(?:\/>|>([\s\S]*)<\/literal>)$/.exec(body))) {
-        const datatype = /datatype="([^"]+)"/.exec(m[1])?.[1];
-        const language = /xml:lang="([^"]+)"/.exec(m[1])?.[1];
+        const datatype = /datatype=["']([^"']+)["']/.exec(m[1])?.[1];
+        const language = /xml:lang=["']([^"']+)["']/.exec(m[1])?.[1];
         row[b[1]] = { type: 'literal', value: unescapeXml(m[2] ?? ''), language, datatype: language || datatype === 'http://www.w3.org/2001/XMLSchema#string' ? undefined : datatype };
       }
     }
