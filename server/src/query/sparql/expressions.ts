@@ -91,7 +91,14 @@ function compare(op: string, a: Value, b: Value): string {
   const na = numberOf(x);
   const nb = numberOf(y);
   const sameLiteral = `${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${y.d} AND ${x.l} = ${y.l}`;
-  const parts = [`WHEN ${na} IS NOT NULL AND ${nb} IS NOT NULL THEN ${na} ${sqlOp} ${nb}`];
+  const bool = sqlString(xsdBoolean);
+  const truth = (t: TermSql) => `(${t.v} IN ('true', '1'))`;
+  const parts = [
+    // An error (or unbound) operand makes the comparison an error.
+    `WHEN ${x.t} IS NULL OR ${y.t} IS NULL THEN NULL`,
+    `WHEN ${na} IS NOT NULL AND ${nb} IS NOT NULL THEN ${na} ${sqlOp} ${nb}`,
+    `WHEN ${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${bool} AND ${y.d} = ${bool} THEN ${truth(x)} ${sqlOp} ${truth(y)}`,
+  ];
   if (equality) {
     parts.push(`WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ${op === '=' ? 'TRUE' : 'FALSE'}`);
     parts.push(`WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} = ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`);
