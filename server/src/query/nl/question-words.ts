@@ -10,6 +10,7 @@ export interface Token {
 
 /** English plural to singular, good enough for table and column names. */
 export function lemmaOf(word: string): string {
+  if (word === 'ids') return 'id';
   if (word.length <= 3) return word;
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
