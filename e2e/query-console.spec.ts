@@ -77,6 +77,11 @@ test('completion offers tables and columns; an error shows its detail; history k
   await typeQuery(page, 'SELECT * FROM shop.orders LIMIT 3');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByLabel('Result statistics')).toContainText('3 rows');
+  // The run taught the console the table (its columns come from one more query).
+  const tree = page.getByRole('tree', { name: 'Query sources' });
+  await tree.getByRole('treeitem', { name: 'shop', exact: true }).locator('.source-row').click();
+  await tree.getByRole('treeitem', { name: 'shop.orders' }).locator('.table-row').click();
+  await expect(tree.getByRole('treeitem', { name: 'shop.orders' })).toContainText('amount');
 
   // Columns of a table through its alias, typed between SELECT and FROM.
   await typeQuery(page, 'SELECT  FROM shop.orders o');
@@ -125,6 +130,13 @@ test('an async query becomes a job that completes and opens its results', async 
   await expect(page.getByLabel('Result statistics')).toContainText(/Job \S+ · \d+ rows/);
   await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('row').nth(1)).toBeVisible();
   await screenshot(page, 'query-05-async-job');
+
+  // Another panel and back: the result and the job are still there.
+  await page.locator('.panel-tab[data-panel="logs"]').click();
+  await page.locator('.panel-tab[data-panel="query"]').click();
+  await expect(page.getByLabel('Result statistics')).toContainText(/Job \S+ · \d+ rows/);
+  await page.getByRole('tab', { name: 'Jobs' }).click();
+  await expect(jobs.getByRole('listitem').first()).toHaveAttribute('data-status', 'COMPLETED');
 });
 
 test('the SPARQL and Question tabs run against their endpoints and show rows', async ({ page }) => {

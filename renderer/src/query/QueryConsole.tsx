@@ -20,6 +20,8 @@ const modes: { id: Mode; title: string; placeholder: string }[] = [
   { id: 'nl', title: 'Question', placeholder: 'average order value by region' },
 ];
 
+const maxJobs = 50;
+
 /** What the result area shows: a result (with the generated SQL or answer of a question), an error, or a run in progress. */
 interface Outcome {
   result?: QueryResult;
@@ -29,6 +31,9 @@ interface Outcome {
   running?: boolean;
   source?: string;
 }
+
+/** The last outcome, kept while the panel is hidden (only the active panel of a region is mounted). */
+let lastOutcome: Outcome = {};
 
 /**
  * The query console: sources sidebar, an editor for SQL (or SPARQL, or a question in words), results
@@ -42,9 +47,14 @@ export default function QueryConsole() {
   const [runAsync, setRunAsync] = usePersistedState('query-async', false);
   const [view, setView] = useState<'grid' | 'chart'>('grid');
   const [side, setSide] = useState<'sources' | 'history' | 'jobs'>('sources');
-  const [outcome, setOutcome] = useState<Outcome>({});
+  const [outcome, setOutcomeState] = useState<Outcome>(() => lastOutcome);
+  const setOutcome = useCallback((next: Outcome) => {
+    lastOutcome = next;
+    setOutcomeState(next);
+  }, []);
   const [history, setHistory] = useState<HistoryEntry[]>(loadHistory);
-  const [jobs, setJobs] = useState<TrackedJob[]>([]);
+  // Job ids are remembered: the jobs (and their results) live on the server across restarts of either side.
+  const [jobs, setJobs] = usePersistedState<TrackedJob[]>('query-jobs', []);
   const text = texts[mode] ?? '';
   useJobPolling(jobs, setJobs);
   const sourceNames = catalog.sources;
@@ -65,7 +75,7 @@ export default function QueryConsole() {
     if (mode === 'sql' && runAsync) {
       try {
         const job = await queryApi.submit(query);
-        setJobs((list) => [{ ...job, query }, ...list]);
+        setJobs((list) => [{ ...job, query }, ...list].slice(0, maxJobs));
         setSide('jobs');
         record({ query, kind: 'sql', ok: true });
         notify(`Query ${job.query_id} submitted`);
@@ -98,7 +108,7 @@ export default function QueryConsole() {
       setOutcome({ error: (e as Error).message });
       record({ query, kind: mode, ok: false });
     }
-  }, [text, mode, runAsync, record, learn, notify, sourceNames]);
+  }, [text, mode, runAsync, record, learn, notify, sourceNames, setJobs, setOutcome]);
 
   const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
   const insert = (snippet: string) => setText(text ? `${text}${/\s$/.test(text) ? '' : ' '}${snippet}` : snippet);
