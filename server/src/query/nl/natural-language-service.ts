@@ -62,7 +62,14 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const translation = await this.translator.translate(question, schema, check);
+    let translation;
+    try {
+      translation = await this.translator.translate(question, schema, check);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      // A question is user input: a translator fault is reported as not understood, never as a 500.
+      throw new HttpError(422, `The question could not be translated (${(error as Error).message})`, 'QUESTION_NOT_UNDERSTOOD');
+    }
     if (!outcome) throw new Error('the translator returned without running its query');
     return {
       answer: answerSentence(outcome, translation.meaning, translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql)),
