@@ -48,6 +48,7 @@ export class RequestValidator {
   private readonly parameterAjv: Ajv;
   private readonly bodyAjv: Ajv;
   private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly byOperation = new WeakMap<OperationSpec, Record<Location, ValidateFunction | null>>();
 
   constructor(
     openapi: string,
@@ -83,17 +84,28 @@ export class RequestValidator {
     }));
   }
 
+  /** The parameter validators of an operation, looked up once per operation rather than per request. */
+  private parameterValidators(operation: OperationSpec): Record<Location, ValidateFunction | null> {
+    let validators = this.byOperation.get(operation);
+    if (!validators) {
+      validators = { path: this.parameterValidator(operation, 'path'), query: this.parameterValidator(operation, 'query'), header: this.parameterValidator(operation, 'header') };
+      this.byOperation.set(operation, validators);
+    }
+    return validators;
+  }
+
   /** Validates `parts` against `operation`; returns the issues found (empty when valid). */
   validate(operation: OperationSpec, parts: RequestParts): ValidationIssue[] {
+    const validators = this.parameterValidators(operation);
     const issues: ValidationIssue[] = [];
     const check = (location: Location, data: Record<string, unknown>) => {
-      const validate = this.parameterValidator(operation, location);
+      const validate = validators[location];
       if (validate && !validate(data)) issues.push(...toIssues(location, validate.errors ?? []));
     };
     check('path', parts.params);
     check('query', parts.query);
     check('header', parts.headers);
-    issues.push(...this.validateBody(operation, parts));
+    if (operation.requestBody) issues.push(...this.validateBody(operation, parts));
     return issues;
   }
 

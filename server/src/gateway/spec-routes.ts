@@ -12,6 +12,16 @@ import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
+/** Distinct Accept headers whose answers an operation remembers; browsers and clients send few. */
+const maxPlainAnswers = 32;
+
+/** What a generated route sends: status, headers (with the content type) and the body, if any. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
 /** Options of the generated routes of one spec. */
 export interface SpecRouteOptions {
   /** Validate requests against the spec's parameters and bodies (400 on failure). */
@@ -40,40 +50,60 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     : undefined;
   const routes: RouteEntry[] = spec.operations.map((operation) => {
     const payloads = new Map<string, string>();
-    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
-      const hasBody = request.body !== undefined && request.body !== null;
-      if (validator) {
-        const issues = validator.validate(operation, {
-          params: shapeSimple(operation.parameters, 'path', params),
-          query: shapeQuery(operation.parameters, request.query as Record<string, unknown>),
-          headers: shapeSimple(operation.parameters, 'header', request.headers),
-          contentType: request.headers['content-type'],
-          body: request.body,
-          hasBody,
-        });
-        if (issues.length > 0) throw validationError(issues);
-      }
+    const located = new Set(operation.parameters.map((p) => p.in));
+    const validates = validator !== undefined && (located.size > 0 || operation.requestBody !== undefined);
+    // Without Prefer and without a body to echo, the same Accept header always gets the same answer.
+    const plainAnswers = new Map<string | undefined, Answer>();
+
+    const answerFor = (request: FastifyRequest, echo: boolean): Answer => {
       const preference = parsePrefer(request.headers.prefer);
       const { status, response } = selectResponse(operation, preference);
-      reply.code(status);
-      if (response) reply.headers(response.headers);
-      if (!response || response.mediaTypes.length === 0) return reply.send();
+      const headers: Record<string, string> = { ...response?.headers };
+      if (!response || response.mediaTypes.length === 0) return { status, headers };
       const offered = response.mediaTypes.map((m) => m.mediaType);
       const mediaType = negotiate(request.headers.accept, offered);
       if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
       const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
       const exampleName = preference.example !== undefined && Object.hasOwn(media.named, preference.example) ? preference.example : undefined;
       const example = exampleName !== undefined ? media.named[exampleName] : media.example;
-      reply.header('content-type', concreteMediaType(mediaType));
-      if (echoMethods.has(operation.method) && hasBody) return reply.send(serialize(mediaType, echoMerge(example, request.body)));
-      if (example === undefined) return reply.send();
+      headers['content-type'] = concreteMediaType(mediaType);
+      if (echo) return { status, headers, payload: serialize(mediaType, echoMerge(example, request.body)) };
+      if (example === undefined) return { status, headers };
       const key = `${status}|${mediaType}|${exampleName ?? ''}`;
       let payload = payloads.get(key);
       if (payload === undefined) {
         payload = serialize(mediaType, example);
         payloads.set(key, payload);
       }
-      return reply.send(payload);
+      return { status, headers, payload };
+    };
+
+    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
+      const hasBody = request.body !== undefined && request.body !== null;
+      if (validates) {
+        const issues = validator!.validate(operation, {
+          params: located.has('path') ? shapeSimple(operation.parameters, 'path', params) : params,
+          query: located.has('query') ? shapeQuery(operation.parameters, request.query as Record<string, unknown>) : {},
+          headers: located.has('header') ? shapeSimple(operation.parameters, 'header', request.headers) : {},
+          contentType: request.headers['content-type'],
+          body: request.body,
+          hasBody,
+        });
+        if (issues.length > 0) throw validationError(issues);
+      }
+      const echo = hasBody && echoMethods.has(operation.method);
+      let answer: Answer | undefined;
+      if (request.headers.prefer === undefined && !echo) {
+        const accept = request.headers.accept;
+        answer = plainAnswers.get(accept);
+        if (!answer) {
+          answer = answerFor(request, false);
+          if (plainAnswers.size < maxPlainAnswers) plainAnswers.set(accept, answer);
+        }
+      } else {
+        answer = answerFor(request, echo);
+      }
+      return reply.code(answer.status).headers(answer.headers).send(answer.payload);
     };
     return {
       method: operation.method,
