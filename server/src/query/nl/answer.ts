@@ -4,7 +4,15 @@ import type { SqlResult } from '../engine/result-format.js';
 /** Rows named in a summary of a grouped result. */
 const summaryRows = 5;
 
-const humanise = (name: string): string => name.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+const aggregatePrefixes: Record<string, string> = { avg: 'average', sum: 'total', min: 'minimum', max: 'maximum' };
+
+/** A column name as words: `avg_amount` -> "average amount", `signup_date` -> "signup date". */
+const humanise = (name: string): string =>
+  name
+    .replace(/^(avg|sum|min|max)_/, (_, fn: string) => `${aggregatePrefixes[fn]} `)
+    .replace(/_/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A value as a sentence shows it: numbers with at most two decimals, text as is. */
 function formatValue(value: Json): string {
@@ -34,7 +42,8 @@ export function answerSentence(result: SqlResult, meaning?: string, grouped = fa
     const labels = columns.slice(0, -1).map((c) => c.name);
     const shown = rows.slice(0, summaryRows).map((r) => `${labels.map((l) => formatValue(r[l])).join(' / ')}: ${formatValue(r[last.name])}`);
     const rest = rows.length > summaryRows ? `, and ${rows.length - summaryRows} more` : '';
-    return `${humanise(last.name)} by ${labels.map(humanise).join(' and ')} (${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${more}): ${shown.join('; ')}${rest}.`;
+    const title = humanise(last.name);
+    return `${title[0].toUpperCase()}${title.slice(1)} by ${labels.map(humanise).join(' and ')} (${rows.length} ${rows.length === 1 ? 'group' : 'groups'}${more}): ${shown.join('; ')}${rest}.`;
   }
   const first = columns.map((c) => `${humanise(c.name)} ${formatValue(rows[0][c.name])}`).join(', ');
   if (rows.length === 1) return `One row matches: ${first}.`;
