@@ -1,6 +1,7 @@
 import N3 from 'n3';
 import type { Json } from '@duckdb/node-api';
-import type { Term } from './rdf.js';
+import { xsdDecimal, type Term } from './rdf.js';
+import { canonicalDecimal } from './expressions.js';
 import type { Translation } from './translator.js';
 
 /** A solution: variable name -> term, unbound variables absent. */
@@ -20,7 +21,9 @@ export function solutions(rows: Record<string, Json>[], columns: Translation['co
       else {
         const datatype = row[`${id}_d`] ? String(row[`${id}_d`]) : undefined;
         const language = row[`${id}_l`] ? String(row[`${id}_l`]) : undefined;
-        solution.set(name, { type: 'literal', value: text, datatype: language ? undefined : datatype, language });
+        // Decimals in XSD's canonical form: DuckDB writes the scale's trailing zeros (10.50, 2.5000000000).
+        const value = datatype === xsdDecimal ? canonicalDecimal(text) : text;
+        solution.set(name, { type: 'literal', value, datatype: language ? undefined : datatype, language });
       }
     }
     return solution;

@@ -60,6 +60,9 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
     const rows = await bindings(`${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`);
     expect(rows).toHaveLength(5);
     expect(rows[0].total.datatype).toBe('http://www.w3.org/2001/XMLSchema#decimal');
+    // Decimals in canonical form: no trailing zeros of the column's scale.
+    const amounts = await bindings(`${ex}SELECT ?a WHERE { ?o ex:amount ?a } LIMIT 50`);
+    for (const { a } of amounts) expect(a.value).toMatch(/^-?\d+\.(0|\d*[1-9])$/);
   });
 
   it('returns CSV and TSV by Accept, a boolean for ASK and Turtle or N-Triples for CONSTRUCT', async () => {
