@@ -103,6 +103,12 @@ test('completion offers tables and columns; an error shows its detail; history k
   await expect(history.getByRole('listitem')).toHaveCount(2);
   await expect(history.getByRole('listitem').first()).toContainText('no_such_column');
   await screenshot(page, 'query-04-error-history');
+
+  // A history entry goes back into the editor, and runs from there.
+  await history.getByRole('listitem').nth(1).getByRole('button').click();
+  await expect(page.locator('.query-editor .view-lines')).toContainText('LIMIT');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByLabel('Result statistics')).toContainText('3 rows');
 });
 
 test('a result at the row limit is truncated and the grid renders only the rows in view', async ({ page }) => {

@@ -7,6 +7,7 @@ import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
 import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid } from './ResultsGrid.js';
+import type { EditorEdit } from './SqlEditor.js';
 import { SourcesTree } from './SourcesTree.js';
 import { tableReferences } from './sql-references.js';
 import './query.css';
@@ -111,7 +112,12 @@ export default function QueryConsole() {
   }, [text, mode, runAsync, record, learn, notify, sourceNames, setJobs, setOutcome]);
 
   const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
-  const insert = (snippet: string) => setText(text ? `${text}${/\s$/.test(text) ? '' : ' '}${snippet}` : snippet);
+  // Each edit is a new object, so the same text can be inserted twice.
+  const [edit, setEdit] = useState<EditorEdit>();
+  const insert = (snippet: string) => {
+    if (mode === 'nl') setText(text ? `${text} ${snippet}` : snippet);
+    else setEdit({ kind: 'insert', text: snippet });
+  };
 
   const openJob = async (job: TrackedJob) => {
     setOutcome({ running: true });
@@ -148,6 +154,7 @@ export default function QueryConsole() {
                     onClick={() => {
                       setMode(h.kind);
                       setTexts((t) => ({ ...t, [h.kind]: h.query }));
+                      if (h.kind !== 'nl') setEdit({ kind: 'replace', text: h.query });
                     }}
                   >
                     <span className={`dot ${h.ok ? 'ok' : 'error'}`} />
@@ -213,7 +220,7 @@ export default function QueryConsole() {
             />
           ) : (
             <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
-              <SqlEditor value={text} language={mode} catalog={catalog} theme={colorScheme} onChange={setText} onRun={() => void run()} />
+              <SqlEditor initialValue={text} edit={edit} language={mode} catalog={catalog} theme={colorScheme} onChange={setText} onRun={() => void run()} />
             </Suspense>
           )}
           {!text && mode !== 'nl' && <div className="query-placeholder">{modes.find((m) => m.id === mode)?.placeholder} — Ctrl/Cmd+Enter runs</div>}

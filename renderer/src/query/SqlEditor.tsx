@@ -39,8 +39,16 @@ function registerCompletion(): void {
   });
 }
 
+/** A change made from outside the editor: replace the whole text, or insert at the cursor. */
+export interface EditorEdit {
+  kind: 'replace' | 'insert';
+  text: string;
+}
+
 export interface SqlEditorProps {
-  value: string;
+  /** The text of a model made for the first time (models live while the page does). */
+  initialValue: string;
+  edit?: EditorEdit;
   language: 'sql' | 'sparql' | 'plaintext';
   catalog: Catalog;
   theme: 'light' | 'dark';
@@ -49,39 +57,37 @@ export interface SqlEditorProps {
 }
 
 /** The console's query editor (Monaco, bundled): SQL completion of sources, tables and columns; Ctrl/Cmd+Enter runs. */
-export default function SqlEditor({ value, language, catalog, theme, onChange, onRun }: SqlEditorProps) {
+export default function SqlEditor({ initialValue, edit, language, catalog, theme, onChange, onRun }: SqlEditorProps) {
   currentCatalog = catalog;
   registerCompletion();
   const run = useRef(onRun);
   run.current = onRun;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  // What the editor itself last reported: only other changes (history, inserted names) are pushed in.
-  // A controlled value would race fast typing, since React renders the previous text after a keystroke.
-  const typed = useRef(value);
 
+  // Changes from outside (history, names from the sidebar) arrive as edits, never as a controlled
+  // value: React renders the previous text after a keystroke, and syncing it back would eat keys.
   useEffect(() => {
     const editor = editorRef.current;
-    if (!editor || value === typed.current || value === editor.getValue()) return;
-    typed.current = value;
-    const model = editor.getModel();
-    if (!model) return;
-    // An edit, not setValue: the change stays undoable.
-    editor.executeEdits('query-console', [{ range: model.getFullModelRange(), text: value }]);
-    editor.setPosition(model.getPositionAt(value.length));
+    const model = editor?.getModel();
+    if (!editor || !model || !edit) return;
+    if (edit.kind === 'replace') {
+      editor.executeEdits('query-console', [{ range: model.getFullModelRange(), text: edit.text }]);
+      editor.setPosition(model.getPositionAt(edit.text.length));
+    } else {
+      const selection = editor.getSelection() ?? model.getFullModelRange();
+      editor.executeEdits('query-console', [{ range: selection, text: edit.text, forceMoveMarkers: true }]);
+    }
     editor.focus();
-  }, [value]);
+  }, [edit]);
 
   return (
     <Editor
       path={`inmemory://query-console/query.${language === 'sql' ? 'sql' : language === 'sparql' ? 'rq' : 'txt'}`}
-      defaultValue={value}
+      defaultValue={initialValue}
       language={language === 'sparql' ? 'plaintext' : language}
       theme={theme === 'dark' ? 'vs-dark' : 'vs'}
       loading={<div className="placeholder">Loading editor…</div>}
-      onChange={(text) => {
-        typed.current = text ?? '';
-        onChange(typed.current);
-      }}
+      onChange={(text) => onChange(text ?? '')}
       onMount={(editor) => {
         editorRef.current = editor;
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
