@@ -491,6 +491,7 @@ class QuestionPlan {
   }
 
   private compare(cue: Extract<Cue, { kind: 'compare' }>): void {
+    if (cue.average) return this.compareWithAverage(cue);
     let values = cue.values;
     let target: ColumnRef | undefined;
     if (values.length === 0) {
@@ -607,6 +608,22 @@ class QuestionPlan {
     this.addTable(ref.table);
     this.conditions.push(`${asInteger ? `TRY_CAST(${this.ref(ref)} AS INTEGER)` : this.ref(ref)} ${rhs}`);
     this.described.push(description);
+  }
+
+  /** "singers above the average age": the column against its average over the whole table. */
+  private compareWithAverage(cue: Extract<Cue, { kind: 'compare' }>): void {
+    const after = this.linkAfter(cue.end);
+    const link = after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after) ? after : this.numberColumnBefore(cue.at);
+    if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number "${this.tokens[cue.at].text} the average" compares`);
+    this.used.add(link);
+    const { table, column } = link.chosen;
+    // "amount more than the average amount": the column named before is the same comparison.
+    const before = this.numberColumnBefore(cue.at);
+    if (before?.chosen.kind === 'column' && before.chosen.column === column) this.used.add(before);
+    const average = `(SELECT avg(${quoteDouble(column.name)}) FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)})`;
+    this.addTable(table);
+    this.conditions.push(`${this.ref({ table, column })} ${cue.op} ${average}`);
+    this.described.push(`${column.name} ${cue.op} its average`);
   }
 
   /** Whether every row of `a` has at most one row of `b` (the path follows foreign keys towards keys). */

@@ -129,6 +129,13 @@ describe('embedded translator over the example workspace', () => {
     expect((await ask(app, 'orders between 100 and 200')).body.generated_query).toContain('BETWEEN 100 AND 200');
   });
 
+  it('compares with the average: "above the average"', async () => {
+    const { body } = await ask(app, 'products with price above the average');
+    expect(body.generated_query).toBe('SELECT t1.* FROM "lake"."products" AS t1 WHERE t1."price" > (SELECT avg("price") FROM "lake"."products")');
+    const expected = await sql(app, 'SELECT count(*) AS n FROM lake.products WHERE price > (SELECT avg(price) FROM lake.products)');
+    expect(body.results).toHaveLength(Number(expected[0].n));
+  });
+
   it('reads date ranges: a year, a month, the last N days', async () => {
     const year = await ask(app, 'How many customers signed up in 2023?');
     expect(year.body.generated_query).toContain('year(t1."signup_date") = 2023');

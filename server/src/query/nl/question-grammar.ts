@@ -26,6 +26,8 @@ export type Cue =
       at: number;
       end: number;
       year: boolean;
+      /** Compared with the column's average over its table ("above the average age"). */
+      average?: boolean;
     }
   | {
       kind: 'recent';
@@ -261,6 +263,11 @@ export function readCues(tokens: readonly Token[]): {
           at: i,
           end: i + words.length + 1,
         });
+        continue;
+      }
+      const averageAt = i + words.length + (tokens[i + words.length]?.text === 'the' ? 1 : 0);
+      if (tokens[averageAt]?.text === 'average' && op !== '=') {
+        take({ kind: 'compare', op, values: [], at: i, end: averageAt + 1, year: false, average: true });
         continue;
       }
       const numbers = numbersAt(tokens, i + words.length);
