@@ -231,8 +231,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const pattern = constantText(rawArgs[1], 'a regex pattern');
       const flags = rawArgs[2] ? constantText(rawArgs[2], 'regex flags') : '';
       if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
-      const options = flags.includes('s') ? flags : `${flags}`;
-      return { kind: 'bool', sql: `regexp_matches(${stringArg(term(0))}, ${sqlString(pattern)}${options ? `, ${sqlString(options)}` : ''})` };
+      return { kind: 'bool', sql: `regexp_matches(${stringArg(term(0))}, ${sqlString(pattern)}${flags ? `, ${sqlString(flags)}` : ''})` };
     }
     case 'strlen':
       return { kind: 'num', sql: `CAST(length(${stringArg(term(0))}) AS DOUBLE)`, dt: sqlString(xsdInteger) };

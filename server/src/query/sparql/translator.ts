@@ -1,7 +1,7 @@
 import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
 import { compileExpression, numberOf, rdfTerm, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
 import type { LogicalTable, MappedTriple, TermMap } from './r2rml.js';
-import { sqlString, termMapSql, termsEqual, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import { sqlName, sqlString, termMapSql, termsEqual, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
 import { unsupported } from './sparql-errors.js';
 import { xsdInteger, xsdDecimal, xsdDouble } from './rdf.js';
 
@@ -488,11 +488,11 @@ export class Translator {
         const parentTypes = triple.parent ? this.tableTypes(triple.parent.table) : childTypes;
         if (triple.parent) {
           from.push(`${triple.parent.table.from} ${parent}`);
-          for (const j of triple.parent.joins) where.push(`${child}.${quote(j.child)} = ${parent}.${quote(j.parent)}`);
+          for (const j of triple.parent.joins) where.push(`${child}.${sqlName(j.child)} = ${parent}.${sqlName(j.parent)}`);
         }
         const bound = (map: TermMap, onParent: boolean): BoundMap => ({ map, alias: onParent ? parent : child, types: onParent ? parentTypes : childTypes });
         const maps = [bound(triple.subject, triple.subjectOnParent), bound(triple.predicate, false), bound(triple.object, triple.objectOnParent)];
-        for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${quote(column)} IS NOT NULL`);
+        for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlName(column)} IS NOT NULL`);
         positions[i].forEach((position, k) => {
           const m = maps[k];
           if ('constant' in position) {
@@ -521,7 +521,7 @@ export class Translator {
         const raw = new Map<string, string>();
         const renamed = bound.map((b) => renameColumns(b, (column) => {
           const name = `${b.alias}__${column}`;
-          raw.set(name, `${b.alias}.${quote(column)} AS ${quote(name)}`);
+          raw.set(name, `${b.alias}.${sqlName(column)} AS ${sqlName(name)}`);
           return name;
         }));
         const r = this.alias();
@@ -551,7 +551,7 @@ export class Translator {
   }
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 
 /** Whether different source values of a bound term map always give different terms. */
 function injective(bound: BoundMap): boolean {
