@@ -1,5 +1,5 @@
 import { quoteDouble } from '../connectors/filters.js';
-import { readCues, type Aggregate, type Comparison, type Cue } from './question-grammar.js';
+import { readCues, type Aggregate, type Comparison, type Cue, type Implied } from './question-grammar.js';
 import { fillerWords, lemmaOf, tokenize, type Token } from './question-words.js';
 import type { Relationship, SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { SchemaIndex, type Candidate, type Link } from './schema-linker.js';
@@ -431,22 +431,31 @@ class QuestionPlan {
       this.used.add(before);
       return { table: before.chosen.table, column: before.chosen.column };
     }
-    const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
-    const implied = (test: (c: SchemaColumn) => boolean): ColumnRef | undefined => {
-      for (const table of tables) {
-        const column = table.columns.find(test);
-        if (!column) continue;
-        this.addTable(table);
-        return { table, column };
-      }
-      return undefined;
-    };
-    if (cue.implied === 'age') return implied((c) => /^age$/i.test(c.name));
-    if (cue.implied === 'height' || cue.implied === 'weight') return implied((c) => c.kind === 'number' && new RegExp(cue.implied!, 'i').test(c.name));
-    if (cue.implied === 'price') return implied((c) => c.kind === 'number' && /price|cost/i.test(c.name));
-    if (cue.implied === 'date') return implied((c) => c.kind === 'date');
+    const column = cue.implied ? this.impliedColumn(cue.implied) : undefined;
+    if (column) return column;
     if (this.cue('aggregate').length > 0) return undefined;
     this.refuse('Could not tell what "highest", "lowest", "most" or "least" compares');
+  }
+
+  /** The column an adjective implies ("oldest", "older": age), in the question's tables or one related to them. */
+  private impliedColumn(kind: Implied): ColumnRef | undefined {
+    const tests: Partial<Record<Implied, (c: SchemaColumn) => boolean>> = {
+      age: (c) => /^age$/i.test(c.name),
+      height: (c) => c.kind === 'number' && /height/i.test(c.name),
+      weight: (c) => c.kind === 'number' && /weight/i.test(c.name),
+      price: (c) => c.kind === 'number' && /price|cost/i.test(c.name),
+      date: (c) => c.kind === 'date',
+    };
+    const test = tests[kind];
+    if (!test) return undefined;
+    const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
+    for (const table of tables) {
+      const column = table.columns.find(test);
+      if (!column) continue;
+      this.addTable(table);
+      return { table, column };
+    }
+    return undefined;
   }
 
   /** Turns value links, comparisons and date phrases into WHERE conditions. */
@@ -493,7 +502,12 @@ class QuestionPlan {
   private compare(cue: Extract<Cue, { kind: 'compare' }>): void {
     if (cue.average) return this.compareWithAverage(cue);
     let values = cue.values;
-    let target: ColumnRef | undefined;
+    let target: ColumnRef | undefined = cue.implied ? this.impliedColumn(cue.implied) : undefined;
+    if (cue.implied && !target) this.refuse(`Could not tell which column "${this.tokens[cue.at].text}" compares`);
+    if (target) {
+      this.filter(target, comparisonSql(cue.op, values), `${target.column.name} ${describeComparison(comparisonSql(cue.op, values))}`);
+      return;
+    }
     if (values.length === 0) {
       // "above age 20": a column, then the number.
       const link = this.linkAfter(cue.end);
@@ -612,11 +626,12 @@ class QuestionPlan {
 
   /** "singers above the average age": the column against its average over the whole table. */
   private compareWithAverage(cue: Extract<Cue, { kind: 'compare' }>): void {
+    const implied = cue.implied ? this.impliedColumn(cue.implied) : undefined;
     const after = this.linkAfter(cue.end);
-    const link = after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after) ? after : this.numberColumnBefore(cue.at);
-    if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number "${this.tokens[cue.at].text} the average" compares`);
-    this.used.add(link);
-    const { table, column } = link.chosen;
+    const link = implied ? undefined : after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after) ? after : this.numberColumnBefore(cue.at);
+    if (!implied && (!link || link.chosen.kind !== 'column')) this.refuse(`Could not tell which number "${this.tokens[cue.at].text} the average" compares`);
+    if (link) this.used.add(link);
+    const { table, column } = implied ?? (link!.chosen as { table: SchemaTable; column: SchemaColumn });
     // "amount more than the average amount": the column named before is the same comparison.
     const before = this.numberColumnBefore(cue.at);
     if (before?.chosen.kind === 'column' && before.chosen.column === column) this.used.add(before);

@@ -136,6 +136,11 @@ describe('embedded translator over the example workspace', () => {
     expect(body.results).toHaveLength(Number(expected[0].n));
   });
 
+  it('reads comparatives that imply their column: "cheaper than 20"', async () => {
+    const { body } = await ask(app, 'How many products are cheaper than 20?');
+    expect(body.generated_query).toBe('SELECT count(*) AS "count" FROM "lake"."products" AS t1 WHERE t1."price" < 20');
+  });
+
   it('reads date ranges: a year, a month, the last N days', async () => {
     const year = await ask(app, 'How many customers signed up in 2023?');
     expect(year.body.generated_query).toContain('year(t1."signup_date") = 2023');

@@ -28,6 +28,8 @@ export type Cue =
       year: boolean;
       /** Compared with the column's average over its table ("above the average age"). */
       average?: boolean;
+      /** The column a comparative adjective implies ("older than 30": age). */
+      implied?: Implied;
     }
   | {
       kind: 'recent';
@@ -101,6 +103,17 @@ const superlatives: Record<string, { descending: boolean; implied?: Implied }> =
   newest: { descending: true, implied: 'date' },
   latest: { descending: true, implied: 'date' },
   earliest: { descending: false, implied: 'date' },
+};
+
+const comparatives: Record<string, { op: Comparison; implied: Implied }> = {
+  older: { op: '>', implied: 'age' },
+  younger: { op: '<', implied: 'age' },
+  taller: { op: '>', implied: 'height' },
+  shorter: { op: '<', implied: 'height' },
+  heavier: { op: '>', implied: 'weight' },
+  lighter: { op: '<', implied: 'weight' },
+  cheaper: { op: '<', implied: 'price' },
+  pricier: { op: '>', implied: 'price' },
 };
 
 const highWords = new Set(['high', 'highest', 'old', 'oldest', 'large', 'largest', 'big', 'biggest', 'most', 'new', 'newest', 'late', 'latest']);
@@ -250,6 +263,20 @@ export function readCues(tokens: readonly Token[]): {
         });
       } else take({ kind: 'month', month: month + 1, at: i, end: i + 1 });
       continue;
+    }
+    // "older than 30", "taller than the average": a comparative that names its column.
+    const comparative = comparatives[t.text];
+    if (comparative && next?.text === 'than') {
+      const averageAt = i + 2 + (tokens[i + 2]?.text === 'the' ? 1 : 0);
+      if (tokens[averageAt]?.text === 'average') {
+        take({ kind: 'compare', op: comparative.op, values: [], at: i, end: averageAt + 1, year: false, average: true, implied: comparative.implied });
+        continue;
+      }
+      const numbers = numbersAt(tokens, i + 2);
+      if (numbers && numbers.values.length === 1) {
+        take({ kind: 'compare', op: comparative.op, values: numbers.values, at: i, end: numbers.end, year: false, implied: comparative.implied });
+        continue;
+      }
     }
     const comparator = comparators.find(([words]) => matches(tokens, i, words));
     if (comparator) {
