@@ -47,6 +47,9 @@ test('the console runs the cross-source demo join with Ctrl+Enter and shows rows
   await openConsole(page);
   const tree = page.getByRole('tree', { name: 'Query sources' });
   for (const source of ['shop', 'lake', 'events']) await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
+  // Every source lists its tables before any query has named them.
+  await tree.getByRole('treeitem', { name: 'events', exact: true }).locator('.source-row').click();
+  await expect(tree.getByRole('treeitem', { name: 'events.clicks' })).toBeVisible();
 
   await typeQuery(page, crossSourceJoin);
   await page.keyboard.press('ControlOrMeta+Enter');

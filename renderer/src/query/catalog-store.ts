@@ -4,9 +4,9 @@ import { queryApi, type QuerySource } from './query-api.js';
 import { quoteIdentifier, type TableReference } from './sql-references.js';
 
 /**
- * The sources (from `GET /sources`) and the tables the console has learnt: the query API lists no
- * tables, so a table becomes known when a query that names it succeeds or the user adds it, and its
- * columns come from `SELECT * FROM <source>.<table> LIMIT 0`.
+ * The sources (from `GET /sources`) with their tables and columns (from `GET /sources/{name}/tables`).
+ * A table a source does not list (a view, a file added since) becomes known when a query that names
+ * it succeeds or the user adds it; its columns then come from `SELECT * FROM <source>.<table> LIMIT 0`.
  */
 export function useCatalog() {
   const [sources, setSources] = useState<QuerySource[]>([]);
@@ -20,6 +20,18 @@ export function useCatalog() {
         setSources(list);
         setError(undefined);
         setCatalog((c) => ({ ...c, sources: list.map((s) => s.name) }));
+        for (const { name } of list) {
+          queryApi.tables(name).then(
+            (tables) =>
+              setCatalog((c) => ({
+                ...c,
+                tables: { ...c.tables, [name]: [...new Set([...(c.tables[name] ?? []), ...tables.map((t) => t.name)])].sort() },
+                columns: { ...c.columns, ...Object.fromEntries(tables.map((t) => [`${name}.${t.name}`, t.columns])) },
+              })),
+            // A source that cannot list its tables still takes queries; its tables are learnt as they are used.
+            () => undefined,
+          );
+        }
       },
       (e: Error) => setError(e.message),
     );

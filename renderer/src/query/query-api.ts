@@ -68,6 +68,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 /** The federated query API (`/api/v1/query`, docs/query.md). Errors carry the server's `detail`. */
 export const queryApi = {
   sources: () => call<{ sources: QuerySource[] }>('GET', '/sources').then((r) => r.sources),
+  tables: (source: string) => call<{ tables: { name: string; columns: ResultColumn[] }[] }>('GET', `/sources/${encodeURIComponent(source)}/tables`).then((r) => r.tables),
   sql: (query: string) => call<QueryResult>('POST', '/sql', { query }),
   submit: (query: string) => call<JobState>('POST', '/async', { query }),
   status: (id: string) => call<JobState>('GET', `/async/${encodeURIComponent(id)}/status`),

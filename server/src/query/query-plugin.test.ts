@@ -75,6 +75,20 @@ describe('/api/v1/query', () => {
     expect(response.body).not.toContain('shop.duckdb');
   });
 
+  it("lists a source's tables with their columns, and answers 404 for an unknown source", async () => {
+    const response = await app.inject({ method: 'GET', url: `${base}/sources/SHOP/tables` });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ source: string; tables: { name: string; columns: { name: string; type: string }[] }[] }>();
+    expect(body.source).toBe('shop');
+    expect(body.tables.map((t) => t.name).sort()).toEqual(['customers', 'orders']);
+    expect(body.tables.find((t) => t.name === 'customers')!.columns).toContainEqual({ name: 'region', type: expect.any(String) });
+    const events = (await app.inject({ method: 'GET', url: `${base}/sources/events/tables` })).json<{ tables: { name: string }[] }>();
+    expect(events.tables.map((t) => t.name)).toEqual(['clicks']);
+    const unknown = await app.inject({ method: 'GET', url: `${base}/sources/nothing/tables` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ detail: 'Unknown source "nothing"' });
+  });
+
   it('runs SQL and answers in the unified shape', async () => {
     const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region ORDER BY region LIMIT 2' } });
     expect(response.statusCode).toBe(200);

@@ -23,6 +23,9 @@ const pageQuery = {
   },
 } as const;
 
+/** How long a source may take to list its tables (the console's sources tree). */
+const tableListingTimeoutMs = 10_000;
+
 /**
  * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL and
  * async jobs. sources.yaml is read when the plugin registers, so a bad file stops the server from
@@ -35,6 +38,15 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   app.addHook('onClose', async () => service.close());
 
   app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
+  app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request) => {
+    const source = service.catalog.get(request.params.name);
+    if (!source) throw queryErrors.notFound(`Unknown source "${request.params.name}"`);
+    try {
+      return { source: source.definition.name, tables: await source.connector.listTables(AbortSignal.timeout(tableListingTimeoutMs)) };
+    } catch (error) {
+      throw queryErrors.sourceUnavailable(`Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`);
+    }
+  });
 
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
   await app.register(sparqlRoutes, { queries: service, folder: path.dirname(config.querySources) });
