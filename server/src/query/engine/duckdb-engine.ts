@@ -9,7 +9,7 @@ import { SourceUnavailableError, type ScanResult, type TableInfo } from '../conn
 import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
-import { QueryCancelled, QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
+import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
 import { jsonValue } from './result-format.js';
 import { Semaphore } from './semaphore.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -57,12 +57,7 @@ export class DuckDBEngine implements QueryEngine {
     const ast = await this.parser.parse(sql);
     const shape = analyseQuery(ast);
 
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new QueryTimeout(options.timeoutMs)), options.timeoutMs);
-    const onCancel = () => controller.abort(options.signal?.reason ?? new QueryCancelled());
-    if (options.signal?.aborted) onCancel();
-    options.signal?.addEventListener('abort', onCancel, { once: true });
-    const signal = controller.signal;
+    const { signal, dispose } = querySignal(options);
     let release: (() => void) | undefined;
     try {
       release = await this.slots.acquire(signal);
@@ -71,8 +66,7 @@ export class DuckDBEngine implements QueryEngine {
     } catch (error) {
       throw this.translate(error, signal);
     } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCancel);
+      dispose();
       release?.();
     }
   }

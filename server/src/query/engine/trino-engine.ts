@@ -5,7 +5,7 @@ import { HttpError } from '../../errors.js';
 import { lineAndColumn, queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
-import { QueryCancelled, QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
+import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
 import type { ResultColumn } from './result-format.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
@@ -121,12 +121,7 @@ export class TrinoEngine implements QueryEngine {
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
     const statement = await this.translate(sql);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new QueryTimeout(options.timeoutMs)), options.timeoutMs);
-    const onCancel = () => controller.abort(options.signal?.reason ?? new QueryCancelled());
-    if (options.signal?.aborted) onCancel();
-    options.signal?.addEventListener('abort', onCancel, { once: true });
-    const signal = controller.signal;
+    const { signal, dispose } = querySignal(options);
     let iterator: unknown;
     let finished = false;
     try {
@@ -166,8 +161,7 @@ export class TrinoEngine implements QueryEngine {
       }
       throw error;
     } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCancel);
+      dispose();
       // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled.
       const queryId = queryIdOf(iterator);
       if (queryId && !finished) await this.trino.cancel(queryId).catch(() => undefined);
