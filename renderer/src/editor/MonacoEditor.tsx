@@ -2,7 +2,7 @@ import Editor from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/api-types.js';
 import { languageOf, modelUri, pathOfModelUri } from './languages.js';
-import { monaco, serverMarkerOwner } from './monaco-setup.js';
+import { baseEditorOptions, monaco, serverMarkerOwner } from './monaco-setup.js';
 
 /** Where to move the cursor (from the problems panel); `nonce` makes the same place revealable twice. */
 export interface RevealRequest {
@@ -91,15 +91,7 @@ export default function MonacoEditor(props: MonacoEditorProps) {
           if (current) callbacks.current.onSave(current);
         });
       }}
-      options={{
-        automaticLayout: true,
-        minimap: { enabled: false },
-        fontSize: 13,
-        tabSize: 2,
-        scrollBeyondLastLine: false,
-        renderWhitespace: 'selection',
-        fixedOverflowWidgets: true,
-      }}
+      options={{ ...baseEditorOptions, renderWhitespace: 'selection' }}
     />
   );
 }

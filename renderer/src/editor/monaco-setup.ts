@@ -88,3 +88,13 @@ monaco.editor.onDidChangeMarkers((uris) => {
 void loadHandlerTypings(monaco);
 
 export { monaco };
+
+/** Editor options every Monaco editor of the workbench shares (the file editor, the query console). */
+export const baseEditorOptions: monaco.editor.IStandaloneEditorConstructionOptions = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  fontSize: 13,
+  tabSize: 2,
+  scrollBeyondLastLine: false,
+  fixedOverflowWidgets: true,
+};

@@ -1,6 +1,6 @@
 import Editor from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
-import { monaco } from '../editor/monaco-setup.js';
+import { baseEditorOptions, monaco } from '../editor/monaco-setup.js';
 import { suggestions, type Catalog, type Suggestion } from './completion.js';
 
 /** The catalog the completion provider reads: one console at a time, so one module-level value. */
@@ -93,14 +93,9 @@ export default function SqlEditor({ initialValue, edit, language, catalog, theme
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
       }}
       options={{
-        automaticLayout: true,
-        minimap: { enabled: false },
-        fontSize: 13,
-        tabSize: 2,
-        scrollBeyondLastLine: false,
+        ...baseEditorOptions,
         lineNumbersMinChars: 3,
         wordWrap: language === 'plaintext' ? 'on' : 'off',
-        fixedOverflowWidgets: true,
         quickSuggestions: language === 'sql',
       }}
     />
