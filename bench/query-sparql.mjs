@@ -37,12 +37,12 @@ fs.writeFileSync(path.join(dir, 'sources.yaml'), 'engine: duckdb\nlimits:\n  max
 fs.writeFileSync(path.join(dir, 'ontology.ttl'), '@prefix ex: <http://example.com/shop#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\nex:placed owl:inverseOf ex:placedBy .\n');
 fs.writeFileSync(
   path.join(dir, 'mapping.ttl'),
-  `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <http://example.com/shop#> .
-<#Customers> rr:logicalTable [ rr:tableName "shop.customers" ] ;
+  `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <http://example.com/shop#> . @prefix aw: <urn:adaptive-workbench:r2rml#> .
+<#Customers> rr:logicalTable [ rr:tableName "shop.customers" ; aw:uniqueKey "id" ] ;
   rr:subjectMap [ rr:template "http://example.com/shop/customer/{id}" ; rr:class ex:Customer ] ;
   rr:predicateObjectMap [ rr:predicate ex:name ; rr:objectMap [ rr:column "name" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:region ; rr:objectMap [ rr:column "region" ] ] .
-<#Orders> rr:logicalTable [ rr:tableName "shop.orders" ] ;
+<#Orders> rr:logicalTable [ rr:tableName "shop.orders" ; aw:uniqueKey "id" ] ;
   rr:subjectMap [ rr:template "http://example.com/shop/order/{id}" ; rr:class ex:Order ] ;
   rr:predicateObjectMap [ rr:predicate ex:placedBy ; rr:objectMap [ rr:template "http://example.com/shop/customer/{customer_id}" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:amount ; rr:objectMap [ rr:column "amount" ] ] ;

@@ -27,6 +27,17 @@ describe('R2RML mapping loader', () => {
     expect(join.object).toMatchObject({ kind: 'template', termType: 'bnode' });
   });
 
+  it('reads unique keys declared with aw:uniqueKey and shares them between maps of the same table', () => {
+    const triples = loadMapping(`${head}@prefix aw: <urn:adaptive-workbench:r2rml#> .
+      <#A> rr:logicalTable [ rr:tableName "db.a" ; aw:uniqueKey "id", "code, \\"Region\\"" ] ; rr:subjectMap [ rr:template "http://x/a/{id}" ; rr:class ex:A ] .
+      <#B> rr:logicalTable [ rr:tableName "db.a" ] ; rr:subjectMap [ rr:template "http://x/b/{id}" ; rr:class ex:B ] .
+      <#C> rr:logicalTable [ rr:tableName "db.c" ] ; rr:subjectMap [ rr:template "http://x/c/{id}" ; rr:class ex:C ] .`);
+    const keysOf = (cls: string) => triples.find((t) => t.object.kind === 'constant' && t.object.term.value === `http://example.com/${cls}`)!.child.keys;
+    expect(keysOf('A')).toEqual(expect.arrayContaining([['id'], ['code', 'Region']]));
+    expect(keysOf('B')).toEqual(keysOf('A'));
+    expect(keysOf('C')).toBeUndefined();
+  });
+
   it('splits templates with escaped braces', () => {
     expect(parseTemplate('http://x/{a}\\{b\\}/{c}', 'test')).toEqual([{ text: 'http://x/' }, { column: 'a' }, { text: '{b}/' }, { column: 'c' }]);
   });
@@ -40,6 +51,7 @@ describe('R2RML mapping loader', () => {
     ['literal subject', map('rr:subjectMap [ rr:column "a" ; rr:termType rr:Literal ]'), /may not produce literals/],
     ['bad language tag', map('rr:subjectMap [ rr:template "http://x/{a}" ] ; rr:predicateObjectMap [ rr:predicate ex:p ; rr:objectMap [ rr:column "b" ; rr:language "en_US!" ] ]'), /language tag/],
     ['datatype and language', map('rr:subjectMap [ rr:template "http://x/{a}" ] ; rr:predicateObjectMap [ rr:predicate ex:p ; rr:objectMap [ rr:column "b" ; rr:language "en" ; rr:datatype ex:d ] ]'), /both rr:datatype and rr:language/],
+    ['an empty unique key', `${head}@prefix aw: <urn:adaptive-workbench:r2rml#> . <#M> rr:logicalTable [ rr:tableName "db.t" ; aw:uniqueKey "id, " ] ; rr:subjectMap [ rr:template "http://x/{a}" ] .`, /aw:uniqueKey/],
     ['unclosed template', map('rr:subjectMap [ rr:template "http://x/{a" ]'), /unclosed/],
     ['unknown term type', map('rr:subjectMap [ rr:template "http://x/{a}" ; rr:termType rr:Thing ]'), /rr:termType/],
     ['no object', map('rr:subjectMap [ rr:template "http://x/{a}" ] ; rr:predicateObjectMap [ rr:predicate ex:p ]'), /no object map/],

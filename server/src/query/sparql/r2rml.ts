@@ -1,5 +1,5 @@
 import N3 from 'n3';
-import { RDF, RR, XSD, rdfType, type Term } from './rdf.js';
+import { AW, RDF, RR, XSD, rdfType, type Term } from './rdf.js';
 
 /** A mapping that cannot be used, with the reason naming the triples map and the problem. */
 export class MappingError extends Error {
@@ -27,6 +27,11 @@ export interface LogicalTable {
   /** Where a table is named directly: the source and table, for column types. */
   source?: string;
   table?: string;
+  /**
+   * Column sets whose values are unique among the rows (`aw:uniqueKey "a, b"` on the logical table,
+   * like the primary keys Ontop reads from a database). They let the translator drop self-joins and DISTINCT.
+   */
+  keys?: string[][];
 }
 
 /**
@@ -142,7 +147,7 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     if (tableName && sqlQuery) throw new MappingError(`${where}: a logical table has both rr:tableName and rr:sqlQuery`);
     if (tableName) {
       if (tableName.termType !== 'Literal') throw new MappingError(`${where}: rr:tableName must be a string`);
-      return quoteTableName(tableName.value, options.defaultSource);
+      return { ...quoteTableName(tableName.value, options.defaultSource), ...uniqueKeys(node, where) };
     }
     if (sqlQuery) {
       if (sqlQuery.termType !== 'Literal') throw new MappingError(`${where}: rr:sqlQuery must be a string`);
@@ -151,9 +156,19 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
       for (const version of store.getObjects(node, rr('sqlVersion'), null)) {
         if (!sqlVersions.has(version.value)) throw new MappingError(`${where}: rr:sqlVersion <${version.value}> is not an SQL version R2RML knows`);
       }
-      return { from: `(${query})` };
+      return { from: `(${query})`, ...uniqueKeys(node, where) };
     }
     throw new MappingError(`${where}: the logical table has neither rr:tableName nor rr:sqlQuery`);
+  };
+
+  /** The `aw:uniqueKey` declarations of a logical table: each a comma-separated list of column names. */
+  const uniqueKeys = (node: N3Term, where: string): { keys?: string[][] } => {
+    const keys = store.getObjects(node, N3.DataFactory.namedNode(`${AW}uniqueKey`), null).map((value) => {
+      const columns = value.termType === 'Literal' ? value.value.split(',').map((c) => columnName(c.trim())) : [];
+      if (columns.length === 0 || columns.some((c) => c === '')) throw new MappingError(`${where}: aw:uniqueKey must be a string of comma-separated column names`);
+      return columns;
+    });
+    return keys.length ? { keys } : {};
   };
 
   /** Reads a term map node, or the value of a constant shortcut property (rr:subject, rr:predicate, ...). */
@@ -270,5 +285,16 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
       }
     }
   }
+  shareKeys([...subjects.values()].map((s) => s.table));
   return triples;
+}
+
+/** A key is a property of the rows: declared on one logical table, it holds for every one with the same FROM text. */
+function shareKeys(tables: LogicalTable[]): void {
+  const keys = new Map<string, Map<string, string[]>>();
+  for (const table of tables) for (const key of table.keys ?? []) keys.set(table.from, (keys.get(table.from) ?? new Map()).set(JSON.stringify(key), key));
+  for (const table of tables) {
+    const shared = keys.get(table.from);
+    if (shared) table.keys = [...shared.values()];
+  }
 }

@@ -4,6 +4,8 @@ export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 export const OWL = 'http://www.w3.org/2002/07/owl#';
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const RR = 'http://www.w3.org/ns/r2rml#';
+/** The workbench's own mapping vocabulary: declarations R2RML has no term for (unique keys). */
+export const AW = 'urn:adaptive-workbench:r2rml#';
 
 export const rdfType = `${RDF}type`;
 export const xsdString = `${XSD}string`;

@@ -57,6 +57,17 @@ function lexical(ref: string, sqlType: string | undefined): string {
   return `CAST(${ref} AS VARCHAR)`;
 }
 
+/**
+ * SQL that holds when a column's lexical form is `text`: the column compared with a constant of its
+ * own type where that is the same test (so connectors can apply it), else its lexical form.
+ */
+export function columnEqualsText(ref: string, sqlType: string | undefined, text: string): string {
+  const type = (sqlType ?? '').toUpperCase();
+  // Integer columns render canonically: any other spelling ("05", "+5") is never equal.
+  if (isIntegerType(type) && /^-?(0|[1-9][0-9]{0,14})$/.test(text)) return `${ref} = ${text}`;
+  return `${lexical(ref, sqlType)} = ${sqlString(text)}`;
+}
+
 const isIntegerType = (sqlType: string | undefined) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i.test(sqlType ?? '');
 
 /** The columns a term map reads: all must be non-NULL for the triple to exist. */
@@ -164,51 +175,67 @@ function decompose(value: string, parts: TemplatePart[], iri: boolean): Map<stri
   return values;
 }
 
+/** `left = right`; a column compared with itself only needs to be present. */
+export const sqlEquals = (left: string, right: string): string => (left === right ? `${left} IS NOT NULL` : `${left} = ${right}`);
+
 /**
  * SQL that holds when two bound term maps produce the same term, or `false` when they never can.
  * Templates of the same shape compare their columns, so joins run on the source values, not on strings.
  */
 export function termsEqual(a: BoundMap, b: BoundMap): string | false {
+  return compareMaps(a, b).sql;
+}
+
+/**
+ * The columns (of `a`, of `b`) whose plain SQL equality `termsEqual` uses, values of the same type:
+ * the equalities a join on these terms implies between the source rows.
+ */
+export function equatedColumns(a: BoundMap, b: BoundMap): [string, string][] {
+  return compareMaps(a, b).pairs;
+}
+
+function compareMaps(a: BoundMap, b: BoundMap): { sql: string | false; pairs: [string, string][] } {
+  const none = (sql: string | false) => ({ sql, pairs: [] });
   const ka = staticKind(a);
   const kb = staticKind(b);
-  if (ka.termType !== kb.termType || ka.datatype !== kb.datatype || ka.language !== kb.language) return false;
-  if (a.map.kind === 'constant' && b.map.kind === 'constant') return a.map.term.value === b.map.term.value ? 'TRUE' : false;
+  if (ka.termType !== kb.termType || ka.datatype !== kb.datatype || ka.language !== kb.language) return none(false);
+  if (a.map.kind === 'constant' && b.map.kind === 'constant') return none(a.map.term.value === b.map.term.value ? 'TRUE' : false);
   // Where a base IRI may be prepended, only the rendered IRIs can be compared.
-  if (mayResolve(a.map) || mayResolve(b.map)) return `${termMapSql(a).v} = ${termMapSql(b).v}`;
-  if (b.map.kind === 'constant') return termsEqual(b, a);
+  if (mayResolve(a.map) || mayResolve(b.map)) return none(sqlEquals(termMapSql(a).v, termMapSql(b).v));
+  if (b.map.kind === 'constant') return none(compareMaps(b, a).sql);
   if (a.map.kind === 'constant') {
     const value = a.map.term.value;
-    if (b.map.kind === 'column') return `${lexical(columnRef(b.alias, b.map.column), b.types(b.map.column))} = ${sqlString(value)}`;
-    if (b.map.kind !== 'template') return false;
+    if (b.map.kind === 'column') return none(columnEqualsText(columnRef(b.alias, b.map.column), b.types(b.map.column), value));
+    if (b.map.kind !== 'template') return none(false);
     const values = decompose(value, b.map.parts, b.map.termType === 'iri');
-    if (!values) return false;
-    return [...values].map(([column, text]) => `${lexical(columnRef(b.alias, column), b.types(column))} = ${sqlString(text)}`).join(' AND ') || 'TRUE';
+    if (!values) return none(false);
+    return none([...values].map(([column, text]) => columnEqualsText(columnRef(b.alias, column), b.types(column), text)).join(' AND ') || 'TRUE');
   }
+  // Column pairs whose values are compared: same type directly, otherwise by their lexical forms.
+  const compareColumns = (columns: [string, string][], direct: boolean) => {
+    const pairs: [string, string][] = [];
+    const conditions = columns.map(([ca, cb]) => {
+      const ta = a.types(ca);
+      const tb = b.types(cb);
+      const ra = columnRef(a.alias, ca);
+      const rb = columnRef(b.alias, cb);
+      if (direct && ta !== undefined && ta === tb) {
+        pairs.push([ca, cb]);
+        return sqlEquals(ra, rb);
+      }
+      return sqlEquals(lexical(ra, ta), lexical(rb, tb));
+    });
+    return { sql: conditions.join(' AND ') || 'TRUE', pairs };
+  };
   if (a.map.kind === 'template' && b.map.kind === 'template') {
     const pa = prefixOf(a.map)!;
     const pb = prefixOf(b.map)!;
-    if (!pa.startsWith(pb) && !pb.startsWith(pa)) return false;
+    if (!pa.startsWith(pb) && !pb.startsWith(pa)) return none(false);
     if (sameShape(a.map.parts, b.map.parts)) {
-      const conditions: string[] = [];
-      a.map.parts.forEach((part, i) => {
-        const other = b.map.kind === 'template' ? b.map.parts[i] : undefined;
-        if (!('column' in part) || !other || !('column' in other)) return;
-        const ta = a.types(part.column);
-        const tb = b.types(other.column);
-        const ra = columnRef(a.alias, part.column);
-        const rb = columnRef(b.alias, other.column);
-        conditions.push(ta !== undefined && ta === tb ? `${ra} = ${rb}` : `${lexical(ra, ta)} = ${lexical(rb, tb)}`);
-      });
-      return conditions.join(' AND ') || 'TRUE';
+      const partsB = b.map.parts;
+      return compareColumns(a.map.parts.flatMap((part, i): [string, string][] => ('column' in part && 'column' in partsB[i] ? [[part.column, (partsB[i] as { column: string }).column]] : [])), true);
     }
   }
-  if (a.map.kind === 'column' && b.map.kind === 'column') {
-    const ta = a.types(a.map.column);
-    const tb = b.types(b.map.column);
-    const ra = columnRef(a.alias, a.map.column);
-    const rb = columnRef(b.alias, b.map.column);
-    if (ta !== undefined && ta === tb && ka.termType === 'literal') return `${ra} = ${rb}`;
-    return `${lexical(ra, ta)} = ${lexical(rb, tb)}`;
-  }
-  return `${termMapSql(a).v} = ${termMapSql(b).v}`;
+  if (a.map.kind === 'column' && b.map.kind === 'column') return compareColumns([[a.map.column, b.map.column]], ka.termType === 'literal');
+  return none(sqlEquals(termMapSql(a).v, termMapSql(b).v));
 }

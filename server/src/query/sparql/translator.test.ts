@@ -93,20 +93,28 @@ function canonical(row: Binding): string {
   );
 }
 
+/** The same mapping with the ids declared unique keys, so self-joins and DISTINCT are dropped. */
+const keyedMapping = `@prefix aw: <urn:adaptive-workbench:r2rml#> .\n${mapping.replace(/rr:tableName "(people|depts)"/g, '$& ; aw:uniqueKey "id"')}`;
+
 let fixture: GraphFixture;
+let keyed: GraphFixture;
 let store: oxigraph.Store;
 
 beforeAll(async () => {
   fixture = await openGraphFixture(statements, mapping, ontology);
+  keyed = await openGraphFixture(statements, keyedMapping, ontology);
   store = new oxigraph.Store();
   store.load(oracleTurtle(), { format: 'text/turtle' });
 });
-afterAll(async () => fixture?.close());
+afterAll(async () => {
+  await fixture?.close();
+  await keyed?.close();
+});
 
 /** Runs `query` through the translator and oxigraph; compares as multisets, or in order when `ordered`. */
-async function check(query: string, ordered = false): Promise<void> {
+async function check(query: string, ordered = false, graph = fixture): Promise<void> {
   const text = prefixes + query;
-  const answer = await fixture.sparql.run(text);
+  const answer = await graph.sparql.run(text);
   const expected = oracle(store, text);
   if (answer.kind === 'ask') {
     expect(answer.value).toBe(expected);
@@ -168,4 +176,65 @@ const cases: [string, string, boolean?][] = [
 
 describe('SPARQL translation, checked against oxigraph on the same graph', () => {
   for (const [name, query, ordered] of cases) it(name, () => check(query, ordered));
+});
+
+describe('SPARQL translation with declared unique keys, checked against oxigraph', () => {
+  for (const [name, query, ordered] of cases) it(name, () => check(query, ordered, keyed));
+});
+
+/** How many times the generated SQL reads `table`. */
+const reads = (sql: string, table: string) => sql.split(`"db"."${table}"`).length - 1;
+const explain = async (graph: GraphFixture, query: string) => (await graph.sparql.translate(graph.sparql.parse(prefixes + query))).translation.sql;
+
+describe('generated SQL', () => {
+  it('reads a table once for patterns on one subject when its key is declared, and then needs no DISTINCT', async () => {
+    const query = 'SELECT ?p ?n ?a WHERE { ?p ex:name ?n ; ex:age ?a FILTER(?a > 30) }';
+    const sql = await explain(keyed, query);
+    expect(reads(sql, 'people')).toBe(1);
+    expect(sql).not.toMatch(/DISTINCT/);
+    // The FILTER is a plain column comparison that connectors can apply while loading.
+    expect(sql).toMatch(/"age" > 30/);
+    expect(reads(await explain(fixture, query), 'people')).toBe(2);
+  });
+
+  it('drops a type pattern that only repeats the key of another pattern on the same table, with no key declared', async () => {
+    const sql = await explain(fixture, 'SELECT ?p ?n WHERE { ?p a ex:Person ; ex:name ?n }');
+    // Person instances come from people (class) and the managers query (subclass): one people read per branch.
+    expect(reads(sql, 'people')).toBe(2);
+    expect(sql.split(' UNION ').length).toBe(2);
+  });
+
+  it('compares IRI constants through the template columns, as numbers for integer columns', async () => {
+    const sql = await explain(keyed, 'SELECT ?n WHERE { ?p ex:name ?n FILTER(?p = <http://example.com/ns#person/3>) }');
+    expect(sql).toMatch(/"id" = 3/);
+  });
+});
+
+describe('self-joins without a key', () => {
+  let dup: GraphFixture;
+  beforeAll(async () => {
+    dup = await openGraphFixture(
+      ['CREATE TABLE t (id INTEGER, name VARCHAR, region VARCHAR)', "INSERT INTO t VALUES (1, 'a', 'EU'), (1, 'b', 'NA'), (1, 'b', 'NA'), (2, 'c', NULL)"],
+      `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <${ex}> .
+<#T> rr:logicalTable [ rr:tableName "t" ] ; rr:subjectMap [ rr:template "${ex}t/{id}" ; rr:class ex:T ] ;
+  rr:predicateObjectMap [ rr:predicate ex:name ; rr:objectMap [ rr:column "name" ] ] ;
+  rr:predicateObjectMap [ rr:predicate ex:region ; rr:objectMap [ rr:column "region" ] ] .`,
+    );
+  });
+  afterAll(async () => dup?.close());
+
+  const rows = async (query: string) => {
+    const answer = await dup.sparql.run(prefixes + query);
+    if (answer.kind !== 'select') throw new Error('expected SELECT');
+    return answer.rows.map((row) => answer.vars.map((v) => row.get(v)?.value ?? '-').join(' ')).sort();
+  };
+
+  it('keeps every combination of values of rows sharing an id', async () => {
+    expect(await rows('SELECT ?n ?r WHERE { ?x a ex:T ; ex:name ?n ; ex:region ?r }')).toEqual(['a EU', 'a NA', 'b EU', 'b NA']);
+    expect(await rows('SELECT ?n WHERE { ?x ex:name ?n ; ex:region ?r FILTER(?r = "EU") }')).toEqual(['a', 'b']);
+  });
+
+  it('answers a pattern repeated on duplicate rows once', async () => {
+    expect(await rows('SELECT ?x ?n WHERE { ?x a ex:T ; ex:name ?n }')).toEqual([`${ex}t/1 a`, `${ex}t/1 b`, `${ex}t/2 c`]);
+  });
 });

@@ -1,7 +1,9 @@
 import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
 import { compileExpression, numberOf, rdfTerm, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
 import type { LogicalTable, MappedTriple, TermMap } from './r2rml.js';
-import { sqlName, sqlString, termMapSql, termsEqual, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import { sqlName, sqlString, sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import { ColumnClasses, distinctOnProjection, mergeSelfJoins, type Occurrence } from './self-joins.js';
+import { columnComparison, conjuncts } from './column-filters.js';
 import { unsupported } from './sparql-errors.js';
 import { xsdInteger, xsdDecimal, xsdDouble } from './rdf.js';
 
@@ -475,45 +477,67 @@ export class Translator {
       this.triples.filter((t) => !('constant' in predicate) || termsEqual({ map: predicate.constant, alias: '', types: () => undefined }, { map: t.predicate, alias: '', types: () => undefined }) !== false),
     );
 
-    const emit = () => {
+    /**
+     * The FROM and WHERE clauses of the chosen mapped triples, reading each table reference through
+     * `at(alias)` (self-join elimination maps replaced aliases); `facts` learns what joins them.
+     */
+    const render = (at: (alias: string) => string, facts?: { occurrences: Occurrence[]; classes: ColumnClasses }) => {
       const from: string[] = [];
       const where: string[] = [];
       const bindings = new Map<string, BoundMap>();
       let possible = true;
+      const occurrence = (alias: string, table: LogicalTable, types: ColumnTypes) => {
+        if (at(alias) === alias) from.push(`${table.from} ${alias}`);
+        const o: Occurrence = { alias, table, types, used: new Set() };
+        facts?.occurrences.push(o);
+        return o;
+      };
+      const equal = (a: BoundMap, b: BoundMap) => {
+        for (const [ca, cb] of facts ? equatedColumns(a, b) : []) facts!.classes.union([a.alias, ca], [b.alias, cb]);
+        return termsEqual(a, b);
+      };
       chosen.forEach(({ triple, alias }, i) => {
-        const child = `${alias}c`;
-        const parent = `${alias}p`;
-        from.push(`${triple.child.from} ${child}`);
         const childTypes = this.tableTypes(triple.child);
         const parentTypes = triple.parent ? this.tableTypes(triple.parent.table) : childTypes;
-        if (triple.parent) {
-          from.push(`${triple.parent.table.from} ${parent}`);
-          for (const j of triple.parent.joins) where.push(`${child}.${sqlName(j.child)} = ${parent}.${sqlName(j.parent)}`);
+        const child = occurrence(`${alias}c`, triple.child, childTypes);
+        const parent = triple.parent ? occurrence(`${alias}p`, triple.parent.table, parentTypes) : child;
+        for (const j of triple.parent?.joins ?? []) {
+          where.push(sqlEquals(`${at(child.alias)}.${sqlName(j.child)}`, `${at(parent.alias)}.${sqlName(j.parent)}`));
+          child.used.add(j.child);
+          parent.used.add(j.parent);
+          if (childTypes(j.child) !== undefined && childTypes(j.child) === parentTypes(j.parent)) facts?.classes.union([child.alias, j.child], [parent.alias, j.parent]);
         }
-        const bound = (map: TermMap, onParent: boolean): BoundMap => ({ map, alias: onParent ? parent : child, types: onParent ? parentTypes : childTypes });
+        const bound = (map: TermMap, onParent: boolean): BoundMap => {
+          const o = onParent ? parent : child;
+          for (const column of mapColumns(map)) o.used.add(column);
+          return { map, alias: at(o.alias), types: o.types };
+        };
         const maps = [bound(triple.subject, triple.subjectOnParent), bound(triple.predicate, false), bound(triple.object, triple.objectOnParent)];
         for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlName(column)} IS NOT NULL`);
         positions[i].forEach((position, k) => {
           const m = maps[k];
-          if ('constant' in position) {
-            const condition = termsEqual({ map: position.constant, alias: '', types: () => undefined }, m);
-            if (condition === false) possible = false;
-            else if (condition !== 'TRUE') where.push(condition);
-            return;
-          }
-          const previous = bindings.get(position.variable);
+          const previous = 'constant' in position ? { map: position.constant, alias: '', types: () => undefined } : bindings.get(position.variable);
           if (!previous) {
-            bindings.set(position.variable, m);
+            bindings.set((position as { variable: string }).variable, m);
             return;
           }
-          const condition = termsEqual(previous, m);
+          const condition = equal(previous, m);
           if (condition === false) possible = false;
           else if (condition !== 'TRUE') where.push(condition);
         });
       });
-      if (!possible) return;
+      return { from, where, bindings, possible };
+    };
+
+    const emit = () => {
+      const facts = { occurrences: [] as Occurrence[], classes: new ColumnClasses() };
+      let clauses = render((alias) => alias, facts);
+      if (!clauses.possible) return;
+      const merged = mergeSelfJoins(facts.occurrences, facts.classes);
+      if (merged.size > 0) clauses = render((alias) => merged.get(alias) ?? alias);
+      const { from, where, bindings } = clauses;
       const rowScope: ExpressionScope = { variable: (name) => (bindings.has(name) ? termMapSql(bindings.get(name)!) : undefined) };
-      for (const f of filters) where.push(`coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
+      for (const f of filters.flatMap(conjuncts)) where.push(columnComparison(f, (name) => bindings.get(name)) ?? `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
       const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
       const bound = names.map((n) => bindings.get(n)!);
       if (bound.every(injective)) {
@@ -524,9 +548,13 @@ export class Translator {
           raw.set(name, `${b.alias}.${sqlName(column)} AS ${sqlName(name)}`);
           return name;
         }));
+        const projected = bound.flatMap((b) => mapColumns(b.map).map((column) => [b.alias, column] as const));
+        const kept = facts.occurrences.filter((o) => !merged.has(o.alias));
+        // Rows unique on a key of every table are already a set.
+        const distinct = distinctOnProjection(kept, facts.classes, projected) ? '' : 'DISTINCT ';
         const r = this.alias();
         const items = names.map((n, i) => this.select(n, termMapSql({ ...renamed[i], alias: r })));
-        branches.push(`SELECT ${this.selectList(items)} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`);
+        branches.push(`SELECT ${this.selectList(items)} FROM (SELECT ${distinct}${this.selectList([...raw.values()])} ${body}) ${r}`);
       } else {
         branches.push(`SELECT DISTINCT ${this.selectList(names.map((n) => this.select(n, termMapSql(bindings.get(n)!))))} ${body}`);
       }
