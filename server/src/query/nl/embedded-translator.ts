@@ -3,12 +3,39 @@ import { readCues, type Aggregate, type Comparison, type Cue, type Implied } fro
 import { fillerWords, lemmaOf, tokenize, type Token } from './question-words.js';
 import type { Relationship, SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { SchemaIndex, type Candidate, type Link } from './schema-linker.js';
+import { translateRatio } from './ratio-question.js';
 import { notUnderstood, type Translation, type Translator } from './translator.js';
 
 /** Longest question the embedded translator reads; longer ones are refused before any work. */
 export const maxQuestionLength = 2000;
 
 type Resolved = Link & { chosen: Candidate };
+
+/** The pieces of a planned SELECT, for composing two plans into one query (a ratio of two counts). */
+export interface PlanParts {
+  /** The SELECT list: grouping columns first, then the aggregates (or the listed columns). */
+  select: string[];
+  /** The FROM clause (tables joined, with the plan's aliases t1, t2, ...). */
+  from: string;
+  /** The WHERE conditions, to be joined with AND. */
+  where: string[];
+  /** The GROUP BY columns (may hold a key besides the shown label). */
+  groupBy: string[];
+  /** The columns the question groups by ("for each X"), also when nothing is aggregated. */
+  keys: string[];
+  /** What each key column is (`source.table.column`), to match the keys of two plans. */
+  keyIds: string[];
+  aggregated: boolean;
+  /** What a count counts: rows of a table, or distinct values of a column. */
+  counted?: 'rows' | 'column';
+  /** Whether the plan keeps only some rows or groups (LIMIT, DISTINCT, HAVING). */
+  limited: boolean;
+}
+
+/** A translation with its parts. */
+export interface PlannedQuery extends Translation {
+  parts: PlanParts;
+}
 interface ColumnRef {
   table: SchemaTable;
   column: SchemaColumn;
@@ -52,6 +79,12 @@ function keyColumn(table: SchemaTable): SchemaColumn | undefined {
   return table.columns.find((c) => /^id$/i.test(c.name)) ?? table.columns.find((c) => [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()));
 }
 
+/** The column a "for each" names: the column itself, or the key (else the label) of a table. */
+function groupedColumn(chosen: Candidate): ColumnRef {
+  if (chosen.kind !== 'table') return { table: chosen.table, column: chosen.column };
+  return { table: chosen.table, column: keyColumn(chosen.table) ?? labelColumn(chosen.table) };
+}
+
 /** The one obvious number of a table ("orders over 100" means the amount): a single non-key decimal, or a single non-key number. */
 function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
   const numbers = table.columns.filter((c) => c.kind === 'number' && !isKeyColumn(c));
@@ -74,14 +107,20 @@ export class EmbeddedTranslator implements Translator {
     if (question.length > maxQuestionLength)
       throw notUnderstood(`The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`, schema);
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
-    const translation = new QuestionPlan(question, schema, this.indexed.index).build();
+    const { index } = this.indexed;
+    const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index).build();
+    const translation = translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
     await check(translation.sql);
     return translation;
   }
 }
 
+const throwNotUnderstood = (reason: string, schema: SchemaContext): never => {
+  throw notUnderstood(reason, schema);
+};
+
 /** One question's translation, step by step. */
-class QuestionPlan {
+export class QuestionPlan {
   private readonly tokens: Token[];
   private readonly cues: Cue[];
   private readonly links: Resolved[] = [];
@@ -196,7 +235,7 @@ class QuestionPlan {
     return [...this.links].reverse().find((l) => l.end <= at && l.chosen.kind === 'column' && l.chosen.column.kind === 'number');
   }
 
-  build(): Translation {
+  build(): PlannedQuery {
     let aggregates = this.cue('aggregate');
     // "number of products" where a column is called Number_products: the column, not a count.
     const numberColumn = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => {
@@ -411,7 +450,25 @@ class QuestionPlan {
       (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}${having}` : '') +
       (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
       (limit !== undefined ? ` LIMIT ${limit}` : '');
-    return { sql, meaning, grouped: groups.length > 0 };
+    const aggregated = countCue !== undefined || measures.length > 0;
+    const counted = countCue ? (countTarget?.chosen.kind === 'column' ? 'column' : 'rows') : undefined;
+    const keyRefs = aggregated ? groupSelect : groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
+    return {
+      sql,
+      meaning,
+      grouped: groups.length > 0,
+      parts: {
+        select,
+        from: from.sql,
+        where: [...this.conditions],
+        groupBy: groups.map(col),
+        keys: keyRefs.map(col),
+        keyIds: keyRefs.map((r) => `${r.table.key}.${r.column.name}`),
+        aggregated,
+        counted,
+        limited: limit !== undefined || distinct !== '' || this.having !== undefined,
+      },
+    };
   }
 
   private isFilter(link: Resolved): boolean {

@@ -68,6 +68,11 @@ const comparators: [string[], Comparison][] = [
   [['below'], '<'],
   [['before'], '<'],
   [['equal', 'to'], '='],
+  [['>='], '>='],
+  [['<='], '<='],
+  [['>'], '>'],
+  [['<'], '<'],
+  [['='], '='],
 ];
 
 const aggregateWords: Record<string, Aggregate> = {

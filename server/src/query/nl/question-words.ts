@@ -22,14 +22,17 @@ export function lemmaOf(word: string): string {
 /** Small numbers written as words ("more than one") read as numbers. */
 const numberWords: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };
 
-const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?/gu;
+/** Comparison symbols ("rating > 4.5") are words of the grammar; "!=" and "<>" read as "not", which is refused. */
+const symbolWords: Record<string, string> = { '>=': '>=', '<=': '<=', '>': '>', '<': '<', '=': '=', '==': '=', '!=': 'not', '<>': 'not' };
+
+const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?|<>|[<>!=]=|[<>=]/gu;
 
 /** Splits a question into words, numbers and ISO dates; possessive `'s` is dropped. */
 export function tokenize(question: string): Token[] {
   const tokens: Token[] = [];
   for (const match of question.toLowerCase().matchAll(tokenPattern)) {
     const word = match[0].replace(/'s$/, '');
-    const raw = numberWords[word] ?? word;
+    const raw = symbolWords[word] ?? numberWords[word] ?? word;
     const kind = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? 'date' : /^\d/.test(raw) ? 'number' : 'word';
     tokens.push({
       text: raw,

@@ -34,11 +34,9 @@ export class SchemaIndex {
 
   constructor(readonly schema: SchemaContext) {
     for (const table of schema.tables) {
-      this.add(nameWords(table.name).join(' '), { kind: 'table', table }, 2);
-      this.addPartial(nameWords(table.name), { kind: 'table', table });
+      this.addName(nameWords(table.name), { kind: 'table', table });
       for (const column of table.columns) {
-        this.add(nameWords(column.name).join(' '), { kind: 'column', table, column }, 2);
-        this.addPartial(nameWords(column.name), { kind: 'column', table, column });
+        this.addName(nameWords(column.name), { kind: 'column', table, column });
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
           if (words.length > 0 && words.length <= maxPhrase) this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
@@ -53,6 +51,13 @@ export class SchemaIndex {
         column && synonym.value !== undefined ? { kind: 'value', table, column, value: synonym.value } : column ? { kind: 'column', table, column } : { kind: 'table', table };
       for (const words of synonym.words) this.add(words.split(/\s+/).map(lemmaOf).join(' '), candidate, 3);
     }
+  }
+
+  /** A table or column name: its words, the words written together ("pay_load" is also "payload"), and its parts. */
+  private addName(words: string[], candidate: Candidate): void {
+    this.add(words.join(' '), candidate, 2);
+    if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
+    this.addPartial(words, candidate);
   }
 
   private addPartial(words: string[], candidate: Candidate): void {
