@@ -85,6 +85,11 @@ function groupedColumn(chosen: Candidate): ColumnRef {
   return { table: chosen.table, column: keyColumn(chosen.table) ?? labelColumn(chosen.table) };
 }
 
+/** A number column holding how many events a row stands for (`count`), which a count of rows must sum. */
+function tallyColumn(table: SchemaTable): SchemaColumn | undefined {
+  return table.columns.find((c) => c.kind === 'number' && /^(count|cnt|tally)$/i.test(c.name));
+}
+
 /** The one obvious number of a table ("orders over 100" means the amount): a single non-key decimal, or a single non-key number. */
 function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
   const numbers = table.columns.filter((c) => c.kind === 'number' && !isKeyColumn(c));
@@ -391,9 +396,16 @@ export class QuestionPlan {
         if (target?.kind === 'column') {
           expression = `count(DISTINCT ${col({ table: target.table, column: target.column })})`;
           what = `distinct ${target.column.name} values`;
+        } else if (tallyColumn(main)) {
+          // A table of tallies (a `count` column per row, as check-ins per day): how many is their sum.
+          expression = `sum(${col({ table: main, column: tallyColumn(main)! })})`;
+          what = `${main.name} (sum of ${tallyColumn(main)!.name})`;
         } else if (from.joined && keyColumn(main)) expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
+        // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked groups.
+        const askedApart = aggregates.some((a) => a.fn === 'count' && a.at !== superlative?.end && mostOf !== undefined);
+        const countShown = !rankByCount || top !== undefined || askedApart;
         if (rankByCount && groupLinks.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
-        else select.push(`${expression} AS ${quoteDouble('count')}`);
+        if (countShown || groupLinks.length === 0) select.push(`${expression} AS ${quoteDouble('count')}`);
         meaning = `number of ${what}${filterText}`;
       }
       for (const m of measures) {

@@ -167,7 +167,7 @@ export function readCues(tokens: readonly Token[]): {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 2 });
       continue;
     }
-    if (matches(tokens, i, ['total', 'number', 'of'])) {
+    if (matches(tokens, i, ['total', 'number', 'of']) || matches(tokens, i, ['total', 'count', 'of'])) {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 3 });
       continue;
     }

@@ -122,6 +122,9 @@ export class SchemaIndex {
         if (candidates.length === 0 && n > 1) candidates = this.lookup(lemmaOf(span.map((t) => t.text).join('')), '').filter((c) => c.kind !== 'value');
         // A value spelled like a filler word ("a" for grade 'A') is not a mention of it.
         if (span.every((t) => fillerWords.has(t.text))) candidates = candidates.filter((c) => c.kind !== 'value');
+        // "type of food", "cost of round trip": a column named the other way round (food_type, round_trip_cost).
+        const of = span.findIndex((t, k) => k > 0 && k < n - 1 && t.text === 'of');
+        if (candidates.length === 0 && of > 0) candidates = this.lookup([...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '), '').filter((c) => c.kind === 'column');
         if (candidates.length === 0 && n === 1) candidates = this.single(span[0]);
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }

@@ -21,7 +21,9 @@ export async function smallDatabase(source: string, ddl: string, relationships: 
   const instance = await DuckDBInstance.create(':memory:');
   const connection: DuckDBConnection = await instance.connect();
   await connection.run(`ATTACH ':memory:' AS ${source}; USE ${source}; ${ddl}`);
-  const read = async (sql: string): Promise<unknown[][]> => (await connection.runAndReadAll(sql)).getRowsJson() as unknown[][];
+  // Plain JS values, with BIGINT counts as numbers so tests compare them with number literals.
+  const read = async (sql: string): Promise<unknown[][]> =>
+    (await connection.runAndReadAll(sql)).getRowsJS().map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : value)));
   const tables: SchemaTable[] = [];
   for (const [name] of await read(`SELECT table_name FROM information_schema.tables WHERE table_catalog = '${source}' ORDER BY table_name`)) {
     const columns = await read(`SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = '${source}' AND table_name = '${String(name)}' ORDER BY ordinal_position`);

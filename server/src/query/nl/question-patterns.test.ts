@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+
+const ddl = `
+CREATE TABLE restaurant (id INTEGER, name VARCHAR, city_name VARCHAR, food_type VARCHAR, rating DOUBLE);
+INSERT INTO restaurant VALUES (1, 'Roma', 'Boston', 'Italian', 4.6), (2, 'Napoli', 'Boston', 'Italian', 3.9), (3, 'Wok', 'Denver', 'Chinese', 4.2);
+CREATE TABLE checkin (cid INTEGER, business_id VARCHAR, count INTEGER, day VARCHAR);
+INSERT INTO checkin VALUES (1, 'b1', 10, 'Monday'), (2, 'b2', 5, 'Monday'), (3, 'b1', 7, 'Friday');
+CREATE TABLE airline (airline_code VARCHAR, airline_name VARCHAR);
+INSERT INTO airline VALUES ('AA', 'American'), ('UA', 'United'), ('WN', 'Southwest');
+CREATE TABLE flight (flight_id INTEGER, airline_code VARCHAR, round_trip_cost INTEGER);
+INSERT INTO flight VALUES (1, 'AA', 100), (2, 'AA', 200), (3, 'UA', 300), (4, 'AA', 50), (5, 'UA', 70), (6, 'WN', 90);
+`;
+
+describe('question patterns over a small schema', () => {
+  let db: SmallDatabase;
+  beforeAll(async () => {
+    db = await smallDatabase('demo', ddl, [['flight.airline_code', 'airline.airline_code']]);
+  });
+  afterAll(() => db.close());
+
+  it('links "<part> of <whole>" to a column named the other way round ("type of food": food_type)', async () => {
+    const { sql, rows } = await db.ask('What is the average rating of restaurants serving each type of food?');
+    expect(sql).toContain('"food_type"');
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['Italian', 4.25],
+        ['Chinese', 4.2],
+      ]),
+    );
+    const cost = await db.ask('What is the total cost of round-trip flights for each airline code?');
+    expect(cost.sql).toContain('sum(t1."round_trip_cost")');
+  });
+
+  it('reads "total count of" as a count, not a sum', async () => {
+    expect((await db.ask('What is the total count of restaurants in each city?')).rows).toEqual(
+      expect.arrayContaining([
+        ['Boston', 2],
+        ['Denver', 1],
+      ]),
+    );
+  });
+
+  it('counts a table of tallies by summing its count column', async () => {
+    const { rows } = await db.ask('How many check-ins occurred on each day?');
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['Monday', 15],
+        ['Friday', 7],
+      ]),
+    );
+    expect((await db.ask('total count of checkins for each business id')).rows).toEqual(
+      expect.arrayContaining([
+        ['b1', 17],
+        ['b2', 5],
+      ]),
+    );
+  });
+
+  it('shows the count beside a top-N ranked by a count, but not beside a single superlative', async () => {
+    const top = await db.ask('What are the top 2 airlines with the most flights?');
+    expect(top.rows).toEqual([
+      ['American', 3],
+      ['United', 2],
+    ]);
+    const single = await db.ask('Which airline has the most flights?');
+    expect(single.rows).toEqual([['American']]);
+    const asked = await db.ask('Which airline has the most flights, and how many flights does it have?');
+    expect(asked.rows).toEqual([['American', 3]]);
+  });
+});
