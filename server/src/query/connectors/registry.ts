@@ -32,7 +32,7 @@ const mysqlKind: ConnectorKind = {
 export const connectorKinds: Record<string, ConnectorKind> = {
   postgres: {
     sourceType: 'relational',
-    settingKeys: ['url', 'schema', 'tables'],
+    settingKeys: ['url', 'schema', 'tables', 'aggregation_pushdown'],
     read: (r) => {
       const s = readPostgresSettings(r);
       return (source) => new PostgresConnector(source, s);

@@ -23,11 +23,33 @@ export type Filter =
   | { column: string; op: ComparisonOp; value: FilterValue }
   | { column: string; op: 'in'; values: FilterValue[] };
 
+/**
+ * One aggregate a source computes per group: `count` without a column is `count(*)`. Only
+ * decomposable aggregates appear, so the engine can finish them over the source's partial rows.
+ */
+export interface PartialAggregate {
+  fn: 'count' | 'sum' | 'min' | 'max';
+  column?: string;
+}
+
+/**
+ * A partial aggregation offered to the source: if it takes it, the scan returns one row per distinct
+ * `groupBy` (per part of the table the source reads separately: groups may repeat), then one value
+ * per aggregate, as `columns` (the group-by columns, then one per aggregate, with DuckDB types).
+ */
+export interface PartialAggregation {
+  groupBy: ColumnInfo[];
+  aggregates: PartialAggregate[];
+  columns: ColumnInfo[];
+}
+
 /** What the engine asks a connector for: some columns of one table, ideally only matching rows. */
 export interface ScanRequest {
   table: TableInfo;
   /** The columns to fetch, in this order; never empty. */
   columns: ColumnInfo[];
+  /** Offered only to connectors with `pushesAggregation`, which may still answer with plain rows. */
+  aggregation?: PartialAggregation;
   filters: Filter[];
   signal: AbortSignal;
   /** A private folder for this query's temporary files, removed when the query ends. */
@@ -48,12 +70,16 @@ export interface ScanResult {
   output: ScanOutput;
   /** The filters the connector applied at the source (for reports and tests). */
   pushed: Filter[];
+  /** True when the rows are the partial aggregation of the request (`aggregation.columns`), not plain rows. */
+  aggregated?: boolean;
 }
 
 export type SourceType = 'relational' | 'streaming' | 'object-storage';
 
 /** One source's connection, created from its sources.yaml settings. */
 export interface Connector {
+  /** Whether `scan` computes a {@link PartialAggregation} at the source when asked. */
+  readonly pushesAggregation?: boolean;
   /** Every table the source offers, with its columns. */
   listTables(signal?: AbortSignal): Promise<TableInfo[]>;
   /** One table by name (case-insensitive), or undefined when the source has no such table. */

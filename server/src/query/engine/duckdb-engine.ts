@@ -12,6 +12,7 @@ import type { QueryLimits } from '../sources.js';
 import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
 import { jsonValue } from './result-format.js';
 import { Semaphore } from './semaphore.js';
+import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
@@ -62,7 +63,8 @@ export class DuckDBEngine implements QueryEngine {
     try {
       release = await this.slots.acquire(signal);
       const tables = await this.plan(shape.references, signal);
-      return await this.execute(sql, shape, tables, options.maxRows, signal, started);
+      const pushdown = this.aggregatePushdown(ast, shape, tables);
+      return await this.execute(sql, shape, tables, pushdown, options.maxRows, signal, started);
     } catch (error) {
       throw this.translate(error, signal);
     } finally {
@@ -99,7 +101,37 @@ export class DuckDBEngine implements QueryEngine {
     );
   }
 
-  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
+  /** An aggregation one source can compute for the query, when its connector offers that and it is safe. */
+  private aggregatePushdown(ast: unknown, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[]): AggregatePushdown | undefined {
+    const infos = new Map(tables.map((t) => [t.key, t.info]));
+    const pushable = (key: string) => {
+      const source = tables.find((t) => t.key === key)?.source;
+      return Boolean(source && this.catalog.get(source)?.connector.pushesAggregation);
+    };
+    return planAggregatePushdown(ast, shape, infos, pushable, this.parser.functions);
+  }
+
+  /**
+   * The SQL that runs: the user's own, or with an aggregation pushed down, its rewrite over the partial
+   * table. The user's SQL is prepared first (against the empty table of the same shape) so its errors
+   * and result column names are its own.
+   */
+  private async finalSql(connection: DuckDBConnection, sql: string, pushdown: AggregatePushdown | undefined): Promise<string> {
+    if (!pushdown) return sql;
+    let names: string[];
+    try {
+      const prepared = await connection.prepare(sql);
+      names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+      prepared.destroySync();
+    } catch (error) {
+      throw userSqlError(error, this.limits.memoryLimit);
+    }
+    const serialized = JSON.stringify({ error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] }, (key, value: unknown) => (key === 'query_location' ? undefined : value));
+    const reader = await connection.runAndReadAll('SELECT json_deserialize_sql(?::JSON)', [serialized]);
+    return String(reader.getRows()[0][0]);
+  }
+
+  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-'));
     const instance = await DuckDBInstance.create(':memory:', {
       memory_limit: this.limits.memoryLimit,
@@ -115,14 +147,16 @@ export class DuckDBEngine implements QueryEngine {
     try {
       connection = await instance.connect();
       await connection.run("SET TimeZone = 'UTC'");
-      const scans = await this.load(connection, shape, tables, signal, workDir);
+      const scans = await this.load(connection, shape, tables, pushdown, signal, workDir);
       // From here on the user's SQL can reach nothing but the loaded tables.
       await connection.run('SET enable_external_access = false');
       await connection.run('SET lock_configuration = true');
       if (signal.aborted) throw signal.reason;
+      // The source may have answered the offered aggregation with plain rows.
+      const runSql = await this.finalSql(connection, sql, scans.some((s) => s.aggregation) ? pushdown : undefined);
       let reader;
       try {
-        reader = await connection.streamAndReadUntil(sql, maxRows + 1);
+        reader = await connection.streamAndReadUntil(runSql, maxRows + 1);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         throw userSqlError(error, this.limits.memoryLimit);
@@ -149,8 +183,11 @@ export class DuckDBEngine implements QueryEngine {
     }
   }
 
-  /** Attaches each source and fills its referenced tables; fetches run in parallel, loads one by one. */
-  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], signal: AbortSignal, workDir: string): Promise<ScanReport[]> {
+  /**
+   * Attaches each source and fills its referenced tables; fetches run in parallel, loads one by one. A
+   * table whose source took the offered aggregation stays empty and its partial rows fill the partial table.
+   */
+  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, workDir: string): Promise<ScanReport[]> {
     const infos = new Map(tables.map((t) => [t.key, t.info]));
     const filters = pushableFilters(shape, infos);
     for (const source of new Set(tables.map((t) => t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
@@ -158,7 +195,8 @@ export class DuckDBEngine implements QueryEngine {
     const scans = await Promise.allSettled(
       tables.map(async (t) => {
         const columns = neededColumns(shape, t.info);
-        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, filters: filters.get(t.key) ?? [], signal, workDir });
+        const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
+        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], signal, workDir });
         return { t, columns, scan };
       }),
     );
@@ -172,14 +210,19 @@ export class DuckDBEngine implements QueryEngine {
     for (const s of scans as PromiseFulfilledResult<{ t: PlannedTable; columns: TableInfo['columns']; scan: ScanResult }>[]) {
       const { t, columns, scan } = s.value;
       await createTable(connection, t.source, t.info.name, columns);
+      const partial = pushdown?.key === t.key && scan.aggregated ? pushdown : undefined;
+      if (partial) await createTable(connection, t.source, t.info.name, partial.aggregation.columns, partial.schema);
       let rows: number;
       try {
-        rows = await loadTable(connection, t.source, t.info.name, columns, scan.output, signal);
+        rows = partial
+          ? await loadTable(connection, t.source, t.info.name, partial.aggregation.columns, scan.output, signal, partial.schema)
+          : await loadTable(connection, t.source, t.info.name, columns, scan.output, signal);
       } catch (error) {
         if (signal.aborted || error instanceof SourceUnavailableError) throw error;
         throw new SourceUnavailableError(t.source, `its table ${t.info.name} could not be loaded: ${(error as Error).message}`, 'failed');
       }
-      reports.push({ source: t.source, table: t.info.name, columns: columns.map((c) => c.name), pushed: scan.pushed, rows, ms: Math.round(performance.now() - begun) });
+      const aggregation = partial ? { aggregation: partial.aggregation } : {};
+      reports.push({ source: t.source, table: t.info.name, columns: columns.map((c) => c.name), pushed: scan.pushed, ...aggregation, rows, ms: Math.round(performance.now() - begun) });
     }
     return reports;
   }

@@ -1,4 +1,4 @@
-import type { Filter } from '../connectors/types.js';
+import type { Filter, PartialAggregation } from '../connectors/types.js';
 import type { SqlResult } from './result-format.js';
 
 /** What one connector scan of a query fetched: for logs, tests and benchmarks. */
@@ -8,6 +8,8 @@ export interface ScanReport {
   columns: string[];
   /** Filters the source applied itself. */
   pushed: Filter[];
+  /** The partial aggregation the source computed, when it was pushed: `rows` are then its groups. */
+  aggregation?: PartialAggregation;
   /** Rows that arrived from the source. */
   rows: number;
   /** Milliseconds from the start of the query's fetches until this table was loaded. */

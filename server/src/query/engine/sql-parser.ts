@@ -1,5 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { charOffset, lineAndColumn, queryErrors } from '../query-errors.js';
+import type { FunctionKinds } from './aggregate-pushdown.js';
 
 interface SerializedSql {
   error: boolean;
@@ -15,10 +16,24 @@ interface SerializedSql {
  * before any data is touched. One parser instance serves every query; it holds no data.
  */
 export class SqlParser {
-  private constructor(private readonly instance: DuckDBInstance) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    /** Aggregate, volatile and macro function names of this DuckDB, to read the trees it parses. */
+    readonly functions: FunctionKinds,
+  ) {}
 
   static async create(): Promise<SqlParser> {
-    return new SqlParser(await DuckDBInstance.create(':memory:', { enable_external_access: 'false', autoinstall_known_extensions: 'false' }));
+    const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false', autoinstall_known_extensions: 'false' });
+    const connection = await instance.connect();
+    try {
+      const reader = await connection.runAndReadAll(
+        `SELECT DISTINCT lower(function_name), function_type = 'aggregate' FROM duckdb_functions() WHERE function_type IN ('aggregate', 'macro') OR stability = 'VOLATILE'`,
+      );
+      const rows = reader.getRows() as [string, boolean][];
+      return new SqlParser(instance, { aggregates: new Set(rows.filter(([, aggregate]) => aggregate).map(([name]) => name)), unsafe: new Set(rows.filter(([, aggregate]) => !aggregate).map(([name]) => name)) });
+    } finally {
+      connection.closeSync();
+    }
   }
 
   /**

@@ -23,27 +23,28 @@ function appendValue(appender: DuckDBAppender, value: unknown, type: string): vo
   else appender.appendVarchar(String(value));
 }
 
-/** Creates `<catalog>.main.<table>` with `columns` in the query's DuckDB instance. */
-export async function createTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[]): Promise<void> {
+/** Creates `<catalog>.<schema>.<table>` with `columns` in the query's DuckDB instance (and the schema if needed). */
+export async function createTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], schema = 'main'): Promise<void> {
   const definition = columns.map((c) => `${quoteDouble(c.name)} ${c.type}`).join(', ');
-  await connection.run(`CREATE TABLE ${quoteDouble(catalog)}.main.${quoteDouble(table)} (${definition})`);
+  if (schema !== 'main') await connection.run(`CREATE SCHEMA IF NOT EXISTS ${quoteDouble(catalog)}.${quoteDouble(schema)}`);
+  await connection.run(`CREATE TABLE ${quoteDouble(catalog)}.${quoteDouble(schema)}.${quoteDouble(table)} (${definition})`);
 }
 
 /**
  * Loads a connector's scan output into an existing table and returns how many rows arrived: batches
  * through the appender, or DuckDB's own SELECT (setup first, teardown always).
  */
-export async function loadTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], output: ScanOutput, signal: AbortSignal): Promise<number> {
+export async function loadTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], output: ScanOutput, signal: AbortSignal, schema = 'main'): Promise<number> {
   if (output.kind === 'duckdb') {
     try {
       for (const statement of output.setup ?? []) await connection.run(statement);
-      const result = await connection.run(`INSERT INTO ${quoteDouble(catalog)}.main.${quoteDouble(table)} ${output.select}`);
+      const result = await connection.run(`INSERT INTO ${quoteDouble(catalog)}.${quoteDouble(schema)}.${quoteDouble(table)} ${output.select}`);
       return result.rowsChanged;
     } finally {
       for (const statement of output.teardown ?? []) await connection.run(statement).catch(() => undefined);
     }
   }
-  const appender = await connection.createAppender(table, 'main', catalog);
+  const appender = await connection.createAppender(table, schema, catalog);
   let rows = 0;
   try {
     for await (const batch of output.batches) {
