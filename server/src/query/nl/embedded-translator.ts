@@ -277,7 +277,9 @@ export class QuestionPlan {
     // What is counted: the table (or column) right after "how many" / "number of".
     // "the stadium with the most concerts": a superlative right before a table counts that table.
     const frequency = superlative?.implied === 'frequency';
-    const mostOf = frequency || (superlative && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
+    // Only "most", "least" and "fewest" count: "the highest mountains" ranks them by a number.
+    const counting = superlative !== undefined && ['most', 'least', 'fewest'].includes(this.tokens[superlative.at].text);
+    const mostOf = frequency || (superlative && counting && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
     const countCue =
       aggregates.find((a) => a.fn === 'count') ??
       (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
@@ -416,7 +418,7 @@ export class QuestionPlan {
       if (groups.length > 0) {
         const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
         if (order.length === 0) order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
-        if (superlative && limit === undefined) limit = 1;
+        if (superlative && limit === undefined && !this.rangeOrder()) limit = 1;
         meaning = undefined;
       } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
     } else {
@@ -428,7 +430,7 @@ export class QuestionPlan {
       if (rankBy) {
         if (!this.toOne(main, rankBy.table)) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
         order.push(`${col(rankBy)} ${superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
-        limit ??= 1;
+        if (!this.rangeOrder()) limit ??= 1;
       }
     }
     const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && groups.length > 0 && select.some((s) => s.endsWith(` AS ${quoteDouble('count')}`));
@@ -487,12 +489,24 @@ export class QuestionPlan {
     return this.used.has(link) && link.chosen.kind === 'value';
   }
 
+  /** "ordered from highest to lowest": a superlative then orders every row instead of picking one. */
+  private rangeOrder(): Extract<Cue, { kind: 'direction' }> | undefined {
+    return this.cue('direction').find((d) => d.range);
+  }
+
   /** The column a superlative ranks by: the number column after it, or the one it implies (oldest: age). */
   private superlativeColumn(cue: Extract<Cue, { kind: 'superlative' }>): ColumnRef | undefined {
     const after = this.linkAfter(cue.end);
     if (after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after)) {
       this.used.add(after);
       return { table: after.chosen.table, column: after.chosen.column };
+    }
+    // "the highest mountains, ordered from highest to lowest altitude": the column after the range.
+    const range = this.rangeOrder();
+    const ranged = range ? this.linkAfter(range.end) : undefined;
+    if (ranged?.chosen.kind === 'column' && ranged.chosen.column.kind === 'number' && !this.used.has(ranged)) {
+      this.used.add(ranged);
+      return { table: ranged.chosen.table, column: ranged.chosen.column };
     }
     // "the shop whose number of products is the largest": a superlative ending the question ranks the number before it.
     const before = cue.end === this.tokens.length ? this.numberColumnBefore(cue.at) : undefined;
@@ -511,6 +525,7 @@ export class QuestionPlan {
     const tests: Partial<Record<Implied, (c: SchemaColumn) => boolean>> = {
       age: (c) => /^age$/i.test(c.name),
       height: (c) => c.kind === 'number' && /height/i.test(c.name),
+      length: (c) => c.kind === 'number' && /length|duration|height/i.test(c.name),
       weight: (c) => c.kind === 'number' && /weight/i.test(c.name),
       price: (c) => c.kind === 'number' && /price|cost/i.test(c.name),
       date: (c) => c.kind === 'date',

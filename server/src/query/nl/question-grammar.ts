@@ -1,7 +1,7 @@
 import type { Token } from './question-words.js';
 
 /** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
-export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight' | 'frequency';
+export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight' | 'length' | 'frequency';
 export type Aggregate = 'count' | 'avg' | 'sum' | 'max' | 'min';
 export type Comparison = '>' | '>=' | '<' | '<=' | '=' | 'between';
 
@@ -17,7 +17,16 @@ export type Cue =
     }
   | { kind: 'group'; at: number; end: number }
   | { kind: 'order'; at: number; end: number }
-  | { kind: 'direction'; descending: boolean; at: number; end: number }
+  | {
+      kind: 'direction';
+      descending: boolean;
+      at: number;
+      end: number;
+      /** "from highest to lowest": every row in that order, not only the highest. */
+      range?: boolean;
+    }
+  /** "in meters", "in square kilometers": the unit a number is stated in, which changes nothing. */
+  | { kind: 'unit'; at: number; end: number }
   | { kind: 'top'; n: number; at: number; end: number }
   | {
       kind: 'compare';
@@ -102,7 +111,8 @@ const superlatives: Record<string, { descending: boolean; implied?: Implied }> =
   youngest: { descending: false, implied: 'age' },
   cheapest: { descending: false, implied: 'price' },
   tallest: { descending: true, implied: 'height' },
-  shortest: { descending: false, implied: 'height' },
+  shortest: { descending: false, implied: 'length' },
+  longest: { descending: true, implied: 'length' },
   heaviest: { descending: true, implied: 'weight' },
   lightest: { descending: false, implied: 'weight' },
   newest: { descending: true, implied: 'date' },
@@ -114,15 +124,18 @@ const comparatives: Record<string, { op: Comparison; implied: Implied }> = {
   older: { op: '>', implied: 'age' },
   younger: { op: '<', implied: 'age' },
   taller: { op: '>', implied: 'height' },
-  shorter: { op: '<', implied: 'height' },
+  shorter: { op: '<', implied: 'length' },
+  longer: { op: '>', implied: 'length' },
   heavier: { op: '>', implied: 'weight' },
   lighter: { op: '<', implied: 'weight' },
   cheaper: { op: '<', implied: 'price' },
   pricier: { op: '>', implied: 'price' },
 };
 
-const highWords = new Set(['high', 'highest', 'old', 'oldest', 'large', 'largest', 'big', 'biggest', 'most', 'new', 'newest', 'late', 'latest']);
-const lowWords = new Set(['low', 'lowest', 'young', 'youngest', 'small', 'smallest', 'least', 'early', 'earliest']);
+const highWords = new Set(['long', 'longest', 'high', 'highest', 'old', 'oldest', 'large', 'largest', 'big', 'biggest', 'most', 'new', 'newest', 'late', 'latest']);
+const lowWords = new Set(['short', 'shortest', 'low', 'lowest', 'young', 'youngest', 'small', 'smallest', 'least', 'early', 'earliest']);
+
+const unitWords = new Set(['square', 'meters', 'metres', 'meter', 'metre', 'kilometers', 'kilometres', 'kilometer', 'kilometre', 'km', 'miles', 'mile', 'mph', 'feet', 'foot']);
 
 const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -194,7 +207,7 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     if (next?.text === 'to' && (highWords.has(t.text) || lowWords.has(t.text))) {
-      take({ kind: 'direction', descending: highWords.has(t.text), at: i, end: i + 3 });
+      take({ kind: 'direction', descending: highWords.has(t.text), at: i, end: i + 3, range: true });
       continue;
     }
     // "two or more people", "3 or fewer".
@@ -208,6 +221,17 @@ export function readCues(tokens: readonly Token[]): {
     }
     if (t.text === 'order' && next?.text === 'of') {
       take({ kind: 'order', at: i, end: i + 2 });
+      continue;
+    }
+    // Units of length, area and speed: a number is compared or ranked as stored.
+    if (t.text === 'in' && unitWords.has(next?.text ?? '')) {
+      let end = i + 1;
+      while (unitWords.has(tokens[end]?.text ?? '')) end++;
+      take({ kind: 'unit', at: i, end });
+      continue;
+    }
+    if (unitWords.has(t.text) && t.text !== 'square' && tokens[i - 1]?.kind === 'number') {
+      take({ kind: 'unit', at: i, end: i + 1 });
       continue;
     }
     if (['desc', 'descending'].includes(t.text) || matches(tokens, i, ['from', 'highest']) || matches(tokens, i, ['from', 'the', 'highest'])) {

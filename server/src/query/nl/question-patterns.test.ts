@@ -10,6 +10,10 @@ CREATE TABLE airline (airline_code VARCHAR, airline_name VARCHAR);
 INSERT INTO airline VALUES ('AA', 'American'), ('UA', 'United'), ('WN', 'Southwest');
 CREATE TABLE flight (flight_id INTEGER, airline_code VARCHAR, round_trip_cost INTEGER);
 INSERT INTO flight VALUES (1, 'AA', 100), (2, 'AA', 200), (3, 'UA', 300), (4, 'AA', 50), (5, 'UA', 70), (6, 'WN', 90);
+CREATE TABLE river (river_name VARCHAR, length INTEGER);
+INSERT INTO river VALUES ('Nile', 6650), ('Rhine', 1230), ('Loire', 1006);
+CREATE TABLE mountain (mountain_name VARCHAR, mountain_altitude INTEGER);
+INSERT INTO mountain VALUES ('Everest', 8848), ('Mont Blanc', 4808), ('Rigi', 1798), ('Pilatus', 1798);
 `;
 
 describe('question patterns over a small schema', () => {
@@ -67,5 +71,23 @@ describe('question patterns over a small schema', () => {
     expect(single.rows).toEqual([['American']]);
     const asked = await db.ask('Which airline has the most flights, and how many flights does it have?');
     expect(asked.rows).toEqual([['American', 3]]);
+  });
+
+  it('ranks every row "from highest to lowest", by the column a superlative names or the range names', async () => {
+    const rivers = await db.ask('What are the longest rivers in meters, ordered from longest to shortest?');
+    expect(rivers.sql).toContain('ORDER BY t1."length" DESC');
+    expect(rivers.rows.map((r) => r[0])).toEqual(['Nile', 'Rhine', 'Loire']);
+    // "highest" before a table ranks it by a number, it does not count it.
+    const mountains = await db.ask('What are the highest mountains in meters, ordered from highest to lowest altitude?');
+    expect(mountains.rows.map((r) => r[0])).toEqual(['Everest', 'Mont Blanc', 'Rigi', 'Pilatus']);
+    // Without the range, a superlative still picks the top row.
+    expect((await db.ask('What is the longest river?')).rows).toEqual([['Nile', 6650]]);
+  });
+
+  it('reads a unit after a number or after "in" as the stored unit', async () => {
+    expect((await db.ask('rivers longer than 1100 miles')).rows.map((r) => r[0]).sort()).toEqual(['Nile', 'Rhine']);
+    const { rows } = await db.ask('rivers with length over 1100 km');
+    expect(rows.map((r) => r[0]).sort()).toEqual(['Nile', 'Rhine']);
+    await expect(db.ask('rivers with length over 1100 days')).rejects.toMatchObject({ status: 422 });
   });
 });
