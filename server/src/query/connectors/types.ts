@@ -41,6 +41,11 @@ export interface PartialAggregation {
   groupBy: ColumnInfo[];
   aggregates: PartialAggregate[];
   columns: ColumnInfo[];
+  /**
+   * Filters (also among the scan's `filters`) that the source must apply itself to take the
+   * aggregation: the engine drops them from the query, so their columns need no group.
+   */
+  filters: Filter[];
 }
 
 /** What the engine asks a connector for: some columns of one table, ideally only matching rows. */

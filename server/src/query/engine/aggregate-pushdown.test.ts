@@ -85,6 +85,20 @@ describe('aggregation pushdown planning', () => {
     expect(plan!.aggregation.aggregates).toEqual([{ fn: 'count' }, { fn: 'min', column: 'placed_at' }, { fn: 'max', column: 'amount' }]);
   });
 
+  it('leaves exact numeric filters to the source: they leave the query and their columns are not grouped by', async () => {
+    const sql = 'SELECT count(*) AS n FROM pg.orders WHERE customer_id BETWEEN 1 AND 9 AND amount > 2.5 AND id IN (1, 2) AND status = \'x\'';
+    const plan = await planOf(sql);
+    expect(plan!.aggregation.filters).toEqual([
+      { column: 'customer_id', op: '>=', value: 1 },
+      { column: 'customer_id', op: '<=', value: 9 },
+      { column: 'amount', op: '>', value: 2.5 },
+      { column: 'id', op: 'in', values: [1, 2] },
+    ]);
+    // Text compares by collation in a database: that filter stays, and its column is grouped by.
+    expect(plan!.aggregation.groupBy.map((c) => c.name)).toEqual(['status']);
+    expect(await rewrittenSql(sql, ['n'])).toMatch(/WHERE \(status = 'x'\)$/);
+  });
+
   it('groups by the columns of DISTINCT aggregates, filters and text min/max, leaving those aggregates as written', async () => {
     const plan = await planOf("SELECT count(DISTINCT o.status), min(o.status), sum(o.amount) FROM pg.orders o WHERE o.placed_at > DATE '2024-01-01'");
     expect(plan!.aggregation.groupBy.map((c) => c.name).sort()).toEqual(['placed_at', 'status']);

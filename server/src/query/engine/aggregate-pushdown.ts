@@ -1,5 +1,5 @@
-import type { ColumnInfo, PartialAggregate, PartialAggregation, TableInfo } from '../connectors/types.js';
-import { referenceKey, type QueryShape } from './sql-analysis.js';
+import type { ColumnInfo, Filter, FilterValue, PartialAggregate, PartialAggregation, TableInfo } from '../connectors/types.js';
+import { comparisonTypes, constantValue, flipped, referenceKey, type QueryShape } from './sql-analysis.js';
 
 /** DuckDB's JSON form of a parsed statement (`json_serialize_sql`). */
 type AstNode = Record<string, unknown>;
@@ -222,14 +222,64 @@ export function planAggregatePushdown(
   return undefined;
 }
 
+/** A constant compared exactly alike by DuckDB and a database: an integer or a decimal (not a double). */
+function exactNumber(node: AstNode): FilterValue | undefined {
+  const type = isNode(node.value) && isNode(node.value.type) ? String(node.value.type.id) : '';
+  return node.class === 'CONSTANT' && (integerTypes.has(type) || type === 'DECIMAL') ? constantValue(node) : undefined;
+}
+
+/**
+ * Top-level WHERE conjuncts that compare an integer or decimal column of the target with exact
+ * numbers: the source must apply them (they are part of the offered aggregation), so the rewrite drops
+ * them and their columns need not be grouped by.
+ */
+function sourceFilters(root: AstNode, resolve: (node: AstNode) => Resolved): Map<AstNode, Filter[]> {
+  const found = new Map<AstNode, Filter[]>();
+  const column = (node: unknown) => {
+    if (!isNode(node) || node.class !== 'COLUMN_REF') return undefined;
+    const resolved = resolve(node);
+    return resolved.kind === 'target' && exactSum(resolved.column.type) ? resolved.column.name : undefined;
+  };
+  const flatten = (node: unknown): AstNode[] => (isNode(node) && node.type === 'CONJUNCTION_AND' ? (node.children as AstNode[]).flatMap(flatten) : isNode(node) ? [node] : []);
+  for (const conjunct of flatten(root.where_clause)) {
+    const op = comparisonTypes[String(conjunct.type)];
+    if (conjunct.class === 'COMPARISON' && op) {
+      const [left, right] = [conjunct.left as AstNode, conjunct.right as AstNode];
+      const name = column(left) ?? column(right);
+      const value = column(left) ? exactNumber(right) : exactNumber(left);
+      if (name !== undefined && value !== undefined) found.set(conjunct, [{ column: name, op: column(left) ? op : flipped[op], value }]);
+    } else if (conjunct.class === 'BETWEEN') {
+      const name = column(conjunct.input);
+      const [lower, upper] = [exactNumber(conjunct.lower as AstNode), exactNumber(conjunct.upper as AstNode)];
+      if (name !== undefined && lower !== undefined && upper !== undefined) found.set(conjunct, [{ column: name, op: '>=', value: lower }, { column: name, op: '<=', value: upper }]);
+    } else if (conjunct.type === 'COMPARE_IN') {
+      const [first, ...rest] = conjunct.children as AstNode[];
+      const name = column(first);
+      const values = rest.map(exactNumber);
+      if (name !== undefined && values.every((v) => v !== undefined)) found.set(conjunct, [{ column: name, op: 'in', values: values as FilterValue[] }]);
+    }
+  }
+  return found;
+}
+
+/** The WHERE clause without `dropped` conjuncts (null when none is left). */
+function whereWithout(where: unknown, dropped: ReadonlyMap<AstNode, unknown>): unknown {
+  if (!isNode(where)) return where;
+  if (dropped.has(where)) return null;
+  if (where.type !== 'CONJUNCTION_AND') return where;
+  const children = (where.children as unknown[]).map((child) => whereWithout(child, dropped)).filter((child) => child !== null);
+  return children.length === 0 ? null : children.length === 1 ? children[0] : { ...where, children };
+}
+
 function tryTarget(root: AstNode, scope: readonly ScopeTable[], target: ScopeTable, functions: FunctionKinds): AggregatePushdown | undefined {
   const resolve = resolver(scope, target);
   const finishes = new Map<AstNode, Extract<Finish, { kind: 'replace' }>>();
   const keys = new Map<string, ColumnInfo>();
+  const filters = sourceFilters(root, resolve);
   let possible = true;
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return void node.forEach(walk);
-    if (!isNode(node) || node.type === 'BASE_TABLE') return;
+    if (!isNode(node) || node.type === 'BASE_TABLE' || filters.has(node)) return;
     if (node.class === 'FUNCTION' && functions.aggregates.has(String(node.function_name).toLowerCase())) {
       const finish = finishOf(node, resolve);
       if (!finish) possible = false;
@@ -275,11 +325,11 @@ function tryTarget(root: AstNode, scope: readonly ScopeTable[], target: ScopeTab
     source: target.source,
     table: target.table,
     schema: partialSchema,
-    aggregation: { groupBy, aggregates, columns },
+    aggregation: { groupBy, aggregates, columns, filters: [...filters.values()].flat() },
     rewrite(resultNames) {
       const select = root.select_list as AstNode[];
       if (resultNames.length !== select.length) throw new Error(`the query has ${select.length} select items but ${resultNames.length} result columns`);
-      const tree = replaced(root, built) as AstNode;
+      const tree = replaced({ ...root, where_clause: whereWithout(root.where_clause, filters) }, built) as AstNode;
       // A replaced aggregate would otherwise change its column's default name (`count_star()`).
       const items = (tree.select_list as AstNode[]).map((item, i) => (item.alias === '' && containsAny(select[i], finishes) ? { ...item, alias: resultNames[i] } : item));
       return { ...tree, select_list: items };

@@ -128,7 +128,7 @@ export function analyseQuery(root: unknown): QueryShape {
 }
 
 /** A constant of the syntax tree as a filter value, when it is one we can pass on exactly. */
-function constantValue(node: unknown): FilterValue | undefined {
+export function constantValue(node: unknown): FilterValue | undefined {
   if (!isNode(node)) return undefined;
   if (node.class === 'CAST' && isNode(node.cast_type) && node.cast_type.id === 'BOOLEAN') {
     const inner = constantValue(node.child);
@@ -165,8 +165,10 @@ function constantValue(node: unknown): FilterValue | undefined {
   }
 }
 
-const flipped: Record<ComparisonOp, ComparisonOp> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
-const comparisonTypes: Record<string, ComparisonOp> = {
+/** The comparison seen from the other side (`5 < x` is `x > 5`). */
+export const flipped: Record<ComparisonOp, ComparisonOp> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+/** Comparison node types of the syntax tree, by their operator. */
+export const comparisonTypes: Record<string, ComparisonOp> = {
   COMPARE_EQUAL: '=',
   COMPARE_NOTEQUAL: '<>',
   COMPARE_LESSTHAN: '<',
