@@ -9,7 +9,11 @@
 //    already local (native tables), in the same run: both times (median of RUNS), their ratio, and the
 //    rows/s of the PostgreSQL load.
 // 2. Pushdown: the PostgreSQL table with a filter matching 1% of rows, against the same filter written
-//    so it cannot be pushed (full scan): time and rows transferred.
+//    so it cannot be pushed (full scan): time and rows transferred. Both through a second source on the
+//    same database with aggregation pushdown off, so only the filter differs.
+// 3. Aggregation pushdown: an aggregate grouped by a column with few values, and the 1% filter query,
+//    with PostgreSQL computing partial aggregates against the same source with aggregation pushdown off
+//    and against native DuckDB: time and rows transferred.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +86,7 @@ try {
     `limits: { max_rows: 100000, timeout_ms: 600000, memory_limit: 2GB, threads: 2 }
 sources:
   - { name: pg, type: relational, connector: postgres, url: "${pgUrl}/${database}" }
+  - { name: pgscan, type: relational, connector: postgres, url: "${pgUrl}/${database}", aggregation_pushdown: false }
   - { name: lake, type: object-storage, connector: folder, path: lake }
 `,
   );
@@ -116,17 +121,31 @@ sources:
   const nativeRun = await timed(async () => (await native.runAndReadAll(joinSql('pg.orders', 'lake.products'))).getRowObjectsJson());
   const same = JSON.stringify(nativeRun.last.map((r) => [r.category, Number(r.orders)])) === JSON.stringify(federated.last.rows.map((r) => [r.category, Number(r.orders)]));
 
-  const selective = await timed(() => run(`SELECT count(*) AS n, sum(amount) AS s FROM pg.orders WHERE product_id <= ${products / 100}`));
-  const fullScan = await timed(() => run(`SELECT count(*) AS n, sum(amount) AS s FROM pg.orders WHERE product_id + 0 <= ${products / 100}`));
+  const filterSql = (source) => `SELECT count(*) AS n, sum(amount) AS s FROM ${source}.orders WHERE product_id <= ${products / 100}`;
+  const selective = await timed(() => run(filterSql('pgscan')));
+  const fullScan = await timed(() => run(`SELECT count(*) AS n, sum(amount) AS s FROM pgscan.orders WHERE product_id + 0 <= ${products / 100}`));
+
+  const groupedSql = (source) => `SELECT quantity, count(*) AS orders, sum(amount) AS revenue, avg(amount) AS avg_amount FROM ${source}.orders GROUP BY quantity ORDER BY quantity`;
+  const grouped = { pushed: await timed(() => run(groupedSql('pg'))), plain: await timed(() => run(groupedSql('pgscan'))) };
+  const groupedNative = await timed(async () => (await native.runAndReadAll(groupedSql('pg'))).getRowObjectsJson());
+  const filtered = { pushed: await timed(() => run(filterSql('pg'))), plain: selective };
+  const sameRows = (a, b) => JSON.stringify(a.last.rows) === JSON.stringify(b.last.rows);
 
   console.log('\n1. cross-source join (PostgreSQL x Parquet, aggregated)');
   console.log(`   runs: federated ${federated.times.map(ms).join(', ')}; native ${nativeRun.times.map(ms).join(', ')}`);
   console.log(`   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`);
   console.log(`   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`);
+  console.log(`   aggregation pushed to PostgreSQL: ${pgScan.aggregation ? `yes, grouped by ${pgScan.aggregation.groupBy.map((c) => c.name).join(', ')}` : 'no (fewer rows per join key than pays off)'}`);
   console.log('\n2. pushdown (filter matching 1% of rows)');
   console.log(`   pushed:    ${ms(selective.ms)}, rows transferred ${selective.last.scans[0].rows} (${JSON.stringify(selective.last.scans[0].pushed)})`);
   console.log(`   full scan: ${ms(fullScan.ms)}, rows transferred ${fullScan.last.scans[0].rows}`);
   console.log(`   speed-up ${(fullScan.ms / selective.ms).toFixed(1)}x, ${(fullScan.last.scans[0].rows / Math.max(1, selective.last.scans[0].rows)).toFixed(0)}x fewer rows; same answer: ${selective.last.rows[0].n === fullScan.last.rows[0].n}`);
+  console.log('\n3. aggregation pushdown (PostgreSQL computes partial aggregates; DuckDB finishes them)');
+  for (const [label, pair] of [['grouped by quantity (5 groups)', grouped], ['1% filter, count and sum', filtered]]) {
+    const [pushedScan, plainScan] = [pair.pushed.last.scans[0], pair.plain.last.scans[0]];
+    console.log(`   ${label}: pushed ${ms(pair.pushed.ms)} (${pushedScan.rows} rows transferred${pushedScan.aggregation ? '' : ', NOT pushed'}), plain ${ms(pair.plain.ms)} (${plainScan.rows} rows); speed-up ${(pair.plain.ms / pair.pushed.ms).toFixed(1)}x; same answer: ${sameRows(pair.pushed, pair.plain)}`);
+  }
+  console.log(`   grouped by quantity vs native DuckDB on local tables: ${ms(grouped.pushed.ms)} vs ${ms(groupedNative.ms)} = ${(grouped.pushed.ms / groupedNative.ms).toFixed(1)}x`);
   console.log(`\n(median of ${runs} runs after one warm-up; ${os.cpus().length} CPUs, DuckDB threads ${setup.limits.threads})`);
 
   native.closeSync();

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import type { SettingsReader } from '../settings-reader.js';
 import { filtersToSql, portableFilters, quoteDouble } from './filters.js';
+import { CopyOutStream } from './postgres-copy-out.js';
 import { sqlString } from './scratch-duckdb.js';
 import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
@@ -212,7 +212,7 @@ export class PostgresConnector implements Connector {
   /** Runs one COPY ... TO STDOUT into `file` on its own pooled connection. */
   private async copyInto(sql: string, file: string, signal: AbortSignal): Promise<void> {
     const client = await this.client();
-    const stream = client.query(copyTo(sql));
+    const stream = client.query(new CopyOutStream(sql));
     const abort = () => stream.destroy(new Error('the query was stopped'));
     signal.addEventListener('abort', abort, { once: true });
     let failed = false;
