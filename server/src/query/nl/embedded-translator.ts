@@ -193,6 +193,13 @@ export class QuestionPlan {
         };
       else links.push(link);
     }
+    // "states that border the state where ...": one table in two roles needs a self-join, which is not supported.
+    const named = links.filter((l) => l.candidates[0].kind === 'table');
+    for (const [k, first] of named.entries()) {
+      const again = named.slice(k + 1).find((l) => l.candidates[0].table === first.candidates[0].table);
+      const clause = again && this.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
+      if (again && clause) this.refuse(`"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`);
+    }
     for (const link of links) {
       const table = link.candidates.find((c) => c.kind === 'table');
       if (table && link.candidates[0].kind !== 'value') this.addTable(table.table);
@@ -253,7 +260,11 @@ export class QuestionPlan {
     aggregates = aggregates.flatMap((a) =>
       numberColumn(a) && this.tokens[a.at].text === 'total' ? [{ ...a, fn: 'sum' as const }] : numberColumn(a) || afterAggregate(a) ? [] : [a],
     );
-    const ordered = this.cue('order').length > 0;
+    // "the most authors, ordered by the number of authors": the ordering restates the superlative's count,
+    // so the superlative still groups and ranks, over every group.
+    const restated = this.cue('order').some((o) => aggregates.some((a) => a.fn === 'count' && a.at >= o.end && a.at <= o.end + 1));
+    const ordered = this.cue('order').length > 0 && !restated;
+    this.listsAll = restated || this.rangeOrder() !== undefined;
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     const superlative = ordered ? undefined : this.cue('superlative')[0];
     const top = this.cue('top')[0];
@@ -292,10 +303,9 @@ export class QuestionPlan {
       const link = this.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !this.isFilter(l));
       if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
       this.used.add(link);
-      measures.push({
-        fn: a.fn,
-        ref: { table: link.chosen.table, column: link.chosen.column },
-      });
+      const ref = { table: link.chosen.table, column: link.chosen.column };
+      // "their average ratings ordered by the highest average rating": one aggregate, named twice.
+      if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column)) measures.push({ fn: a.fn, ref });
     }
 
     const entityLinks = this.links.filter((l) => !this.used.has(l) && l.chosen.kind === 'table');
@@ -385,8 +395,14 @@ export class QuestionPlan {
       for (const p of projection) {
         if (groups.some((g) => g.column === p.column)) continue;
         // A column of a table grouped by its key ("the name and capacity of each stadium") is shown and grouped by too.
-        if (!groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
+        // "business names and their average ratings": a column of another table than the aggregated one, with
+        // "their"/"its", names the rows the aggregate is taken per (grouped by that table's key too).
+        const aggregatedTable = countTarget?.chosen.table ?? measures[0]?.ref.table;
+        const per = aggregatedTable !== undefined && p.table !== aggregatedTable && this.tokens.some((t) => t.text === 'their' || t.text === 'its');
+        if (!per && !groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
           this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
+        const key = per ? keyColumn(p.table) : undefined;
+        if (key && key !== p.column && !groups.some((g) => g.column === key)) groups.push({ table: p.table, column: key });
         groups.push(p);
         select.splice(groupSelect.length, 0, col(p));
         groupSelect.push(p);
@@ -404,7 +420,8 @@ export class QuestionPlan {
           what = `${main.name} (sum of ${tallyColumn(main)!.name})`;
         } else if (from.joined && keyColumn(main)) expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
         // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked groups.
-        const askedApart = aggregates.some((a) => a.fn === 'count' && a.at !== superlative?.end && mostOf !== undefined);
+        // ...but not "the year with the most number of concerts", where the count only ranks.
+        const askedApart = aggregates.some((a) => a.fn === 'count' && a.at !== superlative?.end);
         const countShown = !rankByCount || top !== undefined || askedApart;
         if (rankByCount && groupLinks.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
         if (countShown || groupLinks.length === 0) select.push(`${expression} AS ${quoteDouble('count')}`);
@@ -418,7 +435,7 @@ export class QuestionPlan {
       if (groups.length > 0) {
         const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
         if (order.length === 0) order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
-        if (superlative && limit === undefined && !this.rangeOrder()) limit = 1;
+        if (superlative && limit === undefined && !this.listsAll) limit = 1;
         meaning = undefined;
       } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
     } else {
@@ -430,14 +447,19 @@ export class QuestionPlan {
       if (rankBy) {
         if (!this.toOne(main, rankBy.table)) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
         order.push(`${col(rankBy)} ${superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
-        if (!this.rangeOrder()) limit ??= 1;
+        if (!this.listsAll) limit ??= 1;
       }
     }
+    const orderedMeasure = orderLink?.chosen.kind === 'column' ? measures.find((m) => m.ref.column === (orderLink.chosen as { column: SchemaColumn }).column) : undefined;
     const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && groups.length > 0 && select.some((s) => s.endsWith(` AS ${quoteDouble('count')}`));
     if (byCount) {
       // "ordered by the number of restaurants": the count already shown.
       const descending = this.cue('direction')[0]?.descending ?? true;
       order.splice(0, order.length, `${quoteDouble('count')} ${descending ? 'DESC' : 'ASC'}`);
+    } else if (orderLink && orderedMeasure) {
+      // "ordered by the highest average rating": the aggregate already shown.
+      const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
+      order.splice(0, order.length, `${quoteDouble(`${orderedMeasure.fn}_${orderedMeasure.ref.column.name}`)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (orderLink) {
       const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
       const ref =
@@ -488,6 +510,9 @@ export class QuestionPlan {
   private isFilter(link: Resolved): boolean {
     return this.used.has(link) && link.chosen.kind === 'value';
   }
+
+  /** Whether a superlative orders every row or group instead of picking the first ("from highest to lowest"). */
+  private listsAll = false;
 
   /** "ordered from highest to lowest": a superlative then orders every row instead of picking one. */
   private rangeOrder(): Extract<Cue, { kind: 'direction' }> | undefined {

@@ -10,6 +10,10 @@ CREATE TABLE airline (airline_code VARCHAR, airline_name VARCHAR);
 INSERT INTO airline VALUES ('AA', 'American'), ('UA', 'United'), ('WN', 'Southwest');
 CREATE TABLE flight (flight_id INTEGER, airline_code VARCHAR, round_trip_cost INTEGER);
 INSERT INTO flight VALUES (1, 'AA', 100), (2, 'AA', 200), (3, 'UA', 300), (4, 'AA', 50), (5, 'UA', 70), (6, 'WN', 90);
+CREATE TABLE business (business_id VARCHAR, name VARCHAR, city VARCHAR);
+INSERT INTO business VALUES ('b1', 'Joe', 'Austin'), ('b2', 'Ann', 'Austin'), ('b3', 'Joe', 'Dallas');
+CREATE TABLE review (rid INTEGER, business_id VARCHAR, rating INTEGER);
+INSERT INTO review VALUES (1, 'b1', 5), (2, 'b1', 3), (3, 'b2', 2), (4, 'b3', 1), (5, 'b3', 1);
 CREATE TABLE river (river_name VARCHAR, length INTEGER);
 INSERT INTO river VALUES ('Nile', 6650), ('Rhine', 1230), ('Loire', 1006);
 CREATE TABLE mountain (mountain_name VARCHAR, mountain_altitude INTEGER);
@@ -19,7 +23,10 @@ INSERT INTO mountain VALUES ('Everest', 8848), ('Mont Blanc', 4808), ('Rigi', 17
 describe('question patterns over a small schema', () => {
   let db: SmallDatabase;
   beforeAll(async () => {
-    db = await smallDatabase('demo', ddl, [['flight.airline_code', 'airline.airline_code']]);
+    db = await smallDatabase('demo', ddl, [
+      ['flight.airline_code', 'airline.airline_code'],
+      ['review.business_id', 'business.business_id'],
+    ]);
   });
   afterAll(() => db.close());
 
@@ -89,5 +96,38 @@ describe('question patterns over a small schema', () => {
     const { rows } = await db.ask('rivers with length over 1100 km');
     expect(rows.map((r) => r[0]).sort()).toEqual(['Nile', 'Rhine']);
     await expect(db.ask('rivers with length over 1100 days')).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('takes an aggregate per row of another table named with "their", grouped by that table\'s key', async () => {
+    const { sql, rows } = await db.ask('list business names in Austin and their average ratings ordered by the highest average rating first');
+    expect(sql).toContain('GROUP BY t2."business_id", t2."name"');
+    expect(rows).toEqual([
+      ['Joe', 4],
+      ['Ann', 2],
+    ]);
+    // Two businesses called Joe stay apart.
+    expect((await db.ask('business names and their average ratings')).rows).toHaveLength(3);
+    await expect(db.ask('business names and average ratings')).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('reads "ordered by the number of X" after a superlative as ranking every group by that count', async () => {
+    const { rows } = await db.ask('Which airlines have the most flights, ordered by the number of flights in descending order?');
+    expect(rows).toEqual([
+      ['American', 3],
+      ['United', 2],
+      ['Southwest', 1],
+    ]);
+  });
+
+  it('prefers a partial name of a table the question is about over an exact name elsewhere ("city" of restaurants)', async () => {
+    const { sql } = await db.ask('How many restaurants are in each city?');
+    expect(sql).toContain('t1."city_name"');
+    expect(sql).not.toContain('business');
+  });
+
+  it('refuses one table named in two roles ("restaurants in the city of the restaurant that ...")', async () => {
+    await expect(db.ask('Which restaurants are in the city of the restaurant where Wok is?')).rejects.toThrow(/named twice/);
+    // Named twice in one role is fine.
+    expect((await db.ask('restaurants in Boston: list restaurant names')).rows).toHaveLength(2);
   });
 });

@@ -126,6 +126,9 @@ export class SchemaIndex {
         const of = span.findIndex((t, k) => k > 0 && k < n - 1 && t.text === 'of');
         if (candidates.length === 0 && of > 0) candidates = this.lookup([...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '), '').filter((c) => c.kind === 'column');
         if (candidates.length === 0 && n === 1) candidates = this.single(span[0]);
+        // "city" names demo.business.city exactly, but in a question about restaurants it is restaurant.city_name:
+        // parts of longer names stay candidates after the exact ones.
+        else if (n === 1 && candidates.every((c) => c.kind !== 'value')) candidates = [...candidates, ...(this.partial.get(span[0].lemma) ?? []).filter((c) => !candidates.includes(c))];
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }
       if (found) {
