@@ -140,7 +140,11 @@ export class QuestionPlan {
     index: SchemaIndex,
   ) {
     this.tokens = tokenize(question);
-    const { cues, taken } = readCues(this.tokens);
+    const read = readCues(this.tokens);
+    // "the minimum connect time", "total credit": a whole column name wins over the grammar words inside it.
+    const named = index.wholeNames(this.tokens);
+    const cues = read.cues.filter((c) => !named.some((n) => c.at < n.end && c.end > n.start));
+    const taken = new Set([...cues.flatMap((c) => Array.from({ length: c.end - c.at }, (_, k) => c.at + k))]);
     this.cues = cues;
     const links = index.link(this.tokens, taken);
     const covered = new Set(taken);
@@ -264,7 +268,9 @@ export class QuestionPlan {
     // so the superlative still groups and ranks, over every group.
     const restated = this.cue('order').some((o) => aggregates.some((a) => a.fn === 'count' && a.at >= o.end && a.at <= o.end + 1));
     const ordered = this.cue('order').length > 0 && !restated;
-    this.listsAll = restated || this.rangeOrder() !== undefined;
+    // "Which airports have the shortest connect time, sorted in ascending order?": a sorted list, not one row.
+    const sortedList = this.cue('direction').length > 0 && this.tokens.some((t) => ['sorted', 'ordered', 'sort', 'order'].includes(t.text));
+    this.listsAll = restated || sortedList || this.rangeOrder() !== undefined;
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     const superlative = ordered ? undefined : this.cue('superlative')[0];
     const top = this.cue('top')[0];
@@ -341,6 +347,14 @@ export class QuestionPlan {
       if (this.used.has(l) || l.chosen.kind !== 'column') continue;
       const column = l.chosen.column;
       if (!projection.some((p) => p.column === column)) projection.push({ table: l.chosen.table, column });
+    }
+    // "Which airports ...? Show the connect time", "the cities ... and their population": the rows asked for
+    // are named by their label beside the columns shown.
+    const asked = entityLinks[0];
+    const namesRows = asked !== undefined && (this.tokens[asked.start - 1]?.text === 'which' || this.tokens.some((t) => t.text === 'their' || t.text === 'its'));
+    if (namesRows && asked.chosen.kind === 'table' && projection.length > 0 && projection.every((p) => p.table === asked.chosen.table)) {
+      const label = labelColumn(asked.chosen.table);
+      if (!projection.some((p) => p.column === label)) projection.unshift({ table: asked.chosen.table, column: label });
     }
 
     const main =

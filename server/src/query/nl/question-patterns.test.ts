@@ -14,6 +14,10 @@ CREATE TABLE business (business_id VARCHAR, name VARCHAR, city VARCHAR);
 INSERT INTO business VALUES ('b1', 'Joe', 'Austin'), ('b2', 'Ann', 'Austin'), ('b3', 'Joe', 'Dallas');
 CREATE TABLE review (rid INTEGER, business_id VARCHAR, rating INTEGER);
 INSERT INTO review VALUES (1, 'b1', 5), (2, 'b1', 3), (3, 'b2', 2), (4, 'b3', 1), (5, 'b3', 1);
+CREATE TABLE airport (airport_code VARCHAR, airport_name VARCHAR, minimum_connect_time INTEGER);
+INSERT INTO airport VALUES ('JFK', 'Kennedy', 45), ('ORD', 'O Hare', 30), ('LAX', 'Los Angeles', 60);
+CREATE TABLE course (course_id INTEGER, title VARCHAR, num_enrolled INTEGER);
+INSERT INTO course VALUES (1, 'Databases', 120), (2, 'Compilers', 80);
 CREATE TABLE river (river_name VARCHAR, length INTEGER);
 INSERT INTO river VALUES ('Nile', 6650), ('Rhine', 1230), ('Loire', 1006);
 CREATE TABLE mountain (mountain_name VARCHAR, mountain_altitude INTEGER);
@@ -129,5 +133,23 @@ describe('question patterns over a small schema', () => {
     await expect(db.ask('Which restaurants are in the city of the restaurant where Wok is?')).rejects.toThrow(/named twice/);
     // Named twice in one role is fine.
     expect((await db.ask('restaurants in Boston: list restaurant names')).rows).toHaveLength(2);
+  });
+
+  it('links a whole column name spelled with grammar words ("minimum connect time") to the column', async () => {
+    const { sql, rows } = await db.ask('Which airports have the shortest minimum connect time, sorted in ascending order? Show the minimum connect time.');
+    expect(sql).not.toMatch(/min\(/);
+    // A sorted list with its label ("Which airports"), not only the first row.
+    expect(rows).toEqual([
+      ['O Hare', 30],
+      ['Kennedy', 45],
+      ['Los Angeles', 60],
+    ]);
+    expect((await db.ask('Which airport has the shortest minimum connect time?')).rows).toEqual([['ORD', 'O Hare', 30]]);
+  });
+
+  it('links other forms of a word: "highest-rated" to rating, "enrollment" to num_enrolled', async () => {
+    expect((await db.ask('Which city has the highest-rated restaurant?')).rows).toEqual([['Boston']]);
+    const { sql } = await db.ask('Which course has the highest enrollment?');
+    expect(sql).toContain('ORDER BY t1."num_enrolled" DESC');
   });
 });

@@ -92,8 +92,9 @@ export class SchemaIndex {
       );
       if (suffixed.length > 0) return suffixed;
     }
-    const stem = token.text.replace(/(ed|ing)$/, '');
-    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem])];
+    // "opened" -> open, "rated" -> rating, "enrollment" -> enrolled.
+    const stem = token.text.replace(/(ed|ing|ment)$/, '');
+    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem, `${stem}ing`, `${stem}ed`])];
     for (const form of forms.slice(1)) {
       const found = this.lookup(form, form);
       if (found.length > 0) return found;
@@ -103,6 +104,24 @@ export class SchemaIndex {
       if (found) return found;
     }
     return [];
+  }
+
+  /** Spans of two or more words that spell a column's whole name (`minimum_connect_time`), grammar words included. */
+  wholeNames(tokens: readonly Token[]): { start: number; end: number }[] {
+    const spans: { start: number; end: number }[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      for (let n = Math.min(maxPhrase, tokens.length - i); n >= 2; n--) {
+        const span = tokens.slice(i, i + n);
+        if (span.some((t) => t.kind !== 'word') || span.every((t) => fillerWords.has(t.text))) continue;
+        const found = (this.entries.get(span.map((t) => t.lemma).join(' ')) ?? []).some((e) => e.candidate.kind === 'column' && e.rank === 2);
+        if (found) {
+          spans.push({ start: i, end: i + n });
+          i += n - 1;
+          break;
+        }
+      }
+    }
+    return spans;
   }
 
   /**
