@@ -54,6 +54,24 @@ describe('COPY TO STDOUT stream', () => {
     expect(await copyText('COPY (SELECT 1 WHERE false) TO STDOUT')).toBe('');
   });
 
+  it('stops when its reader gives up, and its connection can still be closed', async () => {
+    const own = new pg.Client({ connectionString: `${serviceUrls.postgres}/postgres` });
+    await own.connect();
+    const stream = own.query(new CopyOutStream('COPY (SELECT generate_series(1, 50000000)) TO STDOUT'));
+    let received = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (received > 100_000) stream.destroy(new Error('the query was stopped'));
+        done();
+      },
+    });
+    await expect(pipeline(stream, sink)).rejects.toThrow('the query was stopped');
+    // As the connector does with a cut-off COPY: the connection is dropped, not reused.
+    own.connection.stream.destroy();
+    await own.end().catch(() => undefined);
+  });
+
   it('fails with the server error raised mid-COPY and leaves the connection usable', async () => {
     await expect(copyText('COPY (SELECT 1 / (g - 3000) FROM generate_series(1, 5000) g) TO STDOUT')).rejects.toThrow(/division by zero/);
     expect((await client.query('SELECT 41 + 1 AS answer')).rows).toEqual([{ answer: 42 }]);
