@@ -14,8 +14,12 @@ export interface RouteEntry {
   file: string;
   /** The OpenAPI operation object that documents the route in the merged `openapi.json`. */
   operation: Record<string, unknown>;
-  /** Serves a matched request and sends the reply. `params` are the decoded path parameters. */
-  handle(request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): unknown;
+  /**
+   * Serves a matched request: sends the reply before returning, or by the time the returned promise
+   * settles. `params` are the decoded path parameters. Returning nothing when the reply is sent spares
+   * Fastify a promise per request.
+   */
+  handle(request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<unknown>;
 }
 
 /** What one workspace file contributes to the gateway. */

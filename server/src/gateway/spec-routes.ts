@@ -78,7 +78,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       return { status, headers, payload };
     };
 
-    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
+    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void => {
       const hasBody = request.body !== undefined && request.body !== null;
       if (validates) {
         const issues = validator!.validate(operation, {
@@ -103,7 +103,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       } else {
         answer = answerFor(request, echo);
       }
-      return reply.code(answer.status).headers(answer.headers).send(answer.payload);
+      reply.code(answer.status).headers(answer.headers).send(answer.payload);
     };
     return {
       method: operation.method,

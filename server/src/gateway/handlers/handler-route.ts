@@ -7,7 +7,7 @@ import type { BundleSourceMap } from './bundle-source-map.js';
 import { handlerOperation } from './handler-operation.js';
 import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
-import { withTimeout } from './timeout.js';
+import { isThenable, LazyAbortSignal, settleWithin } from './timeout.js';
 
 /** What the routes of one loaded handler share. */
 export interface HandlerRouteContext {
@@ -23,7 +23,8 @@ export interface HandlerRouteContext {
 
 /**
  * The gateway route of one handler route: validates the request against the route's schema, runs the
- * route function with a timeout, and sends its result as JSON with the schema's status.
+ * route function (bounding a promise it returns by the timeout), and sends its result as JSON with the
+ * schema's status.
  * `HTTPException` (any {@link HttpError}) answers with its status and `{detail}`; any other throw is
  * logged with its stack mapped to the handler's source and answered `500 {detail: "Internal error"}`.
  */
@@ -43,24 +44,50 @@ export function handlerRoute(definition: RouteDefinition, context: HandlerRouteC
     return httpError('INTERNAL');
   };
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>) => {
-    const input = validator.read(request, params);
-    const controller = new AbortController();
+  /** Sends the route function's result as JSON with the schema's status. */
+  const send = (request: FastifyRequest, reply: FastifyReply, result: unknown): void => {
     let payload: string | undefined;
     try {
-      const ctx = { ...input, auth: requestAuth(request), signal: controller.signal } as HandlerContext;
-      const result = await withTimeout(() => definition.handler(ctx), context.timeoutMs, () => {
-        const timeout = httpError('HANDLER_TIMEOUT', [context.timeoutMs]);
-        controller.abort(timeout);
-        return timeout;
-      });
       payload = result === undefined ? undefined : JSON.stringify(result);
     } catch (error) {
       throw fail(request, error);
     }
     reply.code(status);
-    if (payload === undefined) return reply.send();
-    return reply.type('application/json; charset=utf-8').send(payload);
+    if (payload === undefined) reply.send();
+    else reply.type('application/json; charset=utf-8').send(payload);
+  };
+
+  // Synchronous results are sent at once; only a pending promise gets a timer, since nothing could
+  // interrupt a synchronous function anyway.
+  const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<void> => {
+    const input = validator.read(request, params);
+    const abort = new LazyAbortSignal();
+    const ctx = {
+      params: input.params,
+      query: input.query,
+      headers: input.headers,
+      body: input.body,
+      auth: requestAuth(request),
+      get signal() {
+        return abort.signal;
+      },
+    } as HandlerContext;
+    let result: unknown;
+    try {
+      result = definition.handler(ctx);
+    } catch (error) {
+      throw fail(request, error);
+    }
+    if (!isThenable(result)) return send(request, reply, result);
+    let timeout: HttpError | undefined;
+    const timeoutError = () => (timeout = httpError('HANDLER_TIMEOUT', [context.timeoutMs]));
+    return settleWithin(result, context.timeoutMs, timeoutError).then(
+      (value) => send(request, reply, value),
+      (error: unknown) => {
+        if (timeout !== undefined && error === timeout) abort.abort(timeout);
+        throw fail(request, error);
+      },
+    );
   };
 
   return { method: definition.method, path, source: 'handler', file: context.file, operation: handlerOperation(definition), handle };

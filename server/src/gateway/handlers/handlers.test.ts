@@ -29,6 +29,11 @@ router.get('/crash', () => { const e = new Error('secret database password in me
 router.get('/crash-with-status', () => { const e = Object.assign(new Error('upstream said 404: secret'), { statusCode: 404 }); throw e; });
 router.get('/throw-string', () => { throw 'not an error'; });
 router.get('/bigint', () => ({ n: 1n }));
+router.get('/bigint-later', async () => ({ n: 1n }));
+router.get('/later', () => new Promise((resolve) => setTimeout(() => resolve({ later: true }), 20)));
+router.get('/later-nothing', async () => undefined);
+router.get('/crash-later', async () => { await new Promise((resolve) => setTimeout(resolve, 5)); throw new Error('secret later'); });
+router.get('/spread', (ctx) => ({ keys: Object.keys({ ...ctx }).sort(), aborted: ctx.signal.aborted }));
 router.get('/hang', ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => { aborted = true; resolve('late'); })));
 router.get('/aborted', () => ({ aborted }));
 router.get('/auth', ({ auth }) => ({ auth }));
@@ -168,12 +173,25 @@ describe('handler routes', () => {
   });
 
   it('answers any other throw with 500 {detail: "Internal error"} and never leaks the message or stack', async () => {
-    for (const route of ['/crash', '/crash-with-status', '/throw-string', '/bigint']) {
+    for (const route of ['/crash', '/crash-with-status', '/throw-string', '/bigint', '/bigint-later', '/crash-later']) {
       const response = await get(route);
       expect(response.statusCode, route).toBe(500);
       expect(response.json(), route).toEqual({ detail: 'Internal error' });
       expect(response.body).not.toMatch(/secret|features_handler|at /);
     }
+  });
+
+  it('sends what a returned promise resolves to, synchronous or not', async () => {
+    const later = await get('/later');
+    expect(later.statusCode).toBe(200);
+    expect(later.json()).toEqual({ later: true });
+    const nothing = await get('/later-nothing');
+    expect(nothing.statusCode).toBe(200);
+    expect(nothing.body).toBe('');
+  });
+
+  it('hands the route a context whose every field, the signal included, survives a spread', async () => {
+    expect((await get('/spread')).json()).toEqual({ keys: ['auth', 'body', 'headers', 'params', 'query', 'signal'], aborted: false });
   });
 
   it('cuts off a route that does not answer in time with 504 and aborts its signal', async () => {

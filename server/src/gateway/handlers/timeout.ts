@@ -1,15 +1,50 @@
 /**
- * Runs `fn` and rejects with `onTimeout()` when it has not settled within `ms`. JavaScript cannot stop
- * the work itself: `onTimeout` is the place to abort a signal the work listens to.
+ * Settles like `promise`, or rejects with `timeoutError()` when `promise` has not settled within `ms`.
+ * JavaScript cannot stop the work itself: abort a signal the work listens to once this has rejected
+ * (not before, or work that resolves on abort would win the race).
  */
-export async function withTimeout<T>(fn: () => T | Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+export async function settleWithin<T>(promise: PromiseLike<T>, ms: number, timeoutError: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer = setTimeout(() => reject(timeoutError()), ms);
   });
   try {
-    return await Promise.race([Promise.resolve().then(fn), timedOut]);
+    return await Promise.race([promise, timedOut]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Runs `fn` and settles like its result, or rejects with `timeoutError()` after `ms` (see {@link settleWithin}). */
+export function withTimeout<T>(fn: () => T | Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
+  return settleWithin(Promise.resolve().then(fn), ms, timeoutError);
+}
+
+/** True for a promise or any other thenable. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * An abort signal made only when someone asks for it: most requests finish without anyone reading it,
+ * and an AbortController per request is a measurable share of a fast route's cost.
+ */
+export class LazyAbortSignal {
+  private controller?: AbortController;
+  private reason?: Error;
+
+  /** The signal; aborted already when {@link abort} ran before it was first read. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts the signal with `reason`, now or when it is first read. */
+  abort(reason: Error): void {
+    this.reason ??= reason;
+    this.controller?.abort(reason);
   }
 }
