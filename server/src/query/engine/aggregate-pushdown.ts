@@ -1,8 +1,5 @@
 import type { ColumnInfo, Filter, FilterValue, PartialAggregate, PartialAggregation, TableInfo } from '../connectors/types.js';
-import { comparisonTypes, constantValue, flipped, referenceKey, type QueryShape } from './sql-analysis.js';
-
-/** DuckDB's JSON form of a parsed statement (`json_serialize_sql`). */
-type AstNode = Record<string, unknown>;
+import { comparisonTypes, constantValue, flipped, isNode, referenceKey, visit, type AstNode, type QueryShape } from './sql-analysis.js';
 
 /** What DuckDB's catalog says about function names (lower-case), to recognise them in the tree. */
 export interface FunctionKinds {
@@ -39,16 +36,6 @@ const exactSum = (type: string) => integerTypes.has(type) || type.startsWith('DE
 const sameOrder = (type: string) => exactSum(type) || ['DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE'].includes(type);
 /** Group keys must be grouped by the source exactly as DuckDB would: floats merge -0 and 0 there. */
 const groupable = (type: string) => type !== 'FLOAT' && type !== 'DOUBLE';
-
-const isNode = (value: unknown): value is AstNode => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function visit(node: unknown, fn: (node: AstNode) => void): void {
-  if (Array.isArray(node)) for (const item of node) visit(item, fn);
-  else if (isNode(node)) {
-    fn(node);
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') visit(value, fn);
-  }
-}
 
 /** The tree with some nodes replaced (by identity); everything else copied. */
 function replaced(node: unknown, replacements: ReadonlyMap<unknown, AstNode>): unknown {

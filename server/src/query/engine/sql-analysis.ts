@@ -2,7 +2,7 @@ import type { ComparisonOp, Filter, FilterValue, TableInfo } from '../connectors
 import { constantKind, valueKind } from '../connectors/filters.js';
 
 /** DuckDB's JSON form of a parsed statement (`json_serialize_sql`); only the fields we read are typed. */
-type AstNode = Record<string, unknown>;
+export type AstNode = Record<string, unknown>;
 
 /** A `<source>.<table>` (or `<source>.main.<table>`) reference found in a query. */
 export interface TableReference {
@@ -43,10 +43,11 @@ interface SelectScope {
 const pushableJoinTypes = new Set(['INNER', 'LEFT', 'RIGHT', 'OUTER']);
 const pushableRefTypes = new Set(['REGULAR', 'NATURAL', 'CROSS']);
 
-const isNode = (value: unknown): value is AstNode => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** Whether a value of the tree is a node (an object, not an array). */
+export const isNode = (value: unknown): value is AstNode => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Visits every object in the tree, depth first. */
-function visit(node: unknown, fn: (node: AstNode) => void): void {
+export function visit(node: unknown, fn: (node: AstNode) => void): void {
   if (Array.isArray(node)) for (const item of node) visit(item, fn);
   else if (isNode(node)) {
     fn(node);
