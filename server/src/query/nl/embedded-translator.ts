@@ -163,6 +163,13 @@ export class QuestionPlan {
         this.equalities.push({ link, value: Number(this.tokens[at].text) });
       }
     }
+    // "a grade of A or C": "or" between two values of one column is a list of values.
+    for (const [k, t] of this.tokens.entries()) {
+      const before = links.find((l) => l.end === k);
+      const after = links.find((l) => l.start === k + 1);
+      const columns = (l?: Link) => (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
+      if (t.text === 'or' && columns(before).some((c) => columns(after).includes(c))) covered.add(k);
+    }
     const unlinked = this.tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
     if (unlinked.length > 0) {
       throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
@@ -208,7 +215,8 @@ export class QuestionPlan {
       const table = link.candidates.find((c) => c.kind === 'table');
       if (table && link.candidates[0].kind !== 'value') this.addTable(table.table);
     }
-    for (const [k, link] of links.entries()) {
+    for (const [k, original] of links.entries()) {
+      const link = { ...original, candidates: this.byRole(original) };
       // "the name of the shop": a column followed by "of <table>" belongs to that table.
       const next = links[k + 1];
       const between = next ? this.tokens.slice(link.end, next.start).map((t) => t.text) : [];
@@ -226,6 +234,21 @@ export class QuestionPlan {
       this.addTable(chosen.table);
       this.links.push({ ...link, chosen });
     }
+  }
+
+  /**
+   * "flights from LAX to ORD": a value after "from" (or "to") is first a value of a column named for that
+   * role (from_airport, origin; to_airport, destination), so the two values are two filters.
+   */
+  private byRole(link: Link): Candidate[] {
+    const role = this.tokens
+      .slice(Math.max(0, link.start - 4), link.start)
+      .reverse()
+      .find((t) => t.text === 'from' || t.text === 'to')?.text;
+    if (!role || link.candidates[0].kind !== 'value') return link.candidates;
+    const pattern = role === 'from' ? /(^|_)from(_|$)|origin|depart|source/i : /(^|_)to(_|$)|dest|arriv|target/i;
+    const fits = (c: Candidate): boolean => c.kind === 'value' && pattern.test(c.column.name);
+    return [...link.candidates.filter(fits), ...link.candidates.filter((c) => !fits(c))];
   }
 
   private addTable(table: SchemaTable): void {
@@ -495,6 +518,8 @@ export class QuestionPlan {
     }
     // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..." lists each once.
     const distinct = (this.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
+    // Groups tied on a ranked aggregate come in the order of their values, so a LIMIT keeps the same ones every time.
+    if (limit !== undefined && groups.length > 0 && order.length > 0) for (const g of groupSelect) if (!order.some((o) => o.startsWith(col(g)))) order.push(`${col(g)} ASC`);
     const sql =
       `SELECT ${distinct}${select.join(', ')} FROM ${from.sql}${where}` +
       (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}${having}` : '') +
@@ -583,6 +608,13 @@ export class QuestionPlan {
 
   /** Turns value links, comparisons and date phrases into WHERE conditions. */
   private readFilters(): void {
+    // An "or" between values that were resolved to different columns would need OR across columns: refused.
+    for (const [k, t] of this.tokens.entries()) {
+      if (t.text !== 'or' || this.cues.some((c) => c.at <= k && k < c.end)) continue;
+      const before = this.links.find((l) => l.end === k);
+      const after = this.links.find((l) => l.start === k + 1);
+      if (!before || !after || this.alternatives(before).indexOf(after) < 0) this.refuse('"or" between conditions on different columns is not supported');
+    }
     for (const link of this.links) {
       if (link.chosen.kind !== 'value') continue;
       this.used.add(link);
@@ -593,6 +625,14 @@ export class QuestionPlan {
       // ...and so is one named right after it ("Italian food": food_type = 'italian').
       const after = this.linkAfter(link.end);
       if (after?.chosen.kind === 'column' && after.chosen.column === chosen.column) this.used.add(after);
+      const alternatives = this.alternatives(link);
+      if (alternatives.length > 1) {
+        for (const l of alternatives) this.used.add(l);
+        if (link !== alternatives[0]) continue;
+        const values = [...new Set(alternatives.map((l) => (l.chosen as { value: string }).value))];
+        this.filter({ table: chosen.table, column: chosen.column }, `IN (${values.map(sqlLiteral).join(', ')})`, `${chosen.column.name} is ${values.join(' or ')}`);
+        continue;
+      }
       // "from LAX to ORD" matched twice on one column: the two values are different roles, not one filter.
       const other = this.links.find((l) => l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value);
       if (other)
@@ -620,6 +660,17 @@ export class QuestionPlan {
         this.described.push(`${date.column.name} is in month ${cue.month}`);
       }
     }
+  }
+
+  /** The value links of `link`'s column chained to it by "or" ("A or C"), in question order; just `link` when there is no "or". */
+  private alternatives(link: Resolved): Resolved[] {
+    const column = (link.chosen as { column: SchemaColumn }).column;
+    const chain = [link];
+    const ofColumn = (l: Resolved): boolean => l.chosen.kind === 'value' && l.chosen.column === column;
+    const joined = (a: Resolved, b: Resolved): boolean => b.start === a.end + 1 && this.tokens[a.end].text === 'or' && ofColumn(a) && ofColumn(b);
+    for (let at = this.links.indexOf(link); at > 0 && joined(this.links[at - 1], this.links[at]); at--) chain.unshift(this.links[at - 1]);
+    for (let at = this.links.indexOf(link); at < this.links.length - 1 && joined(this.links[at], this.links[at + 1]); at++) chain.push(this.links[at + 1]);
+    return chain;
   }
 
   private compare(cue: Extract<Cue, { kind: 'compare' }>): void {

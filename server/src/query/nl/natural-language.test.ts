@@ -175,7 +175,7 @@ describe('embedded translator over the example workspace', () => {
     const perEntity = await ask(app, 'Which customers have 3 or more orders?');
     expect(perEntity.body.generated_query).toMatch(/GROUP BY t1."name", t1."id" HAVING count\(DISTINCT t2."id"\) >= 3$/);
     const common = await ask(app, 'What is the most common status of orders?');
-    expect(common.body.generated_query).toBe('SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC LIMIT 1');
+    expect(common.body.generated_query).toBe('SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC, t1."status" ASC LIMIT 1');
     expect(common.body.answer).toMatch(/^The status is \w+\.$/);
   });
 

@@ -18,6 +18,8 @@ CREATE TABLE airport (airport_code VARCHAR, airport_name VARCHAR, minimum_connec
 INSERT INTO airport VALUES ('JFK', 'Kennedy', 45), ('ORD', 'O Hare', 30), ('LAX', 'Los Angeles', 60);
 CREATE TABLE course (course_id INTEGER, title VARCHAR, num_enrolled INTEGER);
 INSERT INTO course VALUES (1, 'Databases', 120), (2, 'Compilers', 80);
+CREATE TABLE fare (fare_id INTEGER, from_airport VARCHAR, to_airport VARCHAR, cost INTEGER);
+INSERT INTO fare VALUES (1, 'LAX', 'ORD', 300), (2, 'ORD', 'LAX', 280), (3, 'LAX', 'JFK', 400);
 CREATE TABLE river (river_name VARCHAR, length INTEGER);
 INSERT INTO river VALUES ('Nile', 6650), ('Rhine', 1230), ('Loire', 1006);
 CREATE TABLE mountain (mountain_name VARCHAR, mountain_altitude INTEGER);
@@ -151,5 +153,25 @@ describe('question patterns over a small schema', () => {
     expect((await db.ask('Which city has the highest-rated restaurant?')).rows).toEqual([['Boston']]);
     const { sql } = await db.ask('Which course has the highest enrollment?');
     expect(sql).toContain('ORDER BY t1."num_enrolled" DESC');
+  });
+
+  it('gives a value after "from" or "to" to the column named for that role', async () => {
+    const { sql, rows } = await db.ask('fares from LAX to ORD');
+    expect(sql).toContain(`"from_airport" = 'LAX'`);
+    expect(sql).toContain(`"to_airport" = 'ORD'`);
+    expect(rows).toEqual([[1, 'LAX', 'ORD', 300]]);
+  });
+
+  it('reads "A or B" between values of one column as a list, and refuses "or" across columns', async () => {
+    const { sql, rows } = await db.ask('restaurants serving Italian or Chinese food in Boston');
+    expect(sql).toContain(`IN ('Italian', 'Chinese')`);
+    expect(rows).toHaveLength(2);
+    await expect(db.ask('restaurants serving Italian food or in Denver')).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('breaks ties of a ranked count by the group values, so the same question gives the same row', async () => {
+    // Every altitude but one appears once; the tie between the others is broken by value.
+    const { sql } = await db.ask('Which mountain altitude is the most common?');
+    expect(sql).toMatch(/ORDER BY count\(\*\) DESC, t1\."mountain_altitude" ASC LIMIT 1$/);
   });
 });
