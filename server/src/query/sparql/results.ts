@@ -11,16 +11,18 @@ export type Solution = Map<string, Term>;
 export function solutions(rows: Record<string, Json>[], columns: Translation['columns']): Solution[] {
   return rows.map((row) => {
     const solution: Solution = new Map();
-    for (const { name, id } of columns) {
-      const code = row[`${id}_t`];
+    for (const { name, id, fixed } of columns) {
+      const code = fixed ? fixed.t : row[`${id}_t`];
       const value = row[`${id}_v`];
       if (code === null || code === undefined || value === null || value === undefined) continue;
       const text = String(value);
       if (Number(code) === 1) solution.set(name, { type: 'bnode', value: text });
       else if (Number(code) === 2) solution.set(name, { type: 'iri', value: text });
       else {
-        const datatype = row[`${id}_d`] ? String(row[`${id}_d`]) : undefined;
-        const language = row[`${id}_l`] ? String(row[`${id}_l`]) : undefined;
+        const d = fixed ? fixed.d : row[`${id}_d`];
+        const l = fixed ? fixed.l : row[`${id}_l`];
+        const datatype = d ? String(d) : undefined;
+        const language = l ? String(l) : undefined;
         // Decimals in XSD's canonical form: DuckDB writes the scale's trailing zeros (10.50, 2.5000000000).
         const value = datatype === xsdDecimal ? canonicalDecimal(text) : text;
         solution.set(name, { type: 'literal', value, datatype: language ? undefined : datatype, language });

@@ -12,6 +12,18 @@ interface Rel {
   sql: string;
   /** variable name -> whether it may be unbound */
   vars: Map<string, boolean>;
+  /** Always-bound variables whose term type, datatype and language are the same SQL constants in every row. */
+  fixed?: Map<string, Fixed>;
+}
+
+/** The constant `t`, `d` and `l` expressions of a variable's terms. */
+type Fixed = Pick<TermSql, 't' | 'd' | 'l'>;
+
+/** The term kind columns the client need not read because they are the same in every row. */
+export interface FixedKind {
+  t: number;
+  d: string;
+  l: string;
 }
 
 /** Column types of every logical table, by its FROM text. */
@@ -20,8 +32,8 @@ export type TableTypes = (table: LogicalTable) => ColumnTypes;
 /** The translation of one query: the SQL and how to read its columns back. */
 export interface Translation {
   sql: string;
-  /** Projected variables, in order, with their column prefix. */
-  columns: { name: string; id: string }[];
+  /** Projected variables, in order, with their column prefix (and the kind, when it is the same in every row). */
+  columns: { name: string; id: string; fixed?: FixedKind }[];
 }
 
 /** Most alternative SQL branches one basic graph pattern may unfold into. */
@@ -52,10 +64,19 @@ export class Translator {
     return `q${this.aliasCount++}`;
   }
 
-  private cols(alias: string | undefined, name: string): TermSql {
+  /** A variable's columns under `alias`; constants where `rel` knows its kind, so expressions on it fold. */
+  private cols(alias: string | undefined, name: string, rel?: Rel): TermSql {
     const id = this.id(name);
     const p = alias ? `${alias}.` : '';
-    return { t: `${p}${id}_t`, v: `${p}${id}_v`, d: `${p}${id}_d`, l: `${p}${id}_l`, n: `${p}${id}_n` };
+    const fixed = rel?.vars.get(name) === false ? rel.fixed?.get(name) : undefined;
+    return { t: `${p}${id}_t`, v: `${p}${id}_v`, d: `${p}${id}_d`, l: `${p}${id}_l`, n: `${p}${id}_n`, ...fixed };
+  }
+
+  /** The projected columns of `names` read through `alias`: only the value where the kind is fixed. */
+  private output(rel: Rel, alias: string, names: string[]): Translation {
+    const columns = names.map((name) => ({ name, id: this.id(name), fixed: rel.vars.get(name) === false ? fixedKind(rel.fixed?.get(name)) : undefined }));
+    const items = columns.flatMap(({ id, fixed }) => (fixed ? ['v'] : ['t', 'v', 'd', 'l']).map((k) => `${alias}.${id}_${k}`));
+    return { sql: this.selectList(items), columns };
   }
 
   private select(name: string, term: TermSql): string {
@@ -79,17 +100,16 @@ export class Translator {
     }
     if (query.queryType === 'CONSTRUCT') {
       const rel = this.withValues(this.group(query.where ?? []), query);
-      const names = [...rel.vars.keys()];
       const a = this.alias();
       const order = this.orderAndSlice(query, rel, a);
-      return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, this.cols(a, n))))} FROM (${rel.sql}) ${a}${order}`, columns: names.map((name) => ({ name, id: this.id(name) })) };
+      const { sql, columns } = this.output(rel, a, [...rel.vars.keys()]);
+      return { sql: `SELECT ${sql} FROM (${rel.sql}) ${a}${order}`, columns };
     }
     const result = this.selectQuery(query as SelectQuery);
-    const names = [...result.vars.keys()];
-    // The client reads four columns per variable; the numeric one stays inside (and is never computed).
+    // The client reads up to four columns per variable; the numeric one stays inside (and is never computed).
     const top = this.alias();
-    const outer = names.flatMap((n) => (['t', 'v', 'd', 'l'] as const).map((k) => `${top}.${this.id(n)}_${k}`));
-    return { sql: `SELECT ${this.selectList(outer)} FROM (${result.sql}) ${top}`, columns: names.map((name) => ({ name, id: this.id(name) })) };
+    const { sql, columns } = this.output(result, top, [...result.vars.keys()]);
+    return { sql: `SELECT ${sql} FROM (${result.sql}) ${top}`, columns };
   }
 
   private withValues(rel: Rel, query: Query): Rel {
@@ -111,12 +131,13 @@ export class Translator {
     const dir = descending ? ' DESC NULLS LAST' : ' ASC NULLS FIRST';
     if (value.kind === 'num') return [`${value.sql}${dir}`];
     if (value.kind === 'bool') return [`${value.sql}${dir}`];
-    return [`${value.t}${dir}`, `${numberOf(value)}${dir}`, `${value.v}${dir}`];
+    // Keys that are the same for every row (a fixed kind, a non-numeric datatype) order nothing.
+    return [value.t, numberOf(value), value.v].filter((key) => !/^(\d+|CAST\(NULL AS DOUBLE\))$/.test(key)).map((key) => `${key}${dir}`);
   }
 
   private scope(rel: Rel, alias: string, extra: Partial<ExpressionScope> = {}): ExpressionScope {
     return {
-      variable: (name) => (rel.vars.has(name) ? this.cols(alias, name) : undefined),
+      variable: (name) => (rel.vars.has(name) ? this.cols(alias, name, rel) : undefined),
       exists: (pattern, negated) => this.exists(pattern, negated, rel, alias),
       ...extra,
     };
@@ -166,7 +187,8 @@ export class Translator {
     } else {
       sql = `SELECT ${this.selectList(out)} FROM (${rel.sql}) ${a}${order.length ? ` ORDER BY ${order.join(', ')}` : ''}${slice}`;
     }
-    return { sql, vars: new Map(names.map((n) => [n, rel.vars.get(n) ?? true])) };
+    const vars = new Map(names.map((n) => [n, rel.vars.get(n) ?? true]));
+    return { sql, vars, fixed: keepFixed(vars, rel.fixed) };
   }
 
   /** GROUP BY with aggregates: one row per group carrying group variables and computed expressions. */
@@ -185,7 +207,7 @@ export class Translator {
     const inputScope = this.scope(rel, a);
     const computed = new Map<string, TermSql>();
     const groupScope: ExpressionScope = {
-      variable: (name) => computed.get(name) ?? (groupNames.includes(name) && rel.vars.has(name) ? this.cols(a, name) : undefined),
+      variable: (name) => computed.get(name) ?? (groupNames.includes(name) && rel.vars.has(name) ? this.cols(a, name, rel) : undefined),
       aggregate: (agg) => this.aggregateValue(agg, inputScope, rel, a),
     };
     const items: string[] = groupNames.filter((n) => rel.vars.has(n)).map((n) => this.select(n, this.cols(a, n)));
@@ -216,7 +238,8 @@ export class Translator {
     });
     const groupBy = groupNames.filter((n) => rel.vars.has(n)).flatMap((n) => suffixes.map((s) => this.cols(a, n)[s]));
     const sql = `SELECT ${this.selectList([...items, ...keyItems])} FROM (${rel.sql}) ${a}${groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : ''}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
-    return { rel: { sql, vars }, a: out, orderSql };
+    const groupFixed = new Map([...(rel.fixed ?? [])].filter(([name]) => groupNames.includes(name)));
+    return { rel: { sql, vars, fixed: keepFixed(vars, groupFixed) }, a: out, orderSql };
   }
 
   /** One aggregate over the rows of a group. */
@@ -375,7 +398,8 @@ export class Translator {
     const ay = this.alias();
     const { items, vars, on } = this.joinOutput(x, y, ax, ay, false);
     const joinSql = on.length ? `JOIN (${y.sql}) ${ay} ON ${on.join(' AND ')}` : `CROSS JOIN (${y.sql}) ${ay}`;
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} ${joinSql}`, vars };
+    // An inner join matches equal terms: a kind fixed on either side is the kind of the output.
+    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} ${joinSql}`, vars, fixed: keepFixed(vars, x.fixed, y.fixed) };
   }
 
   private leftJoin(x: Rel, y: Rel, filters: Expression[]): Rel {
@@ -396,7 +420,7 @@ export class Translator {
       },
     };
     const conditions = [...on, ...filters.map((f) => `coalesce(${toBool(compileExpression(f, both))}, FALSE)`)];
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} LEFT JOIN (${y.sql}) ${ay} ON ${conditions.length ? conditions.join(' AND ') : 'TRUE'}`, vars };
+    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} LEFT JOIN (${y.sql}) ${ay} ON ${conditions.length ? conditions.join(' AND ') : 'TRUE'}`, vars, fixed: keepFixed(vars, x.fixed) };
   }
 
   private union(x: Rel, y: Rel): Rel {
@@ -406,7 +430,8 @@ export class Translator {
       const a = this.alias();
       return `SELECT ${this.selectList(names.map((n) => this.select(n, r.vars.has(n) ? this.cols(a, n) : nullTerm)))} FROM (${r.sql}) ${a}`;
     };
-    return { sql: `${side(x)} UNION ALL ${side(y)}`, vars };
+    const same = new Map([...(x.fixed ?? [])].filter(([name, k]) => { const other = y.fixed?.get(name); return other && other.t === k.t && other.d === k.d && other.l === k.l; }));
+    return { sql: `${side(x)} UNION ALL ${side(y)}`, vars, fixed: keepFixed(vars, same) };
   }
 
   private minus(x: Rel, y: Rel): Rel {
@@ -421,7 +446,7 @@ export class Translator {
     });
     const overlap = shared.map((n) => `(${this.cols(ax, n).t} IS NOT NULL AND ${this.cols(ay, n).t} IS NOT NULL)`).join(' OR ');
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(ax, n)));
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} WHERE NOT EXISTS (SELECT 1 FROM (${y.sql}) ${ay} WHERE ${compatible.join(' AND ')} AND (${overlap}))`, vars: x.vars };
+    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} WHERE NOT EXISTS (SELECT 1 FROM (${y.sql}) ${ay} WHERE ${compatible.join(' AND ')} AND (${overlap}))`, vars: x.vars, fixed: x.fixed };
   }
 
   private extend(x: Rel, name: string, expression: Expression): Rel {
@@ -429,14 +454,14 @@ export class Translator {
     const term = toTerm(compileExpression(expression, this.scope(x, a)));
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(a, n)));
     items.push(this.select(name, term));
-    return { sql: `SELECT ${items.join(', ')} FROM (${x.sql}) ${a}`, vars: new Map([...x.vars, [name, true]]) };
+    return { sql: `SELECT ${items.join(', ')} FROM (${x.sql}) ${a}`, vars: new Map([...x.vars, [name, true]]), fixed: x.fixed };
   }
 
   private filter(x: Rel, expression: Expression): Rel {
     const a = this.alias();
     const condition = toBool(compileExpression(expression, this.scope(x, a)));
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(a, n)));
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${a} WHERE ${condition}`, vars: x.vars };
+    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${a} WHERE ${condition}`, vars: x.vars, fixed: x.fixed };
   }
 
   /** EXISTS { pattern } as a correlated sub-query on the variables the outer row binds. */
@@ -472,6 +497,8 @@ export class Translator {
     const names = [...new Set(positions.flatMap((ps) => ps.flatMap((p) => ('variable' in p ? [p.variable] : []))))];
     const vars = new Map(names.map((n) => [n, false]));
     const branches: string[] = [];
+    // The kind of each variable's terms, while every branch so far agrees on it.
+    const kinds = new Map<string, Fixed | null>();
     const chosen: { triple: MappedTriple; alias: string }[] = [];
     const candidates = positions.map(([, predicate]) =>
       this.triples.filter((t) => !('constant' in predicate) || termsEqual({ map: predicate.constant, alias: '', types: () => undefined }, { map: t.predicate, alias: '', types: () => undefined }) !== false),
@@ -536,6 +563,12 @@ export class Translator {
       const merged = mergeSelfJoins(facts.occurrences, facts.classes);
       if (merged.size > 0) clauses = render((alias) => merged.get(alias) ?? alias);
       const { from, where, bindings } = clauses;
+      for (const name of names) {
+        const { t, d, l } = termMapSql(bindings.get(name)!);
+        const known = kinds.get(name);
+        if (known === undefined) kinds.set(name, { t, d, l });
+        else if (known && (known.t !== t || known.d !== d || known.l !== l)) kinds.set(name, null);
+      }
       const rowScope: ExpressionScope = { variable: (name) => (bindings.has(name) ? termMapSql(bindings.get(name)!) : undefined) };
       for (const f of filters.flatMap(conjuncts)) where.push(columnComparison(f, (name) => bindings.get(name)) ?? `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
       const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
@@ -575,8 +608,29 @@ export class Translator {
     choose(0);
     if (branches.length === 0) return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars };
     // The graph is a set: a solution found through several mappings (or duplicate rows) counts once.
-    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars };
+    const fixed = new Map([...kinds].filter((entry): entry is [string, Fixed] => entry[1] !== null));
+    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars, fixed };
   }
+}
+
+/** The fixed kinds, from the first source that knows one, of the variables `vars` says are always bound. */
+function keepFixed(vars: Map<string, boolean>, ...sources: (Map<string, Fixed> | undefined)[]): Map<string, Fixed> {
+  const out = new Map<string, Fixed>();
+  for (const [name, nullable] of vars) {
+    if (nullable) continue;
+    const found = sources.map((source) => source?.get(name)).find(Boolean);
+    if (found) out.set(name, found);
+  }
+  return out;
+}
+
+/** A fixed kind as values, when its expressions are plain SQL constants. */
+function fixedKind(fixed: Fixed | undefined): FixedKind | undefined {
+  const text = (sql: string) => (/^'(?:[^']|'')*'$/.test(sql) ? sql.slice(1, -1).replace(/''/g, "'") : undefined);
+  if (!fixed || !/^\d+$/.test(fixed.t)) return undefined;
+  const d = text(fixed.d);
+  const l = text(fixed.l);
+  return d === undefined || l === undefined ? undefined : { t: Number(fixed.t), d, l };
 }
 
 
