@@ -34,6 +34,22 @@ afterAll(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
+describe('GET /api/v1/query/sparql/vocabulary on the example workspace', () => {
+  it('serves the ontology prefixes, classes and properties with labels', async () => {
+    const response = await app.inject({ method: 'GET', url: `${url}/vocabulary` });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<{ prefixes: Record<string, string>; classes: { iri: string; label?: string }[]; properties: { iri: string }[] }>();
+    expect(body.prefixes.ex).toBe('http://example.com/shop#');
+    expect(body.classes).toContainEqual({ iri: 'http://example.com/shop#PremiumCustomer', label: 'Premium customer' });
+    expect(body.properties.map((p) => p.iri)).toEqual(expect.arrayContaining(['http://example.com/shop#placedBy', 'http://example.com/shop#placed']));
+  });
+
+  it('is read-only', async () => {
+    const response = await app.inject({ method: 'POST', url: `${url}/vocabulary`, payload: {} });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
 describe('POST /api/v1/query/sparql on the example workspace', () => {
   it('answers the type + property + FILTER + LIMIT query of the service document', async () => {
     const response = await sparql(`${ex}SELECT ?c ?name WHERE { ?c a ex:Customer ; ex:name ?name ; ex:region ?r . FILTER(?r = "Europe") } LIMIT 10`);

@@ -3,10 +3,13 @@ import { queryErrors } from '../query-errors.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
+import { vocabularyOf } from './vocabulary.js';
+import type { SparqlVocabulary } from '../../api-types.js';
 
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,
- * with the query as `application/sparql-query` or a form field `query=`. The ontology and mapping
+ * with the query as `application/sparql-query` or a form field `query=`; `GET /sparql/vocabulary`:
+ * the prefixes, classes and properties a query can use (for the console's completion). The ontology and mapping
  * are read from `folder` here, so an invalid mapping fails the server's start (`ready()`).
  */
 export async function sparqlRoutes(app: FastifyInstance, options: { queries: QueryService; folder: string }): Promise<void> {
@@ -14,6 +17,10 @@ export async function sparqlRoutes(app: FastifyInstance, options: { queries: Que
   // Content types of this scope only: the other query endpoints keep their JSON bodies.
   app.addContentTypeParser('application/sparql-query', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+
+  // Read-only and fixed for the server's life: the files are read once, at start.
+  const vocabulary = vocabularyOf(sparql.triples, sparql.ontology);
+  app.get('/sparql/vocabulary', async (): Promise<SparqlVocabulary> => vocabulary);
 
   app.post<{ Querystring: { explain?: string } }>('/sparql', async (request, reply) => {
     const body = request.body;
