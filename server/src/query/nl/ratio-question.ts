@@ -1,6 +1,6 @@
 import { quoteDouble } from '../connectors/filters.js';
 import { HttpError } from '../../errors.js';
-import type { PlannedQuery, PlanParts } from './embedded-translator.js';
+import type { PlannedQuery, PlanParts } from './plan-parts.js';
 import { readCues } from './question-grammar.js';
 import type { Translation } from './translator.js';
 import { fillerWords, tokenize, type Token } from './question-words.js';

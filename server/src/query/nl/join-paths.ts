@@ -1,0 +1,78 @@
+import { quoteDouble } from '../connectors/filters.js';
+import type { Relationship, SchemaContext, SchemaTable } from './schema-context.js';
+
+/** One step of a join path: a relationship walked from table key `from` to table key `to`. */
+export interface JoinStep {
+  step: Relationship;
+  from: string;
+  to: string;
+}
+
+/** Shortest path of relationships from table `a` to table `b` (breadth first), or undefined. */
+export function relationshipPath(schema: SchemaContext, a: SchemaTable, b: SchemaTable): JoinStep[] | undefined {
+  if (a === b) return [];
+  const previous = new Map<string, JoinStep>();
+  const queue = [a.key];
+  const seen = new Set([a.key]);
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    for (const r of schema.relationships) {
+      for (const [x, y] of [
+        [r.from.table, r.to.table],
+        [r.to.table, r.from.table],
+      ]) {
+        if (x !== at || seen.has(y)) continue;
+        seen.add(y);
+        previous.set(y, { step: r, from: x, to: y });
+        if (y === b.key) {
+          const steps = [];
+          for (let k: string = y; k !== a.key; k = previous.get(k)!.from) steps.unshift(previous.get(k)!);
+          return steps;
+        }
+        queue.push(y);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether every row of `a` has at most one row of `b` (the path follows foreign keys towards keys). */
+export function isToOne(schema: SchemaContext, a: SchemaTable, b: SchemaTable): boolean {
+  const steps = relationshipPath(schema, a, b);
+  return steps !== undefined && steps.every(({ step, from }) => step.from.table === from);
+}
+
+/**
+ * The FROM clause: `main` (alias t1) joined with each of `tables` along the shortest relationship path;
+ * `refuse` is called for a table no relationship reaches.
+ */
+export function joinTables(
+  schema: SchemaContext,
+  main: SchemaTable,
+  tables: readonly SchemaTable[],
+  refuse: (reason: string) => never,
+): { sql: string; aliases: Map<SchemaTable, string>; joined: boolean } {
+  const aliases = new Map<SchemaTable, string>([[main, 't1']]);
+  const byKey = new Map(schema.tables.map((t) => [t.key, t]));
+  const qualified = (t: SchemaTable): string => `${quoteDouble(t.source)}.${quoteDouble(t.name)}`;
+  let sql = `${qualified(main)} AS t1`;
+  for (const table of tables) {
+    if (aliases.has(table)) continue;
+    const steps = relationshipPath(schema, main, table);
+    if (!steps) refuse(`No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`);
+    for (const { step, from, to } of steps) {
+      const target = byKey.get(to)!;
+      if (aliases.has(target)) continue;
+      const alias = `t${aliases.size + 1}`;
+      aliases.set(target, alias);
+      const [fromColumn, toColumn] = step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
+      const left = `${aliases.get(byKey.get(from)!)}.${quoteDouble(fromColumn)}`;
+      const right = `${alias}.${quoteDouble(toColumn)}`;
+      // Keys stored with different types (a text id referencing a number) are compared as text.
+      const kinds = [byKey.get(from)!.columns.find((c) => c.name === fromColumn)?.kind, target.columns.find((c) => c.name === toColumn)?.kind];
+      const on = kinds[0] === kinds[1] ? `${left} = ${right}` : `CAST(${left} AS VARCHAR) = CAST(${right} AS VARCHAR)`;
+      sql += ` JOIN ${qualified(target)} AS ${alias} ON ${on}`;
+    }
+  }
+  return { sql, aliases, joined: aliases.size > 1 };
+}

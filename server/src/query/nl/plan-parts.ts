@@ -1,0 +1,26 @@
+import type { Translation } from './translator.js';
+/** The pieces of a planned SELECT, for composing two plans into one query (a ratio of two counts). */
+export interface PlanParts {
+  /** The SELECT list: grouping columns first, then the aggregates (or the listed columns). */
+  select: string[];
+  /** The FROM clause (tables joined, with the plan's aliases t1, t2, ...). */
+  from: string;
+  /** The WHERE conditions, to be joined with AND. */
+  where: string[];
+  /** The GROUP BY columns (may hold a key besides the shown label). */
+  groupBy: string[];
+  /** The columns the question groups by ("for each X"), also when nothing is aggregated. */
+  keys: string[];
+  /** What each key column is (`source.table.column`), to match the keys of two plans. */
+  keyIds: string[];
+  aggregated: boolean;
+  /** What a count counts: rows of a table, or distinct values of a column. */
+  counted?: 'rows' | 'column';
+  /** Whether the plan keeps only some rows or groups (LIMIT, DISTINCT, HAVING). */
+  limited: boolean;
+}
+
+/** A translation with its parts. */
+export interface PlannedQuery extends Translation {
+  parts: PlanParts;
+}

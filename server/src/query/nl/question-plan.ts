@@ -1,0 +1,738 @@
+import { quoteDouble } from '../connectors/filters.js';
+import {
+  aggregateNames,
+  comparisonSql,
+  defaultMeasure,
+  describeComparison,
+  groupedColumn,
+  keyColumn,
+  labelColumn,
+  sqlLiteral,
+  tallyColumn,
+  type ColumnRef,
+} from './column-roles.js';
+import { isToOne, joinTables, relationshipPath, type JoinStep } from './join-paths.js';
+import type { PlannedQuery } from './plan-parts.js';
+import { readCues, type Aggregate, type Cue, type Implied } from './question-grammar.js';
+import { fillerWords, type Token, tokenize } from './question-words.js';
+import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
+import type { Candidate, Link, SchemaIndex } from './schema-linker.js';
+import { notUnderstood } from './translator.js';
+
+type Resolved = Link & { chosen: Candidate };
+
+/**
+ * One question's translation, step by step: read the grammar cues, link the other words to the schema,
+ * resolve each link to one meaning, then build one SELECT (see {@link QuestionPlan.build}).
+ */
+export class QuestionPlan {
+  private readonly tokens: Token[];
+  private readonly cues: Cue[];
+  private readonly links: Resolved[] = [];
+  private readonly tables: SchemaTable[] = [];
+  private readonly used = new Set<Resolved>();
+  private readonly conditions: string[] = [];
+  private readonly described: string[] = [];
+
+  constructor(
+    private readonly question: string,
+    private readonly schema: SchemaContext,
+    index: SchemaIndex,
+  ) {
+    this.tokens = tokenize(question);
+    const read = readCues(this.tokens);
+    // "the minimum connect time", "total credit": a whole column name wins over the grammar words inside it.
+    const named = index.wholeNames(this.tokens);
+    const cues = read.cues.filter((c) => !named.some((n) => c.at < n.end && c.end > n.start));
+    const taken = new Set([...cues.flatMap((c) => Array.from({ length: c.end - c.at }, (_, k) => c.at + k))]);
+    this.cues = cues;
+    const links = index.link(this.tokens, taken);
+    const covered = new Set(taken);
+    for (const link of links) for (let k = link.start; k < link.end; k++) covered.add(k);
+    // "above age 20": the number after the column belongs to the comparison.
+    for (const cue of cues) {
+      if (cue.kind !== 'compare' || cue.values.length > 0) continue;
+      const link = links.find((l) => l.start >= cue.end);
+      if (link && this.tokens[link.end]?.kind === 'number') covered.add(link.end);
+    }
+    // "membership level is 1": a number right after a column (and "is") is that column's value.
+    for (const link of links) {
+      const at = this.tokens[link.end]?.text === 'is' || this.tokens[link.end]?.text === 'of' ? link.end + 1 : link.end;
+      if (this.tokens[at]?.kind === 'number' && !covered.has(at) && link.candidates.some((c) => c.kind === 'column' && c.column.kind === 'number')) {
+        covered.add(at);
+        this.equalities.push({ link, value: Number(this.tokens[at].text) });
+      }
+    }
+    // "a grade of A or C": "or" between two values of one column is a list of values.
+    for (const [k, t] of this.tokens.entries()) {
+      const before = links.find((l) => l.end === k);
+      const after = links.find((l) => l.start === k + 1);
+      const columns = (l?: Link) => (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
+      if (t.text === 'or' && columns(before).some((c) => columns(after).includes(c))) covered.add(k);
+    }
+    const unlinked = this.tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
+    if (unlinked.length > 0) {
+      throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
+    }
+    if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
+    this.resolve(links);
+  }
+
+  private refuse(reason: string): never {
+    throw notUnderstood(reason, this.schema);
+  }
+
+  /** Picks one meaning per link, preferring tables the question names and tables related to them. */
+  private resolve(input: Link[]): void {
+    // "order amount", "product category": a table name followed by one of its columns is that column.
+    const links: Link[] = [];
+    const counted = new Set(
+      this.cue('aggregate')
+        .filter((a) => a.fn === 'count')
+        .map((a) => a.end),
+    );
+    for (const link of input) {
+      const previous = links[links.length - 1];
+      // ...except right after "how many": "how many customers signed up" counts customers.
+      const tables = previous?.end === link.start && !counted.has(previous.start) ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table) : [];
+      const column = link.candidates.find((c) => c.kind === 'column' && tables.includes(c.table));
+      if (column)
+        links[links.length - 1] = {
+          start: previous.start,
+          end: link.end,
+          candidates: [column],
+        };
+      else links.push(link);
+    }
+    // "states that border the state where ...": one table in two roles needs a self-join, which is not supported.
+    const named = links.filter((l) => l.candidates[0].kind === 'table');
+    for (const [k, first] of named.entries()) {
+      const again = named.slice(k + 1).find((l) => l.candidates[0].table === first.candidates[0].table);
+      const clause = again && this.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
+      if (again && clause) this.refuse(`"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`);
+    }
+    for (const link of links) {
+      const table = link.candidates.find((c) => c.kind === 'table');
+      if (table && link.candidates[0].kind !== 'value') this.addTable(table.table);
+    }
+    for (const [k, original] of links.entries()) {
+      const link = { ...original, candidates: this.byRole(original) };
+      // "the name of the shop": a column followed by "of <table>" belongs to that table.
+      const next = links[k + 1];
+      const between = next ? this.tokens.slice(link.end, next.start).map((t) => t.text) : [];
+      const owner =
+        next && between.length > 0 && between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every')
+          ? next.candidates.find((c) => c.kind === 'table')
+          : undefined;
+      const chosen =
+        link.candidates.find((c) => c.kind === 'table') && link.candidates[0].kind !== 'value'
+          ? link.candidates.find((c) => c.kind === 'table')!
+          : (link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
+            link.candidates.find((c) => this.tables.includes(c.table)) ??
+            link.candidates.find((c) => this.tables.some((t) => this.path(t, c.table) !== undefined)) ??
+            link.candidates[0]);
+      this.addTable(chosen.table);
+      this.links.push({ ...link, chosen });
+    }
+  }
+
+  /**
+   * "flights from LAX to ORD": a value after "from" (or "to") is first a value of a column named for that
+   * role (from_airport, origin; to_airport, destination), so the two values are two filters.
+   */
+  private byRole(link: Link): Candidate[] {
+    const role = this.tokens
+      .slice(Math.max(0, link.start - 4), link.start)
+      .reverse()
+      .find((t) => t.text === 'from' || t.text === 'to')?.text;
+    if (!role || link.candidates[0].kind !== 'value') return link.candidates;
+    const pattern = role === 'from' ? /(^|_)from(_|$)|origin|depart|source/i : /(^|_)to(_|$)|dest|arriv|target/i;
+    const fits = (c: Candidate): boolean => c.kind === 'value' && pattern.test(c.column.name);
+    return [...link.candidates.filter(fits), ...link.candidates.filter((c) => !fits(c))];
+  }
+
+  private addTable(table: SchemaTable): void {
+    if (!this.tables.includes(table)) this.tables.push(table);
+  }
+
+  private cue<K extends Cue['kind']>(kind: K): Extract<Cue, { kind: K }>[] {
+    return this.cues.filter((c): c is Extract<Cue, { kind: K }> => c.kind === kind);
+  }
+
+  /** The first link starting at or after token `at`, skipping only filler words. */
+  private linkAfter(at: number): Resolved | undefined {
+    for (let k = at; k < this.tokens.length; k++) {
+      const link = this.links.find((l) => l.start === k);
+      if (link) return link;
+      if (!(this.tokens[k].kind === 'word' && fillerWords.has(this.tokens[k].text))) return undefined;
+    }
+    return undefined;
+  }
+
+  /** The nearest column link ending at or before token `at`, of a number column. */
+  private numberColumnBefore(at: number): Resolved | undefined {
+    return [...this.links].reverse().find((l) => l.end <= at && l.chosen.kind === 'column' && l.chosen.column.kind === 'number');
+  }
+
+  build(): PlannedQuery {
+    let aggregates = this.cue('aggregate');
+    // "number of products" where a column is called Number_products: the column, not a count.
+    const numberColumn = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => {
+      const next = a.fn === 'count' ? this.links.find((l) => l.start === a.end) : undefined;
+      return next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number';
+    };
+    // ...and "maximum number of final tables" is the maximum of that number.
+    const afterAggregate = (a: Extract<Cue, { kind: 'aggregate' }>): boolean => a.fn === 'count' && aggregates.some((b) => b.fn !== 'count' && b.end === a.at);
+    // "the total number of citations" with a citation_num column is the sum of that column.
+    aggregates = aggregates.flatMap((a) =>
+      numberColumn(a) && this.tokens[a.at].text === 'total' ? [{ ...a, fn: 'sum' as const }] : numberColumn(a) || afterAggregate(a) ? [] : [a],
+    );
+    // "the most authors, ordered by the number of authors": the ordering restates the superlative's count,
+    // so the superlative still groups and ranks, over every group.
+    const restated = this.cue('order').some((o) => aggregates.some((a) => a.fn === 'count' && a.at >= o.end && a.at <= o.end + 1));
+    const ordered = this.cue('order').length > 0 && !restated;
+    // "Which airports have the shortest connect time, sorted in ascending order?": a sorted list, not one row.
+    const sortedList = this.cue('direction').length > 0 && this.tokens.some((t) => ['sorted', 'ordered', 'sort', 'order'].includes(t.text));
+    this.listsAll = restated || sortedList || this.rangeOrder() !== undefined;
+    // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
+    const superlative = ordered ? undefined : this.cue('superlative')[0];
+    const top = this.cue('top')[0];
+    let groupLinks = this.cue('group')
+      .map((g) => this.linkAfter(g.end))
+      .filter((l): l is Resolved => l !== undefined && l.chosen.kind !== 'value');
+    // "top 5 products by price": with a top-N and nothing aggregated, "by" a number ranks instead of grouping.
+    let topBy: ColumnRef | undefined;
+    const lone = groupLinks[0];
+    if (top && aggregates.length === 0 && groupLinks.length === 1 && lone.chosen.kind === 'column' && lone.chosen.column.kind === 'number') {
+      topBy = { table: lone.chosen.table, column: lone.chosen.column };
+      this.used.add(lone);
+      groupLinks = [];
+    }
+    for (const l of groupLinks) this.used.add(l);
+    const orderLink = this.cue('order').map((o) => this.linkAfter(o.end))[0];
+    if (orderLink) this.used.add(orderLink);
+
+    this.readFilters();
+
+    // What is counted: the table (or column) right after "how many" / "number of".
+    // "the stadium with the most concerts": a superlative right before a table counts that table.
+    const frequency = superlative?.implied === 'frequency';
+    // Only "most", "least" and "fewest" count: "the highest mountains" ranks them by a number.
+    const counting = superlative !== undefined && ['most', 'least', 'fewest'].includes(this.tokens[superlative.at].text);
+    const mostOf = frequency || (superlative && counting && !superlative.implied && this.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
+    const countCue =
+      aggregates.find((a) => a.fn === 'count') ??
+      (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
+    const countTarget = countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? this.linkAfter(countCue.end) : undefined;
+    if (countTarget) this.used.add(countTarget);
+
+    // What is averaged, summed, or ranked: the first number column after the word.
+    const measures: { fn: Aggregate; ref: ColumnRef }[] = [];
+    for (const a of aggregates.filter((x) => x.fn !== 'count')) {
+      const link = this.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !this.isFilter(l));
+      if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
+      this.used.add(link);
+      const ref = { table: link.chosen.table, column: link.chosen.column };
+      // "their average ratings ordered by the highest average rating": one aggregate, named twice.
+      if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column)) measures.push({ fn: a.fn, ref });
+    }
+
+    const entityLinks = this.links.filter((l) => !this.used.has(l) && l.chosen.kind === 'table');
+    // "top 3 customers by revenue": the number belongs to another table, so it is summed per entity.
+    if (topBy && entityLinks[0] && topBy.table !== entityLinks[0].chosen.table) {
+      measures.push({ fn: 'sum', ref: topBy });
+      groupLinks = [entityLinks.shift()!];
+      this.used.add(groupLinks[0]);
+      topBy = undefined;
+    }
+    // "Which year has the most concerts?": with a counted superlative, what is asked for is what is grouped,
+    // ranked by the count (not shown: the question asks for the year).
+    const afterSuperlative = superlative ? this.linkAfter(superlative.end) : undefined;
+    const rankByCount =
+      !!superlative && !!countCue && (!superlative.implied || frequency) && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
+    if (rankByCount && groupLinks.length === 0) {
+      const asked =
+        frequency && afterSuperlative?.chosen.kind === 'column'
+          ? afterSuperlative
+          : frequency && superlative && this.links.some((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
+            ? [...this.links].reverse().find((l) => l.end <= superlative.at && l.chosen.kind === 'column' && !this.used.has(l))
+            : entityLinks.length > 0
+              ? entityLinks.shift()
+              : this.links.find((l) => !this.used.has(l) && l.chosen.kind === 'column');
+      if (asked) {
+        groupLinks = [asked];
+        this.used.add(asked);
+      }
+    }
+    const rankBy = topBy ?? (superlative && !rankByCount ? this.superlativeColumn(superlative) : undefined);
+    const projection: ColumnRef[] = [];
+    for (const l of this.links) {
+      if (this.used.has(l) || l.chosen.kind !== 'column') continue;
+      const column = l.chosen.column;
+      if (!projection.some((p) => p.column === column)) projection.push({ table: l.chosen.table, column });
+    }
+    // "Which airports ...? Show the connect time", "the cities ... and their population": the rows asked for
+    // are named by their label beside the columns shown.
+    const asked = entityLinks[0];
+    const namesRows = asked !== undefined && (this.tokens[asked.start - 1]?.text === 'which' || this.tokens.some((t) => t.text === 'their' || t.text === 'its'));
+    if (namesRows && asked.chosen.kind === 'table' && projection.length > 0 && projection.every((p) => p.table === asked.chosen.table)) {
+      const label = labelColumn(asked.chosen.table);
+      if (!projection.some((p) => p.column === label)) projection.unshift({ table: asked.chosen.table, column: label });
+    }
+
+    const main =
+      countTarget?.chosen.table ?? entityLinks[0]?.chosen.table ?? measures[0]?.ref.table ?? groupLinks[0]?.chosen.table ?? projection[0]?.table ?? this.links[0].chosen.table;
+    const from = this.joins(main);
+    const alias = (table: SchemaTable): string => from.aliases.get(table) ?? this.refuse(`${table.name} is not joined to the rest of the question`);
+    const col = (ref: ColumnRef): string => `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
+
+    const groups: ColumnRef[] = [];
+    const groupSelect: ColumnRef[] = [];
+    for (const g of groupLinks) {
+      if (g.chosen.kind === 'column') {
+        groups.push({ table: g.chosen.table, column: g.chosen.column });
+        groupSelect.push({ table: g.chosen.table, column: g.chosen.column });
+      } else {
+        const label = labelColumn(g.chosen.table);
+        const key = keyColumn(g.chosen.table);
+        if (key && key !== label) groups.push({ table: g.chosen.table, column: key });
+        groups.push({ table: g.chosen.table, column: label });
+        groupSelect.push({ table: g.chosen.table, column: label });
+      }
+    }
+
+    const select: string[] = [];
+    const order: string[] = [];
+    let limit = top?.n;
+    let meaning: string | undefined;
+    const where = this.conditions.length ? ` WHERE ${this.conditions.join(' AND ')}` : '';
+    const filterText = this.described.length ? ` where ${this.described.join(' and ')}` : '';
+
+    let having = '';
+    if (this.having) {
+      if (countCue || measures.length > 0) this.refuse('A condition on a count together with another aggregate is not supported');
+      const shown =
+        projection.length > 0
+          ? projection
+          : entityLinks[0]?.chosen.kind === 'table'
+            ? [{ table: entityLinks[0].chosen.table, column: labelColumn(entityLinks[0].chosen.table) }]
+            : [];
+      if (shown.length === 0) this.refuse(`Could not tell what to count ${this.having.table.name} for`);
+      if (projection.length === 0) projection.push(...shown);
+      groups.push(...shown);
+      // Rows of an entity are told apart by its key, not its name.
+      const entityKey = projection === shown || entityLinks[0]?.chosen.kind !== 'table' ? undefined : keyColumn(entityLinks[0].chosen.table);
+      if (entityKey && shown[0].table === entityLinks[0].chosen.table) groups.push({ table: shown[0].table, column: entityKey });
+      const key = keyColumn(this.having.table);
+      const counted = key && from.joined ? `count(DISTINCT ${col({ table: this.having.table, column: key })})` : 'count(*)';
+      having = ` HAVING ${counted} ${this.having.op} ${this.having.value}`;
+    }
+    if (countCue || measures.length > 0) {
+      for (const g of groupSelect) select.push(col(g));
+      for (const p of projection) {
+        if (groups.some((g) => g.column === p.column)) continue;
+        // A column of a table grouped by its key ("the name and capacity of each stadium") is shown and grouped by too.
+        // "business names and their average ratings": a column of another table than the aggregated one, with
+        // "their"/"its", names the rows the aggregate is taken per (grouped by that table's key too).
+        const aggregatedTable = countTarget?.chosen.table ?? measures[0]?.ref.table;
+        const per = aggregatedTable !== undefined && p.table !== aggregatedTable && this.tokens.some((t) => t.text === 'their' || t.text === 'its');
+        if (!per && !groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
+          this.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
+        const key = per ? keyColumn(p.table) : undefined;
+        if (key && key !== p.column && !groups.some((g) => g.column === key)) groups.push({ table: p.table, column: key });
+        groups.push(p);
+        select.splice(groupSelect.length, 0, col(p));
+        groupSelect.push(p);
+      }
+      if (countCue) {
+        const target = countTarget?.chosen;
+        let expression = 'count(*)';
+        let what = main.name;
+        if (target?.kind === 'column') {
+          expression = `count(DISTINCT ${col({ table: target.table, column: target.column })})`;
+          what = `distinct ${target.column.name} values`;
+        } else if (tallyColumn(main)) {
+          // A table of tallies (a `count` column per row, as check-ins per day): how many is their sum.
+          expression = `sum(${col({ table: main, column: tallyColumn(main)! })})`;
+          what = `${main.name} (sum of ${tallyColumn(main)!.name})`;
+        } else if (from.joined && keyColumn(main)) expression = `count(DISTINCT ${col({ table: main, column: keyColumn(main)! })})`;
+        // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked groups.
+        // ...but not "the year with the most number of concerts", where the count only ranks.
+        const askedApart = aggregates.some((a) => a.fn === 'count' && a.at !== superlative?.end);
+        const countShown = !rankByCount || top !== undefined || askedApart;
+        if (rankByCount && groupLinks.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
+        if (countShown || groupLinks.length === 0) select.push(`${expression} AS ${quoteDouble('count')}`);
+        meaning = `number of ${what}${filterText}`;
+      }
+      for (const m of measures) {
+        const name = `${m.fn}_${m.ref.column.name}`;
+        select.push(`${m.fn}(${col(m.ref)}) AS ${quoteDouble(name)}`);
+        meaning ??= `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}${filterText}`;
+      }
+      if (groups.length > 0) {
+        const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
+        if (order.length === 0) order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
+        if (superlative && limit === undefined && !this.listsAll) limit = 1;
+        meaning = undefined;
+      } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
+    } else {
+      if (projection.length > 0) for (const p of projection) select.push(col(p));
+      else select.push(`${alias(main)}.*`);
+      // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
+      if (!this.having) groups.splice(0);
+      if (!orderLink) for (const g of groupLinks) if (g.chosen.kind === 'column') order.push(col({ table: g.chosen.table, column: g.chosen.column }));
+      if (rankBy) {
+        if (!this.toOne(main, rankBy.table)) this.refuse(`Ranking ${main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
+        order.push(`${col(rankBy)} ${superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
+        if (!this.listsAll) limit ??= 1;
+      }
+    }
+    const orderedMeasure = orderLink?.chosen.kind === 'column' ? measures.find((m) => m.ref.column === (orderLink.chosen as { column: SchemaColumn }).column) : undefined;
+    const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && groups.length > 0 && select.some((s) => s.endsWith(` AS ${quoteDouble('count')}`));
+    if (byCount) {
+      // "ordered by the number of restaurants": the count already shown.
+      const descending = this.cue('direction')[0]?.descending ?? true;
+      order.splice(0, order.length, `${quoteDouble('count')} ${descending ? 'DESC' : 'ASC'}`);
+    } else if (orderLink && orderedMeasure) {
+      // "ordered by the highest average rating": the aggregate already shown.
+      const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
+      order.splice(0, order.length, `${quoteDouble(`${orderedMeasure.fn}_${orderedMeasure.ref.column.name}`)} ${descending ? 'DESC' : 'ASC'}`);
+    } else if (orderLink) {
+      const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
+      const ref =
+        orderLink.chosen.kind === 'table'
+          ? {
+              table: orderLink.chosen.table,
+              column: labelColumn(orderLink.chosen.table),
+            }
+          : {
+              table: orderLink.chosen.table,
+              column: (orderLink.chosen as { column: SchemaColumn }).column,
+            };
+      if (!from.aliases.has(ref.table)) this.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
+      order.unshift(`${col(ref)} ${descending ? 'DESC' : 'ASC'}`);
+    } else if (top && order.length === 0) {
+      const measure = defaultMeasure(main);
+      if (!measure) this.refuse(`Could not tell what "top ${top.n}" ranks by`);
+      order.push(`${col({ table: main, column: measure })} DESC NULLS LAST`);
+    }
+    // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..." lists each once.
+    const distinct = (this.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !countCue && measures.length === 0 ? 'DISTINCT ' : '';
+    // Groups tied on a ranked aggregate come in the order of their values, so a LIMIT keeps the same ones every time.
+    if (limit !== undefined && groups.length > 0 && order.length > 0) for (const g of groupSelect) if (!order.some((o) => o.startsWith(col(g)))) order.push(`${col(g)} ASC`);
+    const sql =
+      `SELECT ${distinct}${select.join(', ')} FROM ${from.sql}${where}` +
+      (groups.length ? ` GROUP BY ${groups.map(col).join(', ')}${having}` : '') +
+      (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
+      (limit !== undefined ? ` LIMIT ${limit}` : '');
+    const aggregated = countCue !== undefined || measures.length > 0;
+    const counted = countCue ? (countTarget?.chosen.kind === 'column' ? 'column' : 'rows') : undefined;
+    const keyRefs = aggregated ? groupSelect : groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
+    return {
+      sql,
+      meaning,
+      grouped: groups.length > 0,
+      parts: {
+        select,
+        from: from.sql,
+        where: [...this.conditions],
+        groupBy: groups.map(col),
+        keys: keyRefs.map(col),
+        keyIds: keyRefs.map((r) => `${r.table.key}.${r.column.name}`),
+        aggregated,
+        counted,
+        limited: limit !== undefined || distinct !== '' || this.having !== undefined,
+      },
+    };
+  }
+
+  private isFilter(link: Resolved): boolean {
+    return this.used.has(link) && link.chosen.kind === 'value';
+  }
+
+  /** Whether a superlative orders every row or group instead of picking the first ("from highest to lowest"). */
+  private listsAll = false;
+
+  /** "ordered from highest to lowest": a superlative then orders every row instead of picking one. */
+  private rangeOrder(): Extract<Cue, { kind: 'direction' }> | undefined {
+    return this.cue('direction').find((d) => d.range);
+  }
+
+  /** The column a superlative ranks by: the number column after it, or the one it implies (oldest: age). */
+  private superlativeColumn(cue: Extract<Cue, { kind: 'superlative' }>): ColumnRef | undefined {
+    const after = this.linkAfter(cue.end);
+    if (after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after)) {
+      this.used.add(after);
+      return { table: after.chosen.table, column: after.chosen.column };
+    }
+    // "the highest mountains, ordered from highest to lowest altitude": the column after the range.
+    const range = this.rangeOrder();
+    const ranged = range ? this.linkAfter(range.end) : undefined;
+    if (ranged?.chosen.kind === 'column' && ranged.chosen.column.kind === 'number' && !this.used.has(ranged)) {
+      this.used.add(ranged);
+      return { table: ranged.chosen.table, column: ranged.chosen.column };
+    }
+    // "the shop whose number of products is the largest": a superlative ending the question ranks the number before it.
+    const before = cue.end === this.tokens.length ? this.numberColumnBefore(cue.at) : undefined;
+    if (before?.chosen.kind === 'column' && !this.used.has(before)) {
+      this.used.add(before);
+      return { table: before.chosen.table, column: before.chosen.column };
+    }
+    const column = cue.implied ? this.impliedColumn(cue.implied) : undefined;
+    if (column) return column;
+    if (this.cue('aggregate').length > 0) return undefined;
+    this.refuse('Could not tell what "highest", "lowest", "most" or "least" compares');
+  }
+
+  /** The column an adjective implies ("oldest", "older": age), in the question's tables or one related to them. */
+  private impliedColumn(kind: Implied): ColumnRef | undefined {
+    const tests: Partial<Record<Implied, (c: SchemaColumn) => boolean>> = {
+      age: (c) => /^age$/i.test(c.name),
+      height: (c) => c.kind === 'number' && /height/i.test(c.name),
+      length: (c) => c.kind === 'number' && /length|duration|height/i.test(c.name),
+      weight: (c) => c.kind === 'number' && /weight/i.test(c.name),
+      price: (c) => c.kind === 'number' && /price|cost/i.test(c.name),
+      date: (c) => c.kind === 'date',
+    };
+    const test = tests[kind];
+    if (!test) return undefined;
+    const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
+    for (const table of tables) {
+      const column = table.columns.find(test);
+      if (!column) continue;
+      this.addTable(table);
+      return { table, column };
+    }
+    return undefined;
+  }
+
+  /** Turns value links, comparisons and date phrases into WHERE conditions. */
+  private readFilters(): void {
+    // An "or" between values that were resolved to different columns would need OR across columns: refused.
+    for (const [k, t] of this.tokens.entries()) {
+      if (t.text !== 'or' || this.cues.some((c) => c.at <= k && k < c.end)) continue;
+      const before = this.links.find((l) => l.end === k);
+      const after = this.links.find((l) => l.start === k + 1);
+      if (!before || !after || this.alternatives(before).indexOf(after) < 0) this.refuse('"or" between conditions on different columns is not supported');
+    }
+    for (const link of this.links) {
+      if (link.chosen.kind !== 'value') continue;
+      this.used.add(link);
+      // "status is refunded": the column named before its value is part of the filter.
+      const chosen = link.chosen;
+      const named = this.links.find((l) => l.end <= link.start && l.chosen.kind === 'column' && l.chosen.column === chosen.column && this.linkAfter(l.end) === link);
+      if (named) this.used.add(named);
+      // ...and so is one named right after it ("Italian food": food_type = 'italian').
+      const after = this.linkAfter(link.end);
+      if (after?.chosen.kind === 'column' && after.chosen.column === chosen.column) this.used.add(after);
+      const alternatives = this.alternatives(link);
+      if (alternatives.length > 1) {
+        for (const l of alternatives) this.used.add(l);
+        if (link !== alternatives[0]) continue;
+        const values = [...new Set(alternatives.map((l) => (l.chosen as { value: string }).value))];
+        this.filter({ table: chosen.table, column: chosen.column }, `IN (${values.map(sqlLiteral).join(', ')})`, `${chosen.column.name} is ${values.join(' or ')}`);
+        continue;
+      }
+      // "from LAX to ORD" matched twice on one column: the two values are different roles, not one filter.
+      const other = this.links.find((l) => l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value);
+      if (other)
+        this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
+      this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
+    }
+    for (const { link, value } of this.equalities) {
+      const resolved = this.links.find((l) => l.start === link.start);
+      if (resolved?.chosen.kind !== 'column' || resolved.chosen.column.kind !== 'number') this.refuse(`Could not tell what the number ${value} is`);
+      this.used.add(resolved);
+      this.filter({ table: resolved.chosen.table, column: resolved.chosen.column }, `= ${value}`, `${resolved.chosen.column.name} is ${value}`);
+    }
+    for (const cue of this.cues) {
+      if (cue.kind === 'compare') this.compare(cue);
+      else if (cue.kind === 'recent') {
+        const date = this.dateColumn();
+        const days = { day: 1, week: 7, month: 30, year: 365 }[cue.unit] * cue.amount;
+        this.filter(date, `>= current_date - INTERVAL ${days} DAY`, `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`);
+      } else if (cue.kind === 'period') {
+        const date = this.dateColumn();
+        this.filter(date, `>= DATE ${sqlLiteral(cue.from)} AND ${this.ref(date)} < DATE ${sqlLiteral(cue.to)}`, `${date.column.name} is from ${cue.from} to before ${cue.to}`);
+      } else if (cue.kind === 'month') {
+        const date = this.dateColumn();
+        this.conditions.push(`month(${this.ref(date)}) = ${cue.month}`);
+        this.described.push(`${date.column.name} is in month ${cue.month}`);
+      }
+    }
+  }
+
+  /** The value links of `link`'s column chained to it by "or" ("A or C"), in question order; just `link` when there is no "or". */
+  private alternatives(link: Resolved): Resolved[] {
+    const column = (link.chosen as { column: SchemaColumn }).column;
+    const chain = [link];
+    const ofColumn = (l: Resolved): boolean => l.chosen.kind === 'value' && l.chosen.column === column;
+    const joined = (a: Resolved, b: Resolved): boolean => b.start === a.end + 1 && this.tokens[a.end].text === 'or' && ofColumn(a) && ofColumn(b);
+    for (let at = this.links.indexOf(link); at > 0 && joined(this.links[at - 1], this.links[at]); at--) chain.unshift(this.links[at - 1]);
+    for (let at = this.links.indexOf(link); at < this.links.length - 1 && joined(this.links[at], this.links[at + 1]); at++) chain.push(this.links[at + 1]);
+    return chain;
+  }
+
+  private compare(cue: Extract<Cue, { kind: 'compare' }>): void {
+    if (cue.average) return this.compareWithAverage(cue);
+    let values = cue.values;
+    let target: ColumnRef | undefined = cue.implied ? this.impliedColumn(cue.implied) : undefined;
+    if (cue.implied && !target) this.refuse(`Could not tell which column "${this.tokens[cue.at].text}" compares`);
+    if (target) {
+      this.filter(target, comparisonSql(cue.op, values), `${target.column.name} ${describeComparison(comparisonSql(cue.op, values))}`);
+      return;
+    }
+    if (values.length === 0) {
+      // "above age 20": a column, then the number.
+      const link = this.linkAfter(cue.end);
+      const number = link ? this.tokens[link.end] : undefined;
+      if (!link || link.chosen.kind !== 'column' || number?.kind !== 'number') this.refuse(`Could not read the comparison at "${this.tokens[cue.at].text}"`);
+      this.used.add(link);
+      target = { table: link.chosen.table, column: link.chosen.column };
+      values = [Number(number.text)];
+    } else if (cue.year) {
+      const yearColumn = this.yearColumn();
+      if (yearColumn.kind === 'date') {
+        const rhs = comparisonSql(cue.op, values);
+        this.addTable(yearColumn.ref.table);
+        this.conditions.push(`year(${this.ref(yearColumn.ref)}) ${rhs}`);
+        this.described.push(`the year of ${yearColumn.ref.column.name} ${describeComparison(rhs)}`);
+        return;
+      }
+      target = yearColumn.ref;
+    } else {
+      const before = this.numberColumnBefore(cue.at);
+      const after = this.linkAfter(cue.end);
+      // "more than one employee": a condition on how many rows each group has.
+      if (after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table && values.length === 1 && cue.op !== 'between' && !this.having) {
+        this.used.add(after);
+        this.having = { op: cue.op, value: values[0], table: after.chosen.table };
+        this.addTable(after.chosen.table);
+        return;
+      }
+      if (after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table)
+        this.refuse(
+          `Cannot compare a count of ${after.chosen.table.name} ("${this.tokens
+            .slice(cue.at, after.end)
+            .map((t) => t.text)
+            .join(' ')}")`,
+        );
+      if (before && before.chosen.kind === 'column') {
+        this.used.add(before);
+        target = { table: before.chosen.table, column: before.chosen.column };
+      } else {
+        const main = this.tables[0];
+        const measure = main ? defaultMeasure(main) : undefined;
+        if (!main || !measure)
+          this.refuse(
+            `Could not tell which number "${this.tokens
+              .slice(cue.at, cue.end)
+              .map((t) => t.text)
+              .join(' ')}" compares`,
+          );
+        target = { table: main, column: measure };
+      }
+    }
+    if (values.length > 1 && cue.op !== '=' && cue.op !== 'between') this.refuse(`Cannot compare with several numbers at "${this.tokens[cue.at].text}"`);
+    // A year kept as text (Spider's "Year" columns) is compared as a number.
+    const textYear = target.column.kind === 'text' && /year/i.test(target.column.name);
+    if (target.column.kind !== 'number' && !textYear) this.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
+    const rhs = comparisonSql(cue.op, values);
+    this.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`, textYear);
+  }
+
+  private yearColumn(): { kind: 'date' | 'number'; ref: ColumnRef } {
+    const linked = this.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind !== 'date');
+    if (linked && linked.chosen.kind === 'column') {
+      this.used.add(linked);
+      return {
+        kind: 'number',
+        ref: { table: linked.chosen.table, column: linked.chosen.column },
+      };
+    }
+    for (const table of this.tables) {
+      const year = table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
+      if (year) return { kind: 'number', ref: { table, column: year } };
+    }
+    return { kind: 'date', ref: this.dateColumn() };
+  }
+
+  /** The date column a date phrase filters: a linked one, else the first of the question's tables. */
+  private dateColumn(): ColumnRef {
+    const linked = this.links.find((l) => l.chosen.kind === 'column' && l.chosen.column.kind === 'date');
+    if (linked && linked.chosen.kind === 'column') {
+      this.used.add(linked);
+      return { table: linked.chosen.table, column: linked.chosen.column };
+    }
+    for (const table of this.tables) {
+      const dates = table.columns.filter((c) => c.kind === 'date');
+      if (dates.length >= 1) return { table, column: dates[0] };
+    }
+    this.refuse('The question names a date or year, but none of its tables has a date column');
+  }
+
+  private readonly pendingRefs: ColumnRef[] = [];
+  /** Column links followed by a number they equal, found before the links are resolved. */
+  private readonly equalities: { link: Link; value: number }[] = [];
+  private having?: { op: string; value: number; table: SchemaTable };
+  private readonly bounds = new Map<SchemaColumn, { op: string; value: number }[]>();
+
+  /** A column reference whose alias is filled in once the joins are known. */
+  private ref(ref: ColumnRef): string {
+    this.pendingRefs.push(ref);
+    return `\u0000${this.pendingRefs.length - 1}\u0000`;
+  }
+
+  private filter(ref: ColumnRef, rhs: string, description: string, asInteger = false): void {
+    // "a singer above 40 and a singer below 30" asks for two sets of rows, which one WHERE cannot say.
+    const bound = /^(>=|<=|>|<) (-?[\d.]+)$/.exec(rhs);
+    if (bound) {
+      const earlier = this.bounds.get(ref.column) ?? [];
+      const lower = Math.max(...[...earlier, { op: bound[1], value: Number(bound[2]) }].filter((b) => b.op.startsWith('>')).map((b) => b.value));
+      const upper = Math.min(...[...earlier, { op: bound[1], value: Number(bound[2]) }].filter((b) => b.op.startsWith('<')).map((b) => b.value));
+      if (lower >= upper) this.refuse(`The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not supported)`);
+      this.bounds.set(ref.column, [...earlier, { op: bound[1], value: Number(bound[2]) }]);
+    }
+    this.addTable(ref.table);
+    this.conditions.push(`${asInteger ? `TRY_CAST(${this.ref(ref)} AS INTEGER)` : this.ref(ref)} ${rhs}`);
+    this.described.push(description);
+  }
+
+  /** "singers above the average age": the column against its average over the whole table. */
+  private compareWithAverage(cue: Extract<Cue, { kind: 'compare' }>): void {
+    const implied = cue.implied ? this.impliedColumn(cue.implied) : undefined;
+    const after = this.linkAfter(cue.end);
+    const link = implied ? undefined : after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !this.used.has(after) ? after : this.numberColumnBefore(cue.at);
+    if (!implied && (!link || link.chosen.kind !== 'column')) this.refuse(`Could not tell which number "${this.tokens[cue.at].text} the average" compares`);
+    if (link) this.used.add(link);
+    const { table, column } = implied ?? (link!.chosen as { table: SchemaTable; column: SchemaColumn });
+    // "amount more than the average amount": the column named before is the same comparison.
+    const before = this.numberColumnBefore(cue.at);
+    if (before?.chosen.kind === 'column' && before.chosen.column === column) this.used.add(before);
+    const average = `(SELECT avg(${quoteDouble(column.name)}) FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)})`;
+    this.addTable(table);
+    this.conditions.push(`${this.ref({ table, column })} ${cue.op} ${average}`);
+    this.described.push(`${column.name} ${cue.op} its average`);
+  }
+
+  /** Whether every row of `a` has at most one row of `b`. */
+  private toOne(a: SchemaTable, b: SchemaTable): boolean {
+    return isToOne(this.schema, a, b);
+  }
+
+  private path(a: SchemaTable, b: SchemaTable): JoinStep[] | undefined {
+    return relationshipPath(this.schema, a, b);
+  }
+
+  /** The FROM clause: `main` joined with every other table of the question, with the conditions' column references filled in. */
+  private joins(main: SchemaTable): { sql: string; aliases: Map<SchemaTable, string>; joined: boolean } {
+    const { sql, aliases, joined } = joinTables(this.schema, main, this.tables, (reason) => this.refuse(reason));
+    const resolveRefs = (text: string): string =>
+      text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => {
+        const ref = this.pendingRefs[Number(i)];
+        return `${aliases.get(ref.table)}.${quoteDouble(ref.column.name)}`;
+      });
+    for (let k = 0; k < this.conditions.length; k++) this.conditions[k] = resolveRefs(this.conditions[k]);
+    return { sql, aliases, joined };
+  }
+}
