@@ -3,6 +3,7 @@ import type { Connection } from 'pg';
 
 /** Backend message types met during `COPY ... TO STDOUT` (PostgreSQL protocol, "COPY Operations"). */
 const copyData = 0x64; // 'd'
+const copyDone = 0x63; // 'c'
 const errorResponse = 0x45; // 'E'
 /** Messages the backend may send between CopyOutResponse and CopyDone that carry no copied bytes. */
 const interspersed = new Set([0x48 /* CopyOutResponse 'H' */, 0x4e /* NoticeResponse 'N' */, 0x53 /* ParameterStatus 'S' */, 0x41 /* NotificationResponse 'A' */]);
@@ -95,9 +96,10 @@ export class CopyOutStream extends Readable {
         }
         at = end;
       } else {
-        // CopyDone, or an ErrorResponse: what follows (CommandComplete, ReadyForQuery, the error) is pg's.
+        // CopyDone (its header is all of it) ends the rows; what follows (CommandComplete,
+        // ReadyForQuery) is pg's, and so is an ErrorResponse, which pg reports through handleError.
         const more = out > 0 ? this.push(output.subarray(0, out)) : true;
-        this.detach(input.subarray(at));
+        this.detach(input.subarray(code === copyDone ? end : at));
         if (code !== errorResponse) this.push(null);
         return more;
       }
