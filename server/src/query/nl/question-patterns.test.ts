@@ -174,4 +174,11 @@ describe('question patterns over a small schema', () => {
     const { sql } = await db.ask('Which mountain altitude is the most common?');
     expect(sql).toMatch(/ORDER BY count\(\*\) DESC, t1\."mountain_altitude" ASC LIMIT 1$/);
   });
+
+  it('counts the rows meeting a condition on a count of related rows ("airlines with more than 1 flight")', async () => {
+    const { sql, rows } = await db.ask('How many airlines have more than 1 flight?');
+    expect(sql).toMatch(/HAVING count\(DISTINCT t\d\."flight_id"\) > 1\) AS matching$/);
+    expect(rows).toEqual([[2]]);
+    expect((await db.ask('ratio of airlines with more than 1 flight to airlines')).rows).toEqual([[2 / 3]]);
+  });
 });

@@ -309,6 +309,15 @@ export class QuestionPlan {
     const filterText = this.described.length ? ` where ${this.described.join(' and ')}` : '';
 
     let having = '';
+    if (this.having && countTarget?.chosen.kind === 'table' && measures.length === 0 && groupLinks.length === 0 && projection.length === 0) {
+      // "How many authors have published more than 2 papers?": the authors meeting the count condition, counted.
+      const counted = countTarget.chosen.table;
+      const key = keyColumn(counted) ?? labelColumn(counted);
+      const otherKey = keyColumn(this.having.table);
+      const condition = `${otherKey ? `count(DISTINCT ${col({ table: this.having.table, column: otherKey })})` : 'count(*)'} ${this.having.op} ${this.having.value}`;
+      const inner = `SELECT ${col({ table: counted, column: key })} FROM ${from.sql}${where} GROUP BY ${col({ table: counted, column: key })} HAVING ${condition}`;
+      return this.single(`SELECT count(*) AS ${quoteDouble('count')} FROM (${inner}) AS matching`, `number of ${counted.name} with ${this.having.op} ${this.having.value} ${this.having.table.name}${filterText}`);
+    }
     if (this.having) {
       if (countCue || measures.length > 0) this.refuse('A condition on a count together with another aggregate is not supported');
       const shown =
@@ -444,6 +453,11 @@ export class QuestionPlan {
         limited: limit !== undefined || distinct !== '' || this.having !== undefined,
       },
     };
+  }
+
+  /** A query of one value over a subquery: composed with another plan only as a whole (a scalar subquery). */
+  private single(sql: string, meaning: string): PlannedQuery {
+    return { sql, meaning, grouped: false, parts: { select: [`count(*) AS ${quoteDouble('count')}`], from: `(${sql}) AS one`, where: [], groupBy: [], keys: [], keyIds: [], aggregated: true, counted: 'rows', limited: false } };
   }
 
   private isFilter(link: Resolved): boolean {
