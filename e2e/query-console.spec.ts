@@ -166,3 +166,34 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
   await screenshot(page, 'query-06-question');
 });
+
+test('the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated SQL', async ({ page }) => {
+  await openConsole(page);
+  await page.getByRole('tab', { name: 'SPARQL' }).click();
+  await typeQuery(page, 'PREFIX ex: <http://example.com/shop#>\nSELECT DISTINCT ?class WHERE { ?x a ?class } # every class with instances');
+  // Keywords, variables, IRIs and the comment are told apart: several token classes, where plain text has one.
+  const lines = page.locator('.query-editor .view-lines');
+  await expect(lines).toContainText('every class');
+  const tokenClasses = await lines.locator('span[class^="mtk"]').evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
+  expect(tokenClasses.length).toBeGreaterThanOrEqual(4);
+
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const grid = page.getByRole('grid', { name: 'Query results' });
+  await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
+  await expect(grid.getByRole('gridcell', { name: 'ex:PremiumCustomer', exact: true })).toBeVisible();
+
+  // The generated SQL, above the rows it gave.
+  await page.getByRole('button', { name: 'Show SQL' }).click();
+  await expect(page.locator('.generated-query')).toContainText('SELECT');
+  await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
+  await screenshot(page, 'query-08-sparql-sql');
+
+  // Terms of the ontology complete after their prefix.
+  await page.locator('.query-editor .monaco-editor').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('ex:Prem');
+  await expect(page.locator('.suggest-widget')).toContainText('PremiumCustomer');
+  await screenshot(page, 'query-09-sparql-completion');
+  await page.keyboard.press('Escape');
+});

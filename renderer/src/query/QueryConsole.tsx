@@ -4,7 +4,9 @@ import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
+import type { SparqlVocabulary } from '../../../server/src/api-types.js';
 import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
+import { declaredPrefixes } from './sparql-completion.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid } from './ResultsGrid.js';
 import type { EditorEdit } from './SqlEditor.js';
@@ -58,6 +60,7 @@ export default function QueryConsole() {
   const [jobs, setJobs] = usePersistedState<TrackedJob[]>('query-jobs', []);
   const text = texts[mode] ?? '';
   useJobPolling(jobs, setJobs);
+  const vocabulary = useSparqlVocabulary(mode === 'sparql');
   const sourceNames = catalog.sources;
 
   // Tables named by earlier successful queries are known again after a restart.
@@ -95,7 +98,8 @@ export default function QueryConsole() {
         record({ query, kind: 'sql', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
         void learn(tableReferences(query, sourceNames));
       } else if (mode === 'sparql') {
-        const result = sparqlToResult(await queryApi.sparql(query), Math.round(performance.now() - started));
+        const prefixes = { ...vocabulary?.prefixes, ...declaredPrefixes(query) };
+        const result = sparqlToResult(await queryApi.sparql(query), Math.round(performance.now() - started), prefixes);
         setOutcome({ result });
         record({ query, kind: 'sparql', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
       } else {
@@ -109,7 +113,19 @@ export default function QueryConsole() {
       setOutcome({ error: (e as Error).message });
       record({ query, kind: mode, ok: false });
     }
-  }, [text, mode, runAsync, record, learn, notify, sourceNames, setJobs, setOutcome]);
+  }, [text, mode, runAsync, record, learn, notify, sourceNames, setJobs, setOutcome, vocabulary]);
+
+  /** The SQL the SPARQL query translates to, shown above the current result. */
+  const explain = useCallback(async () => {
+    const query = text.trim();
+    if (!query) return;
+    try {
+      const { sql, translate_ms: ms } = await queryApi.explainSparql(query);
+      setOutcome({ ...lastOutcome, error: undefined, answer: `Generated SQL (translated in ${ms} ms)`, generatedQuery: sql });
+    } catch (e) {
+      setOutcome({ ...lastOutcome, error: (e as Error).message });
+    }
+  }, [text, setOutcome]);
 
   const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
   // Each edit is a new object, so the same text can be inserted twice.
@@ -183,6 +199,11 @@ export default function QueryConsole() {
           <button type="button" className="primary" onClick={() => void run()} disabled={outcome.running || !text.trim()} title="Run (Ctrl/Cmd+Enter)">
             {outcome.running ? 'Running…' : 'Run'}
           </button>
+          {mode === 'sparql' && (
+            <button type="button" onClick={() => void explain()} disabled={!text.trim()} title="Show the SQL this query translates to (?explain=true)">
+              Show SQL
+            </button>
+          )}
           {mode === 'sql' && (
             <label title="Submit as an async job (POST /async) and follow it in Jobs">
               <input type="checkbox" checked={runAsync} onChange={(e) => setRunAsync(e.target.checked)} /> Async
@@ -220,7 +241,7 @@ export default function QueryConsole() {
             />
           ) : (
             <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
-              <SqlEditor initialValue={text} edit={edit} language={mode} catalog={catalog} theme={colorScheme} onChange={setText} onRun={() => void run()} />
+              <SqlEditor initialValue={text} edit={edit} language={mode} catalog={catalog} vocabulary={vocabulary} theme={colorScheme} onChange={setText} onRun={() => void run()} />
             </Suspense>
           )}
           {!text && mode !== 'nl' && <div className="query-placeholder">{modes.find((m) => m.id === mode)?.placeholder} — Ctrl/Cmd+Enter runs</div>}
@@ -243,4 +264,17 @@ export default function QueryConsole() {
       </section>
     </div>
   );
+}
+
+/** The SPARQL vocabulary (prefixes, classes, properties), fetched the first time it is `wanted`; undefined until then or when it fails. */
+function useSparqlVocabulary(wanted: boolean): SparqlVocabulary | undefined {
+  const [vocabulary, setVocabulary] = useState<SparqlVocabulary>();
+  const requested = useRef(false);
+  useEffect(() => {
+    if (!wanted || requested.current) return;
+    requested.current = true;
+    // Without it the console still runs SPARQL, only without completion of terms or short IRIs.
+    queryApi.sparqlVocabulary().then(setVocabulary, () => undefined);
+  }, [wanted]);
+  return vocabulary;
 }

@@ -1,4 +1,6 @@
+import type { SparqlVocabulary } from '../../../server/src/api-types.js';
 import { ApiError } from '../api/client.js';
+import { shortenIri } from './sparql-completion.js';
 
 /** A column of a query result: its name and DuckDB type. */
 export interface ResultColumn {
@@ -75,16 +77,23 @@ export const queryApi = {
   results: (id: string, offset = 0, limit = 10_000) => call<QueryResult>('GET', `/async/${encodeURIComponent(id)}/results?offset=${offset}&limit=${limit}`),
   cancel: (id: string) => call<JobState>('DELETE', `/async/${encodeURIComponent(id)}`),
   sparql: (query: string) => call<SparqlJson>('POST', '/sparql', { query }),
+  /** The SQL a SPARQL query translates to, without running it. */
+  explainSparql: (query: string) => call<{ sql: string; translate_ms: number }>('POST', '/sparql?explain=true', { query }),
+  sparqlVocabulary: () => call<SparqlVocabulary>('GET', '/sparql/vocabulary'),
   ask: (question: string) => call<NaturalLanguageAnswer>('POST', '/natural-language', { question }),
 };
 
-/** A SPARQL JSON answer as a result table (terms shown by their value; ASK as one `boolean` column). */
-export function sparqlToResult(answer: SparqlJson, elapsedMs: number): QueryResult {
+/**
+ * A SPARQL JSON answer as a result table: terms shown by their value, IRIs shortened by `prefixes`
+ * (`ex:Customer`); ASK as one `boolean` column.
+ */
+export function sparqlToResult(answer: SparqlJson, elapsedMs: number, prefixes: Record<string, string> = {}): QueryResult {
   if (typeof answer.boolean === 'boolean') {
     return { columns: [{ name: 'boolean', type: 'BOOLEAN' }], rows: [{ boolean: answer.boolean }], row_count: 1, truncated: false, elapsed_ms: elapsedMs };
   }
   const vars = answer.head.vars ?? [];
-  const rows = (answer.results?.bindings ?? []).map((binding) => Object.fromEntries(vars.map((v) => [v, binding[v]?.value ?? null])));
+  const text = (term: { type: string; value: string } | undefined) => (!term ? null : term.type === 'uri' ? shortenIri(term.value, prefixes) : term.value);
+  const rows = (answer.results?.bindings ?? []).map((binding) => Object.fromEntries(vars.map((v) => [v, text(binding[v])])));
   return { columns: vars.map((name) => ({ name, type: 'TERM' })), rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
 }
 
