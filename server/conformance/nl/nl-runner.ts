@@ -19,7 +19,22 @@ export interface QuestionOutcome {
   verdict: Verdict;
   sql?: string;
   detail?: string;
+  /** Translate, run and compare. */
   ms: number;
+  /** Translation alone (the statement not run), undefined when the translator refused. */
+  translateMs?: number;
+}
+
+/** The translator's own time for `question`: the SQL built and not run. */
+async function translationTime(nl: NaturalLanguageService, question: string): Promise<number | undefined> {
+  const schema = await nl.schemaContext();
+  const started = performance.now();
+  try {
+    await nl.translator.translate(question, schema, async () => undefined);
+    return performance.now() - started;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sources.yaml of one suite database: one DuckDB source, and its foreign keys as relationships. */
@@ -80,13 +95,14 @@ async function runDatabase(database: SuiteDatabase, items: SuiteQuestion[], work
   try {
     await nl.schemaContext();
     for (const item of items) {
+      const translateMs = await translationTime(nl, item.question);
       const started = performance.now();
       try {
         const { generated_query, outcome } = await nl.ask(item.question);
         const ms = performance.now() - started;
         const rows = outcome.rows.map((row) => outcome.columns.map((c) => row[c.name]));
         const match = await matchesGold(connection, item, rows);
-        outcomes.push({ item, verdict: match === undefined ? 'gold-failed' : match ? 'correct' : 'wrong', sql: generated_query, ms });
+        outcomes.push({ item, verdict: match === undefined ? 'gold-failed' : match ? 'correct' : 'wrong', sql: generated_query, ms, translateMs });
       } catch (error) {
         const ms = performance.now() - started;
         const refused = error instanceof HttpError && error.status === 422;
@@ -137,6 +153,13 @@ function summaryLine(label: string, outcomes: QuestionOutcome[]): string {
   );
 }
 
+/** "median x ms, p95 y ms" of some durations. */
+function medianAndP95(values: number[]): string {
+  if (values.length === 0) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return `median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(2)} ms`;
+}
+
 /** Prints accuracy per set and per category, the share answered 422, and the time per question. */
 export function printNlReport(outcomes: QuestionOutcome[]): void {
   for (const set of ['spider', 'defog'] as const) {
@@ -150,7 +173,7 @@ export function printNlReport(outcomes: QuestionOutcome[]): void {
           ofSet.filter((o) => o.item.category === category),
         ),
       );
-    const ms = ofSet.map((o) => o.ms).sort((a, b) => a - b);
-    console.log(`  time per question (translate + run): median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.floor(ms.length * 0.95)].toFixed(1)} ms`);
+    console.log(`  time per question (translate + run): ${medianAndP95(ofSet.map((o) => o.ms))}`);
+    console.log(`  translation alone (questions translated): ${medianAndP95(ofSet.flatMap((o) => (o.translateMs === undefined ? [] : [o.translateMs])))}`);
   }
 }
