@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
 import { ConfigFileError } from './config-file.js';
+import { createLogger } from './logger.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchUrl } from './workbench/workbench-url.js';
 import { productVersion } from './version.js';
@@ -21,9 +22,10 @@ async function serve(flags: ConfigFlags): Promise<void> {
     throw error;
   }
   const workbenchToken = config.workbench ? newWorkbenchToken() : undefined;
+  const logger = createLogger(config.logLevel);
   let app;
   try {
-    app = await buildServer(config, { workbenchToken });
+    app = await buildServer(config, { workbenchToken, logger });
   } catch (error) {
     if (error instanceof ConfigFileError) {
       process.stderr.write(`adaptive-gateway: ${error.message}\n`);
@@ -32,13 +34,17 @@ async function serve(flags: ConfigFlags): Promise<void> {
     throw error;
   }
   if (config.authEnabled === false && !['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
-    app.log.warn('AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it');
+    logger.warn('AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it');
   }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     process.stderr.write(`adaptive-gateway: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
     process.exit(1);
+  }
+  const bound = app.server.address();
+  if (bound !== null && typeof bound === 'object') {
+    logger.info(`Server listening at http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`);
   }
   if (workbenchToken) {
     // Printed once, Jupyter-style: the token is in the URL and nowhere in the logs.
@@ -48,9 +54,9 @@ async function serve(flags: ConfigFlags): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
-      app.log.error(`requests still running after ${shutdownBoundMs} ms; exiting`);
+      logger.error(`requests still running after ${shutdownBoundMs} ms; exiting`);
       process.exit(1);
     }, shutdownBoundMs);
     force.unref();

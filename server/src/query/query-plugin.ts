@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
@@ -31,10 +32,10 @@ const tableListingTimeoutMs = 10_000;
  * async jobs. sources.yaml is read when the plugin registers, so a bad file stops the server from
  * starting with an error naming its line.
  */
-export async function queryPlugin(app: FastifyInstance, options: { config: Config }): Promise<void> {
+export async function queryPlugin(app: FastifyInstance, options: { config: Config; log: Logger }): Promise<void> {
   const { config } = options;
   const setup = loadQuerySetup(config.querySources);
-  const service = await QueryService.create(setup, config.dataDir, app.log);
+  const service = await QueryService.create(setup, config.dataDir, options.log);
   app.addHook('onClose', async () => service.close());
 
   app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
