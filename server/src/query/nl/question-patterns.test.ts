@@ -20,6 +20,10 @@ CREATE TABLE course (course_id INTEGER, title VARCHAR, num_enrolled INTEGER);
 INSERT INTO course VALUES (1, 'Databases', 120), (2, 'Compilers', 80);
 CREATE TABLE fare (fare_id INTEGER, from_airport VARCHAR, to_airport VARCHAR, cost INTEGER);
 INSERT INTO fare VALUES (1, 'LAX', 'ORD', 300), (2, 'ORD', 'LAX', 280), (3, 'LAX', 'JFK', 400);
+CREATE TABLE state (state_name VARCHAR, area INTEGER);
+INSERT INTO state VALUES ('Ohio', 100), ('Utah', 200);
+CREATE TABLE lake (lake_name VARCHAR, state_name VARCHAR);
+INSERT INTO lake VALUES ('Erie', 'Ohio'), ('Grand', 'Ohio'), ('Salt', 'Utah'), ('Nowhere', 'Atlantis');
 CREATE TABLE river (river_name VARCHAR, length INTEGER);
 INSERT INTO river VALUES ('Nile', 6650), ('Rhine', 1230), ('Loire', 1006);
 CREATE TABLE mountain (mountain_name VARCHAR, mountain_altitude INTEGER);
@@ -32,6 +36,7 @@ describe('question patterns over a small schema', () => {
     db = await smallDatabase('demo', ddl, [
       ['flight.airline_code', 'airline.airline_code'],
       ['review.business_id', 'business.business_id'],
+      ['lake.state_name', 'state.state_name'],
     ]);
   });
   afterAll(() => db.close());
@@ -180,5 +185,29 @@ describe('question patterns over a small schema', () => {
     expect(sql).toMatch(/HAVING count\(DISTINCT t\d\."flight_id"\) > 1\) AS matching$/);
     expect(rows).toEqual([[2]]);
     expect((await db.ask('ratio of airlines with more than 1 flight to airlines')).rows).toEqual([[2 / 3]]);
+  });
+
+  it('groups by the counted table\'s own reference when it holds the group\'s label ("lakes in each state")', async () => {
+    const { sql, rows } = await db.ask('How many lakes are there in each state?');
+    expect(sql).not.toContain('JOIN');
+    // A lake whose state is not in the state table is still counted.
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['Ohio', 2],
+        ['Atlantis', 1],
+      ]),
+    );
+    // With a condition on the state table, the join stays.
+    expect((await db.ask('How many lakes are there in each state with area over 150?')).sql).toContain('JOIN');
+  });
+
+  it('counts per row asked with "Which X ..., and how many Y"', async () => {
+    const { rows } = await db.ask('Which businesses are in Austin and how many reviews do they have?');
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['Joe', 2],
+        ['Ann', 1],
+      ]),
+    );
   });
 });

@@ -264,6 +264,12 @@ export class QuestionPlan {
         this.used.add(asked);
       }
     }
+    // "Which users have posted reviews ..., and how many reviews have they posted?": counts per row asked for.
+    const which = this.tokens[0]?.text === 'which' ? this.links.find((l) => l.start === 1) : undefined;
+    if (countTarget && !superlative && groupLinks.length === 0 && which?.chosen.kind === 'table' && which !== countTarget && which.chosen.table !== countTarget.chosen.table && !this.having) {
+      groupLinks = [which];
+      this.used.add(which);
+    }
     const rankBy = topBy ?? (superlative && !rankByCount ? this.superlativeColumn(superlative) : undefined);
     const projection: ColumnRef[] = [];
     for (const l of this.links) {
@@ -282,6 +288,15 @@ export class QuestionPlan {
 
     const main =
       countTarget?.chosen.table ?? entityLinks[0]?.chosen.table ?? measures[0]?.ref.table ?? groupLinks[0]?.chosen.table ?? projection[0]?.table ?? this.links[0].chosen.table;
+    // "How many lakes are there in each state?": when the counted table's own column already holds the
+    // group's label (lake.state_name -> state.state_name), group by it without joining the other table.
+    groupLinks = groupLinks.map((g) => {
+      const direct = g.chosen.kind === 'table' ? this.ownReference(main, g.chosen.table) : undefined;
+      if (!direct) return g;
+      const at = this.tables.indexOf(g.chosen.table);
+      if (at >= 0) this.tables.splice(at, 1);
+      return { ...g, chosen: { kind: 'column', table: main, column: direct } };
+    });
     const from = this.joins(main);
     const alias = (table: SchemaTable): string => from.aliases.get(table) ?? this.refuse(`${table.name} is not joined to the rest of the question`);
     const col = (ref: ColumnRef): string => `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
@@ -453,6 +468,21 @@ export class QuestionPlan {
         limited: limit !== undefined || distinct !== '' || this.having !== undefined,
       },
     };
+  }
+
+  /**
+   * The column of `main` that references `table`'s label directly, when nothing else of the question
+   * needs `table` (no other link, filter or measure names it); undefined otherwise.
+   */
+  private ownReference(main: SchemaTable, table: SchemaTable): SchemaColumn | undefined {
+    if (main === table || this.links.filter((l) => l.chosen.table === table).length > 1 || this.pendingRefs.some((r) => r.table === table)) return undefined;
+    const label = labelColumn(table);
+    const step = this.schema.relationships.find(
+      (r) =>
+        (r.from.table === main.key && r.to.table === table.key && r.to.column === label.name) || (r.to.table === main.key && r.from.table === table.key && r.from.column === label.name),
+    );
+    const name = step ? (step.from.table === main.key ? step.from.column : step.to.column) : undefined;
+    return main.columns.find((c) => c.name === name);
   }
 
   /** A query of one value over a subquery: composed with another plan only as a whole (a scalar subquery). */
