@@ -265,6 +265,8 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     }
     case 'coalesce': {
       const terms = args.map(toTerm);
+      // COALESCE() of nothing is an error: unbound.
+      if (terms.length === 0) return { kind: 'term', t: 'CAST(NULL AS INTEGER)', v: 'CAST(NULL AS VARCHAR)', d: 'CAST(NULL AS VARCHAR)', l: 'CAST(NULL AS VARCHAR)' };
       const pick = (k: keyof TermSql) => `CASE ${terms.map((x) => `WHEN ${x.t} IS NOT NULL THEN ${k === 'n' ? numberOf(x) : x[k]}`).join(' ')} END`;
       return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l'), n: pick('n') };
     }
@@ -278,7 +280,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     }
     case 'encode_for_uri':
       return simpleLiteral(`url_encode(${stringArg(term(0))})`);
-    case 'md5': case 'sha256': {
+    case 'md5': case 'sha1': case 'sha256': {
       const x = term(0);
       return simpleLiteral(`${op}(CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' THEN ${x.v} END)`);
     }
@@ -305,6 +307,10 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const x = term(0);
       return { kind: 'term', t: `CASE WHEN ${x.t} = 2 OR (${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '') THEN 2 END`, v: x.v, d: "''", l: "''" };
     }
+    case 'struuid':
+      return simpleLiteral('CAST(uuid() AS VARCHAR)');
+    case 'uuid':
+      return { kind: 'term', t: '2', v: `'urn:uuid:' || CAST(uuid() AS VARCHAR)`, d: "''", l: "''" };
     case 'year': case 'month': case 'day': case 'hours': case 'minutes': {
       const x = term(0);
       const part = { year: 'year', month: 'month', day: 'day', hours: 'hour', minutes: 'minute' }[op];

@@ -77,6 +77,9 @@ export function mapColumns(map: TermMap): string[] {
   return [];
 }
 
+/** Characters no IRI contains (RFC 3987): controls, space, `<>"{}|^` backtick and backslash. */
+const invalidIriCharacter = '[\\x00-\\x20<>"{}|^`\\\\]';
+
 /** The four SQL expressions of a bound term map (R2RML §7: IRI-safe encoding of template values). */
 export function termMapSql({ map, alias, types }: BoundMap): TermSql {
   if (map.kind === 'constant') return constantSql(map.term);
@@ -86,6 +89,8 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
   if (map.kind === 'column') {
     natural = naturalDatatype(types(map.column) ?? '');
     v = lexical(columnRef(alias, map.column), types(map.column));
+    // A column value that cannot be an IRI is a data error (R2RML §11): the query fails naming it.
+    if (map.termType === 'iri') v = `CASE WHEN regexp_matches(${v}, ${sqlString(invalidIriCharacter)}) THEN error(${sqlString(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
   } else {
     v = map.parts
       .map((part) => {

@@ -170,6 +170,7 @@ const cases: [string, string, boolean?][] = [
   ['STRBEFORE, STRAFTER, REPLACE, ENCODE_FOR_URI, MD5, STRLANG, STRDT', 'SELECT ?b ?a ?r ?e ?m ?sl ?sd WHERE { ?p ex:email ?mail BIND(STRBEFORE(?mail, "@") AS ?b) BIND(STRAFTER(?mail, "@") AS ?a) BIND(REPLACE(?mail, "([a-z]+)@", "$1 at ") AS ?r) BIND(ENCODE_FOR_URI(?mail) AS ?e) BIND(MD5(?mail) AS ?m) BIND(STRLANG(?b, "en") AS ?sl) BIND(STRDT(?b, ex:code) AS ?sd) }'],
   ['BIND alone in a UNION branch', 'SELECT ?x WHERE { { BIND("a" AS ?x) } UNION { ?d ex:title ?x } }'],
   ['blank node in the pattern', 'SELECT ?n WHERE { _:x ex:worksIn ?d ; ex:name ?n . ?d ex:title "Research" }'],
+  ['SHA1, STRUUID, UUID and an empty COALESCE', 'SELECT (SHA1("abc") AS ?h) (STRLEN(STRUUID()) AS ?n) (isIRI(UUID()) AS ?i) (COALESCE() AS ?c) WHERE {}'],
   ['ASK true', 'ASK { ?p ex:name "Ada" }'],
   ['ASK false', 'ASK { ?p ex:name "Nobody" }'],
 ];
@@ -207,6 +208,21 @@ describe('generated SQL', () => {
   it('compares IRI constants through the template columns, as numbers for integer columns', async () => {
     const sql = await explain(keyed, 'SELECT ?n WHERE { ?p ex:name ?n FILTER(?p = <http://example.com/ns#person/3>) }');
     expect(sql).toMatch(/"id" = 3/);
+  });
+});
+
+describe('column values as IRIs', () => {
+  it('fails the query naming a value that cannot be an IRI (an R2RML data error)', async () => {
+    const graph = await openGraphFixture(
+      ['CREATE TABLE t (iri VARCHAR)', "INSERT INTO t VALUES ('http://example.com/ok'), ('Emily Smith')"],
+      `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <${ex}> .
+<#T> rr:logicalTable [ rr:tableName "t" ] ; rr:subjectMap [ rr:column "iri" ; rr:class ex:T ] .`,
+    );
+    try {
+      await expect(graph.sparql.run(`${prefixes}SELECT ?x WHERE { ?x a ex:T }`)).rejects.toThrow(/not a valid IRI: Emily Smith/);
+    } finally {
+      await graph.close();
+    }
   });
 });
 
