@@ -13,6 +13,7 @@ import {
 } from './column-roles.js';
 import { isToOne, joinTables, relationshipPath, type JoinStep } from './join-paths.js';
 import type { PlannedQuery } from './plan-parts.js';
+import { linkQuotedValues, quotedSpans } from './quoted-values.js';
 import { readCues, type Aggregate, type Cue, type Implied } from './question-grammar.js';
 import { fillerWords, type Token, tokenize } from './question-words.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
@@ -46,7 +47,7 @@ export class QuestionPlan {
     const cues = read.cues.filter((c) => !named.some((n) => c.at < n.end && c.end > n.start));
     const taken = new Set([...cues.flatMap((c) => Array.from({ length: c.end - c.at }, (_, k) => c.at + k))]);
     this.cues = cues;
-    const links = index.link(this.tokens, taken);
+    const links = linkQuotedValues(this.tokens, index.link(this.tokens, taken), quotedSpans(question));
     const covered = new Set(taken);
     for (const link of links) for (let k = link.start; k < link.end; k++) covered.add(k);
     // "above age 20": the number after the column belongs to the comparison.

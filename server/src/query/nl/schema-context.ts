@@ -35,8 +35,9 @@ export interface SchemaContext {
 }
 
 /** Longest sampled value kept: longer texts are descriptions, not something a question names. */
-const maxValueLength = 60;
-const valuesPerColumn = 200;
+export const maxValueLength = 60;
+/** Most distinct values sampled per text column; a column with fewer has all of its values sampled. */
+export const valuesPerColumn = 200;
 
 /** The kind of a DuckDB type, for deciding what a column can be compared, summed or grouped by. */
 export function columnKind(type: string): ColumnKind {
