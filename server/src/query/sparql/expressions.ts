@@ -24,7 +24,14 @@ const integerTypes = numericDatatypes.filter((d) => !/(decimal|float|double)$/.t
 export const numberOf = (x: TermSql): string => x.n ?? `CASE WHEN ${x.t} = 3 AND ${x.d} IN (${numericList}) THEN TRY_CAST(${x.v} AS DOUBLE) END`;
 
 /** The datatype of a number: integer subtypes count as xsd:integer. */
-const numericType = (d: string): string => `CASE WHEN ${d} IN (${integerTypes.map(sqlString).join(', ')}) THEN ${sqlString(xsdInteger)} ELSE ${d} END`;
+const numericType = (d: string): string => {
+  const known = sqlText(d);
+  if (known !== undefined) return integerTypes.includes(known) ? sqlString(xsdInteger) : d;
+  return `CASE WHEN ${d} IN (${integerTypes.map(sqlString).join(', ')}) THEN ${sqlString(xsdInteger)} ELSE ${d} END`;
+};
+
+/** The text of an SQL string literal, or undefined when `sql` is anything else (folded at translation time). */
+export const sqlText = (sql: string): string | undefined => (/^'(?:[^']|'')*'$/.test(sql) ? sql.slice(1, -1).replace(/''/g, "'") : undefined);
 
 /** An expression as a SQL boolean: SPARQL's effective boolean value. */
 export function toBool(value: Value): string {

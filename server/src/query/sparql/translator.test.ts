@@ -162,7 +162,7 @@ const cases: [string, string, boolean?][] = [
   ['GROUP BY with COUNT, SUM, AVG, MIN, MAX', 'SELECT ?d (COUNT(?p) AS ?c) (SUM(?a) AS ?s) (AVG(?a) AS ?avg) (MIN(?a) AS ?lo) (MAX(?n) AS ?hi) WHERE { ?p ex:worksIn ?d ; ex:age ?a ; ex:name ?n } GROUP BY ?d'],
   ['HAVING', 'SELECT ?d (COUNT(*) AS ?c) WHERE { ?p ex:worksIn ?d } GROUP BY ?d HAVING(COUNT(*) > 1)'],
   ['aggregate without GROUP BY', 'SELECT (COUNT(DISTINCT ?a) AS ?c) WHERE { ?p ex:age ?a }'],
-  ['aggregate over no rows', 'SELECT (COUNT(?p) AS ?c) (SUM(?a) AS ?s) WHERE { ?p ex:age ?a FILTER(?a > 100) }'],
+  ['aggregate over no rows', 'SELECT (COUNT(?p) AS ?c) (SUM(?a) AS ?s) (AVG(?a) AS ?m) WHERE { ?p ex:age ?a FILTER(?a > 100) }'],
   ['ORDER BY an aggregate', 'SELECT ?d (COUNT(?p) AS ?c) WHERE { ?p ex:memberOf ?d } GROUP BY ?d ORDER BY DESC(COUNT(?p)) ?d', true],
   ['sub-query', 'SELECT ?n ?a WHERE { ?p ex:name ?n ; ex:age ?a { SELECT (MAX(?x) AS ?a) WHERE { ?q ex:age ?x } } }'],
   ['EXISTS and NOT EXISTS', 'SELECT ?n WHERE { ?p ex:name ?n FILTER EXISTS { ?p ex:email ?e } FILTER NOT EXISTS { ?p a ex:Manager } }'],

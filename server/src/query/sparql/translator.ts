@@ -1,5 +1,5 @@
 import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
-import { compileExpression, numberOf, rdfTerm, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
+import { compileExpression, numberOf, rdfTerm, sqlText, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
 import type { LogicalTable, MappedTriple, TermMap } from './r2rml.js';
 import { sqlName, sqlString, sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
 import { ColumnClasses, distinctOnProjection, mergeSelfJoins, type Occurrence } from './self-joins.js';
@@ -210,7 +210,7 @@ export class Translator {
       variable: (name) => computed.get(name) ?? (groupNames.includes(name) && rel.vars.has(name) ? this.cols(a, name, rel) : undefined),
       aggregate: (agg) => this.aggregateValue(agg, inputScope, rel, a),
     };
-    const items: string[] = groupNames.filter((n) => rel.vars.has(n)).map((n) => this.select(n, this.cols(a, n)));
+    const items: string[] = groupNames.filter((n) => rel.vars.has(n)).map((n) => this.select(n, this.cols(a, n, rel)));
     const vars = new Map<string, boolean>(groupNames.filter((n) => rel.vars.has(n)).map((n) => [n, rel.vars.get(n)!]));
     for (const p of projections) {
       if ('expression' in p) {
@@ -236,7 +236,8 @@ export class Translator {
         orderSql.push(`${out}._o${i}_${j}${direction}`);
       });
     });
-    const groupBy = groupNames.filter((n) => rel.vars.has(n)).flatMap((n) => suffixes.map((s) => this.cols(a, n)[s]));
+    // Kind columns fixed to constants group nothing (and a number in GROUP BY would name a position).
+    const groupBy = groupNames.filter((n) => rel.vars.has(n)).flatMap((n) => suffixes.map((s) => this.cols(a, n, rel)[s]).filter((key) => key !== undefined && !/^\d+$/.test(key) && sqlText(key) === undefined));
     const sql = `SELECT ${this.selectList([...items, ...keyItems])} FROM (${rel.sql}) ${a}${groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : ''}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
     const groupFixed = new Map([...(rel.fixed ?? [])].filter(([name]) => groupNames.includes(name)));
     return { rel: { sql, vars, fixed: keepFixed(vars, groupFixed) }, a: out, orderSql };
@@ -260,8 +261,15 @@ export class Translator {
     const value = compileExpression(agg.expression as Expression, scope);
     if (name === 'sum' || name === 'avg') {
       const n = toNum(value);
-      const dt = `CASE WHEN bool_or(${n.dt} = ${sqlString(xsdDouble)}) THEN ${sqlString(xsdDouble)} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${sqlString(xsdDecimal)}) THEN ${sqlString(xsdDecimal)} ELSE ${sqlString(xsdInteger)} END`;
       const sql = `CASE WHEN count(*) = count(${n.sql}) THEN coalesce(${name}(${distinct}${n.sql}), 0) END`;
+      const known = sqlText(n.dt);
+      if (known !== undefined) {
+        // One datatype for every input (a mapped column): the result's is known, except over no rows.
+        const typed = known === xsdDouble ? xsdDouble : name === 'avg' || known === xsdDecimal ? xsdDecimal : xsdInteger;
+        const empty = name === 'avg' ? xsdDecimal : xsdInteger;
+        return { kind: 'num', sql, dt: typed === empty ? sqlString(typed) : `CASE WHEN count(*) > 0 THEN ${sqlString(typed)} ELSE ${sqlString(empty)} END` };
+      }
+      const dt = `CASE WHEN bool_or(${n.dt} = ${sqlString(xsdDouble)}) THEN ${sqlString(xsdDouble)} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${sqlString(xsdDecimal)}) THEN ${sqlString(xsdDecimal)} ELSE ${sqlString(xsdInteger)} END`;
       return { kind: 'num', sql, dt: `coalesce(${dt}, ${sqlString(xsdInteger)})` };
     }
     if (name === 'min' || name === 'max' || name === 'sample') {
@@ -626,10 +634,9 @@ function keepFixed(vars: Map<string, boolean>, ...sources: (Map<string, Fixed> |
 
 /** A fixed kind as values, when its expressions are plain SQL constants. */
 function fixedKind(fixed: Fixed | undefined): FixedKind | undefined {
-  const text = (sql: string) => (/^'(?:[^']|'')*'$/.test(sql) ? sql.slice(1, -1).replace(/''/g, "'") : undefined);
   if (!fixed || !/^\d+$/.test(fixed.t)) return undefined;
-  const d = text(fixed.d);
-  const l = text(fixed.l);
+  const d = sqlText(fixed.d);
+  const l = sqlText(fixed.l);
   return d === undefined || l === undefined ? undefined : { t: Number(fixed.t), d, l };
 }
 
