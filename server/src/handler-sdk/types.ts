@@ -65,7 +65,10 @@ export interface HandlerContext<S extends RouteSchema = RouteSchema, P extends s
   body: Input<S, 'body', unknown>;
   /** The verified claims of the caller, or `null` when the request is not authenticated. */
   auth: AuthClaims | null;
-  /** Aborted when the request exceeds the handler timeout: pass it on to long work (fetch, database calls) to stop it. */
+  /**
+   * Aborted when the request exceeds the handler timeout: pass it on to long work (fetch, database calls)
+   * to stop it. Read it from the context (`ctx.signal` or destructuring); a spread copy leaves it out.
+   */
   signal: AbortSignal;
 }
 

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, httpError } from '../../errors.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
-import type { HandlerContext } from '../../handler-sdk/types.js';
 import type { RouteEntry } from '../route-table.js';
 import type { BundleSourceMap } from './bundle-source-map.js';
 import { handlerOperation } from './handler-operation.js';
 import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
-import { isThenable, LazyAbortSignal, settleWithin } from './timeout.js';
+import { RouteContext } from './route-context.js';
+import { isThenable, settleWithin } from './timeout.js';
 
 /** What the routes of one loaded handler share. */
 export interface HandlerRouteContext {
@@ -61,17 +61,7 @@ export function handlerRoute(definition: RouteDefinition, context: HandlerRouteC
   // interrupt a synchronous function anyway.
   const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<void> => {
     const input = validator.read(request, params);
-    const abort = new LazyAbortSignal();
-    const ctx = {
-      params: input.params,
-      query: input.query,
-      headers: input.headers,
-      body: input.body,
-      auth: requestAuth(request),
-      get signal() {
-        return abort.signal;
-      },
-    } as HandlerContext;
+    const ctx = new RouteContext(input, requestAuth(request));
     let result: unknown;
     try {
       result = definition.handler(ctx);
@@ -84,7 +74,7 @@ export function handlerRoute(definition: RouteDefinition, context: HandlerRouteC
     return settleWithin(result, context.timeoutMs, timeoutError).then(
       (value) => send(request, reply, value),
       (error: unknown) => {
-        if (timeout !== undefined && error === timeout) abort.abort(timeout);
+        if (timeout !== undefined && error === timeout) ctx.abort(timeout);
         throw fail(request, error);
       },
     );
