@@ -33,6 +33,14 @@ paths:
       responses:
         '201': {description: created, content: {application/json: {example: {id: 7, name: example, price: 1.5}}}}
         '400': {description: bad, content: {application/json: {example: {detail: invalid}}}}
+  /search:
+    get:
+      parameters: [{name: q, in: query, schema: {type: string, minLength: 2}}]
+      responses: {'200': {description: ok, content: {application/json: {example: {hits: []}}}}}
+  /lookup:
+    get:
+      parameters: [{name: sku, in: query, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok, content: {application/json: {example: {sku: x}}}}}
   /items/stats:
     get:
       responses: {'200': {description: ok, content: {application/json: {example: {kind: stats}}}}}
@@ -139,6 +147,15 @@ describe('request validation', () => {
     expect(query.json().errors).toEqual([{ in: 'query', name: 'limit', message: 'must be >= 1' }]);
     const header = await get('/api/adaptive/shop/items', { 'x-tenant': 'c' });
     expect(header.json().errors[0]).toMatchObject({ in: 'header', name: 'x-tenant' });
+  });
+
+  it('checks optional query parameters only when there is a query string, and required ones always', async () => {
+    expect((await get('/api/adaptive/shop/search')).statusCode).toBe(200);
+    expect((await get('/api/adaptive/shop/search?q=ab')).statusCode).toBe(200);
+    expect((await get('/api/adaptive/shop/search?q=a')).json().errors).toEqual([{ in: 'query', name: 'q', message: 'must NOT have fewer than 2 characters' }]);
+    const missing = await get('/api/adaptive/shop/lookup');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0]).toMatchObject({ in: 'query', name: 'sku' });
   });
 
   it('coerces valid parameters', async () => {
