@@ -25,8 +25,8 @@ export type Cue =
       /** "from highest to lowest": every row in that order, not only the highest. */
       range?: boolean;
     }
-  /** "in meters", "in square kilometers": the unit a number is stated in, which changes nothing. */
-  | { kind: 'unit'; at: number; end: number }
+  /** Words that change nothing where they stand: a unit ("in meters", "200 mph"), "both" after "show"/"give". */
+  | { kind: 'noise'; at: number; end: number }
   | { kind: 'top'; n: number; at: number; end: number }
   | {
       kind: 'compare';
@@ -227,11 +227,16 @@ export function readCues(tokens: readonly Token[]): {
     if (t.text === 'in' && unitWords.has(next?.text ?? '')) {
       let end = i + 1;
       while (unitWords.has(tokens[end]?.text ?? '')) end++;
-      take({ kind: 'unit', at: i, end });
+      take({ kind: 'noise', at: i, end });
       continue;
     }
     if (unitWords.has(t.text) && t.text !== 'square' && tokens[i - 1]?.kind === 'number') {
-      take({ kind: 'unit', at: i, end: i + 1 });
+      take({ kind: 'noise', at: i, end: i + 1 });
+      continue;
+    }
+    // "Give both city names and the population": "both" only announces the list.
+    if (t.text === 'both' && ['give', 'show', 'return', 'list', 'display', 'include'].includes(tokens[i - 1]?.text ?? '')) {
+      take({ kind: 'noise', at: i, end: i + 1 });
       continue;
     }
     if (['desc', 'descending'].includes(t.text) || matches(tokens, i, ['from', 'highest']) || matches(tokens, i, ['from', 'the', 'highest'])) {

@@ -109,6 +109,13 @@ describe('question patterns over a small schema', () => {
     await expect(db.ask('rivers with length over 1100 days')).rejects.toMatchObject({ status: 422 });
   });
 
+  it('reads "both" after "give"/"show" as announcing the list, not as a value', async () => {
+    const both = await db.ask('Give both the lake names and the state names');
+    const plain = await db.ask('Give the lake names and the state names');
+    expect(both.sql).toBe(plain.sql);
+    expect(both.rows).toHaveLength(4);
+  });
+
   it('takes an aggregate per row of another table named with "their", grouped by that table\'s key', async () => {
     const { sql, rows } = await db.ask('list business names in Austin and their average ratings ordered by the highest average rating first');
     expect(sql).toContain('GROUP BY t2."business_id", t2."name"');
