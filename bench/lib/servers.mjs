@@ -1,13 +1,17 @@
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 
 /**
  * Starts a server script as a child process (its own event loop, like a deployed server) and
- * resolves once it reports its port. `cpuUsage()` asks the child for its `process.cpuUsage()`;
+ * resolves once it reports its port; `wrapper` is a command to run it under (`['valgrind', ...]`).
+ * `pid` is the server's process id. `cpuUsage()` asks the child for its `process.cpuUsage()`;
  * `stop()` ends it through the IPC channel, then by signal.
  */
-export function startServer(script, env) {
+export function startServer(script, env, { wrapper = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] };
+    // A wrapper (valgrind) runs Node itself, so the child is spawned rather than forked; the IPC channel
+    // reaches Node through the environment all the same.
+    const child = wrapper.length === 0 ? fork(script, [], options) : spawn(wrapper[0], [...wrapper.slice(1), process.execPath, script], options);
     const fail = (reason) => reject(new Error(`${script}: ${reason}`));
     child.once('error', (error) => fail(error.message));
     child.once('exit', (code) => fail(`exited with code ${code} before reporting its port`));
@@ -33,7 +37,7 @@ export function startServer(script, env) {
           child.on('message', onMessage);
           child.send('cpu');
         });
-      resolve({ port, origin: `http://127.0.0.1:${port}`, stop, cpuUsage });
+      resolve({ port, origin: `http://127.0.0.1:${port}`, pid: child.pid, stop, cpuUsage });
     });
   });
 }

@@ -1,3 +1,5 @@
+// First, before any other module runs: see the module's comment.
+import './runtime/tick-object-shape.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, before any other module runs: see the module's comment.
+import './runtime/tick-object-shape.js';
 import { Command } from 'commander';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';

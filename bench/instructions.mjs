@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Instructions per request (issues 2 and 3), counted by valgrind's callgrind: unlike requests/s and
+// CPU time, the count hardly moves with what else the machine is doing, so ratios measured on a busy
+// machine still mean something. Each server runs under callgrind with counting off; after a warm-up
+// counting is switched on for exactly REQUESTS requests, then read. Run after `npm run build`.
+//   node bench/instructions.mjs        (REQUESTS=20000, CONNECTIONS=10)
+// Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
+// thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { formatCount } from './lib/load.mjs';
+import { startServer } from './lib/servers.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
+const bareScript = path.join(repoRoot, 'bench/lib/bare-fastify-server.mjs');
+const routePath = '/api/adaptive/library-api/books';
+const requests = Number(process.env.REQUESTS ?? 20_000);
+const connections = Number(process.env.CONNECTIONS ?? 10);
+
+function hasValgrind() {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A workspace with the example spec and, when asked, the example handler (which overrides it). */
+function workspace(withHandler) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-instructions-'));
+  fs.mkdirSync(path.join(dir, 'specs'));
+  fs.mkdirSync(path.join(dir, 'handlers'));
+  fs.copyFileSync(path.join(repoRoot, 'specs/library-api.openapi.yaml'), path.join(dir, 'specs/library-api.openapi.yaml'));
+  if (withHandler) fs.copyFileSync(path.join(repoRoot, 'handlers/library_api_handler.ts'), path.join(dir, 'handlers/library_api_handler.ts'));
+  return dir;
+}
+
+const gatewayEnv = (dir) => ({ WORKSPACE: dir, SPECS_DIR: '', HANDLERS_DIR: '', QUERY_SOURCES: '', HEALTH_CONFIG: '', DATA_DIR: '', HOT_RELOAD: 'false', LOG_LEVEL: 'warn', AUTH_ENABLED: 'false' });
+
+const load = (url, amount) =>
+  new Promise((resolve, reject) => autocannon({ url, connections, amount }, (error, result) => (error ? reject(error) : resolve(result))));
+
+/** The `summary:` (or `totals:`) line of a callgrind dump: instructions counted. */
+function dumpedInstructions(dumpDir, pid) {
+  const dumps = fs.readdirSync(dumpDir).filter((name) => name.startsWith(`cg.${pid}.`));
+  let total = 0;
+  for (const name of dumps) {
+    const match = /^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dumpDir, name), 'utf8'));
+    if (match) total += Number(match[1]);
+  }
+  if (dumps.length === 0) throw new Error(`no callgrind dump for process ${pid}`);
+  return total;
+}
+
+/**
+ * Instructions per request of one server on `routePath`, counted over `requests` requests after a
+ * warm-up, with the body it answers (for the bare Fastify peer to answer the same).
+ */
+async function instructionsPerRequest(label, script, env) {
+  const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
+  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
+  const server = await startServer(script, env, { wrapper });
+  try {
+    const url = server.origin + routePath;
+    const warm = await load(url, 5000);
+    if (warm.non2xx > 0) throw new Error(`${label}: ${warm.non2xx} non-2xx answers during the warm-up`);
+    const control = (...args) => execFileSync('callgrind_control', [...args, String(server.pid)], { stdio: 'ignore' });
+    control('--instr=on');
+    control('--zero');
+    const result = await load(url, requests);
+    control('--dump');
+    control('--instr=off');
+    const perRequest = dumpedInstructions(dumpDir, server.pid) / result.requests.total;
+    console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request   (${result.requests.total} requests, non-2xx ${result.non2xx})`);
+    const answer = await fetch(url);
+    return { perRequest, body: await answer.text(), contentType: answer.headers.get('content-type') };
+  } finally {
+    await server.stop();
+    fs.rmSync(dumpDir, { recursive: true, force: true });
+  }
+}
+
+if (!hasValgrind()) {
+  console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
+} else {
+  const specOnly = workspace(false);
+  const withHandler = workspace(true);
+  try {
+    console.log(`instructions per request under callgrind: ${requests} requests at ${connections} connections after a 5,000-request warm-up`);
+    const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly));
+    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, gatewayEnv(withHandler));
+    const bare = (label, answer, serialize) =>
+      instructionsPerRequest(label, bareScript, { BENCH_PATH: routePath, BENCH_BODY: answer.body, BENCH_CONTENT_TYPE: answer.contentType, BENCH_SERIALIZE: serialize ? '1' : '0' });
+    const bareGenerated = await bare('bare Fastify, same body as the generated route', generated, false);
+    const bareHandler = await bare('bare Fastify, same body as the handler route', handler, false);
+    const bareHandlerSerializing = await bare('  the same, JSON.stringify per request', handler, true);
+    const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
+    console.log(`  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; target 0.85x)`);
+    console.log(`  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`);
+  } finally {
+    fs.rmSync(specOnly, { recursive: true, force: true });
+    fs.rmSync(withHandler, { recursive: true, force: true });
+  }
+}
