@@ -1,10 +1,10 @@
-import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActuatorInfo, GatewayInfo } from '../api-types.js';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
 import type { Gateway } from './gateway.js';
+import { registerCors } from './cors.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
 
@@ -17,13 +17,7 @@ const startedAt = Date.now();
  */
 export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config }): Promise<void> {
   const { gateway, config } = options;
-  await app.register(cors, {
-    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
-    credentials: config.corsOrigins !== '*',
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
-    maxAge: 600,
-    strictPreflight: false,
-  });
+  registerCors(app, config.corsOrigins);
 
   // Generated and handler routes accept any media type; they decide what is valid.
   app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
