@@ -2,15 +2,16 @@
 // Instructions per request (issues 2 and 3), counted by valgrind's callgrind: unlike requests/s and
 // CPU time, the count hardly moves with what else the machine is doing, so ratios measured on a busy
 // machine still mean something. Each server runs under callgrind with counting off; after a warm-up
-// counting is switched on for exactly REQUESTS requests, then read. Run after `npm run build`.
-//   node bench/instructions.mjs        (REQUESTS=20000, CONNECTIONS=10)
+// counting is switched on for REQUESTS requests of the same load, then read. Run after `npm run build`.
+//   node bench/instructions.mjs        (REQUESTS=20000, WARMUP=20000, CONNECTIONS=10)
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { formatCount } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
@@ -21,6 +22,7 @@ const bareScript = path.join(repoRoot, 'bench/lib/bare-fastify-server.mjs');
 const routePath = '/api/adaptive/library-api/books';
 const requests = Number(process.env.REQUESTS ?? 20_000);
 const connections = Number(process.env.CONNECTIONS ?? 10);
+const warmup = Number(process.env.WARMUP ?? 20_000);
 
 function hasValgrind() {
   try {
@@ -43,8 +45,44 @@ function workspace(withHandler) {
 
 const gatewayEnv = (dir) => ({ WORKSPACE: dir, SPECS_DIR: '', HANDLERS_DIR: '', QUERY_SOURCES: '', HEALTH_CONFIG: '', DATA_DIR: '', HOT_RELOAD: 'false', LOG_LEVEL: 'warn', AUTH_ENABLED: 'false' });
 
-const load = (url, amount) =>
-  new Promise((resolve, reject) => autocannon({ url, connections, amount }, (error, result) => (error ? reject(error) : resolve(result))));
+const runControl = promisify(execFile);
+
+/**
+ * One continuous load of `warmup + requests + tail` requests; counting is switched on after the
+ * warm-up and the counts dumped after about `requests` more, while the load goes on: a pause between
+ * warm-up and measurement lets V8 go idle, and its idle-time GCs age out the optimised code of the
+ * request path, which then recompiles inside the measured window. Each control command takes effect
+ * at some moment while it runs, so the window is counted from the middle of one to the middle of the
+ * other (off by a few requests in tens of thousands).
+ */
+function countedLoad(url, pid, { warmup, requests, tail }) {
+  let answered = 0;
+  const control = async (...args) => {
+    const issued = answered;
+    await runControl('callgrind_control', [...args, String(pid)]);
+    return (issued + answered) / 2;
+  };
+  return new Promise((resolve, reject) => {
+    let window;
+    const instance = autocannon({ url, connections, amount: warmup + requests + tail }, (error, result) => {
+      if (error) return reject(error);
+      if (!window) return reject(new Error('the load ended before the measured window'));
+      window.then(({ start, end }) => resolve({ requests: end - start, non2xx: result.non2xx })).catch(reject);
+    });
+    instance.on('response', () => {
+      answered++;
+      if (answered !== warmup) return;
+      window = (async () => {
+        await control('--instr=on');
+        const start = await control('--zero');
+        while (answered < start + requests) await new Promise((resolve) => setTimeout(resolve, 50));
+        const end = await control('--dump');
+        await control('--instr=off');
+        return { start, end };
+      })();
+    });
+  });
+}
 
 /** The `summary:` (or `totals:`) line of a callgrind dump: instructions counted. */
 function dumpedInstructions(dumpDir, pid) {
@@ -68,16 +106,10 @@ async function instructionsPerRequest(label, script, env) {
   const server = await startServer(script, env, { wrapper });
   try {
     const url = server.origin + routePath;
-    const warm = await load(url, 5000);
-    if (warm.non2xx > 0) throw new Error(`${label}: ${warm.non2xx} non-2xx answers during the warm-up`);
-    const control = (...args) => execFileSync('callgrind_control', [...args, String(server.pid)], { stdio: 'ignore' });
-    control('--instr=on');
-    control('--zero');
-    const result = await load(url, requests);
-    control('--dump');
-    control('--instr=off');
-    const perRequest = dumpedInstructions(dumpDir, server.pid) / result.requests.total;
-    console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request   (${result.requests.total} requests, non-2xx ${result.non2xx})`);
+    const result = await countedLoad(url, server.pid, { warmup, requests, tail: requests });
+    if (result.non2xx > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers`);
+    const perRequest = dumpedInstructions(dumpDir, server.pid) / result.requests;
+    console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request`);
     const answer = await fetch(url);
     return { perRequest, body: await answer.text(), contentType: answer.headers.get('content-type') };
   } finally {
@@ -92,7 +124,7 @@ if (!hasValgrind()) {
   const specOnly = workspace(false);
   const withHandler = workspace(true);
   try {
-    console.log(`instructions per request under callgrind: ${requests} requests at ${connections} connections after a 5,000-request warm-up`);
+    console.log(`instructions per request under callgrind: ${requests} requests at ${connections} connections, counted after ${warmup} requests of the same load`);
     const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly));
     const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, gatewayEnv(withHandler));
     const bare = (label, answer, serialize) =>
