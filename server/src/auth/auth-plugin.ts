@@ -72,7 +72,7 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       // Failed logins and bad tokens are worth an operator's eye (requests without any are not logged).
-      request.log.info({ method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail }, 'authentication refused');
+      log.info({ method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail }, 'authentication refused');
       return refuse(reply, error, authenticator);
     }
   });

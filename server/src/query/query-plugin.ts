@@ -54,7 +54,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
 
   app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody } }, async (request) => {
     const { scans, ...result } = await service.sql(request.body.query);
-    request.log.debug({ scans }, 'query scans');
+    options.log.debug({ scans }, 'query scans');
     return result;
   });
 
@@ -72,7 +72,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
     async (request) => service.jobs.results(request.params.id, request.query.offset, request.query.limit),
   );
 
-  naturalLanguageRoutes(app, service, config);
+  naturalLanguageRoutes(app, service, config, options.log);
 
   app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.cancel(request.params.id));
 

@@ -53,7 +53,7 @@ export async function loadHandler(filePath: string, options: HandlerLoaderOption
   const ajv = handlerAjv();
   const routes = router.routes.map((definition) => {
     try {
-      return handlerRoute(definition, { file, mount, timeoutMs: options.timeoutMs, ajv, sourceMap });
+      return handlerRoute(definition, { file, mount, timeoutMs: options.timeoutMs, ajv, sourceMap, log: options.log });
     } catch (error) {
       throw new LoadError(file, `${definition.method} ${definition.path}: ${(error as Error).message}`);
     }

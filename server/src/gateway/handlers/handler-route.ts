@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, httpError } from '../../errors.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
+import type { Logger } from '../../logger.js';
 import type { RouteEntry } from '../route-table.js';
 import type { BundleSourceMap } from './bundle-source-map.js';
 import { handlerOperation } from './handler-operation.js';
@@ -19,6 +20,7 @@ export interface HandlerRouteContext {
   ajv: HandlerAjv;
   /** Maps stacks of errors thrown by the handler back to its source files. */
   sourceMap: BundleSourceMap;
+  log: Logger;
 }
 
 /**
@@ -35,12 +37,12 @@ export function handlerRoute(definition: RouteDefinition, context: HandlerRouteC
 
   const fail = (request: FastifyRequest, error: unknown): HttpError => {
     if (error instanceof HttpError) {
-      if (error.code === 'HANDLER_TIMEOUT') request.log.warn({ handler: context.file, method: definition.method, path }, error.detail);
+      if (error.code === 'HANDLER_TIMEOUT') context.log.warn({ handler: context.file, method: definition.method, path }, error.detail);
       return error;
     }
     const err = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
     if (err.stack) err.stack = context.sourceMap.mapStack(err.stack);
-    request.log.error({ err, handler: context.file, method: definition.method, path, url: request.url }, 'handler failed');
+    context.log.error({ err, handler: context.file, method: definition.method, path, url: request.url }, 'handler failed');
     return httpError('INTERNAL');
   };
 

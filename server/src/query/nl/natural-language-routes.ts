@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
 import { HttpError } from '../../errors.js';
 import type { QueryService } from '../query-service.js';
 import { NaturalLanguageService } from './natural-language-service.js';
@@ -17,7 +18,7 @@ const questionBody = {
  * registered inside the query plugin so it shares its service and engine. The `natural_language`
  * section of sources.yaml (and ontology labels) is read here; a malformed section stops the server from starting.
  */
-export function naturalLanguageRoutes(app: FastifyInstance, service: QueryService, config: Config): void {
+export function naturalLanguageRoutes(app: FastifyInstance, service: QueryService, config: Config, log: Logger): void {
   const settings = loadNlSettings(config.querySources);
   settings.synonyms.push(...ontologySynonyms(config.querySources));
   const nl = new NaturalLanguageService(service, settings, config.nlLlm);
@@ -33,7 +34,7 @@ export function naturalLanguageRoutes(app: FastifyInstance, service: QueryServic
     },
     async (request) => {
       const { outcome, ...result } = await nl.ask(request.body.question);
-      request.log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
+      log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;
     },
   );
