@@ -2,11 +2,11 @@
 // measured in the same run with the same settings, and requests failed while the gateway reloads
 // under load. Prints ratios; asserts nothing.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatCount, mean, measure, measureWhile } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
+import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
@@ -15,30 +15,10 @@ const exampleSpec = path.join(repoRoot, 'specs/library-api.openapi.yaml');
 const routePath = '/api/adaptive/library-api/books';
 
 /**
- * A scratch workspace holding only the example workspace's spec: the generated routes of the example
- * workspace, without its handlers (they would override the generated route) or its query and health
- * settings (other areas, not on this route's path).
+ * The example workspace's spec alone: its generated routes, without its handlers (they would override
+ * the generated route) or its query and health settings (other areas, not on this route's path).
  */
-function scratchWorkspace() {
-  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
-  fs.mkdirSync(path.join(workspace, 'specs'));
-  fs.mkdirSync(path.join(workspace, 'handlers'));
-  fs.copyFileSync(exampleSpec, path.join(workspace, 'specs', path.basename(exampleSpec)));
-  return { dir: workspace, specFile: path.join(workspace, 'specs', path.basename(exampleSpec)), remove: () => fs.rmSync(workspace, { recursive: true, force: true }) };
-}
-
-/** The environment of a gateway on `workspace`: everything inside it, quiet logs, no watcher, no auth. */
-const gatewayEnv = (workspace) => ({
-  WORKSPACE: workspace,
-  SPECS_DIR: '',
-  HANDLERS_DIR: '',
-  QUERY_SOURCES: '',
-  HEALTH_CONFIG: '',
-  DATA_DIR: '',
-  HOT_RELOAD: 'false',
-  LOG_LEVEL: 'warn',
-  AUTH_ENABLED: 'false',
-});
+const specWorkspace = () => scratchWorkspace({ specs: [exampleSpec] });
 
 const row = (label, m) =>
   `  ${label.padEnd(26)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ${m.non2xx}   errors ${m.errors}`;
@@ -87,7 +67,7 @@ async function throughput({ connections, durationSec, warmupSec, rounds, workspa
  * spec (the example's timestamp), posts /actuator/refresh and checks the new example is served.
  */
 async function reloadUnderLoad({ connections, reloads, workspace }) {
-  const specFile = workspace.specFile;
+  const specFile = workspace.file('specs', path.basename(exampleSpec));
   const original = fs.readFileSync(specFile, 'utf8');
   const marker = "timestamp: '2024-03-01T12:00:00Z'";
   if (!original.includes(marker)) throw new Error(`${exampleSpec} no longer contains ${marker}; update bench/gateway.mjs`);
@@ -121,7 +101,7 @@ async function reloadUnderLoad({ connections, reloads, workspace }) {
 
 /** Runs the gateway benchmarks with the given load settings; returns their numbers. */
 export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2, reloads = 20 } = {}) {
-  const workspace = scratchWorkspace();
+  const workspace = specWorkspace();
   try {
     const speed = await throughput({ connections, durationSec, warmupSec, rounds, workspace });
     const reload = await reloadUnderLoad({ connections, reloads, workspace });

@@ -1,26 +1,16 @@
 // Handler benchmarks (issues 3 and 11): the library handler's GET /books against bare Fastify
 // answering the same JSON, and the same route as a Python handler against the TypeScript one, all
 // measured in the same run with the same settings. Prints ratios; asserts nothing.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatCount, mean, measure } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
+import { scratchWorkspace } from './lib/workspace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
 const bareScript = path.join(repoRoot, 'bench/lib/bare-fastify-server.mjs');
 const routePath = '/api/adaptive/library-api/books';
-
-/** A workspace holding one handler file (and no specs), in a temporary folder. */
-function handlerWorkspace(source) {
-  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-handlers-'));
-  fs.mkdirSync(path.join(workspace, 'specs'));
-  fs.mkdirSync(path.join(workspace, 'handlers'));
-  fs.copyFileSync(source, path.join(workspace, 'handlers', path.basename(source)));
-  return workspace;
-}
 
 const env = (workspace) => ({ WORKSPACE: workspace, HOT_RELOAD: 'false', LOG_LEVEL: 'warn', AUTH_ENABLED: 'false', QUERY_SOURCES: path.join(workspace, 'none.yaml'), HEALTH_CONFIG: path.join(workspace, 'none.yaml') });
 
@@ -41,11 +31,11 @@ async function compare(targets, { connections, durationSec, warmupSec, rounds })
 /** Runs both comparisons. */
 export async function run({ connections, durationSec, warmupSec }) {
   const rounds = 2;
-  const tsWorkspace = handlerWorkspace(path.join(repoRoot, 'handlers/library_api_handler.ts'));
-  const pyWorkspace = handlerWorkspace(path.join(repoRoot, 'server/src/gateway/python/fixtures/library_api_handler.py'));
+  const tsWorkspace = scratchWorkspace({ handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
+  const pyWorkspace = scratchWorkspace({ handlers: [path.join(repoRoot, 'server/src/gateway/python/fixtures/library_api_handler.py')] });
   const servers = [];
   try {
-    const typescript = await startServer(gatewayScript, env(tsWorkspace));
+    const typescript = await startServer(gatewayScript, env(tsWorkspace.dir));
     servers.push(typescript);
     const probe = await fetch(typescript.origin + routePath);
     const body = await probe.text();
@@ -63,7 +53,7 @@ export async function run({ connections, durationSec, warmupSec }) {
     );
     console.log(`  ratio handler / bare Fastify: ${(handler.requestsPerSec / baseline.requestsPerSec).toFixed(2)}x (target 0.8x or better)`);
 
-    const python = await startServer(gatewayScript, env(pyWorkspace));
+    const python = await startServer(gatewayScript, env(pyWorkspace.dir));
     servers.push(python);
     const seeded = JSON.parse(body).books;
     for (const book of seeded) {
@@ -80,7 +70,7 @@ export async function run({ connections, durationSec, warmupSec }) {
     console.log(`  ratio Python / TypeScript handler: ${(py.requestsPerSec / ts.requestsPerSec).toFixed(2)}x`);
   } finally {
     for (const server of servers.reverse()) await server.stop();
-    fs.rmSync(tsWorkspace, { recursive: true, force: true });
-    fs.rmSync(pyWorkspace, { recursive: true, force: true });
+    tsWorkspace.remove();
+    pyWorkspace.remove();
   }
 }

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { formatCount } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
+import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
@@ -32,18 +33,6 @@ function hasValgrind() {
     return false;
   }
 }
-
-/** A workspace with the example spec and, when asked, the example handler (which overrides it). */
-function workspace(withHandler) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-instructions-'));
-  fs.mkdirSync(path.join(dir, 'specs'));
-  fs.mkdirSync(path.join(dir, 'handlers'));
-  fs.copyFileSync(path.join(repoRoot, 'specs/library-api.openapi.yaml'), path.join(dir, 'specs/library-api.openapi.yaml'));
-  if (withHandler) fs.copyFileSync(path.join(repoRoot, 'handlers/library_api_handler.ts'), path.join(dir, 'handlers/library_api_handler.ts'));
-  return dir;
-}
-
-const gatewayEnv = (dir) => ({ WORKSPACE: dir, SPECS_DIR: '', HANDLERS_DIR: '', QUERY_SOURCES: '', HEALTH_CONFIG: '', DATA_DIR: '', HOT_RELOAD: 'false', LOG_LEVEL: 'warn', AUTH_ENABLED: 'false' });
 
 const runControl = promisify(execFile);
 
@@ -121,12 +110,14 @@ async function instructionsPerRequest(label, script, env) {
 if (!hasValgrind()) {
   console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
 } else {
-  const specOnly = workspace(false);
-  const withHandler = workspace(true);
+  const exampleSpec = path.join(repoRoot, 'specs/library-api.openapi.yaml');
+  const specOnly = scratchWorkspace({ specs: [exampleSpec] });
+  // The example handler overrides the spec's routes.
+  const withHandler = scratchWorkspace({ specs: [exampleSpec], handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
   try {
     console.log(`instructions per request under callgrind: ${requests} requests at ${connections} connections, counted after ${warmup} requests of the same load`);
-    const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly));
-    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, gatewayEnv(withHandler));
+    const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly.dir));
+    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, gatewayEnv(withHandler.dir));
     const bare = (label, answer, serialize) =>
       instructionsPerRequest(label, bareScript, { BENCH_PATH: routePath, BENCH_BODY: answer.body, BENCH_CONTENT_TYPE: answer.contentType, BENCH_SERIALIZE: serialize ? '1' : '0' });
     const bareGenerated = await bare('bare Fastify, same body as the generated route', generated, false);
@@ -136,7 +127,7 @@ if (!hasValgrind()) {
     console.log(`  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; target 0.85x)`);
     console.log(`  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`);
   } finally {
-    fs.rmSync(specOnly, { recursive: true, force: true });
-    fs.rmSync(withHandler, { recursive: true, force: true });
+    specOnly.remove();
+    withHandler.remove();
   }
 }

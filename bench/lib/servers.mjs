@@ -2,17 +2,16 @@ import { fork, spawn } from 'node:child_process';
 
 /**
  * Starts a server script as a child process (its own event loop, like a deployed server) and
- * resolves once it reports its port; `wrapper` is a command to run it under (`['valgrind', ...]`),
- * `execArgv` options for Node itself.
+ * resolves once it reports its port; `wrapper` is a command to run it under (`['valgrind', ...]`).
  * `pid` is the server's process id. `cpuUsage()` asks the child for its `process.cpuUsage()`;
  * `stop()` ends it through the IPC channel, then by signal.
  */
-export function startServer(script, env, { wrapper = [], execArgv = [] } = {}) {
+export function startServer(script, env, { wrapper = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv };
+    const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] };
     // A wrapper (valgrind) runs Node itself, so the child is spawned rather than forked; the IPC channel
     // reaches Node through the environment all the same.
-    const child = wrapper.length === 0 ? fork(script, [], options) : spawn(wrapper[0], [...wrapper.slice(1), process.execPath, ...execArgv, script], options);
+    const child = wrapper.length === 0 ? fork(script, [], options) : spawn(wrapper[0], [...wrapper.slice(1), process.execPath, script], options);
     const fail = (reason) => reject(new Error(`${script}: ${reason}`));
     child.once('error', (error) => fail(error.message));
     child.once('exit', (code) => fail(`exited with code ${code} before reporting its port`));

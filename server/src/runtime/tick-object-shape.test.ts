@@ -9,6 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tick-object-shape-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+/** The module as plain JavaScript, for a Node process started outside Vitest. */
+const modulePath = path.join(dir, 'tick-object-shape.mjs');
+buildSync({ entryPoints: [path.join(here, 'tick-object-shape.ts')], outfile: modulePath, format: 'esm', platform: 'node', logLevel: 'silent' });
 
 /**
  * Runs a fresh Node process that queues ticks between full GCs (each GC runs with no tick queued),
@@ -16,8 +19,6 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
  * read from V8's own description of `process.nextTick`'s feedback.
  */
 function secondKeyCacheAfterGcs(withModule: boolean): 'monomorphic' | 'megamorphic' {
-  const modulePath = path.join(dir, 'tick-object-shape.mjs');
-  buildSync({ entryPoints: [path.join(here, 'tick-object-shape.ts')], outfile: modulePath, format: 'esm', platform: 'node', logLevel: 'silent' });
   const script = `
     ${withModule ? `await import(${JSON.stringify(modulePath)});` : ''}
     const tick = () => new Promise((resolve) => process.nextTick(resolve));
