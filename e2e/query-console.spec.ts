@@ -164,7 +164,20 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true })).toBeVisible();
   await expect(page.locator('.generated-query')).toContainText('shop');
   await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
+  // A grouped aggregate gets its chart beside the rows.
+  await expect(page.locator('.query-chart svg')).toBeVisible();
   await screenshot(page, 'query-06-question');
+
+  // The generated SQL goes to the SQL tab, where it can be edited and run.
+  const generated = (await page.locator('.generated-query').textContent())!;
+  await page.getByRole('button', { name: 'Edit in SQL' }).click();
+  await expect(page.getByRole('tab', { name: 'SQL', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.query-editor .view-lines')).toContainText(generated.split('\n')[0].trim().slice(0, 30));
+  await page.locator('.query-editor .monaco-editor').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
+  await expect(page.locator('.query-chart')).toHaveCount(0);
 });
 
 test('the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated SQL', async ({ page }) => {

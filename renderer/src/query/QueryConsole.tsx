@@ -7,6 +7,7 @@ import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
 import type { SparqlVocabulary } from '../../../server/src/api-types.js';
 import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
 import { declaredPrefixes } from './sparql-completion.js';
+import { isGroupedAggregate } from './chart-data.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid } from './ResultsGrid.js';
 import type { EditorEdit } from './SqlEditor.js';
@@ -30,6 +31,8 @@ interface Outcome {
   result?: QueryResult;
   answer?: string;
   generatedQuery?: string;
+  /** A question's grouped aggregate: its chart is drawn above the rows. */
+  chartAlongside?: boolean;
   error?: string;
   running?: boolean;
   source?: string;
@@ -105,7 +108,7 @@ export default function QueryConsole() {
       } else {
         const answer = await queryApi.ask(query);
         const result = rowsToResult(answer.results, Math.round(performance.now() - started));
-        setOutcome({ result, answer: answer.answer, generatedQuery: answer.generated_query });
+        setOutcome({ result, answer: answer.answer, generatedQuery: answer.generated_query, chartAlongside: isGroupedAggregate(result, answer.generated_query) });
         record({ query, kind: 'nl', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
         void learn(tableReferences(answer.generated_query, sourceNames));
       }
@@ -128,6 +131,12 @@ export default function QueryConsole() {
   }, [text, setOutcome]);
 
   const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
+  /** Switches to `kind` with `query` in its editor (from the history, or a question's generated SQL). */
+  const openInEditor = (kind: Mode, query: string) => {
+    setMode(kind);
+    setTexts((t) => ({ ...t, [kind]: query }));
+    if (kind !== 'nl') setEdit({ kind: 'replace', text: query });
+  };
   // Each edit is a new object, so the same text can be inserted twice.
   const [edit, setEdit] = useState<EditorEdit>();
   const insert = (snippet: string) => {
@@ -167,11 +176,7 @@ export default function QueryConsole() {
                   <button
                     type="button"
                     title="Put this query in the editor"
-                    onClick={() => {
-                      setMode(h.kind);
-                      setTexts((t) => ({ ...t, [h.kind]: h.query }));
-                      if (h.kind !== 'nl') setEdit({ kind: 'replace', text: h.query });
-                    }}
+                    onClick={() => openInEditor(h.kind, h.query)}
                   >
                     <span className={`dot ${h.ok ? 'ok' : 'error'}`} />
                     <span className="history-query">{h.query}</span>
@@ -256,8 +261,14 @@ export default function QueryConsole() {
             <div className="banner" role="note">
               <strong>{outcome.answer}</strong>
               {outcome.generatedQuery && <pre className="generated-query">{outcome.generatedQuery}</pre>}
+              {outcome.generatedQuery && mode === 'nl' && (
+                <button type="button" onClick={() => openInEditor('sql', outcome.generatedQuery!)} title="Put this SQL in the SQL tab to edit and run it">
+                  Edit in SQL
+                </button>
+              )}
             </div>
           )}
+          {result && outcome.chartAlongside && view === 'grid' && <ResultChart result={result} />}
           {result && (view === 'grid' ? <ResultsGrid result={result} onNotify={notify} /> : <ResultChart result={result} />)}
           {!result && !outcome.error && !outcome.running && <div className="placeholder">Run a query to see its rows here.</div>}
         </div>

@@ -112,6 +112,8 @@ export default function SqlEditor({ initialValue, edit, language, catalog, vocab
   const run = useRef(onRun);
   run.current = onRun;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const text = useRef(initialValue);
+  text.current = initialValue;
 
   // Changes from outside (history, names from the sidebar) arrive as edits, never as a controlled
   // value: React renders the previous text after a keystroke, and syncing it back would eat keys.
@@ -139,6 +141,9 @@ export default function SqlEditor({ initialValue, edit, language, catalog, vocab
       onChange={(text) => onChange(text ?? '')}
       onMount={(editor) => {
         editorRef.current = editor;
+        // Monaco keeps a model per path across mounts and then ignores `defaultValue`: the console's
+        // text (which may have changed while another tab was shown) wins.
+        if (editor.getValue() !== text.current) editor.setValue(text.current);
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
       }}
       options={{

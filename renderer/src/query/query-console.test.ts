@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData } from './chart-data.js';
+import { chartData, isGroupedAggregate } from './chart-data.js';
 import { aliases, suggestions, type Catalog } from './completion.js';
 import { rowsToResult, sparqlToResult } from './query-api.js';
 import { cellText, sortRows, toCsv, toJson, toTsv } from './result-format.js';
@@ -103,6 +103,29 @@ describe('chartData', () => {
     expect(data?.series.map((s) => s.name)).toEqual(['total']);
     expect(data?.max).toBeGreaterThan(data?.min ?? 0);
     expect(chartData({ columns: [{ name: 'a', type: 'VARCHAR' }], rows: [] })).toBeUndefined();
+  });
+});
+
+describe('isGroupedAggregate', () => {
+  const grouped = {
+    columns: [
+      { name: 'region', type: 'VARCHAR' },
+      { name: 'n', type: 'DOUBLE' },
+    ],
+    rows: [
+      { region: 'EU', n: 3 },
+      { region: 'NA', n: 5 },
+    ],
+  };
+  it('is true for a grouping query with a numeric column and several rows', () => {
+    expect(isGroupedAggregate(grouped, 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region')).toBe(true);
+    expect(isGroupedAggregate({ columns: [{ name: 'year', type: 'DOUBLE' }, { name: 'n', type: 'DOUBLE' }], rows: [{ year: 2023, n: 1 }, { year: 2024, n: 2 }] }, 'SELECT year, count(*) AS n FROM t GROUP BY year')).toBe(true);
+    expect(isGroupedAggregate(grouped, 'select region, count(*) as n from shop.customers group\n  by region')).toBe(true);
+  });
+  it('is false without GROUP BY, with one row, or without a numeric column', () => {
+    expect(isGroupedAggregate(grouped, 'SELECT region, n FROM t')).toBe(false);
+    expect(isGroupedAggregate({ ...grouped, rows: grouped.rows.slice(0, 1) }, 'SELECT region, count(*) FROM t GROUP BY region')).toBe(false);
+    expect(isGroupedAggregate({ columns: [{ name: 'region', type: 'VARCHAR' }], rows: grouped.rows }, 'SELECT region FROM t GROUP BY region')).toBe(false);
   });
 });
 
