@@ -1,13 +1,16 @@
 /** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for them. */
+import { quoteDouble } from '../connectors/filters.js';
+import type { Bucket } from './date-buckets.js';
 import type { Aggregate, Comparison } from './question-grammar.js';
 import { lemmaOf } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
 import type { Candidate } from './schema-linker.js';
 
-/** A column of a table of the question. */
+/** A column of a table of the question; with `bucket`, a date column grouped by that unit. */
 export interface ColumnRef {
   table: SchemaTable;
   column: SchemaColumn;
+  bucket?: Bucket;
 }
 
 export const aggregateNames: Record<Aggregate, string> = {
@@ -18,10 +21,19 @@ export const aggregateNames: Record<Aggregate, string> = {
   min: 'minimum',
 };
 
+/** The SQL of `column` of the table aliased `alias` (unqualified without one), computed when the column is derived. */
+export function columnSql(column: SchemaColumn, alias?: string): string {
+  const stored = (c: SchemaColumn): string => (alias ? `${alias}.${quoteDouble(c.name)}` : quoteDouble(c.name));
+  return column.derived ? column.derived.sql(column.derived.of.map(stored)) : stored(column);
+}
+
 /** A SQL string literal: the only way question text reaches the SQL, always with quotes doubled. */
 export const sqlLiteral = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
+
+/** A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to show. */
+export const isFlagColumn = (c: SchemaColumn): boolean => /^BOOL/i.test(c.type);
 
 /** The column that names a row of `table` (`name`, `title`, `*_name`), else its key, else its first column. */
 export function labelColumn(table: SchemaTable): SchemaColumn {
@@ -41,6 +53,9 @@ export function comparisonSql(op: Comparison, values: number[]): string {
 }
 
 export const describeComparison = (rhs: string): string => rhs.replace('BETWEEN', 'between').replace('IN', 'in');
+
+/** The column of `table` holding a year as a number or text (`year`), not as a date. */
+export const yearColumnOf = (table: SchemaTable): SchemaColumn | undefined => table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
 
 /** The column identifying a row: `id`, or `<table>_id` / `<table>id` named after the table itself. */
 export function keyColumn(table: SchemaTable): SchemaColumn | undefined {
@@ -65,4 +80,10 @@ export function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
   if (numbers.length === 1) return numbers[0];
   const decimals = numbers.filter((c) => /DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i.test(c.type));
   return decimals.length === 1 ? decimals[0] : undefined;
+}
+
+/** The one number of a table that is an amount ("total sales": the sale price), or undefined. */
+export function amountMeasure(table: SchemaTable): SchemaColumn | undefined {
+  const measure = defaultMeasure(table);
+  return measure && /amount|price|cost|revenue|sales|value|balance|fee|salary|income|payment|spend/i.test(measure.name) ? measure : undefined;
 }

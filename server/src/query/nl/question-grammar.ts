@@ -1,3 +1,4 @@
+import { isYear, monthNames, monthPeriod, openEnd, openStart, readDateCues, type DateCue, type DateUnit } from './date-phrases.js';
 import type { Token } from './question-words.js';
 
 /** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
@@ -43,15 +44,13 @@ export type Cue =
   | {
       kind: 'recent';
       amount: number;
-      unit: 'day' | 'week' | 'month' | 'year';
+      unit: DateUnit;
       at: number;
       end: number;
     }
-  | { kind: 'period'; from: string; to: string; at: number; end: number }
+  | DateCue
   | { kind: 'month'; month: number; at: number; end: number }
   | { kind: 'distinct'; at: number; end: number };
-
-const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const comparators: [string[], Comparison][] = [
   [['at', 'least'], '>='],
@@ -83,6 +82,8 @@ const comparators: [string[], Comparison][] = [
   [['<'], '<'],
   [['='], '='],
 ];
+
+const negations: Partial<Record<Comparison, Comparison>> = { '>': '<=', '>=': '<', '<': '>=', '<=': '>' };
 
 const aggregateWords: Record<string, Aggregate> = {
   average: 'avg',
@@ -137,8 +138,6 @@ const lowWords = new Set(['short', 'shortest', 'low', 'lowest', 'young', 'younge
 
 const unitWords = new Set(['square', 'meters', 'metres', 'meter', 'metre', 'kilometers', 'kilometres', 'kilometer', 'kilometre', 'km', 'miles', 'mile', 'mph', 'feet', 'foot']);
 
-const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
-const pad = (n: number): string => String(n).padStart(2, '0');
 
 function matches(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
   return words.every((w, k) => tokens[at + k]?.text === w);
@@ -176,7 +175,13 @@ export function readCues(tokens: readonly Token[]): {
     if (taken.has(i)) continue;
     const t = tokens[i];
     const next = tokens[i + 1];
-    if (matches(tokens, i, ['how', 'many']) || matches(tokens, i, ['number', 'of']) || matches(tokens, i, ['count', 'of'])) {
+    const dated = readDateCues(tokens, i);
+    if (dated) {
+      for (const cue of dated) take(cue);
+      continue;
+    }
+    // "no. of students": the abbreviation of "number of".
+    if (matches(tokens, i, ['how', 'many']) || matches(tokens, i, ['number', 'of']) || matches(tokens, i, ['count', 'of']) || matches(tokens, i, ['no', 'of'])) {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 2 });
       continue;
     }
@@ -230,8 +235,8 @@ export function readCues(tokens: readonly Token[]): {
       take({ kind: 'noise', at: i, end });
       continue;
     }
-    if (unitWords.has(t.text) && t.text !== 'square' && tokens[i - 1]?.kind === 'number') {
-      take({ kind: 'noise', at: i, end: i + 1 });
+    if (unitWords.has(t.text) && tokens[i - 1]?.kind === 'number' && (t.text !== 'square' || unitWords.has(next?.text ?? ''))) {
+      take({ kind: 'noise', at: i, end: i + (t.text === 'square' ? 2 : 1) });
       continue;
     }
     // "Give both city names and the population": "both" only announces the list.
@@ -247,8 +252,13 @@ export function readCues(tokens: readonly Token[]): {
       take({ kind: 'direction', descending: false, at: i, end: i + 1 });
       continue;
     }
-    // "placed by customers", "written by": a passive "by" names who did it, not a grouping.
-    if (t.text === 'by' && /ed$|en$/.test(tokens[i - 1]?.text ?? '')) continue;
+    // "placed by customers", "written by": a passive "by" names who did it, not a grouping ("grouped by" is one).
+    if (t.text === 'by' && /ed$|en$/.test(tokens[i - 1]?.text ?? '') && tokens[i - 1].text !== 'grouped') continue;
+    // "the top 3 businesses in terms of review count": what they are ranked (or grouped) by.
+    if (matches(tokens, i, ['in', 'terms', 'of'])) {
+      take({ kind: 'group', at: i, end: i + 3 });
+      continue;
+    }
     if (t.text === 'by' || t.text === 'per' || t.text === 'each' || matches(tokens, i, ['for', 'every'])) {
       take({ kind: 'group', at: i, end: i + (t.text === 'for' ? 2 : 1) });
       continue;
@@ -260,8 +270,8 @@ export function readCues(tokens: readonly Token[]): {
     if ((t.text === 'last' || t.text === 'past') && next) {
       const amount = next.kind === 'number' ? Number(next.text) : 1;
       const unitToken = next.kind === 'number' ? tokens[i + 2] : next;
-      const unit = unitToken?.lemma.replace(/s$/, '') as 'day' | 'week' | 'month' | 'year';
-      if (['day', 'week', 'month', 'year'].includes(unit)) {
+      const unit = unitToken?.lemma.replace(/s$/, '') as DateUnit;
+      if (['day', 'week', 'month', 'quarter', 'year'].includes(unit)) {
         take({
           kind: 'recent',
           amount,
@@ -283,19 +293,12 @@ export function readCues(tokens: readonly Token[]): {
       });
       continue;
     }
-    const month = months.indexOf(t.text);
+    const month = monthNames.indexOf(t.text);
     if (month >= 0 && t.text !== 'may') {
-      if (isYear(next)) {
-        const y = Number(next.text);
-        const [ny, nm] = month === 11 ? [y + 1, 1] : [y, month + 2];
-        take({
-          kind: 'period',
-          from: `${y}-${pad(month + 1)}-01`,
-          to: `${ny}-${pad(nm)}-01`,
-          at: i,
-          end: i + 2,
-        });
-      } else take({ kind: 'month', month: month + 1, at: i, end: i + 1 });
+      // "in the month of April 2021": the words before the name are part of it.
+      const at = i >= 2 && matches(tokens, i - 2, ['month', 'of']) && !taken.has(i - 2) ? i - 2 : i;
+      if (isYear(next)) take({ kind: 'period', ...monthPeriod(month + 1, Number(next.text)), at, end: i + 2 });
+      else take({ kind: 'month', month: month + 1, at, end: i + 1 });
       continue;
     }
     // "older than 30", "taller than the average": a comparative that names its column.
@@ -319,8 +322,8 @@ export function readCues(tokens: readonly Token[]): {
       if (after?.kind === 'date') {
         take({
           kind: 'period',
-          from: op === '<' ? '0001-01-01' : after.text,
-          to: op === '<' ? after.text : '9999-12-31',
+          from: op === '<' ? openStart : after.text,
+          to: op === '<' ? after.text : openEnd,
           at: i,
           end: i + words.length + 1,
         });
@@ -332,12 +335,14 @@ export function readCues(tokens: readonly Token[]): {
         continue;
       }
       const numbers = numbersAt(tokens, i + words.length);
+      // "not higher than 4" is "at most 4": a negated bound is the opposite bound.
+      const negated = tokens[i - 1]?.text === 'not' && !taken.has(i - 1) && numbers?.values.length === 1 && negations[op] !== undefined;
       if (numbers) {
         take({
           kind: 'compare',
-          op,
+          op: negated ? negations[op]! : op,
           values: numbers.values,
-          at: i,
+          at: negated ? i - 1 : i,
           end: numbers.end,
           year: numbers.values.every((_, k) => isYear(tokens[numbers.end - 1 - 2 * k])),
         });

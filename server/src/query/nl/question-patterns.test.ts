@@ -218,3 +218,63 @@ describe('question patterns over a small schema', () => {
     );
   });
 });
+
+const moreDdl = `
+CREATE TABLE program (program_id INTEGER, name VARCHAR);
+INSERT INTO program VALUES (1, 'Computer Science'), (2, 'Physics');
+CREATE TABLE course (course_id INTEGER, name VARCHAR, department VARCHAR, easiness_score INTEGER, clarity_score INTEGER, program_id INTEGER);
+INSERT INTO course VALUES (1, 'Databases', 'Computer Science', 3, 5, 1), (2, 'Optics', 'Physics', 4, 2, 2), (3, 'Compilers', 'Computer Science', 1, 4, 2);
+CREATE TABLE state (state_name VARCHAR, area INTEGER);
+INSERT INTO state VALUES ('Ohio', 100), ('Utah', 2000);
+CREATE TABLE lake (lake_name VARCHAR, area INTEGER, state_name VARCHAR);
+INSERT INTO lake VALUES ('Erie', 5000, 'Ohio'), ('Salt', 10, 'Utah');
+CREATE TABLE customer (id INTEGER, name VARCHAR, state VARCHAR);
+INSERT INTO customer VALUES (1, 'Ann', 'NY'), (2, 'Bob', 'TX'), (3, 'Cy', 'NY');
+CREATE TABLE sale (id INTEGER, customer_id INTEGER, sale_price DECIMAL(10, 2), sale_date DATE);
+INSERT INTO sale VALUES (1, 1, 100, DATE '2023-01-05'), (2, 2, 50, DATE '2023-02-01'), (3, 3, 25, DATE '2023-04-10'), (4, 1, 10, DATE '2022-12-31');
+CREATE TABLE business (business_id VARCHAR, name VARCHAR, review_count INTEGER);
+INSERT INTO business VALUES ('b1', 'Joe', 5), ('b2', 'Ann', 9), ('b3', 'Sue', 1);
+`;
+
+describe('question patterns that pick columns by their neighbours', () => {
+  let db: SmallDatabase;
+  beforeAll(async () => {
+    db = await smallDatabase('more', moreDdl, [
+      ['course.program_id', 'program.program_id'],
+      ['lake.state_name', 'state.state_name'],
+      ['sale.customer_id', 'customer.id'],
+    ]);
+  });
+  afterAll(() => db.close());
+
+  it('reads "not higher than" as the opposite bound, and "in terms of" as what a top-N ranks by', async () => {
+    expect((await db.ask('courses whose easiness score is not higher than 3')).sql).toContain(`t1."easiness_score" <= 3`);
+    expect((await db.ask('What are the top 2 businesses in terms of review count?')).rows.map((r) => r[1])).toEqual(['Ann', 'Joe']);
+  });
+
+  it('gives a value before a table name, and a column after "<table> with a", to that table', async () => {
+    // "Computer Science" is also a department: "the Computer Science program" is the program's.
+    expect((await db.ask('How many courses are in the Computer Science program?')).sql).toContain(`t2."name" = 'Computer Science'`);
+    expect((await db.ask('Which lakes are in states with an area greater than 1000?')).rows.map((r) => r[0])).toEqual(['Salt']);
+  });
+
+  it('reads a word naming a column named before as that column, and "show both X and Y" as naming the rows', async () => {
+    const { sql, rows } = await db.ask('What are the easiness scores for courses in the Physics department? Show both courses and scores.');
+    expect(sql).not.toContain('clarity_score');
+    expect(rows).toEqual([['Optics', 4]]);
+  });
+
+  it('totals the amount of a table named after "total", grouped by a date unit and "grouped by" a column', async () => {
+    const { rows } = await db.ask("What were the total quarterly sales in 2023 grouped by customer's state?");
+    expect(rows).toEqual(
+      await db.rows(
+        `SELECT CAST(date_trunc('quarter', sale_date) AS DATE), c.state, sum(sale_price) FROM sale JOIN customer c ON c.id = customer_id WHERE year(sale_date) = 2023 GROUP BY 1, 2 ORDER BY 1, 2`,
+      ),
+    );
+  });
+
+  it('refuses "total" over a table with no amount, and a negated equality', async () => {
+    await expect(db.ask('total programs')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('courses whose easiness score is not 3')).rejects.toMatchObject({ status: 422 });
+  });
+});

@@ -1,26 +1,46 @@
 import { quoteDouble } from '../connectors/filters.js';
 import {
   aggregateNames,
+  amountMeasure,
+  columnSql,
   comparisonSql,
   defaultMeasure,
   describeComparison,
   groupedColumn,
+  isFlagColumn,
   keyColumn,
   labelColumn,
   sqlLiteral,
   tallyColumn,
+  yearColumnOf,
   type ColumnRef,
 } from './column-roles.js';
+import { readBuckets, type BucketMention } from './date-buckets.js';
+import { namesCondition, namesColumn } from './date-names.js';
+import { dayNames, monthNames, monthsOfPeriod, openEnd, openStart } from './date-phrases.js';
+import { linkDateSpan } from './date-spans.js';
+import { agoCondition, bucketSql, calendarCondition, daysSince, recentCondition, weekdayCondition, yearsAgoCondition } from './date-sql.js';
 import { isToOne, joinTables, relationshipPath, type JoinStep } from './join-paths.js';
 import type { PlannedQuery } from './plan-parts.js';
-import { linkQuotedValues, quotedSpans } from './quoted-values.js';
+import { linkQuotedValues, quotedSpans, type QuotedSpan } from './quoted-values.js';
 import { readCues, type Aggregate, type Cue, type Implied } from './question-grammar.js';
 import { fillerWords, type Token, tokenize } from './question-words.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import type { Candidate, Link, SchemaIndex } from './schema-linker.js';
+import { readTextMatches, textMatchSql, type TextMatch } from './text-match.js';
 import { notUnderstood } from './translator.js';
 
 type Resolved = Link & { chosen: Candidate };
+
+/** An aggregate of the SELECT list: `fn` over a column, shown as `name`, optionally inside `wrap` ("days since the latest"). */
+interface Measure {
+  fn: Aggregate;
+  ref: ColumnRef;
+  name: string;
+  wrap?: (aggregate: string) => string;
+  /** What the value is, for the answer sentence, when not "<aggregate> <column> of <table>". */
+  meaning?: string;
+}
 
 /**
  * One question's translation, step by step: read the grammar cues, link the other words to the schema,
@@ -34,6 +54,12 @@ export class QuestionPlan {
   private readonly used = new Set<Resolved>();
   private readonly conditions: string[] = [];
   private readonly described: string[] = [];
+  /** Date groupings the question asks for ("monthly", "per quarter"), read from words nothing else claimed. */
+  private readonly buckets: BucketMention[];
+  /** Quoted literals a text starts with, ends with or contains. */
+  private readonly textMatches: TextMatch[];
+  /** Whether the question asks for the days between two dates (a derived column, see date-spans.ts). */
+  private readonly dateSpan: boolean;
 
   constructor(
     private readonly question: string,
@@ -47,8 +73,18 @@ export class QuestionPlan {
     const cues = read.cues.filter((c) => !named.some((n) => c.at < n.end && c.end > n.start));
     const taken = new Set([...cues.flatMap((c) => Array.from({ length: c.end - c.at }, (_, k) => c.at + k))]);
     this.cues = cues;
-    const links = linkQuotedValues(this.tokens, index.link(this.tokens, taken), quotedSpans(question));
+    // "names that start with \"J\"": the phrase and its literal are read whole, the literal not linked.
+    const spans = quotedSpans(question);
+    this.textMatches = readTextMatches(this.tokens, spans);
+    for (const m of this.textMatches) for (let k = m.at; k < m.end; k++) taken.add(k);
+    const matched = (span: QuotedSpan): boolean => this.textMatches.some((m) => m.at <= span.start && span.end <= m.end);
+    const linked = linkQuotedValues(this.tokens, index.link(this.tokens, taken), spans.filter((span) => !matched(span)));
+    // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
+    const spanned = linkDateSpan(this.tokens, linked, (k) => !taken.has(k));
+    this.dateSpan = spanned !== undefined;
+    const links = spanned?.links ?? linked;
     const covered = new Set(taken);
+    for (const link of spanned?.absorbed ?? []) for (let k = link.start; k < link.end; k++) covered.add(k);
     for (const link of links) for (let k = link.start; k < link.end; k++) covered.add(k);
     // "above age 20": the number after the column belongs to the comparison.
     for (const cue of cues) {
@@ -71,6 +107,14 @@ export class QuestionPlan {
       const columns = (l?: Link) => (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
       if (t.text === 'or' && columns(before).some((c) => columns(after).includes(c))) covered.add(k);
     }
+    // "courses without exams": a negated flag is still one condition (see readFilters).
+    for (const link of links) {
+      const at = this.withoutBefore(link);
+      if (at !== undefined) covered.add(at);
+    }
+    const groupEnds = new Set(cues.filter((c) => c.kind === 'group').map((c) => c.end));
+    this.buckets = readBuckets(this.tokens, (k) => !covered.has(k), groupEnds);
+    for (const b of this.buckets) for (let k = b.at; k < b.end; k++) covered.add(k);
     const unlinked = this.tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
     if (unlinked.length > 0) {
       throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
@@ -87,14 +131,17 @@ export class QuestionPlan {
   private resolve(input: Link[]): void {
     // "order amount", "product category": a table name followed by one of its columns is that column.
     const links: Link[] = [];
-    const counted = new Set(
-      this.cue('aggregate')
+    const counted = new Set([
+      ...this.cue('aggregate')
         .filter((a) => a.fn === 'count')
         .map((a) => a.end),
-    );
+      ...this.cue('superlative')
+        .filter((s) => ['most', 'least', 'fewest'].includes(this.tokens[s.at].text))
+        .map((s) => s.end),
+    ]);
     for (const link of input) {
       const previous = links[links.length - 1];
-      // ...except right after "how many": "how many customers signed up" counts customers.
+      // ...except right after "how many" or "the most": "how many customers signed up" counts customers.
       const tables = previous?.end === link.start && !counted.has(previous.start) ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table) : [];
       const column = link.candidates.find((c) => c.kind === 'column' && tables.includes(c.table));
       if (column)
@@ -118,17 +165,27 @@ export class QuestionPlan {
     }
     for (const [k, original] of links.entries()) {
       const link = { ...original, candidates: this.byRole(original) };
-      // "the name of the shop": a column followed by "of <table>" belongs to that table.
+      // "the name of the shop": a column followed by "of <table>" belongs to that table; so does a value
+      // right before a table's name ("the Computer Science program").
       const next = links[k + 1];
       const between = next ? this.tokens.slice(link.end, next.start).map((t) => t.text) : [];
-      const owner =
-        next && between.length > 0 && between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every')
-          ? next.candidates.find((c) => c.kind === 'table')
-          : undefined;
+      const ofTable = between.length > 0 ? between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every') : link.candidates[0].kind === 'value';
+      const owner = next && ofTable ? next.candidates.find((c) => c.kind === 'table') : undefined;
+      // "the state of New York": a value right after the name of a column it is a value of belongs to that column.
+      const previous = links[k - 1];
+      const gap = previous ? this.tokens.slice(previous.end, link.start).map((t) => t.text) : [];
+      const named = gap.every((w) => w === 'of' || w === 'is') ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column) : undefined;
+      // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that table's.
+      const having = gap.length > 0 && ['with', 'whose'].includes(gap[0]) && gap.slice(1).every((w) => ['a', 'an', 'the'].includes(w));
+      const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
       const chosen =
         link.candidates.find((c) => c.kind === 'table') && link.candidates[0].kind !== 'value'
           ? link.candidates.find((c) => c.kind === 'table')!
-          : (link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
+          : (link.candidates.find((c) => c.kind === 'value' && named?.includes(c.column)) ??
+            // "the easiness scores ... show courses and scores": a word naming a column named before is that column again.
+            link.candidates.find((c) => c.kind === 'column' && this.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column)) ??
+            link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
+            link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
             link.candidates.find((c) => this.tables.includes(c.table)) ??
             link.candidates.find((c) => this.tables.some((t) => this.path(t, c.table) !== undefined)) ??
             link.candidates[0]);
@@ -160,12 +217,13 @@ export class QuestionPlan {
     return this.cues.filter((c): c is Extract<Cue, { kind: K }> => c.kind === kind);
   }
 
-  /** The first link starting at or after token `at`, skipping only filler words. */
+  /** The first link starting at or after token `at`, skipping only filler words and date groupings ("total quarterly sales"). */
   private linkAfter(at: number): Resolved | undefined {
     for (let k = at; k < this.tokens.length; k++) {
       const link = this.links.find((l) => l.start === k);
       if (link) return link;
-      if (!(this.tokens[k].kind === 'word' && fillerWords.has(this.tokens[k].text))) return undefined;
+      const grouping = this.buckets.some((b) => b.at <= k && k < b.end);
+      if (!grouping && !(this.tokens[k].kind === 'word' && fillerWords.has(this.tokens[k].text))) return undefined;
     }
     return undefined;
   }
@@ -214,6 +272,7 @@ export class QuestionPlan {
     if (orderLink) this.used.add(orderLink);
 
     this.readFilters();
+    const buckets = this.bucketGroups();
 
     // What is counted: the table (or column) right after "how many" / "number of".
     // "the stadium with the most concerts": a superlative right before a table counts that table.
@@ -228,20 +287,24 @@ export class QuestionPlan {
     if (countTarget) this.used.add(countTarget);
 
     // What is averaged, summed, or ranked: the first number column after the word.
-    const measures: { fn: Aggregate; ref: ColumnRef }[] = [];
+    const measures: Measure[] = [];
     for (const a of aggregates.filter((x) => x.fn !== 'count')) {
-      const link = this.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !this.isFilter(l));
-      if (!link || link.chosen.kind !== 'column') this.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
-      this.used.add(link);
-      const ref = { table: link.chosen.table, column: link.chosen.column };
+      const ref = this.measured(a);
+      if (!ref) this.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
       // "their average ratings ordered by the highest average rating": one aggregate, named twice.
-      if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column)) measures.push({ fn: a.fn, ref });
+      if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column)) measures.push({ fn: a.fn, ref, name: `${a.fn}_${ref.column.name}` });
     }
+    // "How long has it been since the last admission?": the days from the latest date to today.
+    for (const cue of this.cue('elapsed')) {
+      const ref = this.dateColumn(cue.at);
+      measures.push({ fn: 'max', ref, name: `days_since_latest_${ref.column.name}`, wrap: daysSince, meaning: `days since the latest ${ref.column.name}` });
+    }
+    this.checkFormats(buckets);
 
     const entityLinks = this.links.filter((l) => !this.used.has(l) && l.chosen.kind === 'table');
     // "top 3 customers by revenue": the number belongs to another table, so it is summed per entity.
     if (topBy && entityLinks[0] && topBy.table !== entityLinks[0].chosen.table) {
-      measures.push({ fn: 'sum', ref: topBy });
+      measures.push({ fn: 'sum', ref: topBy, name: `sum_${topBy.column.name}` });
       groupLinks = [entityLinks.shift()!];
       this.used.add(groupLinks[0]);
       topBy = undefined;
@@ -251,7 +314,7 @@ export class QuestionPlan {
     const afterSuperlative = superlative ? this.linkAfter(superlative.end) : undefined;
     const rankByCount =
       !!superlative && !!countCue && (!superlative.implied || frequency) && !(afterSuperlative?.chosen.kind === 'column' && afterSuperlative.chosen.column.kind === 'number');
-    if (rankByCount && groupLinks.length === 0) {
+    if (rankByCount && groupLinks.length === 0 && buckets.length === 0) {
       const asked =
         frequency && afterSuperlative?.chosen.kind === 'column'
           ? afterSuperlative
@@ -267,7 +330,7 @@ export class QuestionPlan {
     }
     // "Which users have posted reviews ..., and how many reviews have they posted?": counts per row asked for.
     const which = this.tokens[0]?.text === 'which' ? this.links.find((l) => l.start === 1) : undefined;
-    if (countTarget && !superlative && groupLinks.length === 0 && which?.chosen.kind === 'table' && which !== countTarget && which.chosen.table !== countTarget.chosen.table && !this.having) {
+    if (countTarget && !superlative && groupLinks.length === 0 && buckets.length === 0 && which?.chosen.kind === 'table' && which !== countTarget && which.chosen.table !== countTarget.chosen.table && !this.having) {
       groupLinks = [which];
       this.used.add(which);
     }
@@ -280,8 +343,10 @@ export class QuestionPlan {
     }
     // "Which airports ...? Show the connect time", "the cities ... and their population": the rows asked for
     // are named by their label beside the columns shown.
-    const asked = entityLinks[0];
-    const namesRows = asked !== undefined && (this.tokens[asked.start - 1]?.text === 'which' || this.tokens.some((t) => t.text === 'their' || t.text === 'its'));
+    // "Show both courses and scores": a table listed with a column names the rows too.
+    const listed = entityLinks.find((l) => this.tokens[l.end]?.text === 'and' || this.tokens[l.start - 1]?.text === 'and');
+    const asked = listed ?? entityLinks[0];
+    const namesRows = asked !== undefined && (listed !== undefined || this.tokens[asked.start - 1]?.text === 'which' || this.tokens.some((t) => t.text === 'their' || t.text === 'its'));
     if (namesRows && asked.chosen.kind === 'table' && projection.length > 0 && projection.every((p) => p.table === asked.chosen.table)) {
       const label = labelColumn(asked.chosen.table);
       if (!projection.some((p) => p.column === label)) projection.unshift({ table: asked.chosen.table, column: label });
@@ -300,10 +365,15 @@ export class QuestionPlan {
     });
     const from = this.joins(main);
     const alias = (table: SchemaTable): string => from.aliases.get(table) ?? this.refuse(`${table.name} is not joined to the rest of the question`);
-    const col = (ref: ColumnRef): string => `${alias(ref.table)}.${quoteDouble(ref.column.name)}`;
+    const col = (ref: ColumnRef): string => {
+      const column = columnSql(ref.column, alias(ref.table));
+      return ref.bucket ? bucketSql(ref.bucket, column, ref.column) : column;
+    };
+    // A date grouping is shown under the unit's name ("month"), the expression being no name to read.
+    const shown = (ref: ColumnRef): string => (ref.bucket ? `${col(ref)} AS ${quoteDouble(ref.bucket)}` : col(ref));
 
-    const groups: ColumnRef[] = [];
-    const groupSelect: ColumnRef[] = [];
+    const groups: ColumnRef[] = [...buckets];
+    const groupSelect: ColumnRef[] = [...buckets];
     for (const g of groupLinks) {
       if (g.chosen.kind === 'column') {
         groups.push({ table: g.chosen.table, column: g.chosen.column });
@@ -325,7 +395,7 @@ export class QuestionPlan {
     const filterText = this.described.length ? ` where ${this.described.join(' and ')}` : '';
 
     let having = '';
-    if (this.having && countTarget?.chosen.kind === 'table' && measures.length === 0 && groupLinks.length === 0 && projection.length === 0) {
+    if (this.having && countTarget?.chosen.kind === 'table' && measures.length === 0 && groupSelect.length === 0 && projection.length === 0) {
       // "How many authors have published more than 2 papers?": the authors meeting the count condition, counted.
       const counted = countTarget.chosen.table;
       const key = keyColumn(counted) ?? labelColumn(counted);
@@ -353,7 +423,7 @@ export class QuestionPlan {
       having = ` HAVING ${counted} ${this.having.op} ${this.having.value}`;
     }
     if (countCue || measures.length > 0) {
-      for (const g of groupSelect) select.push(col(g));
+      for (const g of groupSelect) select.push(shown(g));
       for (const p of projection) {
         if (groups.some((g) => g.column === p.column)) continue;
         // A column of a table grouped by its key ("the name and capacity of each stadium") is shown and grouped by too.
@@ -385,22 +455,25 @@ export class QuestionPlan {
         // ...but not "the year with the most number of concerts", where the count only ranks.
         const askedApart = aggregates.some((a) => a.fn === 'count' && a.at !== superlative?.end);
         const countShown = !rankByCount || top !== undefined || askedApart;
-        if (rankByCount && groupLinks.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
-        if (countShown || groupLinks.length === 0) select.push(`${expression} AS ${quoteDouble('count')}`);
+        if (rankByCount && groupSelect.length > 0) order.push(`${expression} ${superlative!.descending ? 'DESC' : 'ASC'}`);
+        if (countShown || groupSelect.length === 0) select.push(`${expression} AS ${quoteDouble('count')}`);
         meaning = `number of ${what}${filterText}`;
       }
       for (const m of measures) {
-        const name = `${m.fn}_${m.ref.column.name}`;
-        select.push(`${m.fn}(${col(m.ref)}) AS ${quoteDouble(name)}`);
-        meaning ??= `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}${filterText}`;
+        const aggregate = `${m.fn}(${col(m.ref)})`;
+        select.push(`${m.wrap ? m.wrap(aggregate) : aggregate} AS ${quoteDouble(m.name)}`);
+        meaning ??= `${m.meaning ?? `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}`}${filterText}`;
       }
       if (groups.length > 0) {
-        const first = countCue ? 'count' : `${measures[0].fn}_${measures[0].ref.column.name}`;
+        const first = countCue ? 'count' : measures[0].name;
+        // A series over dates ("monthly totals") reads in date order, then by the other groups; other groups rank by their aggregate.
+        if (order.length === 0 && buckets.length > 0 && !superlative) order.push(...groupSelect.map((g) => `${col(g)} ASC`));
         if (order.length === 0) order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
         if (superlative && limit === undefined && !this.listsAll) limit = 1;
         meaning = undefined;
       } else if (superlative) this.refuse('A "most" or "least" needs something to compare: say what to group by');
     } else {
+      if (buckets.length > 0) this.refuse(`Say what to count, sum or average per ${buckets[0].bucket}`);
       if (projection.length > 0) for (const p of projection) select.push(col(p));
       else select.push(`${alias(main)}.*`);
       // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
@@ -421,7 +494,7 @@ export class QuestionPlan {
     } else if (orderLink && orderedMeasure) {
       // "ordered by the highest average rating": the aggregate already shown.
       const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
-      order.splice(0, order.length, `${quoteDouble(`${orderedMeasure.fn}_${orderedMeasure.ref.column.name}`)} ${descending ? 'DESC' : 'ASC'}`);
+      order.splice(0, order.length, `${quoteDouble(orderedMeasure.name)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (orderLink) {
       const descending = this.cue('direction')[0]?.descending ?? this.cue('superlative')[0]?.descending ?? false;
       const ref =
@@ -463,12 +536,36 @@ export class QuestionPlan {
         where: [...this.conditions],
         groupBy: groups.map(col),
         keys: keyRefs.map(col),
-        keyIds: keyRefs.map((r) => `${r.table.key}.${r.column.name}`),
+        keyIds: keyRefs.map((r) => `${r.table.key}.${r.column.name}${r.bucket ? `@${r.bucket}` : ''}`),
         aggregated,
         counted,
         limited: limit !== undefined || distinct !== '' || this.having !== undefined,
       },
     };
+  }
+
+  /**
+   * The columns the date groupings of the question group by, one per unit: a column named for the unit
+   * in the question's tables (`year`, a `month` of names) as it is, else the date column truncated.
+   */
+  private bucketGroups(): ColumnRef[] {
+    const refs: ColumnRef[] = [];
+    for (const { bucket, at } of this.buckets) {
+      if (refs.some((r) => (r.bucket ?? r.column.name.toLowerCase()) === bucket)) continue;
+      const table = this.tables.find((t) => t.columns.some((c) => c.name.toLowerCase() === bucket && c.kind !== 'date'));
+      const named = table?.columns.find((c) => c.name.toLowerCase() === bucket);
+      refs.push(table && named ? { table, column: named } : { ...this.dateColumn(at), bucket });
+    }
+    return refs;
+  }
+
+  /** "as a date" needs a date grouping to describe, "in days" / "as an integer" a count of days: refused where there is none. */
+  private checkFormats(buckets: readonly ColumnRef[]): void {
+    for (const cue of this.cue('format')) {
+      if (cue.as === 'date' && !buckets.some((b) => b.bucket && b.bucket !== 'weekday')) this.refuse('"as a date" needs a grouping by a calendar unit ("per month") to describe');
+      if (cue.as === 'days' && this.cue('elapsed').length === 0 && !this.dateSpan)
+        this.refuse('"in days" or "as an integer" is only read for the days since the latest date or between two dates');
+    }
   }
 
   /**
@@ -493,6 +590,23 @@ export class QuestionPlan {
 
   private isFilter(link: Resolved): boolean {
     return this.used.has(link) && link.chosen.kind === 'value';
+  }
+
+  /**
+   * What an aggregate word takes: the first number column after it, else the amount of the table right
+   * after it ("total sales": the sale price).
+   */
+  private measured(a: Extract<Cue, { kind: 'aggregate' }>): ColumnRef | undefined {
+    const link = this.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !this.isFilter(l));
+    if (link?.chosen.kind === 'column') {
+      this.used.add(link);
+      return { table: link.chosen.table, column: link.chosen.column };
+    }
+    const next = this.linkAfter(a.end);
+    const amount = next?.chosen.kind === 'table' ? amountMeasure(next.chosen.table) : undefined;
+    if (!next || !amount) return undefined;
+    this.used.add(next);
+    return { table: next.chosen.table, column: amount };
   }
 
   /** Whether a superlative orders every row or group instead of picking the first ("from highest to lowest"). */
@@ -584,26 +698,136 @@ export class QuestionPlan {
         this.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
       this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${sqlLiteral(link.chosen.value)}`, `${link.chosen.column.name} is ${link.chosen.value}`);
     }
+    this.flagFilters();
+    for (const match of this.textMatches) this.textMatchFilter(match);
     for (const { link, value } of this.equalities) {
       const resolved = this.links.find((l) => l.start === link.start);
       if (resolved?.chosen.kind !== 'column' || resolved.chosen.column.kind !== 'number') this.refuse(`Could not tell what the number ${value} is`);
       this.used.add(resolved);
       this.filter({ table: resolved.chosen.table, column: resolved.chosen.column }, `= ${value}`, `${resolved.chosen.column.name} is ${value}`);
     }
+    // "in June 2021 and in December 2021" asks for two sets of rows, which one WHERE cannot say ("after X and before Y" is one range).
+    const bounded = this.cues.filter((c) => c.kind === 'month' || (c.kind === 'period' && c.from !== openStart && c.to !== openEnd));
+    if (bounded.length > 1) this.refuse('The question names two periods; ask about one period (or a range: "between June 2021 and December 2021")');
     for (const cue of this.cues) {
       if (cue.kind === 'compare') this.compare(cue);
       else if (cue.kind === 'recent') {
-        const date = this.dateColumn();
-        const days = { day: 1, week: 7, month: 30, year: 365 }[cue.unit] * cue.amount;
-        this.filter(date, `>= current_date - INTERVAL ${days} DAY`, `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`);
-      } else if (cue.kind === 'period') {
-        const date = this.dateColumn();
-        this.filter(date, `>= DATE ${sqlLiteral(cue.from)} AND ${this.ref(date)} < DATE ${sqlLiteral(cue.to)}`, `${date.column.name} is from ${cue.from} to before ${cue.to}`);
+        const date = this.dateColumn(cue.at);
+        this.condition(date, (c) => recentCondition(c, cue.amount, cue.unit), `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`);
+      } else if (cue.kind === 'calendar') {
+        const date = this.dateColumn(cue.at);
+        const which = cue.amount === 0 ? `the current ${cue.unit}` : `the ${cue.amount} ${cue.unit}(s) before the current one`;
+        this.condition(date, (c) => calendarCondition(c, cue.amount, cue.unit), `${date.column.name} is in ${which}`);
+      } else if (cue.kind === 'ago') this.agoFilter(cue);
+      else if (cue.kind === 'weekday') this.weekdayFilter(cue.days, cue.at);
+      else if (cue.kind === 'period') {
+        const date = this.findDateColumn(cue.at);
+        if (date)
+          this.filter(date, `>= DATE ${sqlLiteral(cue.from)} AND ${this.ref(date)} < DATE ${sqlLiteral(cue.to)}`, `${date.column.name} is from ${cue.from} to before ${cue.to}`);
+        else this.monthNameFilter(monthsOfPeriod(cue.from, cue.to));
       } else if (cue.kind === 'month') {
-        const date = this.dateColumn();
-        this.conditions.push(`month(${this.ref(date)}) = ${cue.month}`);
-        this.described.push(`${date.column.name} is in month ${cue.month}`);
+        const date = this.findDateColumn(cue.at);
+        if (date) this.condition(date, (c) => `month(${c}) = ${cue.month}`, `${date.column.name} is in month ${cue.month}`);
+        else this.monthNameFilter({ months: [cue.month] });
       }
+    }
+  }
+
+  /** A condition on a column, written by `sql` around the column's reference (a function of it, or a range over it). */
+  private condition(ref: ColumnRef, sql: (column: string) => string, description: string): void {
+    this.addTable(ref.table);
+    this.conditions.push(sql(this.ref(ref)));
+    this.described.push(description);
+  }
+
+  /** "registered 2 years ago": a column holding years equals that year; a date falls in that calendar unit. */
+  private agoFilter(cue: Extract<Cue, { kind: 'ago' }>): void {
+    const yearColumn = cue.unit === 'year' ? this.yearColumn(cue.at) : undefined;
+    if (yearColumn?.kind === 'number') {
+      this.condition(yearColumn.ref, (c) => yearsAgoCondition(c, cue.amount), `${yearColumn.ref.column.name} is ${cue.amount} year(s) ago`);
+      return;
+    }
+    const date = yearColumn?.ref ?? this.dateColumn(cue.at);
+    this.condition(date, (c) => agoCondition(c, cue.amount, cue.unit), `${date.column.name} is ${cue.amount} ${cue.unit}(s) ago`);
+  }
+
+  /**
+   * "on weekends", "on Mondays": a column of day names in the question's tables ("Monday", as a
+   * check-in's day) holds them as text; otherwise the day of the week of a date column.
+   */
+  private weekdayFilter(days: readonly number[], at: number): void {
+    const named = this.namesColumn(dayNames);
+    if (named) {
+      const { values, rhs } = namesCondition(named.column, days.map((d) => dayNames[d]));
+      this.filter(named, rhs, `${named.column.name} is ${values.join(' or ')}`);
+      return;
+    }
+    const date = this.dateColumn(at);
+    this.condition(date, (c) => weekdayCondition(c, days), `${date.column.name} falls on ${days.map((d) => dayNames[d]).join(' or ')}`);
+  }
+
+  /**
+   * A month or a period of whole months over a table that stores months by name ("April") beside a year
+   * column: the names, and the year when the period has one.
+   */
+  private monthNameFilter(period: { year?: number; months: number[] } | undefined): void {
+    const named = this.namesColumn(monthNames);
+    if (!named) this.refuse('The question names a date or month, but none of its tables has a date column or a column of month names');
+    if (!period) this.refuse(`A period that is not whole months of one year cannot be compared with ${named.column.name}, which holds month names`);
+    const { values, rhs } = namesCondition(named.column, period.months.map((m) => monthNames[m - 1]));
+    this.filter(named, rhs, `${named.column.name} is ${values.join(' or ')}`);
+    if (period.year === undefined) return;
+    const year = yearColumnOf(named.table);
+    if (!year) this.refuse(`${named.table.name} stores months by name but has no year column to compare ${period.year} with`);
+    this.filter({ table: named.table, column: year }, `= ${period.year}`, `${year.name} is ${period.year}`, year.kind === 'text');
+  }
+
+  /** A column of the question's tables holding `names` (see date-names.ts); the words naming it ("in the month of") are part of the filter. */
+  private namesColumn(names: readonly string[]): ColumnRef | undefined {
+    const named = namesColumn(this.tables, names);
+    for (const l of this.links) if (named && l.chosen.kind === 'column' && l.chosen.column === named.column) this.used.add(l);
+    return named;
+  }
+
+  /**
+   * "journals whose names start with \"J\"", "diagnoses containing 'psoriasis'", "with \"IEEE\" in its
+   * name": the text column named before the phrase (or after it, "in its name"), or the label of the
+   * table named before it, matched ignoring case.
+   */
+  private textMatchFilter(match: TextMatch): void {
+    const link = match.columnAt !== undefined ? this.linkAfter(match.columnAt) : [...this.links].reverse().find((l) => l.end <= match.at);
+    const between = link && match.columnAt === undefined ? this.tokens.slice(link.end, match.at) : [];
+    const chosen = link && between.every((t) => t.kind === 'word' && fillerWords.has(t.text)) ? link.chosen : undefined;
+    const ref: ColumnRef | undefined =
+      chosen?.kind === 'column' && chosen.column.kind === 'text'
+        ? { table: chosen.table, column: chosen.column }
+        : chosen?.kind === 'table' && labelColumn(chosen.table).kind === 'text'
+          ? { table: chosen.table, column: labelColumn(chosen.table) }
+          : undefined;
+    if (!link || !ref) this.refuse(`Could not tell which text should ${match.mode === 'contains' ? 'contain' : match.mode === 'prefix' ? 'start with' : 'end with'} "${match.text}"`);
+    if (chosen?.kind === 'column') this.used.add(link);
+    const how = { prefix: 'starts with', suffix: 'ends with', contains: 'contains' }[match.mode];
+    this.condition(ref, (c) => textMatchSql(match.mode, c, match.text), `${ref.column.name} ${how} ${match.text}`);
+  }
+
+  /** Where "without" stands before a link that may be a flag ("without a final exam"), or undefined. */
+  private withoutBefore(link: Link): number | undefined {
+    if (!link.candidates.some((c) => c.kind === 'column' && isFlagColumn(c.column))) return undefined;
+    let at = link.start - 1;
+    while (at >= 0 && ['a', 'an', 'any'].includes(this.tokens[at].text)) at--;
+    return this.tokens[at]?.text === 'without' ? at : undefined;
+  }
+
+  /**
+   * "courses that have a final exam", "placebo treatments", "courses without exams": a flag column the
+   * question names and uses for nothing else holds (or, after "without", does not).
+   */
+  private flagFilters(): void {
+    for (const link of this.links) {
+      if (this.used.has(link) || link.chosen.kind !== 'column' || !isFlagColumn(link.chosen.column)) continue;
+      this.used.add(link);
+      const holds = this.withoutBefore(link) === undefined;
+      this.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${holds}`, `${link.chosen.column.name} is ${holds}`);
     }
   }
 
@@ -636,7 +860,7 @@ export class QuestionPlan {
       target = { table: link.chosen.table, column: link.chosen.column };
       values = [Number(number.text)];
     } else if (cue.year) {
-      const yearColumn = this.yearColumn();
+      const yearColumn = this.yearColumn(cue.at);
       if (yearColumn.kind === 'date') {
         const rhs = comparisonSql(cue.op, values);
         this.addTable(yearColumn.ref.table);
@@ -686,7 +910,7 @@ export class QuestionPlan {
     this.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`, textYear);
   }
 
-  private yearColumn(): { kind: 'date' | 'number'; ref: ColumnRef } {
+  private yearColumn(near: number): { kind: 'date' | 'number'; ref: ColumnRef } {
     const linked = this.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind !== 'date');
     if (linked && linked.chosen.kind === 'column') {
       this.used.add(linked);
@@ -696,24 +920,35 @@ export class QuestionPlan {
       };
     }
     for (const table of this.tables) {
-      const year = table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
+      const year = yearColumnOf(table);
       if (year) return { kind: 'number', ref: { table, column: year } };
     }
-    return { kind: 'date', ref: this.dateColumn() };
+    return { kind: 'date', ref: this.dateColumn(near) };
   }
 
-  /** The date column a date phrase filters: a linked one, else the first of the question's tables. */
-  private dateColumn(): ColumnRef {
+  /**
+   * The date column a date phrase at token `near` is about: a linked one, else the first of the table
+   * named nearest before the phrase ("customers who made sell transactions on 2023-04-01": the
+   * transaction's), else of the question's other tables.
+   */
+  private dateColumn(near: number): ColumnRef {
+    return this.findDateColumn(near) ?? this.refuse('The question names a date or year, but none of its tables has a date column');
+  }
+
+  /** The date column of a date phrase at token `near` (see {@link dateColumn}), or undefined when the question's tables have none. */
+  private findDateColumn(near: number): ColumnRef | undefined {
     const linked = this.links.find((l) => l.chosen.kind === 'column' && l.chosen.column.kind === 'date');
     if (linked && linked.chosen.kind === 'column') {
-      this.used.add(linked);
+      // "predicted to graduate": every word naming the column is part of the date phrase.
+      for (const l of this.links) if (l.chosen.kind === 'column' && l.chosen.column === linked.chosen.column) this.used.add(l);
       return { table: linked.chosen.table, column: linked.chosen.column };
     }
-    for (const table of this.tables) {
-      const dates = table.columns.filter((c) => c.kind === 'date');
-      if (dates.length >= 1) return { table, column: dates[0] };
+    const before = this.links.filter((l) => l.end <= near).reverse().map((l) => l.chosen.table);
+    for (const table of [...before.filter((t) => this.tables.includes(t)), ...this.tables]) {
+      const date = table.columns.find((c) => c.kind === 'date');
+      if (date) return { table, column: date };
     }
-    this.refuse('The question names a date or year, but none of its tables has a date column');
+    return undefined;
   }
 
   private readonly pendingRefs: ColumnRef[] = [];
@@ -754,7 +989,7 @@ export class QuestionPlan {
     // "amount more than the average amount": the column named before is the same comparison.
     const before = this.numberColumnBefore(cue.at);
     if (before?.chosen.kind === 'column' && before.chosen.column === column) this.used.add(before);
-    const average = `(SELECT avg(${quoteDouble(column.name)}) FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)})`;
+    const average = `(SELECT avg(${columnSql(column)}) FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)})`;
     this.addTable(table);
     this.conditions.push(`${this.ref({ table, column })} ${cue.op} ${average}`);
     this.described.push(`${column.name} ${cue.op} its average`);
@@ -775,7 +1010,7 @@ export class QuestionPlan {
     const resolveRefs = (text: string): string =>
       text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => {
         const ref = this.pendingRefs[Number(i)];
-        return `${aliases.get(ref.table)}.${quoteDouble(ref.column.name)}`;
+        return columnSql(ref.column, aliases.get(ref.table));
       });
     for (let k = 0; k < this.conditions.length; k++) this.conditions[k] = resolveRefs(this.conditions[k]);
     return { sql, aliases, joined };

@@ -11,6 +11,11 @@ export interface SchemaColumn {
   kind: ColumnKind;
   /** Distinct values seen in a sample (text columns only), so a question's words can match data. */
   values: string[];
+  /**
+   * A value a question computes from other columns of the same table (the days between two dates),
+   * never stored: `sql` writes it from the SQL of the columns `of`.
+   */
+  derived?: { of: SchemaColumn[]; sql: (columns: string[]) => string };
 }
 
 export interface SchemaTable {
@@ -128,6 +133,43 @@ const singular = (word: string): string =>
     .replace(/(ss|sh|ch|x)es$/, '$1')
     .replace(/([^s])s$/, '$1');
 
+/** Whether a word of a name starts at `at` (after an underscore, or at a capital: `sbCust|Id`, `order_|id`). */
+const wordStart = (name: string, at: number): boolean => at === 0 || name[at - 1] === '_' || /[A-Z0-9]/.test(name[at] ?? '');
+
+/** The longest prefix all `names` share that ends where a word of each starts (`sbCust` of sbCustId, sbCustName; `order_`), or ''. */
+function sharedPrefix(names: readonly string[]): string {
+  if (names.length < 2) return '';
+  let length = names[0].length;
+  for (const name of names) while (length > 0 && name.slice(0, length).toLowerCase() !== names[0].slice(0, length).toLowerCase()) length--;
+  while (length > 0 && !names.every((n) => n.length > length && wordStart(n, length))) length--;
+  return length >= 2 ? names[0].slice(0, length) : '';
+}
+
+/**
+ * Relationships of schemas that prefix every column with its table's abbreviation (`sbTransaction.sbTxCustId`,
+ * `sbCustomer.sbCustId`; `orders.order_customer_id`, `customers.customer_id`): a column whose name after its
+ * table's prefix is another table's leading identifier after the part of the prefixes both tables share
+ * (`CustId`) references that identifier.
+ */
+function prefixedReferences(tables: SchemaTable[]): Relationship[] {
+  const found: Relationship[] = [];
+  const prefixes = new Map(tables.map((t) => [t, sharedPrefix(t.columns.map((c) => c.name))]));
+  for (const target of tables) {
+    const key = target.columns[0];
+    const own = prefixes.get(target)!;
+    if (!key || own === '' || !/id$/i.test(key.name)) continue;
+    for (const table of tables) {
+      const prefix = prefixes.get(table)!;
+      if (table === target || table.source !== target.source || prefix === '') continue;
+      const shared = sharedPrefix([own, prefix]).length;
+      const wanted = key.name.slice(shared).toLowerCase();
+      const column = shared < own.length ? table.columns.find((c) => c.name.slice(prefix.length).toLowerCase() === wanted) : undefined;
+      if (column) found.push({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+    }
+  }
+  return found;
+}
+
 /**
  * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
  * table references the key column (`id` or the same name) of the table called `<name>` (or its plural);
@@ -157,6 +199,7 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
         if (column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
       }
   }
+  for (const r of prefixedReferences(tables)) add(r);
   for (const table of tables) {
     for (const column of table.columns) {
       const m = /^(.+?)_?id$/i.exec(column.name);

@@ -1,4 +1,6 @@
+import { isFlagColumn } from './column-roles.js';
 import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import { stateNames } from './state-codes.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { tableKey } from './schema-context.js';
 
@@ -36,11 +38,16 @@ export class SchemaIndex {
     for (const table of schema.tables) {
       this.addName(nameWords(table.name), { kind: 'table', table });
       for (const column of table.columns) {
-        this.addName(nameWords(column.name), { kind: 'column', table, column });
+        const parts = nameWords(column.name);
+        this.addName(parts, { kind: 'column', table, column });
+        // "has_final_exam", "is_placebo": a flag is also named by what it flags ("a final exam", "placebo").
+        if (isFlagColumn(column) && ['has', 'is'].includes(parts[0]) && parts.length > 1) this.addName(parts.slice(1), { kind: 'column', table, column });
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
           if (words.length > 0 && words.length <= maxPhrase) this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
         }
+        // "California" where the column holds "CA".
+        for (const [name, code] of stateNames(column)) this.add(tokenize(name).map((t) => t.text).join(' '), { kind: 'value', table, column, value: code }, 1);
       }
     }
     for (const synonym of schema.synonyms) {
@@ -53,10 +60,13 @@ export class SchemaIndex {
     }
   }
 
-  /** A table or column name: its words, the words written together ("pay_load" is also "payload"), and its parts. */
+  /** A table or column name: its words, the words written together ("pay_load" is also "payload"), around "of" the other way, and its parts. */
   private addName(words: string[], candidate: Candidate): void {
     this.add(words.join(' '), candidate, 2);
     if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
+    // `Level_of_membership` is also "membership level".
+    const of = words.indexOf('of');
+    if (of > 0 && of < words.length - 1) this.add([...words.slice(of + 1), ...words.slice(0, of)].join(' '), candidate, 2);
     this.addPartial(words, candidate);
   }
 
@@ -82,19 +92,25 @@ export class SchemaIndex {
     return [...byLemma, ...byText].sort((a, b) => b.rank - a.rank).map((e) => e.candidate);
   }
 
+  /** "name" or "id" where columns are called authorname, paperid: any column ending so. */
+  private suffixed(token: Token): Candidate[] {
+    if (token.lemma !== 'name' && token.lemma !== 'id') return [];
+    return this.schema.tables.flatMap((table) =>
+      table.columns.filter((c) => c.name.toLowerCase().endsWith(token.lemma) && c.name.length > token.lemma.length).map((column) => ({ kind: 'column' as const, table, column })),
+    );
+  }
+
   /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
   private single(token: Token): Candidate[] {
     if (fillerWords.has(token.text)) return [];
-    // "name" or "id" where columns are called authorname, paperid: any column ending so.
-    if (token.lemma === 'name' || token.lemma === 'id') {
-      const suffixed = this.schema.tables.flatMap((table) =>
-        table.columns.filter((c) => c.name.toLowerCase().endsWith(token.lemma) && c.name.length > token.lemma.length).map((column) => ({ kind: 'column' as const, table, column })),
-      );
-      if (suffixed.length > 0) return suffixed;
-    }
-    // "opened" -> open, "rated" -> rating, "enrollment" -> enrolled.
-    const stem = token.text.replace(/(ed|ing|ment)$/, '');
-    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem, `${stem}ing`, `${stem}ed`])];
+    const suffixed = this.suffixed(token);
+    if (suffixed.length > 0) return suffixed;
+    // "opened" -> open, "rated" -> rating, "enrollment" -> enrolled, "successful" -> success,
+    // "admitted" and "admission" -> admit, "graduate" -> graduation.
+    const stem = token.text.replace(/(ed|ing|ment|ful)$/, '');
+    const root = stem !== token.text ? stem.replace(/([b-df-hj-np-tv-z])\1$/, '$1') : token.text.replace(/ssion$/, 't');
+    const noun = /ate$/.test(token.text) ? `${token.text.slice(0, -1)}ion` : root;
+    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem, `${stem}ing`, `${stem}ed`, root, noun])];
     for (const form of forms.slice(1)) {
       const found = this.lookup(form, form);
       if (found.length > 0) return found;
@@ -124,6 +140,17 @@ export class SchemaIndex {
     return spans;
   }
 
+  /** The table named by the longest phrase starting at token `at` (no token of it in `taken`), and where the phrase ends. */
+  private tableNamedAt(tokens: readonly Token[], at: number, taken: ReadonlySet<number>): { table: SchemaTable; end: number } | undefined {
+    for (let n = Math.min(maxPhrase, tokens.length - at); n >= 1; n--) {
+      const span = tokens.slice(at, at + n);
+      if (span.some((t, k) => taken.has(at + k) || t.kind !== 'word')) continue;
+      const table = this.lookup(span.map((t) => t.lemma).join(' '), '').find((c) => c.kind === 'table');
+      if (table) return { table: table.table, end: at + n };
+    }
+    return undefined;
+  }
+
   /**
    * Links the question's word tokens, longest phrase first, skipping tokens in `taken` (already
    * read as grammar such as "how many" or "order by").
@@ -143,11 +170,22 @@ export class SchemaIndex {
         if (span.every((t) => fillerWords.has(t.text))) candidates = candidates.filter((c) => c.kind !== 'value');
         // "type of food", "cost of round trip": a column named the other way round (food_type, round_trip_cost).
         const of = span.findIndex((t, k) => k > 0 && k < n - 1 && t.text === 'of');
-        if (candidates.length === 0 && of > 0) candidates = this.lookup([...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '), '').filter((c) => c.kind === 'column');
+        if (candidates.length === 0 && of > 0) {
+          candidates = this.lookup([...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '), '').filter((c) => c.kind === 'column');
+          // "amount of payments received": the words after "of" go on to name the table whose column it is.
+          const owner = candidates.length > 1 ? this.tableNamedAt(tokens, i + of + 1, taken) : undefined;
+          const owned = candidates.filter((c) => c.table === owner?.table);
+          if (owner && owned.length > 0) {
+            found = { start: i, end: owner.end, candidates: owned };
+            continue;
+          }
+        }
         if (candidates.length === 0 && n === 1) candidates = this.single(span[0]);
         // "city" names demo.business.city exactly, but in a question about restaurants it is restaurant.city_name:
         // parts of longer names stay candidates after the exact ones.
-        else if (n === 1 && candidates.every((c) => c.kind !== 'value')) candidates = [...candidates, ...(this.partial.get(span[0].lemma) ?? []).filter((c) => !candidates.includes(c))];
+        // So do columns ending in "name" or "id" after a column called just that ("its name": journal.journalname).
+        else if (n === 1 && candidates.every((c) => c.kind !== 'value'))
+          candidates = [...candidates, ...[...(this.partial.get(span[0].lemma) ?? []), ...this.suffixed(span[0])].filter((c) => !candidates.includes(c))];
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }
       if (found) {

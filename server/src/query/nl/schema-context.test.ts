@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineFor, setupFromText } from '../test-support/query-fixtures.js';
+import { nlSettingsOf } from './nl-settings.js';
+import { buildSchemaContext, type SchemaContext } from './schema-context.js';
+
+// A schema that prefixes every column with its table's abbreviation, and declares no foreign keys.
+const ddl = `
+CREATE TABLE sbCustomer (sbCustId VARCHAR, sbCustName VARCHAR, sbCustJoinDate DATE);
+CREATE TABLE sbTicker (sbTickerId VARCHAR, sbTickerSymbol VARCHAR);
+CREATE TABLE sbTransaction (sbTxId VARCHAR, sbTxCustId VARCHAR, sbTxTickerId VARCHAR, sbTxAmount DECIMAL(10, 2));
+CREATE TABLE sbDailyPrice (sbDpTickerId VARCHAR, sbDpDate DATE, sbDpClose DECIMAL(10, 2));
+CREATE TABLE notes (name VARCHAR, nationality VARCHAR);
+CREATE TABLE customers (customer_id INTEGER, customer_name VARCHAR);
+CREATE TABLE orders (order_id INTEGER, order_customer_id INTEGER, order_date DATE);
+`;
+
+describe('relationships inferred from names', () => {
+  let dir: string;
+  let schema: SchemaContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-schema-'));
+    const instance = await DuckDBInstance.create(path.join(dir, 'broker.duckdb'));
+    const connection = await instance.connect();
+    await connection.run(ddl);
+    connection.closeSync();
+    instance.closeSync();
+    const setup = setupFromText(dir, 'sources:\n  - name: broker\n    type: relational\n    connector: duckdb\n    path: broker.duckdb\n');
+    const opened = await engineFor(setup);
+    close = opened.close;
+    schema = await buildSchemaContext(opened.catalog, nlSettingsOf(undefined), (sql) => opened.engine.run(sql, { maxRows: 1000, timeoutMs: 5000 }));
+  });
+  afterAll(async () => {
+    await close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('links a column named by its table prefix and another table leading identifier (sbTxCustId -> sbCustId, order_customer_id -> customer_id)', () => {
+    const pairs = schema.relationships.map((r) => `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`);
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        'broker.sbtransaction.sbTxCustId -> broker.sbcustomer.sbCustId',
+        'broker.sbtransaction.sbTxTickerId -> broker.sbticker.sbTickerId',
+        'broker.sbdailyprice.sbDpTickerId -> broker.sbticker.sbTickerId',
+        'broker.orders.order_customer_id -> broker.customers.customer_id',
+      ]),
+    );
+  });
+
+  it('reads no prefix into names that merely share letters (name, nationality)', () => {
+    expect(schema.relationships.filter((r) => r.from.table === 'broker.notes' || r.to.table === 'broker.notes')).toEqual([]);
+  });
+});
