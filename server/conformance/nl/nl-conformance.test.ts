@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from './nl-suite.js';
 import { expandDefogGold, normaliseCell, sameResult } from './result-match.js';
-import { duckdbDialect, foreignKeysOf, rewriteToChar } from './suite-database.js';
+import { duckdbDialect, dumpSchema, foreignKeysOf, rewriteToChar } from './suite-database.js';
 
 describe('result matching', () => {
   it('ignores row order, column names and number formatting', () => {
@@ -20,6 +20,8 @@ describe('result matching', () => {
     ).toBe(true);
     expect(normaliseCell(3.14159265)).toBe('3.1416');
     expect(normaliseCell('2024-01-02T00:00:00')).toBe('2024-01-02');
+    expect(normaliseCell('2024-01-02 00:00:00')).toBe('2024-01-02');
+    expect(normaliseCell('2024-01-02T10:30:00')).toBe('2024-01-02 10:30:00');
   });
 
   it('keeps rows together: the same column values in other pairs do not match', () => {
@@ -89,6 +91,11 @@ describe('suite dumps', () => {
     expect(rewriteToChar("TO_CHAR(DATE_TRUNC('month', NOW()) - INTERVAL '1 month', 'YYYY-MM')")).toBe(
       "strftime(CAST(DATE_TRUNC('month', NOW()) - INTERVAL '1 month' AS TIMESTAMP), '%Y-%m')",
     );
+  });
+
+  it('finds the schema a dump creates its tables in', () => {
+    expect(dumpSchema(ddl)).toBe('main');
+    expect(dumpSchema('CREATE SCHEMA IF NOT EXISTS consumer_div;\n\nCREATE TABLE consumer_div.users (uid BIGINT);')).toBe('consumer_div');
   });
 
   it('parses quoted CSV fields with commas, doubled quotes and newlines', () => {

@@ -10,7 +10,7 @@ import { QueryService } from '../../src/query/query-service.js';
 import { loadQuerySetup } from '../../src/query/sources.js';
 import { readSuite, type SuiteDatabase, type SuiteQuestion } from './nl-suite.js';
 import { expandDefogGold, sameResult } from './result-match.js';
-import { duckdbDialect, loadDump, rewriteToChar, type DumpForeignKey } from './suite-database.js';
+import { duckdbDialect, loadDump, rewriteToChar, type LoadedDump } from './suite-database.js';
 
 export type Verdict = 'correct' | 'wrong' | 'refused' | 'error' | 'gold-failed';
 
@@ -37,8 +37,8 @@ async function translationTime(nl: NaturalLanguageService, question: string): Pr
   }
 }
 
-/** The sources.yaml of one suite database: one DuckDB source, and its foreign keys as relationships. */
-function sourcesYaml(db: string, file: string, keys: DumpForeignKey[]): string {
+/** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as relationships. */
+function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): string {
   const relationships = keys.map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`).join('\n');
   return [
     'sources:',
@@ -46,6 +46,7 @@ function sourcesYaml(db: string, file: string, keys: DumpForeignKey[]): string {
     '    type: relational',
     '    connector: duckdb',
     `    path: ${JSON.stringify(file)}`,
+    `    schema: ${schema}`,
     ...(keys.length ? ['natural_language:', '  relationships:', relationships] : []),
     '',
   ].join('\n');
@@ -84,9 +85,9 @@ async function matchesGold(connection: DuckDBConnection, item: SuiteQuestion, ro
 /** Asks every question of one database through the natural-language service and judges the results. */
 async function runDatabase(database: SuiteDatabase, items: SuiteQuestion[], workDir: string): Promise<QuestionOutcome[]> {
   const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
-  const keys = await loadDump(database.dump, file);
+  const dump = await loadDump(database.dump, file);
   const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
-  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, keys));
+  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump));
   const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), { error: () => undefined });
   const nl = new NaturalLanguageService(service, loadNlSettings(yamlFile));
   const gold = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });

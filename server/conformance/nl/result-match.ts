@@ -12,7 +12,8 @@ export function normaliseCell(value: Cell): string {
   if (typeof value === 'boolean') return value ? '1' : '0';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value).trim();
   if (/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text)) return String(Math.round(Number(text) * 10_000) / 10_000);
-  return text.replace(/T00:00:00$/, '').replace('T', ' ');
+  // Midnight is dropped whichever way the time was written: ISO from the engine, with a space from gold rows.
+  return text.replace(/[T ]00:00:00$/, '').replace('T', ' ');
 }
 
 const sortedColumn = (rows: string[][], index: number): string =>

@@ -64,7 +64,18 @@ export function rewriteToChar(sql: string): string {
   });
 }
 
-export async function loadDump(dumpFile: string, file: string): Promise<DumpForeignKey[]> {
+/** A dump loaded into a DuckDB file: its foreign keys, and the schema its tables are in. */
+export interface LoadedDump {
+  keys: DumpForeignKey[];
+  schema: string;
+}
+
+/** The schema a dump creates its tables in: the one it creates (`CREATE SCHEMA x`), or `main`. */
+export function dumpSchema(sql: string): string {
+  return /^CREATE SCHEMA (?:IF NOT EXISTS )?"?(\w+)"?/im.exec(sql)?.[1] ?? 'main';
+}
+
+export async function loadDump(dumpFile: string, file: string): Promise<LoadedDump> {
   const sql = fs.readFileSync(dumpFile, 'utf8');
   const instance = await DuckDBInstance.create(file);
   const connection = await instance.connect();
@@ -74,5 +85,5 @@ export async function loadDump(dumpFile: string, file: string): Promise<DumpFore
     connection.closeSync();
     instance.closeSync();
   }
-  return foreignKeysOf(sql);
+  return { keys: foreignKeysOf(sql), schema: dumpSchema(sql) };
 }

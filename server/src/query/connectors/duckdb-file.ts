@@ -7,11 +7,13 @@ import { findTable, SourceUnavailableError, type Connector, type ScanRequest, ty
 
 export interface DuckDBFileSettings {
   path: string;
+  /** The schema whose tables the source offers. */
+  schema: string;
 }
 
-/** Reads the settings of a `duckdb` source (a database file, path relative to sources.yaml). */
+/** Reads the settings of a `duckdb` source (a database file, path relative to sources.yaml, and a schema, `main` by default). */
 export function readDuckDBFileSettings(reader: SettingsReader, baseDir: string): DuckDBFileSettings {
-  return { path: reader.path('path', baseDir) };
+  return { path: reader.path('path', baseDir), schema: reader.string('schema', 'main') };
 }
 
 /**
@@ -40,7 +42,8 @@ export class DuckDBFileConnector implements Connector {
       const tables = await withScratchDuckDB(async (connection) => {
         await connection.run(`ATTACH ${sqlString(this.settings.path)} AS db (READ_ONLY)`);
         const reader = await connection.runAndReadAll(
-          `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = 'main' ORDER BY table_name, column_index`,
+          `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = ? ORDER BY table_name, column_index`,
+          [this.settings.schema],
         );
         const tables = new Map<string, TableInfo>();
         for (const [table, column, type] of reader.getRows()) {
@@ -65,7 +68,7 @@ export class DuckDBFileConnector implements Connector {
     this.present();
     const alias = quoteDouble(`load_${randomUUID().replace(/-/g, '')}`);
     const where = filtersToSql(request.filters, quoteDouble, duckdbLiteral);
-    const select = `SELECT ${request.columns.map((c) => quoteDouble(c.name)).join(', ')} FROM ${alias}.main.${quoteDouble(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    const select = `SELECT ${request.columns.map((c) => quoteDouble(c.name)).join(', ')} FROM ${alias}.${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     return {
       output: { kind: 'duckdb', setup: [`ATTACH ${sqlString(this.settings.path)} AS ${alias} (READ_ONLY)`], select, teardown: [`DETACH ${alias}`] },
       pushed: [...request.filters],

@@ -42,7 +42,7 @@ export const connectorKinds: Record<string, ConnectorKind> = {
   mariadb: mysqlKind,
   duckdb: {
     sourceType: 'relational',
-    settingKeys: ['path'],
+    settingKeys: ['path', 'schema'],
     read: (r, baseDir) => {
       const s = readDuckDBFileSettings(r, baseDir);
       return (source) => new DuckDBFileConnector(source, s);

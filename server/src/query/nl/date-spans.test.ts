@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkDateSpan } from './date-spans.js';
+import { tokenize } from './question-words.js';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
 const ddl = `
@@ -31,5 +33,10 @@ describe('days between two date columns', () => {
   it('refuses a span with one date, or with no word saying which date comes first', async () => {
     await expect(db.ask('What is the average time since hire?')).rejects.toMatchObject({ status: 422 });
     await expect(db.ask('average time of hire date termination date')).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('finds no span in a question that links no date at all (nothing configured)', () => {
+    const tokens = tokenize('average session duration in seconds');
+    expect(linkDateSpan(tokens, [], () => true)).toBeUndefined();
   });
 });

@@ -44,8 +44,9 @@ export function linkDateSpan(tokens: readonly Token[], links: readonly Link[], f
   if (at < 0) return undefined;
   const dated = links.filter((l) => dateOf(l) !== undefined);
   const columns = [...new Set(dated.map((l) => dateOf(l)!.column))];
-  const table: SchemaTable | undefined = dateOf(dated[0] ?? links[0])?.table;
-  if (columns.length !== 2 || !table || dated.some((l) => dateOf(l)!.table !== table)) return undefined;
+  if (columns.length !== 2) return undefined;
+  const table: SchemaTable = dateOf(dated[0])!.table;
+  if (dated.some((l) => dateOf(l)!.table !== table)) return undefined;
   const roles = (column: SchemaColumn): ('start' | 'end' | undefined)[] => dated.filter((l) => dateOf(l)!.column === column).map((l) => roleOf(tokens, l));
   const [first, second] = columns;
   const firstStarts = roles(first).includes('start') || roles(second).includes('end');
