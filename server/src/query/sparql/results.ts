@@ -1,48 +1,116 @@
 import N3 from 'n3';
 import type { Json } from '@duckdb/node-api';
-import { xsdDecimal, type Term } from './rdf.js';
+import { termCode, xsdDecimal, type Term } from './rdf.js';
 import { canonicalDecimal } from './expressions.js';
 import type { Translation } from './translator.js';
 
-/** A solution: variable name -> term, unbound variables absent. */
-export type Solution = Map<string, Term>;
+/**
+ * A solution: the terms of the projected variables, unbound ones absent, read by name or as
+ * `[name, term]` entries. Every row shares the names and holds one array of terms: a Map per row is
+ * several more objects, and a large result's rows are all alive while the young generation is collected.
+ */
+export class Solution implements Iterable<[string, Term]> {
+  constructor(
+    private readonly names: readonly string[],
+    private readonly terms: readonly (Term | undefined)[],
+  ) {}
 
-/** Reads the translator's four columns per variable back into RDF terms. */
-export function solutions(rows: Record<string, Json>[], columns: Translation['columns']): Solution[] {
-  return rows.map((row) => {
-    const solution: Solution = new Map();
-    for (const { name, id, fixed } of columns) {
-      const code = fixed ? fixed.t : row[`${id}_t`];
-      const value = row[`${id}_v`];
-      if (code === null || code === undefined || value === null || value === undefined) continue;
-      const text = String(value);
-      if (Number(code) === 1) solution.set(name, { type: 'bnode', value: text });
-      else if (Number(code) === 2) solution.set(name, { type: 'iri', value: text });
-      else {
-        const d = fixed ? fixed.d : row[`${id}_d`];
-        const l = fixed ? fixed.l : row[`${id}_l`];
-        const datatype = d ? String(d) : undefined;
-        const language = l ? String(l) : undefined;
-        // Decimals in XSD's canonical form: DuckDB writes the scale's trailing zeros (10.50, 2.5000000000).
-        const value = datatype === xsdDecimal ? canonicalDecimal(text) : text;
-        solution.set(name, { type: 'literal', value, datatype: language ? undefined : datatype, language });
-      }
+  /** The term bound to `name`, or undefined. */
+  get(name: string): Term | undefined {
+    const i = this.names.indexOf(name);
+    return i < 0 ? undefined : this.terms[i];
+  }
+
+  *[Symbol.iterator](): Iterator<[string, Term]> {
+    for (let i = 0; i < this.names.length; i++) {
+      const term = this.terms[i];
+      if (term) yield [this.names[i], term];
     }
-    return solution;
+  }
+}
+
+/** Reads one projected variable's term from a result row; undefined where it is unbound. */
+type TermReader = (row: Record<string, Json>) => Term | undefined;
+
+/** A term from its type code, lexical form or IRI, datatype and language columns. */
+function termOf(code: number, text: string, d: Json | undefined, l: Json | undefined): Term {
+  if (code === termCode.bnode) return { type: 'bnode', value: text };
+  if (code === termCode.iri) return { type: 'iri', value: text };
+  const datatype = d ? String(d) : undefined;
+  const language = l ? String(l) : undefined;
+  // Decimals in XSD's canonical form: DuckDB writes the scale's trailing zeros (10.50, 2.5000000000).
+  const value = datatype === xsdDecimal ? canonicalDecimal(text) : text;
+  return { type: 'literal', value, datatype: language ? undefined : datatype, language };
+}
+
+/**
+ * The reader of one variable's columns, built once per result rather than per row: its column names,
+ * and for a template read in parts, the joining of the parts with the template's fixed text. The loops
+ * are indexed because a result is read once, mostly before the code is optimised, where for-of allocates.
+ */
+function termReader({ id, fixed, template }: Translation['columns'][number]): TermReader {
+  if (fixed && template) {
+    return (row) => {
+      let text = '';
+      for (let i = 0; i < template.length; i++) {
+        const part = template[i];
+        if ('text' in part) text += part.text;
+        else {
+          const value = row[part.column];
+          if (value === null || value === undefined) return undefined;
+          text += String(value);
+        }
+      }
+      return termOf(fixed.t, text, fixed.d, fixed.l);
+    };
+  }
+  const v = `${id}_v`;
+  if (fixed) return (row) => { const value = row[v]; return value === null || value === undefined ? undefined : termOf(fixed.t, String(value), fixed.d, fixed.l); };
+  const t = `${id}_t`;
+  const d = `${id}_d`;
+  const l = `${id}_l`;
+  return (row) => {
+    const code = row[t];
+    const value = row[v];
+    return code === null || code === undefined || value === null || value === undefined ? undefined : termOf(Number(code), String(value), row[d], row[l]);
+  };
+}
+
+/** Reads the translator's columns per variable (the value alone where the kind is fixed) back into RDF terms. */
+export function solutions(rows: Record<string, Json>[], columns: Translation['columns']): Solution[] {
+  const names = columns.map((column) => column.name);
+  const readers = columns.map(termReader);
+  return rows.map((row) => {
+    const terms = new Array<Term | undefined>(readers.length);
+    for (let i = 0; i < readers.length; i++) terms[i] = readers[i](row);
+    return new Solution(names, terms);
   });
 }
 
 /** Blank node labels safe in every output format. */
 const bnodeLabel = (value: string) => `b${Buffer.from(value).toString('hex')}`;
 
+/** A term as a SPARQL 1.1 Query Results JSON binding. */
+function binding(term: Term): Record<string, string> {
+  if (term.type === 'iri') return { type: 'uri', value: term.value };
+  if (term.type === 'bnode') return { type: 'bnode', value: bnodeLabel(term.value) };
+  const out: Record<string, string> = { type: 'literal', value: term.value };
+  if (term.language) out['xml:lang'] = term.language;
+  if (term.datatype) out.datatype = term.datatype;
+  return out;
+}
+
 /** SPARQL 1.1 Query Results JSON. */
 export function resultsJson(vars: string[], rows: Solution[]): unknown {
-  const binding = (term: Term) => {
-    if (term.type === 'iri') return { type: 'uri', value: term.value };
-    if (term.type === 'bnode') return { type: 'bnode', value: bnodeLabel(term.value) };
-    return { type: 'literal', value: term.value, ...(term.language ? { 'xml:lang': term.language } : {}), ...(term.datatype ? { datatype: term.datatype } : {}) };
-  };
-  return { head: { vars }, results: { bindings: rows.map((row) => Object.fromEntries([...row].filter(([k]) => vars.includes(k)).map(([k, t]) => [k, binding(t)]))) } };
+  const bindings = rows.map((row) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (let i = 0; i < vars.length; i++) {
+      const term = row.get(vars[i]);
+      if (term) out[vars[i]] = binding(term);
+    }
+    return out;
+  });
+  return { head: { vars }, results: { bindings } };
 }
 
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);

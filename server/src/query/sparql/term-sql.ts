@@ -80,6 +80,15 @@ export function mapColumns(map: TermMap): string[] {
 /** Characters no IRI contains (RFC 3987): controls, space, `<>"{}|^` backtick and backslash. */
 const invalidIriCharacter = '[\\x00-\\x20<>"{}|^`\\\\]';
 
+/** A template's fixed text and, for each column, the SQL of its text in the term (IRI-safe encoded in IRIs). */
+export function templateParts(map: Extract<TermMap, { kind: 'template' }>, alias: string, types: ColumnTypes): ({ text: string } | { sql: string })[] {
+  return map.parts.map((part) => {
+    if ('text' in part) return part;
+    const text = lexical(columnRef(alias, part.column), types(part.column));
+    return { sql: map.termType === 'iri' && !isIntegerType(types(part.column)) ? `url_encode(${text})` : text };
+  });
+}
+
 /** The four SQL expressions of a bound term map (R2RML §7: IRI-safe encoding of template values). */
 export function termMapSql({ map, alias, types }: BoundMap): TermSql {
   if (map.kind === 'constant') return constantSql(map.term);
@@ -92,12 +101,8 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     // A column value that cannot be an IRI is a data error (R2RML §11): the query fails naming it.
     if (map.termType === 'iri') v = `CASE WHEN regexp_matches(${v}, ${sqlString(invalidIriCharacter)}) THEN error(${sqlString(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
   } else {
-    v = map.parts
-      .map((part) => {
-        if ('text' in part) return sqlString(part.text);
-        const text = lexical(columnRef(alias, part.column), types(part.column));
-        return map.termType === 'iri' && !isIntegerType(types(part.column)) ? `url_encode(${text})` : text;
-      })
+    v = templateParts(map, alias, types)
+      .map((part) => ('text' in part ? sqlString(part.text) : part.sql))
       .join(' || ');
     if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlString(map.parts[0].text);
   }

@@ -209,6 +209,21 @@ describe('generated SQL', () => {
     const sql = await explain(keyed, 'SELECT ?n WHERE { ?p ex:name ?n FILTER(?p = <http://example.com/ns#person/3>) }');
     expect(sql).toMatch(/"id" = 3/);
   });
+
+  it('selects a plain projection of one pattern straight from its tables, IRIs as their template columns', async () => {
+    const text = `${prefixes}SELECT ?p ?n WHERE { ?p a ex:Dept ; ex:title ?n }`;
+    for (const graph of [keyed, fixture]) {
+      const { translation } = await graph.sparql.translate(graph.sparql.parse(text));
+      // No wrapping SELECT beyond the deduplication a table without a key needs.
+      expect(translation.sql.split('SELECT ').length).toBe(graph === keyed ? 2 : 3);
+      // The template's fixed text is joined by the client: the rows carry the id alone.
+      expect(translation.sql).not.toContain(`${ex}dept/`);
+      expect(translation.columns[0].template).toEqual([{ text: `${ex}dept/` }, { column: 'v0_p1' }]);
+      const answer = await graph.sparql.run(text);
+      if (answer.kind !== 'select') throw new Error('expected SELECT');
+      expect(answer.rows.map((row) => [row.get('p'), row.get('n')?.value])).toContainEqual([{ type: 'iri', value: `${ex}dept/10` }, 'Research']);
+    }
+  });
 });
 
 describe('column values as IRIs', () => {

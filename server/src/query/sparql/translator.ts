@@ -1,7 +1,7 @@
 import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
 import { compileExpression, numberOf, rdfTerm, sqlText, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
-import type { LogicalTable, MappedTriple, TermMap } from './r2rml.js';
-import { sqlName, sqlString, sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import type { LogicalTable, MappedTriple, TemplatePart, TermMap } from './r2rml.js';
+import { sqlName, sqlString, sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, templateParts, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
 import { ColumnClasses, distinctOnProjection, mergeSelfJoins, type Occurrence } from './self-joins.js';
 import { columnComparison, conjuncts } from './column-filters.js';
 import { unsupported } from './sparql-errors.js';
@@ -14,7 +14,12 @@ interface Rel {
   vars: Map<string, boolean>;
   /** Always-bound variables whose term type, datatype and language are the same SQL constants in every row. */
   fixed?: Map<string, Fixed>;
+  /** For the one SELECT of a basic graph pattern: that SELECT with other items per variable (the final projection's). */
+  branch?: (project: Projection) => string;
 }
+
+/** The SELECT items of one variable, from its term map as bound in the FROM clause. */
+type Projection = (name: string, bound: BoundMap) => string[];
 
 /** The constant `t`, `d` and `l` expressions of a variable's terms. */
 type Fixed = Pick<TermSql, 't' | 'd' | 'l'>;
@@ -32,8 +37,11 @@ export type TableTypes = (table: LogicalTable) => ColumnTypes;
 /** The translation of one query: the SQL and how to read its columns back. */
 export interface Translation {
   sql: string;
-  /** Projected variables, in order, with their column prefix (and the kind, when it is the same in every row). */
-  columns: { name: string; id: string; fixed?: FixedKind }[];
+  /**
+   * Projected variables, in order, with their column prefix, the kind when it is the same in every row,
+   * and where the value is a template read in parts, its fixed text and the result columns between.
+   */
+  columns: { name: string; id: string; fixed?: FixedKind; template?: TemplatePart[] }[];
 }
 
 /** Most alternative SQL branches one basic graph pattern may unfold into. */
@@ -79,6 +87,29 @@ export class Translator {
     return { sql: this.selectList(items), columns };
   }
 
+  /**
+   * The final SELECT of one basic graph pattern, straight from its tables. A template of a fixed kind is
+   * read as its column parts and joined with its fixed text by the client: @duckdb/node-api reads each
+   * string longer than 12 bytes with a native call, and rendered IRIs are long where their keys are short.
+   */
+  private branchOutput(rel: Rel, branch: NonNullable<Rel['branch']>): Translation {
+    const read = new Map<string, Translation['columns'][number]>();
+    const sql = branch((name, bound) => {
+      const id = this.id(name);
+      const fixed = rel.vars.get(name) === false ? fixedKind(rel.fixed?.get(name)) : undefined;
+      const { map } = bound;
+      if (fixed && map.kind === 'template' && !map.base) {
+        const parts = templateParts(map, bound.alias, bound.types);
+        read.set(name, { name, id, fixed, template: parts.map((part, i) => ('text' in part ? part : { column: `${id}_p${i}` })) });
+        return parts.flatMap((part, i) => ('sql' in part ? [`${part.sql} AS ${id}_p${i}`] : []));
+      }
+      read.set(name, { name, id, fixed });
+      const term = termMapSql(bound);
+      return (fixed ? (['v'] as const) : (['t', 'v', 'd', 'l'] as const)).map((k) => `${term[k]} AS ${id}_${k}`);
+    });
+    return { sql, columns: [...rel.vars.keys()].map((name) => read.get(name)!) };
+  }
+
   private select(name: string, term: TermSql): string {
     const id = this.id(name);
     // Every relation carries the numeric value column, so numbers are parsed once, where they enter.
@@ -106,6 +137,7 @@ export class Translator {
       return { sql: `SELECT ${sql} FROM (${rel.sql}) ${a}${order}`, columns };
     }
     const result = this.selectQuery(query as SelectQuery);
+    if (result.branch) return this.branchOutput(result, result.branch);
     // The client reads up to four columns per variable; the numeric one stays inside (and is never computed).
     const top = this.alias();
     const { sql, columns } = this.output(result, top, [...result.vars.keys()]);
@@ -166,6 +198,11 @@ export class Translator {
     }
     const names = star ? [...rel.vars.keys()].filter((n) => !n.startsWith(hiddenPrefix)) : projections.map((p) => ('expression' in p ? p.variable.value : p.value));
     const order = orderSql ?? (query.order ?? []).flatMap((o: Ordering) => this.orderKeys(compileExpression(o.expression, this.scope(rel, a)), o.descending ?? false));
+    if (!orderSql && !query.distinct && !query.reduced && order.length === 0 && query.limit === undefined && query.offset === undefined && sameNames(names, rel.vars)) {
+      // Projecting exactly the pattern's variables, unmodified, is the pattern itself: no SELECT around it to parse and plan.
+      const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
+      return { sql: rel.sql, vars, fixed: keepFixed(vars, rel.fixed), branch: rel.branch };
+    }
     const out = names.map((n) => this.select(n, rel.vars.has(n) ? this.cols(a, n) : nullTerm));
     let slice = '';
     if (query.limit !== undefined) slice += ` LIMIT ${Number(query.limit)}`;
@@ -505,6 +542,8 @@ export class Translator {
     const names = [...new Set(positions.flatMap((ps) => ps.flatMap((p) => ('variable' in p ? [p.variable] : []))))];
     const vars = new Map(names.map((n) => [n, false]));
     const branches: string[] = [];
+    // Each branch's SELECT for other items, where its rows do not depend on them (no DISTINCT on the terms).
+    const reprojections: Rel['branch'][] = [];
     // The kind of each variable's terms, while every branch so far agrees on it.
     const kinds = new Map<string, Fixed | null>();
     const chosen: { triple: MappedTriple; alias: string }[] = [];
@@ -581,24 +620,27 @@ export class Translator {
       for (const f of filters.flatMap(conjuncts)) where.push(columnComparison(f, (name) => bindings.get(name)) ?? `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
       const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
       const bound = names.map((n) => bindings.get(n)!);
+      const terms: Projection = (name, b) => [this.select(name, termMapSql(b))];
+      let reproject: Rel['branch'];
       if (bound.every(injective)) {
-        // Distinct source values give distinct terms: deduplicate the narrow source columns, then render the terms.
-        const raw = new Map<string, string>();
-        const renamed = bound.map((b) => renameColumns(b, (column) => {
-          const name = `${b.alias}__${column}`;
-          raw.set(name, `${b.alias}.${sqlName(column)} AS ${sqlName(name)}`);
-          return name;
-        }));
         const projected = bound.flatMap((b) => mapColumns(b.map).map((column) => [b.alias, column] as const));
         const kept = facts.occurrences.filter((o) => !merged.has(o.alias));
-        // Rows unique on a key of every table are already a set.
-        const distinct = distinctOnProjection(kept, facts.classes, projected) ? '' : 'DISTINCT ';
-        const r = this.alias();
-        const items = names.map((n, i) => this.select(n, termMapSql({ ...renamed[i], alias: r })));
-        branches.push(`SELECT ${this.selectList(items)} FROM (SELECT ${distinct}${this.selectList([...raw.values()])} ${body}) ${r}`);
-      } else {
-        branches.push(`SELECT DISTINCT ${this.selectList(names.map((n) => this.select(n, termMapSql(bindings.get(n)!))))} ${body}`);
+        // Rows unique on a key of every table are already a set: the terms are rendered from them directly.
+        if (distinctOnProjection(kept, facts.classes, projected)) reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, bound[i])))} ${body}`;
+        else {
+          // Distinct source values give distinct terms: deduplicate the narrow source columns, then render the terms.
+          const raw = new Map<string, string>();
+          const renamed = bound.map((b) => renameColumns(b, (column) => {
+            const name = `${b.alias}__${column}`;
+            raw.set(name, `${b.alias}.${sqlName(column)} AS ${sqlName(name)}`);
+            return name;
+          }));
+          const r = this.alias();
+          reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, { ...renamed[i], alias: r })))} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`;
+        }
       }
+      branches.push(reproject ? reproject(terms) : `SELECT DISTINCT ${this.selectList(names.flatMap((n, i) => terms(n, bound[i])))} ${body}`);
+      reprojections.push(reproject);
       if (branches.length > maxBranches) throw unsupported(`a basic graph pattern that unfolds into more than ${maxBranches} alternatives over the mapping`);
     };
     const choose = (i: number) => {
@@ -617,7 +659,7 @@ export class Translator {
     if (branches.length === 0) return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars };
     // The graph is a set: a solution found through several mappings (or duplicate rows) counts once.
     const fixed = new Map([...kinds].filter((entry): entry is [string, Fixed] => entry[1] !== null));
-    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars, fixed };
+    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars, fixed, branch: branches.length === 1 ? reprojections[0] : undefined };
   }
 }
 
@@ -630,6 +672,11 @@ function keepFixed(vars: Map<string, boolean>, ...sources: (Map<string, Fixed> |
     if (found) out.set(name, found);
   }
   return out;
+}
+
+/** Whether `names` lists each of the relation's variables exactly once. */
+function sameNames(names: string[], vars: Map<string, boolean>): boolean {
+  return names.length === vars.size && new Set(names).size === names.length && names.every((n) => vars.has(n));
 }
 
 /** A fixed kind as values, when its expressions are plain SQL constants. */
