@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPARQL benchmark (issue 8). Run after `npm run build`:
-//   node bench/query-sparql.mjs        (CUSTOMERS=20000 ORDERS=500000 RUNS=5 by default)
+//   node bench/query-sparql.mjs        (CUSTOMERS=20000 ORDERS=500000 RUNS=15 by default)
 // Builds a DuckDB database file (customers, orders) as a source, the ontology and R2RML mapping of
 // the example workspace's shape over it, and measures in the same run:
 // 1. translation time per query (parse + unfold + SQL generation, median of many runs);
@@ -22,7 +22,7 @@ const { SparqlService } = await dist('query/sparql/sparql-service.js');
 
 const customers = Number(process.env.CUSTOMERS ?? 20_000);
 const orders = Number(process.env.ORDERS ?? 500_000);
-const runs = Number(process.env.RUNS ?? 5);
+const runs = Number(process.env.RUNS ?? 15);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sparql-bench-'));
 
@@ -94,23 +94,28 @@ for (const c of cases) {
   const sqlTimes = [];
   await sparql.run(c.sparql);
   await queries.sql(c.sql);
-  // Interleaved, so both see the same machine state.
-  for (let i = 0; i < runs; i++) {
-    let start = performance.now();
-    const answer = await sparql.run(c.sparql);
+  // Interleaved in pairs, each side first in every other pair, so both see the same machine state; the
+  // ratio is the median of the pairs' ratios, which a slow spell of the machine moves least.
+  const timeSparql = async () => {
+    const start = performance.now();
+    sparqlRows = (await sparql.run(c.sparql)).rows.length;
     sparqlTimes.push(performance.now() - start);
-    sparqlRows = answer.rows.length;
-    start = performance.now();
-    const result = await queries.sql(c.sql);
+  };
+  const timeSql = async () => {
+    const start = performance.now();
+    sqlRows = (await queries.sql(c.sql)).row_count;
     sqlTimes.push(performance.now() - start);
-    sqlRows = result.row_count;
+  };
+  for (let i = 0; i < runs; i++) {
+    for (const time of i % 2 === 0 ? [timeSparql, timeSql] : [timeSql, timeSparql]) await time();
   }
   const s = median(sparqlTimes);
   const q = median(sqlTimes);
+  const ratio = median(sparqlTimes.map((t, i) => t / sqlTimes[i]));
   console.log(`\n${c.name}`);
   console.log(`  translation (parse + translate, incl. column types): median ${median(translateTimes).toFixed(2)} ms`);
-  console.log(`  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ${(s / q).toFixed(2)}x`);
+  console.log(`  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ${ratio.toFixed(2)}x (median of ${runs} paired runs)`);
   console.log(`  runs: SPARQL ${sparqlTimes.map((t) => t.toFixed(0)).join(', ')} | SQL ${sqlTimes.map((t) => t.toFixed(0)).join(', ')}`);
 }
 await queries.close();
-fs.rmSync(dir, { recursive: true, force: true });
+if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });

@@ -224,6 +224,26 @@ describe('generated SQL', () => {
       expect(answer.rows.map((row) => [row.get('p'), row.get('n')?.value])).toContainEqual([{ type: 'iri', value: `${ex}dept/10` }, 'Research']);
     }
   });
+
+  it('selects some of a pattern\'s variables with LIMIT and OFFSET from the same single SELECT', async () => {
+    const all = `${prefixes}SELECT ?p WHERE { ?p a ex:Dept ; ex:title ?n }`;
+    for (const graph of [keyed, fixture]) {
+      const everyDept = await graph.sparql.run(all);
+      if (everyDept.kind !== 'select') throw new Error('expected SELECT');
+      const total = everyDept.rows.length;
+      expect(total).toBeGreaterThan(1);
+      const text = `${prefixes}SELECT ?p WHERE { ?p a ex:Dept ; ex:title ?n } LIMIT 1 OFFSET 1`;
+      const { translation } = await graph.sparql.translate(graph.sparql.parse(text));
+      expect(translation.sql.split('SELECT ').length).toBe(graph === keyed ? 2 : 3);
+      expect(translation.sql).toMatch(/ LIMIT 1 OFFSET 1$/);
+      expect(translation.columns.map((c) => c.name)).toEqual(['p']);
+      const page = await graph.sparql.run(text);
+      if (page.kind !== 'select') throw new Error('expected SELECT');
+      expect(page.rows).toHaveLength(1);
+      expect([...page.rows[0]].map(([name]) => name)).toEqual(['p']);
+      expect(everyDept.rows.map((row) => row.get('p'))).toContainEqual(page.rows[0].get('p'));
+    }
+  });
 });
 
 describe('column values as IRIs', () => {

@@ -198,15 +198,23 @@ export class Translator {
     }
     const names = star ? [...rel.vars.keys()].filter((n) => !n.startsWith(hiddenPrefix)) : projections.map((p) => ('expression' in p ? p.variable.value : p.value));
     const order = orderSql ?? (query.order ?? []).flatMap((o: Ordering) => this.orderKeys(compileExpression(o.expression, this.scope(rel, a)), o.descending ?? false));
-    if (!orderSql && !query.distinct && !query.reduced && order.length === 0 && query.limit === undefined && query.offset === undefined && sameNames(names, rel.vars)) {
-      // Projecting exactly the pattern's variables, unmodified, is the pattern itself: no SELECT around it to parse and plan.
-      const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
-      return { sql: rel.sql, vars, fixed: keepFixed(vars, rel.fixed), branch: rel.branch };
-    }
-    const out = names.map((n) => this.select(n, rel.vars.has(n) ? this.cols(a, n) : nullTerm));
     let slice = '';
     if (query.limit !== undefined) slice += ` LIMIT ${Number(query.limit)}`;
     if (query.offset !== undefined) slice += ` OFFSET ${Number(query.offset)}`;
+    const plain = !orderSql && !query.distinct && !query.reduced && order.length === 0 && names.length > 0 && new Set(names).size === names.length && names.every((n) => rel.vars.has(n));
+    if (plain && rel.branch) {
+      // Some of one pattern's variables, unmodified, with LIMIT/OFFSET: that pattern's SELECT with fewer items and the slice.
+      const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
+      const { branch } = rel;
+      const projected: Rel['branch'] = (project) => branch((n, bound) => (vars.has(n) ? project(n, bound) : [])) + slice;
+      return { sql: projected((n, bound) => [this.select(n, termMapSql(bound))]), vars, fixed: keepFixed(vars, rel.fixed), branch: projected };
+    }
+    if (plain && !slice && names.length === rel.vars.size) {
+      // Projecting exactly the relation's variables, unmodified, is the relation itself: no SELECT around it to parse and plan.
+      const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
+      return { sql: rel.sql, vars, fixed: keepFixed(vars, rel.fixed) };
+    }
+    const out = names.map((n) => this.select(n, rel.vars.has(n) ? this.cols(a, n) : nullTerm));
     let sql: string;
     if (query.distinct || query.reduced) {
       // Sort keys travel with the rows: DISTINCT on the projection, each group sorted by its first key values.
@@ -672,11 +680,6 @@ function keepFixed(vars: Map<string, boolean>, ...sources: (Map<string, Fixed> |
     if (found) out.set(name, found);
   }
   return out;
-}
-
-/** Whether `names` lists each of the relation's variables exactly once. */
-function sameNames(names: string[], vars: Map<string, boolean>): boolean {
-  return names.length === vars.size && new Set(names).size === names.length && names.every((n) => vars.has(n));
 }
 
 /** A fixed kind as values, when its expressions are plain SQL constants. */
