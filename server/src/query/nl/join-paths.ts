@@ -1,5 +1,6 @@
 import { quoteDouble } from '../connectors/filters.js';
-import type { Relationship, SchemaContext, SchemaTable } from './schema-context.js';
+import { labelColumn } from './column-roles.js';
+import type { Relationship, SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 
 /** One step of a join path: a relationship walked from table key `from` to table key `to`. */
 export interface JoinStep {
@@ -75,4 +76,15 @@ export function joinTables(
     }
   }
   return { sql, aliases, joined: aliases.size > 1 };
+}
+
+/** The column of `main` a relationship ties to the label of `table` (lake.state_name -> state.state_name), or undefined. */
+export function labelReference(schema: SchemaContext, main: SchemaTable, table: SchemaTable): SchemaColumn | undefined {
+  const label = labelColumn(table);
+  const step = schema.relationships.find(
+    (r) =>
+      (r.from.table === main.key && r.to.table === table.key && r.to.column === label.name) || (r.to.table === main.key && r.from.table === table.key && r.from.column === label.name),
+  );
+  const name = step ? (step.from.table === main.key ? step.from.column : step.to.column) : undefined;
+  return main.columns.find((c) => c.name === name);
 }

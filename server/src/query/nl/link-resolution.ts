@@ -1,0 +1,101 @@
+import type { PlanContext } from './plan-context.js';
+import type { Token } from './question-words.js';
+import type { SchemaColumn } from './schema-context.js';
+import type { Candidate, Link } from './schema-linker.js';
+
+/**
+ * Picks one meaning per link into `plan.links`, preferring tables the question names and tables
+ * related to them; the tables of the chosen meanings become the plan's tables.
+ */
+export function resolveLinks(plan: PlanContext, input: readonly Link[]): void {
+  const links = mergeTableColumns(plan, input);
+  refuseSelfJoin(plan, links);
+  for (const link of links) {
+    const table = link.candidates.find((c) => c.kind === 'table');
+    if (table && link.candidates[0].kind !== 'value') plan.addTable(table.table);
+  }
+  for (const [k, original] of links.entries()) {
+    const link = { ...original, candidates: byRole(plan.tokens, original) };
+    const chosen = choose(plan, link, links[k - 1], links[k + 1]);
+    plan.addTable(chosen.table);
+    plan.links.push({ ...link, chosen });
+  }
+}
+
+/**
+ * "order amount", "product category": a table name followed by one of its columns is that column...
+ * except right after "how many" or "the most": "how many customers signed up" counts customers.
+ */
+function mergeTableColumns(plan: PlanContext, input: readonly Link[]): Link[] {
+  const links: Link[] = [];
+  const counted = new Set([
+    ...plan
+      .cue('aggregate')
+      .filter((a) => a.fn === 'count')
+      .map((a) => a.end),
+    ...plan
+      .cue('superlative')
+      .filter((s) => ['most', 'least', 'fewest'].includes(plan.tokens[s.at].text))
+      .map((s) => s.end),
+  ]);
+  for (const link of input) {
+    const previous = links[links.length - 1];
+    const tables = previous?.end === link.start && !counted.has(previous.start) ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table) : [];
+    const column = link.candidates.find((c) => c.kind === 'column' && tables.includes(c.table));
+    if (column) links[links.length - 1] = { start: previous.start, end: link.end, candidates: [column] };
+    else links.push(link);
+  }
+  return links;
+}
+
+/** "states that border the state where ...": one table in two roles needs a self-join, which is not supported. */
+function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
+  const named = links.filter((l) => l.candidates[0].kind === 'table');
+  for (const [k, first] of named.entries()) {
+    const again = named.slice(k + 1).find((l) => l.candidates[0].table === first.candidates[0].table);
+    const clause = again && plan.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
+    if (again && clause) plan.refuse(`"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`);
+  }
+}
+
+/** The meaning of `link` given its neighbours and the links resolved before it. */
+function choose(plan: PlanContext, link: Link, previous: Link | undefined, next: Link | undefined): Candidate {
+  // "the name of the shop": a column followed by "of <table>" belongs to that table; so does a value
+  // right before a table's name ("the Computer Science program").
+  const between = next ? plan.tokens.slice(link.end, next.start).map((t) => t.text) : [];
+  const ofTable = between.length > 0 ? between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every') : link.candidates[0].kind === 'value';
+  const owner = next && ofTable ? next.candidates.find((c) => c.kind === 'table') : undefined;
+  // "the state of New York": a value right after the name of a column it is a value of belongs to that column.
+  const gap = previous ? plan.tokens.slice(previous.end, link.start).map((t) => t.text) : [];
+  const named = gap.every((w) => w === 'of' || w === 'is') ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column) : undefined;
+  // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that table's.
+  const having = gap.length > 0 && ['with', 'whose'].includes(gap[0]) && gap.slice(1).every((w) => ['a', 'an', 'the'].includes(w));
+  const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
+  const table = link.candidates.find((c) => c.kind === 'table');
+  if (table && link.candidates[0].kind !== 'value') return table;
+  return (
+    link.candidates.find((c) => c.kind === 'value' && named?.includes(c.column)) ??
+    // "the easiness scores ... show courses and scores": a word naming a column named before is that column again.
+    link.candidates.find((c) => c.kind === 'column' && plan.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column)) ??
+    link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
+    link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
+    link.candidates.find((c) => plan.tables.includes(c.table)) ??
+    link.candidates.find((c) => plan.tables.some((t) => plan.path(t, c.table) !== undefined)) ??
+    link.candidates[0]
+  );
+}
+
+/**
+ * "flights from LAX to ORD": a value after "from" (or "to") is first a value of a column named for that
+ * role (from_airport, origin; to_airport, destination), so the two values are two filters.
+ */
+function byRole(tokens: readonly Token[], link: Link): Candidate[] {
+  const role = tokens
+    .slice(Math.max(0, link.start - 4), link.start)
+    .reverse()
+    .find((t) => t.text === 'from' || t.text === 'to')?.text;
+  if (!role || link.candidates[0].kind !== 'value') return link.candidates;
+  const pattern = role === 'from' ? /(^|_)from(_|$)|origin|depart|source/i : /(^|_)to(_|$)|dest|arriv|target/i;
+  const fits = (c: Candidate): boolean => c.kind === 'value' && pattern.test(c.column.name);
+  return [...link.candidates.filter(fits), ...link.candidates.filter((c) => !fits(c))];
+}

@@ -1,0 +1,91 @@
+import { isFlagColumn } from './column-roles.js';
+import { readBuckets } from './date-buckets.js';
+import { linkDateSpan } from './date-spans.js';
+import { resolveLinks } from './link-resolution.js';
+import { PlanContext, type Equality } from './plan-context.js';
+import { linkQuotedValues, quotedSpans, type QuotedSpan } from './quoted-values.js';
+import { readCues, type Cue } from './question-grammar.js';
+import { fillerWords, tokenize, type Token } from './question-words.js';
+import type { SchemaColumn, SchemaContext } from './schema-context.js';
+import type { Link, SchemaIndex } from './schema-linker.js';
+import { readTextMatches } from './text-match.js';
+import { notUnderstood } from './translator.js';
+
+/**
+ * Reads `question` for planning: its grammar cues, quoted text matches, the other words linked to the
+ * schema and date groupings, each link then resolved to one meaning (link-resolution.ts). A word that
+ * is neither read nor a filler word makes the question refused.
+ */
+export function readQuestion(question: string, schema: SchemaContext, index: SchemaIndex): PlanContext {
+  const tokens = tokenize(question);
+  // "the minimum connect time", "total credit": a whole column name wins over the grammar words inside it.
+  const named = index.wholeNames(tokens);
+  const cues = readCues(tokens).cues.filter((c) => !named.some((n) => c.at < n.end && c.end > n.start));
+  const taken = new Set(cues.flatMap((c) => Array.from({ length: c.end - c.at }, (_, k) => c.at + k)));
+  // "names that start with \"J\"": the phrase and its literal are read whole, the literal not linked.
+  const spans = quotedSpans(question);
+  const textMatches = readTextMatches(tokens, spans);
+  for (const m of textMatches) for (let k = m.at; k < m.end; k++) taken.add(k);
+  const matched = (span: QuotedSpan): boolean => textMatches.some((m) => m.at <= span.start && span.end <= m.end);
+  const linked = linkQuotedValues(tokens, index.link(tokens, taken), spans.filter((span) => !matched(span)));
+  // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
+  const spanned = linkDateSpan(tokens, linked, (k) => !taken.has(k));
+  const links = spanned?.links ?? linked;
+  const covered = new Set(taken);
+  for (const link of [...(spanned?.absorbed ?? []), ...links]) for (let k = link.start; k < link.end; k++) covered.add(k);
+  const equalities = coverAroundLinks(tokens, cues, links, covered);
+  const groupEnds = new Set(cues.filter((c) => c.kind === 'group').map((c) => c.end));
+  const buckets = readBuckets(tokens, (k) => !covered.has(k), groupEnds);
+  for (const b of buckets) for (let k = b.at; k < b.end; k++) covered.add(k);
+  const unlinked = tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
+  if (unlinked.length > 0) {
+    throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
+  }
+  if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
+  const plan = new PlanContext(schema, { tokens, cues, buckets, textMatches, dateSpan: spanned !== undefined, equalities });
+  resolveLinks(plan, links);
+  return plan;
+}
+
+/**
+ * Marks as `covered` the words next to links that belong to them (a compared or equated number, an "or"
+ * in a list of values, a "without"); returns the numbers that are a column's value.
+ */
+function coverAroundLinks(tokens: readonly Token[], cues: readonly Cue[], links: readonly Link[], covered: Set<number>): Equality[] {
+  // "above age 20": the number after the column belongs to the comparison.
+  for (const cue of cues) {
+    if (cue.kind !== 'compare' || cue.values.length > 0) continue;
+    const link = links.find((l) => l.start >= cue.end);
+    if (link && tokens[link.end]?.kind === 'number') covered.add(link.end);
+  }
+  // "membership level is 1": a number right after a column (and "is") is that column's value.
+  const equalities: Equality[] = [];
+  for (const link of links) {
+    const at = tokens[link.end]?.text === 'is' || tokens[link.end]?.text === 'of' ? link.end + 1 : link.end;
+    if (tokens[at]?.kind === 'number' && !covered.has(at) && link.candidates.some((c) => c.kind === 'column' && c.column.kind === 'number')) {
+      covered.add(at);
+      equalities.push({ link, value: Number(tokens[at].text) });
+    }
+  }
+  // "a grade of A or C": "or" between two values of one column is a list of values.
+  const valueColumns = (l?: Link): SchemaColumn[] => (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
+  for (const [k, t] of tokens.entries()) {
+    const before = links.find((l) => l.end === k);
+    const after = links.find((l) => l.start === k + 1);
+    if (t.text === 'or' && valueColumns(before).some((c) => valueColumns(after).includes(c))) covered.add(k);
+  }
+  // "courses without exams": a negated flag is still one condition (see plan-filters.ts).
+  for (const link of links) {
+    const at = withoutBefore(tokens, link);
+    if (at !== undefined) covered.add(at);
+  }
+  return equalities;
+}
+
+/** Where "without" stands before a link that may be a flag ("without a final exam"), or undefined. */
+export function withoutBefore(tokens: readonly Token[], link: Link): number | undefined {
+  if (!link.candidates.some((c) => c.kind === 'column' && isFlagColumn(c.column))) return undefined;
+  let at = link.start - 1;
+  while (at >= 0 && ['a', 'an', 'any'].includes(tokens[at].text)) at--;
+  return tokens[at]?.text === 'without' ? at : undefined;
+}
