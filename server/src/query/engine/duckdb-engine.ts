@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../../errors.js';
 import { quoteDouble } from '../connectors/filters.js';
 import { SourceUnavailableError, type ScanResult, type TableInfo } from '../connectors/types.js';
@@ -11,6 +8,7 @@ import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
 import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
 import { jsonValue } from './result-format.js';
+import { FreshInstances } from './fresh-instances.js';
 import { Semaphore } from './semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -38,6 +36,7 @@ function userSqlError(error: unknown, memoryLimit: string): HttpError {
  */
 export class DuckDBEngine implements QueryEngine {
   private readonly slots: Semaphore;
+  private readonly instances: FreshInstances;
 
   constructor(
     private readonly catalog: SourceCatalog,
@@ -45,6 +44,13 @@ export class DuckDBEngine implements QueryEngine {
     private readonly limits: QueryLimits,
   ) {
     this.slots = new Semaphore(limits.maxConcurrent);
+    this.instances = new FreshInstances({
+      memory_limit: limits.memoryLimit,
+      threads: String(limits.threads),
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      allow_community_extensions: 'false',
+    });
   }
 
   async validate(sql: string): Promise<void> {
@@ -132,15 +138,8 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-'));
-    const instance = await DuckDBInstance.create(':memory:', {
-      memory_limit: this.limits.memoryLimit,
-      threads: String(this.limits.threads),
-      temp_directory: path.join(workDir, 'spill'),
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      allow_community_extensions: 'false',
-    });
+    const fresh = await this.instances.take();
+    const { instance, workDir } = fresh;
     let connection: DuckDBConnection | undefined;
     const interrupt = () => connection?.interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
@@ -178,8 +177,7 @@ export class DuckDBEngine implements QueryEngine {
     } finally {
       signal.removeEventListener('abort', interrupt);
       connection?.closeSync();
-      instance.closeSync();
-      fs.rmSync(workDir, { recursive: true, force: true });
+      this.instances.release(fresh);
     }
   }
 
@@ -227,5 +225,7 @@ export class DuckDBEngine implements QueryEngine {
     return reports;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.instances.close();
+  }
 }
