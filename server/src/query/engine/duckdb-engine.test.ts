@@ -142,6 +142,19 @@ describe('DuckDB engine on the example workspace', () => {
     expect(error.detail).toContain('300 ms');
   });
 
+  it('stops a cancelled query whenever the cancel lands, even while its statement is being prepared', async () => {
+    // The query has no source, so a cancel lands somewhere between taking its instance and running:
+    // each delay hits another phase. A lost interrupt would let the 10^10-row query run for minutes.
+    for (let delay = 0; delay < 24; delay++) {
+      const controller = new AbortController();
+      const query = engine.run(slowQuery, { maxRows: 10, timeoutMs: 60_000, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      controller.abort(new QueryCancelled());
+      const stopped = await Promise.race([query.then(() => 'finished', () => 'stopped'), new Promise((resolve) => setTimeout(() => resolve('still running'), 3000))]);
+      expect(stopped, `cancelled after ${delay} ms`).toBe('stopped');
+    }
+  });
+
   it('runs concurrent queries without sharing state', async () => {
     const regions = ['APAC', 'EU', 'LATAM', 'NA'];
     const results = await Promise.all(regions.map((region) => run(`SELECT count(*) AS n, min(region) AS r FROM shop.customers WHERE region = '${region}'`)));

@@ -141,7 +141,13 @@ export class DuckDBEngine implements QueryEngine {
     const fresh = await this.instances.take();
     const { instance, workDir } = fresh;
     let connection: DuckDBConnection | undefined;
-    const interrupt = () => connection?.interrupt();
+    // DuckDB forgets an interrupt that arrives while a statement is prepared (a query starts with its flag
+    // cleared), so once the query is stopped the interrupt is repeated until the query ends.
+    let repeating: NodeJS.Timeout | undefined;
+    const interrupt = () => {
+      connection?.interrupt();
+      repeating = setInterval(() => connection?.interrupt(), 20);
+    };
     signal.addEventListener('abort', interrupt, { once: true });
     try {
       connection = await instance.connect();
@@ -176,6 +182,7 @@ export class DuckDBEngine implements QueryEngine {
       };
     } finally {
       signal.removeEventListener('abort', interrupt);
+      clearInterval(repeating);
       connection?.closeSync();
       this.instances.release(fresh);
     }
