@@ -244,6 +244,22 @@ describe('generated SQL', () => {
       expect(everyDept.rows.map((row) => row.get('p'))).toContainEqual(page.rows[0].get('p'));
     }
   });
+
+  it('slices a sliced sub-query again in a SELECT of its own, never by appending a second slice', async () => {
+    const cases = [
+      { where: 'LIMIT 2 } } LIMIT 1', rows: 1 },
+      { where: 'LIMIT 2 } } OFFSET 1', rows: 1 },
+      { where: 'LIMIT 2 } }', rows: 2 },
+    ];
+    for (const graph of [keyed, fixture]) {
+      for (const { where, rows } of cases) {
+        const text = `${prefixes}SELECT ?p WHERE { { SELECT ?p ?n WHERE { ?p a ex:Dept ; ex:title ?n } ${where}`;
+        const answer = await graph.sparql.run(text);
+        if (answer.kind !== 'select') throw new Error('expected SELECT');
+        expect(answer.rows, text).toHaveLength(rows);
+      }
+    }
+  });
 });
 
 describe('column values as IRIs', () => {

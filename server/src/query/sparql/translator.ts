@@ -16,6 +16,8 @@ interface Rel {
   fixed?: Map<string, Fixed>;
   /** For the one SELECT of a basic graph pattern: that SELECT with other items per variable (the final projection's). */
   branch?: (project: Projection) => string;
+  /** The branch ends in LIMIT/OFFSET: it may lose items, but another slice needs a SELECT around it. */
+  sliced?: boolean;
 }
 
 /** The SELECT items of one variable, from its term map as bound in the FROM clause. */
@@ -110,6 +112,9 @@ export class Translator {
     return { sql, columns: [...rel.vars.keys()].map((name) => read.get(name)!) };
   }
 
+  /** A variable's term columns, rendered from its bound term map: the projection every relation carries. */
+  private readonly termItems: Projection = (name, bound) => [this.select(name, termMapSql(bound))];
+
   private select(name: string, term: TermSql): string {
     const id = this.id(name);
     // Every relation carries the numeric value column, so numbers are parsed once, where they enter.
@@ -202,12 +207,12 @@ export class Translator {
     if (query.limit !== undefined) slice += ` LIMIT ${Number(query.limit)}`;
     if (query.offset !== undefined) slice += ` OFFSET ${Number(query.offset)}`;
     const plain = !orderSql && !query.distinct && !query.reduced && order.length === 0 && names.length > 0 && new Set(names).size === names.length && names.every((n) => rel.vars.has(n));
-    if (plain && rel.branch) {
+    if (plain && rel.branch && !(slice && rel.sliced)) {
       // Some of one pattern's variables, unmodified, with LIMIT/OFFSET: that pattern's SELECT with fewer items and the slice.
       const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
       const { branch } = rel;
       const projected: Rel['branch'] = (project) => branch((n, bound) => (vars.has(n) ? project(n, bound) : [])) + slice;
-      return { sql: projected((n, bound) => [this.select(n, termMapSql(bound))]), vars, fixed: keepFixed(vars, rel.fixed), branch: projected };
+      return { sql: projected(this.termItems), vars, fixed: keepFixed(vars, rel.fixed), branch: projected, sliced: rel.sliced || slice !== '' };
     }
     if (plain && !slice && names.length === rel.vars.size) {
       // Projecting exactly the relation's variables, unmodified, is the relation itself: no SELECT around it to parse and plan.
@@ -628,7 +633,6 @@ export class Translator {
       for (const f of filters.flatMap(conjuncts)) where.push(columnComparison(f, (name) => bindings.get(name)) ?? `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
       const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
       const bound = names.map((n) => bindings.get(n)!);
-      const terms: Projection = (name, b) => [this.select(name, termMapSql(b))];
       let reproject: Rel['branch'];
       if (bound.every(injective)) {
         const projected = bound.flatMap((b) => mapColumns(b.map).map((column) => [b.alias, column] as const));
@@ -647,7 +651,7 @@ export class Translator {
           reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, { ...renamed[i], alias: r })))} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`;
         }
       }
-      branches.push(reproject ? reproject(terms) : `SELECT DISTINCT ${this.selectList(names.flatMap((n, i) => terms(n, bound[i])))} ${body}`);
+      branches.push(reproject ? reproject(this.termItems) : `SELECT DISTINCT ${this.selectList(names.flatMap((n, i) => this.termItems(n, bound[i])))} ${body}`);
       reprojections.push(reproject);
       if (branches.length > maxBranches) throw unsupported(`a basic graph pattern that unfolds into more than ${maxBranches} alternatives over the mapping`);
     };
