@@ -1,5 +1,5 @@
 /** The phrases of a question that speak about calendar time: quarters, weekdays, calendar periods, "ago", "since the last". */
-import type { Token } from './question-words.js';
+import { wordsAt, type Token } from './question-words.js';
 
 /** A calendar unit a date is truncated to, compared in, or counted in. */
 export type DateUnit = 'day' | 'week' | 'month' | 'quarter' | 'year';
@@ -37,7 +37,6 @@ const latestWords = [['last'], ['latest'], ['most', 'recent'], ['newest']];
 
 /** Whether a token is a plausible year (1900-2100). */
 export const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
-const words = (tokens: readonly Token[], at: number, list: readonly string[]): boolean => list.every((w, k) => tokens[at + k]?.text === w);
 /** The unit a word names, singular or plural ("weeks"). */
 export const unitOf = (t: Token | undefined): DateUnit | undefined => (t ? unitWords[t.lemma] : undefined);
 
@@ -84,7 +83,7 @@ function weekdays(t: Token): number[] | undefined {
 
 /** "(not including | excluding) the current week": the current unit left out, which a calendar period does anyway. */
 function currentExcluded(tokens: readonly Token[], at: number, unit: DateUnit): number {
-  const skip = words(tokens, at, ['not', 'including']) ? 2 : words(tokens, at, ['excluding']) ? 1 : 0;
+  const skip = wordsAt(tokens, at, ['not', 'including']) ? 2 : wordsAt(tokens, at, ['excluding']) ? 1 : 0;
   if (skip === 0) return at;
   const the = tokens[at + skip]?.text === 'the' ? 1 : 0;
   const current = ['current', 'this'].includes(tokens[at + skip + the]?.text ?? '') ? 1 : 0;
@@ -120,13 +119,13 @@ function calendarPeriod(tokens: readonly Token[], at: number): DateCue | undefin
  * question words (a day count) and the "since" part (the latest date).
  */
 function elapsed(tokens: readonly Token[], at: number): DateCue[] | undefined {
-  const asked = words(tokens, at, ['how', 'long']) ? 2 : words(tokens, at, ['how', 'many', 'days']) ? 3 : 0;
+  const asked = wordsAt(tokens, at, ['how', 'long']) ? 2 : wordsAt(tokens, at, ['how', 'many', 'days']) ? 3 : 0;
   if (asked === 0) return undefined;
   let k = at + asked;
-  for (const phrase of [['has', 'it', 'been'], ['have', 'passed'], ['has', 'passed'], ['in', 'days']]) if (words(tokens, k, phrase)) k += phrase.length;
+  for (const phrase of [['has', 'it', 'been'], ['have', 'passed'], ['has', 'passed'], ['in', 'days']]) if (wordsAt(tokens, k, phrase)) k += phrase.length;
   if (tokens[k]?.text !== 'since') return undefined;
   const the = tokens[k + 1]?.text === 'the' ? 1 : 0;
-  const latest = latestWords.find((w) => words(tokens, k + 1 + the, w));
+  const latest = latestWords.find((w) => wordsAt(tokens, k + 1 + the, w));
   if (!latest) return undefined;
   return [
     { kind: 'format', as: 'days', at, end: k },
@@ -137,7 +136,7 @@ function elapsed(tokens: readonly Token[], at: number): DateCue[] | undefined {
 /** "as a date", "as an integer", "in days", "in no. of days", "give the answer as an integer". */
 function format(tokens: readonly Token[], at: number): DateCue | undefined {
   let k = at;
-  if (words(tokens, k, ['give', 'the', 'answer']) || words(tokens, k, ['return', 'the', 'answer'])) k += 3;
+  if (wordsAt(tokens, k, ['give', 'the', 'answer']) || wordsAt(tokens, k, ['return', 'the', 'answer'])) k += 3;
   if (tokens[k]?.text === 'as') {
     const article = ['a', 'an'].includes(tokens[k + 1]?.text ?? '') ? 1 : 0;
     const type = tokens[k + 1 + article]?.text;
@@ -146,13 +145,13 @@ function format(tokens: readonly Token[], at: number): DateCue | undefined {
     return undefined;
   }
   if (k !== at || tokens[k]?.text !== 'in') return undefined;
-  for (const phrase of [['days'], ['no', 'of', 'days'], ['number', 'of', 'days']]) if (words(tokens, k + 1, phrase)) return { kind: 'format', as: 'days', at, end: k + 1 + phrase.length };
+  for (const phrase of [['days'], ['no', 'of', 'days'], ['number', 'of', 'days']]) if (wordsAt(tokens, k + 1, phrase)) return { kind: 'format', as: 'days', at, end: k + 1 + phrase.length };
   return undefined;
 }
 
 /** "represented as the first date of the quarter", "as the first day in the month": what a truncated date is. */
 function firstDay(tokens: readonly Token[], at: number): DateCue | undefined {
-  if (!words(tokens, at, ['as', 'the', 'first']) || !['day', 'date'].includes(tokens[at + 3]?.text ?? '')) return undefined;
+  if (!wordsAt(tokens, at, ['as', 'the', 'first']) || !['day', 'date'].includes(tokens[at + 3]?.text ?? '')) return undefined;
   if (!['of', 'in'].includes(tokens[at + 4]?.text ?? '')) return undefined;
   const the = ['the', 'each', 'its'].includes(tokens[at + 5]?.text ?? '') ? 1 : 0;
   return unitOf(tokens[at + 5 + the]) ? { kind: 'format', as: 'date', at, end: at + 6 + the } : undefined;

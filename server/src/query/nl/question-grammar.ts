@@ -1,5 +1,5 @@
 import { isYear, monthNames, monthPeriod, openEnd, openStart, readDateCues, type DateCue, type DateUnit } from './date-phrases.js';
-import type { Token } from './question-words.js';
+import { wordsAt, type Token } from './question-words.js';
 
 /** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
 export type Implied = 'age' | 'price' | 'date' | 'height' | 'weight' | 'length' | 'frequency';
@@ -138,11 +138,6 @@ const lowWords = new Set(['short', 'shortest', 'low', 'lowest', 'young', 'younge
 
 const unitWords = new Set(['square', 'meters', 'metres', 'meter', 'metre', 'kilometers', 'kilometres', 'kilometer', 'kilometre', 'km', 'miles', 'mile', 'mph', 'feet', 'foot']);
 
-
-function matches(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
-  return words.every((w, k) => tokens[at + k]?.text === w);
-}
-
 /** Numbers after a comparator: `N`, `N or M`, `N and M` (for between). */
 function numbersAt(tokens: readonly Token[], at: number): { values: number[]; end: number } | undefined {
   const skip = tokens[at]?.text === 'the' || tokens[at]?.text === 'year' ? 1 : 0;
@@ -181,11 +176,11 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     // "no. of students": the abbreviation of "number of".
-    if (matches(tokens, i, ['how', 'many']) || matches(tokens, i, ['number', 'of']) || matches(tokens, i, ['count', 'of']) || matches(tokens, i, ['no', 'of'])) {
+    if (wordsAt(tokens, i, ['how', 'many']) || wordsAt(tokens, i, ['number', 'of']) || wordsAt(tokens, i, ['count', 'of']) || wordsAt(tokens, i, ['no', 'of'])) {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 2 });
       continue;
     }
-    if (matches(tokens, i, ['total', 'number', 'of']) || matches(tokens, i, ['total', 'count', 'of'])) {
+    if (wordsAt(tokens, i, ['total', 'number', 'of']) || wordsAt(tokens, i, ['total', 'count', 'of'])) {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 3 });
       continue;
     }
@@ -244,7 +239,7 @@ export function readCues(tokens: readonly Token[]): {
       take({ kind: 'noise', at: i, end: i + 1 });
       continue;
     }
-    if (['desc', 'descending'].includes(t.text) || matches(tokens, i, ['from', 'highest']) || matches(tokens, i, ['from', 'the', 'highest'])) {
+    if (['desc', 'descending'].includes(t.text) || wordsAt(tokens, i, ['from', 'highest']) || wordsAt(tokens, i, ['from', 'the', 'highest'])) {
       take({ kind: 'direction', descending: true, at: i, end: i + 1 });
       continue;
     }
@@ -255,11 +250,11 @@ export function readCues(tokens: readonly Token[]): {
     // "placed by customers", "written by": a passive "by" names who did it, not a grouping ("grouped by" is one).
     if (t.text === 'by' && /ed$|en$/.test(tokens[i - 1]?.text ?? '') && tokens[i - 1].text !== 'grouped') continue;
     // "the top 3 businesses in terms of review count": what they are ranked (or grouped) by.
-    if (matches(tokens, i, ['in', 'terms', 'of'])) {
+    if (wordsAt(tokens, i, ['in', 'terms', 'of'])) {
       take({ kind: 'group', at: i, end: i + 3 });
       continue;
     }
-    if (t.text === 'by' || t.text === 'per' || t.text === 'each' || matches(tokens, i, ['for', 'every'])) {
+    if (t.text === 'by' || t.text === 'per' || t.text === 'each' || wordsAt(tokens, i, ['for', 'every'])) {
       take({ kind: 'group', at: i, end: i + (t.text === 'for' ? 2 : 1) });
       continue;
     }
@@ -296,7 +291,7 @@ export function readCues(tokens: readonly Token[]): {
     const month = monthNames.indexOf(t.text);
     if (month >= 0 && t.text !== 'may') {
       // "in the month of April 2021": the words before the name are part of it.
-      const at = i >= 2 && matches(tokens, i - 2, ['month', 'of']) && !taken.has(i - 2) ? i - 2 : i;
+      const at = i >= 2 && wordsAt(tokens, i - 2, ['month', 'of']) && !taken.has(i - 2) ? i - 2 : i;
       if (isYear(next)) take({ kind: 'period', ...monthPeriod(month + 1, Number(next.text)), at, end: i + 2 });
       else take({ kind: 'month', month: month + 1, at, end: i + 1 });
       continue;
@@ -315,7 +310,7 @@ export function readCues(tokens: readonly Token[]): {
         continue;
       }
     }
-    const comparator = comparators.find(([words]) => matches(tokens, i, words));
+    const comparator = comparators.find(([words]) => wordsAt(tokens, i, words));
     if (comparator) {
       const [words, op] = comparator;
       const after = tokens[i + words.length];

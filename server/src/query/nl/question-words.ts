@@ -28,6 +28,11 @@ const symbolWords: Record<string, string> = { '>=': '>=', '<=': '<=', '>': '>', 
 const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?|<>|[<>!=]=|[<>=]/gu;
 
 /** Splits a question into words, numbers and ISO dates; possessive `'s` is dropped. */
+/** Whether the tokens from `at` on read `words` (their texts, in order). */
+export function wordsAt(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
+  return words.every((w, k) => tokens[at + k]?.text === w);
+}
+
 export function tokenize(question: string): Token[] {
   const tokens: Token[] = [];
   for (const match of question.toLowerCase().matchAll(tokenPattern)) {
