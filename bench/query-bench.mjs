@@ -8,12 +8,12 @@
 //    and aggregated, through the federated engine, against the same query in DuckDB on the same data
 //    already local (native tables), in the same run: both times (median of RUNS), their ratio, and the
 //    rows/s of the PostgreSQL load.
+//    Beside it, the source's own floor: PostgreSQL aggregating the table itself (its fastest read of
+//    every row, parallel workers and all, sending one row), and PostgreSQL sending the join's columns
+//    with COPY to a client that discards them (what any federated engine must at least wait for).
 // 2. Pushdown: the PostgreSQL table with a filter matching 1% of rows, against the same filter written
 //    so it cannot be pushed (full scan): time and rows transferred. Both through a second source on the
 //    same database with aggregation pushdown off, so only the filter differs.
-// The source's own floor, in the same run: PostgreSQL aggregating the table itself (its fastest read of
-// every row, parallel workers and all, sending one row), and PostgreSQL sending the join's columns with
-// COPY to a client that discards them (what any federated engine must at least wait for).
 // 3. Aggregation pushdown: an aggregate grouped by a column with few values, and the 1% filter query,
 //    with PostgreSQL computing partial aggregates against the same source with aggregation pushdown off
 //    and against native DuckDB: time and rows transferred.

@@ -7,7 +7,7 @@ import { HttpError } from '../../errors.js';
 import { engineFor, setupFromText } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-duckdb-file-'));
-let engines: Awaited<ReturnType<typeof engineFor>>[] = [];
+const engines: Awaited<ReturnType<typeof engineFor>>[] = [];
 
 beforeAll(async () => {
   const instance = await DuckDBInstance.create(path.join(dir, 'shop.duckdb'));
