@@ -9,6 +9,7 @@ import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
 import { pythonHandlersLoader } from './gateway/python/python-loader.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
+import { RuntimeFaults } from './gateway/runtime-faults.js';
 import { watchWorkspace } from './gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
@@ -31,13 +32,20 @@ export interface ServerOptions {
   logger?: Logger;
   /** The workbench API's per-launch token (`config.workbench`); a random one when not given. */
   workbenchToken?: string;
+  /**
+   * How long `close()` lets handler calls in flight run before it answers them 503 and stops their
+   * modules (a handler stuck in a loop would otherwise hold the shutdown). Default 9 s: inside the
+   * CLI's 10 s bound.
+   */
+  handlerDrainMs?: number;
 }
 
 /** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
-function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
+function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults): UnitLoader[] {
+  const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
   return [
     specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
-    handlerFilesLoader(config.handlersDir, { timeoutMs: config.handlerTimeoutMs, log }),
+    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault: (fault) => faults.record(fault) }),
     pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log }),
   ];
 }
@@ -92,7 +100,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // First: its root-level hook covers every route registered below, whichever plugin adds it.
   registerAuthentication(app, config, logger);
 
-  const gateway = new Gateway(workspaceLoaders(config, logger), logger);
+  const faults = new RuntimeFaults();
+  const gateway = new Gateway(workspaceLoaders(config, logger, faults), logger, faults);
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
   await app.register(gatewayPlugin, { gateway, config });
@@ -116,6 +125,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // Keep-alive connections that finish a request after close() started would otherwise stay open
   // until their keep-alive timeout and hold the shutdown.
   app.addHook('preClose', async () => {
+    gateway.drain(options.handlerDrainMs ?? 9000);
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app.server.once('close', () => clearInterval(sweep));
   });

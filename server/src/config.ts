@@ -22,6 +22,12 @@ export interface Config {
   bodyLimit: number;
   requestTimeoutMs: number;
   handlerTimeoutMs: number;
+  /** Time a handler module's top-level code has to finish loading (a load error beyond). */
+  handlerLoadTimeoutMs: number;
+  /** Heap of one handler module's worker thread, in MB; beyond, its routes answer 503 while it restarts. */
+  handlerMemoryMb: number;
+  /** Largest JSON answer of a handler route, in bytes (500 beyond). */
+  handlerResponseLimit: number;
   /** Python interpreter for `*_handler.py` modules; found on the PATH when unset. */
   handlerPython?: string;
   logLevel: LogLevel;
@@ -226,6 +232,9 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),
     handlerTimeoutMs: readInteger('HANDLER_TIMEOUT_MS', env.HANDLER_TIMEOUT_MS ?? '10000', 10, 3_600_000),
+    handlerLoadTimeoutMs: readInteger('HANDLER_LOAD_TIMEOUT_MS', env.HANDLER_LOAD_TIMEOUT_MS ?? '5000', 100, 600_000),
+    handlerMemoryMb: readInteger('HANDLER_MEMORY_MB', env.HANDLER_MEMORY_MB ?? '512', 16, 65_536),
+    handlerResponseLimit: parseSize('HANDLER_RESPONSE_LIMIT', env.HANDLER_RESPONSE_LIMIT ?? '8mb'),
     handlerPython: env.HANDLER_PYTHON || undefined,
     logLevel: logLevel as LogLevel,
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),

@@ -6,6 +6,7 @@ import type { RefreshResult, LoadProblem } from '../api-types.js';
 import { LoadError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
+import { RuntimeFaults } from './runtime-faults.js';
 import { productVersion } from '../version.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
@@ -16,6 +17,8 @@ export interface UnitLoader {
   accepts(fileName: string): boolean;
   /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
   load(filePath: string): Promise<WorkspaceUnit>;
+  /** The server is stopping: work still running after `withinMs` is cut off, so shutdown ends in time. */
+  drain?(withinMs: number): void;
   /** Releases what the loader holds (worker processes) when the server stops. */
   close?(): Promise<void>;
 }
@@ -66,6 +69,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   constructor(
     private readonly loaders: UnitLoader[],
     private readonly log: Logger,
+    /** Faults of loaded code while it served (handlers stopped for time or memory). */
+    readonly faults = new RuntimeFaults(),
   ) {
     super();
   }
@@ -142,7 +147,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         seen.add(key);
         if (outcome.unit) {
           const previous = this.units.get(key);
-          if (previous && previous !== outcome.unit) previous.dispose?.();
+          if (previous && previous !== outcome.unit) {
+            previous.dispose?.();
+            this.faults.clear(outcome.file);
+          }
           this.units.set(key, outcome.unit);
           this.problems.delete(key);
           for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
@@ -176,6 +184,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.log.info({ specs: result.specs.length, handlers: result.handlers.length, errors: result.errors.length, ms: Date.now() - started }, result.message);
     this.emit('reload', result);
     return result;
+  }
+
+  /** The server is stopping: handler calls still running after `withinMs` are answered 503 and stopped. */
+  drain(withinMs: number): void {
+    for (const loader of this.loaders) loader.drain?.(withinMs);
   }
 
   /** Waits for a running reload, then releases every loader's resources. */

@@ -1,23 +1,11 @@
-import fs from 'node:fs';
 import type { Logger } from '../logger.js';
+import { stampsOf } from './file-stamps.js';
 import type { UnitLoader } from './gateway.js';
 import type { WorkspaceUnit } from './route-table.js';
 import { isSpecFile } from './spec/mount.js';
 import { loadSpec } from './spec/spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from './spec/spec-types.js';
 import { specUnit } from './spec-routes.js';
-
-/** Size and modification time of each file read for a spec: the same stamps mean the same spec. */
-function stampsOf(files: readonly string[]): string | undefined {
-  try {
-    return files.map((file) => {
-      const stat = fs.statSync(file);
-      return `${file}:${stat.size}:${stat.mtimeMs}`;
-    }).join('\n');
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The loader of `<name>.openapi.yaml|yml|json` files from the specs directory. A spec whose file

@@ -15,7 +15,7 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 
 /**
  * Everything the gateway knows is wrong with the workspace as of its last reload: files that failed
- * to load (errors, with line and column when known), routes left out of the table because another
+ * to load (errors, with line and column when known), handlers stopped since for time or memory, routes left out of the table because another
  * file already defines them, and non-fatal spec and handler warnings.
  */
 export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
@@ -25,6 +25,10 @@ export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
     if (problem.line !== undefined) diagnostic.line = problem.line;
     if (problem.column !== undefined) diagnostic.column = problem.column;
     diagnostics.push(diagnostic);
+  }
+  for (const fault of gateway.faults.list()) {
+    const where = fault.route === undefined ? '' : `${fault.route}: `;
+    diagnostics.push({ path: gatewayFilePath(fault.file), severity: 'error', message: `${where}${fault.message} (${fault.at})` });
   }
   for (const { entry, reason } of gateway.table.conflicts) {
     diagnostics.push({ path: gatewayFilePath(entry.file), severity: 'warning', message: reason });

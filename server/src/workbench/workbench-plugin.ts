@@ -69,12 +69,16 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
   const untap = tapLogger(logger, (line) => {
     hub.publish('log', () => parseLogLine(line) ?? { time: Date.now(), level: 'info', msg: line.trim() });
   });
-  const onReload = (result: RefreshResult) => {
+  const publishDiagnostics = () => {
     const diagnostics: WorkbenchDiagnostics = { diagnostics: workspaceDiagnostics(gateway) };
-    hub.publish('reload', () => result);
     hub.publish('diagnostics', () => diagnostics);
   };
+  const onReload = (result: RefreshResult) => {
+    hub.publish('reload', () => result);
+    publishDiagnostics();
+  };
   gateway.on('reload', onReload);
+  gateway.faults.on('fault', publishDiagnostics);
   captureRequests(app, gateway, hub);
 
   // With hot reload the watcher picks up every change; without it, a change made here reloads at once.
@@ -88,6 +92,7 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
   });
   app.addHook('onClose', async () => {
     gateway.off('reload', onReload);
+    gateway.faults.off('fault', publishDiagnostics);
     untap();
   });
 

@@ -1,20 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router } from '../../handler-sdk/index.js';
-import type { Logger } from '../../logger.js';
+import { stampsOf } from '../file-stamps.js';
 import type { UnitLoader } from '../gateway.js';
 import { LoadError } from '../load-error.js';
 import type { WorkspaceUnit } from '../route-table.js';
+import type { RuntimeFault } from '../runtime-faults.js';
 import { handlerMount, isValidMount } from '../spec/mount.js';
-import { compileHandler, sdkImportName } from './handler-compiler.js';
-import { evaluateHandler } from './handler-module.js';
+import type { Logger } from '../../logger.js';
+import { compileHandler } from './handler-compiler.js';
+import { HandlerHost, type HandlerIsolation } from './handler-host.js';
+import { HandlerProcesses } from './handler-processes.js';
 import { handlerRoute } from './handler-route.js';
 import { handlerAjv } from './input-validator.js';
 
 /**
  * The URL of this server's own SDK module, which compiled handlers import: `.ts` when the server runs
- * from its sources (tsx, Vitest), `.js` from `dist/`. Sharing the module shares its classes, so the
- * gateway recognises the handler's `Router` and `HTTPException`.
+ * from its sources (tsx, Vitest), `.js` from `dist/`. The handler worker imports the same module, so
+ * it recognises the handler's `Router` and `HTTPException`.
  */
 export const sdkModuleUrl = new URL(`../../handler-sdk/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
 
@@ -24,51 +26,81 @@ export function isHandlerFile(fileName: string): boolean {
 }
 
 /** Options of the handler loader. */
-export interface HandlerLoaderOptions {
-  /** Bound on one request to a handler route (504 beyond) and on loading one handler module. */
-  timeoutMs: number;
+export interface HandlerLoaderOptions extends HandlerIsolation {
   log: Logger;
+  /** Told when a loaded module is stopped for time or memory, or crashes. */
+  onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }
 
 /**
- * Loads one handler module: compiles it with its helper modules, evaluates a fresh instance, and turns
- * the routes of its exported `router` into gateway routes under its mount. Throws {@link LoadError}
- * when the file does not compile, throws while loading, or exports no `Router` named `router`.
+ * Loads one handler module: compiles it with its helper modules, starts it in a process of its
+ * own ({@link HandlerHost}), and turns the routes of its exported `router` into gateway routes under its
+ * mount. Throws {@link LoadError} when the file does not compile, throws or hangs while loading, or
+ * exports no `Router` named `router`.
  */
-export async function loadHandler(filePath: string, options: HandlerLoaderOptions): Promise<WorkspaceUnit> {
+export async function loadHandler(
+  filePath: string,
+  options: HandlerLoaderOptions & { processes: HandlerProcesses },
+): Promise<{ unit: WorkspaceUnit; host: HandlerHost; inputs: string[] }> {
   const file = path.basename(filePath);
   const mount = handlerMount(file);
   if (mount === undefined || !isValidMount(mount)) {
     throw new LoadError(file, `the mount "${mount ?? file}" is not usable: use letters, digits, "_" and "-", and not a system path (actuator, openapi.json, swagger-ui)`);
   }
   const compiled = await compileHandler(filePath, sdkModuleUrl);
-  const { exports, sourceMap } = await evaluateHandler(compiled, file, options.timeoutMs);
-  const router = exports.router;
-  if (router === undefined) {
-    throw new LoadError(file, `does not export a router: add \`export const router = new Router();\` (import { Router } from '${sdkImportName}')`);
-  }
-  if (!(router instanceof Router)) {
-    throw new LoadError(file, `its export \`router\` is not a Router from '${sdkImportName}'`);
-  }
+  const host = await HandlerHost.start(compiled, { ...options, file, mount });
   const ajv = handlerAjv();
-  const routes = router.routes.map((definition) => {
+  const routes = host.routes.map((definition, index) => {
     try {
-      return handlerRoute(definition, { file, mount, timeoutMs: options.timeoutMs, ajv, sourceMap, log: options.log });
+      return handlerRoute(host, index, ajv, file);
     } catch (error) {
+      void host.close();
       throw new LoadError(file, `${definition.method} ${definition.path}: ${(error as Error).message}`);
     }
   });
   const warnings = [...compiled.warnings];
   if (routes.length === 0) warnings.push(`${file} registers no routes`);
-  return { kind: 'handler', file, mount, routes, warnings };
+  return { unit: { kind: 'handler', file, mount, routes, warnings, dispose: () => host.retire() }, host, inputs: compiled.inputs };
 }
 
-/** The loader of handler modules from the handlers directory. */
+/**
+ * The loader of handler modules from the handlers directory. A module whose file and helper modules
+ * are unchanged since its last load keeps its process: a refresh does not run its top level again.
+ */
 export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOptions): UnitLoader {
+  const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit; host: HandlerHost }>();
+  const processes = new HandlerProcesses(options);
   return {
     kind: 'handler',
     dir: handlersDir,
     accepts: isHandlerFile,
-    load: (filePath) => loadHandler(filePath, options),
+    async load(filePath) {
+      const previous = loaded.get(filePath);
+      if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
+      const rootBefore = stampsOf([filePath]);
+      const { unit: loadedUnit, host, inputs } = await loadHandler(filePath, { ...options, processes });
+      // Replaced or removed, the module's host is retired: forget it, so it is never handed out again.
+      const unit: WorkspaceUnit = {
+        ...loadedUnit,
+        dispose: () => {
+          if (loaded.get(filePath)?.host === host) loaded.delete(filePath);
+          host.retire();
+        },
+      };
+      // A file saved while the module compiled must not be taken for the version that compiled.
+      const files = [filePath, ...inputs];
+      const stamps = stampsOf(files);
+      if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files, stamps, unit, host });
+      else loaded.delete(filePath);
+      return unit;
+    },
+    drain(withinMs) {
+      for (const { host } of loaded.values()) host.drain(withinMs);
+    },
+    async close() {
+      processes.close();
+      await Promise.all([...loaded.values()].map(({ host }) => host.close()));
+      loaded.clear();
+    },
   };
 }

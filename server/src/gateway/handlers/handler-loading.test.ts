@@ -38,7 +38,7 @@ describe('handlers that do not load', () => {
   beforeAll(async () => {
     workspace = makeWorkspace({ ...broken, 'handlers/fine_handler.ts': good('"fine"') });
     // Generous: the bound also applies to loading, which is slow on a loaded CI machine.
-    app = await startServer(workspace, { HANDLER_TIMEOUT_MS: '3000' });
+    app = await startServer(workspace, { HANDLER_TIMEOUT_MS: '3000', HANDLER_LOAD_TIMEOUT_MS: '3000' });
   });
   afterAll(async () => {
     await app.close();
@@ -77,7 +77,10 @@ describe('handlers that do not load', () => {
       file: 'bad_schema_handler.ts',
       message: 'GET /d: schema.query cannot be used for validation: type must be JSONType or JSONType[]: Date',
     });
-    expect(byFile['hangs_handler.ts']).toEqual({ file: 'hangs_handler.ts', message: 'did not finish loading within 3000 ms' });
+    expect(byFile['hangs_handler.ts']).toEqual({
+      file: 'hangs_handler.ts',
+      message: 'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?',
+    });
     expect(byFile['actuator_handler.ts'].message).toMatch(/the mount "actuator" is not usable/);
   });
 
@@ -124,13 +127,17 @@ describe('reload', () => {
     expect(await value('/api/adaptive/greet/ada')).toEqual({ text: 'bonjour ada' });
   });
 
-  it('evaluates a fresh module instance on every reload', async () => {
-    write('handlers/counter_handler.ts', `${header}export const router = new Router();\nlet n = 0;\nrouter.post('/', () => ({ n: ++n }));\n`);
+  it('keeps an unchanged module across a refresh and evaluates a fresh instance of a changed one', async () => {
+    const counter = (start: number) => `${header}export const router = new Router();\nlet n = ${start};\nrouter.post('/', () => ({ n: ++n }));\n`;
+    write('handlers/counter_handler.ts', counter(0));
     await refresh(app);
     const hit = async () => (await app.inject({ method: 'POST', url: '/api/adaptive/counter' })).json().n;
     expect([await hit(), await hit()]).toEqual([1, 2]);
     await refresh(app);
-    expect(await hit()).toBe(1);
+    expect(await hit()).toBe(3);
+    write('handlers/counter_handler.ts', counter(10));
+    await refresh(app);
+    expect(await hit()).toBe(11);
   });
 
   it('keeps serving the last good version of a handler that breaks, and recovers when it is fixed', async () => {

@@ -26,7 +26,7 @@ function parametersOf(schema: object | undefined, location: 'path' | 'query' | '
  * parameters and request body from the route's schemas, the success response with `schema.response`,
  * a 400 when input is validated, and the error statuses listed in `schema.errors`.
  */
-export function handlerOperation(route: RouteDefinition): Json {
+export function handlerOperation(route: Pick<RouteDefinition, 'schema' | 'paramNames'>): Json {
   const { schema } = route;
   const operation: Json = {};
   if (schema.summary !== undefined) operation.summary = schema.summary;

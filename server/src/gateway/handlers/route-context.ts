@@ -1,6 +1,6 @@
 import type { AuthClaims, HandlerContext } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
-import { LazyAbortSignal } from './timeout.js';
+import { LazyAbortSignal } from './abort-signal.js';
 
 /**
  * The context a route function receives. A class on purpose: an object literal with a `signal`

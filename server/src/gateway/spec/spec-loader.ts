@@ -1,17 +1,12 @@
 import { LoadError } from '../load-error.js';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../runtime/module-entry.js';
 import { defaultSpecLimits, type CompiledSpec, type SpecLimits } from './spec-types.js';
 
-const fromSources = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(fromSources ? './spec-worker.ts' : './spec-worker.js', import.meta.url);
-
-/** From TypeScript sources (tests, `tsx`) the worker registers tsx's loader before importing its entry. */
+/** The spec worker, bounded in heap; its output is piped so a runaway document cannot flood the server's. */
 function startWorker(workerData: unknown, limits: SpecLimits): Worker {
-  const options = { workerData, resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, stackSizeMb: 8 }, stdout: true, stderr: true };
-  if (!fromSources) return new Worker(workerUrl, options);
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  return startModuleWorker(import.meta.url, './spec-worker', { workerData, resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, stackSizeMb: 8 }, stdout: true, stderr: true });
 }
 
 type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number } };

@@ -1,25 +1,3 @@
-/**
- * Settles like `promise`, or rejects with `timeoutError()` when `promise` has not settled within `ms`.
- * JavaScript cannot stop the work itself: abort a signal the work listens to once this has rejected
- * (not before, or work that resolves on abort would win the race).
- */
-export async function settleWithin<T>(promise: PromiseLike<T>, ms: number, timeoutError: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timeoutError()), ms);
-  });
-  try {
-    return await Promise.race([promise, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Runs `fn` and settles like its result, or rejects with `timeoutError()` after `ms` (see {@link settleWithin}). */
-export function withTimeout<T>(fn: () => T | Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
-  return settleWithin(Promise.resolve().then(fn), ms, timeoutError);
-}
-
 /** True for a promise or any other thenable. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';

@@ -1,0 +1,160 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from '../../logger.js';
+import { LoadError } from '../load-error.js';
+import type { BundleSourceMap } from './bundle-source-map.js';
+import { sdkImportName, type CompiledHandler } from './handler-compiler.js';
+import type { HandlerProcesses } from './handler-processes.js';
+import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
+import { MessageBatch } from './message-batch.js';
+
+/** What a handler process needs to start. */
+export interface HandlerChildOptions {
+  /** The handler file name, for messages and logs. */
+  file: string;
+  /** The process's JavaScript heap (`--max-old-space-size`); its whole resident memory may reach twice that. */
+  memoryMb: number;
+  loadTimeoutMs: number;
+  log: Logger;
+  /** Where processes come from. */
+  processes: HandlerProcesses;
+}
+
+/** How often the resident memory of a handler process is read (buffers live outside the JavaScript heap). */
+const memoryCheckMs = 500;
+
+/** Resident memory of process `pid` in bytes, from /proc; `undefined` where there is none (not Linux, or gone). */
+function residentBytes(pid: number): number | undefined {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One running process of a handler module: it loads the module's bundle, then runs its route functions
+ * on the messages it is sent. Its output goes to the gateway's log, its memory is bounded (heap by V8,
+ * the whole process by a watch on its resident size), and its end is reported with the reason.
+ */
+export class HandlerChild {
+  private readonly outbox: MessageBatch<ToHandler>;
+  private outOfMemory = false;
+  private killed = false;
+  private onMessage: (message: FromHandler) => void = () => undefined;
+  private onEnd: (reason: string) => void = () => undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly options: HandlerChildOptions,
+  ) {
+    this.outbox = new MessageBatch((messages) => {
+      if (child.connected) child.send(messages);
+    });
+    child.on('message', (messages: FromHandler[]) => {
+      for (const message of messages) this.onMessage(message);
+    });
+    this.forwardOutput();
+    const memoryWatch = setInterval(() => this.checkMemory(), memoryCheckMs).unref();
+    child.once('exit', (code, signal) => {
+      clearInterval(memoryWatch);
+      if (this.killed) return;
+      const reason = this.outOfMemory
+        ? `ran out of memory (HANDLER_MEMORY_MB=${options.memoryMb})`
+        : `stopped (${signal === null ? `exit code ${code}` : `signal ${signal}`})`;
+      this.onEnd(reason);
+    });
+  }
+
+  /**
+   * Loads the bundle in a process and resolves once its module has loaded and described its routes.
+   * Rejects with a {@link LoadError} when the module throws, exports no router, runs out of memory, or
+   * does not finish loading within `loadTimeoutMs`.
+   */
+  static start(bundlePath: string, compiled: CompiledHandler, sourceMap: BundleSourceMap, options: HandlerChildOptions): Promise<{ child: HandlerChild; routes: RouteDescription[] }> {
+    const child = new HandlerChild(options.processes.take(), options);
+    child.send({ type: 'load', bundleUrl: pathToFileURL(bundlePath).href });
+    const { file, loadTimeoutMs } = options;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => fail(new LoadError(file, `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`)),
+        loadTimeoutMs,
+      );
+      const fail = (error: LoadError) => {
+        clearTimeout(timer);
+        child.kill();
+        reject(error);
+      };
+      child.onMessage = (message) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          resolve({ child, routes: message.routes });
+        } else if (message.type === 'load-failed') {
+          fail(loadFailure(message, file, compiled, sourceMap));
+        }
+      };
+      child.onEnd = (reason) => fail(new LoadError(file, child.outOfMemory ? `needed more than its memory while loading: ${reason}` : `${reason} while loading`));
+    });
+  }
+
+  /** The process's id. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Hands the module's messages and its unexpected end (with the reason) to the gateway. */
+  serve(onMessage: (message: FromHandler) => void, onEnd: (reason: string) => void): void {
+    this.onMessage = onMessage;
+    this.onEnd = onEnd;
+  }
+
+  /** Queues a message for the module (sent with the others of this turn). */
+  send(message: ToHandler): void {
+    this.outbox.push(message);
+  }
+
+  /** Ends the process at once, even in the middle of a synchronous loop; its end is not reported. */
+  kill(): void {
+    this.killed = true;
+    this.child.kill('SIGKILL');
+  }
+
+  /** The process's output, as log lines of its file; V8's out-of-memory report marks the process out of memory. */
+  private forwardOutput(): void {
+    const file = this.options.file;
+    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => this.options.log.info({ handler: file }, line));
+    readline.createInterface({ input: this.child.stderr! }).on('line', (line) => {
+      if (this.outOfMemory) return; // the native stack trace that follows V8's report
+      if (/heap out of memory/.test(line)) this.outOfMemory = true;
+      this.options.log.warn({ handler: file }, line);
+    });
+  }
+
+  private checkMemory(): void {
+    const pid = this.child.pid;
+    const resident = pid === undefined ? undefined : residentBytes(pid);
+    if (resident === undefined || resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
+    this.outOfMemory = true;
+    this.options.log.warn({ handler: this.options.file, resident }, `handler process uses ${Math.round(resident / 1048576)} MB, more than twice HANDLER_MEMORY_MB`);
+    this.child.kill('SIGKILL');
+  }
+}
+
+/** The {@link LoadError} of a failed load: a throw at the line that threw, a missing or foreign `router`, a schema that is not JSON. */
+function loadFailure(message: Extract<FromHandler, { type: 'load-failed' }>, file: string, compiled: CompiledHandler, sourceMap: BundleSourceMap): LoadError {
+  if (message.reason === 'no-router') {
+    return new LoadError(file, `does not export a router: add \`export const router = new Router();\` (import { Router } from '${sdkImportName}')`);
+  }
+  if (message.reason === 'not-a-router') return new LoadError(file, `its export \`router\` is not a Router from '${sdkImportName}'`);
+  if (message.reason === 'bad-schema') return new LoadError(file, message.error.message);
+  const { name, message: text, stack = '' } = message.error;
+  const description = name === 'Error' && text.startsWith('non-error thrown') ? text : `${name}: ${text}`;
+  const position = sourceMap.firstFrameIn(stack, compiled.inputs);
+  if (!position) return new LoadError(file, `threw while loading: ${description}`);
+  if (position.file === compiled.entry) return new LoadError(file, `threw while loading: ${description}`, position.line, position.column);
+  const where = `${path.relative(path.dirname(compiled.entry), position.file)}:${position.line}:${position.column}`;
+  return new LoadError(file, `threw while loading: ${description} (at ${where})`);
+}

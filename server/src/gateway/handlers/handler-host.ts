@@ -1,0 +1,313 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HttpError, httpError } from '../../errors.js';
+import type { AuthClaims } from '../../handler-sdk/types.js';
+import type { Logger } from '../../logger.js';
+import type { RuntimeFault } from '../runtime-faults.js';
+import { BundleSourceMap } from './bundle-source-map.js';
+import { HandlerChild } from './handler-child.js';
+import type { HandlerProcesses } from './handler-processes.js';
+import type { CompiledHandler } from './handler-compiler.js';
+import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
+import type { RouteInput } from './input-validator.js';
+
+/** The bounds every handler module runs within. */
+export interface HandlerIsolation {
+  /** Time a route function has to answer (504 beyond). */
+  timeoutMs: number;
+  /** Time the module's top-level code has to finish loading. */
+  loadTimeoutMs: number;
+  /** JavaScript heap of the module's process, in MB (its whole resident memory may reach twice that). */
+  memoryMb: number;
+  /** Largest JSON answer in bytes. */
+  responseLimit: number;
+}
+
+/** What a {@link HandlerHost} needs besides the compiled module. */
+export interface HandlerHostOptions extends HandlerIsolation {
+  /** The handler file name. */
+  file: string;
+  mount: string;
+  log: Logger;
+  /** Where the module's processes come from. */
+  processes: HandlerProcesses;
+  /** Told when the module is stopped for time or memory, or crashes. */
+  onFault(fault: Omit<RuntimeFault, 'at'>): void;
+}
+
+/** A route function's answer: its JSON text, or `undefined` for no body. */
+export type HandlerPayload = string | undefined;
+
+interface PendingCall {
+  resolve(payload: HandlerPayload): void;
+  reject(error: HttpError): void;
+  /** `performance.now()` past which the call is answered 504. */
+  deadline: number;
+  route: number;
+}
+
+/** After a call times out, how long the module has to answer a ping before it counts as stuck. */
+const stuckGraceMs = 500;
+/** Restart back-off: immediate the first time, then doubling up to this. */
+const maxRestartDelayMs = 30_000;
+/** A module that served this long since its last restart starts its back-off afresh. */
+const restartsForgottenAfterMs = 60_000;
+
+let bundleDir: string | undefined;
+let bundleSequence = 0;
+
+/** Writes the bundle to a private file: the handler process imports it by URL, and it must outlive restarts. */
+function writeBundle(compiled: CompiledHandler, file: string): { bundlePath: string; sourceMap: BundleSourceMap } {
+  bundleDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'aw-handlers-'));
+  const bundlePath = path.join(bundleDir, `${++bundleSequence}-${file}.mjs`);
+  const sourceMap = new BundleSourceMap(bundlePath, compiled.map);
+  fs.writeFileSync(bundlePath, compiled.code + sourceMap.comment, { mode: 0o600 });
+  return { bundlePath, sourceMap };
+}
+
+/**
+ * Runs one handler module in a process of its own ({@link HandlerChild}), so that a handler can only
+ * hurt its own routes: a route stuck in synchronous code is cut off at the deadline and the module
+ * restarted, a module out of memory is restarted, a large answer is serialised off the gateway's
+ * event loop.
+ *
+ * Calls whose module is restarted (stuck, out of memory, crashed) are answered 503; while it restarts,
+ * new calls are answered 503 at once. A call that only waits on a promise is answered 504 at its
+ * deadline and its `ctx.signal` aborted; the module keeps running.
+ */
+export class HandlerHost {
+  /** The process serving calls; `undefined` while the module restarts. */
+  private child: HandlerChild | undefined;
+  /** Calls in flight, oldest first: every call has the same timeout, so also in deadline order. */
+  private readonly calls = new Map<number, PendingCall>();
+  /** One timer for the oldest call's deadline, instead of one per call. */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private nextId = 0;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restartReason = '';
+  private restarts = 0;
+  private lastRestartAt = 0;
+  private state: 'serving' | 'restarting' | 'retiring' | 'closed' = 'serving';
+
+  private constructor(
+    private readonly options: HandlerHostOptions,
+    private readonly compiled: CompiledHandler,
+    private readonly bundlePath: string,
+    /** Maps stacks of the module's errors back to its source files. */
+    readonly sourceMap: BundleSourceMap,
+    /** The module's routes, in registration order; calls name them by index. */
+    readonly routes: readonly RouteDescription[],
+    child: HandlerChild,
+  ) {
+    this.adopt(child);
+  }
+
+  /** Loads the module in a new process. Throws {@link LoadError} when it fails to load within its bounds. */
+  static async start(compiled: CompiledHandler, options: HandlerHostOptions): Promise<HandlerHost> {
+    const { bundlePath, sourceMap } = writeBundle(compiled, options.file);
+    try {
+      const { child, routes } = await HandlerChild.start(bundlePath, compiled, sourceMap, options);
+      return new HandlerHost(options, compiled, bundlePath, sourceMap, routes, child);
+    } catch (error) {
+      fs.rmSync(bundlePath, { force: true });
+      throw error;
+    }
+  }
+
+  /** Method and path under the gateway of route `index`: `{method: 'GET', path: '/library-api/books'}`. */
+  routeFields(index: number): { method: string; path: string } {
+    const route = this.routes[index];
+    return { method: route.method, path: `/${this.options.mount}${route.path === '/' ? '' : route.path}` };
+  }
+
+  /** `GET /library-api/books`: route `index` in messages. */
+  routeName(index: number): string {
+    const { method, path } = this.routeFields(index);
+    return `${method} ${path}`;
+  }
+
+  /** Runs route `route` on validated input; rejects with the {@link HttpError} to answer with. */
+  call(route: number, input: RouteInput, auth: AuthClaims | null): Promise<HandlerPayload> {
+    const child = this.child;
+    if (child === undefined) return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route });
+      this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
+      child.send({ type: 'call', id, route, input, auth });
+    });
+  }
+
+  /** Stops the module once its calls in flight are answered (it was replaced by a new version or removed). */
+  retire(): void {
+    if (this.state === 'closed') return;
+    this.state = 'retiring';
+    if (this.calls.size === 0) void this.close();
+    else setTimeout(() => void this.close(), this.options.timeoutMs + stuckGraceMs).unref();
+  }
+
+  /**
+   * The server is stopping: calls still in flight after `withinMs` (a handler stuck or slower than the
+   * shutdown allows) are answered 503 and the module stopped, so that shutdown ends in time.
+   */
+  drain(withinMs: number): void {
+    setTimeout(() => void this.close(), withinMs).unref();
+  }
+
+  /** Stops the module now; calls in flight are answered 503. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.pingTimer);
+    this.child?.kill();
+    this.child = undefined;
+    this.failCalls('the server is stopping');
+    fs.rmSync(this.bundlePath, { force: true });
+  }
+
+  /** Makes `child` the process that serves, listening to its answers and its end. */
+  private adopt(child: HandlerChild): void {
+    this.child = child;
+    child.serve(
+      (message) => this.onMessage(message),
+      (reason) => this.restart(child, reason),
+    );
+  }
+
+  private onMessage(message: FromHandler): void {
+    switch (message.type) {
+      case 'result':
+        return this.settle(message.id)?.resolve(message.payload);
+      case 'http-error':
+        return this.settle(message.id)?.reject(new HttpError(message.status, message.detail, message.code, message.extra));
+      case 'failed': {
+        const call = this.settle(message.id);
+        if (!call) return;
+        this.logError(message.error, 'handler failed', call.route);
+        return call.reject(httpError('INTERNAL'));
+      }
+      case 'too-large': {
+        const call = this.settle(message.id);
+        if (!call) return;
+        const error = httpError('HANDLER_RESPONSE_TOO_LARGE', [message.size, this.options.responseLimit]);
+        this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
+        return call.reject(error);
+      }
+      case 'pong':
+        clearTimeout(this.pingTimer);
+        this.pingTimer = undefined;
+        return;
+      case 'stray-error':
+        return this.logError(message.error, 'handler error outside any request (a rejection nobody handled, or a throw from a timer)');
+      default:
+        return;
+    }
+  }
+
+  /** Removes call `id`; `undefined` when it was answered already (timed out). */
+  private settle(id: number): PendingCall | undefined {
+    const call = this.calls.get(id);
+    if (!call) return undefined;
+    this.calls.delete(id);
+    if (this.state === 'retiring' && this.calls.size === 0) void this.close();
+    return call;
+  }
+
+  /** Answers 504 to every call past its deadline, then waits for the next oldest. */
+  private readonly expireCalls = (): void => {
+    this.deadlineTimer = undefined;
+    const now = performance.now();
+    for (const [id, call] of this.calls) {
+      if (call.deadline > now) {
+        this.deadlineTimer = setTimeout(this.expireCalls, call.deadline - now);
+        return;
+      }
+      this.timedOut(id, call);
+    }
+  };
+
+  private timedOut(id: number, call: PendingCall): void {
+    this.settle(id);
+    const error = httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]);
+    this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
+    call.reject(error);
+    const child = this.child;
+    if (!child) return;
+    child.send({ type: 'abort', id, detail: error.detail });
+    this.probe(child, call.route);
+  }
+
+  /** Asks the process whether its event loop is free; no answer within the grace means a route is stuck in synchronous code. */
+  private probe(child: HandlerChild, route: number): void {
+    if (this.pingTimer !== undefined) return;
+    child.send({ type: 'ping' });
+    this.pingTimer = setTimeout(() => {
+      this.pingTimer = undefined;
+      if (this.child !== child) return;
+      const reason = `${this.routeName(route)} did not answer within ${this.options.timeoutMs} ms and blocked the module`;
+      this.options.onFault({ file: this.options.file, route: this.routeName(route), message: `${reason}; it was stopped and the module restarted` });
+      this.restart(child, reason, false);
+    }, stuckGraceMs);
+  }
+
+  /**
+   * Replaces a process that is stuck, out of memory or gone: its calls are answered 503, and a new
+   * process loads the same module, at once the first time and with a growing delay if it keeps failing.
+   */
+  private restart(child: HandlerChild, reason: string, report = true): void {
+    if (this.child !== child || this.state === 'closed') return;
+    this.child = undefined;
+    clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
+    child.kill();
+    this.restartReason = reason;
+    this.failCalls(reason);
+    if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
+    this.options.log.error({ handler: this.options.file }, `handler module ${this.options.file} ${reason}; restarting it`);
+    if (this.state === 'retiring') return void this.close();
+    this.state = 'restarting';
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    if (Date.now() - this.lastRestartAt > restartsForgottenAfterMs) this.restarts = 0;
+    const delay = this.restarts === 0 ? 0 : Math.min(maxRestartDelayMs, 250 * 2 ** (this.restarts - 1));
+    this.restarts++;
+    this.restartTimer = setTimeout(() => {
+      this.lastRestartAt = Date.now();
+      HandlerChild.start(this.bundlePath, this.compiled, this.sourceMap, this.options).then(
+        ({ child }) => {
+          if (this.state === 'closed') return child.kill();
+          this.state = 'serving';
+          this.adopt(child);
+          this.options.log.info({ handler: this.options.file }, `handler module ${this.options.file} restarted`);
+        },
+        (error: Error) => {
+          if (this.state === 'closed') return;
+          this.restartReason = `restart failed: ${error.message}`;
+          this.options.log.error({ handler: this.options.file }, `handler module ${this.options.file} could not be restarted: ${error.message}`);
+          this.scheduleRestart();
+        },
+      );
+    }, delay);
+  }
+
+  private failCalls(reason: string): void {
+    const calls = [...this.calls.values()];
+    this.calls.clear();
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+    for (const call of calls) call.reject(httpError('HANDLER_RESTARTING', [this.options.file, reason]));
+  }
+
+  /** Logs an error of the module with its stack mapped to the handler's sources. */
+  private logError(description: ErrorDescription, message: string, route?: number): void {
+    const err = new Error(description.message);
+    err.name = description.name;
+    err.stack = description.stack === undefined ? `${description.name}: ${description.message}` : this.sourceMap.mapStack(description.stack);
+    this.options.log.error({ err, handler: this.options.file, ...(route === undefined ? {} : this.routeFields(route)) }, message);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Process entry: runs one handler module in a process of its own. It imports the module's bundle,
+ * describes its routes to the gateway, then runs route functions on request and answers with the
+ * result already serialised, so neither a stuck route, a large answer nor a module out of memory can
+ * hold up or take down the gateway.
+ */
+import { Worker } from 'node:worker_threads';
+import { HttpError } from '../../errors.js';
+import { Router } from '../../handler-sdk/index.js';
+import type { RouteDefinition } from '../../handler-sdk/router.js';
+import type { ErrorDescription, FromHandler, HandlerProcessData, RouteDescription, ToHandler } from './handler-protocol.js';
+import { MessageBatch } from './message-batch.js';
+import { RouteContext } from './route-context.js';
+import { isThenable } from './abort-signal.js';
+
+const { responseLimit } = JSON.parse(process.argv[2]) as HandlerProcessData;
+
+// The gateway stops this process when it is done with it; should the gateway itself be killed, a
+// watchdog thread (which runs even while a route spins) ends the orphan.
+const parentPid = process.ppid;
+new Worker(`setInterval(() => { if (process.ppid !== ${parentPid}) process.kill(${process.pid}, 'SIGKILL'); }, 1000);`, { eval: true }).unref();
+process.on('disconnect', () => process.exit(0));
+
+const outbox = new MessageBatch<FromHandler>((messages) => process.send!(messages));
+const post = (message: FromHandler) => outbox.push(message);
+
+function describe(error: unknown): ErrorDescription {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  let text: string;
+  try {
+    text = String(error);
+  } catch {
+    text = typeof error;
+  }
+  return { name: 'Error', message: `non-error thrown: ${text}` };
+}
+
+function fail(id: number, error: unknown): void {
+  if (error instanceof HttpError) {
+    post({ type: 'http-error', id, status: error.status, detail: error.detail, code: error.code, extra: structuredCloneable(error.extra) });
+  } else {
+    post({ type: 'failed', id, error: describe(error) });
+  }
+}
+
+/** `extra` fields as JSON: they end up in a JSON body anyway, and anything else would not cross. */
+function structuredCloneable(extra: Record<string, unknown>): Record<string, unknown> {
+  return Object.keys(extra).length === 0 ? extra : (JSON.parse(JSON.stringify(extra)) as Record<string, unknown>);
+}
+
+/** Serialises the route's result here, in the handler's process, and refuses one over the response limit. */
+function answer(id: number, value: unknown): void {
+  let json: string | undefined;
+  try {
+    json = value === undefined ? undefined : JSON.stringify(value);
+  } catch (error) {
+    return fail(id, error);
+  }
+  if (json === undefined) return post({ type: 'result', id });
+  // UTF-8 takes at least one byte per UTF-16 unit and at most three: count bytes only in between.
+  const tooLarge = json.length > responseLimit || (json.length * 3 > responseLimit && Buffer.byteLength(json) > responseLimit);
+  if (tooLarge) return post({ type: 'too-large', id, size: Buffer.byteLength(json) });
+  post({ type: 'result', id, payload: json });
+}
+
+/** Contexts of calls whose promise is pending, so a timeout on the gateway side can abort their signal. */
+const pending = new Map<number, RouteContext>();
+
+function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { type: 'call' }>): void {
+  const { id } = message;
+  const ctx = new RouteContext(message.input, message.auth);
+  let result: unknown;
+  try {
+    result = routes[message.route].handler(ctx);
+  } catch (error) {
+    return fail(id, error);
+  }
+  if (!isThenable(result)) return answer(id, result);
+  pending.set(id, ctx);
+  Promise.resolve(result).then(
+    (value) => {
+      pending.delete(id);
+      answer(id, value);
+    },
+    (error: unknown) => {
+      pending.delete(id);
+      fail(id, error);
+    },
+  );
+}
+
+/** What crosses of a route: the schema as JSON, so a value structured clone cannot copy fails the load here. */
+function routeDescription(route: RouteDefinition): RouteDescription {
+  return { method: route.method, path: route.path, paramNames: [...route.paramNames], schema: JSON.parse(JSON.stringify(route.schema)) as RouteDescription['schema'] };
+}
+
+// A stray rejection or throw from a timer must not end the module's other routes; it is logged.
+process.on('unhandledRejection', (reason) => post({ type: 'stray-error', error: describe(reason) }));
+process.on('uncaughtException', (error) => post({ type: 'stray-error', error: describe(error) }));
+
+/** Imports the module and describes its routes; the gateway stops the process after a failed load. */
+async function load(bundleUrl: string): Promise<readonly RouteDefinition[] | undefined> {
+  let moduleExports: Record<string, unknown>;
+  try {
+    moduleExports = (await import(bundleUrl)) as Record<string, unknown>;
+  } catch (error) {
+    post({ type: 'load-failed', reason: 'threw', error: describe(error) });
+    return undefined;
+  }
+  const router = moduleExports.router;
+  if (!(router instanceof Router)) {
+    post(router === undefined ? { type: 'load-failed', reason: 'no-router' } : { type: 'load-failed', reason: 'not-a-router' });
+    return undefined;
+  }
+  const descriptions: RouteDescription[] = [];
+  for (const route of router.routes) {
+    try {
+      descriptions.push(routeDescription(route));
+    } catch (error) {
+      post({ type: 'load-failed', reason: 'bad-schema', error: { name: 'TypeError', message: `${route.method} ${route.path}: the schema is not plain JSON (${(error as Error).message})` } });
+      return undefined;
+    }
+  }
+  post({ type: 'ready', routes: descriptions });
+  return router.routes;
+}
+
+/** Runs the module's routes on the calls the gateway sends. */
+function serve(routes: readonly RouteDefinition[]): void {
+  process.on('message', (messages: ToHandler[]) => {
+    for (const message of messages) {
+      if (message.type === 'call') call(routes, message);
+      else if (message.type === 'abort') pending.get(message.id)?.abort(new HttpError(504, message.detail, 'HANDLER_TIMEOUT'));
+      else if (message.type === 'ping') post({ type: 'pong' });
+    }
+  });
+}
+
+// The gateway starts handler processes ahead of need (Node's start-up is most of a reload's time);
+// the first message names the module to load.
+process.once('message', (messages: ToHandler[]) => {
+  const first = messages[0];
+  if (first?.type !== 'load') throw new Error(`expected a load message first, got ${first?.type}`);
+  void load(first.bundleUrl).then((routes) => routes && serve(routes));
+});

@@ -1,0 +1,63 @@
+/**
+ * The messages between the gateway and the process that runs one handler module, over Node's IPC
+ * channel with `advanced` (structured clone) serialization. Kept small and flat: every field of every
+ * request is copied across. Each `send` carries an array of them (see {@link MessageBatch}).
+ */
+import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
+import type { RouteInput } from './input-validator.js';
+import type { MessageBatch } from './message-batch.js';
+
+/** What the process is started with (as JSON, its first argument). */
+export interface HandlerProcessData {
+  /** Largest JSON answer in bytes; a larger one is refused in the process, before it crosses. */
+  responseLimit: number;
+}
+
+/** A route of the module as the gateway needs it: everything but the function, which stays in the process. */
+export interface RouteDescription {
+  method: HttpMethod;
+  path: string;
+  paramNames: string[];
+  /** The route's schemas as JSON: TypeBox's symbol keys do not cross, and neither validation nor documentation reads them. */
+  schema: RouteSchema;
+}
+
+/** An error as it crosses: the stack is mapped to the handler's sources on the gateway side. */
+export interface ErrorDescription {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+/** Gateway -> handler process. */
+export type ToHandler =
+  /** The first message: import the bundle at this `file:` URL and describe its routes. */
+  | { type: 'load'; bundleUrl: string }
+  | { type: 'call'; id: number; route: number; input: RouteInput; auth: AuthClaims | null }
+  /** The call timed out on the gateway side: abort its `ctx.signal`. */
+  | { type: 'abort'; id: number; detail: string }
+  /** Is the event loop free? Answered with `pong`. */
+  | { type: 'ping' };
+
+/** Handler process -> gateway. */
+export type FromHandler =
+  | { type: 'ready'; routes: RouteDescription[] }
+  /**
+   * The module threw while loading, exports no `router`, exports something else as `router`, or
+   * declares a schema that is not plain JSON.
+   */
+  | { type: 'load-failed'; reason: 'threw'; error: ErrorDescription }
+  | { type: 'load-failed'; reason: 'bad-schema'; error: ErrorDescription }
+  | { type: 'load-failed'; reason: 'no-router' }
+  | { type: 'load-failed'; reason: 'not-a-router' }
+  /** `payload` is the JSON text; absent for `undefined`. */
+  | { type: 'result'; id: number; payload?: string }
+  /** An `HTTPException` (or any HttpError) the route threw. */
+  | { type: 'http-error'; id: number; status: number; detail: string; code: string; extra: Record<string, unknown> }
+  /** Anything else the route threw, or an answer that is not JSON (a cycle, a BigInt). */
+  | { type: 'failed'; id: number; error: ErrorDescription }
+  /** The answer's JSON is larger than the response limit; it was not sent. */
+  | { type: 'too-large'; id: number; size: number }
+  | { type: 'pong' }
+  /** A rejection nobody handled or a throw from a timer: logged, the module keeps serving. */
+  | { type: 'stray-error'; error: ErrorDescription };
