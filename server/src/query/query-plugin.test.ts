@@ -9,6 +9,7 @@ import { ConfigFileError } from '../config-file.js';
 import { loadConfig } from '../config.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { FolderJobStore } from './jobs/folder-job-store.js';
+import { settle, waitStarted } from './test-support/async-polling.js';
 import { copyExampleWorkspace, slowQuery } from './test-support/query-fixtures.js';
 
 const base = '/api/v1/query';
@@ -24,23 +25,6 @@ async function start(): Promise<FastifyInstance> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls a job until it leaves RUNNING (or the attempts run out). */
-async function settle(app: FastifyInstance, id: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const status = (await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<Record<string, unknown>>();
-    if (status.status !== 'RUNNING') return status;
-    await sleep(50);
-  }
-  throw new Error(`job ${id} is still running`);
-}
-
-async function waitStarted(app: FastifyInstance, id: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<{ started_at: string | null }>().started_at) return;
-    await sleep(20);
-  }
-}
 
 beforeAll(() => {
   workspace = copyExampleWorkspace();

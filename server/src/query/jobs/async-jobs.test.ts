@@ -5,10 +5,10 @@ import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../test-support/workspace.js';
+import { settle, waitStarted } from '../test-support/async-polling.js';
 import { copyExampleWorkspace, slowQuery } from '../test-support/query-fixtures.js';
 
 const base = '/api/v1/query';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A copy of the example workspace whose sources.yaml has `asyncYaml` as its async section. */
 function workspaceWith(asyncYaml: string): string {
@@ -26,24 +26,6 @@ async function submit(app: FastifyInstance, query: string, headers: Headers = {}
   const response = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query }, headers });
   expect(response.statusCode, response.body).toBe(202);
   return response.json<{ query_id: string }>().query_id;
-}
-
-/** Polls a job until it leaves RUNNING. */
-async function settle(app: FastifyInstance, id: string, headers: Headers = {}): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 200; i++) {
-    const status = (await app.inject({ method: 'GET', url: `${base}/async/${id}/status`, headers })).json<Record<string, unknown>>();
-    if (status.status !== 'RUNNING') return status;
-    await sleep(25);
-  }
-  throw new Error(`job ${id} is still running`);
-}
-
-async function waitStarted(app: FastifyInstance, id: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<{ started_at: string | null }>().started_at) return;
-    await sleep(20);
-  }
-  throw new Error(`job ${id} never started`);
 }
 
 /** Bytes of the files in a folder. */
