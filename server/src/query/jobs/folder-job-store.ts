@@ -142,7 +142,7 @@ export class FolderJobStore implements JobStore {
   async finished(before: number, limit: number, withResult = false): Promise<string[]> {
     return [...this.jobs.values()]
       .map(({ job }) => job)
-      .filter((job) => job.status !== 'RUNNING' && completedAt(job) < before && (!withResult || this.resultBytes.has(job.query_id)))
+      .filter((job) => job.status !== 'RUNNING' && completedAt(job) < before && (!withResult || (this.resultBytes.get(job.query_id) ?? 0) > 0))
       .sort((a, b) => completedAt(a) - completedAt(b))
       .slice(0, limit)
       .map((job) => job.query_id);

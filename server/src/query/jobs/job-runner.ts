@@ -247,8 +247,9 @@ export class JobRunner {
   }
 
   /**
-   * Stops the heartbeat and the workers. Jobs running here are FAILED at once ("interrupted by
-   * restart"), so no replica waits for their leases; waiting jobs stay queued and run later.
+   * Stops the heartbeat and the workers and closes the store. Jobs running here are FAILED at once
+   * ("interrupted by restart"), so no replica waits for their leases; waiting jobs stay queued and
+   * run later.
    */
   async close(): Promise<void> {
     this.closed = true;

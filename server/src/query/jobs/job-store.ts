@@ -42,7 +42,7 @@ export interface JobStore {
   chunks(id: string): ChunkReader;
   /**
    * Finished jobs that completed before `before`, oldest first, at most `limit`; with `withResult`,
-   * only those that still hold a stored result.
+   * only those that still hold a stored result of at least one byte.
    */
   finished(before: number, limit: number, withResult?: boolean): Promise<string[]>;
   /** Bytes of every stored result together. */

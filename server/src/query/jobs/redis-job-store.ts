@@ -46,7 +46,7 @@ end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'header', ARGV[6])
   redis.call('HSET', KEYS[5], ARGV[1], ARGV[7])
-  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+  if tonumber(ARGV[7]) > 0 then redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1]) end
 end
 return 1`;
 

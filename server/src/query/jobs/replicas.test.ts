@@ -116,6 +116,32 @@ describe.each(['redis', 'postgres'] as const)('two server processes on one %s jo
   });
 });
 
+describe('one server on the folder store, killed with SIGKILL', () => {
+  it('fails the job it was running and runs the waiting ones after a restart', async () => {
+    const workspace = copyExampleWorkspace();
+    const sources = path.join(workspace, 'query', 'sources.yaml');
+    fs.writeFileSync(sources, `async:\n  workers: 1\n${fs.readFileSync(sources, 'utf8')}`);
+    const env = { WORKSPACE: workspace, DATA_DIR: path.join(workspace, 'data') };
+    const first = await startServerProcess(env);
+    let second: ServerProcess | undefined;
+    try {
+      const running = await submit(first, slowQuery);
+      await waitFor(first, running, (s) => s.started_at !== null);
+      const waiting = [await submit(first, 'SELECT 1 AS one'), await submit(first, 'SELECT 2 AS two')];
+      first.child.kill('SIGKILL');
+      await first.exit;
+      second = await startServerProcess(env);
+      expect(await waitFor(second, running, (s) => s.status !== 'RUNNING')).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
+      for (const id of waiting) expect(await waitFor(second, id, (s) => s.status !== 'RUNNING')).toMatchObject({ status: 'COMPLETED' });
+      expect((await call(second, 'GET', `/async/${waiting[1]}/results`)).body.rows).toEqual([{ two: 2 }]);
+    } finally {
+      first.child.kill('SIGKILL');
+      second?.child.kill('SIGKILL');
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
 describe('QUERY_JOB_STORE with a bad value', () => {
   it('stops the server at start with one line naming the variable, exit code 2', async () => {
     const workspace = copyExampleWorkspace();
