@@ -70,6 +70,9 @@ export interface JobStoreSettings {
   leaseMs: number;
 }
 
+/** The default: jobs in this server's folder, with the default prefix and lease. */
+export const localJobStore: JobStoreSettings = { store: { kind: 'folder' }, prefix: 'adaptive_jobs', leaseMs: 15_000 };
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -220,9 +223,10 @@ function readJobStoreSettings(env: Env): JobStoreSettings {
   else if (scheme === 'redis' || scheme === 'rediss') store = { kind: 'redis', url: raw };
   else if (scheme === 'postgres' || scheme === 'postgresql') store = { kind: 'postgres', url: raw };
   else throw new ConfigError('QUERY_JOB_STORE', withoutPassword(raw), 'unset (the local folder), a redis:// or rediss:// URL, or a postgres:// URL');
-  const prefix = env.QUERY_JOB_STORE_PREFIX?.trim() || 'adaptive_jobs';
+  const prefix = env.QUERY_JOB_STORE_PREFIX?.trim() || localJobStore.prefix;
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(prefix)) throw new ConfigError('QUERY_JOB_STORE_PREFIX', prefix, 'a lower-case identifier (letters, digits, "_"; at most 40)');
-  return { store, prefix, leaseMs: readInteger('QUERY_JOB_LEASE_MS', env.QUERY_JOB_LEASE_MS ?? '15000', 1000, 600_000) };
+  const leaseMs = readInteger('QUERY_JOB_LEASE_MS', env.QUERY_JOB_LEASE_MS ?? String(localJobStore.leaseMs), 1000, 600_000);
+  return { store, prefix, leaseMs };
 }
 
 /**

@@ -2,16 +2,13 @@ import { DuckDBEngine } from './engine/duckdb-engine.js';
 import type { QueryEngine, QueryOutcome } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
-import type { JobStoreSettings } from '../config.js';
+import { localJobStore, type JobStoreSettings } from '../config.js';
 import { analyseQuery } from './engine/sql-analysis.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
 import { openJobStore } from './jobs/open-job-store.js';
 import { queryErrors } from './query-errors.js';
 import { SourceCatalog } from './source-catalog.js';
 import type { QuerySetup } from './sources.js';
-
-/** Async jobs in the folder of this server, with the default lease. */
-const localJobs: JobStoreSettings = { store: { kind: 'folder' }, prefix: 'adaptive_jobs', leaseMs: 15_000 };
 
 /** The federated query service: sources, the configured engine and the async job pool. */
 export class QueryService {
@@ -24,7 +21,7 @@ export class QueryService {
   ) {}
 
   /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in `dataDir`). */
-  static async create(setup: QuerySetup, dataDir: string, log: JobLog, jobSettings: JobStoreSettings = localJobs): Promise<QueryService> {
+  static async create(setup: QuerySetup, dataDir: string, log: JobLog, jobSettings: JobStoreSettings = localJobStore): Promise<QueryService> {
     const catalog = new SourceCatalog(setup.sources);
     const parser = await SqlParser.create();
     const engine: QueryEngine =
