@@ -5,6 +5,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/src/config.js';
+import { loadQuerySetup } from '../server/src/query/sources.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../server/src/test-support/workspace.js';
 
 const dir = path.join(import.meta.dirname, 'kubernetes');
@@ -14,6 +15,14 @@ const manifests = ['deployment.yaml', 'service.yaml', 'settings.yaml'].flatMap((
 const models = { Deployment, Service, ConfigMap } as const;
 const deployment = manifests.find((m) => m.kind === 'Deployment') as Deployment;
 const container = deployment.spec!.template.spec!.containers[0];
+
+/** The environment the container gets, ConfigMap references resolved. */
+function containerEnv(): Record<string, string> {
+  const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
+  const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
+    variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
+  return Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
+}
 
 describe('Kubernetes manifests', () => {
   it.each(manifests.map((m) => [m.kind, m]))('%s is valid against the Kubernetes schema', (kind, manifest) => {
@@ -39,20 +48,35 @@ describe('Kubernetes manifests', () => {
   });
 
   it('sets only variables the server reads, with values it accepts, and enforces authentication', () => {
-    const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
-    const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
-      variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
-    const env = Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
+    const env = containerEnv();
     expect(env.AUTH_ENABLED).toBe('true');
     const config = loadConfig(env, {});
     expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, specsDir: '/config/specs', handlersDir: '/config/handlers', authEnabled: true });
     expect(config.auth.issuer).toBe('https://keycloak.example.com/auth/realms/platform');
   });
 
+  it('keeps async jobs in a store every replica shares', () => {
+    expect(deployment.spec!.replicas).toBeGreaterThan(1);
+    expect(loadConfig(containerEnv(), {}).queryJobs.store.kind).not.toBe('folder');
+  });
+
+  it("mounts a sources.yaml that loads where the server reads it, from the kustomization's ConfigMap", () => {
+    const kustomization = parseAllDocuments(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0].toJS() as {
+      configMapGenerator: { name: string; files: string[] }[];
+    };
+    const generator = kustomization.configMapGenerator.find((g) => g.name === 'adaptive-gateway-query')!;
+    expect(generator.files.map((file) => path.basename(file))).toEqual(['sources.yaml']);
+    expect(loadQuerySetup(path.join(dir, generator.files[0])).sources.length).toBeGreaterThan(0);
+    const volume = deployment.spec!.template.spec!.volumes!.find((v) => v.configMap?.name === generator.name)!;
+    const mount = container.volumeMounts!.find((m) => m.name === volume.name)!;
+    expect(mount).toMatchObject({ subPath: 'sources.yaml', readOnly: true });
+    expect(mount.mountPath).toBe(loadConfig(containerEnv(), {}).querySources);
+  });
+
   it('mounts the specs and handlers ConfigMaps as whole directories, so updates reach the watcher', () => {
     const mounts = container.volumeMounts!;
     expect(mounts.find((m) => m.mountPath === '/config/specs')).toMatchObject({ name: 'specs', readOnly: true });
-    expect(mounts.every((m) => m.subPath === undefined)).toBe(true);
+    expect(mounts.filter((m) => ['specs', 'handlers'].includes(m.name)).every((m) => m.subPath === undefined)).toBe(true);
     const volumes = deployment.spec!.template.spec!.volumes!;
     expect(volumes.find((v) => v.name === 'specs')!.configMap!.name).toBe('adaptive-gateway-specs');
     expect(volumes.find((v) => v.name === 'handlers')!.configMap!.name).toBe('adaptive-gateway-handlers');

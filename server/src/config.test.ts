@@ -36,9 +36,21 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT'],
     [{ CORS_ORIGINS: 'not an origin' }, 'CORS_ORIGINS'],
+    [{ QUERY_JOB_STORE: 'mongodb://db' }, 'QUERY_JOB_STORE'],
+    [{ QUERY_JOB_STORE: '/data/jobs' }, 'QUERY_JOB_STORE'],
+    [{ QUERY_JOB_STORE: 'redis://x', QUERY_JOB_STORE_PREFIX: 'Bad-Prefix' }, 'QUERY_JOB_STORE_PREFIX'],
+    [{ QUERY_JOB_LEASE_MS: '10' }, 'QUERY_JOB_LEASE_MS'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));
+  });
+
+  it('keeps async jobs in the local folder unless QUERY_JOB_STORE names a shared store', () => {
+    expect(loadConfig({}).queryJobs).toEqual({ store: { kind: 'folder' }, prefix: 'adaptive_jobs', leaseMs: 15_000 });
+    expect(loadConfig({ QUERY_JOB_STORE: 'rediss://:pw@redis:6380/2' }).queryJobs.store).toEqual({ kind: 'redis', url: 'rediss://:pw@redis:6380/2' });
+    expect(loadConfig({ QUERY_JOB_STORE: 'postgresql://u:pw@db/jobs', QUERY_JOB_STORE_PREFIX: 'team_a' }).queryJobs).toMatchObject({ store: { kind: 'postgres' }, prefix: 'team_a' });
+    // A bad value is named without its password.
+    expect(() => loadConfig({ QUERY_JOB_STORE: 'mongodb://user:secret@db' })).toThrow(/^QUERY_JOB_STORE="mongodb:\/\/\*\*\*@db" is not valid/);
   });
 
   it('reads CORS origins as a list', () => {

@@ -18,6 +18,8 @@ export interface Config {
   healthConfig: string;
   /** Query sources and engine (query/sources.yaml); a missing file means no sources. */
   querySources: string;
+  /** Where async query jobs live (`QUERY_JOB_STORE`, `QUERY_JOB_STORE_PREFIX`, `QUERY_JOB_LEASE_MS`). */
+  queryJobs: JobStoreSettings;
   corsOrigins: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
@@ -62,6 +64,20 @@ export interface AuthSettings {
   /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
   jwksCooldownMs: number;
 }
+
+/**
+ * The async job store: this server's folder (`DATA_DIR/query-jobs`), or Redis or PostgreSQL shared by
+ * every replica, with the prefix of its keys or tables. `leaseMs`: how long a replica holds a running
+ * job without a heartbeat before another replica marks it FAILED.
+ */
+export interface JobStoreSettings {
+  store: { kind: 'folder' } | { kind: 'redis' | 'postgres'; url: string };
+  prefix: string;
+  leaseMs: number;
+}
+
+/** The default: jobs in this server's folder, with the default prefix and lease. */
+export const localJobStore: JobStoreSettings = { store: { kind: 'folder' }, prefix: 'adaptive_jobs', leaseMs: 15_000 };
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -197,9 +213,26 @@ function readNlLlm(env: Env): Config['nlLlm'] {
   return { baseUrl: baseUrl.replace(/\/+$/, ''), model: env.NL_LLM_MODEL?.trim() || 'gpt-4o-mini', apiKey: env.NL_LLM_API_KEY || undefined };
 }
 
+/** Hides the password of a URL shown in an error message. */
+const withoutPassword = (raw: string): string => raw.replace(/\/\/[^@/]*@/, '//***@');
+
 function readRedisUrl(raw: string): string {
-  if (!/^rediss?:\/\/\S*$/.test(raw.trim())) throw new ConfigError('REDIS_URL', raw.replace(/\/\/[^@/]*@/, '//***@'), 'a redis:// or rediss:// URL');
+  if (!/^rediss?:\/\/\S*$/.test(raw.trim())) throw new ConfigError('REDIS_URL', withoutPassword(raw), 'a redis:// or rediss:// URL');
   return raw.trim();
+}
+
+function readJobStoreSettings(env: Env): JobStoreSettings {
+  const raw = env.QUERY_JOB_STORE?.trim() ?? '';
+  const scheme = /^([a-z]+):\/\/\S+$/.exec(raw)?.[1];
+  let store: JobStoreSettings['store'];
+  if (raw === '') store = { kind: 'folder' };
+  else if (scheme === 'redis' || scheme === 'rediss') store = { kind: 'redis', url: raw };
+  else if (scheme === 'postgres' || scheme === 'postgresql') store = { kind: 'postgres', url: raw };
+  else throw new ConfigError('QUERY_JOB_STORE', withoutPassword(raw), 'unset (the local folder), a redis:// or rediss:// URL, or a postgres:// URL');
+  const prefix = env.QUERY_JOB_STORE_PREFIX?.trim() || localJobStore.prefix;
+  if (!/^[a-z][a-z0-9_]{0,39}$/.test(prefix)) throw new ConfigError('QUERY_JOB_STORE_PREFIX', prefix, 'a lower-case identifier (letters, digits, "_"; at most 40)');
+  const leaseMs = readInteger('QUERY_JOB_LEASE_MS', env.QUERY_JOB_LEASE_MS ?? String(localJobStore.leaseMs), 1000, 600_000);
+  return { store, prefix, leaseMs };
 }
 
 /**
@@ -228,6 +261,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),
     healthConfig: inWorkspace('HEALTH_CONFIG', 'health.yaml'),
     querySources: inWorkspace('QUERY_SOURCES', 'query/sources.yaml'),
+    queryJobs: readJobStoreSettings(env),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),

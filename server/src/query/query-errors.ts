@@ -10,6 +10,7 @@ export const queryErrors = {
   tooLarge: (length: number, limit: number) => new HttpError(413, `The query is ${length} characters long; the limit is ${limit}`, 'QUERY_TOO_LARGE'),
   conflict: (detail: string, status: string) => new HttpError(409, detail, 'QUERY_CONFLICT', { status }),
   busy: (detail: string) => new HttpError(503, detail, 'QUERY_BUSY'),
+  jobStoreUnavailable: (detail: string) => new HttpError(503, detail, 'QUERY_JOB_STORE_UNAVAILABLE'),
   sourceUnavailable: (detail: string) => new HttpError(502, detail, 'QUERY_SOURCE_UNAVAILABLE'),
   timeout: (timeoutMs: number) => new HttpError(504, `The query did not finish within ${timeoutMs} ms and was stopped`, 'QUERY_TIMEOUT'),
   cancelled: () => new HttpError(409, 'The query was cancelled', 'QUERY_CANCELLED', { status: 'CANCELLED' }),

@@ -8,7 +8,8 @@ import { buildServer } from '../app.js';
 import { ConfigFileError } from '../config-file.js';
 import { loadConfig } from '../config.js';
 import { JobRunner } from './jobs/job-runner.js';
-import { JobStore } from './jobs/job-store.js';
+import { FolderJobStore } from './jobs/folder-job-store.js';
+import { settle, waitStarted } from './test-support/async-polling.js';
 import { copyExampleWorkspace, slowQuery } from './test-support/query-fixtures.js';
 
 const base = '/api/v1/query';
@@ -24,23 +25,6 @@ async function start(): Promise<FastifyInstance> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls a job until it leaves RUNNING (or the attempts run out). */
-async function settle(app: FastifyInstance, id: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const status = (await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<Record<string, unknown>>();
-    if (status.status !== 'RUNNING') return status;
-    await sleep(50);
-  }
-  throw new Error(`job ${id} is still running`);
-}
-
-async function waitStarted(app: FastifyInstance, id: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json<{ started_at: string | null }>().started_at) return;
-    await sleep(20);
-  }
-}
 
 beforeAll(() => {
   workspace = copyExampleWorkspace();
@@ -168,7 +152,11 @@ describe('/api/v1/query', () => {
     const results = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
     expect(results.statusCode).toBe(409);
     expect(results.json()).toMatchObject({ status: 'CANCELLED' });
-    expect((await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` })).statusCode).toBe(409);
+    // DELETE of a finished job removes it.
+    const removed = await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/status` })).statusCode).toBe(404);
     // The worker is free again.
     const next = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1 AS one' } })).json<{ query_id: string }>();
     expect((await settle(app, next.query_id)).status).toBe('COMPLETED');
@@ -196,18 +184,19 @@ describe('async jobs across a restart', () => {
   });
 
   it('expires finished jobs after the retention period', async () => {
-    const store = new JobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-jobs-')));
-    const settings = { workers: 1, maxQueued: 1, retentionMs: 60_000, maxRows: 10, timeoutMs: 1000 };
+    const store = new FolderJobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-jobs-')));
+    const settings = { workers: 1, maxQueued: 1, retentionMs: 60_000, maxRows: 10, timeoutMs: 1000, maxResultBytes: 1000, maxStoredBytes: 1000 };
     const engine = { validate: async () => undefined, run: async () => ({ columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 0, scans: [] }), close: async () => undefined };
-    const runner = new JobRunner(store, engine, settings, { error: () => undefined });
-    const job = runner.submit('SELECT 1');
-    for (let i = 0; i < 50 && store.get(job.query_id)?.status === 'RUNNING'; i++) await sleep(10);
-    runner.sweep(Date.now() + 30_000);
-    expect(runner.status(job.query_id).status).toBe('COMPLETED');
-    runner.sweep(Date.now() + 120_000);
-    expect(() => runner.status(job.query_id)).toThrow(/unknown or expired/);
+    const runner = new JobRunner(store, engine, settings, 15_000, { error: () => undefined });
+    await runner.start();
+    const job = await runner.submit('SELECT 1', null);
+    for (let i = 0; i < 50 && (await runner.status(job.query_id, null)).status === 'RUNNING'; i++) await sleep(10);
+    await runner.sweep(Date.now() + 30_000);
+    expect((await runner.status(job.query_id, null)).status).toBe('COMPLETED');
+    await runner.sweep(Date.now() + 120_000);
+    await expect(runner.status(job.query_id, null)).rejects.toThrow(/unknown or expired/);
     expect(fs.readdirSync(store.dir)).toEqual([]);
-    runner.close();
+    await runner.close();
     fs.rmSync(path.dirname(store.dir), { recursive: true, force: true });
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { principalOf } from './jobs/job-principal.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
@@ -26,6 +27,8 @@ const pageQuery = {
 
 /** How long a source may take to list its tables (the console's sources tree). */
 const tableListingTimeoutMs = 10_000;
+/** How long the sources may take to confirm an async query's tables before the job is queued anyway. */
+const submitCheckTimeoutMs = 2000;
 
 /**
  * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL and
@@ -35,7 +38,7 @@ const tableListingTimeoutMs = 10_000;
 export async function queryPlugin(app: FastifyInstance, options: { config: Config; log: Logger }): Promise<void> {
   const { config } = options;
   const setup = loadQuerySetup(config.querySources);
-  const service = await QueryService.create(setup, config.dataDir, options.log);
+  const service = await QueryService.create(setup, config.dataDir, options.log, config.queryJobs);
   app.addHook('onClose', async () => service.close());
 
   app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
@@ -59,22 +62,24 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   });
 
   app.post<{ Body: { query: string } }>('/async', { schema: { body: queryBody } }, async (request, reply) => {
+    const owner = principalOf(request);
     await service.engine.validate(request.body.query);
-    const job = service.jobs.submit(request.body.query);
+    await service.checkReferences(request.body.query, submitCheckTimeoutMs);
+    const job = await service.jobs.submit(request.body.query, owner);
     return reply.code(202).send({ query_id: job.query_id, status: job.status, submitted_at: job.submitted_at });
   });
 
-  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) => service.jobs.status(request.params.id));
+  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) => service.jobs.status(request.params.id, principalOf(request)));
 
   app.get<{ Params: { id: string }; Querystring: { offset: number; limit: number } }>(
     '/async/:id/results',
     { schema: { params: idParams, querystring: pageQuery } },
-    async (request) => service.jobs.results(request.params.id, request.query.offset, request.query.limit),
+    async (request) => service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
   naturalLanguageRoutes(app, service, config, options.log);
 
-  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.cancel(request.params.id));
+  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.delete(request.params.id, principalOf(request)));
 
   // Any other path under the prefix: the service's own 404 body.
   app.all('/*', async (request) => {

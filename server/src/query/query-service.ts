@@ -2,8 +2,11 @@ import { DuckDBEngine } from './engine/duckdb-engine.js';
 import type { QueryEngine, QueryOutcome } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
+import { localJobStore, type JobStoreSettings } from '../config.js';
+import { analyseQuery } from './engine/sql-analysis.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
-import { JobStore } from './jobs/job-store.js';
+import { openJobStore } from './jobs/open-job-store.js';
+import { queryErrors } from './query-errors.js';
 import { SourceCatalog } from './source-catalog.js';
 import type { QuerySetup } from './sources.js';
 
@@ -17,14 +20,14 @@ export class QueryService {
     private readonly parser: SqlParser,
   ) {}
 
-  /** Opens the sources of `setup`, the engine it names, and the job store in `dataDir`. */
-  static async create(setup: QuerySetup, dataDir: string, log: JobLog): Promise<QueryService> {
+  /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in `dataDir`). */
+  static async create(setup: QuerySetup, dataDir: string, log: JobLog, jobSettings: JobStoreSettings = localJobStore): Promise<QueryService> {
     const catalog = new SourceCatalog(setup.sources);
     const parser = await SqlParser.create();
     const engine: QueryEngine =
       setup.engine === 'trino' ? new TrinoEngine(catalog, parser, setup.trino!, setup.limits) : new DuckDBEngine(catalog, parser, setup.limits);
-    const jobs = new JobRunner(new JobStore(dataDir), engine, setup.async, log);
-    jobs.start();
+    const jobs = new JobRunner(await openJobStore(jobSettings, dataDir, log), engine, setup.async, jobSettings.leaseMs, log);
+    await jobs.start();
     return new QueryService(setup, catalog, engine, jobs, parser);
   }
 
@@ -33,8 +36,27 @@ export class QueryService {
     return this.engine.run(query, { maxRows: this.setup.limits.maxRows, timeoutMs: this.setup.limits.timeoutMs });
   }
 
+  /**
+   * Refuses a query that names an unknown source, or (embedded engine) a table its source does not
+   * have, with the 404 the query itself would give; before an async job is queued for it. A source
+   * that cannot answer within `timeoutMs` is not held against the query: the job will say.
+   */
+  async checkReferences(sql: string, timeoutMs: number): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    for (const ref of analyseQuery(await this.parser.parse(sql)).references) {
+      const source = this.catalog.get(ref.source);
+      if (!source) {
+        const known = this.catalog.list().map((s) => s.definition.name);
+        throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
+      }
+      if (this.setup.engine !== 'duckdb') continue;
+      const info = await source.connector.describeTable(ref.table, signal).catch(() => null);
+      if (info === undefined) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
+    }
+  }
+
   async close(): Promise<void> {
-    this.jobs.close();
+    await this.jobs.close();
     await this.engine.close();
     await this.catalog.close();
     this.parser.close();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readConfigFile, type ConfigFile } from '../config-file.js';
+import { ConfigError, parseSize } from '../config.js';
 import { connectorKinds } from './connectors/registry.js';
 import type { Connector, SourceType } from './connectors/types.js';
 import { SettingsReader } from './settings-reader.js';
@@ -41,6 +42,10 @@ export interface AsyncSettings {
   retentionMs: number;
   maxRows: number;
   timeoutMs: number;
+  /** Bytes one job's stored rows may take; beyond, the result is truncated. */
+  maxResultBytes: number;
+  /** Bytes every stored result may take together; beyond, the oldest finished jobs are removed first. */
+  maxStoredBytes: number;
 }
 
 export interface TrinoSettings {
@@ -63,7 +68,27 @@ export interface QuerySetup {
 }
 
 export const defaultLimits: QueryLimits = { maxRows: 10_000, timeoutMs: 30_000, memoryLimit: '512MB', threads: 2, maxQueryLength: 100_000, maxConcurrent: 4 };
-export const defaultAsync: AsyncSettings = { workers: 2, maxQueued: 100, retentionMs: 24 * 3_600_000, maxRows: 1_000_000, timeoutMs: 600_000 };
+export const defaultAsync: AsyncSettings = {
+  workers: 2,
+  maxQueued: 100,
+  retentionMs: 24 * 3_600_000,
+  maxRows: 1_000_000,
+  timeoutMs: 600_000,
+  maxResultBytes: 64 * 1024 ** 2,
+  maxStoredBytes: 1024 ** 3,
+};
+
+/** A size setting such as `64MB` (the units of `parseSize`), with its default. */
+function readSize(reader: SettingsReader, key: string, fallback: number): number {
+  if (!reader.has(key)) return fallback;
+  const raw = reader.string(key);
+  try {
+    return parseSize(key, raw);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return reader.fail(key, `"${key}" must be a size such as 64MB, 512kb or a byte count`);
+  }
+}
 
 function readLimits(reader: SettingsReader | undefined): QueryLimits {
   if (!reader) return { ...defaultLimits };
@@ -82,13 +107,18 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
 
 function readAsync(reader: SettingsReader | undefined): AsyncSettings {
   if (!reader) return { ...defaultAsync };
-  reader.allowOnly(['workers', 'max_queued', 'retention_hours', 'max_rows', 'timeout_ms']);
+  reader.allowOnly(['workers', 'max_queued', 'retention_hours', 'max_rows', 'timeout_ms', 'max_result_size', 'max_stored_size']);
+  const maxResultBytes = readSize(reader, 'max_result_size', defaultAsync.maxResultBytes);
+  const maxStoredBytes = readSize(reader, 'max_stored_size', defaultAsync.maxStoredBytes);
+  if (maxResultBytes > maxStoredBytes) reader.fail('max_result_size', '"max_result_size" must not be larger than "max_stored_size"');
   return {
     workers: reader.integer('workers', 1, 64, defaultAsync.workers),
     maxQueued: reader.integer('max_queued', 0, 100_000, defaultAsync.maxQueued),
     retentionMs: reader.integer('retention_hours', 1, 24 * 365, defaultAsync.retentionMs / 3_600_000) * 3_600_000,
     maxRows: reader.integer('max_rows', 1, 100_000_000, defaultAsync.maxRows),
     timeoutMs: reader.integer('timeout_ms', 10, 24 * 3_600_000, defaultAsync.timeoutMs),
+    maxResultBytes,
+    maxStoredBytes,
   };
 }
 

@@ -1,144 +1,271 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { HttpError } from '../../errors.js';
 import type { QueryEngine } from '../engine/query-engine.js';
 import { QueryCancelled } from '../engine/query-engine.js';
 import { queryErrors } from '../query-errors.js';
 import type { AsyncSettings } from '../sources.js';
-import type { JobRecord, JobStore, ResultPage } from './job-store.js';
+import { statusView, waitingJob, type JobRecord, type JobStatusView, type ResultPage } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { renewLease, settleJob, type Settlement } from './job-updates.js';
+import { encodeResult, readPage } from './result-chunks.js';
 
 /** Where unexpected job failures are logged. */
 export interface JobLog {
   error(details: object, message: string): void;
 }
 
-/** The status fields served by `GET /async/{id}/status`. */
-export type JobStatusView = Omit<JobRecord, 'query'>;
+/**
+ * Who asks about a job: the owner string of an authenticated caller, or null when authentication is
+ * off (then every caller sees every job).
+ */
+export type Principal = string | null;
 
-const view = ({ query: _query, ...status }: JobRecord): JobStatusView => status;
+/** How often at most a failing store is logged. */
+const storeErrorLogIntervalMs = 30_000;
+/** Finished jobs removed per store round trip by the retention sweep. */
+const sweepBatch = 100;
 
 /**
- * Runs async queries on a bounded pool of workers: at most `workers` at once, at most `maxQueued`
- * waiting. Job state lives in the {@link JobStore}, so it survives restarts; jobs that were running
- * when the process stopped are marked FAILED at the next start. Finished jobs expire after the
- * retention period.
+ * Runs async queries on a bounded pool of workers: at most `workers` at once on this replica, at
+ * most `maxQueued` waiting across every replica of the store. Each running job holds a lease that a
+ * heartbeat renews every third of `leaseMs`; the same heartbeat marks FAILED the jobs of any replica
+ * whose lease lapsed (it stopped), stops the local jobs that another replica cancelled, and takes
+ * jobs submitted elsewhere. Finished jobs expire after the retention period; results are bounded
+ * per job and in total, the oldest removed first.
  */
 export class JobRunner {
-  private readonly queue: JobRecord[] = [];
+  /** This replica's name in the leases it holds. */
+  readonly replica = `${os.hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, AbortController>();
+  private claiming?: Promise<void>;
+  private claimAgain = false;
+  private heartbeat?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
+  private beating = false;
+  private lastStoreErrorAt = 0;
+  private closed = false;
 
   constructor(
     private readonly store: JobStore,
     private readonly engine: QueryEngine,
     private readonly settings: AsyncSettings,
+    private readonly leaseMs: number,
     private readonly log: JobLog,
   ) {}
 
-  /** Recovers from the previous run and starts expiring old jobs. */
-  start(): void {
-    const now = new Date().toISOString();
-    for (const job of this.store.all()) {
-      if (job.status === 'RUNNING') this.store.save({ ...job, status: 'FAILED', error: 'interrupted by restart', completed_at: now });
-    }
-    this.sweep();
-    this.sweeper = setInterval(() => this.sweep(), Math.min(this.settings.retentionMs / 4, 600_000));
+  /**
+   * Recovers from the previous run and starts the heartbeat and the retention sweep. A store this
+   * process owns alone fails the jobs it was running at once; a shared one leaves them to their
+   * leases, since another replica may be running them.
+   */
+  async start(): Promise<void> {
+    if (!this.store.shared) await this.failLapsed(Infinity, 'interrupted by restart').catch((error: unknown) => this.storeFailed(error));
+    await this.sweep().catch((error: unknown) => this.storeFailed(error));
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(250, Math.floor(this.leaseMs / 3)));
+    this.heartbeat.unref();
+    this.sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.storeFailed(error)), Math.min(this.settings.retentionMs / 4, 600_000));
     this.sweeper.unref();
-  }
-
-  /** Removes jobs whose result is older than the retention period. */
-  sweep(now = Date.now()): void {
-    for (const job of this.store.all()) {
-      if (job.status === 'RUNNING') continue;
-      const finished = Date.parse(job.completed_at ?? job.submitted_at);
-      if (now - finished > this.settings.retentionMs) this.store.remove(job.query_id);
-    }
-  }
-
-  /** Accepts a query (already checked to parse) and queues it; 503 when the queue is full. */
-  submit(query: string): JobStatusView {
-    if (this.queue.length >= this.settings.maxQueued && this.running.size >= this.settings.workers) {
-      throw queryErrors.busy(`${this.settings.maxQueued} async queries are already waiting; try again later`);
-    }
-    const job: JobRecord = { query_id: randomUUID(), status: 'RUNNING', submitted_at: new Date().toISOString(), started_at: null, completed_at: null, error: null, query };
-    this.store.save(job);
-    this.queue.push(job);
     this.pump();
-    return view(job);
   }
 
-  status(id: string): JobStatusView {
-    const job = this.store.get(id);
-    if (!job) throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
-    return view(job);
+  /** One heartbeat: renew the local leases, fail the lapsed ones, take waiting jobs. */
+  private async beat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      const leaseUntil = Date.now() + this.leaseMs;
+      for (const [id, controller] of this.running) {
+        if (!(await renewLease(this.store, id, this.replica, leaseUntil))) controller.abort(new QueryCancelled());
+      }
+      await this.failLapsed(Date.now(), `interrupted: the replica running it stopped (no heartbeat for ${this.leaseMs} ms)`);
+      this.pump();
+    } catch (error) {
+      this.storeFailed(error);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  private async failLapsed(now: number, message: string): Promise<void> {
+    for (const id of await this.store.lapsed(now)) {
+      if (await settleJob(this.store, id, { status: 'FAILED', error: message }, { leaseEndedBefore: now })) await this.store.discardResult(id);
+    }
+  }
+
+  /** Removes finished jobs older than the retention period. */
+  async sweep(now = Date.now()): Promise<void> {
+    for (;;) {
+      const expired = await this.store.finished(now - this.settings.retentionMs, sweepBatch);
+      for (const id of expired) await this.store.remove(id);
+      if (expired.length < sweepBatch) return;
+    }
+  }
+
+  /** Queues a query (already checked) for `owner`; 503 when the queue is full. */
+  async submit(query: string, owner: Principal): Promise<JobStatusView> {
+    return this.storeCall(async () => {
+      const idle = this.settings.workers - this.running.size;
+      if ((await this.store.waiting()) >= this.settings.maxQueued + idle) {
+        throw queryErrors.busy(`${this.settings.maxQueued} async queries are already waiting; try again later`);
+      }
+      const job = waitingJob(randomUUID(), query, owner, new Date());
+      await this.store.enqueue(job);
+      this.pump();
+      return statusView(job);
+    });
+  }
+
+  /** The job `id` as `principal` may see it; 404 for an unknown, expired or someone else's job. */
+  private async visibleJob(id: string, principal: Principal): Promise<JobRecord> {
+    const job = (await this.store.read(id))?.job;
+    if (!job || (principal !== null && job.owner !== principal)) throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
+    return job;
+  }
+
+  async status(id: string, principal: Principal): Promise<JobStatusView> {
+    return this.storeCall(async () => statusView(await this.visibleJob(id, principal)));
   }
 
   /** A page of a completed job's result; 409 with the status while it is not COMPLETED. */
-  async results(id: string, offset: number, limit: number): Promise<ResultPage> {
-    const job = this.status(id);
-    if (job.status !== 'COMPLETED') {
-      const why = job.status === 'RUNNING' ? 'is still running' : `is ${job.status}${job.error ? `: ${job.error}` : ''}`;
-      throw queryErrors.conflict(`Async query ${id} ${why}; results exist only once it is COMPLETED`, job.status);
-    }
-    const page = await this.store.page(id, offset, limit);
-    if (!page) throw queryErrors.notFound(`The results of async query ${id} are gone`);
-    return page;
+  async results(id: string, principal: Principal, offset: number, limit: number): Promise<ResultPage> {
+    return this.storeCall(async () => {
+      const job = await this.visibleJob(id, principal);
+      if (job.status !== 'COMPLETED') {
+        const why = job.status === 'RUNNING' ? 'is still running' : `is ${job.status}${job.error ? `: ${job.error}` : ''}`;
+        throw queryErrors.conflict(`Async query ${id} ${why}; results exist only once it is COMPLETED`, job.status);
+      }
+      const header = await this.store.header(id);
+      if (!header) throw queryErrors.notFound(`The results of async query ${id} are gone`);
+      return readPage(header, offset, limit, this.store.chunks(id));
+    });
   }
 
-  /** Cancels a waiting or running job; 409 when it has already finished. */
-  cancel(id: string): JobStatusView {
-    const job = this.store.get(id);
-    if (!job) throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
-    if (job.status !== 'RUNNING') throw queryErrors.conflict(`Async query ${id} has already finished (${job.status})`, job.status);
-    const cancelled: JobRecord = { ...job, status: 'CANCELLED', completed_at: new Date().toISOString(), error: 'cancelled by request' };
-    this.store.save(cancelled);
-    const queued = this.queue.findIndex((j) => j.query_id === id);
-    if (queued >= 0) this.queue.splice(queued, 1);
-    this.running.get(id)?.abort(new QueryCancelled());
-    return view(cancelled);
+  /**
+   * `DELETE /async/{id}`: cancels a waiting or running job (on whichever replica runs it), or removes a
+   * finished one with its results. Answers the job's last status.
+   */
+  async delete(id: string, principal: Principal): Promise<JobStatusView> {
+    return this.storeCall(async () => {
+      const job = await this.visibleJob(id, principal);
+      if (job.status !== 'RUNNING') {
+        await this.store.remove(id);
+        return statusView(job);
+      }
+      const cancelled = await settleJob(this.store, id, { status: 'CANCELLED', error: 'cancelled by request' }, {});
+      // It finished meanwhile: remove it as a finished job.
+      if (!cancelled) return this.delete(id, principal);
+      this.running.get(id)?.abort(new QueryCancelled());
+      await this.store.discardResult(id);
+      return statusView(cancelled);
+    });
   }
 
+  /** Takes waiting jobs while this replica has idle workers. Calls that arrive meanwhile run once more after. */
   private pump(): void {
-    while (this.running.size < this.settings.workers && this.queue.length > 0) {
-      const job = this.queue.shift()!;
+    if (this.closed) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = this.claimWhileIdle()
+      .catch((error: unknown) => this.storeFailed(error))
+      .finally(() => {
+        this.claiming = undefined;
+        if (this.claimAgain) {
+          this.claimAgain = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async claimWhileIdle(): Promise<void> {
+    while (!this.closed && this.running.size < this.settings.workers) {
+      const job = await this.store.claim(this.replica, Date.now() + this.leaseMs, new Date().toISOString());
+      if (!job) return;
       const controller = new AbortController();
       this.running.set(job.query_id, controller);
-      void this.execute(job, controller).finally(() => {
-        this.running.delete(job.query_id);
-        this.pump();
-      });
+      void this.execute(job, controller)
+        .catch((error: unknown) => this.storeFailed(error))
+        .finally(() => {
+          this.running.delete(job.query_id);
+          this.pump();
+        });
     }
   }
 
   private async execute(job: JobRecord, controller: AbortController): Promise<void> {
-    const started: JobRecord = { ...job, started_at: new Date().toISOString() };
-    this.store.save(started);
+    const id = job.query_id;
+    let settlement: Settlement;
     try {
-      const outcome = await this.engine.run(job.query, { maxRows: this.settings.maxRows, timeoutMs: this.settings.timeoutMs, signal: controller.signal });
+      const { scans: _scans, ...result } = await this.engine.run(job.query, { maxRows: this.settings.maxRows, timeoutMs: this.settings.timeoutMs, signal: controller.signal });
       if (controller.signal.aborted) return;
-      const { scans: _scans, ...result } = outcome;
-      this.store.saveResult(job.query_id, result);
-      this.finish(started, 'COMPLETED', null);
+      const { header, chunks } = encodeResult(result, { maxBytes: this.settings.maxResultBytes, maxRows: this.settings.maxRows });
+      await this.makeRoom(header.bytes);
+      await this.store.writeChunks(id, chunks);
+      if (!(await settleJob(this.store, id, { status: 'COMPLETED', error: null }, { replica: this.replica }, header))) await this.store.discardResult(id);
+      return;
     } catch (error) {
       // A cancelled job already has its final status.
       if (controller.signal.aborted) return;
-      if (error instanceof HttpError) this.finish(started, 'FAILED', error.detail);
+      if (error instanceof HttpError) settlement = { status: 'FAILED', error: error.detail };
       else {
-        this.log.error({ err: error, queryId: job.query_id }, 'async query failed');
-        this.finish(started, 'FAILED', 'internal error');
+        this.log.error({ err: error, queryId: id }, 'async query failed');
+        settlement = { status: 'FAILED', error: 'internal error' };
       }
+    }
+    await this.store.discardResult(id);
+    await settleJob(this.store, id, settlement, { replica: this.replica });
+  }
+
+  /** Removes the oldest stored results until `bytes` more fit within `max_stored_size`. */
+  private async makeRoom(bytes: number): Promise<void> {
+    for (let stored = await this.store.storedBytes(); stored + bytes > this.settings.maxStoredBytes; stored = await this.store.storedBytes()) {
+      const [oldest] = await this.store.finished(Infinity, 1, true);
+      if (!oldest) {
+        throw queryErrors.busy(`No room for a ${bytes}-byte result: results being written hold ${stored} of the ${this.settings.maxStoredBytes} bytes of async.max_stored_size`);
+      }
+      await this.store.remove(oldest);
     }
   }
 
-  private finish(job: JobRecord, status: JobRecord['status'], error: string | null): void {
-    // The job may have been cancelled meanwhile: that status wins.
-    if (this.store.get(job.query_id)?.status !== 'RUNNING') return;
-    this.store.save({ ...job, status, error, completed_at: new Date().toISOString() });
+  /** Runs a request's store work; a store that fails or does not answer is a 503 naming it. */
+  private async storeCall<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      this.storeFailed(error);
+      throw queryErrors.jobStoreUnavailable(`The async job store (${this.store.kind}) is unavailable: ${(error as Error).message}`);
+    }
   }
 
-  /** Stops the workers; jobs still running stay RUNNING on disk and become FAILED at the next start. */
-  close(): void {
+  private storeFailed(error: unknown): void {
+    if (Date.now() - this.lastStoreErrorAt < storeErrorLogIntervalMs) return;
+    this.lastStoreErrorAt = Date.now();
+    this.log.error({ reason: (error as Error).message, store: this.store.kind }, 'async job store failed');
+  }
+
+  /**
+   * Stops the heartbeat and the workers and closes the store. Jobs running here are FAILED at once
+   * ("interrupted by restart"), so no replica waits for their leases; waiting jobs stay queued and
+   * run later.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
     clearInterval(this.sweeper);
-    this.queue.length = 0;
+    await this.claiming;
+    const interrupted = [...this.running.keys()];
     for (const controller of this.running.values()) controller.abort(new Error('the server is shutting down'));
+    try {
+      for (const id of interrupted) {
+        if (await settleJob(this.store, id, { status: 'FAILED', error: 'interrupted by restart' }, { replica: this.replica })) await this.store.discardResult(id);
+      }
+    } catch (error) {
+      // Their leases lapse instead.
+      this.storeFailed(error);
+    }
+    await this.store.close();
   }
 }

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../test-support/workspace.js';
+import { settle, waitStarted } from '../test-support/async-polling.js';
+import { copyExampleWorkspace, slowQuery } from '../test-support/query-fixtures.js';
+
+const base = '/api/v1/query';
+
+/** A copy of the example workspace whose sources.yaml has `asyncYaml` as its async section. */
+function workspaceWith(asyncYaml: string): string {
+  const workspace = copyExampleWorkspace();
+  fs.mkdirSync(path.join(workspace, 'specs'));
+  fs.mkdirSync(path.join(workspace, 'handlers'));
+  const sources = path.join(workspace, 'query', 'sources.yaml');
+  fs.writeFileSync(sources, `async:\n${asyncYaml}${fs.readFileSync(sources, 'utf8')}`);
+  return workspace;
+}
+
+type Headers = Record<string, string>;
+
+async function submit(app: FastifyInstance, query: string, headers: Headers = {}): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query }, headers });
+  expect(response.statusCode, response.body).toBe(202);
+  return response.json<{ query_id: string }>().query_id;
+}
+
+/** Bytes of the files in a folder. */
+const folderBytes = (dir: string): number => fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+
+describe('async result size', () => {
+  let workspace: string;
+  let app: FastifyInstance;
+  const dataDir = () => path.join(workspace, 'data');
+  beforeAll(async () => {
+    workspace = workspaceWith('  workers: 1\n  max_result_size: 20kb\n  max_stored_size: 50kb\n');
+    app = await startServer(workspace, { DATA_DIR: path.join(workspace, 'data') });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('stores one job up to max_result_size and says the result is truncated by it', async () => {
+    const id = await submit(app, "SELECT i, repeat('x', 1000) AS s FROM range(100) t(i)");
+    expect((await settle(app, id)).status).toBe('COMPLETED');
+    const page = (await app.inject({ method: 'GET', url: `${base}/async/${id}/results?limit=10000` })).json();
+    expect(page.truncated).toBe(true);
+    expect(page.truncated_reason).toMatch(/max_result_size \(20480 bytes\)/);
+    expect(page.total_row_count).toBeGreaterThan(10);
+    expect(page.total_row_count).toBeLessThan(21);
+    expect(page.rows.map((r: { i: number }) => r.i)).toEqual(Array.from({ length: page.total_row_count }, (_, i) => i));
+    const rows = fs.readdirSync(path.join(dataDir(), 'query-jobs')).find((name) => name.startsWith(id) && name.endsWith('.rows'))!;
+    expect(fs.statSync(path.join(dataDir(), 'query-jobs', rows)).size).toBeLessThanOrEqual(20 * 1024 + 1);
+  });
+
+  it('keeps every result together within max_stored_size, removing the oldest first', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(await submit(app, `SELECT ${i} AS n, repeat('y', 1000) AS s FROM range(100)`));
+      expect((await settle(app, ids[i])).status).toBe('COMPLETED');
+    }
+    // 20 kB each, 50 kB in all: the two newest stay, the older ones were removed.
+    expect(folderBytes(path.join(dataDir(), 'query-jobs'))).toBeLessThan(50 * 1024 + 4096);
+    for (const id of ids.slice(2)) expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results` })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: `${base}/async/${ids[0]}/status` })).statusCode).toBe(404);
+  });
+
+  it('removes a finished job and its result on DELETE', async () => {
+    const id = await submit(app, 'SELECT 1 AS one');
+    expect((await settle(app, id)).status).toBe('COMPLETED');
+    const removed = await app.inject({ method: 'DELETE', url: `${base}/async/${id}` });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ query_id: id, status: 'COMPLETED' });
+    expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results` })).statusCode).toBe(404);
+    expect(fs.readdirSync(path.join(dataDir(), 'query-jobs')).filter((name) => name.startsWith(id))).toEqual([]);
+  });
+
+  it('refuses an async query on an unknown table at submit, with the 404 of the synchronous endpoint', async () => {
+    for (const query of ['SELECT * FROM shop.nothing', 'SELECT * FROM nowhere.t']) {
+      const sync = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+      const async = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } });
+      expect(async.statusCode).toBe(404);
+      expect(async.json()).toEqual(sync.json());
+    }
+  });
+});
+
+describe('async jobs with authentication on', () => {
+  let workspace: string;
+  let app: FastifyInstance;
+  const basic = (user: string) => ({ authorization: `Basic ${Buffer.from(`${user}:pw-${user}`).toString('base64')}` });
+  beforeAll(async () => {
+    workspace = workspaceWith('  workers: 1\n');
+    const users = path.join(workspace, 'users');
+    fs.writeFileSync(users, ['alice', 'bob'].map((user) => `${user}:${bcrypt.hashSync(`pw-${user}`, 4)}`).join('\n'));
+    app = await startServer(workspace, { DATA_DIR: path.join(workspace, 'data'), AUTH_ENABLED: 'true', AUTH_USERS_FILE: users });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it("answers 404 to anyone but the job's owner, for status, results and DELETE", async () => {
+    const id = await submit(app, 'SELECT 42 AS answer', basic('alice'));
+    expect((await settle(app, id, basic('alice'))).status).toBe('COMPLETED');
+    for (const [method, url] of [
+      ['GET', `${base}/async/${id}/status`],
+      ['GET', `${base}/async/${id}/results`],
+      ['DELETE', `${base}/async/${id}`],
+    ] as const) {
+      const other = await app.inject({ method, url, headers: basic('bob') });
+      expect(other.statusCode, `${method} ${url}`).toBe(404);
+      expect(other.json().detail).toMatch(/unknown or expired/);
+      expect((await app.inject({ method, url })).statusCode).toBe(401);
+    }
+    expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results`, headers: basic('alice') })).json().rows).toEqual([{ answer: 42 }]);
+  });
+});
+
+describe('async jobs across a restart', () => {
+  it('runs the jobs that were waiting, and fails only the one that was running', async () => {
+    const workspace = workspaceWith('  workers: 1\n');
+    const env = { DATA_DIR: path.join(workspace, 'data') };
+    const first = await startServer(workspace, env);
+    const running = await submit(first, slowQuery);
+    await waitStarted(first, running);
+    const waiting = await submit(first, 'SELECT 7 AS seven');
+    await first.close();
+
+    const second = await startServer(workspace, env);
+    try {
+      expect(await settle(second, running)).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
+      expect(await settle(second, waiting)).toMatchObject({ status: 'COMPLETED' });
+      expect((await second.inject({ method: 'GET', url: `${base}/async/${waiting}/results` })).json().rows).toEqual([{ seven: 7 }]);
+    } finally {
+      await second.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an async job store that is down', () => {
+  it.each([
+    ['redis', 'redis://127.0.0.1:1'],
+    ['postgres', 'postgres://postgres@127.0.0.1:1/postgres'],
+  ])('makes the async endpoints answer 503 at once while %s is unreachable; every other query is unaffected', async (_kind, url) => {
+    const workspace = workspaceWith('  workers: 1\n');
+    const app = await startServer(workspace, { QUERY_JOB_STORE: url, DATA_DIR: path.join(workspace, 'data') });
+    try {
+      const started = Date.now();
+      const refused = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1' } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json().detail).toMatch(/async job store .* is unavailable/);
+      expect((await app.inject({ method: 'GET', url: `${base}/async/00000000-0000-4000-8000-000000000000/status` })).statusCode).toBe(503);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const sync = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT count(*) AS n FROM shop.customers' } });
+      expect(sync.statusCode).toBe(200);
+      expect(sync.json().rows).toEqual([{ n: 120 }]);
+    } finally {
+      await app.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});

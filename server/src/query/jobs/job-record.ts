@@ -1,0 +1,73 @@
+import type { ResultColumn, SqlResult } from '../engine/result-format.js';
+
+export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/**
+ * One async query as a store keeps it: the status document of DESIGN.md §6 plus who owns it and, once
+ * a worker has claimed it, which replica runs it and until when its lease holds.
+ */
+export interface JobRecord {
+  query_id: string;
+  status: JobStatus;
+  submitted_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  error: string | null;
+  query: string;
+  /** The authenticated subject that submitted the job; null when authentication is off. */
+  owner: string | null;
+  /** The replica running the job; null while it waits. */
+  replica: string | null;
+  /** Milliseconds since the epoch until which `replica` holds the job; null while it waits. */
+  lease_until: number | null;
+}
+
+/** The status fields served by `GET /async/{id}/status`. */
+export type JobStatusView = Pick<JobRecord, 'query_id' | 'status' | 'submitted_at' | 'started_at' | 'completed_at' | 'error'>;
+
+/** The served part of a record: never the query text, the owner or the lease. */
+export const statusView = ({ query_id, status, submitted_at, started_at, completed_at, error }: JobRecord): JobStatusView => ({
+  query_id,
+  status,
+  submitted_at,
+  started_at,
+  completed_at,
+  error,
+});
+
+/** A new job, waiting for a worker. */
+export function waitingJob(query_id: string, query: string, owner: string | null, now: Date): JobRecord {
+  return { query_id, status: 'RUNNING', submitted_at: now.toISOString(), started_at: null, completed_at: null, error: null, query, owner, replica: null, lease_until: null };
+}
+
+/**
+ * What is stored beside a result's rows. The rows are kept in chunks (a JSON array of rows each);
+ * `chunk_starts[i]` is the index of chunk i's first row and `chunk_bytes[i]` its size, so a page
+ * reads only the chunks it covers.
+ */
+export interface ResultHeader {
+  columns: ResultColumn[];
+  /** Rows stored. */
+  row_count: number;
+  truncated: boolean;
+  /** Which limit cut the result short, when `truncated`. */
+  truncated_reason?: string;
+  elapsed_ms: number;
+  chunk_starts: number[];
+  chunk_bytes: number[];
+  /** Bytes of all chunks together: what counts against the async byte limits. */
+  bytes: number;
+}
+
+/** A page of a stored result: the SQL result shape plus where the page sits. */
+export interface ResultPage extends SqlResult {
+  truncated_reason?: string;
+  offset: number;
+  total_row_count: number;
+  next_offset: number | null;
+}
+
+const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether `id` has the form of a job id: anything else never reaches a store. */
+export const isJobId = (id: string): boolean => idPattern.test(id);
