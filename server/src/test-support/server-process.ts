@@ -42,3 +42,13 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     });
   });
 }
+
+/** Polls the gateway's readiness probe until it answers 200 (the workspace has loaded). */
+export async function waitUntilReady(base: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const response = await fetch(`${base}/api/adaptive/actuator/health/readiness`).catch(() => undefined);
+    if (response?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('never ready');
+}

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import { serveFromSources, waitUntilReady } from '../../test-support/server-process.js';
+import { startServerProcess, waitUntilReady } from '../../test-support/server-process.js';
 import { makeWorkspace, removeWorkspace, writeFile } from '../../test-support/workspace.js';
 
 const sdk = `import { Router, HTTPException } from 'adaptive-workbench/handler';\nexport const router = new Router();\n`;
@@ -273,7 +273,7 @@ describe('shutdown', () => {
   it('ends within its grace period on SIGTERM while a handler spins', async () => {
     const workspace = makeWorkspace({ 'handlers/spin_handler.ts': `${sdk}router.get('/spin', () => { while (true) {} });\n` });
     try {
-      const { child, base, exit } = await serveFromSources({ WORKSPACE: workspace, HANDLER_TIMEOUT_MS: '60000' });
+      const { child, base, exit } = await startServerProcess({ WORKSPACE: workspace, HANDLER_TIMEOUT_MS: '60000' });
       await waitUntilReady(base);
       const spinning = fetch(`${base}/api/adaptive/spin/spin`).then((r) => r.status, () => 'connection closed');
       await new Promise((resolve) => setTimeout(resolve, 300));
