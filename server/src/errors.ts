@@ -23,6 +23,13 @@ export const errorCatalogue = {
   AUTH_AMBIGUOUS: { status: 400, message: 'A request may carry only one Authorization header' },
   IDP_BAD_GATEWAY: { status: 502, message: 'The identity provider could not be used: %s' },
   IDP_TIMEOUT: { status: 504, message: 'The identity provider did not answer within %s ms' },
+  MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request: %s' },
+  BAD_URL: { status: 400, message: 'The request path is not a valid URL: %s' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
+  BODY_TOO_DEEP: { status: 400, message: 'Request body is nested deeper than %s levels' },
+  RESULT_TOO_LARGE: { status: 413, message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)' },
+  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins %s; retry in %s s' },
+  CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
