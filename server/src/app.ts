@@ -1,9 +1,11 @@
 // First, before any other module runs: see the module's comment.
 import './runtime/tick-object-shape.js';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import http from 'node:http';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
+import { clientErrorHandler, frameworkError } from './framework-errors.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
@@ -63,19 +65,21 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     // keeps a 60 s headers timeout that otherwise shadows a shorter request timeout.
     http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
     return503OnClosing: true,
+    // Errors found before a request reaches a route get the same {detail} bodies as the rest.
+    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: config.requestTimeoutMs, maxHeaderSize: http.maxHeaderSize }),
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const answer = frameworkError(error, config.bodyLimit);
+      reply.code(answer.status).send(answer.body());
+    },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send(error.body());
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
-      return reply.code(500).send(httpError('INTERNAL').body());
-    }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(httpError('BODY_TOO_LARGE', [config.bodyLimit]).body());
-    return reply.code(status).send({ detail: error.message });
+    if ((error.statusCode ?? 500) >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+    const answer = frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit);
+    return reply.code(answer.status).send(answer.body());
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
