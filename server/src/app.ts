@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
+import { trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from './framework-errors.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
@@ -117,6 +118,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
     }
   });
+  trackConnections(app.server);
   // Keep-alive connections that finish a request after close() started would otherwise stay open
   // until their keep-alive timeout and hold the shutdown.
   app.addHook('preClose', async () => {

@@ -21,6 +21,8 @@ export interface Config {
   corsOrigins: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
+  /** After SIGTERM, how long open connections are still served (answers with `Connection: close`) before closing. */
+  shutdownDrainMs: number;
   handlerTimeoutMs: number;
   /** Python interpreter for `*_handler.py` modules; found on the PATH when unset. */
   handlerPython?: string;
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),
+    shutdownDrainMs: readInteger('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS ?? '5000', 0, 600_000),
     handlerTimeoutMs: readInteger('HANDLER_TIMEOUT_MS', env.HANDLER_TIMEOUT_MS ?? '10000', 10, 3_600_000),
     handlerPython: env.HANDLER_PYTHON || undefined,
     logLevel: logLevel as LogLevel,
