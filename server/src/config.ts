@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { LoginThrottleSettings } from './auth/login-throttle.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -57,6 +58,8 @@ export interface AuthSettings {
   idpTimeoutMs: number;
   /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
   jwksCooldownMs: number;
+  /** Failed Basic logins allowed per user name and per client address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
+  loginThrottle: LoginThrottleSettings;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -183,6 +186,10 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'adaptive-gateway:',
     idpTimeoutMs: readInteger('IDP_TIMEOUT_MS', env.IDP_TIMEOUT_MS ?? '5000', 50, 120_000),
     jwksCooldownMs: readInteger('IDP_JWKS_COOLDOWN_MS', env.IDP_JWKS_COOLDOWN_MS ?? '30000', 0, 3_600_000),
+    loginThrottle: {
+      burst: readInteger('AUTH_LOGIN_BURST', env.AUTH_LOGIN_BURST ?? '10', 1, 1_000_000),
+      perMinute: readInteger('AUTH_LOGIN_PER_MINUTE', env.AUTH_LOGIN_PER_MINUTE ?? '10', 1, 1_000_000),
+    },
   };
 }
 

@@ -28,7 +28,7 @@ export const errorCatalogue = {
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
   BODY_TOO_DEEP: { status: 400, message: 'Request body is nested deeper than %s levels' },
   RESULT_TOO_LARGE: { status: 413, message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)' },
-  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins %s; retry in %s s' },
+  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins for this user name or from %s; retry in %s s' },
   NAME_TOO_LONG: { status: 400, message: 'A file or folder name may be at most %s bytes long: %s' },
   FILE_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   NOT_A_STRING: { status: 400, message: '"%s" must be a string' },
