@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
 import { trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from './framework-errors.js';
+import { serverPathScrubber } from './server-paths.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
@@ -76,11 +77,13 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
 
+  // Errors name no folder of this machine: DuckDB's messages, for one, quote its temp folder.
+  const scrub = serverPathScrubber({ '<workspace>': config.workspace, '<data>': config.dataDir });
+  const answer = (reply: FastifyReply, error: HttpError) => reply.code(error.status).send({ ...error.body(), detail: scrub(error.detail) });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.status).send(error.body());
+    if (error instanceof HttpError) return answer(reply, error);
     if ((error.statusCode ?? 500) >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
-    const answer = frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit);
-    return reply.code(answer.status).send(answer.body());
+    return answer(reply, frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
