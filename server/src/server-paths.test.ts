@@ -1,8 +1,7 @@
 import os from 'node:os';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverPathScrubber } from './server-paths.js';
-import { makeWorkspace, removeWorkspace, startServer } from './test-support/workspace.js';
+import { serverForTests } from './test-support/workspace.js';
 
 describe('serverPathScrubber', () => {
   it('names the folders instead of showing them, the longest first, and never matches the root', () => {
@@ -14,18 +13,8 @@ describe('serverPathScrubber', () => {
 });
 
 describe('query answers name no server folder', () => {
-  let workspace: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    workspace = makeWorkspace();
-    app = await startServer(workspace);
-  });
-  afterAll(async () => {
-    await app.close();
-    removeWorkspace(workspace);
-  });
-
-  const sql = (query: string) => app.inject({ method: 'POST', url: '/api/v1/query/sql', payload: { query } });
+  const server = serverForTests();
+  const sql = (query: string) => server.app.inject({ method: 'POST', url: '/api/v1/query/sql', payload: { query } });
 
   it.each([
     ['SELECT name, value FROM duckdb_settings()', 'duckdb_settings'],

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, serverForTests } from '../test-support/workspace.js';
 import { allowedBodyDepth, freeFormDepth, maxBodyDepth, nestingDepth, schemaDepth } from './body-depth.js';
 
 /** `{"v": {"v": ... 1 ...}}` nested `depth` objects deep. */
@@ -52,21 +51,11 @@ describe('nestingDepth and schemaDepth', () => {
 });
 
 describe('a generated route with a deeply nested body', () => {
-  let workspace: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    workspace = makeWorkspace({ 'specs/deep.openapi.yaml': spec });
-    app = await startServer(workspace);
-  });
-  afterAll(async () => {
-    await app.close();
-    removeWorkspace(workspace);
-  });
-
-  const post = (url: string, body: unknown) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  const server = serverForTests(() => makeWorkspace({ 'specs/deep.openapi.yaml': spec }));
+  const post = (url: string, body: unknown) => server.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
 
   it('answers 400 for 100,000 levels in an undeclared property, and other requests are served meanwhile', async () => {
-    const [deep, list] = await Promise.all([post('/api/adaptive/deep/books', `{"title":"x","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`), app.inject('/api/adaptive/deep/books')]);
+    const [deep, list] = await Promise.all([post('/api/adaptive/deep/books', `{"title":"x","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`), server.app.inject('/api/adaptive/deep/books')]);
     expect(deep.statusCode).toBe(400);
     expect(deep.json()).toEqual({ detail: `Request body is nested deeper than ${freeFormDepth} levels` });
     expect(list.statusCode).toBe(200);

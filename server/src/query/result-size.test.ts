@@ -1,39 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../app.js';
-import { loadConfig } from '../config.js';
+import { describe, expect, it } from 'vitest';
+import { serverForTests } from '../test-support/workspace.js';
 import { copyExampleWorkspace } from './test-support/query-fixtures.js';
 
 const base = '/api/v1/query';
 
-/** A server on a copy of the example workspace, its `limits` section extended with `limits`. */
-async function serverWith(limits: string): Promise<{ app: FastifyInstance; workspace: string }> {
+/** A copy of the example workspace, its `limits` section extended with `limits`. */
+function exampleWith(limits: string): string {
   const workspace = copyExampleWorkspace();
   for (const dir of ['specs', 'handlers']) fs.mkdirSync(path.join(workspace, dir));
   const sources = path.join(workspace, 'query', 'sources.yaml');
   fs.writeFileSync(sources, fs.readFileSync(sources, 'utf8').replace('limits:\n', `limits:\n${limits}`));
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(workspace, 'data') }, { workspace });
-  const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
-  await app.ready();
-  return { app, workspace };
+  return workspace;
 }
 
-const sql = (app: FastifyInstance, query: string) => app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+const sql = (server: { app: FastifyInstance }, query: string) => server.app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
 
 describe('result byte limit (limits.max_result_bytes)', () => {
-  let app: FastifyInstance;
-  let workspace: string;
-  beforeAll(async () => ({ app, workspace } = await serverWith('  max_result_bytes: 4096\n')));
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  const server = serverForTests(() => exampleWith('  max_result_bytes: 4096\n'));
 
   it('truncates a SQL result at the byte limit, names the limit, and holds no more rows than fit', async () => {
-    const response = await sql(app, "SELECT i, repeat('x', 1000) AS s FROM range(20000) t(i)");
+    const response = await sql(server, "SELECT i, repeat('x', 1000) AS s FROM range(20000) t(i)");
     expect(response.statusCode).toBe(200);
     const body = response.json<{ rows: { i: number }[]; row_count: number; truncated: boolean; truncated_reason: string }>();
     expect(body.truncated).toBe(true);
@@ -44,19 +33,19 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   });
 
   it('answers 413 naming the limit when a single row is larger than it', async () => {
-    const response = await sql(app, "SELECT repeat('x', 100000) AS s FROM range(20000)");
+    const response = await sql(server, "SELECT repeat('x', 100000) AS s FROM range(20000)");
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ detail: 'One row of the result is larger than the result limit of 4096 bytes (limits.max_result_bytes)' });
   });
 
   it('leaves a result within the limit whole, without a reason', async () => {
-    const body = (await sql(app, 'SELECT 1 AS one')).json();
+    const body = (await sql(server, 'SELECT 1 AS one')).json();
     expect(body).toMatchObject({ rows: [{ one: 1 }], truncated: false });
     expect(body).not.toHaveProperty('truncated_reason');
   });
 
   it('bounds SPARQL results the same way and says so in a header', async () => {
-    const response = await app.inject({
+    const response = await server.app.inject({
       method: 'POST',
       url: `${base}/sparql`,
       headers: { 'content-type': 'application/sparql-query' },
@@ -71,7 +60,7 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   });
 
   it('bounds natural-language results and says so in the answer', async () => {
-    const response = await app.inject({ method: 'POST', url: `${base}/natural-language`, payload: { question: 'list all orders' } });
+    const response = await server.app.inject({ method: 'POST', url: `${base}/natural-language`, payload: { question: 'list all orders' } });
     expect(response.statusCode).toBe(200);
     const body = response.json<{ answer: string; results: unknown[] }>();
     expect(body.results.length).toBeLessThan(1500);
@@ -81,16 +70,10 @@ describe('result byte limit (limits.max_result_bytes)', () => {
 });
 
 describe('result column names (docs/query.md)', () => {
-  let app: FastifyInstance;
-  let workspace: string;
-  beforeAll(async () => ({ app, workspace } = await serverWith('')));
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  const server = serverForTests(() => exampleWith(''));
 
   it('gives rows the names and order of columns when names repeat or read as numbers', async () => {
-    const response = await sql(app, 'SELECT 1 AS a, 2 AS a, 3, 4 AS "__proto__", 5 AS "a:1"');
+    const response = await sql(server, 'SELECT 1 AS a, 2 AS a, 3, 4 AS "__proto__", 5 AS "a:1"');
     const body = response.json<{ columns: { name: string }[]; rows: Record<string, number>[] }>();
     const names = body.columns.map((c) => c.name);
     expect(names).toEqual(['a', 'a:1', '_3', '___proto__', 'a:1:1']);
@@ -101,8 +84,8 @@ describe('result column names (docs/query.md)', () => {
   });
 
   it("answers the issue's oversized query with a truncated result under the default limit while SELECT 1 answers beside it", async () => {
-    const large = sql(app, "SELECT repeat('x', 100000) AS s FROM range(20000)");
-    const small = await sql(app, 'SELECT 1 AS one');
+    const large = sql(server, "SELECT repeat('x', 100000) AS s FROM range(20000)");
+    const small = await sql(server, 'SELECT 1 AS one');
     expect(small.statusCode).toBe(200);
     expect(small.json().rows).toEqual([{ one: 1 }]);
     const response = await large;
