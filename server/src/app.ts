@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
-import { trackConnections } from './drain.js';
+import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from './framework-errors.js';
 import { serverPathScrubber } from './server-paths.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
@@ -122,9 +122,11 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     }
   });
   trackConnections(app.server);
-  // Keep-alive connections that finish a request after close() started would otherwise stay open
-  // until their keep-alive timeout and hold the shutdown.
   app.addHook('preClose', async () => {
+    // A request that arrives once closing has begun gets a {detail} 503 like every other error.
+    refuseNewRequests(app.server);
+    // Keep-alive connections that finish a request after close() started would otherwise stay open
+    // until their keep-alive timeout and hold the shutdown.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app.server.once('close', () => clearInterval(sweep));
   });

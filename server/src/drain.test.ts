@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from './app.js';
 import { loadConfig } from './config.js';
-import { drainAndClose } from './drain.js';
+import { drainAndClose, refuseNewRequests } from './drain.js';
 import { makeWorkspace, removeWorkspace } from './test-support/workspace.js';
 
 const workspace = makeWorkspace();
@@ -52,6 +52,23 @@ describe('drainAndClose', () => {
     } finally {
       agent.destroy();
       await app.close();
+    }
+  });
+});
+
+describe('refuseNewRequests', () => {
+  it('answers every later request 503 {detail} with Connection: close instead of the application', async () => {
+    const server = http.createServer((_request, response) => response.end('application'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      refuseNewRequests(server);
+      const response = await fetch(`http://127.0.0.1:${port}/anything`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('connection')).toBe('close');
+      expect(await response.json()).toEqual({ detail: 'The server is shutting down; send the request again' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

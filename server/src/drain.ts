@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { httpError } from './errors.js';
 
 /** How often the drain checks whether every connection has gone. */
 const pollMs = 50;
@@ -45,4 +46,18 @@ export async function drainAndClose(app: FastifyInstance, drainMs: number): Prom
   const deadline = Date.now() + drainMs;
   while (open.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, pollMs));
   await app.close();
+}
+
+/**
+ * From now on answers every new request itself, 503 `{detail}` with `Connection: close`, instead of
+ * handing it to Fastify (whose own 503 while closing has another body): for the server's last moments,
+ * while `app.close()` finishes the requests in flight, which Fastify already has.
+ */
+export function refuseNewRequests(server: Server): void {
+  const body = JSON.stringify(httpError('SHUTTING_DOWN').body());
+  server.removeAllListeners('request');
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.end(body);
+  });
 }

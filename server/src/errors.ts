@@ -14,6 +14,7 @@ export const errorCatalogue = {
   REQUEST_TIMEOUT: { status: 408, message: 'Request took longer than %s ms' },
   HANDLER_TIMEOUT: { status: 504, message: 'Handler did not answer within %s ms' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
+  SHUTTING_DOWN: { status: 503, message: 'The server is shutting down; send the request again' },
   INTERNAL: { status: 500, message: 'Internal error' },
   AUTH_REQUIRED: { status: 401, message: 'Authentication is required: send Basic credentials or a Bearer token' },
   AUTH_MALFORMED: { status: 401, message: 'Malformed Authorization header: %s' },
