@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from './test-support/workspace.js';
 
 const requestTimeoutMs = 500;
@@ -41,6 +41,11 @@ function raw(parts: (string | Buffer)[], pauseMs = 0): Promise<{ status: number;
 }
 
 describe('errors raised before routing are {detail} with the right status', () => {
+  // Each fault ends one connection only: other clients are served right after it.
+  afterEach(async () => {
+    expect((await fetch(`http://127.0.0.1:${port}/api/adaptive/actuator/health/liveness`)).status).toBe(200);
+  });
+
   it('408 for a client that does not finish its request, while another client is served', async () => {
     const started = Date.now();
     const slow = raw(['GET /api/adaptive/ HTTP/1.1\r\nHost: x\r\n']);
