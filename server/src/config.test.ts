@@ -17,7 +17,9 @@ describe('loadConfig', () => {
       bodyLimit: 1024 * 1024,
       logLevel: 'info',
       workbench: false,
+      shutdownDrainMs: 5000,
     });
+    expect(config.auth.loginThrottle).toEqual({ burst: 10, perMinute: 10 });
   });
 
   it('lets flags override variables and resolves directories inside the workspace', () => {
@@ -36,6 +38,9 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT'],
     [{ CORS_ORIGINS: 'not an origin' }, 'CORS_ORIGINS'],
+    [{ SHUTDOWN_DRAIN_MS: '-1' }, 'SHUTDOWN_DRAIN_MS'],
+    [{ AUTH_LOGIN_BURST: '0' }, 'AUTH_LOGIN_BURST'],
+    [{ AUTH_LOGIN_PER_MINUTE: 'often' }, 'AUTH_LOGIN_PER_MINUTE'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));
