@@ -48,6 +48,13 @@ describe('nestingDepth and schemaDepth', () => {
     expect(schemaDepth(document, { $ref: '#/components/schemas/Node' })).toBe(maxBodyDepth);
     expect(allowedBodyDepth(document, { type: 'string' })).toBe(freeFormDepth);
   });
+
+  it('reads references that branch and join again in the time of their number, not of their paths', () => {
+    // S0 refers to S1 twice, S1 to S2 twice...: 2^60 paths through 60 schemas.
+    const schemas: Record<string, unknown> = { S60: { type: 'string' } };
+    for (let i = 0; i < 60; i++) schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } } };
+    expect(schemaDepth({ components: { schemas } }, { $ref: '#/components/schemas/S0' })).toBe(60);
+  });
 });
 
 describe('a generated route with a deeply nested body', () => {

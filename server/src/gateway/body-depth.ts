@@ -30,21 +30,30 @@ const nestedOne = ['items', 'additionalProperties', 'unevaluatedProperties', 'un
 /**
  * The deepest nesting a request body schema declares, following internal `$ref`s into `document`: an
  * object or array level for each `properties`/`items` step. A schema that refers to itself declares
- * any depth, counted as {@link maxBodyDepth}.
+ * any depth, counted as {@link maxBodyDepth}. Each `$ref`'s depth is computed once (`known`), so a spec
+ * whose references branch and join again costs its size, not the number of its paths.
  */
-export function schemaDepth(document: unknown, schema: unknown, seen: readonly string[] = []): number {
+export function schemaDepth(document: unknown, schema: unknown, seen: readonly string[] = [], known = new Map<string, number>()): number {
   if (schema === null || typeof schema !== 'object') return 0;
   const node = schema as Record<string, unknown>;
   if (typeof node.$ref === 'string') {
-    if (seen.includes(node.$ref) || seen.length >= maxBodyDepth) return maxBodyDepth;
-    return schemaDepth(document, resolvePointer(document, node.$ref), [...seen, node.$ref]);
+    const ref = node.$ref;
+    // A reference back into the chain that led here is a cycle: any depth. (A reference that reaches a
+    // cycle lies on one too, so remembering its depth is sound.)
+    if (seen.includes(ref) || seen.length >= maxBodyDepth) return maxBodyDepth;
+    let depth = known.get(ref);
+    if (depth === undefined) {
+      depth = schemaDepth(document, resolvePointer(document, ref), [...seen, ref], known);
+      known.set(ref, depth);
+    }
+    return depth;
   }
   let deepest = 0;
-  const nested = (child: unknown) => (deepest = Math.max(deepest, 1 + schemaDepth(document, child, seen)));
+  const nested = (child: unknown) => (deepest = Math.max(deepest, 1 + schemaDepth(document, child, seen, known)));
   for (const key of nestedMaps) if (node[key] && typeof node[key] === 'object') for (const child of Object.values(node[key] as object)) nested(child);
   for (const key of nestedOne) if (node[key] && typeof node[key] === 'object') for (const child of [node[key]].flat()) nested(child);
   if (Array.isArray(node.prefixItems)) for (const child of node.prefixItems) nested(child);
-  for (const key of sameLevel) for (const child of [node[key]].flat()) deepest = Math.max(deepest, schemaDepth(document, child, seen));
+  for (const key of sameLevel) for (const child of [node[key]].flat()) deepest = Math.max(deepest, schemaDepth(document, child, seen, known));
   return Math.min(deepest, maxBodyDepth);
 }
 
