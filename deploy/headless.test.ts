@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -52,6 +53,32 @@ describe('graceful shutdown', () => {
     expect(answers).toEqual(Array(5).fill({ status: 200, body: { done: true } }));
     expect(await exit).toBe(0);
     await expect(fetch(`${base}/api/adaptive/`)).rejects.toThrow();
+  });
+
+  it('serves requests sent on idle keep-alive connections after SIGTERM, telling their clients to close', async () => {
+    const workspace = path.join(scratch, 'keep-alive');
+    fs.mkdirSync(workspace, { recursive: true });
+    const { child, base, exit } = await serve(['--import', 'tsx', path.join(root, 'server/src/cli.ts')], root, { WORKSPACE: workspace, SHUTDOWN_DRAIN_MS: '3000' });
+    await waitUntilReady(base);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const liveness = () =>
+      new Promise<{ status: number; connection?: string; reused: boolean }>((resolve, reject) => {
+        const request = http.get(`${base}/api/adaptive/actuator/health/liveness`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection, reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      await Promise.all(Array.from({ length: 4 }, liveness));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const answers = await Promise.all(Array.from({ length: 4 }, liveness));
+      expect(answers).toEqual(Array(4).fill({ status: 200, connection: 'close', reused: true }));
+      expect(await exit).toBe(0);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

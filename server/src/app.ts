@@ -1,9 +1,13 @@
 // First, before any other module runs: see the module's comment.
 import './runtime/tick-object-shape.js';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import http from 'node:http';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
 import type { Config } from './config.js';
 import { HttpError, httpError } from './errors.js';
+import { refuseNewRequests, trackConnections } from './drain.js';
+import { clientErrorHandler, frameworkError } from './framework-errors.js';
+import { serverPathScrubber } from './server-paths.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
@@ -71,19 +75,23 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     // keeps a 60 s headers timeout that otherwise shadows a shorter request timeout.
     http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
     return503OnClosing: true,
+    // Errors found before a request reaches a route get the same {detail} bodies as the rest.
+    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: config.requestTimeoutMs, maxHeaderSize: http.maxHeaderSize }),
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const answer = frameworkError(error, config.bodyLimit);
+      reply.code(answer.status).send(answer.body());
+    },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
 
+  // Errors name no folder of this machine: DuckDB's messages, for one, quote its temp folder.
+  const scrub = serverPathScrubber({ '<workspace>': config.workspace, '<data>': config.dataDir });
+  const answer = (reply: FastifyReply, error: HttpError) => reply.code(error.status).send({ ...error.body(), detail: scrub(error.detail) });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.status).send(error.body());
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
-      return reply.code(500).send(httpError('INTERNAL').body());
-    }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(httpError('BODY_TOO_LARGE', [config.bodyLimit]).body());
-    return reply.code(status).send({ detail: error.message });
+    if (error instanceof HttpError) return answer(reply, error);
+    if ((error.statusCode ?? 500) >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+    return answer(reply, frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
@@ -122,10 +130,13 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
     }
   });
-  // Keep-alive connections that finish a request after close() started would otherwise stay open
-  // until their keep-alive timeout and hold the shutdown.
+  trackConnections(app.server);
   app.addHook('preClose', async () => {
     gateway.drain(options.handlerDrainMs ?? 9000);
+    // A request that arrives once closing has begun gets a {detail} 503 like every other error.
+    refuseNewRequests(app.server);
+    // Keep-alive connections that finish a request after close() started would otherwise stay open
+    // until their keep-alive timeout and hold the shutdown.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app.server.once('close', () => clearInterval(sweep));
   });

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
 import { ConfigFileError } from './config-file.js';
+import { drainAndClose } from './drain.js';
 import { createLogger } from './logger.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchUrl } from './workbench/workbench-url.js';
@@ -56,13 +57,16 @@ async function serve(flags: ConfigFlags): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    // SIGTERM is an orchestrator's: keep-alive clients are told to go before the server closes. SIGINT
+    // (Ctrl-C) closes at once: a browser's idle connections would otherwise hold it for the whole drain.
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    logger.info({ signal, drainMs }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
-      logger.error(`requests still running after ${shutdownBoundMs} ms; exiting`);
+      logger.error(`requests still running after ${drainMs + shutdownBoundMs} ms; exiting`);
       process.exit(1);
-    }, shutdownBoundMs);
+    }, drainMs + shutdownBoundMs);
     force.unref();
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    drainAndClose(app, drainMs).then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

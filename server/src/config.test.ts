@@ -17,7 +17,9 @@ describe('loadConfig', () => {
       bodyLimit: 1024 * 1024,
       logLevel: 'info',
       workbench: false,
+      shutdownDrainMs: 5000,
     });
+    expect(config.auth.loginThrottle).toEqual({ burst: 10, perMinute: 10 });
   });
 
   it('lets flags override variables and resolves directories inside the workspace', () => {
@@ -40,6 +42,9 @@ describe('loadConfig', () => {
     [{ QUERY_JOB_STORE: '/data/jobs' }, 'QUERY_JOB_STORE'],
     [{ QUERY_JOB_STORE: 'redis://x', QUERY_JOB_STORE_PREFIX: 'Bad-Prefix' }, 'QUERY_JOB_STORE_PREFIX'],
     [{ QUERY_JOB_LEASE_MS: '10' }, 'QUERY_JOB_LEASE_MS'],
+    [{ SHUTDOWN_DRAIN_MS: '-1' }, 'SHUTDOWN_DRAIN_MS'],
+    [{ AUTH_LOGIN_BURST: '0' }, 'AUTH_LOGIN_BURST'],
+    [{ AUTH_LOGIN_PER_MINUTE: 'often' }, 'AUTH_LOGIN_PER_MINUTE'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));

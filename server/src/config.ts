@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { LoginThrottleSettings } from './auth/login-throttle.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   corsOrigins: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
+  /** After SIGTERM, how long open connections are still served (answers with `Connection: close`) before closing. */
+  shutdownDrainMs: number;
   handlerTimeoutMs: number;
   /** Time a handler module's top-level code has to finish loading (a load error beyond). */
   handlerLoadTimeoutMs: number;
@@ -63,6 +66,8 @@ export interface AuthSettings {
   idpTimeoutMs: number;
   /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
   jwksCooldownMs: number;
+  /** Failed Basic logins allowed per user name and per client address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
+  loginThrottle: LoginThrottleSettings;
 }
 
 /**
@@ -203,6 +208,10 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'adaptive-gateway:',
     idpTimeoutMs: readInteger('IDP_TIMEOUT_MS', env.IDP_TIMEOUT_MS ?? '5000', 50, 120_000),
     jwksCooldownMs: readInteger('IDP_JWKS_COOLDOWN_MS', env.IDP_JWKS_COOLDOWN_MS ?? '30000', 0, 3_600_000),
+    loginThrottle: {
+      burst: readInteger('AUTH_LOGIN_BURST', env.AUTH_LOGIN_BURST ?? '10', 1, 1_000_000),
+      perMinute: readInteger('AUTH_LOGIN_PER_MINUTE', env.AUTH_LOGIN_PER_MINUTE ?? '10', 1, 1_000_000),
+    },
   };
 }
 
@@ -265,6 +274,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),
+    shutdownDrainMs: readInteger('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS ?? '5000', 0, 600_000),
     handlerTimeoutMs: readInteger('HANDLER_TIMEOUT_MS', env.HANDLER_TIMEOUT_MS ?? '10000', 10, 3_600_000),
     handlerLoadTimeoutMs: readInteger('HANDLER_LOAD_TIMEOUT_MS', env.HANDLER_LOAD_TIMEOUT_MS ?? '5000', 100, 600_000),
     handlerMemoryMb: readInteger('HANDLER_MEMORY_MB', env.HANDLER_MEMORY_MB ?? '512', 16, 65_536),

@@ -17,6 +17,7 @@ export const errorCatalogue = {
   HANDLER_RESTARTING: { status: 503, message: 'The handler %s is restarting (%s); try again shortly' },
   HANDLER_UNAVAILABLE: { status: 502, message: 'The handler %s did not answer (%s)' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
+  SHUTTING_DOWN: { status: 503, message: 'The server is shutting down; send the request again' },
   INTERNAL: { status: 500, message: 'Internal error' },
   AUTH_REQUIRED: { status: 401, message: 'Authentication is required: send Basic credentials or a Bearer token' },
   AUTH_MALFORMED: { status: 401, message: 'Malformed Authorization header: %s' },
@@ -26,6 +27,16 @@ export const errorCatalogue = {
   AUTH_AMBIGUOUS: { status: 400, message: 'A request may carry only one Authorization header' },
   IDP_BAD_GATEWAY: { status: 502, message: 'The identity provider could not be used: %s' },
   IDP_TIMEOUT: { status: 504, message: 'The identity provider did not answer within %s ms' },
+  MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request: %s' },
+  BAD_URL: { status: 400, message: 'The request path is not a valid URL: %s' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
+  BODY_TOO_DEEP: { status: 400, message: 'Request body is nested deeper than %s levels' },
+  RESULT_TOO_LARGE: { status: 413, message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)' },
+  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins for this user name or from %s; retry in %s s' },
+  NAME_TOO_LONG: { status: 400, message: 'A file or folder name may be at most %s bytes long: %s' },
+  FILE_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
+  NOT_A_STRING: { status: 400, message: '"%s" must be a string' },
+  CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

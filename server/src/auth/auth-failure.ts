@@ -11,6 +11,8 @@ export class AuthFailure extends HttpError {
   constructor(
     error: HttpError,
     readonly bearerError?: BearerError,
+    /** Seconds the client should wait before it tries again (`Retry-After`). */
+    readonly retryAfterS?: number,
   ) {
     super(error.status, error.detail, error.code);
     this.name = 'AuthFailure';
@@ -20,6 +22,11 @@ export class AuthFailure extends HttpError {
 /** Builds the catalogued failure `code` with `args`, marked with a Bearer challenge error when given. */
 export function authFailure(code: ErrorCode, args: readonly unknown[] = [], bearerError?: BearerError): AuthFailure {
   return new AuthFailure(httpError(code, args), bearerError);
+}
+
+/** Too many failed logins lately for the user name or from `address`: 429 with `Retry-After`. */
+export function loginThrottled(address: string, waitS: number): AuthFailure {
+  return new AuthFailure(httpError('LOGIN_THROTTLED', [address, waitS]), undefined, waitS);
 }
 
 /** A token the gateway cannot accept: 401 with `error="invalid_token"`. */

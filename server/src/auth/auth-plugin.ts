@@ -36,6 +36,7 @@ export function isAuthenticated(request: FastifyRequest): boolean {
 function refuse(reply: FastifyReply, error: HttpError, authenticator: Authenticator): FastifyReply {
   reply.code(error.status).header('cache-control', 'no-store');
   if (error.status === 401) reply.header('www-authenticate', challengeHeaders(authenticator.challenges, error instanceof AuthFailure ? error.bearerError : undefined));
+  if (error instanceof AuthFailure && error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
   return reply.send(error.body());
 }
 
@@ -60,7 +61,7 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
     if (access === 'public') return;
     try {
       const credentials = readCredentials(request.headers.authorization, countAuthorizationHeaders(request.raw.rawHeaders));
-      const identity = await authenticator.identify(credentials);
+      const identity = await authenticator.identify(credentials, request.ip);
       if (identity === null) {
         if (access === 'protected') return refuse(reply, authFailure('AUTH_REQUIRED'), authenticator);
         return;

@@ -45,8 +45,8 @@ export class Authenticator {
       : undefined;
 
     let basic: BasicAuthenticator | undefined;
-    if (settings.usersFile) basic = new BasicAuthenticator({ kind: 'file', users: loadUsersFile(settings.usersFile) });
-    else if (tokenEndpoint) basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint });
+    if (settings.usersFile) basic = new BasicAuthenticator({ kind: 'file', users: loadUsersFile(settings.usersFile) }, settings.loginThrottle);
+    else if (tokenEndpoint) basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint }, settings.loginThrottle);
     else log.info('Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the password grant');
 
     let store: ExchangeStore | null = null;
@@ -62,12 +62,15 @@ export class Authenticator {
     return new Authenticator(basic, platform, exchanger, store, settings);
   }
 
-  /** The identity behind `credentials`, or null when there are none. Throws an HTTP error when they fail. */
-  async identify(credentials: Credentials): Promise<Identity | null> {
+  /**
+   * The identity behind `credentials`, or null when there are none. Throws an HTTP error when they fail.
+   * `address` is the client's, by which failed Basic logins are throttled.
+   */
+  async identify(credentials: Credentials, address: string): Promise<Identity | null> {
     if (credentials.scheme === 'none') return null;
     if (credentials.scheme === 'basic') {
       if (!this.basic) throw authFailure('AUTH_MALFORMED', ['the Basic scheme is not accepted by this server']);
-      return this.basic.authenticate(credentials.username, credentials.password);
+      return this.basic.authenticate(credentials.username, credentials.password, address);
     }
     return this.identifyBearer(credentials.token);
   }
@@ -118,6 +121,7 @@ export class Authenticator {
 
   /** Closes the connection to the cache store. */
   async close(): Promise<void> {
+    await this.basic?.close();
     await this.store?.close();
   }
 }

@@ -8,6 +8,7 @@ import { RequestValidator, validationError } from './request-validator.js';
 import type { RouteEntry, WorkspaceUnit } from './route-table.js';
 import { validationDocument } from './validation-document.js';
 import { resolvePointer } from './spec/json-pointer.js';
+import { allowedBodyDepth, nestingDepth } from './body-depth.js';
 import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
@@ -60,6 +61,13 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     // Without Prefer and without a body to echo, the same Accept header always gets the same answer.
     const plainAnswers = new Map<string | undefined, Answer>();
+    // Checked before a body is validated or echoed, both of which recurse through it.
+    let bodyDepth: number | undefined;
+    const checkBodyDepth = (body: unknown) => {
+      if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
+      bodyDepth ??= Math.max(...Object.values(operation.requestBody?.content ?? {}).map((pointer) => allowedBodyDepth(spec.document, pointer ? { $ref: pointer } : {})), allowedBodyDepth(spec.document, {}));
+      if (nestingDepth(body, bodyDepth) > bodyDepth) throw httpError('BODY_TOO_DEEP', [bodyDepth]);
+    };
 
     const answerFor = (request: FastifyRequest, echo: boolean): Answer => {
       const preference = parsePrefer(request.headers.prefer);
@@ -86,6 +94,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
 
     const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void => {
       const hasBody = request.body !== undefined && request.body !== null;
+      if (hasBody) checkBodyDepth(request.body);
       if (validates && !(onlyOptionalQuery && !request.url.includes('?'))) {
         const issues = validator!.validate(operation, {
           params: located.has('path') ? shapeSimple(operation.parameters, 'path', params) : params,

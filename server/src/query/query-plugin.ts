@@ -8,6 +8,7 @@ import { loadQuerySetup } from './sources.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import path from 'node:path';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
+import { stringFields } from '../string-fields.js';
 
 const queryBody = {
   type: 'object',
@@ -55,13 +56,13 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
   await app.register(sparqlRoutes, { queries: service, folder: path.dirname(config.querySources) });
 
-  app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody } }, async (request) => {
+  app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody }, preValidation: stringFields('query') }, async (request) => {
     const { scans, ...result } = await service.sql(request.body.query);
     options.log.debug({ scans }, 'query scans');
     return result;
   });
 
-  app.post<{ Body: { query: string } }>('/async', { schema: { body: queryBody } }, async (request, reply) => {
+  app.post<{ Body: { query: string } }>('/async', { schema: { body: queryBody }, preValidation: stringFields('query') }, async (request, reply) => {
     const owner = principalOf(request);
     await service.engine.validate(request.body.query);
     await service.checkReferences(request.body.query, submitCheckTimeoutMs);

@@ -31,9 +31,10 @@ export class QueryService {
     return new QueryService(setup, catalog, engine, jobs, parser);
   }
 
-  /** Runs one synchronous query under the `limits` of sources.yaml. */
+  /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of sources.yaml. */
   sql(query: string): Promise<QueryOutcome> {
-    return this.engine.run(query, { maxRows: this.setup.limits.maxRows, timeoutMs: this.setup.limits.timeoutMs });
+    const { maxRows, timeoutMs, maxResultBytes } = this.setup.limits;
+    return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes });
   }
 
   /**

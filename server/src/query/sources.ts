@@ -33,6 +33,8 @@ export interface QueryLimits {
   maxQueryLength: number;
   /** Queries (synchronous and async together) running at once; more wait their turn. */
   maxConcurrent: number;
+  /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is truncated. */
+  maxResultBytes: number;
 }
 
 /** The asynchronous job pool (the `async` section). */
@@ -67,7 +69,7 @@ export interface QuerySetup {
   sources: SourceDefinition[];
 }
 
-export const defaultLimits: QueryLimits = { maxRows: 10_000, timeoutMs: 30_000, memoryLimit: '512MB', threads: 2, maxQueryLength: 100_000, maxConcurrent: 4 };
+export const defaultLimits: QueryLimits = { maxRows: 10_000, timeoutMs: 30_000, memoryLimit: '512MB', threads: 2, maxQueryLength: 100_000, maxConcurrent: 4, maxResultBytes: 32 * 1024 * 1024 };
 export const defaultAsync: AsyncSettings = {
   workers: 2,
   maxQueued: 100,
@@ -92,7 +94,7 @@ function readSize(reader: SettingsReader, key: string, fallback: number): number
 
 function readLimits(reader: SettingsReader | undefined): QueryLimits {
   if (!reader) return { ...defaultLimits };
-  reader.allowOnly(['max_rows', 'timeout_ms', 'memory_limit', 'threads', 'max_query_length', 'max_concurrent']);
+  reader.allowOnly(['max_rows', 'timeout_ms', 'memory_limit', 'threads', 'max_query_length', 'max_concurrent', 'max_result_bytes']);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) reader.fail('memory_limit', '"memory_limit" must be a size such as 512MB or 2GB');
   return {
@@ -102,6 +104,8 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     threads: reader.integer('threads', 1, 64, defaultLimits.threads),
     maxQueryLength: reader.integer('max_query_length', 10, 10_000_000, defaultLimits.maxQueryLength),
     maxConcurrent: reader.integer('max_concurrent', 1, 256, defaultLimits.maxConcurrent),
+    // Below the longest string V8 holds (about 512 MB), which the response's JSON must fit in.
+    maxResultBytes: reader.integer('max_result_bytes', 1024, 256 * 1024 * 1024, defaultLimits.maxResultBytes),
   };
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { buildServer } from '../app.js';
 import { loadConfig } from '../config.js';
 
@@ -34,4 +35,22 @@ export async function startServer(workspace: string, env: Record<string, string>
 /** Removes a temporary workspace. */
 export function removeWorkspace(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A server for the tests of the calling `describe` (or file), on the workspace `createWorkspace` makes
+ * (by default an empty one): started before them, closed and its workspace removed after them. Read
+ * `server.app` and `server.workspace` inside the tests.
+ */
+export function serverForTests(createWorkspace: () => string = makeWorkspace, env: Record<string, string> = {}): { app: FastifyInstance; workspace: string } {
+  const server = {} as { app: FastifyInstance; workspace: string };
+  beforeAll(async () => {
+    server.workspace = createWorkspace();
+    server.app = await startServer(server.workspace, env);
+  });
+  afterAll(async () => {
+    await server.app?.close();
+    removeWorkspace(server.workspace);
+  });
+  return server;
 }

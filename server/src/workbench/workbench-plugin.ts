@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RefreshResult, WorkbenchDiagnostics, WorkspaceFile, WorkspaceFileInfo, WorkspaceTree } from '../api-types.js';
 import type { Config } from '../config.js';
-import { HttpError } from '../errors.js';
+import { httpError } from '../errors.js';
+import { stringFields } from '../string-fields.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../logger.js';
 import { workspaceDiagnostics } from './diagnostics.js';
@@ -111,12 +112,9 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
 
     api.put<{ Querystring: { path: string }; Body: { content: string } }>(
       '/files/content',
-      { schema: { querystring: pathQuery, body: writeBody }, bodyLimit: maxEditableBytes * 2 },
+      { schema: { querystring: pathQuery, body: writeBody }, bodyLimit: maxEditableBytes * 2, preValidation: stringFields('content') },
       async (request): Promise<WorkspaceFileInfo> => {
         const file = resolve(request.query.path);
-        if (Buffer.byteLength(request.body.content) > maxEditableBytes) {
-          throw new HttpError(413, `Files are limited to ${maxEditableBytes} bytes`, 'TOO_LARGE');
-        }
         const written = await writeWorkspaceFile(file, request.body.content, tempDir);
         afterChange(file.path);
         return written;
@@ -125,7 +123,7 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
 
     api.post<{ Body: { path: string; type?: 'file' | 'directory'; content?: string } }>(
       '/files',
-      { schema: { body: createBody }, bodyLimit: maxEditableBytes * 2 },
+      { schema: { body: createBody }, bodyLimit: maxEditableBytes * 2, preValidation: stringFields('path', 'content') },
       async (request, reply): Promise<WorkspaceFileInfo> => {
         const file = resolve(request.body.path);
         const created = await createWorkspaceEntry(file, request.body.type ?? 'file', request.body.content ?? '', tempDir);
@@ -134,7 +132,7 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
       },
     );
 
-    api.post<{ Body: { from: string; to: string } }>('/files/rename', { schema: { body: renameBody } }, async (request): Promise<WorkspaceFileInfo> => {
+    api.post<{ Body: { from: string; to: string } }>('/files/rename', { schema: { body: renameBody }, preValidation: stringFields('from', 'to') }, async (request): Promise<WorkspaceFileInfo> => {
       const from = resolve(request.body.from);
       const to = resolve(request.body.to);
       const renamed = await renameWorkspaceEntry(from, to);
@@ -151,6 +149,11 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
 
     api.get('/diagnostics', async (): Promise<WorkbenchDiagnostics> => ({ diagnostics: workspaceDiagnostics(gateway) }));
   }, { prefix: apiPrefix });
+
+  // The workspace API serves the workbench on this server's own origin, which never sends a preflight:
+  // one from another origin is refused, without any Access-Control-Allow-* header (the gateway's
+  // catch-all OPTIONS route would allow any origin and echo the token header).
+  app.options(`${apiPrefix}/*`, async (request, reply) => reply.code(403).send(httpError('CORS_ORIGIN_REFUSED', [request.headers.origin ?? 'another origin']).body()));
 
   // EventSource cannot send headers: this one route also takes the token as `?token=`.
   app.get(`${apiPrefix}/events`, { onRequest: tokenCheck(options.token, { allowQuery: true }) }, (request: FastifyRequest, reply: FastifyReply) => {

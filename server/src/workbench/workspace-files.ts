@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkspaceEntry, WorkspaceFile, WorkspaceFileInfo } from '../api-types.js';
-import { HttpError } from '../errors.js';
+import { HttpError, httpError } from '../errors.js';
 import type { ResolvedPath, WorkspaceArea } from './workspace-paths.js';
 
 /** Largest file the editor opens. */
@@ -29,6 +29,8 @@ function fileError(error: unknown, file: ResolvedPath): never {
     case 'EPERM':
     case 'EROFS':
       throw new HttpError(403, `The server may not change ${where} (${code})`, 'FORBIDDEN');
+    case 'ENAMETOOLONG':
+      throw new HttpError(400, `The path of ${where} is too long for the file system`, 'NAME_TOO_LONG');
     case 'EXDEV':
       throw new HttpError(409, `${where} is on another file system; copy it instead`, 'CONFLICT');
     default:
@@ -157,6 +159,11 @@ async function placeAtomically(target: string, content: string, mode: number, te
   }
 }
 
+/** Refuses content the editor could not open again (413 naming the limit), before anything is written. */
+function refuseOversized(content: string): void {
+  if (Buffer.byteLength(content) > maxEditableBytes) throw httpError('FILE_TOO_LARGE', [maxEditableBytes]);
+}
+
 function refuseAreaRoot(file: ResolvedPath, action: string): void {
   if (file.isAreaRoot && file.area.type === 'directory') {
     throw new HttpError(403, `The ${file.area.name} folder itself cannot be ${action}`, 'PATH_REFUSED');
@@ -170,6 +177,7 @@ function refuseAreaRoot(file: ResolvedPath, action: string): void {
  */
 export async function writeWorkspaceFile(file: ResolvedPath, content: string, tempDir: string): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'written');
+  refuseOversized(content);
   try {
     const existing = await statOrUndefined(file.absolute);
     if (existing?.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
@@ -188,6 +196,7 @@ export async function writeWorkspaceFile(file: ResolvedPath, content: string, te
  */
 export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'directory', content: string, tempDir: string): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'created');
+  refuseOversized(content);
   try {
     if (type === 'directory') {
       await fs.mkdir(path.dirname(file.absolute), { recursive: true });

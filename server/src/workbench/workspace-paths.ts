@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { HttpError } from '../errors.js';
+import { HttpError, httpError } from '../errors.js';
 
 /**
  * One editable area of the workspace: a folder (`specs`, `handlers`, `query`) or a single file
@@ -36,6 +36,8 @@ export function workspaceAreas(config: Config): WorkspaceArea[] {
 }
 
 const maxPathLength = 1024;
+/** The longest file or folder name Linux, macOS and Windows file systems all take (NAME_MAX). */
+export const maxNameBytes = 255;
 
 function refuse(raw: string, why: string): never {
   throw new HttpError(403, `Path ${JSON.stringify(raw.slice(0, 200))} is refused: ${why}`, 'PATH_REFUSED');
@@ -59,6 +61,7 @@ export function parseWorkspacePath(areas: WorkspaceArea[], raw: unknown): Resolv
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') refuse(raw, 'it leaves the workspace or is not normalised');
     if (segment.startsWith('.')) refuse(raw, 'hidden files are not part of the workspace');
+    if (Buffer.byteLength(segment) > maxNameBytes) throw httpError('NAME_TOO_LONG', [maxNameBytes, `${segment.slice(0, 40)}…`]);
   }
   const area = areas.find((a) => a.name === segments[0]);
   if (!area) refuse(raw, `outside the workspace areas (${areas.map((a) => a.name).join(', ')})`);

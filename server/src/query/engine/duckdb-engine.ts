@@ -7,7 +7,8 @@ import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
 import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
-import { jsonValue } from './result-format.js';
+import { readDuckDBResult } from './result-format.js';
+import type { ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
 import { Semaphore } from './semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
@@ -70,7 +71,7 @@ export class DuckDBEngine implements QueryEngine {
       release = await this.slots.acquire(signal);
       const tables = await this.plan(shape.references, signal);
       const pushdown = this.aggregatePushdown(ast, shape, tables);
-      return await this.execute(sql, shape, tables, pushdown, options.maxRows, signal, started);
+      return await this.execute(sql, shape, tables, pushdown, { maxRows: options.maxRows, maxBytes: options.maxBytes }, signal, started);
     } catch (error) {
       throw this.translate(error, signal);
     } finally {
@@ -137,7 +138,7 @@ export class DuckDBEngine implements QueryEngine {
     return String(reader.getRows()[0][0]);
   }
 
-  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
+  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, bounds: ResultBounds, signal: AbortSignal, started: number): Promise<QueryOutcome> {
     const fresh = await this.instances.take();
     const { instance, workDir } = fresh;
     let connection: DuckDBConnection | undefined;
@@ -159,27 +160,15 @@ export class DuckDBEngine implements QueryEngine {
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.
       const runSql = await this.finalSql(connection, sql, scans.some((s) => s.aggregation) ? pushdown : undefined);
-      let reader;
       try {
-        reader = await connection.streamAndReadUntil(runSql, maxRows + 1);
+        const result = await connection.stream(runSql);
+        const answer = await readDuckDBResult(result, bounds, () => Math.round(performance.now() - started));
+        return { ...answer, scans };
       } catch (error) {
         if (signal.aborted) throw signal.reason;
+        if (error instanceof HttpError) throw error;
         throw userSqlError(error, this.limits.memoryLimit);
       }
-      const names = reader.deduplicatedColumnNames();
-      const types = reader.columnTypes();
-      const truncated = reader.currentRowCount > maxRows;
-      const rows = reader.convertRowObjects(jsonValue).slice(0, maxRows);
-      // Rows converted under their deduplicated names, so `a.id, b.id` keep both columns.
-      const keyed = rows.map((row) => Object.fromEntries(names.map((name) => [name, row[name] ?? null])));
-      return {
-        columns: names.map((name, i) => ({ name, type: types[i].toString() })),
-        rows: keyed,
-        row_count: keyed.length,
-        truncated,
-        elapsed_ms: Math.round(performance.now() - started),
-        scans,
-      };
     } finally {
       signal.removeEventListener('abort', interrupt);
       clearInterval(repeating);

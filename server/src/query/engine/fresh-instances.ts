@@ -29,7 +29,10 @@ export class FreshInstances {
   private async create(): Promise<QueryInstance> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-'));
     try {
-      return { instance: await DuckDBInstance.create(':memory:', { ...this.options, temp_directory: path.join(workDir, 'spill') }), workDir };
+      // DuckDB's home (where its secret and extension folders default to) is the query's folder too,
+      // so nothing the engine can show names the server's own home directory.
+      const folders = { temp_directory: path.join(workDir, 'spill'), home_directory: workDir, secret_directory: path.join(workDir, 'secrets'), extension_directory: path.join(workDir, 'extensions') };
+      return { instance: await DuckDBInstance.create(':memory:', { ...this.options, ...folders }), workDir };
     } catch (error) {
       fs.rmSync(workDir, { recursive: true, force: true });
       throw error;

@@ -23,6 +23,8 @@ export interface QueryOutcome extends SqlResult {
 
 export interface RunOptions {
   maxRows: number;
+  /** Largest size of the result's rows as JSON, in bytes; unbounded when undefined (see ResultRows). */
+  maxBytes?: number;
   timeoutMs: number;
   /** Aborts the query (async cancel); the reason is thrown. */
   signal?: AbortSignal;

@@ -1,6 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { charOffset, lineAndColumn, queryErrors } from '../query-errors.js';
 import type { FunctionKinds } from './aggregate-pushdown.js';
+import { refuseServerIntrospection } from './introspection-guard.js';
 
 interface SerializedSql {
   error: boolean;
@@ -63,6 +64,7 @@ export class SqlParser {
     }
     const statements = serialized.statements ?? [];
     if (statements.length !== 1) throw queryErrors.badQuery(`Send exactly one SELECT statement; the query holds ${statements.length}`);
+    refuseServerIntrospection(statements[0].node);
     return statements[0].node;
   }
 

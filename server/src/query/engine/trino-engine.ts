@@ -6,7 +6,7 @@ import { lineAndColumn, queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
 import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
-import type { ResultColumn } from './result-format.js';
+import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { rewriteForTrino } from './trino-rewrite.js';
@@ -127,11 +127,11 @@ export class TrinoEngine implements QueryEngine {
     try {
       iterator = await this.step(() => this.trino.query(statement), signal);
       const pages = iterator as Awaited<ReturnType<Trino['query']>>;
-      let columns: ResultColumn[] | undefined;
-      const rows: Record<string, Json>[] = [];
-      let truncated = false;
+      let collected: ResultRows | undefined;
+      let types: string[] = [];
       const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       aborted.catch(() => undefined);
+      let full = false;
       for (;;) {
         const page = await Promise.race([this.step(() => pages.next(), signal), aborted]);
         const result = page.value as QueryResult;
@@ -139,21 +139,24 @@ export class TrinoEngine implements QueryEngine {
           finished = true;
           throw this.queryError(result.error, statement);
         }
-        columns ??= result.columns?.map((c) => ({ name: c.name, type: c.type }));
+        if (!collected && result.columns) {
+          types = result.columns.map((c) => c.type);
+          collected = new ResultRows(result.columns.map((c) => ({ name: c.name, type: c.type })), options);
+        }
         for (const values of result.data ?? []) {
-          if (rows.length >= options.maxRows) {
-            truncated = true;
+          if (!collected!.wantsMore() || !collected!.add(values.map((value: unknown, i: number) => trinoJsonValue(value, types[i])))) {
+            full = true;
             break;
           }
-          rows.push(Object.fromEntries(columns!.map((c, i) => [c.name, trinoJsonValue(values[i], c.type)])));
         }
         if (page.done || !result.nextUri) {
           finished = true;
           break;
         }
-        if (truncated) break;
+        if (full) break;
       }
-      return { columns: columns ?? [], rows, row_count: rows.length, truncated, elapsed_ms: Math.round(performance.now() - started), scans: [] };
+      const answer = (collected ?? new ResultRows([], options)).result(Math.round(performance.now() - started));
+      return { ...answer, scans: [] };
     } catch (error) {
       if (signal.aborted) {
         const reason: unknown = signal.reason;

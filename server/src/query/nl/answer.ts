@@ -31,7 +31,7 @@ const isNumeric = (value: Json): boolean => typeof value === 'number' || (typeof
  */
 export function answerSentence(result: SqlResult, meaning?: string, grouped = false): string {
   const { rows, columns } = result;
-  const more = result.truncated ? ' (the result was cut at the row limit)' : '';
+  const more = result.truncated ? ` (${result.truncated_reason ?? 'the result was cut at a limit'})` : '';
   if (rows.length === 0) return 'No rows match the question.';
   if (rows.length === 1 && columns.length === 1) {
     const value = rows[0][columns[0].name];

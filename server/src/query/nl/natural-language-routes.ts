@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { HttpError } from '../../errors.js';
+import { stringFields } from '../../string-fields.js';
 import type { QueryService } from '../query-service.js';
 import { NaturalLanguageService } from './natural-language-service.js';
 import { loadNlSettings } from './nl-settings.js';
@@ -24,14 +24,7 @@ export function naturalLanguageRoutes(app: FastifyInstance, service: QueryServic
   const nl = new NaturalLanguageService(service, settings, config.nlLlm);
   app.post<{ Body: { question: string } }>(
     '/natural-language',
-    {
-      schema: { body: questionBody },
-      // Before validation, which would coerce a number or boolean into a string question.
-      preValidation: async (request) => {
-        const question = (request.body as { question?: unknown } | null)?.question;
-        if (question !== undefined && typeof question !== 'string') throw new HttpError(400, '"question" must be a string', 'BAD_REQUEST');
-      },
-    },
+    { schema: { body: questionBody }, preValidation: stringFields('question') },
     async (request) => {
       const { outcome, ...result } = await nl.ask(request.body.question);
       log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');

@@ -39,7 +39,7 @@ export async function sparqlRoutes(app: FastifyInstance, options: { queries: Que
       const ntriples = /application\/n-triples/.test(accept);
       return reply.type(ntriples ? 'application/n-triples' : 'text/turtle').send(writeTriples(answer.triples, ntriples ? 'ntriples' : 'turtle', sparql.ontology.prefixes));
     }
-    if (answer.truncated) reply.header('x-results-truncated', 'true');
+    if (answer.truncated) reply.header('x-results-truncated', 'true').header('x-results-truncated-reason', answer.truncatedReason ?? '');
     if (/text\/csv/.test(accept)) return reply.type('text/csv; charset=utf-8').send(resultsCsv(answer.vars, answer.rows));
     if (/text\/tab-separated-values/.test(accept)) return reply.type('text/tab-separated-values; charset=utf-8').send(resultsTsv(answer.vars, answer.rows));
     return reply.type('application/sparql-results+json').send(resultsJson(answer.vars, answer.rows));

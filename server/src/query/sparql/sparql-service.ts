@@ -13,11 +13,17 @@ import type { Term } from './rdf.js';
 import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 
+/** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
+interface Truncation {
+  truncated: boolean;
+  truncatedReason?: string;
+}
+
 /** What a SPARQL query returned, before it is written in the format the client asked for. */
 export type SparqlAnswer =
-  | { kind: 'select'; vars: string[]; rows: Solution[]; sql: string; translateMs: number; truncated: boolean }
+  | ({ kind: 'select'; vars: string[]; rows: Solution[]; sql: string; translateMs: number } & Truncation)
   | { kind: 'ask'; value: boolean; sql: string; translateMs: number }
-  | { kind: 'construct'; triples: [Term, Term, Term][]; sql: string; translateMs: number; truncated: boolean };
+  | ({ kind: 'construct'; triples: [Term, Term, Term][]; sql: string; translateMs: number } & Truncation);
 
 /** The virtual knowledge graph: the mapping saturated with the ontology, over the query service's sources. */
 export class SparqlService {
@@ -123,12 +129,12 @@ export class SparqlService {
   async run(text: string): Promise<SparqlAnswer> {
     const query = this.parse(text);
     const { translation, ms } = await this.translate(query);
-    const limits = this.queries.setup.limits;
-    const outcome = await this.queries.engine.run(translation.sql, { maxRows: limits.maxRows, timeoutMs: limits.timeoutMs });
+    const outcome = await this.queries.sql(translation.sql);
     if (query.queryType === 'ASK') return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
     const rows = solutions(outcome.rows, translation.columns);
-    if (query.queryType === 'CONSTRUCT') return { kind: 'construct', triples: construct(query, rows), sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
-    return { kind: 'select', vars: translation.columns.map((c) => c.name), rows, sql: translation.sql, translateMs: ms, truncated: outcome.truncated };
+    const truncation: Truncation = { truncated: outcome.truncated, truncatedReason: outcome.truncated_reason };
+    if (query.queryType === 'CONSTRUCT') return { kind: 'construct', triples: construct(query, rows), sql: translation.sql, translateMs: ms, ...truncation };
+    return { kind: 'select', vars: translation.columns.map((c) => c.name), rows, sql: translation.sql, translateMs: ms, ...truncation };
   }
 }
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Oversized results (issue 25): the built server (dist/) in a child process, one and then six concurrent
+// queries that each ask for about 450 MB (`SELECT repeat('x', 100000) FROM range(4500)`) while a `SELECT 1`
+// loop runs beside them. Reports the server's peak resident memory, what the large queries answered and
+// how long they took, and the `SELECT 1` latency alone and beside them (median and worst). With more large
+// queries than `limits.max_concurrent` (4), `SELECT 1` also waits for a free slot.
+// Run: npm run build:server && node bench/result-size.mjs
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { startServer } from './lib/servers.mjs';
+import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
+
+const bigQuery = "SELECT repeat('x', 100000) AS s FROM range(4500)";
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+
+/** A field of /proc/<pid>/status in kB (VmRSS now, VmHWM the peak so far). */
+const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+async function sql(origin, query) {
+  const started = performance.now();
+  const response = await fetch(`${origin}/api/v1/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const body = await response.text();
+  return { status: response.status, ms: performance.now() - started, bytes: body.length, body };
+}
+
+/** `SELECT 1` one after another until `done()`; the latencies. */
+async function selectOneLoop(origin, done) {
+  const times = [];
+  while (!done()) times.push((await sql(origin, 'SELECT 1 AS one')).ms);
+  return times;
+}
+
+const workspace = scratchWorkspace();
+const server = await startServer(new URL('./lib/gateway-server.mjs', import.meta.url).pathname, gatewayEnv(workspace.dir));
+try {
+  for (let i = 0; i < 20; i++) await sql(server.origin, 'SELECT 1 AS one');
+  const stopAfter = performance.now() + 3000;
+  const quiet = await selectOneLoop(server.origin, () => performance.now() > stopAfter);
+  const rssBefore = statusKb(server.pid, 'VmRSS');
+
+  console.log(`SELECT 1 alone: median ${median(quiet).toFixed(1)} ms (${quiet.length} queries); server RSS ${mb(rssBefore)}`);
+
+  for (const concurrent of [1, 6]) {
+    let running = true;
+    const loop = selectOneLoop(server.origin, () => !running);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, statusKb(server.pid, 'VmRSS'))), 50);
+    const big = await Promise.all(Array.from({ length: concurrent }, () => sql(server.origin, bigQuery)));
+    running = false;
+    const busy = await loop;
+    clearInterval(sampler);
+
+    console.log(`${concurrent} large ${concurrent === 1 ? 'query' : 'queries'}: peak server RSS ${mb(peak)}`);
+    for (const answer of big) {
+      let summary = answer.body.slice(0, 160);
+      try {
+        const parsed = JSON.parse(answer.body);
+        summary = parsed.detail ?? `row_count ${parsed.row_count}, truncated ${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
+      } catch {}
+      console.log(`  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`);
+    }
+    console.log(`  SELECT 1 beside: median ${median(busy).toFixed(1)} ms, worst ${Math.max(...busy).toFixed(0)} ms (${busy.length} queries)`);
+  }
+} finally {
+  await server.stop();
+  workspace.remove();
+}
