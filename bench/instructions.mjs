@@ -3,6 +3,7 @@
 // CPU time, the count hardly moves with what else the machine is doing, so ratios measured on a busy
 // machine still mean something. Each server runs under callgrind with counting off; after a warm-up
 // counting is switched on for REQUESTS requests of the same load, then read. Run after `npm run build`.
+// The processes a server starts (a handler module's own process) are traced and counted with it.
 //   node bench/instructions.mjs        (REQUESTS=20000, WARMUP=20000, CONNECTIONS=10)
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
@@ -48,7 +49,8 @@ function countedLoad(url, pid, { warmup, requests, tail }) {
   let answered = 0;
   const control = async (...args) => {
     const issued = answered;
-    await runControl('callgrind_control', [...args, String(pid)]);
+    // Without a process id: the server and the processes it started (handler modules) alike.
+    await runControl('callgrind_control', args);
     return (issued + answered) / 2;
   };
   return new Promise((resolve, reject) => {
@@ -73,9 +75,9 @@ function countedLoad(url, pid, { warmup, requests, tail }) {
   });
 }
 
-/** The `summary:` (or `totals:`) line of a callgrind dump: instructions counted. */
+/** The `summary:` (or `totals:`) lines of the callgrind dumps of a server and its child processes: instructions counted. */
 function dumpedInstructions(dumpDir, pid) {
-  const dumps = fs.readdirSync(dumpDir).filter((name) => name.startsWith(`cg.${pid}.`));
+  const dumps = fs.readdirSync(dumpDir).filter((name) => /^cg\.\d+\./.test(name));
   let total = 0;
   for (const name of dumps) {
     const match = /^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dumpDir, name), 'utf8'));
@@ -91,7 +93,7 @@ function dumpedInstructions(dumpDir, pid) {
  */
 async function instructionsPerRequest(label, script, env) {
   const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
-  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
+  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--trace-children=yes', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
   const server = await startServer(script, env, { wrapper });
   try {
     const url = server.origin + routePath;

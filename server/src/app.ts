@@ -50,7 +50,7 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults): U
   return [
     specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
     handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault: (fault) => faults.record(fault) }),
-    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log }),
+    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log, onFault: (fault) => faults.record(fault) }),
   ];
 }
 

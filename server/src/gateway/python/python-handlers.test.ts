@@ -117,6 +117,34 @@ describe('Python handler lifecycle', () => {
     expect(status).toBe(200);
   });
 
+  it('answers a stuck route 504 at the deadline, replaces its worker, and keeps other routes serving', async () => {
+    const stuck = `${handler('hi')}\n@router.get("/spin")\nasync def spin():\n    while True:\n        pass\n`;
+    workspace = makeWorkspace({ 'handlers/greeter_handler.py': stuck, 'handlers/other_handler.py': handler('other') });
+    app = await startServer(workspace, { HANDLER_TIMEOUT_MS: '2000' });
+    const started = Date.now();
+    let settled = false;
+    const spinning = app.inject({ url: '/api/adaptive/greeter/spin' }).then((response) => {
+      settled = true;
+      return response;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await app.inject({ url: '/api/adaptive/other/hello' })).json()).toEqual({ greeting: 'other' });
+    expect(settled).toBe(false);
+    const answer = await spinning;
+    expect(answer.statusCode).toBe(504);
+    expect(answer.json()).toEqual({ detail: 'Handler did not answer within 2000 ms' });
+    expect(Date.now() - started).toBeLessThan(2000 + 1000);
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+      const response = await app.inject({ url: '/api/adaptive/greeter/hello' });
+      status = response.statusCode;
+      if (status === 503) expect(response.json().detail).toMatch(/greeter_handler\.py is restarting \(GET \/api\/adaptive\/greeter\/spin did not answer within 2000 ms\)/);
+      else expect(status).toBe(200);
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(app.gateway.faults.list()).toContainEqual(expect.objectContaining({ file: 'greeter_handler.py', route: 'GET /api/adaptive/greeter/spin' }));
+  });
+
   it('says which interpreters it tried when no Python with FastAPI exists', async () => {
     workspace = makeWorkspace({ 'handlers/greeter_handler.py': handler('hi') });
     app = await startServer(workspace, { HANDLER_PYTHON: '/nonexistent/python3' });

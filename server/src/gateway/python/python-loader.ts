@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Logger } from '../../logger.js';
 import type { UnitLoader } from '../gateway.js';
 import { LoadError } from '../load-error.js';
+import type { RuntimeFault } from '../runtime-faults.js';
 import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import { gatewayPrefix, handlerMount } from '../spec/mount.js';
 import type { HttpMethod } from '../spec/spec-types.js';
@@ -18,6 +19,8 @@ export interface PythonLoaderOptions {
   python?: string;
   timeoutMs: number;
   log: Logger;
+  /** Told when a worker is replaced for time or dies. */
+  onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }
 
 type Json = Record<string, unknown>;
@@ -89,7 +92,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       });
       socketDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'aw-py-'));
       const mount = handlerMount(name)!;
-      const worker = new PythonWorker({ file, python: python.command, mount, socketPath: path.join(socketDir, `${++sequence}.sock`), timeoutMs: options.timeoutMs, log: options.log });
+      const worker = new PythonWorker({ file, python: python.command, mount, socketPath: path.join(socketDir, `${++sequence}.sock`), timeoutMs: options.timeoutMs, log: options.log, onFault: options.onFault });
       const ready = await worker.start().catch(async (error: unknown) => {
         await worker.stop(0);
         throw error;

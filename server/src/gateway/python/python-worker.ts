@@ -4,9 +4,10 @@ import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, httpError } from '../../errors.js';
+import { httpError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { LoadError } from '../load-error.js';
+import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../version.js';
 
@@ -38,9 +39,21 @@ export class PythonWorker {
   private stopping = false;
   private failures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The worker is being replaced after a timeout: restart at once, without the crash back-off. */
+  private replacing = false;
+  private restartReason = 'it stopped';
 
   constructor(
-    private readonly options: { file: string; python: string; mount: string; socketPath: string; timeoutMs: number; log: Logger },
+    private readonly options: {
+      file: string;
+      python: string;
+      mount: string;
+      socketPath: string;
+      timeoutMs: number;
+      log: Logger;
+      /** Told when the worker is replaced for time or dies. */
+      onFault(fault: Omit<RuntimeFault, 'at'>): void;
+    },
   ) {}
 
   /** Starts the process and resolves with its routes once it serves; rejects with a LoadError when the module fails. */
@@ -79,14 +92,20 @@ export class PythonWorker {
         const wasAlive = this.alive;
         this.alive = false;
         reject(new LoadError(name, `the Python worker exited (${signal ?? `code ${code}`}) before it was ready`));
-        if (wasAlive && !this.stopping) this.scheduleRestart(code, signal);
+        if ((wasAlive || this.replacing) && !this.stopping) this.scheduleRestart(code, signal);
       });
     });
   }
 
   private scheduleRestart(code: number | null, signal: NodeJS.Signals | null): void {
-    const delay = Math.min(maxBackoffMs, 500 * 2 ** this.failures++);
-    this.options.log.error({ file: path.basename(this.options.file), code, signal }, `Python handler worker died; restarting in ${delay} ms`);
+    const replaced = this.replacing;
+    this.replacing = false;
+    const delay = replaced ? 0 : Math.min(maxBackoffMs, 500 * 2 ** this.failures++);
+    if (!replaced) {
+      this.restartReason = `the worker died (${signal ?? `exit code ${code}`})`;
+      this.options.log.error({ file: path.basename(this.options.file), code, signal }, `Python handler worker died; restarting in ${delay} ms`);
+      this.options.onFault({ file: path.basename(this.options.file), message: `the Python worker died (${signal ?? `exit code ${code}`}); it was restarted` });
+    }
     this.restartTimer = setTimeout(() => {
       this.start().then(
         () => {
@@ -104,27 +123,48 @@ export class PythonWorker {
   /** Forwards a request to the worker and streams its answer back. */
   async forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const name = path.basename(this.options.file);
-    if (!this.alive) throw new HttpError(503, `The Python handler ${name} is restarting; try again shortly`, 'HANDLER_UNAVAILABLE');
+    if (!this.alive) throw httpError('HANDLER_RESTARTING', [name, this.restartReason]);
     const body = requestBody(request.body);
     const headers: Record<string, string | string[]> = {};
     for (const [key, value] of Object.entries(request.headers)) if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const upstream = http.request(
-        { socketPath: this.options.socketPath, method: request.method === 'HEAD' ? 'GET' : request.method, path: request.url, headers, timeout: this.options.timeoutMs },
-        resolve,
-      );
-      upstream.on('timeout', () => {
+      const upstream = http.request({ socketPath: this.options.socketPath, method: request.method === 'HEAD' ? 'GET' : request.method, path: request.url, headers }, (answer) => {
+        clearTimeout(deadline);
+        resolve(answer);
+      });
+      // One deadline for the whole answer (a socket's idle timeout would let a trickle through).
+      const deadline = setTimeout(() => {
         upstream.destroy();
         reject(httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]));
+        this.replace(`${request.method} ${request.url.split('?')[0]} did not answer within ${this.options.timeoutMs} ms`);
+      }, this.options.timeoutMs);
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(deadline);
+        reject(httpError('HANDLER_UNAVAILABLE', [name, error.code ?? error.message]));
       });
-      upstream.on('error', (error: NodeJS.ErrnoException) => reject(new HttpError(502, `The Python handler ${name} did not answer (${error.code ?? error.message})`, 'HANDLER_UNAVAILABLE')));
       upstream.end(body);
     });
     reply.code(response.statusCode ?? 502);
     for (const [key, value] of Object.entries(response.headers)) if (value !== undefined && !hopByHop.has(key)) reply.header(key, value);
     // Returning the reply tells Fastify the answer is being sent (it streams).
     return reply.send(response);
+  }
+
+  /**
+   * Replaces a worker whose request ran past the deadline: Python cannot stop a running thread or a
+   * blocked event loop, so the process is killed (its other requests in flight fail) and started again.
+   */
+  private replace(reason: string): void {
+    const child = this.child;
+    if (!this.alive || this.stopping || !child) return;
+    const file = path.basename(this.options.file);
+    this.alive = false;
+    this.replacing = true;
+    this.restartReason = reason;
+    this.options.log.error({ file }, `Python handler ${file}: ${reason}; replacing its worker`);
+    this.options.onFault({ file, route: reason.split(' did not')[0], message: `${reason}; the worker was replaced` });
+    child.kill('SIGKILL');
   }
 
   /** Stops the worker: SIGTERM lets uvicorn finish requests in flight; SIGKILL after `graceMs`. */
