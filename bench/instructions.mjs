@@ -45,7 +45,7 @@ const runControl = promisify(execFile);
  * at some moment while it runs, so the window is counted from the middle of one to the middle of the
  * other (off by a few requests in tens of thousands).
  */
-function countedLoad(url, pid, { warmup, requests, tail }) {
+function countedLoad(url, { warmup, requests, tail }) {
   let answered = 0;
   const control = async (...args) => {
     const issued = answered;
@@ -75,16 +75,22 @@ function countedLoad(url, pid, { warmup, requests, tail }) {
   });
 }
 
-/** The `summary:` (or `totals:`) lines of the callgrind dumps of a server and its child processes: instructions counted. */
+/**
+ * The `summary:` (or `totals:`) lines of the callgrind dumps of a server (`pid`) and of the processes it
+ * started: instructions counted, in all and in the server itself.
+ */
 function dumpedInstructions(dumpDir, pid) {
   const dumps = fs.readdirSync(dumpDir).filter((name) => /^cg\.\d+\./.test(name));
   let total = 0;
+  let server = 0;
   for (const name of dumps) {
     const match = /^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dumpDir, name), 'utf8'));
-    if (match) total += Number(match[1]);
+    if (!match) continue;
+    total += Number(match[1]);
+    if (name.startsWith(`cg.${pid}.`)) server += Number(match[1]);
   }
-  if (dumps.length === 0) throw new Error(`no callgrind dump for process ${pid}`);
-  return total;
+  if (server === 0) throw new Error(`no callgrind dump for process ${pid}`);
+  return { total, server };
 }
 
 /**
@@ -93,14 +99,17 @@ function dumpedInstructions(dumpDir, pid) {
  */
 async function instructionsPerRequest(label, script, env) {
   const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
-  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--trace-children=yes', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
+  // Handler modules' processes are Node too; esbuild's service (Go) is not traced.
+  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--trace-children=yes', '--trace-children-skip=*esbuild*', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
   const server = await startServer(script, env, { wrapper });
   try {
     const url = server.origin + routePath;
-    const result = await countedLoad(url, server.pid, { warmup, requests, tail: requests });
+    const result = await countedLoad(url, { warmup, requests, tail: requests });
     if (result.non2xx > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers`);
-    const perRequest = dumpedInstructions(dumpDir, server.pid) / result.requests;
-    console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request`);
+    const counted = dumpedInstructions(dumpDir, server.pid);
+    const perRequest = counted.total / result.requests;
+    const split = counted.server === counted.total ? '' : `   (server ${formatCount(counted.server / result.requests)}, processes it started ${formatCount((counted.total - counted.server) / result.requests)})`;
+    console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request${split}`);
     const answer = await fetch(url);
     return { perRequest, body: await answer.text(), contentType: answer.headers.get('content-type') };
   } finally {

@@ -17,7 +17,7 @@ const modules = ['gateway.mjs', 'handlers.mjs', 'health.mjs'];
 function scripts() {
   const present = fs.readdirSync(benchDir);
   const queries = present.filter((name) => /^query-.*\.mjs$/.test(name)).sort();
-  return ['instructions.mjs', 'handler-reload.mjs', ...queries, 'auth-bench.mjs'].filter((name) => present.includes(name));
+  return ['instructions.mjs', 'handler-reload.mjs', 'handler-isolation.mjs', ...queries, 'auth-bench.mjs'].filter((name) => present.includes(name));
 }
 
 const settings = {

@@ -136,7 +136,8 @@ export class HandlerHost {
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route });
       this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
-      child.send({ type: 'call', id, route, input, auth });
+      if (Buffer.isBuffer(input.body)) child.send({ type: 'call', id, route, input: { ...input, body: undefined }, auth, binaryBody: input.body.toString('base64') });
+      else child.send({ type: 'call', id, route, input, auth });
     });
   }
 

@@ -68,7 +68,9 @@ const pending = new Map<number, RouteContext>();
 
 function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { type: 'call' }>): void {
   const { id } = message;
-  const ctx = new RouteContext(message.input, message.auth);
+  const input = message.input;
+  if (message.binaryBody !== undefined) input.body = Buffer.from(message.binaryBody, 'base64');
+  const ctx = new RouteContext(input, message.auth);
   let result: unknown;
   try {
     result = routes[message.route].handler(ctx);
@@ -89,7 +91,7 @@ function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { 
   );
 }
 
-/** What crosses of a route: the schema as JSON, so a value structured clone cannot copy fails the load here. */
+/** What crosses of a route: the schema as JSON, so a schema JSON cannot carry (a BigInt default) fails the load here. */
 function routeDescription(route: RouteDefinition): RouteDescription {
   return { method: route.method, path: route.path, paramNames: [...route.paramNames], schema: JSON.parse(JSON.stringify(route.schema)) as RouteDescription['schema'] };
 }

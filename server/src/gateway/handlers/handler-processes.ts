@@ -48,7 +48,6 @@ export class HandlerProcesses {
     const data: HandlerProcessData = { responseLimit: this.settings.responseLimit };
     return startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
-      serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
   }
