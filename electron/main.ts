@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions } from 'electron';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
+import { buildServer } from 'adaptive-workbench/app';
+import { loadConfig } from 'adaptive-workbench/config';
 import {
   contentSecurityPolicy,
   initialWorkspace,

@@ -10,7 +10,7 @@ import { LoadError } from '../load-error.js';
 import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../version.js';
 
-const workerScript = path.join(packageRoot, 'server', 'python', 'adaptive_worker.py');
+const workerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'proxy-connection', 'te', 'trailer']);
 const readyTimeoutMs = 30_000;
 const maxBackoffMs = 30_000;
