@@ -8,7 +8,9 @@ import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
 import { pythonHandlersLoader } from './gateway/python/python-loader.js';
+import { mockSpecLoaders } from './gateway/mock-specs.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
+import { gatewayPrefix } from './gateway/spec/mount.js';
 import { watchWorkspace } from './gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
@@ -33,8 +35,12 @@ export interface ServerOptions {
   workbenchToken?: string;
 }
 
-/** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
+/**
+ * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
+ * mode, the spec files and folders given to `serve` only.
+ */
 function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
+  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, { validateRequests: config.validateRequests });
   return [
     specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
     handlerFilesLoader(config.handlersDir, { timeoutMs: config.handlerTimeoutMs, log }),
@@ -92,7 +98,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // First: its root-level hook covers every route registered below, whichever plugin adds it.
   registerAuthentication(app, config, logger);
 
-  const gateway = new Gateway(workspaceLoaders(config, logger), logger);
+  const mocking = config.specPaths.length > 0;
+  const gateway = new Gateway(workspaceLoaders(config, logger), logger, mocking ? '' : gatewayPrefix);
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
   await app.register(gatewayPlugin, { gateway, config });
@@ -110,7 +117,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   app.addHook('onReady', async () => {
     void gateway.start();
     if (config.hotReload) {
-      watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
+      watcher = watchWorkspace(mocking ? config.specPaths : [config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
     }
   });
   // Keep-alive connections that finish a request after close() started would otherwise stay open

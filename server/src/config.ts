@@ -7,6 +7,11 @@ export interface Config {
   workspace: string;
   specsDir: string;
   handlersDir: string;
+  /**
+   * OpenAPI files and folders given to `serve` (mock mode): served at the paths of their own
+   * `servers[0].url`, without handlers. Empty: the workspace's `specs/` and `handlers/`.
+   */
+  specPaths: string[];
   hotReload: boolean;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
@@ -66,6 +71,8 @@ export interface ConfigFlags {
   host?: string;
   workspace?: string;
   workbench?: boolean;
+  /** The files and folders named after `serve` (mock mode). */
+  specPaths?: string[];
 }
 
 /** A setting with a bad value: names the variable and what it accepts. */
@@ -208,6 +215,9 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     throw new ConfigError('LOG_LEVEL', env.LOG_LEVEL ?? '', logLevels.join(', '));
   }
   const host = flags.host ?? env.HOST ?? '127.0.0.1';
+  if (flags.specPaths?.length && readBoolean(env, 'AUTH_ENABLED', false)) {
+    throw new ConfigError('AUTH_ENABLED', env.AUTH_ENABLED ?? '', 'false when serving spec files at their own paths (mock mode has no authentication)');
+  }
   if (host.trim() === '') throw new ConfigError('HOST', host, 'a host name or IP address');
   return {
     port: readInteger(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT ?? '8080', 0, 65535),
@@ -215,6 +225,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     workspace,
     specsDir: inWorkspace('SPECS_DIR', 'specs'),
     handlersDir: inWorkspace('HANDLERS_DIR', 'handlers'),
+    specPaths: (flags.specPaths ?? []).map((file) => path.resolve(file)),
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),

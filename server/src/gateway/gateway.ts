@@ -2,17 +2,18 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
-import type { RefreshResult, LoadProblem } from '../api-types.js';
-import { LoadError } from './load-error.js';
+import type { RefreshResult, LoadProblem, SkippedFile } from '../api-types.js';
+import { LoadError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
+import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../version.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
 export interface UnitLoader {
   kind: WorkspaceUnit['kind'];
   dir: string;
-  /** True for the file names this loader loads (`*.openapi.yaml`, `*_handler.ts`, ...). */
+  /** True for the file names this loader reads (`*.yaml`, `*_handler.ts`, ...). */
   accepts(fileName: string): boolean;
   /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
   load(filePath: string): Promise<WorkspaceUnit>;
@@ -41,7 +42,11 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 
 function listFiles(dir: string, accepts: (name: string) => boolean): string[] {
   try {
-    return fs.readdirSync(dir).filter(accepts).sort();
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.isDirectory() && accepts(entry.name))
+      .map((entry) => entry.name)
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -57,15 +62,21 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private current = new RouteTable([]);
   private readonly units = new Map<string, WorkspaceUnit>();
   private readonly problems = new Map<string, LoadProblem>();
+  private readonly skipped = new Map<string, SkippedFile>();
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
   private readonly documents = new WeakMap<RouteTable, string>();
   ready = false;
 
+  /**
+   * @param routePrefix where the route table is served: `/api/adaptive`, or `''` when specs are
+   *   mocked at their own paths (`serve petstore.yaml`)
+   */
   constructor(
     private readonly loaders: UnitLoader[],
     private readonly log: Logger,
+    readonly routePrefix: string = gatewayPrefix,
   ) {
     super();
   }
@@ -93,7 +104,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const table = this.current;
     let json = this.documents.get(table);
     if (json === undefined) {
-      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion));
+      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix));
       this.documents.set(table, json);
     }
     return json;
@@ -102,6 +113,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Load problems by file, as of the last reload. */
   get loadProblems(): LoadProblem[] {
     return [...this.problems.values()];
+  }
+
+  /** Files left out as not of their folder's kind, as of the last reload. */
+  get skippedFiles(): SkippedFile[] {
+    return [...this.skipped.values()];
   }
 
   /** Starts the first load once; later calls return the same promise. */
@@ -138,15 +154,20 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         }
       });
       for (const outcome of outcomes) {
-        const key = `${loader.kind}:${outcome.file}`;
+        // The folder too: mock mode may read two folders that hold files of one name.
+        const key = `${loader.kind}:${loader.dir}:${outcome.file}`;
         seen.add(key);
-        if (outcome.unit) {
+        if (outcome.error instanceof SkippedFileError) {
+          this.skip(key, { file: outcome.file, reason: outcome.error.reason });
+        } else if (outcome.unit) {
+          this.skipped.delete(key);
           const previous = this.units.get(key);
           if (previous && previous !== outcome.unit) previous.dispose?.();
           this.units.set(key, outcome.unit);
           this.problems.delete(key);
           for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
         } else {
+          this.skipped.delete(key);
           const error = outcome.error!;
           const problem: LoadProblem = { file: outcome.file, message: error.message };
           if (error instanceof LoadError) {
@@ -160,11 +181,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         }
       }
     }
-    for (const key of [...this.units.keys(), ...this.problems.keys()]) {
+    for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
         this.units.get(key)?.dispose?.();
         this.units.delete(key);
         this.problems.delete(key);
+        this.skipped.delete(key);
       }
     }
     const table = new RouteTable(this.loadedUnits);
@@ -176,6 +198,15 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.log.info({ specs: result.specs.length, handlers: result.handlers.length, errors: result.errors.length, ms: Date.now() - started }, result.message);
     this.emit('reload', result);
     return result;
+  }
+
+  /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new reason. */
+  private skip(key: string, file: SkippedFile): void {
+    this.units.get(key)?.dispose?.();
+    this.units.delete(key);
+    this.problems.delete(key);
+    if (this.skipped.get(key)?.reason !== file.reason) this.log.warn({ file: file.file }, `skipped ${file.file}: ${file.reason}`);
+    this.skipped.set(key, file);
   }
 
   /** Waits for a running reload, then releases every loader's resources. */
@@ -194,6 +225,6 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       errors.length === 0
         ? `Loaded ${loaded} in ${elapsedMs} ms`
         : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors`;
-    return { status, message, handlers, specs, errors };
+    return { status, message, handlers, specs, errors, skipped: this.skippedFiles };
   }
 }

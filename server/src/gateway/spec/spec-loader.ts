@@ -1,4 +1,4 @@
-import { LoadError } from '../load-error.js';
+import { LoadError, NotOpenApiError } from '../load-error.js';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { defaultSpecLimits, type CompiledSpec, type SpecLimits } from './spec-types.js';
@@ -14,7 +14,7 @@ function startWorker(workerData: unknown, limits: SpecLimits): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
-type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number } };
+type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number; notOpenApi: boolean } };
 
 /**
  * Loads and compiles one spec file in a worker thread, bounded in time and memory: a reference bomb,
@@ -37,7 +37,11 @@ export function loadSpec(file: string, specsDir: string, limits: SpecLimits = de
       limits.timeoutMs,
     );
     worker.once('message', (reply: WorkerReply) =>
-      settle(() => (reply.ok ? resolve(reply.spec) : reject(new LoadError(name, reply.error.message, reply.error.line, reply.error.column)))),
+      settle(() => {
+        if (reply.ok) return resolve(reply.spec);
+        const { message, line, column, notOpenApi } = reply.error;
+        reject(notOpenApi ? new NotOpenApiError(name, message, line, column) : new LoadError(name, message, line, column));
+      }),
     );
     worker.once('error', (error: Error & { code?: string }) =>
       settle(() =>
