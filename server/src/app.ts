@@ -11,6 +11,7 @@ import { pythonHandlersLoader } from './gateway/python/python-loader.js';
 import { mockSpecLoaders } from './gateway/mock-specs.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
 import { gatewayPrefix } from './gateway/spec/mount.js';
+import { defaultSpecLimits } from './gateway/spec/spec-types.js';
 import { watchWorkspace } from './gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
@@ -40,9 +41,10 @@ export interface ServerOptions {
  * mode, the spec files and folders given to `serve` only.
  */
 function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
-  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, { validateRequests: config.validateRequests });
+  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
+  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   return [
-    specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
+    specFilesLoader(config.specsDir, log, specOptions),
     handlerFilesLoader(config.handlersDir, { timeoutMs: config.handlerTimeoutMs, log }),
     pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log }),
   ];

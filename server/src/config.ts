@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { defaultSpecLimits } from './gateway/spec/spec-types.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
    */
   specPaths: string[];
   hotReload: boolean;
+  /** Heap bound of each spec loader worker thread, in MB (`SPEC_MAX_HEAP_MB`); a spec needing more is rejected. */
+  specMaxHeapMb: number;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
   authEnabled: boolean;
@@ -227,6 +230,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     handlersDir: inWorkspace('HANDLERS_DIR', 'handlers'),
     specPaths: (flags.specPaths ?? []).map((file) => path.resolve(file)),
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
+    specMaxHeapMb: readInteger('SPEC_MAX_HEAP_MB', env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb), 64, 16_384),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
     auth: readAuthSettings(env, workspace),

@@ -25,7 +25,8 @@ export interface GatewayEvents {
   reload: [RefreshResult];
 }
 
-const loadConcurrency = 4;
+/** Files of one loader loaded at once: at most this many spec worker threads run side by side. */
+export const loadConcurrency = 4;
 
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
