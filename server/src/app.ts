@@ -17,7 +17,6 @@ import { gatewayComponent, sourceComponents } from './health/builtin-components.
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
-import { queryPlugin } from './query/query-plugin.js';
 import { querySourceHealth } from './query/source-health.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchPlugin } from './workbench/workbench-plugin.js';
@@ -51,7 +50,8 @@ function workspaceLoaders(config: Config, log: Logger): UnitLoader[] {
 }
 
 /**
- * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`.
+ * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`;
+ * in mock mode (`config.specPaths`), the gateway and health without the query service.
  * The workspace loads in the background once the server is ready; `app.gateway.start()` resolves
  * when the first load has finished.
  */
@@ -105,10 +105,15 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
   await app.register(gatewayPlugin, { gateway, config });
-  await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
+  if (!mocking) {
+    // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
+    // mock server (`serve petstore.yaml`), which has no query sources.
+    const { queryPlugin } = await import('./query/query-plugin.js');
+    await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
+  }
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
-  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...sourceComponents(querySourceHealth(config.querySources)) };
+  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))) };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
     components: () => ({ ...builtinHealth, ...extraHealth }),

@@ -51,6 +51,8 @@ describe('mock mode (serve <file|folder>...)', () => {
     expect(document.servers).toEqual([{ url: '/' }]);
     expect(Object.keys(document.paths)).toEqual(['/v1/pets']);
     expect((await get('/api/adaptive/')).body.endpoints).toEqual([{ method: 'GET', path: '/v1/pets', source: 'spec', file: 'petstore.yaml' }]);
+    // No query service without a workspace: its path is just another unknown route.
+    expect(await get('/api/v1/query/sources')).toEqual({ status: 404, body: { detail: 'No route for GET /api/v1/query/sources' } });
   });
 
   it('serves a spec without servers at /, and several files and a folder together', async () => {
