@@ -33,6 +33,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** The workbench API's per-launch token (`config.workbench`); a random one when not given. */
   workbenchToken?: string;
+  /** The renderer build the workbench serves (the desktop app's own); default: `dist/renderer` beside the server package. */
+  rendererDir?: string;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const mocking = config.specPaths.length > 0;
   const gateway = new Gateway(workspaceLoaders(config, logger), logger, mocking ? '' : gatewayPrefix);
   app.decorate('gateway', gateway);
-  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
+  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken(), rendererDir: options.rendererDir });
   await app.register(gatewayPlugin, { gateway, config });
   if (!mocking) {
     // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
