@@ -12,6 +12,8 @@ describe('loadConfig', () => {
       specsDir: path.resolve('specs'),
       handlersDir: path.resolve('handlers'),
       hotReload: true,
+      specMaxHeapMb: 1024,
+      specPaths: [],
       authEnabled: false,
       corsOrigins: '*',
       bodyLimit: 1024 * 1024,
@@ -28,6 +30,10 @@ describe('loadConfig', () => {
     expect(config.handlersDir).toBe('/ws/handlers');
   });
 
+  it('resolves the spec files and folders given to serve (mock mode)', () => {
+    expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([path.resolve('petstore.yaml'), '/abs/specs']);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -36,6 +42,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT'],
     [{ CORS_ORIGINS: 'not an origin' }, 'CORS_ORIGINS'],
+    [{ SPEC_MAX_HEAP_MB: '32' }, 'SPEC_MAX_HEAP_MB'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));
