@@ -222,10 +222,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const loaded = `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} handler${handlers.length === 1 ? '' : 's'}`;
     const failedFiles = new Set(errors.map((e) => e.file)).size;
     const status: RefreshResult['status'] = errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';
+    const skipped = this.skippedFiles;
+    const skippedNote = skipped.length === 0 ? '' : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped (not OpenAPI 3.x)`;
     const message =
       errors.length === 0
-        ? `Loaded ${loaded} in ${elapsedMs} ms`
-        : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors`;
-    return { status, message, handlers, specs, errors, skipped: this.skippedFiles };
+        ? `Loaded ${loaded} in ${elapsedMs} ms${skippedNote}`
+        : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors${skippedNote}`;
+    return { status, message, handlers, specs, errors, skipped };
   }
 }
