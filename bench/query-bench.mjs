@@ -26,7 +26,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (module) => import(path.join(root, 'dist/server/src/query', module));
+const dist = (module) => import(path.join(root, 'server/dist/src/query', module));
 const { loadQuerySetup } = await dist('sources.js');
 const { SourceCatalog } = await dist('source-catalog.js');
 const { SqlParser } = await dist('engine/sql-parser.js');

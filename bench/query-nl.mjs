@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (module) => import(path.join(root, 'dist/server/src/query', module));
+const dist = (module) => import(path.join(root, 'server/dist/src/query', module));
 const { loadQuerySetup } = await dist('sources.js');
 const { QueryService } = await dist('query-service.js');
 const { NaturalLanguageService } = await dist('nl/natural-language-service.js');

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (module) => import(path.join(root, 'dist/server/src', module));
+const dist = (module) => import(path.join(root, 'server/dist/src', module));
 const { readConfigFile } = await dist('config-file.js');
 const { querySetupOf } = await dist('query/sources.js');
 const { QueryService } = await dist('query/query-service.js');

@@ -5,6 +5,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/src/config.js';
+import { loadConcurrency } from '../server/src/gateway/gateway.js';
 import { loadQuerySetup } from '../server/src/query/sources.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../server/src/test-support/workspace.js';
 
@@ -15,14 +16,11 @@ const manifests = ['deployment.yaml', 'service.yaml', 'settings.yaml'].flatMap((
 const models = { Deployment, Service, ConfigMap } as const;
 const deployment = manifests.find((m) => m.kind === 'Deployment') as Deployment;
 const container = deployment.spec!.template.spec!.containers[0];
-
-/** The environment the container gets, ConfigMap references resolved. */
-function containerEnv(): Record<string, string> {
-  const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
-  const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
-    variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
-  return Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
-}
+const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
+const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
+  variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
+/** The container's environment, ConfigMap references resolved. */
+const env = Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
 
 describe('Kubernetes manifests', () => {
   it.each(manifests.map((m) => [m.kind, m]))('%s is valid against the Kubernetes schema', (kind, manifest) => {
@@ -48,7 +46,6 @@ describe('Kubernetes manifests', () => {
   });
 
   it('sets only variables the server reads, with values it accepts, and enforces authentication', () => {
-    const env = containerEnv();
     expect(env.AUTH_ENABLED).toBe('true');
     const config = loadConfig(env, {});
     expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, specsDir: '/config/specs', handlersDir: '/config/handlers', authEnabled: true });
@@ -57,7 +54,7 @@ describe('Kubernetes manifests', () => {
 
   it('keeps async jobs in a store every replica shares', () => {
     expect(deployment.spec!.replicas).toBeGreaterThan(1);
-    expect(loadConfig(containerEnv(), {}).queryJobs.store.kind).not.toBe('folder');
+    expect(loadConfig(env, {}).queryJobs.store.kind).not.toBe('folder');
   });
 
   it("mounts a sources.yaml that loads where the server reads it, from the kustomization's ConfigMap", () => {
@@ -70,7 +67,7 @@ describe('Kubernetes manifests', () => {
     const volume = deployment.spec!.template.spec!.volumes!.find((v) => v.configMap?.name === generator.name)!;
     const mount = container.volumeMounts!.find((m) => m.name === volume.name)!;
     expect(mount).toMatchObject({ subPath: 'sources.yaml', readOnly: true });
-    expect(mount.mountPath).toBe(loadConfig(containerEnv(), {}).querySources);
+    expect(mount.mountPath).toBe(loadConfig(env, {}).querySources);
   });
 
   it('mounts the specs and handlers ConfigMaps as whole directories, so updates reach the watcher', () => {
@@ -80,5 +77,22 @@ describe('Kubernetes manifests', () => {
     const volumes = deployment.spec!.template.spec!.volumes!;
     expect(volumes.find((v) => v.name === 'specs')!.configMap!.name).toBe('adaptive-gateway-specs');
     expect(volumes.find((v) => v.name === 'handlers')!.configMap!.name).toBe('adaptive-gateway-handlers');
+  });
+
+  it('limits memory to at least the sum of the bounds inside: main heap, spec loader workers, DuckDB queries, and headroom', () => {
+    const mib = (size: string) => {
+      const match = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB|Ki|Mi|Gi)$/i.exec(size)!;
+      const unit = match[2].toLowerCase().replace(/i?b$/, '').replace(/i$/, '');
+      return Number(match[1]) * { k: 1 / 1024, m: 1, g: 1024 }[unit as 'k' | 'm' | 'g']!;
+    };
+    const mainHeap = Number(/--max-old-space-size=(\d+)/.exec(env.NODE_OPTIONS ?? '')?.[1]);
+    expect(mainHeap).toBeGreaterThan(0);
+    const specWorkers = loadConcurrency * loadConfig(env, {}).specMaxHeapMb;
+    // The image ships the example workspace's query/sources.yaml; its limits are DuckDB's per query.
+    const { limits } = loadQuerySetup(path.join(import.meta.dirname, '..', 'query', 'sources.yaml'));
+    const duckdb = limits.maxConcurrent * mib(limits.memoryLimit);
+    const headroomMib = 256; // Node and DuckDB outside their heaps: code, native buffers, thread stacks.
+    expect(mib(container.resources!.limits!.memory as string)).toBeGreaterThanOrEqual(mainHeap + specWorkers + duckdb + headroomMib);
+    expect(mib(container.resources!.requests!.memory as string)).toBeLessThanOrEqual(mib(container.resources!.limits!.memory as string));
   });
 });

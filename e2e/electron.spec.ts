@@ -19,7 +19,7 @@ function electronBinary(): string | undefined {
 const binary = electronBinary();
 
 test.describe('desktop app (Electron smoke test)', () => {
-  test.skip(!binary, 'No Electron binary is installed here (install without ELECTRON_SKIP_BINARY_DOWNLOAD to run it); the same UI is tested in Chromium against serve --workbench');
+  test.skip(!binary, 'No Electron binary is installed here (npm start fetches it where it can); the same UI is tested in Chromium against serve --workbench');
 
   test('opens a window on the embedded server and reloads a spec edit', async () => {
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-electron-e2e-'));

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions } from 'electron';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
+import { buildServer } from 'adaptive-workbench/app';
+import { loadConfig } from 'adaptive-workbench/config';
 import {
   contentSecurityPolicy,
   initialWorkspace,
@@ -41,7 +41,8 @@ async function startServer(folder: string): Promise<void> {
   server = undefined;
   await previous?.close();
   const config = loadConfig({ ...process.env, HOT_RELOAD: 'true' }, { workspace: folder, host: '127.0.0.1', port: '0', workbench: true });
-  server = await buildServer(config, { workbenchToken: token });
+  // The renderer built beside this bundle (dist/renderer), wherever a packaged app puts the server package.
+  server = await buildServer(config, { workbenchToken: token, rendererDir: path.join(here, '..', 'renderer') });
   serverUrl = await server.listen({ host: '127.0.0.1', port: 0 });
   workspace = folder;
   state = rememberWorkspace(state, folder);

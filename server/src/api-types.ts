@@ -18,6 +18,14 @@ export interface RefreshResult {
   handlers: string[];
   specs: string[];
   errors: LoadProblem[];
+  /** Files of the specs folder that are not OpenAPI 3.x documents (files other specs reference, ...). */
+  skipped: SkippedFile[];
+}
+
+/** A file a loader left out, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
 }
 
 /** One route of `GET /api/adaptive/`. */

@@ -12,14 +12,16 @@ import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
 import { pythonHandlersLoader } from './gateway/python/python-loader.js';
+import { mockSpecLoaders } from './gateway/mock-specs.js';
 import { specFilesLoader } from './gateway/spec-loader-unit.js';
-import { RuntimeFaults } from './gateway/runtime-faults.js';
+import { RuntimeFaults, type RuntimeFault } from './gateway/runtime-faults.js';
+import { gatewayPrefix } from './gateway/spec/mount.js';
+import { defaultSpecLimits } from './gateway/spec/spec-types.js';
 import { watchWorkspace } from './gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
 import { loadHealthConfig } from './health/health-config.js';
 import { healthPlugin } from './health/health-plugin.js';
 import { createLogger, type Logger } from './logger.js';
-import { queryPlugin } from './query/query-plugin.js';
 import { querySourceHealth } from './query/source-health.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchPlugin } from './workbench/workbench-plugin.js';
@@ -42,20 +44,29 @@ export interface ServerOptions {
    * CLI's 10 s bound.
    */
   handlerDrainMs?: number;
+  /** The renderer build the workbench serves (the desktop app's own); default: `dist/renderer` beside the server package. */
+  rendererDir?: string;
 }
 
-/** The workspace loaders: specs first, then handlers (whose routes override spec routes). */
+/**
+ * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
+ * mode, the spec files and folders given to `serve` only.
+ */
 function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults): UnitLoader[] {
+  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
+  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
+  const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
   return [
-    specFilesLoader(config.specsDir, log, { validateRequests: config.validateRequests }),
-    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault: (fault) => faults.record(fault) }),
-    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log, onFault: (fault) => faults.record(fault) }),
+    specFilesLoader(config.specsDir, log, specOptions),
+    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault }),
+    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log, onFault }),
   ];
 }
 
 /**
- * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`.
+ * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`;
+ * in mock mode (`config.specPaths`), the gateway and health without the query service.
  * The workspace loads in the background once the server is ready; `app.gateway.start()` resolves
  * when the first load has finished.
  */
@@ -108,15 +119,21 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // First: its root-level hook covers every route registered below, whichever plugin adds it.
   registerAuthentication(app, config, logger);
 
+  const mocking = config.specPaths.length > 0;
   const faults = new RuntimeFaults();
-  const gateway = new Gateway(workspaceLoaders(config, logger, faults), logger, faults);
+  const gateway = new Gateway(workspaceLoaders(config, logger, faults), logger, mocking ? '' : gatewayPrefix, faults);
   app.decorate('gateway', gateway);
-  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken() });
+  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken(), rendererDir: options.rendererDir });
   await app.register(gatewayPlugin, { gateway, config });
-  await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
+  if (!mocking) {
+    // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
+    // mock server (`serve petstore.yaml`), which has no query sources.
+    const { queryPlugin } = await import('./query/query-plugin.js');
+    await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
+  }
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
-  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...sourceComponents(querySourceHealth(config.querySources)) };
+  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))) };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
     components: () => ({ ...builtinHealth, ...extraHealth }),
@@ -127,7 +144,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   app.addHook('onReady', async () => {
     void gateway.start();
     if (config.hotReload) {
-      watcher = watchWorkspace([config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
+      watcher = watchWorkspace(mocking ? config.specPaths : [config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
     }
   });
   trackConnections(app.server);

@@ -6,6 +6,7 @@ import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
 import { ConfigFileError } from './config-file.js';
 import { drainAndClose } from './drain.js';
+import { checkStartupPaths } from './startup-paths.js';
 import { createLogger } from './logger.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchUrl } from './workbench/workbench-url.js';
@@ -17,6 +18,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
   let config;
   try {
     config = loadConfig(process.env, flags);
+    checkStartupPaths(config, flags);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`adaptive-gateway: ${error.message}\n`);
@@ -78,11 +80,13 @@ const program = new Command('adaptive-gateway')
 
 program
   .command('serve')
-  .description('run the server on a workspace (specs/, handlers/, query/, health.yaml)')
+  .alias('mock')
+  .argument('[specs...]', 'OpenAPI files or folders to serve at the paths of their own servers[0].url, instead of a workspace')
+  .description('run the server on a workspace (specs/, handlers/, query/, health.yaml), or mock the OpenAPI files given')
   .option('-p, --port <port>', 'port to listen on (env PORT, default 8080)')
   .option('-H, --host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
   .option('-w, --workspace <dir>', 'workspace folder (env WORKSPACE, default .)')
   .option('--workbench', 'also serve the browser workbench and its workspace API')
-  .action((options: ConfigFlags) => serve(options));
+  .action((specPaths: string[], options: ConfigFlags) => serve({ ...options, specPaths }));
 
 await program.parseAsync(process.argv);

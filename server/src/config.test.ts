@@ -12,6 +12,8 @@ describe('loadConfig', () => {
       specsDir: path.resolve('specs'),
       handlersDir: path.resolve('handlers'),
       hotReload: true,
+      specMaxHeapMb: 1024,
+      specPaths: [],
       authEnabled: false,
       corsOrigins: '*',
       bodyLimit: 1024 * 1024,
@@ -30,6 +32,10 @@ describe('loadConfig', () => {
     expect(config.handlersDir).toBe('/ws/handlers');
   });
 
+  it('resolves the spec files and folders given to serve (mock mode)', () => {
+    expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([path.resolve('petstore.yaml'), '/abs/specs']);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -45,6 +51,7 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '-1' }, 'SHUTDOWN_DRAIN_MS'],
     [{ AUTH_LOGIN_BURST: '0' }, 'AUTH_LOGIN_BURST'],
     [{ AUTH_LOGIN_PER_MINUTE: 'often' }, 'AUTH_LOGIN_PER_MINUTE'],
+    [{ SPEC_MAX_HEAP_MB: '32' }, 'SPEC_MAX_HEAP_MB'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));

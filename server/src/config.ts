@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { LoginThrottleSettings } from './auth/login-throttle.js';
+import { defaultSpecLimits } from './gateway/spec/spec-types.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -8,7 +9,14 @@ export interface Config {
   workspace: string;
   specsDir: string;
   handlersDir: string;
+  /**
+   * OpenAPI files and folders given to `serve` (mock mode): served at the paths of their own
+   * `servers[0].url`, without handlers. Empty: the workspace's `specs/` and `handlers/`.
+   */
+  specPaths: string[];
   hotReload: boolean;
+  /** Heap bound of each spec loader worker thread, in MB (`SPEC_MAX_HEAP_MB`); a spec needing more is rejected. */
+  specMaxHeapMb: number;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
   authEnabled: boolean;
@@ -93,6 +101,8 @@ export interface ConfigFlags {
   host?: string;
   workspace?: string;
   workbench?: boolean;
+  /** The files and folders named after `serve` (mock mode). */
+  specPaths?: string[];
 }
 
 /** A setting with a bad value: names the variable and what it accepts. */
@@ -256,6 +266,9 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     throw new ConfigError('LOG_LEVEL', env.LOG_LEVEL ?? '', logLevels.join(', '));
   }
   const host = flags.host ?? env.HOST ?? '127.0.0.1';
+  if (flags.specPaths?.length && readBoolean(env, 'AUTH_ENABLED', false)) {
+    throw new ConfigError('AUTH_ENABLED', env.AUTH_ENABLED ?? '', 'false when serving spec files at their own paths (mock mode has no authentication)');
+  }
   if (host.trim() === '') throw new ConfigError('HOST', host, 'a host name or IP address');
   return {
     port: readInteger(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT ?? '8080', 0, 65535),
@@ -263,7 +276,9 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     workspace,
     specsDir: inWorkspace('SPECS_DIR', 'specs'),
     handlersDir: inWorkspace('HANDLERS_DIR', 'handlers'),
+    specPaths: (flags.specPaths ?? []).map((file) => path.resolve(file)),
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
+    specMaxHeapMb: readInteger('SPEC_MAX_HEAP_MB', env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb), 64, 16_384),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
     auth: readAuthSettings(env, workspace),

@@ -13,10 +13,12 @@ const startedAt = Date.now();
 /**
  * The gateway under `/api/adaptive`: system routes (listing, merged OpenAPI document, Swagger UI,
  * actuator) as ordinary Fastify routes, and one catch-all route that dispatches every other request
- * through the gateway's current route table.
+ * through the gateway's current route table: under `/api/adaptive` too, or under `/` when specs are
+ * mocked at their own paths (the system routes, being more specific, still win there).
  */
 export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config }): Promise<void> {
   const { gateway, config } = options;
+  const routePrefix = gateway.routePrefix;
   registerCors(app, config.corsOrigins);
 
   // Generated and handler routes accept any media type; they decide what is valid.
@@ -28,7 +30,7 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     version: productVersion,
     specs: gateway.files('spec'),
     handlers: gateway.files('handler'),
-    endpoints: gateway.table.entries.map((e) => ({ method: e.method, path: gatewayPrefix + e.path, source: e.source, file: e.file })),
+    endpoints: gateway.table.entries.map((e) => ({ method: e.method, path: routePrefix + e.path, source: e.source, file: e.file })),
   }));
   app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(gateway.openApiJson()));
   registerSwaggerUi(app, gatewayPrefix);
@@ -53,14 +55,14 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     if (!gateway.ready) throw httpError('NOT_READY');
     const url = request.url;
     const query = url.indexOf('?');
-    const path = url.slice(gatewayPrefix.length, query === -1 ? undefined : query);
+    const path = url.slice(routePrefix.length, query === -1 ? undefined : query);
     const match = gateway.table.match(request.method, path);
     if (match.kind === 'route') return match.entry.handle(request, reply, match.params);
     if (match.kind === 'method-not-allowed') {
       reply.header('allow', match.allowed.join(', '));
-      throw httpError('METHOD_NOT_ALLOWED', [request.method, gatewayPrefix + path]);
+      throw httpError('METHOD_NOT_ALLOWED', [request.method, routePrefix + path]);
     }
-    throw httpError('NOT_FOUND', [request.method, gatewayPrefix + path]);
+    throw httpError('NOT_FOUND', [request.method, routePrefix + path]);
   };
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'], url: `${gatewayPrefix}/*`, handler: dispatch });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'], url: `${routePrefix}/*`, handler: dispatch });
 }

@@ -297,6 +297,7 @@ describe('reload', () => {
       handlers: [],
       specs: ['extra.openapi.json', 'shop.openapi.yaml'],
       errors: [],
+      skipped: [],
     });
     expect((await server.inject({ method: 'GET', url: '/api/adaptive/extra/ping' })).json()).toEqual({ pong: true });
     fs.unlinkSync(path.join(scratch, 'specs/extra.openapi.json'));

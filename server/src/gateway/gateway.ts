@@ -2,18 +2,19 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
-import type { RefreshResult, LoadProblem } from '../api-types.js';
-import { LoadError } from './load-error.js';
+import type { RefreshResult, LoadProblem, SkippedFile } from '../api-types.js';
+import { LoadError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
+import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../version.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
 export interface UnitLoader {
   kind: WorkspaceUnit['kind'];
   dir: string;
-  /** True for the file names this loader loads (`*.openapi.yaml`, `*_handler.ts`, ...). */
+  /** True for the file names this loader reads (`*.yaml`, `*_handler.ts`, ...). */
   accepts(fileName: string): boolean;
   /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
   load(filePath: string): Promise<WorkspaceUnit>;
@@ -27,7 +28,8 @@ export interface GatewayEvents {
   reload: [RefreshResult];
 }
 
-const loadConcurrency = 4;
+/** Files of one loader loaded at once: at most this many spec worker threads run side by side. */
+export const loadConcurrency = 4;
 
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -44,7 +46,11 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 
 function listFiles(dir: string, accepts: (name: string) => boolean): string[] {
   try {
-    return fs.readdirSync(dir).filter(accepts).sort();
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.isDirectory() && accepts(entry.name))
+      .map((entry) => entry.name)
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -60,15 +66,21 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private current = new RouteTable([]);
   private readonly units = new Map<string, WorkspaceUnit>();
   private readonly problems = new Map<string, LoadProblem>();
+  private readonly skipped = new Map<string, SkippedFile>();
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
   private readonly documents = new WeakMap<RouteTable, string>();
   ready = false;
 
+  /**
+   * @param routePrefix where the route table is served: `/api/adaptive`, or `''` when specs are
+   *   mocked at their own paths (`serve petstore.yaml`)
+   */
   constructor(
     private readonly loaders: UnitLoader[],
     private readonly log: Logger,
+    readonly routePrefix: string = gatewayPrefix,
     /** Faults of loaded code while it served (handlers stopped for time or memory). */
     readonly faults = new RuntimeFaults(),
   ) {
@@ -98,7 +110,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const table = this.current;
     let json = this.documents.get(table);
     if (json === undefined) {
-      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion));
+      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix));
       this.documents.set(table, json);
     }
     return json;
@@ -107,6 +119,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Load problems by file, as of the last reload. */
   get loadProblems(): LoadProblem[] {
     return [...this.problems.values()];
+  }
+
+  /** Files left out as not of their folder's kind, as of the last reload. */
+  get skippedFiles(): SkippedFile[] {
+    return [...this.skipped.values()];
   }
 
   /** Starts the first load once; later calls return the same promise. */
@@ -143,9 +160,13 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         }
       });
       for (const outcome of outcomes) {
-        const key = `${loader.kind}:${outcome.file}`;
+        // The folder too: mock mode may read two folders that hold files of one name.
+        const key = `${loader.kind}:${loader.dir}:${outcome.file}`;
         seen.add(key);
-        if (outcome.unit) {
+        if (outcome.error instanceof SkippedFileError) {
+          this.skip(key, { file: outcome.file, reason: outcome.error.reason });
+        } else if (outcome.unit) {
+          this.skipped.delete(key);
           const previous = this.units.get(key);
           if (previous && previous !== outcome.unit) {
             previous.dispose?.();
@@ -155,6 +176,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
           this.problems.delete(key);
           for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
         } else {
+          this.skipped.delete(key);
           const error = outcome.error!;
           const problem: LoadProblem = { file: outcome.file, message: error.message };
           if (error instanceof LoadError) {
@@ -168,11 +190,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         }
       }
     }
-    for (const key of [...this.units.keys(), ...this.problems.keys()]) {
+    for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
         this.units.get(key)?.dispose?.();
         this.units.delete(key);
         this.problems.delete(key);
+        this.skipped.delete(key);
       }
     }
     const table = new RouteTable(this.loadedUnits);
@@ -191,6 +214,15 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     for (const loader of this.loaders) loader.drain?.(withinMs);
   }
 
+  /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new reason. */
+  private skip(key: string, file: SkippedFile): void {
+    this.units.get(key)?.dispose?.();
+    this.units.delete(key);
+    this.problems.delete(key);
+    if (this.skipped.get(key)?.reason !== file.reason) this.log.warn({ file: file.file }, `skipped ${file.file}: ${file.reason}`);
+    this.skipped.set(key, file);
+  }
+
   /** Waits for a running reload, then releases every loader's resources. */
   async close(): Promise<void> {
     await this.tail;
@@ -203,10 +235,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const loaded = `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} handler${handlers.length === 1 ? '' : 's'}`;
     const failedFiles = new Set(errors.map((e) => e.file)).size;
     const status: RefreshResult['status'] = errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';
+    const skipped = this.skippedFiles;
+    const skippedNote = skipped.length === 0 ? '' : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped (not OpenAPI 3.x)`;
     const message =
       errors.length === 0
-        ? `Loaded ${loaded} in ${elapsedMs} ms`
-        : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors`;
-    return { status, message, handlers, specs, errors };
+        ? `Loaded ${loaded} in ${elapsedMs} ms${skippedNote}`
+        : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors${skippedNote}`;
+    return { status, message, handlers, specs, errors, skipped };
   }
 }

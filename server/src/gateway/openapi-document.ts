@@ -43,11 +43,11 @@ const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/
 
 /**
  * Builds one OpenAPI document for the whole gateway: every route of the table under `servers:
- * [/api/adaptive]`, the components of each spec and Python handler (renamed `<file>.<name>` where two
+ * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each spec and Python handler (renamed `<file>.<name>` where two
  * files use one name),
  * and the `df_basic` / `df_bearer_jwt` security schemes.
  */
-export function mergedOpenApiDocument(table: RouteTable, units: readonly WorkspaceUnit[], version: string): Json {
+export function mergedOpenApiDocument(table: RouteTable, units: readonly WorkspaceUnit[], version: string, routePrefix: string = gatewayPrefix): Json {
   const documented = units.filter((u) => u.document);
   const owners = new Map<string, number>();
   for (const unit of documented) {
@@ -104,7 +104,7 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
       version,
       description: 'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
     },
-    servers: [{ url: gatewayPrefix }],
+    servers: [{ url: routePrefix || '/' }],
     security: [{ df_basic: [] }, { df_bearer_jwt: [] }],
     paths,
     components,

@@ -1,28 +1,50 @@
+import path from 'node:path';
 import type { Logger } from '../logger.js';
 import { stampsOf } from './file-stamps.js';
 import type { UnitLoader } from './gateway.js';
 import type { WorkspaceUnit } from './route-table.js';
-import { isSpecFile } from './spec/mount.js';
+import { NotOpenApiError, SkippedFileError } from './load-error.js';
+import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './spec/mount.js';
 import { loadSpec } from './spec/spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from './spec/spec-types.js';
 import { specUnit } from './spec-routes.js';
 
+/** How a spec loader reads its folder. */
+export interface SpecLoaderOptions {
+  validateRequests: boolean;
+  limits?: SpecLimits;
+  /**
+   * Only these file names of the folder (files named on the command line); a named file that is not
+   * OpenAPI 3.x is an error. Unset: every `.yaml`, `.yml` and `.json` file, and one that is not
+   * OpenAPI 3.x is skipped unless it is named `*.openapi.*`.
+   */
+  only?: ReadonlySet<string>;
+  /** Serve each spec at the path of its `servers[0].url` (mock mode) instead of `/api/adaptive/<mount>`. */
+  atServerPath?: boolean;
+}
+
 /**
- * The loader of `<name>.openapi.yaml|yml|json` files from the specs directory. A spec whose file
- * and referenced files are unchanged since its last load keeps its compiled routes, so a reload
- * caused by a handler edit costs nothing for the specs.
+ * The loader of the OpenAPI files of one folder (the workspace's specs folder, or a folder or files
+ * given to `serve`). A spec whose file and referenced files are unchanged since its last load keeps
+ * its compiled routes, so a reload caused by a handler edit costs nothing for the specs.
  */
-export function specFilesLoader(specsDir: string, log: Logger, options: { validateRequests: boolean; limits?: SpecLimits }): UnitLoader {
+export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoaderOptions): UnitLoader {
+  const { only } = options;
   const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit }>();
   return {
     kind: 'spec',
     dir: specsDir,
-    accepts: isSpecFile,
+    accepts: only ? (name) => only.has(name) : isSpecFile,
     async load(filePath) {
       const previous = loaded.get(filePath);
       if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
       const rootBefore = stampsOf([filePath]);
-      const spec = await loadSpec(filePath, specsDir, options.limits ?? defaultSpecLimits);
+      const spec = await loadSpec(filePath, specsDir, options.limits ?? defaultSpecLimits).catch((error: unknown) => {
+        const name = path.basename(filePath);
+        if (error instanceof NotOpenApiError && !only && !isNamedAsSpec(name)) throw new SkippedFileError(name, error.message);
+        throw error;
+      });
+      if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
       const unit = specUnit(spec, { validateRequests: options.validateRequests, log });
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);

@@ -126,7 +126,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     };
     return {
       method: operation.method,
-      path: `/${spec.mount}${operation.path === '/' ? '' : operation.path}`,
+      path: spec.mount === '' ? operation.path : `/${spec.mount}${operation.path === '/' ? '' : operation.path}`,
       source: 'spec' as const,
       file: spec.file,
       operation: documentedOperation(spec, operation),

@@ -15,8 +15,9 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 
 /**
  * Everything the gateway knows is wrong with the workspace as of its last reload: files that failed
- * to load (errors, with line and column when known), handlers stopped since for time or memory, routes left out of the table because another
- * file already defines them, and non-fatal spec and handler warnings.
+ * to load (errors, with line and column when known), handlers stopped since for time or memory, routes
+ * left out of the table because another file already defines them, files of the specs folder skipped
+ * as not OpenAPI 3.x, and non-fatal spec and handler warnings.
  */
 export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   const diagnostics: WorkbenchDiagnostic[] = [];
@@ -32,6 +33,9 @@ export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   }
   for (const { entry, reason } of gateway.table.conflicts) {
     diagnostics.push({ path: gatewayFilePath(entry.file), severity: 'warning', message: reason });
+  }
+  for (const { file, reason } of gateway.skippedFiles) {
+    diagnostics.push({ path: gatewayFilePath(file), severity: 'warning', message: `skipped: ${reason}` });
   }
   for (const unit of gateway.loadedUnits) {
     for (const warning of unit.warnings) {

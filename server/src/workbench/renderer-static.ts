@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { packageRoot } from '../version.js';
 
 /** Where the workbench UI is served. */
 export const workbenchUiPrefix = '/workbench';
@@ -39,17 +39,12 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 /**
- * The Vite build of the renderer (`dist/renderer` of the package), found from this module's location
- * whether the server runs from `dist/server/src/...` or from its sources.
+ * The Vite build of the renderer: `dist/renderer` of the repository, beside the server package
+ * (`server/`), whether the server runs from `server/dist/src/...` or from its sources. The headless
+ * package installed on its own has no renderer.
  */
 export function defaultRendererDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'dist', 'renderer');
-    const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve('dist', 'renderer');
-    dir = parent;
-  }
+  return path.join(packageRoot, '..', 'dist', 'renderer');
 }
 
 function sendFile(reply: FastifyReply, file: string, immutable: boolean): FastifyReply {

@@ -11,7 +11,7 @@ import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../version.js';
 
-const workerScript = path.join(packageRoot, 'server', 'python', 'adaptive_worker.py');
+const workerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'proxy-connection', 'te', 'trailer']);
 const readyTimeoutMs = 30_000;
 const maxBackoffMs = 30_000;

@@ -30,9 +30,30 @@ export function specBaseName(fileName: string): string {
   return fileName.replace(/\.openapi\.(ya?ml|json)$/i, '').replace(/\.(ya?ml|json)$/i, '');
 }
 
-/** The spec files of a directory listing: `<name>.openapi.yaml|yml|json`. */
+/**
+ * The files of the specs folder the spec loader reads: every `.yaml`, `.yml` or `.json` file that is not
+ * hidden. Each one is a spec when it is an OpenAPI 3.x document; any other is skipped with a reason.
+ */
 export function isSpecFile(fileName: string): boolean {
-  return /\.openapi\.(ya?ml|json)$/i.test(fileName) && !fileName.startsWith('.');
+  return /\.(ya?ml|json)$/i.test(fileName) && !fileName.startsWith('.');
+}
+
+/** `<name>.openapi.yaml|yml|json`: a file named as a spec, so a document that is not OpenAPI 3.x in it is an error, not skipped. */
+export function isNamedAsSpec(fileName: string): boolean {
+  return /\.openapi\.(ya?ml|json)$/i.test(fileName);
+}
+
+/**
+ * The path a spec's routes are served under when it is mocked at its own paths (`serve petstore.yaml`):
+ * the path of its `servers[0].url`, with or without scheme and host, as a mount without slashes at
+ * either end (`https://petstore.io/v1/` -> `v1`); `''` (the root) when it declares no usable server.
+ */
+export function mountFromServerPath(servers: unknown): string {
+  const url = Array.isArray(servers) ? (servers[0] as { url?: unknown } | undefined)?.url : undefined;
+  if (typeof url !== 'string') return '';
+  const match = /^(?:[a-z][a-z0-9+.-]*:)?(?:\/\/[^/]*)?([^?#]*)/i.exec(url.trim());
+  const mount = (match?.[1] ?? '').replace(/^\/+|\/+$/g, '');
+  return mount === '' || /\{/.test(mount) || !mountPattern.test(mount) || mount.split('/').includes('..') ? '' : mount;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LoadError } from '../load-error.js';
+import { LoadError, NotOpenApiError } from '../load-error.js';
 import path from 'node:path';
 import sampler from 'openapi-sampler';
 import { dereference, escapeToken, pointerOf } from './json-pointer.js';
@@ -23,14 +23,14 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 /** Checks the `openapi` field: a 3.0.x or 3.1.x version string. */
 function checkVersion(document: Json, file: string): string {
   if ('swagger' in document) {
-    throw new LoadError(file, `Swagger ${String(document.swagger)} documents are not supported; convert the spec to OpenAPI 3.0 or 3.1`);
+    throw new NotOpenApiError(file, `Swagger ${String(document.swagger)} documents are not supported; convert the spec to OpenAPI 3.0 or 3.1`);
   }
   const version = document.openapi;
   if (typeof version !== 'string') {
-    throw new LoadError(file, `"openapi" must be a version string such as "3.0.3" (found ${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`);
+    throw new NotOpenApiError(file, `"openapi" must be a version string such as "3.0.3" (found ${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`);
   }
   if (!/^3\.[01]\.\d+(-.+)?$/.test(version)) {
-    throw new LoadError(file, `OpenAPI ${version} is not supported; use 3.0.x or 3.1.x`);
+    throw new NotOpenApiError(file, `OpenAPI ${version} is not supported; use 3.0.x or 3.1.x`);
   }
   return version;
 }

@@ -1,4 +1,4 @@
-import { LoadError } from '../load-error.js';
+import { LoadError, NotOpenApiError } from '../load-error.js';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../runtime/module-entry.js';
@@ -9,7 +9,7 @@ function startWorker(workerData: unknown, limits: SpecLimits): Worker {
   return startModuleWorker(import.meta.url, './spec-worker', { workerData, resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, stackSizeMb: 8 }, stdout: true, stderr: true });
 }
 
-type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number } };
+type WorkerReply = { ok: true; spec: CompiledSpec } | { ok: false; error: { message: string; line?: number; column?: number; notOpenApi: boolean } };
 
 /**
  * Loads and compiles one spec file in a worker thread, bounded in time and memory: a reference bomb,
@@ -32,7 +32,11 @@ export function loadSpec(file: string, specsDir: string, limits: SpecLimits = de
       limits.timeoutMs,
     );
     worker.once('message', (reply: WorkerReply) =>
-      settle(() => (reply.ok ? resolve(reply.spec) : reject(new LoadError(name, reply.error.message, reply.error.line, reply.error.column)))),
+      settle(() => {
+        if (reply.ok) return resolve(reply.spec);
+        const { message, line, column, notOpenApi } = reply.error;
+        reject(notOpenApi ? new NotOpenApiError(name, message, line, column) : new LoadError(name, message, line, column));
+      }),
     );
     worker.once('error', (error: Error & { code?: string }) =>
       settle(() =>

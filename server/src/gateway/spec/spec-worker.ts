@@ -1,4 +1,4 @@
-import { LoadError } from '../load-error.js';
+import { LoadError, NotOpenApiError } from '../load-error.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileSpec } from './spec-compile.js';
 import { type SpecLimits } from './spec-types.js';
@@ -16,6 +16,7 @@ try {
       message: error instanceof RangeError ? 'document is nested too deeply to process' : e.message,
       line: error instanceof LoadError ? error.line : undefined,
       column: error instanceof LoadError ? error.column : undefined,
+      notOpenApi: error instanceof NotOpenApiError,
     },
   });
 }
