@@ -1,6 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { startModuleProcess } from '../../runtime/module-entry.js';
 import type { HandlerProcessData } from './handler-protocol.js';
+
+/** The nice value of handler processes: below the gateway's (0), so a busy handler never slows the rest. */
+const handlerPriority = 10;
 
 /**
  * Starts the processes handler modules run in, one ahead of need: Node's start-up and the SDK's import
@@ -46,9 +50,17 @@ export class HandlerProcesses {
 
   private start(): ChildProcess {
     const data: HandlerProcessData = { responseLimit: this.settings.responseLimit };
-    return startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
+    const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    // A handler spinning in a loop holds a core until it is cut off; at a lower priority it cannot
+    // take that core from the gateway, while the gateway waiting on it leaves it all the time it needs.
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, handlerPriority);
+    } catch {
+      // Not allowed here (some sandboxes): same priority as the gateway.
+    }
+    return child;
   }
 }
