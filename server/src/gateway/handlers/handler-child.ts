@@ -75,19 +75,27 @@ export class HandlerChild {
    * does not finish loading within `loadTimeoutMs`.
    */
   static start(bundlePath: string, compiled: CompiledHandler, sourceMap: BundleSourceMap, options: HandlerChildOptions): Promise<{ child: HandlerChild; routes: RouteDescription[] }> {
-    const child = new HandlerChild(options.processes.take(), options);
-    child.send({ type: 'load', bundleUrl: pathToFileURL(bundlePath).href });
+    const { child: process, booted } = options.processes.take();
+    const child = new HandlerChild(process, options);
     const { file, loadTimeoutMs } = options;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => fail(new LoadError(file, `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`)),
-        loadTimeoutMs,
-      );
+      let timer: NodeJS.Timeout | undefined;
       const fail = (error: LoadError) => {
         clearTimeout(timer);
         child.kill();
         reject(error);
       };
+      // The load timeout bounds the module's top level, not Node's start-up.
+      booted.then(
+        () => {
+          child.send({ type: 'load', bundleUrl: pathToFileURL(bundlePath).href });
+          timer = setTimeout(
+            () => fail(new LoadError(file, `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`)),
+            loadTimeoutMs,
+          );
+        },
+        (error: Error) => fail(new LoadError(file, error.message)),
+      );
       child.onMessage = (message) => {
         if (message.type === 'ready') {
           clearTimeout(timer);

@@ -138,8 +138,9 @@ function serve(routes: readonly RouteDefinition[]): void {
   });
 }
 
-// The gateway starts handler processes ahead of need (Node's start-up is most of a reload's time);
-// the first message names the module to load.
+// The gateway starts handler processes ahead of need (Node's start-up is most of a reload's time):
+// it is told when this one is booted, and the first message it sends names the module to load.
+process.send!([{ type: 'booted' } satisfies FromHandler]);
 process.once('message', (messages: ToHandler[]) => {
   const first = messages[0];
   if (first?.type !== 'load') throw new Error(`expected a load message first, got ${first?.type}`);

@@ -3,6 +3,18 @@ import os from 'node:os';
 import { startModuleProcess } from '../../runtime/module-entry.js';
 import type { HandlerProcessData } from './handler-protocol.js';
 
+/** A handler process and when it has booted (its first message). */
+export interface BootingProcess {
+  child: ChildProcess;
+  booted: Promise<void>;
+}
+
+/**
+ * How long Node may take to start a handler process. Generous: it is not the module's load time
+ * (HANDLER_LOAD_TIMEOUT_MS, counted from here), and a busy machine can take seconds.
+ */
+const bootTimeoutMs = 60_000;
+
 /** The nice value of handler processes: below the gateway's (0), so a busy handler never slows the rest. */
 const handlerPriority = 10;
 
@@ -13,29 +25,30 @@ const handlerPriority = 10;
  * has the same memory and answer limits.
  */
 export class HandlerProcesses {
-  private spare: ChildProcess | undefined;
+  private spare: BootingProcess | undefined;
   private closed = false;
 
   constructor(private readonly settings: { memoryMb: number; responseLimit: number }) {}
 
-  /** A booted process for a module: the spare when it is alive, else a new one. */
-  take(): ChildProcess {
-    let child = this.spare;
+  /** A process for a module: the spare when it is alive, else a new one; `booted` settles once it can take the module. */
+  take(): BootingProcess {
+    let taken = this.spare;
     this.spare = undefined;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null || !child.connected) {
+    const { child } = taken ?? {};
+    if (taken === undefined || child!.exitCode !== null || child!.signalCode !== null || !child!.connected) {
       child?.kill('SIGKILL');
-      child = this.start();
+      taken = this.start();
     }
-    child.ref();
-    child.channel?.ref();
+    taken.child.ref();
+    taken.child.channel?.ref();
     setImmediate(() => this.refill());
-    return child;
+    return taken;
   }
 
   /** Stops the spare; processes taken belong to their modules. */
   close(): void {
     this.closed = true;
-    this.spare?.kill('SIGKILL');
+    this.spare?.child.kill('SIGKILL');
     this.spare = undefined;
   }
 
@@ -43,12 +56,12 @@ export class HandlerProcesses {
     if (this.closed || this.spare !== undefined) return;
     const spare = this.start();
     // A spare must not keep the server (or a test) alive.
-    spare.unref();
-    spare.channel?.unref();
+    spare.child.unref();
+    spare.child.channel?.unref();
     this.spare = spare;
   }
 
-  private start(): ChildProcess {
+  private start(): BootingProcess {
     const data: HandlerProcessData = { responseLimit: this.settings.responseLimit };
     const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
@@ -61,6 +74,18 @@ export class HandlerProcesses {
     } catch {
       // Not allowed here (some sandboxes): same priority as the gateway.
     }
-    return child;
+    const booted = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`its process did not start within ${bootTimeoutMs} ms`)), bootTimeoutMs).unref();
+      child.once('message', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`its process ended while starting (${signal ?? `exit code ${code}`})`));
+      });
+    });
+    booted.catch(() => undefined); // a spare nobody takes may fail unobserved
+    return { child, booted };
   }
 }

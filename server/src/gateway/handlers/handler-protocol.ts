@@ -43,6 +43,8 @@ export type ToHandler =
 
 /** Handler process -> gateway. */
 export type FromHandler =
+  /** Node has started and the SDK is loaded: the process can take a module. */
+  | { type: 'booted' }
   | { type: 'ready'; routes: RouteDescription[] }
   /**
    * The module threw while loading, exports no `router`, exports something else as `router`, or
