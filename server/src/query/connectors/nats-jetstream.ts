@@ -1,8 +1,9 @@
 import { connect, type NatsConnection } from 'nats';
+import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type Filter, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, type ColumnInfo, type Connector, type Filter, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 interface JetStreamTable extends StreamTableSettings {
   stream: string;
@@ -56,11 +57,18 @@ export class NatsJetStreamConnector implements Connector {
     private readonly settings: NatsSettings,
   ) {}
 
-  private async connection(): Promise<NatsConnection> {
+  /**
+   * A connection (server INFO and CONNECT included) within the deadline, with `wait`, which bounds one
+   * of its requests by the deadline and closes the connection when it passes. nats.js takes no signal
+   * while connecting: its own timeout is the time left, and a connection that comes late is closed.
+   */
+  private async connection(deadline: Deadline): Promise<{ nc: NatsConnection; wait: <T>(request: Promise<T>) => Promise<T> }> {
     try {
-      return await connect({ servers: this.settings.servers, timeout: 3000, reconnect: false, maxReconnectAttempts: 0 });
+      const opening = connect({ servers: this.settings.servers, timeout: deadline.connectTimeoutMs(), reconnect: false, maxReconnectAttempts: 0 });
+      const nc = await deadline.bound(opening, undefined, (late) => void late.close().catch(() => undefined));
+      return { nc, wait: (request) => deadline.bound(request, () => void nc.close().catch(() => undefined)) };
     } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message || String(error));
+      throw sourceFailure(this.source, error, deadline);
     }
   }
 
@@ -78,23 +86,25 @@ export class NatsJetStreamConnector implements Connector {
     const start = startSequence(request.filters);
     const source = this.source;
     const columns = request.columns;
-    const open = () => this.connection();
+    const { deadline } = request;
+    const open = () => this.connection(deadline);
     // The connection is made when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
-      const nc = await open();
+      const { nc, wait } = await open();
       try {
-        const jsm = await nc.jetstreamManager();
-        const info = await jsm.streams.info(table.stream);
+        const jsm = await wait(nc.jetstreamManager());
+        const info = await wait(jsm.streams.info(table.stream));
         const last = info.state.last_seq;
         if (info.state.messages === 0 || start > last) return;
-        const consumer = await nc.jetstream().consumers.get(table.stream, { opt_start_seq: start, ...(table.subject ? { filterSubjects: table.subject } : {}) });
+        const consumer = await wait(nc.jetstream().consumers.get(table.stream, { opt_start_seq: start, ...(table.subject ? { filterSubjects: table.subject } : {}) }));
         let read = 0;
         let done = false;
-        while (!done && !request.signal.aborted) {
-          const messages = await consumer.fetch({ max_messages: 1000, expires: 2000 });
+        while (!done) {
+          const messages = (await wait(consumer.fetch({ max_messages: 1000, expires: 2000 })))[Symbol.asyncIterator]();
           const batch: unknown[][] = [];
           let received = 0;
-          for await (const message of messages) {
+          for (let next = await wait(messages.next()); !next.done; next = await wait(messages.next())) {
+            const message = next.value;
             received++;
             read++;
             let payload: Record<string, unknown> = {};
@@ -113,16 +123,15 @@ export class NatsJetStreamConnector implements Connector {
             if (predicate.test(row)) batch.push(row);
             if (message.seq >= last || message.info.pending === 0 || read >= table.maxEvents) {
               done = true;
+              await messages.return?.();
               break;
             }
           }
           if (batch.length > 0) yield batch;
           if (received === 0) done = true;
         }
-        if (request.signal.aborted) throw request.signal.reason;
       } catch (error) {
-        if (request.signal.aborted) throw error;
-        throw new SourceUnavailableError(source, (error as Error).message);
+        throw sourceFailure(source, error, deadline);
       } finally {
         await nc.close().catch(() => undefined);
       }
@@ -130,15 +139,15 @@ export class NatsJetStreamConnector implements Connector {
     return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
   }
 
-  async check(): Promise<Record<string, unknown>> {
-    const nc = await this.connection();
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    const { nc, wait } = await this.connection(deadline);
     try {
-      const jsm = await nc.jetstreamManager();
+      const jsm = await wait(nc.jetstreamManager());
       let messages = 0;
-      for (const table of this.settings.tables) messages += (await jsm.streams.info(table.stream)).state.messages;
+      for (const table of this.settings.tables) messages += (await wait(jsm.streams.info(table.stream))).state.messages;
       return { streams: this.settings.tables.length, messages };
     } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message);
+      throw sourceFailure(this.source, error, deadline);
     } finally {
       await nc.close().catch(() => undefined);
     }

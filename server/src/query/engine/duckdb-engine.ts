@@ -6,7 +6,8 @@ import { SourceUnavailableError, type ScanResult, type TableInfo } from '../conn
 import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
-import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
+import { Deadline } from '../deadline.js';
+import { QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
 import { jsonValue } from './result-format.js';
 import { FreshInstances } from './fresh-instances.js';
 import { Semaphore } from './semaphore.js';
@@ -64,19 +65,25 @@ export class DuckDBEngine implements QueryEngine {
     const ast = await this.parser.parse(sql);
     const shape = analyseQuery(ast);
 
-    const { signal, dispose } = querySignal(options);
+    const deadline = Deadline.after(options.timeoutMs, options.signal);
     let release: (() => void) | undefined;
     try {
-      release = await this.slots.acquire(signal);
-      const tables = await this.plan(shape.references, signal);
-      const pushdown = this.aggregatePushdown(ast, shape, tables);
-      return await this.execute(sql, shape, tables, pushdown, options.maxRows, signal, started);
+      release = await this.slots.acquire(deadline.signal);
+      // The query answers when its deadline passes even if a source never does: the connectors destroy
+      // what they wait on, and whatever is still unwinding then no longer holds the slot.
+      return await deadline.bound(this.planAndExecute(sql, ast, shape, options.maxRows, deadline, started));
     } catch (error) {
-      throw this.translate(error, signal);
+      throw this.translate(error, deadline.signal);
     } finally {
-      dispose();
+      deadline.dispose();
       release?.();
     }
+  }
+
+  private async planAndExecute(sql: string, ast: unknown, shape: ReturnType<typeof analyseQuery>, maxRows: number, deadline: Deadline, started: number): Promise<QueryOutcome> {
+    const tables = await this.plan(shape.references, deadline);
+    const pushdown = this.aggregatePushdown(ast, shape, tables);
+    return this.execute(sql, shape, tables, pushdown, maxRows, deadline, started);
   }
 
   /** Turns an abort into 504 (timeout) or a cancellation, and a source failure into 502 naming it. */
@@ -91,7 +98,7 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   /** Resolves every `<source>.<table>` reference: 404 for an unknown source or table. */
-  private async plan(references: readonly TableReference[], signal: AbortSignal): Promise<PlannedTable[]> {
+  private async plan(references: readonly TableReference[], deadline: Deadline): Promise<PlannedTable[]> {
     if (references.length === 0) return [];
     return Promise.all(
       references.map(async (ref) => {
@@ -100,7 +107,7 @@ export class DuckDBEngine implements QueryEngine {
           const known = this.catalog.list().map((s) => s.definition.name);
           throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
         }
-        const info = await source.connector.describeTable(ref.table, signal);
+        const info = await source.connector.describeTable(ref.table, deadline);
         if (!info) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
         return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };
       }),
@@ -137,7 +144,8 @@ export class DuckDBEngine implements QueryEngine {
     return String(reader.getRows()[0][0]);
   }
 
-  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, maxRows: number, signal: AbortSignal, started: number): Promise<QueryOutcome> {
+  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, maxRows: number, deadline: Deadline, started: number): Promise<QueryOutcome> {
+    const { signal } = deadline;
     const fresh = await this.instances.take();
     const { instance, workDir } = fresh;
     let connection: DuckDBConnection | undefined;
@@ -152,7 +160,7 @@ export class DuckDBEngine implements QueryEngine {
     try {
       connection = await instance.connect();
       await connection.run("SET TimeZone = 'UTC'");
-      const scans = await this.load(connection, shape, tables, pushdown, signal, workDir);
+      const scans = await this.load(connection, shape, tables, pushdown, deadline, workDir);
       // From here on the user's SQL can reach nothing but the loaded tables.
       await connection.run('SET enable_external_access = false');
       await connection.run('SET lock_configuration = true');
@@ -192,7 +200,8 @@ export class DuckDBEngine implements QueryEngine {
    * Attaches each source and fills its referenced tables; fetches run in parallel, loads one by one. A
    * table whose source took the offered aggregation stays empty and its partial rows fill the partial table.
    */
-  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, workDir: string): Promise<ScanReport[]> {
+  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, deadline: Deadline, workDir: string): Promise<ScanReport[]> {
+    const { signal } = deadline;
     const infos = new Map(tables.map((t) => [t.key, t.info]));
     const filters = pushableFilters(shape, infos);
     for (const source of new Set(tables.map((t) => t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
@@ -201,7 +210,7 @@ export class DuckDBEngine implements QueryEngine {
       tables.map(async (t) => {
         const columns = neededColumns(shape, t.info);
         const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
-        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], signal, workDir });
+        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], deadline, workDir });
         return { t, columns, scan };
       }),
     );

@@ -1,4 +1,5 @@
 import { quoteDouble } from '../connectors/filters.js';
+import { withDeadline } from '../deadline.js';
 import type { SqlResult } from '../engine/result-format.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { NlSettings } from './nl-settings.js';
@@ -59,14 +60,15 @@ export const tableKey = (source: string, table: string): string => `${source}.${
  * Builds the schema context of every source in `catalog`: tables and columns from the connectors,
  * a sample of distinct values of each text column (one query per table through `run`, so sampling
  * goes through the engine and its limits), declared relationships, and relationships inferred from
- * column names (`customer_id` -> `customers.id`). A source that cannot be read is left out.
+ * column names (`customer_id` -> `customers.id`). A source that cannot be read, or does not list
+ * its tables within `timeoutMs` (the query limit), is left out.
  */
-export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>): Promise<SchemaContext> {
+export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>, timeoutMs: number): Promise<SchemaContext> {
   const tables: SchemaTable[] = [];
   for (const { definition, connector } of catalog.list()) {
     let infos;
     try {
-      infos = await connector.listTables();
+      infos = await withDeadline(timeoutMs, (deadline) => connector.listTables(deadline));
     } catch {
       continue;
     }
