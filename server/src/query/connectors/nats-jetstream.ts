@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { connect, type NatsConnection } from 'nats';
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
@@ -46,6 +47,39 @@ export function startSequence(filters: readonly Filter[]): number {
 
 const decoder = new TextDecoder();
 
+/** Resolves once `server` sends its INFO greeting on a connection of our own, which is then closed. */
+function greeting(server: string, signal: AbortSignal): Promise<string> {
+  const { hostname, port } = new URL(/^\w+:\/\//.test(server) ? server : `nats://${server}`);
+  const socket = net.connect(Number(port || 4222), hostname);
+  const stop = () => socket.destroy(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  return new Promise<string>((resolve, reject) => {
+    socket.once('data', (chunk: Buffer) => (chunk.toString('latin1').startsWith('INFO ') ? resolve(server) : reject(new Error(`${server} does not greet as a NATS server does`))));
+    socket.once('error', reject);
+    socket.once('close', () => reject(signal.aborted ? signal.reason : new Error(`${server} closed the connection`)));
+  }).finally(() => {
+    signal.removeEventListener('abort', stop);
+    socket.destroy();
+  });
+}
+
+/**
+ * The first of `servers` to greet within the deadline. nats.js never closes the socket of a connection
+ * attempt that timed out before the server's greeting (its transport closes connected sockets only), so
+ * a server that accepts and never answers is found out here, on sockets that are ours to destroy, and
+ * nats.js dials only a server that has just answered.
+ */
+async function firstGreeting(servers: readonly string[], deadline: Deadline): Promise<string> {
+  const settled = new AbortController();
+  try {
+    return await Promise.any(servers.map((server) => greeting(server, AbortSignal.any([deadline.signal, settled.signal]))));
+  } catch (error) {
+    throw deadline.expired ? deadline.signal.reason : ((error as AggregateError).errors?.[0] ?? error);
+  } finally {
+    settled.abort();
+  }
+}
+
 /**
  * NATS JetStream through `nats`: a stream's retained messages as rows (`sequence`, `subject`,
  * `timestamp`, then the configured fields of the JSON payload), read with an ordered consumer up to
@@ -64,7 +98,8 @@ export class NatsJetStreamConnector implements Connector {
    */
   private async connection(deadline: Deadline): Promise<{ nc: NatsConnection; wait: <T>(request: Promise<T>) => Promise<T> }> {
     try {
-      const opening = connect({ servers: this.settings.servers, timeout: deadline.connectTimeoutMs(), reconnect: false, maxReconnectAttempts: 0 });
+      const server = await firstGreeting(this.settings.servers, deadline);
+      const opening = connect({ servers: server, timeout: deadline.connectTimeoutMs(), reconnect: false, maxReconnectAttempts: 0 });
       const nc = await deadline.bound(opening, undefined, (late) => void late.close().catch(() => undefined));
       return { nc, wait: (request) => deadline.bound(request, () => void nc.close().catch(() => undefined)) };
     } catch (error) {
