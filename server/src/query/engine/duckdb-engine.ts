@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError } from '../../errors.js';
@@ -110,21 +113,25 @@ export class DuckDBEngine implements QueryEngine {
   private async runWithin(sql: string, ast: unknown, shape: ReturnType<typeof analyseQuery>, maxRows: number, deadline: Deadline, started: number): Promise<QueryOutcome> {
     const tables = await this.plan(shape.references, deadline);
     const pushdown = this.aggregatePushdown(ast, shape, tables);
-    const fresh = await this.instances.take();
+    // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
+    // only with the slot, so queries waiting on a hung source cost no instance.
+    const fetchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-fetch-'));
     try {
       const begun = performance.now();
-      const fetched = await this.fetch(shape, tables, pushdown, deadline, fresh.workDir);
+      const fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
       const release = await this.slots.acquire(deadline.signal);
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
+      const fresh = await this.instances.take();
       try {
         return await this.execute(sql, fresh.instance, fetched, pushdown, maxRows, deadline, started, begun);
       } finally {
+        this.instances.release(fresh);
         deadline.signal.removeEventListener('abort', release);
         release();
       }
     } finally {
-      this.instances.release(fresh);
+      fs.rmSync(fetchDir, { recursive: true, force: true });
     }
   }
 
