@@ -14,15 +14,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { queryModule } from './lib/query-dist.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (module) => import(path.join(root, 'dist/server/src/query', module));
-const { loadQuerySetup } = await dist('sources.js');
-const { SourceCatalog } = await dist('source-catalog.js');
-const { SqlParser } = await dist('engine/sql-parser.js');
-const { DuckDBEngine } = await dist('engine/duckdb-engine.js');
-const { TrinoEngine } = await dist('engine/trino-engine.js');
+const [{ loadQuerySetup }, { SourceCatalog }, { SqlParser }, { DuckDBEngine }, { TrinoEngine }] = await Promise.all(
+  ['sources.js', 'source-catalog.js', 'engine/sql-parser.js', 'engine/duckdb-engine.js', 'engine/trino-engine.js'].map(queryModule),
+);
 
 const hungCount = Number(process.env.HUNG ?? 20);
 const seconds = Number(process.env.SECONDS ?? 3);
@@ -45,12 +41,7 @@ fs.writeFileSync(
   `limits: { timeout_ms: ${timeoutMs} }
 trino: { server: "http://127.0.0.1:${port}", user: bench }
 sources:
-  - { name: hung_pg, type: relational, connector: postgres, url: "postgres://postgres@127.0.0.1:${port}/shop" }
-  - { name: hung_my, type: relational, connector: mariadb, url: "mysql://root@127.0.0.1:${port}/shop" }
-  - { name: hung_redis, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }
-  - { name: hung_nats, type: streaming, connector: nats, servers: "nats://127.0.0.1:${port}", tables: [{ name: orders, stream: S, fields: { a: INTEGER } }] }
-  - { name: hung_s3, type: object-storage, connector: s3, endpoint: "http://127.0.0.1:${port}", bucket: lake, access_key_id: k, secret_access_key: s }
-`,
+${fs.readFileSync(new URL('../server/src/query/test-support/hung-sources.yaml', import.meta.url), 'utf8').replaceAll('${HUNG_PORT}', String(port))}`,
 );
 const hungQueries = {
   postgres: 'SELECT * FROM hung_pg.orders',

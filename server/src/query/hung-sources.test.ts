@@ -12,7 +12,7 @@ import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';
 import { querySourceHealth } from './source-health.js';
-import { BlackHole } from './test-support/black-hole.js';
+import { BlackHole, hungSourceEntries } from './test-support/black-hole.js';
 import { serviceUrls, setupFromText, uniqueName } from './test-support/query-fixtures.js';
 
 /**
@@ -36,11 +36,7 @@ const sourcesYaml = (port: number) => `
 limits: { timeout_ms: ${timeoutMs}, max_concurrent: 2 }
 async: { workers: 1, timeout_ms: ${timeoutMs} }
 sources:
-  - { name: hung_pg, type: relational, connector: postgres, url: "postgres://postgres@127.0.0.1:${port}/shop" }
-  - { name: hung_my, type: relational, connector: mariadb, url: "mysql://root@127.0.0.1:${port}/shop" }
-  - { name: hung_redis, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }
-  - { name: hung_nats, type: streaming, connector: nats, servers: "nats://127.0.0.1:${port}", tables: [{ name: orders, stream: S, fields: { a: INTEGER } }] }
-  - { name: hung_s3, type: object-storage, connector: s3, endpoint: "http://127.0.0.1:${port}", bucket: lake, access_key_id: k, secret_access_key: s }
+${hungSourceEntries(port)}
   - { name: live, type: streaming, connector: redis, url: "${serviceUrls.redis}", tables: [{ name: clicks, key: "${liveKey}", fields: { a: INTEGER } }] }
 `;
 

@@ -3,7 +3,7 @@ import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters, quoteBacktick } from './filters.js';
-import { findTable, sourceFailure, SourceUnavailableError, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, SourceUnavailableError, tablesOfColumns, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface MysqlSettings {
   url: string;
@@ -108,14 +108,8 @@ export class MysqlConnector implements Connector {
           );
         }),
     );
-    const tables = new Map<string, TableInfo>();
-    for (const row of rows) {
-      if (this.settings.tables && !this.settings.tables.some((t) => t.toLowerCase() === row.table_name.toLowerCase())) continue;
-      const table = tables.get(row.table_name) ?? { name: row.table_name, columns: [] };
-      table.columns.push({ name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) });
-      tables.set(row.table_name, table);
-    }
-    return [...tables.values()];
+    const columns = rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) } }));
+    return tablesOfColumns(columns, this.settings.tables);
   }
 
   listTables(deadline: Deadline): Promise<TableInfo[]> {

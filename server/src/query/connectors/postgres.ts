@@ -8,7 +8,7 @@ import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters, quoteDouble } from './filters.js';
 import { CopyOutStream } from './postgres-copy-out.js';
 import { sqlString } from './scratch-duckdb.js';
-import { findTable, sourceFailure, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, tablesOfColumns, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface PostgresSettings {
   url: string;
@@ -179,14 +179,8 @@ export class PostgresConnector implements Connector {
   private tables(deadline: Deadline, only?: string): Promise<TableInfo[]> {
     return this.withClient(deadline, async (client) => {
       const result = await client.query<{ table_name: string; column_name: string; type_name: string; formatted: string }>(columnsQuery, [this.settings.schema, only ?? null]);
-      const tables = new Map<string, TableInfo>();
-      for (const row of result.rows) {
-        if (this.settings.tables && !this.settings.tables.some((t) => t.toLowerCase() === row.table_name.toLowerCase())) continue;
-        const table = tables.get(row.table_name) ?? { name: row.table_name, columns: [] };
-        table.columns.push({ name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) });
-        tables.set(row.table_name, table);
-      }
-      return [...tables.values()];
+      const columns = result.rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) } }));
+      return tablesOfColumns(columns, this.settings.tables);
     });
   }
 

@@ -108,6 +108,22 @@ export function findTable(tables: readonly TableInfo[], name: string): TableInfo
   return tables.find((t) => t.name.toLowerCase() === wanted);
 }
 
+/**
+ * The tables of a database catalogue's column rows (one row per column, grouped by table in order),
+ * keeping only the tables of `allowList` (case-insensitive) when one is given.
+ */
+export function tablesOfColumns(rows: readonly { table: string; column: ColumnInfo }[], allowList?: readonly string[]): TableInfo[] {
+  const allowed = allowList && new Set(allowList.map((t) => t.toLowerCase()));
+  const tables = new Map<string, TableInfo>();
+  for (const { table, column } of rows) {
+    if (allowed && !allowed.has(table.toLowerCase())) continue;
+    const info = tables.get(table) ?? { name: table, columns: [] };
+    info.columns.push(column);
+    tables.set(table, info);
+  }
+  return [...tables.values()];
+}
+
 /** An error reaching or reading a source: the engine reports it as 502 naming the source. */
 export class SourceUnavailableError extends Error {
   constructor(

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -35,4 +36,9 @@ export class BlackHole {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** The `sources:` entries of hung-sources.yaml (one source per connector) on the black hole at `port`. */
+export function hungSourceEntries(port: number): string {
+  return fs.readFileSync(new URL('./hung-sources.yaml', import.meta.url), 'utf8').replaceAll('${HUNG_PORT}', String(port));
 }
