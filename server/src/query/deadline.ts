@@ -26,7 +26,9 @@ export class Deadline {
   static after(timeoutMs: number, cancel?: AbortSignal): Deadline {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new QueryTimeout(timeoutMs)), timeoutMs);
-    const onCancel = () => controller.abort(cancel?.reason ?? new QueryCancelled());
+    // `abort()` without a reason gives a DOMException AbortError: that means "cancelled" too.
+    const givenReason = () => (cancel?.reason instanceof DOMException && cancel.reason.name === 'AbortError' ? undefined : cancel?.reason);
+    const onCancel = () => controller.abort(givenReason() ?? new QueryCancelled());
     if (cancel?.aborted) onCancel();
     cancel?.addEventListener('abort', onCancel, { once: true });
     return new Deadline(controller.signal, performance.now() + timeoutMs, () => {

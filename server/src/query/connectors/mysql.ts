@@ -141,7 +141,8 @@ export class MysqlConnector implements Connector {
         lease.release(true);
       };
       deadline.signal.addEventListener('abort', abort, { once: true });
-      let failed = false;
+      // A connection given back before its result was read to the end still carries the rest of it.
+      let complete = false;
       try {
         let batch: unknown[][] = [];
         for await (const row of stream) {
@@ -152,12 +153,12 @@ export class MysqlConnector implements Connector {
           }
         }
         if (batch.length > 0) yield batch;
+        complete = true;
       } catch (error) {
-        failed = true;
         throw sourceFailure(source, error, deadline);
       } finally {
         deadline.signal.removeEventListener('abort', abort);
-        lease.release(failed);
+        lease.release(!complete);
       }
     }
     return { output: { kind: 'rows', batches: batches() }, pushed };
