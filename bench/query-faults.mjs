@@ -77,9 +77,10 @@ try {
   const viaTrino = await answer(trino, 'SELECT * FROM hung_pg.orders');
   console.log(`   ${'trino'.padEnd(9)} ${viaTrino.status} after ${viaTrino.ms.toFixed(0)} ms`);
 
-  /** `SELECT 1` answered per second by `clients` clients back to back for `seconds`. */
+  /** `SELECT 1` answered per second by `clients` clients back to back for `seconds`, and this process's CPU time per answer. */
   async function selectOneRate() {
     const end = performance.now() + seconds * 1000;
+    const cpu = process.cpuUsage();
     let answered = 0;
     await Promise.all(
       Array.from({ length: clients }, async () => {
@@ -89,7 +90,8 @@ try {
         }
       }),
     );
-    return answered / seconds;
+    const used = process.cpuUsage(cpu);
+    return { rate: answered / seconds, cpuMs: (used.user + used.system) / 1000 / answered };
   }
 
   let hanging = false;
@@ -102,22 +104,23 @@ try {
       hungAnswered++;
     }
   }
-  /** The rate with `hungCount` queries hanging meanwhile. */
+  /** The rate (and CPU per answer) with `hungCount` queries hanging meanwhile. */
   async function rateWhileHanging() {
     hanging = true;
     const hangers = Array.from({ length: hungCount }, (_, i) => keepHanging(i));
     // Let every hung query reach its source first.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const rate = await selectOneRate();
+    const measured = await selectOneRate();
     hanging = false;
     await Promise.all(hangers);
-    return rate;
+    return measured;
   }
 
   console.log(`2. SELECT 1 per second, ${clients} clients, ${seconds} s each, in the order none/hung/hung/none per round (target: with/without at least 0.9x)`);
   await selectOneRate(); // warm-up
   const without = [];
   const withHung = [];
+  const show = (m) => `${m.rate.toFixed(0)}/s (${m.cpuMs.toFixed(1)} ms CPU each)`;
   for (let round = 0; round < rounds; round++) {
     // ABBA order, so a drift of the machine's load favours neither side.
     const a = await selectOneRate();
@@ -126,10 +129,13 @@ try {
     const d = await selectOneRate();
     without.push(a, d);
     withHung.push(b, c);
-    console.log(`   round ${round + 1}: none hanging ${a.toFixed(0)}, ${d.toFixed(0)}/s; ${hungCount} hanging ${b.toFixed(0)}, ${c.toFixed(0)}/s`);
+    console.log(`   round ${round + 1}: none hanging ${show(a)}, ${show(d)}; ${hungCount} hanging ${show(b)}, ${show(c)}`);
   }
-  const sum = (values) => values.reduce((x, y) => x + y, 0);
-  console.log(`   mean: none hanging ${(sum(without) / without.length).toFixed(0)}/s, ${hungCount} hanging ${(sum(withHung) / withHung.length).toFixed(0)}/s, ratio ${(sum(withHung) / sum(without)).toFixed(2)}; hung queries answered meanwhile: ${hungAnswered}`);
+  const mean = (values, key) => values.reduce((sum, m) => sum + m[key], 0) / values.length;
+  console.log(
+    `   mean: none hanging ${mean(without, 'rate').toFixed(0)}/s, ${hungCount} hanging ${mean(withHung, 'rate').toFixed(0)}/s, ratio ${(mean(withHung, 'rate') / mean(without, 'rate')).toFixed(2)}; ` +
+      `CPU per SELECT 1 ${mean(without, 'cpuMs').toFixed(1)} vs ${mean(withHung, 'cpuMs').toFixed(1)} ms; hung queries answered meanwhile: ${hungAnswered}`,
+  );
 } finally {
   await engine.close();
   await catalog.close();
