@@ -49,6 +49,11 @@ async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterabl
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
+/** Ends the row streams of fetched tables that were not read to the end, so their connections go back. */
+async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
+  for (const { scan } of fetched) if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
+}
+
 /** Maps a DuckDB error of the user's SQL to a client error: never a 500 for user input. */
 function userSqlError(error: unknown, memoryLimit: string): HttpError {
   const message = (error as Error).message ?? String(error);
@@ -116,9 +121,10 @@ export class DuckDBEngine implements QueryEngine {
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
     // only with the slot, so queries waiting on a hung source cost no instance.
     const fetchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-fetch-'));
+    let fetched: FetchedTable[] = [];
     try {
       const begun = performance.now();
-      const fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
+      fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
       const release = await this.slots.acquire(deadline.signal);
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
@@ -131,6 +137,8 @@ export class DuckDBEngine implements QueryEngine {
         release();
       }
     } finally {
+      // A query that stopped before loading every table leaves streams that hold a connection.
+      await endStreams(fetched);
       fs.rmSync(fetchDir, { recursive: true, force: true });
     }
   }
@@ -257,9 +265,10 @@ export class DuckDBEngine implements QueryEngine {
         return { t, columns, scan: scan.output.kind === 'rows' ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } } : scan };
       }),
     );
+    const fetched = scans.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = scans.find((s) => s.status === 'rejected');
-    if (!failure) return scans.map((s) => (s as PromiseFulfilledResult<FetchedTable>).value);
-    for (const s of scans) if (s.status === 'fulfilled' && s.value.scan.output.kind === 'rows') await s.value.scan.output.batches[Symbol.asyncIterator]().return?.();
+    if (!failure) return fetched;
+    await endStreams(fetched);
     throw (failure as PromiseRejectedResult).reason;
   }
 
