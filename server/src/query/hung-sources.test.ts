@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -13,7 +14,7 @@ import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';
 import { querySourceHealth } from './source-health.js';
 import { BlackHole, hungSourceEntries } from './test-support/black-hole.js';
-import { serviceUrls, setupFromText, uniqueName } from './test-support/query-fixtures.js';
+import { engineFor, serviceUrls, setupFromText, uniqueName } from './test-support/query-fixtures.js';
 
 /**
  * Sources that accept connections and never answer (issue 18): every query on one answers at its
@@ -153,6 +154,42 @@ describe('a source that accepts connections and never answers', () => {
     await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: timeoutMs / 2, interval: 20 });
     expect((await jobStatus(hung)).status).toBe('CANCELLED');
     await vi.waitFor(() => expect(hole.open).toBe(0));
+  });
+});
+
+describe('a source that stalls after the handshake', () => {
+  it('redis: a read that never gets its page answers 504 within the timeout + 1 s and drops its connection', async () => {
+    // Answers the handshake (CLIENT SETINFO, the INFO ready check), then nothing: the XRANGE page never comes.
+    const sockets = new Set<net.Socket>();
+    const commands: string[] = [];
+    const stalling = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        for (const [, name] of chunk.toString('latin1').matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n/g)) {
+          commands.push(name.toUpperCase());
+          if (/^client$/i.test(name)) socket.write('+OK\r\n');
+          if (/^info$/i.test(name)) socket.write('$9\r\nloading:0\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-stall-'));
+    const port = (stalling.address() as net.AddressInfo).port;
+    const setup = setupFromText(dir, `limits: { timeout_ms: ${timeoutMs} }\nsources:\n  - { name: slow, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }\n`);
+    const opened = await engineFor(setup);
+    try {
+      const { ms, value: error } = await timed(opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e));
+      expect((error as HttpError).status).toBe(504);
+      expect(ms).toBeLessThan(answerBound);
+      expect(commands).toContain('XRANGE');
+      await vi.waitFor(() => expect(sockets.size).toBe(0));
+    } finally {
+      await opened.close();
+      stalling.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
