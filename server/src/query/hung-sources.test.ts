@@ -59,7 +59,7 @@ async function timed<T>(work: Promise<T>): Promise<{ ms: number; value: T }> {
   return { ms: performance.now() - start, value };
 }
 
-async function jobStatus(id: string): Promise<{ status: string; started_at: string | null; error: string | null }> {
+async function jobStatus(id: string): Promise<{ status: string; started_at: string | null; completed_at: string | null; error: string | null }> {
   return (await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json();
 }
 
@@ -137,9 +137,11 @@ describe('a source that accepts connections and never answers', () => {
     const submit = async (query: string) => (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } })).json<{ query_id: string }>().query_id;
     const hung = await submit(hungQueries.redis);
     const next = await submit('SELECT 42 AS answer');
-    await vi.waitFor(async () => expect((await jobStatus(hung)).status).toBe('FAILED'), { timeout: answerBound, interval: 50 });
-    expect((await jobStatus(hung)).error).toContain(`${timeoutMs} ms`);
-    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: 2000, interval: 50 });
+    await vi.waitFor(async () => expect((await jobStatus(hung)).status).toBe('FAILED'), { timeout: answerBound + 1000, interval: 50 });
+    const failed = await jobStatus(hung);
+    expect(failed.error).toContain(`${timeoutMs} ms`);
+    expect(Date.parse(failed.completed_at!) - Date.parse(failed.started_at!)).toBeLessThan(answerBound);
+    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: 5000, interval: 50 });
   });
 
   it('frees the worker when a job on it is cancelled: the queued job starts at once', async () => {
@@ -150,8 +152,10 @@ describe('a source that accepts connections and never answers', () => {
     expect((await jobStatus(next)).started_at).toBeNull();
     const cancel = await app.inject({ method: 'DELETE', url: `${base}/async/${hung}` });
     expect(cancel.json()).toMatchObject({ status: 'CANCELLED' });
-    // Well before the hung job's own timeout would have freed the worker.
-    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: timeoutMs / 2, interval: 20 });
+    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: 5000, interval: 20 });
+    // The worker was free before the hung job's own timeout would have freed it.
+    const started = (id: string) => jobStatus(id).then((job) => Date.parse(job.started_at!));
+    expect(await started(next)).toBeLessThan((await started(hung)) + timeoutMs);
     expect((await jobStatus(hung)).status).toBe('CANCELLED');
     await vi.waitFor(() => expect(hole.open).toBe(0));
   });
