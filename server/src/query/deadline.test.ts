@@ -62,6 +62,18 @@ describe('Deadline', () => {
     expect(Deadline.of(new AbortController().signal).connectTimeoutMs()).toBe(maxConnectMs);
   });
 
+  it('bounds any number of waits at once without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const deadline = Deadline.after(20);
+    const waits = Array.from({ length: 50 }, () => deadline.bound(never()).catch(() => 'cut'));
+    expect(await Promise.all(waits)).toEqual(waits.map(() => 'cut'));
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('stops its timer when disposed', async () => {
     const deadline = Deadline.after(10);
     deadline.dispose();

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { QueryCancelled, QueryTimeout } from './engine/query-engine.js';
 
 /** The longest a connection attempt may take however much time is left: a source that takes longer is down. */
@@ -25,6 +26,9 @@ export class Deadline {
    */
   static after(timeoutMs: number, cancel?: AbortSignal): Deadline {
     const controller = new AbortController();
+    // Every wait of the query listens on it at once (a scan per table, each page, each pooled connection):
+    // many listeners are its normal state, not a leak.
+    setMaxListeners(0, controller.signal);
     const timer = setTimeout(() => controller.abort(new QueryTimeout(timeoutMs)), timeoutMs);
     // `abort()` without a reason gives a DOMException AbortError: that means "cancelled" too.
     const givenReason = () => (cancel?.reason instanceof DOMException && cancel.reason.name === 'AbortError' ? undefined : cancel?.reason);
