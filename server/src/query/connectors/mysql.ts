@@ -141,6 +141,7 @@ export class MysqlConnector implements Connector {
         lease.release(true);
       };
       deadline.signal.addEventListener('abort', abort, { once: true });
+      if (deadline.expired) abort();
       // A connection given back before its result was read to the end still carries the rest of it.
       let complete = false;
       try {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { connect, type NatsConnection } from 'nats';
-import type { Deadline } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
@@ -48,19 +48,15 @@ export function startSequence(filters: readonly Filter[]): number {
 const decoder = new TextDecoder();
 
 /** Resolves once `server` sends its INFO greeting on a connection of our own, which is then closed. */
-function greeting(server: string, signal: AbortSignal): Promise<string> {
+function greeting(server: string, deadline: Deadline): Promise<string> {
   const { hostname, port } = new URL(/^\w+:\/\//.test(server) ? server : `nats://${server}`);
   const socket = net.connect(Number(port || 4222), hostname);
-  const stop = () => socket.destroy(signal.reason);
-  signal.addEventListener('abort', stop, { once: true });
-  return new Promise<string>((resolve, reject) => {
+  const greeted = new Promise<string>((resolve, reject) => {
     socket.once('data', (chunk: Buffer) => (chunk.toString('latin1').startsWith('INFO ') ? resolve(server) : reject(new Error(`${server} does not greet as a NATS server does`))));
     socket.once('error', reject);
-    socket.once('close', () => reject(signal.aborted ? signal.reason : new Error(`${server} closed the connection`)));
-  }).finally(() => {
-    signal.removeEventListener('abort', stop);
-    socket.destroy();
+    socket.once('close', () => reject(new Error(`${server} closed the connection`)));
   });
+  return deadline.bound(greeted, () => socket.destroy()).finally(() => socket.destroy());
 }
 
 /**
@@ -70,13 +66,19 @@ function greeting(server: string, signal: AbortSignal): Promise<string> {
  * nats.js dials only a server that has just answered.
  */
 async function firstGreeting(servers: readonly string[], deadline: Deadline): Promise<string> {
-  const settled = new AbortController();
+  // One deadline ends every probe: the query's, or ours once one of them has answered.
+  deadline.throwIfExpired();
+  const probes = new AbortController();
+  const expire = () => probes.abort(deadline.signal.reason);
+  deadline.signal.addEventListener('abort', expire, { once: true });
   try {
-    return await Promise.any(servers.map((server) => greeting(server, AbortSignal.any([deadline.signal, settled.signal]))));
+    const probing = Deadline.of(probes.signal);
+    return await Promise.any(servers.map((server) => greeting(server, probing)));
   } catch (error) {
     throw deadline.expired ? deadline.signal.reason : ((error as AggregateError).errors?.[0] ?? error);
   } finally {
-    settled.abort();
+    deadline.signal.removeEventListener('abort', expire);
+    probes.abort();
   }
 }
 

@@ -213,6 +213,7 @@ export class DuckDBEngine implements QueryEngine {
     };
     signal.addEventListener('abort', interrupt, { once: true });
     try {
+      deadline.throwIfExpired();
       connection = await instance.connect();
       await connection.run("SET TimeZone = 'UTC'");
       const scans = await this.load(connection, fetched, pushdown, signal, begun);
