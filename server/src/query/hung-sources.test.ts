@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../app.js';
 import { loadConfig } from '../config.js';
 import { HttpError } from '../errors.js';
+import { Deadline } from './deadline.js';
+import { QueryCancelled } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';
@@ -158,6 +160,32 @@ describe('a source that accepts connections and never answers', () => {
     expect(await started(next)).toBeLessThan((await started(hung)) + timeoutMs);
     expect((await jobStatus(hung)).status).toBe('CANCELLED');
     await vi.waitFor(() => expect(hole.open).toBe(0));
+  });
+});
+
+describe('a query stopped before it reaches its source', () => {
+  it('leaves no connection open on any connector', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-stopped-'));
+    const opened = await engineFor(setupFromText(dir, `sources:\n${hungSourceEntries(hole.port)}`));
+    const controller = new AbortController();
+    controller.abort(new QueryCancelled());
+    const deadline = Deadline.after(60_000, controller.signal);
+    try {
+      for (const { definition, connector } of opened.catalog.list()) {
+        const table = { name: hungQueries[definition.connector].split('.')[1], columns: [{ name: 'a', type: 'INTEGER' }] };
+        const reading = connector.scan({ table, columns: table.columns, filters: [], deadline, workDir: dir }).then(async (scan) => {
+          if (scan.output.kind === 'rows') for await (const _ of scan.output.batches);
+        });
+        await expect(reading, definition.name).rejects.toBeInstanceOf(QueryCancelled);
+      }
+      // Give a socket that was opened anyway the time to connect, then none may be left.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(hole.open).toBe(0);
+    } finally {
+      deadline.dispose();
+      await opened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
