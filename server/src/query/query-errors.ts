@@ -12,7 +12,7 @@ export const queryErrors = {
   busy: (detail: string) => new HttpError(503, detail, 'QUERY_BUSY'),
   jobStoreUnavailable: (detail: string) => new HttpError(503, detail, 'QUERY_JOB_STORE_UNAVAILABLE'),
   sourceUnavailable: (detail: string) => new HttpError(502, detail, 'QUERY_SOURCE_UNAVAILABLE'),
-  timeout: (timeoutMs: number) => new HttpError(504, `The query did not finish within ${timeoutMs} ms and was stopped`, 'QUERY_TIMEOUT'),
+  timeout: (timeoutMs: number, detail = `The query did not finish within ${timeoutMs} ms and was stopped`) => new HttpError(504, detail, 'QUERY_TIMEOUT'),
   cancelled: () => new HttpError(409, 'The query was cancelled', 'QUERY_CANCELLED', { status: 'CANCELLED' }),
 };
 

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { principalOf } from './jobs/job-principal.js';
+import { withDeadline } from './deadline.js';
+import { QueryTimeout } from './engine/query-engine.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
@@ -26,8 +28,6 @@ const pageQuery = {
   },
 } as const;
 
-/** How long a source may take to list its tables (the console's sources tree). */
-const tableListingTimeoutMs = 10_000;
 /** How long the sources may take to confirm an async query's tables before the job is queued anyway. */
 const submitCheckTimeoutMs = 2000;
 
@@ -46,9 +46,12 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request) => {
     const source = service.catalog.get(request.params.name);
     if (!source) throw queryErrors.notFound(`Unknown source "${request.params.name}"`);
+    // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
+    const { timeoutMs } = setup.limits;
     try {
-      return { source: source.definition.name, tables: await source.connector.listTables(AbortSignal.timeout(tableListingTimeoutMs)) };
+      return { source: source.definition.name, tables: await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline)) };
     } catch (error) {
+      if (error instanceof QueryTimeout) throw queryErrors.timeout(timeoutMs, `Source "${source.definition.name}" did not list its tables within ${timeoutMs} ms`);
       throw queryErrors.sourceUnavailable(`Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`);
     }
   });

@@ -1,3 +1,4 @@
+import { withDeadline, type Deadline } from './deadline.js';
 import { DuckDBEngine } from './engine/duckdb-engine.js';
 import type { QueryEngine, QueryOutcome } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
@@ -43,15 +44,19 @@ export class QueryService {
    * that cannot answer within `timeoutMs` is not held against the query: the job will say.
    */
   async checkReferences(sql: string, timeoutMs: number): Promise<void> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    for (const ref of analyseQuery(await this.parser.parse(sql)).references) {
+    const references = analyseQuery(await this.parser.parse(sql)).references;
+    await withDeadline(timeoutMs, (deadline) => this.checkEach(references, deadline));
+  }
+
+  private async checkEach(references: ReturnType<typeof analyseQuery>['references'], deadline: Deadline): Promise<void> {
+    for (const ref of references) {
       const source = this.catalog.get(ref.source);
       if (!source) {
         const known = this.catalog.list().map((s) => s.definition.name);
         throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
       }
       if (this.setup.engine !== 'duckdb') continue;
-      const info = await source.connector.describeTable(ref.table, signal).catch(() => null);
+      const info = await source.connector.describeTable(ref.table, deadline).catch(() => null);
       if (info === undefined) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
     }
   }

@@ -1,4 +1,5 @@
 import type { SourceType } from './connectors/types.js';
+import { Deadline } from './deadline.js';
 import { loadQuerySetup } from './sources.js';
 
 /** A query source as the health component sees it: what it is, and a check to run on demand. */
@@ -7,23 +8,24 @@ export interface SourceHealth {
   type: SourceType;
   description: string;
   /** Resolves with details safe to show (never settings or secrets); throws when the source does not answer. */
-  check(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  check(signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 /**
  * The sources of `sourcesFile` (config.querySources), each with a `check()` that opens a connector,
  * asks the source (tables listed, streams and buckets reachable) and closes it again, so health checks
- * never share connections with queries. A missing file gives an empty list.
+ * never share connections with queries. Every wait of the check ends when `signal` aborts (the health
+ * check's own timeout), and the connection is destroyed then. A missing file gives an empty list.
  */
 export function querySourceHealth(sourcesFile: string, env?: Record<string, string | undefined>): SourceHealth[] {
   return loadQuerySetup(sourcesFile, env).sources.map((definition) => ({
     name: definition.name,
     type: definition.type,
     description: definition.description,
-    check: async (signal?: AbortSignal) => {
+    check: async (signal: AbortSignal) => {
       const connector = definition.connect();
       try {
-        return { connector: definition.connector, ...(await connector.check(signal)) };
+        return { connector: definition.connector, ...(await connector.check(Deadline.of(signal))) };
       } finally {
         await connector.close();
       }

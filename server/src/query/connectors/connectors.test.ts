@@ -13,7 +13,7 @@ import { HttpError } from '../../errors.js';
 import type { DuckDBEngine } from '../engine/duckdb-engine.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import { querySourceHealth } from '../source-health.js';
-import { engineFor, serviceUrls, setupFromText, uniqueName } from '../test-support/query-fixtures.js';
+import { engineFor, serviceUrls, setupFromText, testDeadline, uniqueName } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-connectors-'));
 const pgDatabase = uniqueName('aw_pg');
@@ -160,7 +160,7 @@ async function failure(sql: string): Promise<HttpError> {
 
 describe('connectors against real services', () => {
   it('lists tables with DuckDB column types', async () => {
-    const tables = (name: string) => catalog.get(name)!.connector.listTables();
+    const tables = (name: string) => catalog.get(name)!.connector.listTables(testDeadline());
     const pgTables = await tables('pgshop');
     expect(pgTables.map((t) => t.name)).toEqual(['orders', 'wide']);
     expect(pgTables[0].columns).toEqual([
@@ -256,11 +256,11 @@ describe('connectors against real services', () => {
   it('offers a check per source for the health component, without settings', async () => {
     const health = querySourceHealth(sourcesFile, process.env);
     const byName = new Map(health.map((h) => [h.name, h]));
-    expect(await byName.get('pgshop')!.check()).toMatchObject({ connector: 'postgres', tables: 2 });
-    expect(await byName.get('clicks')!.check()).toMatchObject({ events: 300 });
-    expect(await byName.get('bus')!.check()).toMatchObject({ messages: 100 });
-    expect(await byName.get('lake')!.check()).toMatchObject({ tables: 2 });
-    await expect(byName.get('deadpg')!.check()).rejects.toThrow(/deadpg/);
+    expect(await byName.get('pgshop')!.check(AbortSignal.timeout(10_000))).toMatchObject({ connector: 'postgres', tables: 2 });
+    expect(await byName.get('clicks')!.check(AbortSignal.timeout(10_000))).toMatchObject({ events: 300 });
+    expect(await byName.get('bus')!.check(AbortSignal.timeout(10_000))).toMatchObject({ messages: 100 });
+    expect(await byName.get('lake')!.check(AbortSignal.timeout(10_000))).toMatchObject({ tables: 2 });
+    await expect(byName.get('deadpg')!.check(AbortSignal.timeout(10_000))).rejects.toThrow(/deadpg/);
     expect(JSON.stringify(health)).not.toContain('S3RVER');
   });
 });

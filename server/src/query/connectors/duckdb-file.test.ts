@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../errors.js';
-import { engineFor, setupFromText } from '../test-support/query-fixtures.js';
+import { engineFor, setupFromText, testDeadline } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-duckdb-file-'));
 const engines: Awaited<ReturnType<typeof engineFor>>[] = [];
@@ -32,13 +32,13 @@ async function engineWith(settings: string) {
 describe('DuckDB file source', () => {
   it('offers the main schema by default', async () => {
     const { engine, catalog } = await engineWith('');
-    expect((await catalog.get('shop')!.connector.listTables()).map((t) => t.name)).toEqual(['notes']);
+    expect((await catalog.get('shop')!.connector.listTables(testDeadline())).map((t) => t.name)).toEqual(['notes']);
     expect((await engine.run('SELECT text FROM shop.notes', { maxRows: 10, timeoutMs: 5000 })).rows).toEqual([{ text: 'main schema' }]);
   });
 
   it('offers the tables of the configured schema, and only those', async () => {
     const { engine, catalog } = await engineWith(', schema: sales');
-    expect((await catalog.get('shop')!.connector.listTables()).map((t) => t.name)).toEqual(['orders']);
+    expect((await catalog.get('shop')!.connector.listTables(testDeadline())).map((t) => t.name)).toEqual(['orders']);
     const result = await engine.run('SELECT count(*) AS n, sum(amount) AS total FROM shop.orders WHERE amount > 5', { maxRows: 10, timeoutMs: 5000 });
     expect(result.rows).toEqual([{ n: 1, total: '10.50' }]);
     const error = await engine.run('SELECT * FROM shop.notes', { maxRows: 10, timeoutMs: 5000 }).catch((e: unknown) => e);
@@ -48,6 +48,6 @@ describe('DuckDB file source', () => {
 
   it('lists nothing for a schema the file does not have', async () => {
     const { catalog } = await engineWith(', schema: "no_such_schema"');
-    expect(await catalog.get('shop')!.connector.listTables()).toEqual([]);
+    expect(await catalog.get('shop')!.connector.listTables(testDeadline())).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 import mysql from 'mysql2';
+import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
+import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters, quoteBacktick } from './filters.js';
-import { findTable, SourceUnavailableError, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, SourceUnavailableError, tablesOfColumns, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface MysqlSettings {
   url: string;
@@ -58,7 +60,7 @@ const batchSize = 2048;
  * strings, so no precision is lost on the way.
  */
 export class MysqlConnector implements Connector {
-  private readonly pool: mysql.Pool;
+  private readonly pool: ConnectionPool<mysql.Connection>;
   private readonly database: string;
 
   constructor(
@@ -66,55 +68,56 @@ export class MysqlConnector implements Connector {
     private readonly settings: MysqlSettings,
   ) {
     this.database = decodeURIComponent(new URL(settings.url).pathname.slice(1));
-    this.pool = mysql.createPool({
-      uri: settings.url,
-      connectionLimit: 4,
-      connectTimeout: 5000,
+    this.pool = new ConnectionPool({ open: (deadline, lost) => this.open(deadline, lost), destroy: (connection) => connection.destroy() }, { max: 4, idleMs: 10_000 });
+  }
+
+  /** A new connection whose handshake finishes within the deadline. */
+  private async open(deadline: Deadline, lost: () => void): Promise<mysql.Connection> {
+    const connection = mysql.createConnection({
+      uri: this.settings.url,
+      connectTimeout: deadline.connectTimeoutMs(),
       supportBigNumbers: true,
       bigNumberStrings: true,
       decimalNumbers: false,
       dateStrings: true,
       timezone: 'Z',
     });
-  }
-
-  private connection(): Promise<mysql.PoolConnection> {
-    return new Promise((resolve, reject) => {
-      this.pool.getConnection((error, connection) => (error ? reject(new SourceUnavailableError(this.source, error.message || error.code || String(error))) : resolve(connection)));
-    });
-  }
-
-  private async tables(only?: string): Promise<TableInfo[]> {
-    const connection = await this.connection();
+    connection.on('error', lost);
+    connection.on('end', lost);
+    const ready = new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));
     try {
-      const rows = await new Promise<Record<string, string>[]>((resolve, reject) => {
-        connection.query(
-          `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type
-           FROM information_schema.columns WHERE table_schema = ? AND (? IS NULL OR lower(TABLE_NAME) = lower(?))
-           ORDER BY TABLE_NAME, ORDINAL_POSITION`,
-          [this.database, only ?? null, only ?? null],
-          (error, result) => (error ? reject(new SourceUnavailableError(this.source, error.message)) : resolve(result as Record<string, string>[])),
-        );
-      });
-      const tables = new Map<string, TableInfo>();
-      for (const row of rows) {
-        if (this.settings.tables && !this.settings.tables.some((t) => t.toLowerCase() === row.table_name.toLowerCase())) continue;
-        const table = tables.get(row.table_name) ?? { name: row.table_name, columns: [] };
-        table.columns.push({ name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) });
-        tables.set(row.table_name, table);
-      }
-      return [...tables.values()];
-    } finally {
-      connection.release();
+      await deadline.bound(ready, () => connection.destroy());
+      return connection;
+    } catch (error) {
+      connection.destroy();
+      throw sourceFailure(this.source, error, deadline);
     }
   }
 
-  listTables(): Promise<TableInfo[]> {
-    return this.tables();
+  private async tables(deadline: Deadline, only?: string): Promise<TableInfo[]> {
+    const rows = await this.pool.use(
+      deadline,
+      (connection) =>
+        new Promise<Record<string, string>[]>((resolve, reject) => {
+          connection.query(
+            `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type
+             FROM information_schema.columns WHERE table_schema = ? AND (? IS NULL OR lower(TABLE_NAME) = lower(?))
+             ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+            [this.database, only ?? null, only ?? null],
+            (error, result) => (error ? reject(new SourceUnavailableError(this.source, error.message)) : resolve(result as Record<string, string>[])),
+          );
+        }),
+    );
+    const columns = rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) } }));
+    return tablesOfColumns(columns, this.settings.tables);
   }
 
-  async describeTable(name: string): Promise<TableInfo | undefined> {
-    return findTable(await this.tables(name), name);
+  listTables(deadline: Deadline): Promise<TableInfo[]> {
+    return this.tables(deadline);
+  }
+
+  async describeTable(name: string, deadline: Deadline): Promise<TableInfo | undefined> {
+    return findTable(await this.tables(deadline, name), name);
   }
 
   async scan(request: ScanRequest): Promise<ScanResult> {
@@ -126,14 +129,21 @@ export class MysqlConnector implements Connector {
     });
     const sql = `SELECT ${request.columns.map((c) => quoteBacktick(c.name)).join(', ')} FROM ${quoteBacktick(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     const source = this.source;
-    const open = () => this.connection();
+    const { deadline } = request;
+    const acquire = () => this.pool.acquire(deadline);
     // The connection is taken when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
-      const connection = await open();
-      const stream = connection.query({ sql, values: params, rowsAsArray: true }).stream({ highWaterMark: batchSize });
-      const abort = () => stream.destroy(new Error('the query was stopped'));
-      request.signal.addEventListener('abort', abort, { once: true });
-      let failed = false;
+      const lease = await acquire();
+      const stream = lease.connection.query({ sql, values: params, rowsAsArray: true }).stream({ highWaterMark: batchSize });
+      // Every read waits on the socket: the deadline destroys both, which ends the loop below at once.
+      const abort = () => {
+        stream.destroy(new Error('the query was stopped'));
+        lease.release(true);
+      };
+      deadline.signal.addEventListener('abort', abort, { once: true });
+      if (deadline.expired) abort();
+      // A connection given back before its result was read to the end still carries the rest of it.
+      let complete = false;
       try {
         let batch: unknown[][] = [];
         for await (const row of stream) {
@@ -144,24 +154,22 @@ export class MysqlConnector implements Connector {
           }
         }
         if (batch.length > 0) yield batch;
+        complete = true;
       } catch (error) {
-        failed = true;
-        if (request.signal.aborted) throw request.signal.reason ?? error;
-        throw new SourceUnavailableError(source, (error as Error).message);
+        throw sourceFailure(source, error, deadline);
       } finally {
-        request.signal.removeEventListener('abort', abort);
-        if (failed) connection.destroy();
-        else connection.release();
+        deadline.signal.removeEventListener('abort', abort);
+        lease.release(!complete);
       }
     }
     return { output: { kind: 'rows', batches: batches() }, pushed };
   }
 
-  async check(): Promise<Record<string, unknown>> {
-    return { tables: (await this.tables()).length };
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    return { tables: (await this.tables(deadline)).length };
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+    this.pool.close();
   }
 }

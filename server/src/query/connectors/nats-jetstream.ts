@@ -1,8 +1,10 @@
+import net from 'node:net';
 import { connect, type NatsConnection } from 'nats';
+import { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type Filter, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, type ColumnInfo, type Connector, type Filter, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 interface JetStreamTable extends StreamTableSettings {
   stream: string;
@@ -45,6 +47,41 @@ export function startSequence(filters: readonly Filter[]): number {
 
 const decoder = new TextDecoder();
 
+/** Resolves once `server` sends its INFO greeting on a connection of our own, which is then closed. */
+function greeting(server: string, deadline: Deadline): Promise<string> {
+  const { hostname, port } = new URL(/^\w+:\/\//.test(server) ? server : `nats://${server}`);
+  const socket = net.connect(Number(port || 4222), hostname);
+  const greeted = new Promise<string>((resolve, reject) => {
+    socket.once('data', (chunk: Buffer) => (chunk.toString('latin1').startsWith('INFO ') ? resolve(server) : reject(new Error(`${server} does not greet as a NATS server does`))));
+    socket.once('error', reject);
+    socket.once('close', () => reject(new Error(`${server} closed the connection`)));
+  });
+  return deadline.bound(greeted, () => socket.destroy()).finally(() => socket.destroy());
+}
+
+/**
+ * The first of `servers` to greet within the deadline. nats.js never closes the socket of a connection
+ * attempt that timed out before the server's greeting (its transport closes connected sockets only), so
+ * a server that accepts and never answers is found out here, on sockets that are ours to destroy, and
+ * nats.js dials only a server that has just answered.
+ */
+async function firstGreeting(servers: readonly string[], deadline: Deadline): Promise<string> {
+  // One deadline ends every probe: the query's, or ours once one of them has answered.
+  deadline.throwIfExpired();
+  const probes = new AbortController();
+  const expire = () => probes.abort(deadline.signal.reason);
+  deadline.signal.addEventListener('abort', expire, { once: true });
+  try {
+    const probing = Deadline.of(probes.signal);
+    return await Promise.any(servers.map((server) => greeting(server, probing)));
+  } catch (error) {
+    throw deadline.expired ? deadline.signal.reason : ((error as AggregateError).errors?.[0] ?? error);
+  } finally {
+    deadline.signal.removeEventListener('abort', expire);
+    probes.abort();
+  }
+}
+
 /**
  * NATS JetStream through `nats`: a stream's retained messages as rows (`sequence`, `subject`,
  * `timestamp`, then the configured fields of the JSON payload), read with an ordered consumer up to
@@ -56,11 +93,19 @@ export class NatsJetStreamConnector implements Connector {
     private readonly settings: NatsSettings,
   ) {}
 
-  private async connection(): Promise<NatsConnection> {
+  /**
+   * A connection (server INFO and CONNECT included) within the deadline, with `wait`, which bounds one
+   * of its requests by the deadline and closes the connection when it passes. nats.js takes no signal
+   * while connecting: its own timeout is the time left, and a connection that comes late is closed.
+   */
+  private async connection(deadline: Deadline): Promise<{ nc: NatsConnection; wait: <T>(request: Promise<T>) => Promise<T> }> {
     try {
-      return await connect({ servers: this.settings.servers, timeout: 3000, reconnect: false, maxReconnectAttempts: 0 });
+      const server = await firstGreeting(this.settings.servers, deadline);
+      const opening = connect({ servers: server, timeout: deadline.connectTimeoutMs(), reconnect: false, maxReconnectAttempts: 0 });
+      const nc = await deadline.bound(opening, undefined, (late) => void late.close().catch(() => undefined));
+      return { nc, wait: (request) => deadline.bound(request, () => void nc.close().catch(() => undefined)) };
     } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message || String(error));
+      throw sourceFailure(this.source, error, deadline);
     }
   }
 
@@ -78,23 +123,25 @@ export class NatsJetStreamConnector implements Connector {
     const start = startSequence(request.filters);
     const source = this.source;
     const columns = request.columns;
-    const open = () => this.connection();
+    const { deadline } = request;
+    const open = () => this.connection(deadline);
     // The connection is made when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
-      const nc = await open();
+      const { nc, wait } = await open();
       try {
-        const jsm = await nc.jetstreamManager();
-        const info = await jsm.streams.info(table.stream);
+        const jsm = await wait(nc.jetstreamManager());
+        const info = await wait(jsm.streams.info(table.stream));
         const last = info.state.last_seq;
         if (info.state.messages === 0 || start > last) return;
-        const consumer = await nc.jetstream().consumers.get(table.stream, { opt_start_seq: start, ...(table.subject ? { filterSubjects: table.subject } : {}) });
+        const consumer = await wait(nc.jetstream().consumers.get(table.stream, { opt_start_seq: start, ...(table.subject ? { filterSubjects: table.subject } : {}) }));
         let read = 0;
         let done = false;
-        while (!done && !request.signal.aborted) {
-          const messages = await consumer.fetch({ max_messages: 1000, expires: 2000 });
+        while (!done) {
+          const messages = (await wait(consumer.fetch({ max_messages: 1000, expires: 2000 })))[Symbol.asyncIterator]();
           const batch: unknown[][] = [];
           let received = 0;
-          for await (const message of messages) {
+          for (let next = await wait(messages.next()); !next.done; next = await wait(messages.next())) {
+            const message = next.value;
             received++;
             read++;
             let payload: Record<string, unknown> = {};
@@ -113,16 +160,15 @@ export class NatsJetStreamConnector implements Connector {
             if (predicate.test(row)) batch.push(row);
             if (message.seq >= last || message.info.pending === 0 || read >= table.maxEvents) {
               done = true;
+              await messages.return?.();
               break;
             }
           }
           if (batch.length > 0) yield batch;
           if (received === 0) done = true;
         }
-        if (request.signal.aborted) throw request.signal.reason;
       } catch (error) {
-        if (request.signal.aborted) throw error;
-        throw new SourceUnavailableError(source, (error as Error).message);
+        throw sourceFailure(source, error, deadline);
       } finally {
         await nc.close().catch(() => undefined);
       }
@@ -130,15 +176,15 @@ export class NatsJetStreamConnector implements Connector {
     return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
   }
 
-  async check(): Promise<Record<string, unknown>> {
-    const nc = await this.connection();
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    const { nc, wait } = await this.connection(deadline);
     try {
-      const jsm = await nc.jetstreamManager();
+      const jsm = await wait(nc.jetstreamManager());
       let messages = 0;
-      for (const table of this.settings.tables) messages += (await jsm.streams.info(table.stream)).state.messages;
+      for (const table of this.settings.tables) messages += (await wait(jsm.streams.info(table.stream))).state.messages;
       return { streams: this.settings.tables.length, messages };
     } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message);
+      throw sourceFailure(this.source, error, deadline);
     } finally {
       await nc.close().catch(() => undefined);
     }

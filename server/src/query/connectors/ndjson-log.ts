@@ -62,7 +62,7 @@ export class NdjsonLogConnector implements Connector {
     const columns = request.columns;
     async function* batches(): AsyncGenerator<unknown[][]> {
       // Read up to the size seen at the start, so events appended meanwhile do not make the scan endless.
-      const input = fs.createReadStream(table.path, { end: Math.max(0, size - 1), signal: request.signal });
+      const input = fs.createReadStream(table.path, { end: Math.max(0, size - 1), signal: request.deadline.signal });
       const lines = readline.createInterface({ input, crlfDelay: Infinity });
       let sequence = 0;
       let batch: unknown[][] = [];

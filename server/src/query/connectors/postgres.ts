@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
+import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters, quoteDouble } from './filters.js';
 import { CopyOutStream } from './postgres-copy-out.js';
 import { sqlString } from './scratch-duckdb.js';
-import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, tablesOfColumns, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface PostgresSettings {
   url: string;
@@ -137,7 +139,7 @@ const columnsQuery = `
  * `GROUP BY` to each of those SELECTs, so only one row per group (and block range) crosses the wire.
  */
 export class PostgresConnector implements Connector {
-  private readonly pool: pg.Pool;
+  private readonly pool: ConnectionPool<pg.Client>;
   readonly pushesAggregation: boolean;
 
   constructor(
@@ -145,54 +147,56 @@ export class PostgresConnector implements Connector {
     private readonly settings: PostgresSettings,
   ) {
     this.pushesAggregation = settings.aggregationPushdown;
-    this.pool = new pg.Pool({ connectionString: settings.url, max: 4, connectionTimeoutMillis: 5000, idleTimeoutMillis: 10_000 });
-    // Text output that DuckDB parses back exactly: ISO dates, UTC instants, shortest exact floats.
-    this.pool.on('connect', (client) => {
-      client.query("SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET extra_float_digits = 3").catch(() => undefined);
-    });
-    this.pool.on('error', () => undefined);
+    this.pool = new ConnectionPool({ open: (deadline, lost) => this.open(deadline, lost), destroy: (client) => void client.end().catch(() => undefined) }, { max: 4, idleMs: 10_000 });
   }
 
-  private async client(): Promise<pg.PoolClient> {
+  /** A new connection, ready within the deadline, with text output that DuckDB parses back exactly. */
+  private async open(deadline: Deadline, lost: () => void): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.settings.url, connectionTimeoutMillis: deadline.connectTimeoutMs() });
+    client.on('error', lost);
+    client.on('end', lost);
+    const cut = () => void client.end().catch(() => undefined);
     try {
-      return await this.pool.connect();
+      await deadline.bound(client.connect(), cut);
+      // ISO dates, UTC instants, shortest exact floats.
+      await deadline.bound(client.query("SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET extra_float_digits = 3"), cut);
+      return client;
     } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message || String(error));
+      cut();
+      throw sourceFailure(this.source, error, deadline);
     }
   }
 
-  private async tables(only?: string): Promise<TableInfo[]> {
-    const client = await this.client();
+  /** Runs `work` on a pooled connection within the deadline; a failure of the source is a {@link SourceUnavailableError}. */
+  private async withClient<T>(deadline: Deadline, work: (client: pg.Client) => Promise<T>): Promise<T> {
     try {
+      return await this.pool.use(deadline, work);
+    } catch (error) {
+      throw sourceFailure(this.source, error, deadline);
+    }
+  }
+
+  private tables(deadline: Deadline, only?: string): Promise<TableInfo[]> {
+    return this.withClient(deadline, async (client) => {
       const result = await client.query<{ table_name: string; column_name: string; type_name: string; formatted: string }>(columnsQuery, [this.settings.schema, only ?? null]);
-      const tables = new Map<string, TableInfo>();
-      for (const row of result.rows) {
-        if (this.settings.tables && !this.settings.tables.some((t) => t.toLowerCase() === row.table_name.toLowerCase())) continue;
-        const table = tables.get(row.table_name) ?? { name: row.table_name, columns: [] };
-        table.columns.push({ name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) });
-        tables.set(row.table_name, table);
-      }
-      return [...tables.values()];
-    } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message);
-    } finally {
-      client.release();
-    }
+      const columns = result.rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) } }));
+      return tablesOfColumns(columns, this.settings.tables);
+    });
   }
 
-  listTables(): Promise<TableInfo[]> {
-    return this.tables();
+  listTables(deadline: Deadline): Promise<TableInfo[]> {
+    return this.tables(deadline);
   }
 
-  async describeTable(name: string): Promise<TableInfo | undefined> {
-    return findTable(await this.tables(name), name);
+  async describeTable(name: string, deadline: Deadline): Promise<TableInfo | undefined> {
+    return findTable(await this.tables(deadline, name), name);
   }
 
   /**
    * Splits a large plain table into block ranges (`ctid` ranges, which PostgreSQL 14+ scans directly)
    * so several COPY streams run at once; small tables, views and older servers get one range.
    */
-  private async blockRanges(client: pg.PoolClient, table: string): Promise<string[]> {
+  private async blockRanges(client: pg.Client, table: string): Promise<string[]> {
     const result = await client.query<{ pages: number; kind: string; version: number }>(
       `SELECT c.relpages AS pages, c.relkind AS kind, current_setting('server_version_num')::int AS version
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
@@ -210,27 +214,12 @@ export class PostgresConnector implements Connector {
   }
 
   /** Runs one COPY ... TO STDOUT into `file` on its own pooled connection. */
-  private async copyInto(sql: string, file: string, signal: AbortSignal): Promise<void> {
-    const client = await this.client();
-    const stream = client.query(new CopyOutStream(sql));
-    const abort = () => stream.destroy(new Error('the query was stopped'));
-    signal.addEventListener('abort', abort, { once: true });
-    let failed = false;
-    try {
-      await pipeline(stream, fs.createWriteStream(file));
-    } catch (error) {
-      failed = true;
-      if (signal.aborted) throw signal.reason ?? error;
-      throw new SourceUnavailableError(this.source, (error as Error).message);
-    } finally {
-      signal.removeEventListener('abort', abort);
-      // A connection whose COPY was cut off is in an unknown state: drop it instead of reusing it.
-      client.release(failed ? true : undefined);
-    }
+  private copyInto(sql: string, file: string, deadline: Deadline): Promise<void> {
+    return this.withClient(deadline, (client) => pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: deadline.signal }));
   }
 
   /** Whether the planner expects grouping to cut the rows enough to pay off (see {@link minRowsPerGroup}). */
-  private async worthGrouping(client: pg.PoolClient, from: string, where: string, aggregation: PartialAggregation): Promise<boolean> {
+  private async worthGrouping(client: pg.Client, from: string, where: string, aggregation: PartialAggregation): Promise<boolean> {
     if (aggregation.groupBy.length === 0) return true;
     const keys = aggregation.groupBy.map(groupColumn);
     const result = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) SELECT ${keys.join(', ')} FROM ${from}${where ? ` WHERE ${where}` : ''}${groupByClause(keys)}`);
@@ -241,40 +230,33 @@ export class PostgresConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pushed = portableFilters(request.filters, request.table.columns);
     const from = `${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}`;
-    const client = await this.client();
-    let where: string;
-    let ranges: string[];
-    let aggregation: PartialAggregation | undefined;
-    try {
+    const { where, ranges, aggregation } = await this.withClient(request.deadline, async (client) => {
       const literal = (value: unknown) => (typeof value === 'string' ? client.escapeLiteral(value) : typeof value === 'boolean' ? String(value).toUpperCase() : String(value));
-      where = filtersToSql(pushed, quoteDouble, literal);
-      ranges = await this.blockRanges(client, request.table.name);
+      const where = filtersToSql(pushed, quoteDouble, literal);
+      const ranges = await this.blockRanges(client, request.table.name);
       const offered = request.aggregation;
       const appliesFilters = offered?.filters.every((f) => pushed.some((p) => JSON.stringify(p) === JSON.stringify(f)));
-      if (offered && appliesFilters && (await this.worthGrouping(client, from, where, offered))) aggregation = offered;
-    } catch (error) {
-      throw new SourceUnavailableError(this.source, (error as Error).message);
-    } finally {
-      client.release();
-    }
+      const aggregation = offered && appliesFilters && (await this.worthGrouping(client, from, where, offered)) ? offered : undefined;
+      return { where, ranges, aggregation };
+    });
     const { select, groupBy } = scanShape(request.columns, aggregation);
     const files = ranges.map((_, i) => path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}-${i}.csv`));
     await Promise.all(
       ranges.map((range, i) => {
         const condition = [where, range].filter(Boolean).join(' AND ');
-        return this.copyInto(`COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT WITH (FORMAT csv)`, files[i], request.signal);
+        return this.copyInto(`COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT WITH (FORMAT csv)`, files[i], request.deadline);
       }),
     );
     return { output: { kind: 'duckdb', select: csvSelect(files, aggregation?.columns ?? request.columns) }, pushed, aggregated: aggregation !== undefined };
   }
 
-  async check(): Promise<Record<string, unknown>> {
-    const tables = await this.tables();
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    const tables = await this.tables(deadline);
     return { tables: tables.length };
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    this.pool.close();
   }
 }
 

@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
+import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, type ColumnInfo, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 interface StreamTable extends StreamTableSettings {
   key: string;
@@ -39,24 +40,21 @@ export class RedisStreamsConnector implements Connector {
     private readonly settings: RedisSettings,
   ) {}
 
-  private connect(): Redis {
-    return new Redis(this.settings.url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  }
-
-  private async withClient<T>(fn: (client: Redis) => Promise<T>): Promise<T> {
-    const client = this.connect();
+  /**
+   * A client connected (ready check included) within the deadline, with `wait`, which bounds one of
+   * its commands by the deadline and disconnects the client when it passes.
+   */
+  private async connect(deadline: Deadline): Promise<{ client: Redis; wait: <T>(command: Promise<T>) => Promise<T> }> {
+    const client = new Redis(this.settings.url, { lazyConnect: true, connectTimeout: deadline.connectTimeoutMs(), maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
     client.on('error', () => undefined);
+    const wait = <T>(command: Promise<T>) => deadline.bound(command, () => client.disconnect());
     try {
-      await client.connect();
+      await wait(client.connect());
     } catch (error) {
       client.disconnect();
-      throw new SourceUnavailableError(this.source, (error as Error).message || 'connection refused');
+      throw sourceFailure(this.source, error, deadline);
     }
-    try {
-      return await fn(client);
-    } finally {
-      client.disconnect();
-    }
+    return { client, wait };
   }
 
   async listTables(): Promise<TableInfo[]> {
@@ -70,21 +68,18 @@ export class RedisStreamsConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const table = this.settings.tables.find((t) => t.name === request.table.name)!;
     const predicate = rowPredicate(request.filters, request.columns);
-    const source = this.source;
     const columns = request.columns;
-    const open = () => this.connect();
+    const { deadline } = request;
+    const connect = () => this.connect(deadline);
+    const source = this.source;
     // The connection is made when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
-      const client = open();
-      client.on('error', () => undefined);
+      const { client, wait } = await connect();
       try {
-        await client.connect().catch((error: Error) => {
-          throw new SourceUnavailableError(source, error.message || 'connection refused');
-        });
         let start = '-';
         let read = 0;
-        while (read < table.maxEvents && !request.signal.aborted) {
-          const entries = await client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read));
+        while (read < table.maxEvents) {
+          const entries = await wait(client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read)));
           if (entries.length === 0) break;
           read += entries.length;
           const batch: unknown[][] = [];
@@ -101,10 +96,8 @@ export class RedisStreamsConnector implements Connector {
           if (batch.length > 0) yield batch;
           start = `(${entries[entries.length - 1][0]}`;
         }
-        if (request.signal.aborted) throw request.signal.reason;
       } catch (error) {
-        if (request.signal.aborted || error instanceof SourceUnavailableError) throw error;
-        throw new SourceUnavailableError(source, (error as Error).message);
+        throw sourceFailure(source, error, deadline);
       } finally {
         client.disconnect();
       }
@@ -112,11 +105,16 @@ export class RedisStreamsConnector implements Connector {
     return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
   }
 
-  async check(): Promise<Record<string, unknown>> {
-    return this.withClient(async (client) => {
-      const lengths = await Promise.all(this.settings.tables.map((t) => client.xlen(t.key)));
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    const { client, wait } = await this.connect(deadline);
+    try {
+      const lengths = await wait(Promise.all(this.settings.tables.map((t) => client.xlen(t.key))));
       return { streams: this.settings.tables.length, events: lengths.reduce((a, b) => a + b, 0) };
-    });
+    } catch (error) {
+      throw sourceFailure(this.source, error, deadline);
+    } finally {
+      client.disconnect();
+    }
   }
 
   async close(): Promise<void> {}

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { describeFiles, fileScan, groupFileTables, type FileTable } from './file-tables.js';
-import { findTable, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { findTable, sourceFailure, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface S3Settings {
   bucket: string;
@@ -61,84 +62,84 @@ export class S3Connector implements Connector {
     this.cacheDir = path.join(tempRoot, `s3-schemas-${source}`);
   }
 
-  private fail(error: unknown): never {
-    if (error instanceof SourceUnavailableError) throw error;
+  private fail(error: unknown, deadline: Deadline): never {
+    if (deadline.expired || error instanceof SourceUnavailableError) throw sourceFailure(this.source, error, deadline);
     const e = error as Error & { name?: string };
     throw new SourceUnavailableError(this.source, `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message || String(error)}`);
   }
 
-  private async objects(signal?: AbortSignal): Promise<{ key: string; etag: string }[]> {
+  private async objects(deadline: Deadline): Promise<{ key: string; etag: string }[]> {
     const objects: { key: string; etag: string }[] = [];
     let token: string | undefined;
     try {
       do {
-        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.settings.prefix || undefined, ContinuationToken: token }), { abortSignal: signal });
+        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.settings.prefix || undefined, ContinuationToken: token }), { abortSignal: deadline.signal });
         for (const o of page.Contents ?? []) if (o.Key && !o.Key.endsWith('/')) objects.push({ key: o.Key, etag: o.ETag ?? '' });
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     } catch (error) {
-      this.fail(error);
+      this.fail(error, deadline);
     }
     return objects;
   }
 
-  private async fileTables(signal?: AbortSignal): Promise<{ tables: FileTable[]; etags: Map<string, string> }> {
-    const objects = await this.objects(signal);
+  private async fileTables(deadline: Deadline): Promise<{ tables: FileTable[]; etags: Map<string, string> }> {
+    const objects = await this.objects(deadline);
     const etags = new Map(objects.map((o) => [o.key.slice(this.settings.prefix.length), o.etag]));
     return { tables: groupFileTables([...etags.keys()]), etags };
   }
 
-  private async download(relative: string, target: string, signal?: AbortSignal): Promise<void> {
+  private async download(relative: string, target: string, deadline: Deadline): Promise<void> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.settings.prefix + relative }), { abortSignal: signal });
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.settings.prefix + relative }), { abortSignal: deadline.signal });
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      await pipeline(object.Body as Readable, fs.createWriteStream(target));
+      await pipeline(object.Body as Readable, fs.createWriteStream(target), { signal: deadline.signal });
     } catch (error) {
-      this.fail(error);
+      this.fail(error, deadline);
     }
   }
 
-  private async describe(table: FileTable, etags: Map<string, string>, signal?: AbortSignal): Promise<TableInfo> {
+  private async describe(table: FileTable, etags: Map<string, string>, deadline: Deadline): Promise<TableInfo> {
     const first = table.files[0];
     const cacheKey = `${table.name}\n${first}\n${etags.get(first)}`;
     const cached = this.schemaCache.get(cacheKey);
     if (cached) return cached;
     const local = path.join(this.cacheDir, `${table.name}${path.extname(first)}`);
-    await this.download(first, local, signal);
+    await this.download(first, local, deadline);
     try {
       const info = { name: table.name, columns: await describeFiles(table.format, [local]) };
       this.schemaCache.set(cacheKey, info);
       return info;
     } catch (error) {
-      this.fail(new Error(`cannot read table ${table.name}: ${(error as Error).message}`));
+      this.fail(new Error(`cannot read table ${table.name}: ${(error as Error).message}`), deadline);
     } finally {
       fs.rmSync(local, { force: true });
     }
   }
 
-  async listTables(signal?: AbortSignal): Promise<TableInfo[]> {
-    const { tables, etags } = await this.fileTables(signal);
-    return Promise.all(tables.map((t) => this.describe(t, etags, signal)));
+  async listTables(deadline: Deadline): Promise<TableInfo[]> {
+    const { tables, etags } = await this.fileTables(deadline);
+    return Promise.all(tables.map((t) => this.describe(t, etags, deadline)));
   }
 
-  async describeTable(name: string, signal?: AbortSignal): Promise<TableInfo | undefined> {
-    const { tables, etags } = await this.fileTables(signal);
+  async describeTable(name: string, deadline: Deadline): Promise<TableInfo | undefined> {
+    const { tables, etags } = await this.fileTables(deadline);
     const table = tables.find((t) => t.name === name.toLowerCase());
-    return table ? findTable([await this.describe(table, etags, signal)], name) : undefined;
+    return table ? findTable([await this.describe(table, etags, deadline)], name) : undefined;
   }
 
   async scan(request: ScanRequest): Promise<ScanResult> {
-    const { tables } = await this.fileTables(request.signal);
+    const { tables } = await this.fileTables(request.deadline);
     const table = tables.find((t) => t.name === request.table.name);
     if (!table) throw new SourceUnavailableError(this.source, `table ${request.table.name} disappeared`);
     const folder = path.join(request.workDir, `s3-${this.source}-${table.name}`);
     const paths = table.files.map((f, i) => path.join(folder, `${i}${path.extname(f)}`));
-    await Promise.all(table.files.map((f, i) => this.download(f, paths[i], request.signal)));
+    await Promise.all(table.files.map((f, i) => this.download(f, paths[i], request.deadline)));
     return fileScan(table.format, paths, request.columns, request.filters);
   }
 
-  async check(signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const { tables } = await this.fileTables(signal);
+  async check(deadline: Deadline): Promise<Record<string, unknown>> {
+    const { tables } = await this.fileTables(deadline);
     return { bucket: this.settings.bucket, tables: tables.length };
   }
 

@@ -1,3 +1,5 @@
+import type { Deadline } from '../deadline.js';
+
 /** What every connector offers the engines: tables with typed columns, scans, and a health check. */
 
 /** A column with its DuckDB type (for example `BIGINT`, `DECIMAL(12,2)`, `TIMESTAMP WITH TIME ZONE`). */
@@ -56,7 +58,8 @@ export interface ScanRequest {
   /** Offered only to connectors with `pushesAggregation`, which may still answer with plain rows. */
   aggregation?: PartialAggregation;
   filters: Filter[];
-  signal: AbortSignal;
+  /** The query's deadline: bounds every wait of the scan, including reading its rows. */
+  deadline: Deadline;
   /** A private folder for this query's temporary files, removed when the query ends. */
   workDir: string;
 }
@@ -81,17 +84,21 @@ export interface ScanResult {
 
 export type SourceType = 'relational' | 'streaming' | 'object-storage';
 
-/** One source's connection, created from its sources.yaml settings. */
+/**
+ * One source's connection, created from its sources.yaml settings. Every method is bounded by the
+ * caller's {@link Deadline}: when it passes, the method rejects at once with the deadline's reason and
+ * the connection it was waiting on is destroyed, however the source behaves.
+ */
 export interface Connector {
   /** Whether `scan` computes a {@link PartialAggregation} at the source when asked. */
   readonly pushesAggregation?: boolean;
   /** Every table the source offers, with its columns. */
-  listTables(signal?: AbortSignal): Promise<TableInfo[]>;
+  listTables(deadline: Deadline): Promise<TableInfo[]>;
   /** One table by name (case-insensitive), or undefined when the source has no such table. */
-  describeTable(name: string, signal?: AbortSignal): Promise<TableInfo | undefined>;
+  describeTable(name: string, deadline: Deadline): Promise<TableInfo | undefined>;
   scan(request: ScanRequest): Promise<ScanResult>;
   /** Resolves with details safe to show (never secrets) when the source answers; throws when not. */
-  check(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  check(deadline: Deadline): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -99,6 +106,22 @@ export interface Connector {
 export function findTable(tables: readonly TableInfo[], name: string): TableInfo | undefined {
   const wanted = name.toLowerCase();
   return tables.find((t) => t.name.toLowerCase() === wanted);
+}
+
+/**
+ * The tables of a database catalogue's column rows (one row per column, grouped by table in order),
+ * keeping only the tables of `allowList` (case-insensitive) when one is given.
+ */
+export function tablesOfColumns(rows: readonly { table: string; column: ColumnInfo }[], allowList?: readonly string[]): TableInfo[] {
+  const allowed = allowList && new Set(allowList.map((t) => t.toLowerCase()));
+  const tables = new Map<string, TableInfo>();
+  for (const { table, column } of rows) {
+    if (allowed && !allowed.has(table.toLowerCase())) continue;
+    const info = tables.get(table) ?? { name: table, columns: [] };
+    info.columns.push(column);
+    tables.set(table, info);
+  }
+  return [...tables.values()];
 }
 
 /** An error reaching or reading a source: the engine reports it as 502 naming the source. */
@@ -111,4 +134,15 @@ export class SourceUnavailableError extends Error {
     super(`source "${source}" ${what}: ${message}`);
     this.name = 'SourceUnavailableError';
   }
+}
+
+/**
+ * What a failed wait on a source answers: the deadline's reason once it has passed (the failure was
+ * then the cut connection), the error itself when it already names the source, else a
+ * {@link SourceUnavailableError} naming it.
+ */
+export function sourceFailure(source: string, error: unknown, deadline: Deadline): unknown {
+  if (deadline.expired) return deadline.signal.reason;
+  if (error instanceof SourceUnavailableError) return error;
+  return new SourceUnavailableError(source, (error as Error).message || String(error));
 }

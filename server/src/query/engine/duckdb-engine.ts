@@ -1,12 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError } from '../../errors.js';
 import { quoteDouble } from '../connectors/filters.js';
-import { SourceUnavailableError, type ScanResult, type TableInfo } from '../connectors/types.js';
+import { SourceUnavailableError, type ColumnInfo, type ScanResult, type TableInfo } from '../connectors/types.js';
 import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
-import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
+import { Deadline } from '../deadline.js';
+import { QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
 import { readDuckDBResult } from './result-format.js';
 import type { ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
@@ -19,6 +23,36 @@ import type { SqlParser } from './sql-parser.js';
 interface PlannedTable extends TableReference {
   key: string;
   info: TableInfo;
+}
+
+/** A table whose source has answered: its scan's files are fetched, or its row stream has a first batch. */
+interface FetchedTable {
+  t: PlannedTable;
+  columns: ColumnInfo[];
+  scan: ScanResult;
+}
+
+/**
+ * Waits for a row stream's first batch (so the query takes its slot only once the source answers) and
+ * returns the same stream, that batch first; ending it ends the source's stream.
+ */
+async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterable<unknown[][]>> {
+  const source = batches[Symbol.asyncIterator]();
+  let first: IteratorResult<unknown[][]> | undefined = await source.next();
+  const iterator: AsyncIterator<unknown[][]> = {
+    next: () => {
+      const result = first ?? source.next();
+      first = undefined;
+      return Promise.resolve(result);
+    },
+    return: async (value?: unknown) => (await source.return?.(value)) ?? { done: true, value: undefined },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
+}
+
+/** Ends the row streams of fetched tables that were not read to the end, so their connections go back. */
+async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
+  for (const { scan } of fetched) if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
 }
 
 /** Maps a DuckDB error of the user's SQL to a client error: never a 500 for user input. */
@@ -65,18 +99,48 @@ export class DuckDBEngine implements QueryEngine {
     const ast = await this.parser.parse(sql);
     const shape = analyseQuery(ast);
 
-    const { signal, dispose } = querySignal(options);
-    let release: (() => void) | undefined;
+    const deadline = Deadline.after(options.timeoutMs, options.signal);
     try {
-      release = await this.slots.acquire(signal);
-      const tables = await this.plan(shape.references, signal);
-      const pushdown = this.aggregatePushdown(ast, shape, tables);
-      return await this.execute(sql, shape, tables, pushdown, { maxRows: options.maxRows, maxBytes: options.maxBytes }, signal, started);
+      // The query answers when its deadline passes even if a source never does (the connectors destroy
+      // what they wait on; whatever is still unwinding then finishes on its own).
+      return await deadline.bound(this.runWithin(sql, ast, shape, { maxRows: options.maxRows, maxBytes: options.maxBytes }, deadline, started));
     } catch (error) {
-      throw this.translate(error, signal);
+      throw this.translate(error, deadline.signal);
     } finally {
-      dispose();
-      release?.();
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * Plans and fetches without a slot, then loads and runs with one: `max_concurrent` bounds the queries
+   * working in DuckDB, and waiting for a source is not such work, so a source that hangs cannot starve
+   * the queries on other sources (or `SELECT 1`). Sources bound their own connections (per-source pools).
+   */
+  private async runWithin(sql: string, ast: unknown, shape: ReturnType<typeof analyseQuery>, bounds: ResultBounds, deadline: Deadline, started: number): Promise<QueryOutcome> {
+    const tables = await this.plan(shape.references, deadline);
+    const pushdown = this.aggregatePushdown(ast, shape, tables);
+    // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
+    // only with the slot, so queries waiting on a hung source cost no instance.
+    const fetchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-fetch-'));
+    let fetched: FetchedTable[] = [];
+    try {
+      const begun = performance.now();
+      fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
+      const release = await this.slots.acquire(deadline.signal);
+      // The slot is free again when the query answers, not when what it waited on has unwound.
+      deadline.signal.addEventListener('abort', release, { once: true });
+      const fresh = await this.instances.take();
+      try {
+        return await this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+      } finally {
+        this.instances.release(fresh);
+        deadline.signal.removeEventListener('abort', release);
+        release();
+      }
+    } finally {
+      // A query that stopped before loading every table leaves streams that hold a connection.
+      await endStreams(fetched);
+      fs.rmSync(fetchDir, { recursive: true, force: true });
     }
   }
 
@@ -92,7 +156,7 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   /** Resolves every `<source>.<table>` reference: 404 for an unknown source or table. */
-  private async plan(references: readonly TableReference[], signal: AbortSignal): Promise<PlannedTable[]> {
+  private async plan(references: readonly TableReference[], deadline: Deadline): Promise<PlannedTable[]> {
     if (references.length === 0) return [];
     return Promise.all(
       references.map(async (ref) => {
@@ -101,7 +165,7 @@ export class DuckDBEngine implements QueryEngine {
           const known = this.catalog.list().map((s) => s.definition.name);
           throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
         }
-        const info = await source.connector.describeTable(ref.table, signal);
+        const info = await source.connector.describeTable(ref.table, deadline);
         if (!info) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
         return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };
       }),
@@ -138,9 +202,8 @@ export class DuckDBEngine implements QueryEngine {
     return String(reader.getRows()[0][0]);
   }
 
-  private async execute(sql: string, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, bounds: ResultBounds, signal: AbortSignal, started: number): Promise<QueryOutcome> {
-    const fresh = await this.instances.take();
-    const { instance, workDir } = fresh;
+  private async execute(sql: string, instance: DuckDBInstance, fetched: FetchedTable[], pushdown: AggregatePushdown | undefined, bounds: ResultBounds, deadline: Deadline, started: number, begun: number): Promise<QueryOutcome> {
+    const { signal } = deadline;
     let connection: DuckDBConnection | undefined;
     // DuckDB forgets an interrupt that arrives while a statement is prepared (a query starts with its flag
     // cleared), so once the query is stopped the interrupt is repeated until the query ends.
@@ -151,9 +214,10 @@ export class DuckDBEngine implements QueryEngine {
     };
     signal.addEventListener('abort', interrupt, { once: true });
     try {
+      deadline.throwIfExpired();
       connection = await instance.connect();
       await connection.run("SET TimeZone = 'UTC'");
-      const scans = await this.load(connection, shape, tables, pushdown, signal, workDir);
+      const scans = await this.load(connection, fetched, pushdown, signal, begun);
       // From here on the user's SQL can reach nothing but the loaded tables.
       await connection.run('SET enable_external_access = false');
       await connection.run('SET lock_configuration = true');
@@ -173,36 +237,39 @@ export class DuckDBEngine implements QueryEngine {
       signal.removeEventListener('abort', interrupt);
       clearInterval(repeating);
       connection?.closeSync();
-      this.instances.release(fresh);
     }
   }
 
   /**
-   * Attaches each source and fills its referenced tables; fetches run in parallel, loads one by one. A
-   * table whose source took the offered aggregation stays empty and its partial rows fill the partial table.
+   * Starts every table's scan at once and waits until each source has answered: files fetched, or the
+   * first batch of a row stream. If one fails, the row streams of the others are ended (connectors
+   * hold a connection from their first read).
    */
-  private async load(connection: DuckDBConnection, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, workDir: string): Promise<ScanReport[]> {
-    const infos = new Map(tables.map((t) => [t.key, t.info]));
-    const filters = pushableFilters(shape, infos);
-    for (const source of new Set(tables.map((t) => t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
-    const begun = performance.now();
+  private async fetch(shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, deadline: Deadline, workDir: string): Promise<FetchedTable[]> {
+    const filters = pushableFilters(shape, new Map(tables.map((t) => [t.key, t.info])));
     const scans = await Promise.allSettled(
       tables.map(async (t) => {
         const columns = neededColumns(shape, t.info);
         const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
-        const scan: ScanResult = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], signal, workDir });
-        return { t, columns, scan };
+        const scan = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], deadline, workDir });
+        return { t, columns, scan: scan.output.kind === 'rows' ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } } : scan };
       }),
     );
+    const fetched = scans.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = scans.find((s) => s.status === 'rejected');
-    if (failure) {
-      // End the row streams of the other scans (connectors open their connections on the first read).
-      for (const s of scans) if (s.status === 'fulfilled' && s.value.scan.output.kind === 'rows') await s.value.scan.output.batches[Symbol.asyncIterator]().return?.();
-      throw (failure as PromiseRejectedResult).reason;
-    }
+    if (!failure) return fetched;
+    await endStreams(fetched);
+    throw (failure as PromiseRejectedResult).reason;
+  }
+
+  /**
+   * Attaches each source and fills its referenced tables from their fetched scans, one by one. A table
+   * whose source took the offered aggregation stays empty and its partial rows fill the partial table.
+   */
+  private async load(connection: DuckDBConnection, fetched: FetchedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, begun: number): Promise<ScanReport[]> {
+    for (const source of new Set(fetched.map((f) => f.t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
     const reports: ScanReport[] = [];
-    for (const s of scans as PromiseFulfilledResult<{ t: PlannedTable; columns: TableInfo['columns']; scan: ScanResult }>[]) {
-      const { t, columns, scan } = s.value;
+    for (const { t, columns, scan } of fetched) {
       await createTable(connection, t.source, t.info.name, columns);
       const partial = pushdown?.key === t.key && scan.aggregated ? pushdown : undefined;
       if (partial) await createTable(connection, t.source, t.info.name, partial.aggregation.columns, partial.schema);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-/** An in-memory DuckDB instance for one query, with the query's private folder (spill files, fetched data). */
+/** An in-memory DuckDB instance for one query, with its private folder (spill files). */
 export interface QueryInstance {
   instance: DuckDBInstance;
   workDir: string;

@@ -53,23 +53,3 @@ export class QueryCancelled extends Error {
     this.name = 'QueryCancelled';
   }
 }
-
-/**
- * The signal a query runs under: aborted with {@link QueryTimeout} after `options.timeoutMs`, or with
- * the caller's reason ({@link QueryCancelled} by default) when `options.signal` aborts. Call
- * `dispose()` when the query ends.
- */
-export function querySignal(options: RunOptions): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new QueryTimeout(options.timeoutMs)), options.timeoutMs);
-  const onCancel = () => controller.abort(options.signal?.reason ?? new QueryCancelled());
-  if (options.signal?.aborted) onCancel();
-  options.signal?.addEventListener('abort', onCancel, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCancel);
-    },
-  };
-}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../errors.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { setupFromText } from '../test-support/query-fixtures.js';
@@ -87,13 +87,13 @@ describe('Trino engine against a protocol replay server', () => {
     const timeout = await failure(engine.run('SELECT slow FROM shop.orders', { maxRows: 10, timeoutMs: 300 }));
     expect(timeout.status).toBe(504);
     const slowId = [...replay.requests].reverse().find((r) => r.url.includes('/executing/'))!.url.split('/')[4];
-    expect(replay.cancelled.has(slowId)).toBe(true);
+    await vi.waitFor(() => expect(replay.cancelled.has(slowId)).toBe(true));
 
     const big = await engine.run('SELECT big FROM shop.orders', { maxRows: 150, timeoutMs: 5000 });
     expect(big.row_count).toBe(150);
     expect(big.truncated).toBe(true);
     const bigId = [...replay.requests].reverse().find((r) => r.url.includes('/executing/'))!.url.split('/')[4];
-    expect(replay.cancelled.has(bigId)).toBe(true);
+    await vi.waitFor(() => expect(replay.cancelled.has(bigId)).toBe(true));
   });
 
   it('serves the same endpoints when sources.yaml says engine: trino', async () => {

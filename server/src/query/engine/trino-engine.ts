@@ -5,7 +5,8 @@ import { HttpError } from '../../errors.js';
 import { lineAndColumn, queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
-import { QueryTimeout, querySignal, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
+import { Deadline } from '../deadline.js';
+import { QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
@@ -14,6 +15,8 @@ import { rewriteForTrino } from './trino-rewrite.js';
 /** Statuses of the client protocol that mean "busy, ask again" (Trino's documentation: retry with back-off). */
 const retryStatuses = new Set([502, 503, 504]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long the cancel of a query we stopped reading may take; nobody waits for it. */
+const cancelTimeoutMs = 10_000;
 
 interface AxiosLikeError {
   response?: { status?: number };
@@ -29,6 +32,19 @@ interface AxiosLikeError {
 function queryIdOf(iterator: unknown): string | undefined {
   const inner = (iterator as { iter?: { queryResult?: QueryResult } } | undefined)?.iter;
   return inner?.queryResult?.id;
+}
+
+/**
+ * A trino-client client whose every request carries `signal`: axios aborts the request, and destroys its
+ * socket, when it fires. trino-client 0.2.9 takes no signal, so it is set on the axios configuration the
+ * client keeps and sends every request with (`Client.clientConfig`).
+ */
+function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
+  const trino = Trino.create({ server: settings.server, source: 'adaptive-workbench', auth: new BasicAuth(settings.user, settings.password) });
+  const config = (trino as unknown as { client?: { clientConfig?: { signal?: AbortSignal } } }).client?.clientConfig;
+  if (!config) throw new Error('trino-client has no clientConfig to carry the query\'s signal (library changed?)');
+  config.signal = signal;
+  return trino;
 }
 
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
@@ -58,16 +74,12 @@ export function trinoJsonValue(value: unknown, type: string): Json {
  * Trino when it times out, is cancelled, or has produced more rows than the limit.
  */
 export class TrinoEngine implements QueryEngine {
-  private readonly trino: Trino;
-
   constructor(
     private readonly catalog: SourceCatalog,
     private readonly parser: SqlParser,
     private readonly settings: TrinoSettings,
     private readonly limits: QueryLimits,
-  ) {
-    this.trino = Trino.create({ server: settings.server, source: 'adaptive-workbench', auth: new BasicAuth(settings.user, settings.password) });
-  }
+  ) {}
 
   async validate(sql: string): Promise<void> {
     if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
@@ -84,16 +96,16 @@ export class TrinoEngine implements QueryEngine {
     return rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino);
   }
 
-  /** Runs one protocol step, retrying while Trino answers 502/503/504. */
-  private async step<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  /** Runs one protocol step within the deadline, retrying while Trino answers 502/503/504. */
+  private async step<T>(fn: () => Promise<T>, deadline: Deadline): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      if (signal.aborted) throw signal.reason;
       try {
-        return await fn();
+        return await deadline.bound(fn());
       } catch (error) {
+        deadline.throwIfExpired();
         const status = (error as AxiosLikeError).response?.status;
         if (status !== undefined && retryStatuses.has(status) && attempt < this.settings.retries) {
-          await sleep(Math.min(50 * 2 ** attempt, 1000));
+          await deadline.bound(sleep(Math.min(50 * 2 ** attempt, 1000)));
           continue;
         }
         const reason = status !== undefined ? `answered HTTP ${status}` : (error as AxiosLikeError).message || (error as AxiosLikeError).code || String(error);
@@ -121,19 +133,18 @@ export class TrinoEngine implements QueryEngine {
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
     const statement = await this.translate(sql);
-    const { signal, dispose } = querySignal(options);
+    const deadline = Deadline.after(options.timeoutMs, options.signal);
     let iterator: unknown;
     let finished = false;
     try {
-      iterator = await this.step(() => this.trino.query(statement), signal);
+      const trino = trinoClient(this.settings, deadline.signal);
+      iterator = await this.step(() => trino.query(statement), deadline);
       const pages = iterator as Awaited<ReturnType<Trino['query']>>;
       let collected: ResultRows | undefined;
       let types: string[] = [];
-      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-      aborted.catch(() => undefined);
       let full = false;
       for (;;) {
-        const page = await Promise.race([this.step(() => pages.next(), signal), aborted]);
+        const page = await this.step(() => pages.next(), deadline);
         const result = page.value as QueryResult;
         if (result.error) {
           finished = true;
@@ -158,16 +169,17 @@ export class TrinoEngine implements QueryEngine {
       const answer = (collected ?? new ResultRows([], options)).result(Math.round(performance.now() - started));
       return { ...answer, scans: [] };
     } catch (error) {
-      if (signal.aborted) {
-        const reason: unknown = signal.reason;
+      if (deadline.expired) {
+        const reason: unknown = deadline.signal.reason;
         throw reason instanceof QueryTimeout ? queryErrors.timeout(reason.timeoutMs) : reason;
       }
       throw error;
     } finally {
-      dispose();
-      // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled.
+      deadline.dispose();
+      // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled;
+      // the answer does not wait for the cancel (a Trino that hangs would hang it too).
       const queryId = queryIdOf(iterator);
-      if (queryId && !finished) await this.trino.cancel(queryId).catch(() => undefined);
+      if (queryId && !finished) void trinoClient(this.settings, AbortSignal.timeout(cancelTimeoutMs)).cancel(queryId).catch(() => undefined);
     }
   }
 

@@ -38,7 +38,7 @@ export class NaturalLanguageService {
   /** The schema context, read on first use and again once it is older than a few minutes. */
   schemaContext(): Promise<SchemaContext> {
     if (!this.schema || Date.now() - this.schema.at > schemaLifetimeMs) {
-      const context = buildSchemaContext(this.service.catalog, this.settings, (sql) => this.service.sql(sql));
+      const context = buildSchemaContext(this.service.catalog, this.settings, (sql) => this.service.sql(sql), this.service.setup.limits.timeoutMs);
       this.schema = { context, at: Date.now() };
       context.catch(() => (this.schema = undefined));
     }

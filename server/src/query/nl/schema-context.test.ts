@@ -32,7 +32,7 @@ describe('relationships inferred from names', () => {
     const setup = setupFromText(dir, 'sources:\n  - name: broker\n    type: relational\n    connector: duckdb\n    path: broker.duckdb\n');
     const opened = await engineFor(setup);
     close = opened.close;
-    schema = await buildSchemaContext(opened.catalog, nlSettingsOf(undefined), (sql) => opened.engine.run(sql, { maxRows: 1000, timeoutMs: 5000 }));
+    schema = await buildSchemaContext(opened.catalog, nlSettingsOf(undefined), (sql) => opened.engine.run(sql, { maxRows: 1000, timeoutMs: 5000 }), 5000);
   });
   afterAll(async () => {
     await close();

@@ -1,4 +1,5 @@
 import { quoteDouble } from '../connectors/filters.js';
+import { withDeadline } from '../deadline.js';
 import type { SqlResult } from '../engine/result-format.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { NlSettings } from './nl-settings.js';
@@ -59,33 +60,26 @@ export const tableKey = (source: string, table: string): string => `${source}.${
  * Builds the schema context of every source in `catalog`: tables and columns from the connectors,
  * a sample of distinct values of each text column (one query per table through `run`, so sampling
  * goes through the engine and its limits), declared relationships, and relationships inferred from
- * column names (`customer_id` -> `customers.id`). A source that cannot be read is left out.
+ * column names (`customer_id` -> `customers.id`). A source that cannot be read, or does not list
+ * its tables within `timeoutMs` (the query limit), is left out.
  */
-export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>): Promise<SchemaContext> {
-  const tables: SchemaTable[] = [];
-  for (const { definition, connector } of catalog.list()) {
-    let infos;
-    try {
-      infos = await connector.listTables();
-    } catch {
-      continue;
-    }
-    for (const info of infos) {
-      const columns = info.columns.map((c) => ({
-        name: c.name,
-        type: c.type,
-        kind: columnKind(c.type),
-        values: [] as string[],
-      }));
-      tables.push({
-        source: definition.name,
-        name: info.name,
-        key: tableKey(definition.name, info.name),
-        columns,
-      });
-    }
-  }
-  for (const table of tables) await sampleValues(table, run);
+export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>, timeoutMs: number): Promise<SchemaContext> {
+  // Sources are listed, and tables sampled, all at once: a source that hangs costs one timeout, not one per table.
+  const listed = await Promise.all(
+    catalog.list().map(async ({ definition, connector }) => ({
+      source: definition.name,
+      infos: await withDeadline(timeoutMs, (deadline) => connector.listTables(deadline)).catch(() => []),
+    })),
+  );
+  const tables: SchemaTable[] = listed.flatMap(({ source, infos }) =>
+    infos.map((info) => ({
+      source,
+      name: info.name,
+      key: tableKey(source, info.name),
+      columns: info.columns.map((c) => ({ name: c.name, type: c.type, kind: columnKind(c.type), values: [] as string[] })),
+    })),
+  );
+  await Promise.all(tables.map((table) => sampleValues(table, run)));
   return {
     tables,
     relationships: [...declaredRelationships(tables, settings), ...inferredRelationships(tables)],

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
 import { HttpError } from '../../errors.js';
 import { queryErrors } from '../query-errors.js';
+import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';
 import { loadOntology, saturate, emptyOntology, type Ontology } from './ontology.js';
 import { loadMapping, MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
@@ -95,7 +96,9 @@ export class SparqlService {
     await Promise.all(
       [...tables.values()].map(async (table) => {
         if (table.source && table.table) {
-          const info = await this.queries.catalog.get(table.source)?.connector.describeTable(table.table).catch(() => undefined);
+          const { connector } = this.queries.catalog.get(table.source) ?? {};
+          const name = table.table;
+          const info = connector && (await withDeadline(limits.timeoutMs, (deadline) => connector.describeTable(name, deadline)).catch(() => undefined));
           if (info) types.set(table.from, new Map(info.columns.map((c) => [c.name.toLowerCase(), c.type])));
           return;
         }

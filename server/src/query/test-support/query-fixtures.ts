@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfigFile } from '../../config-file.js';
+import { Deadline } from '../deadline.js';
 import { DuckDBEngine } from '../engine/duckdb-engine.js';
 import { SqlParser } from '../engine/sql-parser.js';
 import { SourceCatalog } from '../source-catalog.js';
@@ -53,3 +54,6 @@ export async function engineFor(setup: QuerySetup): Promise<{ engine: DuckDBEngi
 
 /** A query that keeps DuckDB busy for a long time (ten billion row pairs), to test timeouts and cancels. */
 export const slowQuery = 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b';
+
+/** A deadline for calling a connector directly in a test: generous, so only a hang trips it. */
+export const testDeadline = (): Deadline => Deadline.of(AbortSignal.timeout(10_000));
