@@ -55,12 +55,12 @@ describe('graceful shutdown', () => {
     expect(answers).toEqual(Array(5).fill({ status: 200, body: { done: true } }));
     expect(await exit).toBe(0);
     await expect(fetch(`${base}/api/adaptive/`)).rejects.toThrow();
-  });
+  }, 60_000);
 
   it('serves requests sent on idle keep-alive connections after SIGTERM, telling their clients to close', async () => {
     const workspace = path.join(scratch, 'keep-alive');
     fs.mkdirSync(workspace, { recursive: true });
-    const { child, base, exit } = await serve(['--import', 'tsx', path.join(root, 'server/src/cli.ts')], root, { WORKSPACE: workspace, SHUTDOWN_DRAIN_MS: '3000' });
+    const { child, base, exit } = await serve([process.execPath, '--import', 'tsx', path.join(root, 'server/src/cli.ts')], root, { WORKSPACE: workspace, SHUTDOWN_DRAIN_MS: '3000' });
     await waitUntilReady(base);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     const liveness = () =>
@@ -81,7 +81,7 @@ describe('graceful shutdown', () => {
     } finally {
       agent.destroy();
     }
-  });
+  }, 60_000);
 });
 
 // The Dockerfile replayed without Docker (none here): its build stage packs the server package from
