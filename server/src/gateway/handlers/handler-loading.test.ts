@@ -82,7 +82,7 @@ describe('handlers that do not load', () => {
       message: 'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?',
     });
     expect(byFile['actuator_handler.ts'].message).toMatch(/the mount "actuator" is not usable/);
-  });
+  }, 120_000);
 
   it('answers 404 for the routes of handlers that never loaded', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/adaptive/bad-route/ok' })).statusCode).toBe(404);
