@@ -25,6 +25,7 @@ import { createLogger, type Logger } from './logger.js';
 import { querySourceHealth } from './query/source-health.js';
 import { newWorkbenchToken } from './workbench/token.js';
 import { workbenchPlugin } from './workbench/workbench-plugin.js';
+import { sweepOrphanFolders } from './runtime/private-folders.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,6 +143,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   let watcher: { close(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
+    // Query, fetch and handler folders of a server that was killed (kill -9, OOM) before it cleaned up.
+    const swept = sweepOrphanFolders();
+    if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
     void gateway.start();
     if (config.hotReload) {
       watcher = watchWorkspace(mocking ? config.specPaths : [config.specsDir, config.handlersDir], () => void gateway.reload(), logger);

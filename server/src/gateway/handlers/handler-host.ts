@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { HttpError, httpError } from '../../errors.js';
 import type { AuthClaims } from '../../handler-sdk/types.js';
@@ -11,6 +10,7 @@ import type { HandlerProcesses } from './handler-processes.js';
 import type { CompiledHandler } from './handler-compiler.js';
 import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
+import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 /** The bounds every handler module runs within. */
 export interface HandlerIsolation {
@@ -59,7 +59,7 @@ let bundleSequence = 0;
 
 /** Writes the bundle to a private file: the handler process imports it by URL, and it must outlive restarts. */
 function writeBundle(compiled: CompiledHandler, file: string): { bundlePath: string; sourceMap: BundleSourceMap } {
-  bundleDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'aw-handlers-'));
+  bundleDir ??= makePrivateFolder('handlers');
   const bundlePath = path.join(bundleDir, `${++bundleSequence}-${file}.mjs`);
   const sourceMap = new BundleSourceMap(bundlePath, compiled.map);
   fs.writeFileSync(bundlePath, compiled.code + sourceMap.comment, { mode: 0o600 });

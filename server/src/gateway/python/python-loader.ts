@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../logger.js';
 import type { UnitLoader } from '../gateway.js';
@@ -11,6 +10,7 @@ import { gatewayPrefix, handlerMount } from '../spec/mount.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { findPython, type PythonInterpreter } from './python-interpreter.js';
 import { PythonWorker, type WorkerReady } from './python-worker.js';
+import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 /** Options of the Python handler loader. */
 export interface PythonLoaderOptions {
@@ -90,7 +90,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
         interpreter = undefined;
         throw new LoadError(name, error.message);
       });
-      socketDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'aw-py-'));
+      socketDir ??= makePrivateFolder('py');
       const mount = handlerMount(name)!;
       const worker = new PythonWorker({ file, python: python.command, mount, socketPath: path.join(socketDir, `${++sequence}.sock`), timeoutMs: options.timeoutMs, log: options.log, onFault: options.onFault });
       const ready = await worker.start().catch(async (error: unknown) => {

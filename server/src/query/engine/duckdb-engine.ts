@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -19,6 +18,7 @@ import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushd
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
+import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 interface PlannedTable extends TableReference {
   key: string;
@@ -121,7 +121,7 @@ export class DuckDBEngine implements QueryEngine {
     const pushdown = this.aggregatePushdown(ast, shape, tables);
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
     // only with the slot, so queries waiting on a hung source cost no instance.
-    const fetchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-fetch-'));
+    const fetchDir = makePrivateFolder('fetch');
     let fetched: FetchedTable[] = [];
     try {
       const begun = performance.now();

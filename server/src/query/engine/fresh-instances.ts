@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 /** An in-memory DuckDB instance for one query, with its private folder (spill files). */
 export interface QueryInstance {
@@ -27,7 +27,7 @@ export class FreshInstances {
   constructor(private readonly options: Record<string, string>) {}
 
   private async create(): Promise<QueryInstance> {
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-'));
+    const workDir = makePrivateFolder('query');
     try {
       // DuckDB's home (where its secret and extension folders default to) is the query's folder too,
       // so nothing the engine can show names the server's own home directory.
