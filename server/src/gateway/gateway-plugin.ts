@@ -5,6 +5,7 @@ import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
+import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
 
@@ -16,8 +17,8 @@ const startedAt = Date.now();
  * through the gateway's current route table: under `/api/adaptive` too, or under `/` when specs are
  * mocked at their own paths (the system routes, being more specific, still win there).
  */
-export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config }): Promise<void> {
-  const { gateway, config } = options;
+export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config; mockState?: MockStateStore }): Promise<void> {
+  const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
   registerCors(app, config.corsOrigins);
 
@@ -50,6 +51,8 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     handlers: gateway.files('handler'),
   }));
   app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
+  // Empties the stateful mocks of one mount (`?mount=petstore`) or of all; they start again from the spec's examples.
+  app.post<{ Querystring: { mount?: string } }>(`${gatewayPrefix}/actuator/state/reset`, async (request) => ({ reset: mockState?.reset(request.query.mount) ?? [] }));
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');
