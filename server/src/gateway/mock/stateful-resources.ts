@@ -5,7 +5,7 @@ import { concreteMediaType, isJsonMediaType, negotiate } from '../content-negoti
 import { selectResponse } from '../example-responder.js';
 import { resolvePointer } from '../spec/json-pointer.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
-import { reportViolations, responseSchemaPointer, type ResponseValidator } from './contract.js';
+import { declaredResponse, reportViolations, responseSchemaPointer, type ResponseValidator } from './contract.js';
 import type { CollectionHandle, MockStateStore } from './state-store.js';
 
 /**
@@ -21,11 +21,18 @@ const isItem = (value: unknown): value is Item => value !== null && typeof value
 
 const parameterNames = (template: string) => [...template.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1]);
 
-/** The JSON example of an operation's success response, if it has one. */
-function successExample(operation: OperationSpec | undefined): unknown {
+/**
+ * The JSON example the spec's author gave for an operation's success response, if any. Values the
+ * sampler made up from the schema (`name: "string"`) are not data to seed a collection with.
+ */
+function successExample(document: Record<string, unknown>, operation: OperationSpec | undefined): unknown {
   if (!operation) return undefined;
-  const { response } = selectResponse(operation, {});
-  return response?.mediaTypes.find((m) => isJsonMediaType(m.mediaType))?.example;
+  const { status, response } = selectResponse(operation, {});
+  const media = response?.mediaTypes.find((m) => isJsonMediaType(m.mediaType));
+  if (!media) return undefined;
+  const declared = declaredResponse(document, operation, status)?.value.content;
+  const object = isItem(declared) ? declared[media.mediaType] : undefined;
+  return isItem(object) && (object.example !== undefined || object.examples !== undefined) ? media.example : undefined;
 }
 
 /** A list example's items: the array itself, or the first array property of an envelope such as `{data: [...], total: 2}`. */
@@ -66,8 +73,8 @@ export function statefulResources(spec: CompiledSpec, store: MockStateStore, res
     const collectionOperations = last ? byPath.get(last[1] || '/') : undefined;
     if (!last || !collectionOperations) continue;
     const [, collectionPath, idParam] = last;
-    const listExample = listItems(successExample(collectionOperations.get('GET')));
-    const itemExample = successExample(itemOperations.get('GET'));
+    const listExample = listItems(successExample(spec.document, collectionOperations.get('GET')));
+    const itemExample = successExample(spec.document, itemOperations.get('GET'));
     const seed = listExample.items.length > 0 ? listExample.items : isItem(itemExample) ? [itemExample] : [];
     const sample = isItem(itemExample) ? itemExample : seed[0];
     const idField = sample && Object.hasOwn(sample, idParam) ? idParam : 'id';
