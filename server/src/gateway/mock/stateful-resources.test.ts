@@ -9,8 +9,8 @@ const json = (schema: unknown, example?: unknown) => ({ content: { 'application/
 
 /** A pet store with a collection of pets (integer ids), owners (string ids) and a recursive tree. */
 function petstore(options: { state?: boolean; ownerName?: string } = {}): string {
-  const item = (name: string, schema: string) => ({
-    get: { parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'one', ...json({ $ref: `#/components/schemas/${schema}` }) }, '404': { description: 'missing' } } },
+  const item = (name: string, schema: string, idType = 'string') => ({
+    get: { parameters: [{ name, in: 'path', required: true, schema: { type: idType } }], responses: { '200': { description: 'one', ...json({ $ref: `#/components/schemas/${schema}` }) }, '404': { description: 'missing' } } },
     put: { parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], requestBody: json({ type: 'object' }), responses: { '200': { description: 'replaced', ...json({ $ref: `#/components/schemas/${schema}` }) } } },
     patch: { parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], requestBody: json({ type: 'object' }), responses: { '200': { description: 'updated', ...json({ $ref: `#/components/schemas/${schema}` }) } } },
     delete: { parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'gone' } } },
@@ -24,7 +24,8 @@ function petstore(options: { state?: boolean; ownerName?: string } = {}): string
         get: { responses: { '200': { description: 'all', ...json({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }, [{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]) } } },
         post: { requestBody: { required: true, ...json({ $ref: '#/components/schemas/NewPet' }) }, responses: { '201': { description: 'created', ...json({ $ref: '#/components/schemas/Pet' }) } } },
       },
-      '/pets/{petId}': item('petId', 'Pet'),
+      // An integer path parameter: validation coerces it, the state still finds the item.
+      '/pets/{petId}': item('petId', 'Pet', 'integer'),
       '/owners': {
         get: { responses: { '200': { description: 'page', ...json({ type: 'object' }, { total: 1, data: [{ id: 'a1', name: options.ownerName ?? 'Ann' }] }) } } },
         post: { requestBody: json({ type: 'object' }), responses: { '201': { description: 'created', ...json({ type: 'object' }) } } },

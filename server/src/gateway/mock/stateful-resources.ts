@@ -119,8 +119,9 @@ function statefulAction(spec: CompiledSpec, operation: OperationSpec, kind: Kind
     if (request.headers.prefer !== undefined) return false;
     const mediaType = servesJson ? negotiate(request.headers.accept, offered) : undefined;
     if (servesJson && (mediaType === undefined || !isJsonMediaType(mediaType))) return false;
-    const collection = resource.collection(resource.parentNames.map((name) => params[name] ?? ''));
-    const id = params[resource.idParam] ?? '';
+    // Validation may have coerced the path values to their schema types in place.
+    const collection = resource.collection(resource.parentNames.map((name) => String(params[name] ?? '')));
+    const id = String(params[resource.idParam] ?? '');
     let value: unknown;
     if (kind === 'list') {
       const items = collection.list();
