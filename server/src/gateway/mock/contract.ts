@@ -56,14 +56,30 @@ export function responseSchemaPointer(document: Record<string, unknown>, operati
   return isObject(media) && media.schema !== undefined ? `${response.pointer}/content/${escapeToken(declared)}/schema` : undefined;
 }
 
+/** What checking one answer's status and content type against an operation comes to; the same for every answer of that kind. */
+interface ResponsePlan {
+  /** The status is not declared. */
+  undeclared?: ContractViolation;
+  /** The media types the response declares. */
+  declared: string[];
+  /** The declared media type matching the answer's content type. */
+  mediaType?: string;
+  isJson: boolean;
+  validate: ValidateFunction | null;
+}
+
+/** Plans one operation keeps: the statuses and content types an upstream sends are few, but not bounded by the spec. */
+const maxPlansPerOperation = 64;
+
 /**
  * Checks answers against the spec's responses: a declared status, a declared media type, and a
- * JSON body that its schema accepts. Validators are compiled once per operation, status and media
- * type; a schema Ajv cannot compile disables that one check (reported once through `onWarning`).
+ * JSON body that its schema accepts. What a status and content type need is worked out once per
+ * operation; a schema Ajv cannot compile disables that one check (reported once through `onWarning`).
  */
 export class ResponseValidator {
   private readonly ajv;
-  private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly validators = new Map<string, ValidateFunction | null>();
+  private readonly plans = new WeakMap<OperationSpec, Map<string, ResponsePlan>>();
 
   constructor(
     openapi: string,
@@ -76,7 +92,7 @@ export class ResponseValidator {
 
   private validator(operation: OperationSpec, status: number, mediaType: string): ValidateFunction | null {
     const key = `${operation.pointer}|${status}|${mediaType}`;
-    if (this.cache.has(key)) return this.cache.get(key)!;
+    if (this.validators.has(key)) return this.validators.get(key)!;
     const pointer = responseSchemaPointer(this.document, operation, status, mediaType);
     let validate: ValidateFunction | null = null;
     if (pointer !== undefined) {
@@ -86,27 +102,45 @@ export class ResponseValidator {
         this.onWarning(`response validation of ${key} is off: ${(error as Error).message}`);
       }
     }
-    this.cache.set(key, validate);
+    this.validators.set(key, validate);
     return validate;
   }
 
+  private plan(operation: OperationSpec, status: number, contentType: string | undefined): ResponsePlan {
+    let plans = this.plans.get(operation);
+    if (!plans) this.plans.set(operation, (plans = new Map()));
+    const key = `${status} ${contentType ?? ''}`;
+    let plan = plans.get(key);
+    if (plan) return plan;
+    const response = declaredResponse(this.document, operation, status);
+    const content = response && isObject(response.value.content) ? response.value.content : {};
+    const declared = Object.keys(content);
+    const mediaType = findDeclaredMediaType(contentType ?? 'application/octet-stream', declared);
+    const isJson = isJsonMediaType(contentType ?? '');
+    plan = {
+      undeclared: response ? undefined : { in: 'response', path: 'status', rule: `status ${status} is not declared for ${operation.method} ${operation.path}` },
+      declared,
+      mediaType,
+      isJson,
+      validate: mediaType !== undefined && isJson ? this.validator(operation, status, mediaType) : null,
+    };
+    if (plans.size < maxPlansPerOperation) plans.set(key, plan);
+    return plan;
+  }
+
   /**
-   * Checks one answer. `body` is the parsed JSON value, `undefined` for no body, or the raw text when
-   * it is not JSON (then only status and media type are checked, and JSON media types report it).
+   * Checks one answer. `body` is the parsed JSON value, `undefined` for no body, or the raw bytes when
+   * they are not JSON (then only status and media type are checked, and JSON media types report it).
    */
   validate(operation: OperationSpec, status: number, contentType: string | undefined, body: unknown, bodyIsJson: boolean): ContractViolation[] {
-    const response = declaredResponse(this.document, operation, status);
-    if (!response) return [{ in: 'response', path: 'status', rule: `status ${status} is not declared for ${operation.method} ${operation.path}` }];
-    const content = isObject(response.value.content) ? response.value.content : {};
-    const declared = Object.keys(content);
-    if (body === undefined || declared.length === 0) return [];
-    const mediaType = findDeclaredMediaType(contentType ?? 'application/octet-stream', declared);
-    if (mediaType === undefined) return [{ in: 'response', path: 'content-type', rule: `${contentType ?? '(none)'} is not declared; expected one of: ${declared.join(', ')}` }];
-    if (!isJsonMediaType(contentType ?? '')) return [];
+    const plan = this.plan(operation, status, contentType);
+    if (plan.undeclared) return [plan.undeclared];
+    if (body === undefined || plan.declared.length === 0) return [];
+    if (plan.mediaType === undefined) return [{ in: 'response', path: 'content-type', rule: `${contentType ?? '(none)'} is not declared; expected one of: ${plan.declared.join(', ')}` }];
+    if (!plan.isJson) return [];
     if (!bodyIsJson) return [{ in: 'response', path: 'body', rule: 'is not valid JSON' }];
-    const validate = this.validator(operation, status, mediaType);
-    if (!validate || validate(body)) return [];
-    return toIssues('body', validate.errors ?? []).map((issue) => ({ in: 'response', path: issue.name ? `body.${issue.name}` : 'body', rule: issue.message }));
+    if (!plan.validate || plan.validate(body)) return [];
+    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({ in: 'response', path: issue.name ? `body.${issue.name}` : 'body', rule: issue.message }));
   }
 }
 

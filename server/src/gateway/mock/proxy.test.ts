@@ -83,6 +83,8 @@ afterAll(async () => {
 });
 
 const get = (path: string, init?: RequestInit) => fetch(`${origin}/api/adaptive${path}`, init);
+/** A JSON answer's body. */
+const bodyOf = async (response: Response) => (await response.json()) as { detail: string; paths: Record<string, unknown>; errors: unknown[] };
 const violationsOf = (response: Response) => JSON.parse(response.headers.get('x-adaptive-violations') ?? '[]');
 
 describe('validating proxy (x-adaptive-proxy)', () => {
@@ -131,10 +133,10 @@ describe('validating proxy (x-adaptive-proxy)', () => {
   it('answers 502 {detail} for an upstream that sends garbage, answers too much, or is not there', async () => {
     const garbage = await get('/proxied/garbage');
     expect(garbage.status).toBe(502);
-    expect((await garbage.json()).detail).toMatch(/^The upstream http:\/\/127\.0\.0\.1:\d+ could not be used: /);
+    expect((await bodyOf(garbage)).detail).toMatch(/^The upstream http:\/\/127\.0\.0\.1:\d+ could not be used: /);
     const big = await get('/proxied/big');
     expect(big.status).toBe(502);
-    expect((await big.json()).detail).toMatch(/answered more than 65536 bytes \(PROXY_RESPONSE_LIMIT\)$/);
+    expect((await bodyOf(big)).detail).toMatch(/answered more than 65536 bytes \(PROXY_RESPONSE_LIMIT\)$/);
     const down = await get('/down/pets');
     expect(down.status).toBe(502);
     expect(await down.json()).toEqual({ detail: 'The upstream http://127.0.0.1:9 could not be used: ECONNREFUSED' });
@@ -146,13 +148,13 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect(extra.status).toBe(200);
     expect(await extra.text()).toBe('upstream saw DELETE /v1/not/in/spec?x=1');
     expect((await get('/strict/not/in/spec')).status).toBe(404);
-    const paths = Object.keys((await (await get('/openapi.json')).json()).paths);
+    const paths = Object.keys((await bodyOf(await get('/openapi.json'))).paths);
     expect(paths).toContain('/proxied/pets');
     expect(paths.some((p) => p.includes('*'))).toBe(false);
   });
 
   it('refuses an upstream that is not http(s) with a load error naming the spec', async () => {
-    const result = await (await get('/actuator/refresh', { method: 'POST' })).json();
+    const result = await bodyOf(await get('/actuator/refresh', { method: 'POST' }));
     expect(result.errors).toContainEqual({ file: 'ftp.json', message: 'x-adaptive-proxy: only http and https upstreams are supported, not ftp:' });
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { HttpError, httpError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { isJsonMediaType } from '../content-negotiation.js';
@@ -85,10 +85,11 @@ export class SpecProxy {
 
   /** The route handler of one operation: validate, forward, validate the answer, relay it. */
   handler(operation: OperationSpec): RouteEntry['handle'] {
+    const checksRequest = operation.parameters.length > 0 || operation.requestBody !== undefined;
     return async (request, reply, params) => {
       const violations: ContractViolation[] = [];
       try {
-        violations.push(...requestViolations(requestIssues(this.validator, operation, request, params)));
+        if (checksRequest) violations.push(...requestViolations(requestIssues(this.validator, operation, request, params)));
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         violations.push({ in: 'request', path: 'content-type', rule: error.detail });
@@ -122,28 +123,42 @@ export class SpecProxy {
 
   private async forward(request: FastifyRequest): Promise<UpstreamAnswer> {
     const url = this.base + request.url.slice(this.urlPrefix.length);
-    const signal = AbortSignal.timeout(this.target.timeoutMs);
+    // One deadline for the whole exchange (connect, headers, body): undici's own timeouts are per phase.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.target.timeoutMs);
+    const signal = deadline.signal;
     try {
       const headers = forwardedHeaders(request.headers);
       headers['x-forwarded-for'] = request.ip;
       const upstream = await undiciRequest(url, { method: request.method as 'GET', headers, body: bodyToForward(request.body), signal, dispatcher: this.agent });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of upstream.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.target.responseLimit) {
-          upstream.body.destroy();
-          throw httpError('UPSTREAM_RESPONSE_TOO_LARGE', [this.target.url.origin, this.target.responseLimit]);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { status: upstream.statusCode, headers: upstream.headers as Record<string, string | string[]>, body: Buffer.concat(chunks) };
+      return { status: upstream.statusCode, headers: upstream.headers as Record<string, string | string[]>, body: await this.readBody(upstream) };
     } catch (error) {
       if (error instanceof HttpError) throw error;
       if (isTimeout(error, signal)) throw httpError('UPSTREAM_TIMEOUT', [this.target.url.origin, this.target.timeoutMs]);
       const reason = (error as { code?: string }).code ?? (error as Error).message;
       throw httpError('UPSTREAM_UNAVAILABLE', [this.target.url.origin, reason]);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The whole body of an upstream answer, at most the response limit (undici errors when a body exceeds its Content-Length). */
+  private async readBody(upstream: Dispatcher.ResponseData): Promise<Buffer> {
+    const tooLarge = () => {
+      upstream.body.destroy();
+      return httpError('UPSTREAM_RESPONSE_TOO_LARGE', [this.target.url.origin, this.target.responseLimit]);
+    };
+    const declared = Number(upstream.headers['content-length'] ?? NaN);
+    if (declared > this.target.responseLimit) throw tooLarge();
+    if (Number.isInteger(declared)) return Buffer.from(await upstream.body.arrayBuffer());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of upstream.body) {
+      size += (chunk as Buffer).length;
+      if (size > this.target.responseLimit) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
   }
 
   private relay(reply: FastifyReply, answer: UpstreamAnswer): void {

@@ -176,7 +176,7 @@ describe('stateful resources', () => {
     await call('POST', '/owners', { name: 'Bob' });
     writeFile(workspace, 'specs/petstore.json', petstore({ state: true, ownerName: 'Anna' }));
     const refreshed = await fetch(`${origin}/api/adaptive/actuator/refresh`, { method: 'POST' });
-    expect((await refreshed.json()).status).toBe('success');
+    expect(((await refreshed.json()) as { status: string }).status).toBe('success');
     expect((await call('GET', '/pets')).body).toHaveLength(3);
     expect((await call('GET', '/owners')).body.data).toEqual([{ id: 'a1', name: 'Anna' }]);
   });
