@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatCount, mean, measure } from './lib/load.mjs';
+import { formatCount, mean, measureAlternately } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
@@ -35,14 +35,7 @@ const row = (label, m) =>
 async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
   const targets = pairs.flatMap((pair) => [pair.subject, pair.baseline]);
   for (const target of targets) target.runs = [];
-  for (const target of targets) await measure(target.url, { connections, durationSec: warmupSec });
-  for (let round = 1; round <= rounds; round++) {
-    for (const target of targets) {
-      const result = await measure(target.url, { connections, durationSec }, target.server);
-      target.runs.push(result);
-      console.log(row(`${target.label} #${round}`, result));
-    }
-  }
+  await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) => console.log(row(label, result)));
   const averaged = (target) => ({ requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)), cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)) });
   return pairs.map(({ subject, baseline, target }) => {
     const [a, b] = [averaged(subject), averaged(baseline)];
