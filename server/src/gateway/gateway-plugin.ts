@@ -5,6 +5,7 @@ import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
+import { keepingRawBody } from './raw-body.js';
 import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
@@ -23,7 +24,10 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
   registerCors(app, config.corsOrigins);
 
   // Generated and handler routes accept any media type; they decide what is valid.
-  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // The text is kept beside the parsed value: a proxied spec forwards the body as it came. Fastify's
+  // own parser of exactly application/json would win over the pattern, so it makes way (in this plugin only).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, keepingRawBody(app.getDefaultJsonParser('error', 'error')));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get(`${gatewayPrefix}/`, async (): Promise<GatewayInfo> => ({

@@ -23,10 +23,12 @@ const proxiedSpec = (upstream: unknown) =>
         post: { requestBody: { required: true, ...json(pet) }, responses: { '201': { description: 'created', ...json(pet) } } },
       },
       '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'one', ...json(pet) } } } },
+      '/nodes': { post: { requestBody: json({ $ref: '#/components/schemas/Node' }), responses: { '200': { description: 'echo', ...json({ $ref: '#/components/schemas/Node' }) } } } },
       '/hang': { get: { responses: { '200': { description: 'never' } } } },
       '/garbage': { get: { responses: { '200': { description: 'not HTTP' } } } },
       '/big': { get: { responses: { '200': { description: 'too big', ...json({ type: 'string' }) } } } },
     },
+    components: { schemas: { Node: { type: 'object', properties: { c: { $ref: '#/components/schemas/Node' }, n: { type: 'integer' } } } } },
   });
 
 /** The real backend: well-behaved on /v1/pets, breaks the contract on /v1/pets/2, hangs, talks garbage, answers too much. */
@@ -43,9 +45,10 @@ function startUpstream(): Promise<http.Server> {
       return;
     }
     if (url.startsWith('/v1/pets')) return send(200, [{ id: 1, name: 'Rex', query: url.split('?')[1] ?? '' }]);
+    if (url.startsWith('/v1/nodes')) return request.pipe(response.writeHead(200, { 'content-type': 'application/json' }));
     if (url.startsWith('/v1/hang')) return; // never answers
     if (url.startsWith('/v1/garbage')) return request.socket.end('this is not HTTP at all\r\n\r\n');
-    if (url.startsWith('/v1/big')) return send(200, 'x'.repeat(200_000));
+    if (url.startsWith('/v1/big')) return send(200, 'x'.repeat(2_000_000));
     response.writeHead(200, { 'content-type': 'text/plain' }).end(`upstream saw ${request.method} ${url}`);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -67,7 +70,7 @@ beforeAll(async () => {
     'specs/down.json': proxiedSpec('http://127.0.0.1:9/v1'),
     'specs/ftp.json': proxiedSpec('ftp://127.0.0.1/v1'),
   });
-  const config = loadConfig({ HOT_RELOAD: 'false', PROXY_RESPONSE_LIMIT: '64kb' }, { workspace });
+  const config = loadConfig({ HOT_RELOAD: 'false', PROXY_RESPONSE_LIMIT: '1mb' }, { workspace });
   const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
   app = await buildServer(config, { logger: pino({ level: 'warn' }, sink) });
   await app.ready();
@@ -119,6 +122,20 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect(violationsOf(bad)).toEqual([{ in: 'request', path: 'body.id', rule: 'is required' }, { in: 'response', path: 'body.id', rule: 'is required' }]);
   });
 
+  it('checks a recursive schema against a huge nested body without hanging or failing the request', async () => {
+    const nested = (depth: number) => '{"c":'.repeat(depth) + '{"n":"x"}' + '}'.repeat(depth);
+    const shallow = await get('/proxied/nodes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(50) });
+    expect(shallow.status).toBe(200);
+    expect(violationsOf(shallow).map((v: { in: string; path: string }) => `${v.in} ${v.path}`)).toEqual([`request body${'.c'.repeat(50)}.n`, `response body${'.c'.repeat(50)}.n`]);
+    const deep = await get('/proxied/nodes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(100_000) });
+    expect(deep.status).toBe(200);
+    expect((await deep.text()).length).toBe(nested(100_000).length);
+    expect(violationsOf(deep)).toEqual([
+      { in: 'request', path: 'body', rule: 'nests too deeply to be checked' },
+      { in: 'response', path: 'body', rule: 'nests too deeply to be checked' },
+    ]);
+  });
+
   it('answers 504 {detail} within the timeout when the upstream hangs, while other requests are served', async () => {
     const started = Date.now();
     const hanging = get('/proxied/hang');
@@ -136,7 +153,7 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect((await bodyOf(garbage)).detail).toMatch(/^The upstream http:\/\/127\.0\.0\.1:\d+ could not be used: /);
     const big = await get('/proxied/big');
     expect(big.status).toBe(502);
-    expect((await bodyOf(big)).detail).toMatch(/answered more than 65536 bytes \(PROXY_RESPONSE_LIMIT\)$/);
+    expect((await bodyOf(big)).detail).toMatch(/answered more than 1048576 bytes \(PROXY_RESPONSE_LIMIT\)$/);
     const down = await get('/down/pets');
     expect(down.status).toBe(502);
     expect(await down.json()).toEqual({ detail: 'The upstream http://127.0.0.1:9 could not be used: ECONNREFUSED' });
