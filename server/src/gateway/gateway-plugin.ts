@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ActuatorInfo, GatewayInfo } from '../api-types.js';
+import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../api-types.js';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
@@ -56,7 +56,7 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
   }));
   app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
   // Empties the stateful mocks of one mount (`?mount=petstore`) or of all; they start again from the spec's examples.
-  app.post<{ Querystring: { mount?: string } }>(`${gatewayPrefix}/actuator/state/reset`, async (request) => ({ reset: mockState?.reset(request.query.mount) ?? [] }));
+  app.post<{ Querystring: { mount?: string } }>(`${gatewayPrefix}/actuator/state/reset`, async (request): Promise<StateResetResult> => ({ reset: mockState?.reset(request.query.mount) ?? [] }));
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');

@@ -41,7 +41,7 @@ function startUpstream(): Promise<http.Server> {
     if (url.startsWith('/v1/pets') && request.method === 'POST') {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => send(201, { ...JSON.parse(Buffer.concat(chunks).toString()), seen: request.headers['x-client'] }));
+      request.on('end', () => send(201, { ...JSON.parse(Buffer.concat(chunks).toString()), seen: request.headers['x-client'], for: request.headers['x-forwarded-for'] }));
       return;
     }
     if (url.startsWith('/v1/pets')) return send(200, [{ id: 1, name: 'Rex', query: url.split('?')[1] ?? '' }]);
@@ -97,9 +97,9 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect(list.headers.get('x-upstream')).toBe('yes');
     expect(list.headers.has('x-adaptive-violations')).toBe(false);
     expect(await list.json()).toEqual([{ id: 1, name: 'Rex', query: 'limit=5' }]);
-    const created = await get('/proxied/pets', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': 'c1' }, body: JSON.stringify({ id: 7, name: 'Kitty' }) });
+    const created = await get('/proxied/pets', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': 'c1', 'x-forwarded-for': '10.0.0.1' }, body: JSON.stringify({ id: 7, name: 'Kitty' }) });
     expect(created.status).toBe(201);
-    expect(await created.json()).toEqual({ id: 7, name: 'Kitty', seen: 'c1' });
+    expect(await created.json()).toEqual({ id: 7, name: 'Kitty', seen: 'c1', for: '10.0.0.1, 127.0.0.1' });
   });
 
   it('reports an answer that breaks the contract in the header and the log, and still relays it', async () => {

@@ -131,7 +131,8 @@ export class SpecProxy {
     const signal = deadline.signal;
     try {
       const headers = forwardedHeaders(request.headers);
-      headers['x-forwarded-for'] = request.ip;
+      const forwardedFor = request.headers['x-forwarded-for'];
+      headers['x-forwarded-for'] = forwardedFor ? `${[forwardedFor].flat().join(', ')}, ${request.ip}` : request.ip;
       const upstream = await undiciRequest(url, { method: request.method as 'GET', headers, body: bodyToForward(request), signal, dispatcher: this.agent });
       return { status: upstream.statusCode, headers: upstream.headers as Record<string, string | string[]>, body: await this.readBody(upstream) };
     } catch (error) {
