@@ -133,14 +133,12 @@ function statefulAction(spec: CompiledSpec, operation: OperationSpec, kind: Kind
     else value = collection.remove(id);
     reply.code(status);
     if (response && Object.keys(response.headers).length > 0) reply.headers(response.headers);
-    if (mediaType === undefined) {
-      reportViolations(reply, log, { spec: spec.file, method: request.method, url: request.url }, responses.validate(operation, status, undefined, undefined, false));
-      reply.send();
-      return true;
-    }
-    const contentType = concreteMediaType(mediaType);
-    reportViolations(reply, log, { spec: spec.file, method: request.method, url: request.url }, responses.validate(operation, status, contentType, value, true));
-    reply.type(contentType).send(JSON.stringify(value));
+    // A response without content (204 of a delete) sends no body.
+    const contentType = mediaType === undefined ? undefined : concreteMediaType(mediaType);
+    const body = contentType === undefined ? undefined : value;
+    reportViolations(reply, log, { spec: spec.file, method: request.method, url: request.url }, responses.validate(operation, status, contentType, body, body !== undefined));
+    if (contentType !== undefined) reply.type(contentType);
+    reply.send(body === undefined ? undefined : JSON.stringify(body));
     return true;
   };
 }
