@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatCount, mean, measure, measureWhile } from './lib/load.mjs';
+import { formatCount, mean, measureAlternately, measureWhile } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
@@ -37,14 +37,7 @@ async function throughput({ connections, durationSec, warmupSec, rounds, workspa
       { label: 'bare Fastify', server: bare, url: bare.origin + routePath, runs: [] },
     ];
     console.log(`gateway throughput: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`);
-    for (const target of targets) await measure(target.url, { connections, durationSec: warmupSec });
-    for (let round = 1; round <= rounds; round++) {
-      for (const target of targets) {
-        const result = await measure(target.url, { connections, durationSec }, target.server);
-        target.runs.push(result);
-        console.log(row(`${target.label} #${round}`, result));
-      }
-    }
+    await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) => console.log(row(label, result)));
     const [a, b] = targets.map((t) => ({
       requestsPerSec: mean(t.runs.map((r) => r.requestsPerSec)),
       p99Ms: mean(t.runs.map((r) => r.p99Ms)),

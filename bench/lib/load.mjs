@@ -43,6 +43,22 @@ export async function measureWhile(url, { connections }, work) {
   return { load: summary(await instance), outcome };
 }
 
+/**
+ * Measures `targets` ({label, url, server, runs: []}) the fair way: a warm-up of each, then `rounds`
+ * rounds taking each in turn, so drift of the machine's load touches all alike. Each result is
+ * pushed to its target's `runs` and passed to `print(label, result)`.
+ */
+export async function measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, print) {
+  for (const target of targets) await measure(target.url, { connections, durationSec: warmupSec });
+  for (let round = 1; round <= rounds; round++) {
+    for (const target of targets) {
+      const result = await measure(target.url, { connections, durationSec }, target.server);
+      target.runs.push(result);
+      print(`${target.label} #${round}`, result);
+    }
+  }
+}
+
 export const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 /** `12345.6` -> `12,346`. */

@@ -45,6 +45,11 @@ export interface GatewayInfo {
   endpoints: EndpointInfo[];
 }
 
+/** `POST /api/adaptive/actuator/state/reset`: the mounts whose stateful mocks were emptied. */
+export interface StateResetResult {
+  reset: string[];
+}
+
 /** `GET /api/adaptive/actuator/info`. */
 export interface ActuatorInfo {
   app: { name: string; version: string };

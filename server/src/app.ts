@@ -10,6 +10,8 @@ import { clientErrorHandler, frameworkError } from './framework-errors.js';
 import { serverPathScrubber } from './server-paths.js';
 import { Gateway, type UnitLoader } from './gateway/gateway.js';
 import { gatewayPlugin } from './gateway/gateway-plugin.js';
+import type { MockContext } from './gateway/mock/mock-modes.js';
+import { MockStateStore } from './gateway/mock/state-store.js';
 import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
 import { pythonHandlersLoader } from './gateway/python/python-loader.js';
 import { mockSpecLoaders } from './gateway/mock-specs.js';
@@ -53,8 +55,8 @@ export interface ServerOptions {
  * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
  * mode, the spec files and folders given to `serve` only.
  */
-function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults): UnitLoader[] {
-  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
+function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mock: MockContext): UnitLoader[] {
+  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb }, mock };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
@@ -122,10 +124,12 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   const mocking = config.specPaths.length > 0;
   const faults = new RuntimeFaults();
-  const gateway = new Gateway(workspaceLoaders(config, logger, faults), logger, mocking ? '' : gatewayPrefix, faults);
+  const routePrefix = mocking ? '' : gatewayPrefix;
+  const mockState = new MockStateStore({ maxItems: config.mock.maxItems, maxBytes: config.mock.maxBytes });
+  const gateway = new Gateway(workspaceLoaders(config, logger, faults, { settings: config.mock, store: mockState, routePrefix }), logger, routePrefix, faults);
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken(), rendererDir: options.rendererDir });
-  await app.register(gatewayPlugin, { gateway, config });
+  await app.register(gatewayPlugin, { gateway, config, mockState });
   if (!mocking) {
     // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
     // mock server (`serve petstore.yaml`), which has no query sources.

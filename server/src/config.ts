@@ -19,6 +19,8 @@ export interface Config {
   specMaxHeapMb: number;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
+  /** Stateful mocking and the validating proxy (docs/mocking-stateful-proxy.md). */
+  mock: MockModeSettings;
   authEnabled: boolean;
   /** Identity provider, Basic users and token exchange (DESIGN.md §5); read even when enforcement is off. */
   auth: AuthSettings;
@@ -48,6 +50,20 @@ export interface Config {
   workbench: boolean;
   /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded translator. */
   nlLlm?: { baseUrl: string; model: string; apiKey?: string };
+}
+
+/** Workspace settings of stateful mocking and of the validating proxy. */
+export interface MockModeSettings {
+  /** Serve every spec's resources statefully (`MOCK_STATE`); a spec's `x-adaptive-state` overrides it. */
+  state: boolean;
+  /** Items one collection may hold (`MOCK_STATE_MAX_ITEMS`). */
+  maxItems: number;
+  /** Bytes of JSON one mount's state may hold (`MOCK_STATE_MAX_BYTES`). */
+  maxBytes: number;
+  /** Time an upstream has to send its whole answer (`PROXY_TIMEOUT_MS`). */
+  proxyTimeoutMs: number;
+  /** Largest upstream answer relayed (`PROXY_RESPONSE_LIMIT`). */
+  proxyResponseLimit: number;
 }
 
 /** Settings of authentication and token exchange. */
@@ -280,6 +296,13 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
     specMaxHeapMb: readInteger('SPEC_MAX_HEAP_MB', env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb), 64, 16_384),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
+    mock: {
+      state: readBoolean(env, 'MOCK_STATE', false),
+      maxItems: readInteger('MOCK_STATE_MAX_ITEMS', env.MOCK_STATE_MAX_ITEMS ?? '1000', 1, 1_000_000),
+      maxBytes: parseSize('MOCK_STATE_MAX_BYTES', env.MOCK_STATE_MAX_BYTES ?? '16mb'),
+      proxyTimeoutMs: readInteger('PROXY_TIMEOUT_MS', env.PROXY_TIMEOUT_MS ?? '10000', 10, 600_000),
+      proxyResponseLimit: parseSize('PROXY_RESPONSE_LIMIT', env.PROXY_RESPONSE_LIMIT ?? '8mb'),
+    },
     authEnabled: readBoolean(env, 'AUTH_ENABLED', false),
     auth: readAuthSettings(env, workspace),
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),

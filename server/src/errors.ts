@@ -36,6 +36,14 @@ export const errorCatalogue = {
   NAME_TOO_LONG: { status: 400, message: 'A file or folder name may be at most %s bytes long: %s' },
   FILE_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   NOT_A_STRING: { status: 400, message: '"%s" must be a string' },
+  MOCK_ITEM_NOT_FOUND: { status: 404, message: 'No item of %s has %s %s in the mock state' },
+  MOCK_ITEM_EXISTS: { status: 409, message: 'An item of %s with %s %s already exists in the mock state' },
+  MOCK_COLLECTION_FULL: { status: 507, message: 'The mock collection %s holds its limit of %s items (MOCK_STATE_MAX_ITEMS); delete items or reset the state' },
+  MOCK_STATE_FULL: { status: 507, message: 'The mock state of %s would exceed %s bytes (MOCK_STATE_MAX_BYTES); delete items or reset the state' },
+  MOCK_MOUNT_UNKNOWN: { status: 404, message: 'No stateful spec is mounted at "%s"' },
+  UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },
+  UPSTREAM_UNAVAILABLE: { status: 502, message: 'The upstream %s could not be used: %s' },
+  UPSTREAM_RESPONSE_TOO_LARGE: { status: 502, message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ActuatorInfo, GatewayInfo } from '../api-types.js';
+import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../api-types.js';
 import type { Config } from '../config.js';
 import { httpError } from '../errors.js';
 import { productName, productVersion } from '../version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
+import { keepingRawBody } from './raw-body.js';
+import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
 
@@ -16,13 +18,16 @@ const startedAt = Date.now();
  * through the gateway's current route table: under `/api/adaptive` too, or under `/` when specs are
  * mocked at their own paths (the system routes, being more specific, still win there).
  */
-export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config }): Promise<void> {
-  const { gateway, config } = options;
+export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config; mockState?: MockStateStore }): Promise<void> {
+  const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
   registerCors(app, config.corsOrigins);
 
   // Generated and handler routes accept any media type; they decide what is valid.
-  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // The text is kept beside the parsed value: a proxied spec forwards the body as it came. Fastify's
+  // own parser of exactly application/json would win over the pattern, so it makes way (in this plugin only).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, keepingRawBody(app.getDefaultJsonParser('error', 'error')));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get(`${gatewayPrefix}/`, async (): Promise<GatewayInfo> => ({
@@ -50,6 +55,8 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     handlers: gateway.files('handler'),
   }));
   app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
+  // Empties the stateful mocks of one mount (`?mount=petstore`) or of all; they start again from the spec's examples.
+  app.post<{ Querystring: { mount?: string } }>(`${gatewayPrefix}/actuator/state/reset`, async (request): Promise<StateResetResult> => ({ reset: mockState?.reset(request.query.mount) ?? [] }));
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');

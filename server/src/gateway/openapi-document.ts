@@ -88,6 +88,7 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
 
   const paths: Record<string, Json> = {};
   for (const entry of table.entries) {
+    if (entry.undocumented) continue;
     const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
     const operation = copyWithRefs(entry.operation, rewrite) as Json;
     const mount = entry.path.split('/')[1];

@@ -2,7 +2,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { httpError } from '../errors.js';
+import type { FastifyRequest } from 'fastify';
 import { findDeclaredMediaType, isJsonMediaType } from './content-negotiation.js';
+import { shapeQuery, shapeSimple } from './parameter-styles.js';
 import type { OperationSpec, ParameterSpec } from './spec/spec-types.js';
 
 // ajv-formats is CommonJS with a default export object.
@@ -25,7 +27,8 @@ export interface RequestParts {
   hasBody: boolean;
 }
 
-const documentId = 'urn:adaptive:spec';
+/** The id under which validators register the spec document; schemas refer to it as `documentId + pointer`. */
+export const documentId = 'urn:adaptive:spec';
 const openApiFormats = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
 /** An Ajv instance for the JSON Schema dialect of `openapi` (3.0: draft-07, 3.1: 2020-12); `coerce` converts strings to the schema's types. */
@@ -123,6 +126,22 @@ export class RequestValidator {
     if (!validate || validate(parts.body)) return [];
     return toIssues('body', validate.errors ?? []);
   }
+}
+
+/**
+ * Validates a request to `operation` (its path `params` decoded by the router): parameters shaped by
+ * their styles, then the body. Returns the issues found; throws 415 for an undeclared Content-Type.
+ */
+export function requestIssues(validator: RequestValidator, operation: OperationSpec, request: FastifyRequest, params: Record<string, string>): ValidationIssue[] {
+  const located = (where: Location) => operation.parameters.some((p) => p.in === where);
+  return validator.validate(operation, {
+    params: located('path') ? shapeSimple(operation.parameters, 'path', params) : params,
+    query: located('query') ? shapeQuery(operation.parameters, request.query as Record<string, unknown>) : {},
+    headers: located('header') ? shapeSimple(operation.parameters, 'header', request.headers) : {},
+    contentType: request.headers['content-type'],
+    body: request.body,
+    hasBody: request.body !== undefined && request.body !== null,
+  });
 }
 
 /** Ajv's errors as validation issues, one per field and message. */

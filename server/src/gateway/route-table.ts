@@ -14,6 +14,8 @@ export interface RouteEntry {
   file: string;
   /** The OpenAPI operation object that documents the route in the merged `openapi.json`. */
   operation: Record<string, unknown>;
+  /** Left out of the merged `openapi.json` (a proxy's fall-through route of a whole mount). */
+  undocumented?: boolean;
   /**
    * Serves a matched request: sends the reply before returning, or by the time the returned promise
    * settles. `params` are the decoded path parameters. Returning nothing when the reply is sent spares

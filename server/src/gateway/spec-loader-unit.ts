@@ -8,6 +8,7 @@ import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './spec/mount.js'
 import { loadSpec } from './spec/spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from './spec/spec-types.js';
 import { specUnit } from './spec-routes.js';
+import type { MockContext } from './mock/mock-modes.js';
 
 /** How a spec loader reads its folder. */
 export interface SpecLoaderOptions {
@@ -21,6 +22,8 @@ export interface SpecLoaderOptions {
   only?: ReadonlySet<string>;
   /** Serve each spec at the path of its `servers[0].url` (mock mode) instead of `/api/adaptive/<mount>`. */
   atServerPath?: boolean;
+  /** Stateful resources and the proxy, for specs that turn them on. */
+  mock?: MockContext;
 }
 
 /**
@@ -45,7 +48,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
         throw error;
       });
       if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
-      const unit = specUnit(spec, { validateRequests: options.validateRequests, log });
+      const unit = specUnit(spec, { validateRequests: options.validateRequests, log, mock: options.mock });
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
       if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files: spec.files, stamps, unit });

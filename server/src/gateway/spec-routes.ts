@@ -3,10 +3,10 @@ import type { Logger } from '../logger.js';
 import { httpError } from '../errors.js';
 import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse } from './example-responder.js';
-import { shapeQuery, shapeSimple } from './parameter-styles.js';
-import { RequestValidator, validationError } from './request-validator.js';
+import { RequestValidator, requestIssues, validationError } from './request-validator.js';
 import type { RouteEntry, WorkspaceUnit } from './route-table.js';
 import { validationDocument } from './validation-document.js';
+import { mockModes, type MockContext } from './mock/mock-modes.js';
 import { resolvePointer } from './spec/json-pointer.js';
 import { allowedBodyDepth, nestingDepth } from './body-depth.js';
 import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
@@ -30,6 +30,8 @@ export interface SpecRouteOptions {
   /** Validate requests against the spec's parameters and bodies (400 on failure). */
   validateRequests: boolean;
   log: Logger;
+  /** Stateful resources and the proxy (off without it). */
+  mock?: MockContext;
 }
 
 /** The operation object for the merged document, with the path item's shared parameters folded in. */
@@ -48,11 +50,12 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
  * PATCH the request body merged over the example.
  */
 export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
-  const validator = options.validateRequests
-    ? new RequestValidator(spec.openapi, validationDocument(spec.document), (message) => options.log.warn({ spec: spec.file }, message))
-    : undefined;
+  const newValidator = () => new RequestValidator(spec.openapi, validationDocument(spec.document), (message) => options.log.warn({ spec: spec.file }, message));
+  let validator = options.validateRequests ? newValidator() : undefined;
+  const modes = mockModes(spec, options.mock, options.log, () => (validator ??= newValidator()));
   const routes: RouteEntry[] = spec.operations.map((operation) => {
     const payloads = new Map<string, string>();
+    const stateful = modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
     const validates = validator !== undefined && (located.size > 0 || operation.requestBody !== undefined);
     // Such an operation has nothing to check in a request without a query string (a list endpoint's
@@ -96,16 +99,10 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       const hasBody = request.body !== undefined && request.body !== null;
       if (hasBody) checkBodyDepth(request.body);
       if (validates && !(onlyOptionalQuery && !request.url.includes('?'))) {
-        const issues = validator!.validate(operation, {
-          params: located.has('path') ? shapeSimple(operation.parameters, 'path', params) : params,
-          query: located.has('query') ? shapeQuery(operation.parameters, request.query as Record<string, unknown>) : {},
-          headers: located.has('header') ? shapeSimple(operation.parameters, 'header', request.headers) : {},
-          contentType: request.headers['content-type'],
-          body: request.body,
-          hasBody,
-        });
+        const issues = requestIssues(validator!, operation, request, params);
         if (issues.length > 0) throw validationError(issues);
       }
+      if (stateful !== undefined && stateful(request, reply, params)) return;
       const echo = hasBody && echoMethods.has(operation.method);
       let answer: Answer | undefined;
       if (request.headers.prefer === undefined && !echo) {
@@ -130,8 +127,10 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       source: 'spec' as const,
       file: spec.file,
       operation: documentedOperation(spec, operation),
-      handle,
+      handle: modes.proxy?.handler(operation) ?? handle,
     };
   });
-  return { kind: 'spec', file: spec.file, mount: spec.mount, routes, document: spec.document, warnings: spec.warnings };
+  if (modes.proxy) routes.push(...modes.proxy.fallthroughRoutes());
+  const dispose = modes.proxy && (() => modes.proxy!.close());
+  return { kind: 'spec', file: spec.file, mount: spec.mount, routes, document: spec.document, warnings: spec.warnings, dispose };
 }

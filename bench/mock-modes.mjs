@@ -1,0 +1,80 @@
+// Mocking modes (issue 20): a stateful GET against bare Fastify answering the same JSON, and a GET
+// through the validating proxy against a bare Fastify proxy through undici to the same upstream,
+// in one run with the same settings. Prints ratios; asserts nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatCount, mean, measureAlternately } from './lib/load.mjs';
+import { startServer } from './lib/servers.mjs';
+import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
+
+const libDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib');
+const pets = [
+  { id: 1, name: 'Rex', tag: 'dog' },
+  { id: 2, name: 'Tom', tag: 'cat' },
+];
+const pet = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' }, tag: { type: 'string' } } };
+const answer = (schema, example) => ({ '200': { description: 'ok', content: { 'application/json': { schema, ...(example ? { example } : {}) } } } });
+
+/** A pet store spec: stateful, or proxied to `upstream`. */
+const petstore = (extension) =>
+  JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'pets', version: '1' },
+    ...extension,
+    paths: {
+      '/pets': { get: { responses: answer({ type: 'array', items: pet }, pets) } },
+      '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: answer(pet) } },
+    },
+  });
+
+const row = (label, m) =>
+  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ${m.non2xx}   errors ${m.errors}`;
+
+/** Measures each pair of targets alternately (warm-up, then `rounds` rounds) and prints each pair's ratio. */
+async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
+  const targets = pairs.flatMap((pair) => [pair.subject, pair.baseline]);
+  for (const target of targets) target.runs = [];
+  await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) => console.log(row(label, result)));
+  const averaged = (target) => ({ requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)), cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)) });
+  return pairs.map(({ subject, baseline, target }) => {
+    const [a, b] = [averaged(subject), averaged(baseline)];
+    const ratio = a.requestsPerSec / b.requestsPerSec;
+    console.log(`  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`);
+    return { label: subject.label, ratio };
+  });
+}
+
+/** Runs the comparison; `settings` as for every benchmark of bench/run.mjs. */
+export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2 } = {}) {
+  const servers = [];
+  const workspace = scratchWorkspace();
+  try {
+    const start = async (script, env) => {
+      const server = await startServer(path.join(libDir, script), env);
+      servers.push(server);
+      return server;
+    };
+    const upstream = await start('bare-fastify-server.mjs', { BENCH_PATH: '/v1/pets', BENCH_BODY: JSON.stringify(pets), BENCH_CONTENT_TYPE: 'application/json; charset=utf-8' });
+    fs.writeFileSync(workspace.file('specs', 'stateful.json'), petstore({ 'x-adaptive-state': true }));
+    fs.writeFileSync(workspace.file('specs', 'proxied.json'), petstore({ 'x-adaptive-proxy': `${upstream.origin}/v1` }));
+    const gateway = await start('gateway-server.mjs', gatewayEnv(workspace.dir));
+    const statefulUrl = `${gateway.origin}/api/adaptive/stateful/pets/1`;
+    const probe = await fetch(statefulUrl);
+    const body = await probe.text();
+    if (probe.status !== 200) throw new Error(`GET ${statefulUrl} answered ${probe.status}: ${body}`);
+    const bare = await start('bare-fastify-server.mjs', { BENCH_PATH: '/pets/1', BENCH_BODY: body, BENCH_CONTENT_TYPE: probe.headers.get('content-type') });
+    const bareProxy = await start('bare-proxy-server.mjs', { BENCH_PATH: '/pets', BENCH_UPSTREAM: `${upstream.origin}/v1` });
+    console.log(`mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`);
+    return await compare(
+      [
+        { subject: { label: 'stateful GET', server: gateway, url: statefulUrl }, baseline: { label: 'bare Fastify', server: bare, url: `${bare.origin}/pets/1` }, target: 0.5 },
+        { subject: { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` }, baseline: { label: 'bare Fastify proxy (undici)', server: bareProxy, url: `${bareProxy.origin}/pets` }, target: 0.8 },
+      ],
+      { connections, durationSec, warmupSec, rounds },
+    );
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    workspace.remove();
+  }
+}

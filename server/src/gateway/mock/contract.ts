@@ -1,0 +1,161 @@
+import type { ValidateFunction } from 'ajv';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from '../../logger.js';
+import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
+import { createAjv, documentId, toIssues, type ValidationIssue } from '../request-validator.js';
+import { dereference, escapeToken, resolvePointer } from '../spec/json-pointer.js';
+import type { OperationSpec } from '../spec/spec-types.js';
+
+/** One place where a request or a response breaks the spec's contract. */
+export interface ContractViolation {
+  in: 'request' | 'response';
+  /** Where: `status`, `content-type`, `query.limit`, `body.owner.name`, `body`. */
+  path: string;
+  rule: string;
+}
+
+/** The response header that lists a request's contract violations as a JSON array. */
+export const violationsHeader = 'x-adaptive-violations';
+
+/** Violations listed in the header; the log has them all. */
+const maxHeaderViolations = 20;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Request validation issues as violations of the request. */
+export function requestViolations(issues: readonly ValidationIssue[]): ContractViolation[] {
+  return issues.map((issue) => ({ in: 'request', path: issue.name ? `${issue.in}.${issue.name}` : issue.in, rule: issue.message }));
+}
+
+/** The declared response of `operation` for `status` (exact, by class such as `4XX`, or `default`) and its JSON pointer. */
+export function declaredResponse(document: Record<string, unknown>, operation: OperationSpec, status: number): { value: Record<string, unknown>; pointer: string } | undefined {
+  const pointer = `${operation.pointer}/responses`;
+  const responses = resolvePointer(document, pointer);
+  if (!isObject(responses)) return undefined;
+  const keys = Object.keys(responses);
+  const key =
+    keys.find((k) => k === String(status)) ??
+    keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ??
+    keys.find((k) => k.toLowerCase() === 'default');
+  if (key === undefined) return undefined;
+  try {
+    const found = dereference(document, responses[key], `${pointer}/${escapeToken(key)}`);
+    return isObject(found.value) ? { value: found.value, pointer: found.pointer } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pointer of the schema of `mediaType` in the declared response for `status`, when it has one. */
+export function responseSchemaPointer(document: Record<string, unknown>, operation: OperationSpec, status: number, mediaType: string): string | undefined {
+  const response = declaredResponse(document, operation, status);
+  if (!response || !isObject(response.value.content)) return undefined;
+  const declared = findDeclaredMediaType(mediaType, Object.keys(response.value.content));
+  if (declared === undefined) return undefined;
+  const media = response.value.content[declared];
+  return isObject(media) && media.schema !== undefined ? `${response.pointer}/content/${escapeToken(declared)}/schema` : undefined;
+}
+
+/** What checking one answer's status and content type against an operation comes to; the same for every answer of that kind. */
+interface ResponsePlan {
+  /** The status is not declared. */
+  undeclared?: ContractViolation;
+  /** The media types the response declares. */
+  declared: string[];
+  /** The declared media type matching the answer's content type. */
+  mediaType?: string;
+  isJson: boolean;
+  validate: ValidateFunction | null;
+}
+
+/** Plans one operation keeps: the statuses and content types an upstream sends are few, but not bounded by the spec. */
+const maxPlansPerOperation = 64;
+
+/**
+ * Checks answers against the spec's responses: a declared status, a declared media type, and a
+ * JSON body that its schema accepts. What a status and content type need is worked out once per
+ * operation; a schema Ajv cannot compile disables that one check (reported once through `onWarning`).
+ */
+export class ResponseValidator {
+  private readonly ajv;
+  private readonly validators = new Map<string, ValidateFunction | null>();
+  private readonly plans = new WeakMap<OperationSpec, Map<string, ResponsePlan>>();
+
+  constructor(
+    openapi: string,
+    private readonly document: Record<string, unknown>,
+    private readonly onWarning: (message: string) => void,
+  ) {
+    this.ajv = createAjv(openapi, false);
+    this.ajv.addSchema(document, documentId);
+  }
+
+  private validator(operation: OperationSpec, status: number, mediaType: string): ValidateFunction | null {
+    const key = `${operation.pointer}|${status}|${mediaType}`;
+    if (this.validators.has(key)) return this.validators.get(key)!;
+    const pointer = responseSchemaPointer(this.document, operation, status, mediaType);
+    let validate: ValidateFunction | null = null;
+    if (pointer !== undefined) {
+      try {
+        validate = this.ajv.compile({ $ref: documentId + pointer });
+      } catch (error) {
+        this.onWarning(`response validation of ${key} is off: ${(error as Error).message}`);
+      }
+    }
+    this.validators.set(key, validate);
+    return validate;
+  }
+
+  private plan(operation: OperationSpec, status: number, contentType: string | undefined): ResponsePlan {
+    let plans = this.plans.get(operation);
+    if (!plans) this.plans.set(operation, (plans = new Map()));
+    const key = `${status} ${contentType ?? ''}`;
+    let plan = plans.get(key);
+    if (plan) return plan;
+    const response = declaredResponse(this.document, operation, status);
+    const content = response && isObject(response.value.content) ? response.value.content : {};
+    const declared = Object.keys(content);
+    const mediaType = findDeclaredMediaType(contentType ?? 'application/octet-stream', declared);
+    const isJson = isJsonMediaType(contentType ?? '');
+    plan = {
+      undeclared: response ? undefined : { in: 'response', path: 'status', rule: `status ${status} is not declared for ${operation.method} ${operation.path}` },
+      declared,
+      mediaType,
+      isJson,
+      validate: mediaType !== undefined && isJson ? this.validator(operation, status, mediaType) : null,
+    };
+    if (plans.size < maxPlansPerOperation) plans.set(key, plan);
+    return plan;
+  }
+
+  /**
+   * Checks one answer. `body` is the parsed JSON value, `undefined` for no body, or the raw bytes when
+   * they are not JSON (then only status and media type are checked, and JSON media types report it).
+   */
+  validate(operation: OperationSpec, status: number, contentType: string | undefined, body: unknown, bodyIsJson: boolean): ContractViolation[] {
+    const plan = this.plan(operation, status, contentType);
+    if (plan.undeclared) return [plan.undeclared];
+    if (body === undefined || plan.declared.length === 0) return [];
+    if (plan.mediaType === undefined) return [{ in: 'response', path: 'content-type', rule: `${contentType ?? '(none)'} is not declared; expected one of: ${plan.declared.join(', ')}` }];
+    if (!plan.isJson) return [];
+    if (!bodyIsJson) return [{ in: 'response', path: 'body', rule: 'is not valid JSON' }];
+    if (!plan.validate || plan.validate(body)) return [];
+    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({ in: 'response', path: issue.name ? `body.${issue.name}` : 'body', rule: issue.message }));
+  }
+}
+
+/** JSON with every character beyond ASCII escaped, so that it is a valid header value. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Reports violations: in the {@link violationsHeader} header of the reply (the workbench's requests
+ * panel shows it with the response headers) and as one warning in the log.
+ */
+export function reportViolations(reply: FastifyReply, log: Logger, context: { spec: string; method: string; url: string }, violations: readonly ContractViolation[]): void {
+  if (violations.length === 0) return;
+  reply.header(violationsHeader, asciiJson(violations.slice(0, maxHeaderViolations)));
+  const summary = violations.map((v) => `${v.in} ${v.path} ${v.rule}`).join('; ');
+  log.warn({ ...context, violations }, `contract violations on ${context.method} ${context.url}: ${summary}`);
+}

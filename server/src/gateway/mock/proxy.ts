@@ -1,0 +1,199 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { HttpError, httpError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { isJsonMediaType } from '../content-negotiation.js';
+import { rawBody } from '../raw-body.js';
+import { requestIssues, type RequestValidator } from '../request-validator.js';
+import { httpMethods } from '../spec/spec-types.js';
+import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
+import type { RouteEntry } from '../route-table.js';
+import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
+
+/** Where and how a spec's requests are forwarded. */
+export interface ProxyTarget {
+  /** The upstream's base URL (http or https); the request's path below the mount is appended to its path. */
+  url: URL;
+  /** Time the upstream has to send its whole answer (504 beyond). */
+  timeoutMs: number;
+  /** Largest answer relayed (502 beyond). */
+  responseLimit: number;
+  /** Forward requests of the mount that match no operation of the spec, without validation. */
+  fallthrough: boolean;
+}
+
+/** Headers of one hop, not forwarded in either direction (RFC 9110 §7.6.1), and lengths undici and Fastify set. */
+const hopHeaders = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+
+function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const forwarded: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !hopHeaders.has(name)) forwarded[name] = value;
+  }
+  return forwarded;
+}
+
+/** The request body to forward, as it came: the text of a parsed JSON body, else the bytes. */
+function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
+  const body = request.body;
+  if (body === undefined || body === null) return undefined;
+  if (Buffer.isBuffer(body) || typeof body === 'string') return body;
+  return rawBody(request) ?? JSON.stringify(body);
+}
+
+/** True for the errors of a wait that ran out: our deadline, or undici's own header and body timeouts. */
+function isTimeout(error: unknown, signal: AbortSignal): boolean {
+  const code = (error as { code?: string }).code;
+  return signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/** An upstream answer read whole. */
+interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/**
+ * Forwards a spec's requests to its upstream, checks requests and answers against the spec, and
+ * reports each violation (header, log) without changing the upstream's answer. Upstream failures
+ * are `{detail}` answers: 504 when it does not answer in time, 502 when it cannot be reached, sends
+ * something that is not HTTP, or answers more than the limit.
+ */
+export class SpecProxy {
+  /** Connections to the upstream, kept alive between requests; closed when the spec's routes are replaced. */
+  private readonly agent: Agent;
+  private readonly base: string;
+  /** The spec's routes below the route table's prefix: `/petstore`, or `''` for a spec at the root. */
+  private readonly mountPath: string;
+  /** What precedes the path forwarded upstream in a request's URL: `/api/adaptive/petstore`. */
+  private readonly urlPrefix: string;
+
+  /** @param routePrefix where the gateway serves its route table (`/api/adaptive`, or `''` in mock mode) */
+  constructor(
+    private readonly spec: CompiledSpec,
+    private readonly target: ProxyTarget,
+    routePrefix: string,
+    private readonly validator: RequestValidator,
+    private readonly responses: ResponseValidator,
+    private readonly log: Logger,
+  ) {
+    this.agent = new Agent({ connect: { timeout: target.timeoutMs }, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+    this.base = target.url.href.replace(/\/$/, '');
+    this.mountPath = spec.mount === '' ? '' : `/${spec.mount}`;
+    this.urlPrefix = routePrefix + this.mountPath;
+  }
+
+  /** The route handler of one operation: validate, forward, validate the answer, relay it. */
+  handler(operation: OperationSpec): RouteEntry['handle'] {
+    const checksRequest = operation.parameters.length > 0 || operation.requestBody !== undefined;
+    return async (request, reply, params) => {
+      const violations: ContractViolation[] = [];
+      try {
+        if (checksRequest) violations.push(...checkedWithinStack('request', () => requestViolations(requestIssues(this.validator, operation, request, params))));
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        violations.push({ in: 'request', path: 'content-type', rule: error.detail });
+      }
+      const answer = await this.forward(request);
+      const contentType = [answer.headers['content-type']].flat()[0];
+      violations.push(...checkedWithinStack('response', () => this.responses.validate(operation, answer.status, contentType, ...parsedBody(answer.body, contentType))));
+      reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
+      this.relay(reply, answer);
+    };
+  }
+
+  /** Routes that forward the mount's requests no operation matches (when the spec asks for fall-through). */
+  fallthroughRoutes(): RouteEntry[] {
+    if (!this.target.fallthrough) return [];
+    return httpMethods.map((method) => ({
+      method,
+      path: `${this.mountPath}/*`,
+      source: 'spec' as const,
+      file: this.spec.file,
+      operation: {},
+      undocumented: true,
+      handle: async (request: FastifyRequest, reply: FastifyReply) => this.relay(reply, await this.forward(request)),
+    }));
+  }
+
+  /** Closes the connections to the upstream. */
+  close(): void {
+    void this.agent.close().catch(() => undefined);
+  }
+
+  private async forward(request: FastifyRequest): Promise<UpstreamAnswer> {
+    const url = this.base + request.url.slice(this.urlPrefix.length);
+    // One deadline for the whole exchange (connect, headers, body): undici's own timeouts are per phase.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.target.timeoutMs);
+    const signal = deadline.signal;
+    try {
+      const headers = forwardedHeaders(request.headers);
+      const forwardedFor = request.headers['x-forwarded-for'];
+      headers['x-forwarded-for'] = forwardedFor ? `${[forwardedFor].flat().join(', ')}, ${request.ip}` : request.ip;
+      const upstream = await undiciRequest(url, { method: request.method as 'GET', headers, body: bodyToForward(request), signal, dispatcher: this.agent });
+      return { status: upstream.statusCode, headers: upstream.headers as Record<string, string | string[]>, body: await this.readBody(upstream) };
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      if (isTimeout(error, signal)) throw httpError('UPSTREAM_TIMEOUT', [this.target.url.origin, this.target.timeoutMs]);
+      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      throw httpError('UPSTREAM_UNAVAILABLE', [this.target.url.origin, reason]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The whole body of an upstream answer, at most the response limit (undici errors when a body exceeds its Content-Length). */
+  private async readBody(upstream: Dispatcher.ResponseData): Promise<Buffer> {
+    const tooLarge = () => {
+      upstream.body.destroy();
+      return httpError('UPSTREAM_RESPONSE_TOO_LARGE', [this.target.url.origin, this.target.responseLimit]);
+    };
+    const declared = Number(upstream.headers['content-length'] ?? NaN);
+    if (declared > this.target.responseLimit) throw tooLarge();
+    if (Number.isInteger(declared)) return Buffer.from(await upstream.body.arrayBuffer());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of upstream.body) {
+      size += (chunk as Buffer).length;
+      if (size > this.target.responseLimit) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private relay(reply: FastifyReply, answer: UpstreamAnswer): void {
+    reply.code(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (!hopHeaders.has(name)) reply.header(name, value);
+    }
+    reply.send(answer.body);
+  }
+}
+
+/**
+ * Runs a contract check; a body nested so deep (against a recursive schema) that checking it overflows
+ * the stack is reported as not checked rather than failing the request. Validators are pure, so
+ * nothing is left half done.
+ */
+function checkedWithinStack(side: ContractViolation['in'], check: () => ContractViolation[]): ContractViolation[] {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [{ in: side, path: 'body', rule: 'nests too deeply to be checked' }];
+  }
+}
+
+/** The arguments {@link ResponseValidator.validate} takes for a body: the parsed JSON, or the text and false. */
+function parsedBody(body: Buffer, contentType: string | undefined): [unknown, boolean] {
+  if (body.length === 0) return [undefined, false];
+  if (!isJsonMediaType(contentType ?? '')) return [body, false];
+  try {
+    return [JSON.parse(body.toString('utf8')), true];
+  } catch {
+    return [body, false];
+  }
+}
