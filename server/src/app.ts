@@ -53,7 +53,7 @@ export interface ServerOptions {
  * mode, the spec files and folders given to `serve` only.
  */
 function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults): UnitLoader[] {
-  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
+  const specOptions = { validateRequests: config.validateRequests, mock: config.mock, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);

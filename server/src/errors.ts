@@ -36,6 +36,10 @@ export const errorCatalogue = {
   NAME_TOO_LONG: { status: 400, message: 'A file or folder name may be at most %s bytes long: %s' },
   FILE_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   NOT_A_STRING: { status: 400, message: '"%s" must be a string' },
+  PREFER_INVALID: { status: 400, message: 'Prefer: %s=%s is not valid: expected %s' },
+  PREFER_NOT_DECLARED: { status: 404, message: '%s' },
+  DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
+  INJECTED_FAULT: { status: 500, message: 'Fault injected by the mock (%s)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
