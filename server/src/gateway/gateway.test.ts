@@ -103,7 +103,9 @@ describe('generated routes', () => {
 
   it('honours Prefer: example= and Prefer: code=', async () => {
     expect((await get('/api/adaptive/shop/items', { prefer: 'example=many' })).json()).toEqual({ items: [1, 2, 3], count: 3 });
-    expect((await get('/api/adaptive/shop/items', { prefer: 'example=unknown' })).json()).toEqual({ items: [1], count: 1 });
+    const unknown = await get('/api/adaptive/shop/items', { prefer: 'example=unknown' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().detail).toMatch(/^Prefer: example=unknown names no example of GET \/items 200 application\/json \(examples: /);
     const missing = await get('/api/adaptive/shop/items/3', { prefer: 'code=404' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'not found' });

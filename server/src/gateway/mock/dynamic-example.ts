@@ -65,6 +65,35 @@ export function boundsProblem(document: unknown, pointer: string): string | unde
   return undefined;
 }
 
+/**
+ * A copy of `document` whose `maxLength`, `maxItems` and `maxProperties` are capped at the bounds:
+ * json-schema-faker's own caps apply after it built the value (a `maxLength: 1e8` string takes
+ * seconds before it is cut). Iterative: documents nest deeply.
+ */
+export function boundedDocument(document: Record<string, unknown>): Record<string, unknown> {
+  const caps: Record<string, number> = { maxLength: generationBounds.maxLength, maxItems: generationBounds.maxItems, maxProperties: generationBounds.maxItems };
+  const root: Json = {};
+  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [{ source: document, target: root, key: 'v' }];
+  while (stack.length > 0) {
+    const { source, target, key } = stack.pop()!;
+    let copy: unknown = source;
+    if (Array.isArray(source)) {
+      const array: unknown[] = new Array(source.length);
+      source.forEach((item, i) => stack.push({ source: item, target: array, key: i }));
+      copy = array;
+    } else if (isObject(source)) {
+      const object: Json = {};
+      for (const [k, v] of Object.entries(source)) {
+        if (typeof v === 'number' && Object.hasOwn(caps, k)) object[k] = Math.min(v, caps[k]);
+        else stack.push({ source: v, target: object, key: k });
+      }
+      copy = object;
+    }
+    (target as Record<string | number, unknown>)[key] = copy;
+  }
+  return root.v as Record<string, unknown>;
+}
+
 /** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it free. */
 function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
   if (typeof value !== 'string' || !isObject(schema)) return value;
@@ -90,12 +119,14 @@ export class DynamicExamples {
   private readonly ajv;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly problems = new Map<string, string | undefined>();
-  private readonly refResolver = (ref: string) => resolvePointer(this.document, ref) as JsonSchema;
+  private readonly bounded: Record<string, unknown>;
+  private readonly refResolver = (ref: string) => resolvePointer(this.bounded, ref) as JsonSchema;
 
   constructor(
     private readonly document: Record<string, unknown>,
     openapi: string,
   ) {
+    this.bounded = boundedDocument(document);
     this.ajv = createAjv(openapi, false);
     this.ajv.addSchema(validationDocument(document), documentId);
   }
