@@ -2,6 +2,7 @@ import type { RouteTable, WorkspaceUnit } from './route-table.js';
 import { escapeToken } from './spec/json-pointer.js';
 import { bundledKey } from './spec/spec-bundle.js';
 import { gatewayPrefix } from './spec/mount.js';
+import { overriddenOperation } from './overridden-operation.js';
 
 type Json = Record<string, unknown>;
 
@@ -89,7 +90,9 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
   const paths: Record<string, Json> = {};
   for (const entry of table.entries) {
     const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
-    const operation = copyWithRefs(entry.operation, rewrite) as Json;
+    const spec = table.overridden.get(entry);
+    const own = copyWithRefs(entry.operation, rewrite) as Json;
+    const operation = spec ? overriddenOperation(copyWithRefs(spec.operation, rewriters.get(spec.file) ?? rewrite) as Json, own) : own;
     const mount = entry.path.split('/')[1];
     if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [mount];
     paths[entry.path] ??= {};
