@@ -2,6 +2,7 @@ import { faker } from '@faker-js/faker';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ValidateFunction } from 'ajv';
 import { httpError } from '../../errors.js';
+import { copyJson } from '../json-copy.js';
 import { createAjv } from '../request-validator.js';
 import { resolvePointer } from '../spec/json-pointer.js';
 import { validationDocument } from '../validation-document.js';
@@ -68,30 +69,11 @@ export function boundsProblem(document: unknown, pointer: string): string | unde
 /**
  * A copy of `document` whose `maxLength`, `maxItems` and `maxProperties` are capped at the bounds:
  * json-schema-faker's own caps apply after it built the value (a `maxLength: 1e8` string takes
- * seconds before it is cut). Iterative: documents nest deeply.
+ * seconds before it is cut).
  */
 export function boundedDocument(document: Record<string, unknown>): Record<string, unknown> {
   const caps: Record<string, number> = { maxLength: generationBounds.maxLength, maxItems: generationBounds.maxItems, maxProperties: generationBounds.maxItems };
-  const root: Json = {};
-  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [{ source: document, target: root, key: 'v' }];
-  while (stack.length > 0) {
-    const { source, target, key } = stack.pop()!;
-    let copy: unknown = source;
-    if (Array.isArray(source)) {
-      const array: unknown[] = new Array(source.length);
-      source.forEach((item, i) => stack.push({ source: item, target: array, key: i }));
-      copy = array;
-    } else if (isObject(source)) {
-      const object: Json = {};
-      for (const [k, v] of Object.entries(source)) {
-        if (typeof v === 'number' && Object.hasOwn(caps, k)) object[k] = Math.min(v, caps[k]);
-        else stack.push({ source: v, target: object, key: k });
-      }
-      copy = object;
-    }
-    (target as Record<string | number, unknown>)[key] = copy;
-  }
-  return root.v as Record<string, unknown>;
+  return copyJson(document, (key, value) => (typeof value === 'number' && Object.hasOwn(caps, key) ? { value: Math.min(value, caps[key]) } : undefined)) as Record<string, unknown>;
 }
 
 /** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it free. */
