@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
 /** In-process benchmark modules, in order. */
-const modules = ['gateway.mjs', 'mock-modes.mjs', 'handlers.mjs', 'health.mjs'];
+const modules = ['gateway.mjs', 'mock-dynamic.mjs', 'mock-modes.mjs', 'handlers.mjs', 'health.mjs'];
 
 /** Standalone benchmark scripts of other areas, run when present. */
 function scripts() {

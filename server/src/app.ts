@@ -55,8 +55,8 @@ export interface ServerOptions {
  * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
  * mode, the spec files and folders given to `serve` only.
  */
-function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mock: MockContext): UnitLoader[] {
-  const specOptions = { validateRequests: config.validateRequests, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb }, mock };
+function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, modes: MockContext): UnitLoader[] {
+  const specOptions = { validateRequests: config.validateRequests, mock: config.mock, modes, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
@@ -125,8 +125,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const mocking = config.specPaths.length > 0;
   const faults = new RuntimeFaults();
   const routePrefix = mocking ? '' : gatewayPrefix;
-  const mockState = new MockStateStore({ maxItems: config.mock.maxItems, maxBytes: config.mock.maxBytes });
-  const gateway = new Gateway(workspaceLoaders(config, logger, faults, { settings: config.mock, store: mockState, routePrefix }), logger, routePrefix, faults);
+  const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
+  const gateway = new Gateway(workspaceLoaders(config, logger, faults, { settings: config.mockModes, store: mockState, routePrefix }), logger, routePrefix, faults);
   app.decorate('gateway', gateway);
   if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken(), rendererDir: options.rendererDir });
   await app.register(gatewayPlugin, { gateway, config, mockState });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { LoginThrottleSettings } from './auth/login-throttle.js';
 import { defaultSpecLimits } from './gateway/spec/spec-types.js';
+import { defaultWorkspaceMock, type WorkspaceMockSettings } from './gateway/mock/mock-settings.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -19,8 +20,10 @@ export interface Config {
   specMaxHeapMb: number;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
+  /** How generated routes answer by default (`MOCK_EXAMPLES`) and the longest mock delay (`MOCK_MAX_DELAY_MS`). */
+  mock: WorkspaceMockSettings;
   /** Stateful mocking and the validating proxy (docs/mocking-stateful-proxy.md). */
-  mock: MockModeSettings;
+  mockModes: MockModeSettings;
   authEnabled: boolean;
   /** Identity provider, Basic users and token exchange (DESIGN.md §5); read even when enforcement is off. */
   auth: AuthSettings;
@@ -270,6 +273,13 @@ function readJobStoreSettings(env: Env): JobStoreSettings {
   return { store, prefix, leaseMs };
 }
 
+function readMockSettings(env: Env): WorkspaceMockSettings {
+  const examples = (env.MOCK_EXAMPLES ?? defaultWorkspaceMock.examples).trim().toLowerCase();
+  if (examples !== 'static' && examples !== 'dynamic') throw new ConfigError('MOCK_EXAMPLES', env.MOCK_EXAMPLES ?? '', 'static or dynamic');
+  const maxDelayMs = readInteger('MOCK_MAX_DELAY_MS', env.MOCK_MAX_DELAY_MS ?? String(defaultWorkspaceMock.maxDelayMs), 0, 600_000);
+  return { examples, maxDelayMs };
+}
+
 /**
  * Reads the configuration from the environment and the CLI flags. Throws {@link ConfigError} on the first
  * bad value, naming the variable and the accepted values.
@@ -296,7 +306,8 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
     specMaxHeapMb: readInteger('SPEC_MAX_HEAP_MB', env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb), 64, 16_384),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
-    mock: {
+    mock: readMockSettings(env),
+    mockModes: {
       state: readBoolean(env, 'MOCK_STATE', false),
       maxItems: readInteger('MOCK_STATE_MAX_ITEMS', env.MOCK_STATE_MAX_ITEMS ?? '1000', 1, 1_000_000),
       maxBytes: parseSize('MOCK_STATE_MAX_BYTES', env.MOCK_STATE_MAX_BYTES ?? '16mb'),

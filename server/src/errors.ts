@@ -44,6 +44,10 @@ export const errorCatalogue = {
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'The upstream %s could not be used: %s' },
   UPSTREAM_RESPONSE_TOO_LARGE: { status: 502, message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)' },
+  PREFER_INVALID: { status: 400, message: 'Prefer: %s=%s is not valid: expected %s' },
+  PREFER_NOT_DECLARED: { status: 404, message: '%s' },
+  DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
+  INJECTED_FAULT: { status: 500, message: 'Fault injected by the mock (%s)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

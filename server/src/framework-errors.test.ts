@@ -83,9 +83,9 @@ describe('errors raised before routing are {detail} with the right status', () =
     expect(response.json()).toEqual({ detail: 'The request path is not a valid URL: it holds an invalid percent-encoding or one that is not UTF-8' });
   });
 
-  it('400 {detail} for a JSON body that does not parse', async () => {
+  it('400 {detail, errors} for a JSON body that does not parse, like every other invalid body', async () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/query/sql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
     expect(response.statusCode).toBe(400);
-    expect(Object.keys(response.json())).toEqual(['detail']);
+    expect(response.json()).toEqual({ detail: expect.stringMatching(/^Request validation failed: body is not valid JSON/), errors: [{ in: 'body', name: '', message: expect.any(String) }] });
   });
 });

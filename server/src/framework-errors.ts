@@ -14,6 +14,11 @@ export function frameworkError(error: FastifyError, bodyLimit: number): HttpErro
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', [bodyLimit]);
   if (error.code === 'FST_ERR_BAD_URL') return httpError('BAD_URL', ['it holds an invalid percent-encoding or one that is not UTF-8']);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, error.message, 'UNSUPPORTED_MEDIA_TYPE');
+  if (status === 400 && (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
+    // The same shape as every other 400 of a request body: clients read `errors`.
+    const message = `is not valid JSON (${error.message})`;
+    return httpError('VALIDATION_FAILED', [`body ${message}`], { errors: [{ in: 'body', name: '', message }] });
+  }
   return new HttpError(status, error.message, status === 400 ? 'BAD_REQUEST' : error.code);
 }
 

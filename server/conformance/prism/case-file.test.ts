@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseCaseFile } from './case-file.js';
-import { isPortable } from './portable-cases.js';
+import { isDynamic, isPortable } from './portable-cases.js';
 import { caseSlug, mountSpec } from './prism-runner.js';
 
 const caseText = `====test====
@@ -59,8 +59,15 @@ describe('isPortable', () => {
     expect(isPortable({ ...entry, fam: 'oas3.1' })).toBe(true);
     expect(isPortable({ ...entry, fam: 'oas2' })).toBe(false);
     expect(isPortable({ ...entry, fam: 'postman' })).toBe(false);
-    expect(isPortable({ ...entry, flags: ['dynamic'] })).toBe(false);
+    expect(isPortable({ ...entry, flags: ['dynamic', 'jsf'] })).toBe(false);
     expect(isPortable({ ...entry, prismy: ['prism-error-type'] })).toBe(false);
     expect(isPortable(entry, 'mock -p 4010 --errors ${document}')).toBe(false);
+    expect(isPortable(entry, 'mock -p 4010 -d --json-schema-faker-fillProperties=false ${document}')).toBe(false);
+  });
+  it('keeps dynamic-example cases and Prefer cases, whose semantics the gateway shares', () => {
+    expect(isPortable({ ...entry, flags: ['dynamic'], prismy: ['Prefer'] }, 'mock -d -p 4010 ${document}')).toBe(true);
+    expect(isPortable(entry, 'mock -p 4010 -d ${document}')).toBe(true);
+    expect(isDynamic('mock -p 4010 -d ${document}')).toBe(true);
+    expect(isDynamic('mock -p 4010 ${document}')).toBe(false);
   });
 });

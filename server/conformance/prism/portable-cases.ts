@@ -22,19 +22,23 @@ export interface CaseIndexEntry {
  * The selection rule for cases that can run against this gateway ("portable"):
  *
  * - OpenAPI 3.x only (`fam` oas3.0 / oas3.1): the gateway does not load Swagger 2 or Postman collections;
- * - a plain mock server (`flags` empty): no dynamic/json-schema-faker generation, no `--errors`,
- *   no proxy mode, CORS left on;
- * - an expectation that does not depend on Prism-specific artefacts (`prismy` empty): Prism's error
- *   `type` URIs and problem bodies, its `__code`/`__example` query switches, its `sl-violations` header;
- * - a server line that is exactly `mock -p <port> ${document}` (no other Prism options).
+ * - a mock server, plain or with dynamic examples (`flags` empty or `dynamic`, run with
+ *   MOCK_EXAMPLES=dynamic): no json-schema-faker options, no `--errors`, no proxy mode, CORS left on;
+ * - an expectation that does not depend on Prism-specific artefacts (`prismy` empty or `Prefer`, whose
+ *   semantics the gateway shares): Prism's error `type` URIs and problem bodies, its
+ *   `__code`/`__example` query switches, its `sl-violations` header;
+ * - a server line that is exactly `mock [-d] -p <port> ${document}` (no other Prism options).
  *
  * Everything else describes Prism itself rather than the OpenAPI behaviour both mocks share.
  */
 export function isPortable(entry: CaseIndexEntry, serverLine?: string): boolean {
   if (entry.fam !== 'oas3.0' && entry.fam !== 'oas3.1') return false;
-  if (entry.flags.length > 0 || entry.prismy.length > 0) return false;
-  return serverLine === undefined || /^mock\s+-p\s+\d+\s+\$\{document\}$/.test(serverLine.trim());
+  if (entry.flags.some((flag) => flag !== 'dynamic') || entry.prismy.some((artefact) => artefact !== 'Prefer')) return false;
+  return serverLine === undefined || /^mock(\s+-d)?\s+-p\s+\d+(\s+-d)?\s+\$\{document\}$/.test(serverLine.trim());
 }
+
+/** True when a portable case's server line asks for dynamic examples (`prism mock -d`): run with MOCK_EXAMPLES=dynamic. */
+export const isDynamic = (serverLine: string): boolean => /\s-d\b/.test(serverLine);
 
 /** Reads and checks `INDEX.json` of a Prism harness folder. */
 export function readCaseIndex(suiteDir: string): CaseIndexEntry[] {

@@ -7,7 +7,7 @@ import { parseCaseFile, type PrismCase } from './case-file.js';
 import { parseCurlCommand } from './curl-command.js';
 import { likelyCause } from './divergence.js';
 import { normalizeBody, parseHttpResponse, type HttpResponse } from './http-response.js';
-import { isPortable, readCaseIndex, type CaseIndexEntry } from './portable-cases.js';
+import { isDynamic, isPortable, readCaseIndex, type CaseIndexEntry } from './portable-cases.js';
 import { compareResponse } from './response-match.js';
 
 /** The outcome of one case. */
@@ -64,7 +64,7 @@ async function runCase(entry: CaseIndexEntry, prismCase: PrismCase): Promise<Cas
     fs.writeFileSync(path.join(workspace.specsDir, `${slug}.openapi.yaml`), mounted.text);
     const request = parseCurlCommand(prismCase.command);
     const expected = parseHttpResponse(prismCase.expect);
-    const server = await startWorkspaceServer(workspace.dir);
+    const server = await startWorkspaceServer(workspace.dir, isDynamic(prismCase.server) ? { MOCK_EXAMPLES: 'dynamic' } : {});
     try {
       if (server.firstLoad.errors.length > 0) {
         return outcome([`spec not loaded: ${server.firstLoad.errors.map((e) => e.message).join('; ')}`]);

@@ -21,8 +21,8 @@ describe('selectResponse', () => {
     expect(selectResponse(operation('200', '4XX'), { code: 418 })).toMatchObject({ status: 418, response: { key: '4XX' } });
     expect(selectResponse(operation('200', 'DEFAULT'), { code: 503 })).toMatchObject({ status: 503, response: { key: 'DEFAULT' } });
   });
-  it('ignores a preferred code the spec does not declare', () => {
-    expect(selectResponse(operation('200'), { code: 404 }).status).toBe(200);
+  it('refuses a preferred code the spec does not declare with a 404 naming the declared ones, as Prism does', () => {
+    expect(() => selectResponse(operation('200', '4XX'), { code: 500 })).toThrow(expect.objectContaining({ status: 404, detail: expect.stringMatching(/does not declare \(declared: 200, 4xx\)$/) }));
   });
   it('answers 200 without a body for an operation without responses', () => {
     expect(selectResponse(operation(), {})).toEqual({ status: 200 });
@@ -34,9 +34,16 @@ describe('parsePrefer', () => {
     expect(parsePrefer('code=404, example=missing')).toEqual({ code: 404, example: 'missing' });
     expect(parsePrefer('example="two words"; code=201')).toEqual({ code: 201, example: 'two words' });
   });
-  it('ignores malformed codes and unknown preferences', () => {
-    expect(parsePrefer('code=abc, code=99, dynamic=true')).toEqual({});
+  it('reads dynamic, seed and delay, and ignores unknown preferences (RFC 7240)', () => {
+    expect(parsePrefer('dynamic=true, seed=7, delay=250, return=minimal, respond-async')).toEqual({ dynamic: true, seed: 7, delay: 250 });
     expect(parsePrefer(undefined)).toEqual({});
+  });
+  it('refuses a known preference with a bad value with a 400 naming it and what it accepts', () => {
+    expect(() => parsePrefer('code=99')).toThrow(expect.objectContaining({ status: 400, detail: 'Prefer: code=99 is not valid: expected a status code from 100 to 599' }));
+    expect(() => parsePrefer('dynamic=yes')).toThrow(/expected true or false/);
+    expect(() => parsePrefer('seed=-1')).toThrow(/expected an integer/);
+    expect(() => parsePrefer('delay=1.5s')).toThrow(/milliseconds/);
+    expect(() => parsePrefer('example=')).toThrow(/example name/);
   });
 });
 

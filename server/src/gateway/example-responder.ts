@@ -1,21 +1,45 @@
+import { httpError } from '../errors.js';
 import type { OperationSpec, ResponseSpec } from './spec/spec-types.js';
 
-/** The client's `Prefer` header choices: `code=404`, `example=<name>`. */
+/**
+ * The client's `Prefer` header choices: `code=404`, `example=<name>`, `dynamic=true`, `seed=42`,
+ * `delay=250` (milliseconds).
+ */
 export interface Preference {
   code?: number;
   example?: string;
+  dynamic?: boolean;
+  seed?: number;
+  delay?: number;
 }
 
-/** Parses `Prefer: code=404, example=missing` (commas or semicolons between preferences). */
+/** What each known preference accepts; a value outside it is a 400 naming the preference. */
+const preferenceReaders: Record<string, { accepts: string; read: (value: string) => Partial<Preference> | undefined }> = {
+  code: { accepts: 'a status code from 100 to 599', read: (v) => (/^[1-5]\d\d$/.test(v) ? { code: Number(v) } : undefined) },
+  example: { accepts: 'an example name', read: (v) => (v ? { example: v } : undefined) },
+  dynamic: { accepts: 'true or false', read: (v) => (v === 'true' || v === 'false' ? { dynamic: v === 'true' } : undefined) },
+  seed: { accepts: 'an integer from 0 to 4294967295', read: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? { seed: Number(v) } : undefined) },
+  delay: { accepts: 'a delay in milliseconds (an integer)', read: (v) => (/^\d{1,9}$/.test(v) ? { delay: Number(v) } : undefined) },
+};
+
+/**
+ * Parses `Prefer: code=404, example=missing` (commas or semicolons between preferences). Unknown
+ * preferences are ignored (RFC 7240 §2); a known one with a value it does not accept throws a 400
+ * `PREFER_INVALID` rather than being silently dropped.
+ */
 export function parsePrefer(header: string | string[] | undefined): Preference {
   const preference: Preference = {};
   const text = Array.isArray(header) ? header.join(',') : header;
   if (!text) return preference;
   for (const token of text.split(/[,;]/)) {
-    const [key, ...rest] = token.trim().split('=');
+    const [rawKey, ...rest] = token.trim().split('=');
+    const key = rawKey.trim().toLowerCase();
+    if (!Object.hasOwn(preferenceReaders, key)) continue;
     const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
-    if (key.trim().toLowerCase() === 'code' && /^[1-5]\d\d$/.test(value)) preference.code = Number(value);
-    if (key.trim().toLowerCase() === 'example' && value) preference.example = value;
+    const reader = preferenceReaders[key];
+    const read = reader.read(value);
+    if (!read) throw httpError('PREFER_INVALID', [key, value, reader.accepts]);
+    Object.assign(preference, read);
   }
   return preference;
 }
@@ -32,14 +56,17 @@ function responseFor(operation: OperationSpec, code: number): ResponseSpec | und
 }
 
 /**
- * Chooses the response: the one `Prefer: code=` names when the spec declares it (exactly, by class
- * such as `4XX`, or through `default`); else the lowest declared 2xx, then `2XX`, then `default` as 200,
+ * Chooses the response: the one `Prefer: code=` names (exactly, by class such as `4XX`, or through
+ * `default`; a 404 `PREFER_NOT_DECLARED` when the spec declares none of these); else the lowest declared 2xx, then `2XX`, then `default` as 200,
  * then the lowest declared code of any class.
  */
 export function selectResponse(operation: OperationSpec, preference: Preference): SelectedResponse {
   if (preference.code !== undefined) {
     const preferred = responseFor(operation, preference.code);
     if (preferred) return { status: preference.code, response: preferred };
+    // As Prism does: an undeclared code is the client's mistake, not a reason to answer 200.
+    const declared = operation.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
+    throw httpError('PREFER_NOT_DECLARED', [`Prefer: code=${preference.code} names a response ${operation.method} ${operation.path} does not declare (declared: ${declared})`]);
   }
   const explicit = operation.responses.filter((r) => /^\d{3}$/.test(r.key)).sort((a, b) => Number(a.key) - Number(b.key));
   const success = explicit.find((r) => r.key.startsWith('2'));

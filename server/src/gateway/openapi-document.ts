@@ -2,6 +2,8 @@ import type { RouteTable, WorkspaceUnit } from './route-table.js';
 import { escapeToken } from './spec/json-pointer.js';
 import { bundledKey } from './spec/spec-bundle.js';
 import { gatewayPrefix } from './spec/mount.js';
+import { overriddenOperation } from './overridden-operation.js';
+import { copyJson } from './json-copy.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,29 +15,9 @@ export const securitySchemes = {
   df_bearer_jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT access token issued by the identity provider' },
 };
 
-/** Deep-copies `value`, rewriting every internal `$ref` with `rewrite`. Iterative: specs nest deeply. */
+/** Deep-copies `value`, rewriting every internal `$ref` with `rewrite`. */
 function copyWithRefs(value: unknown, rewrite: (ref: string) => string): unknown {
-  if (!isObject(value) && !Array.isArray(value)) return value;
-  const root: { v?: unknown } = {};
-  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [{ source: value, target: root as Json, key: 'v' }];
-  while (stack.length > 0) {
-    const { source, target, key } = stack.pop()!;
-    let copy: unknown = source;
-    if (Array.isArray(source)) {
-      const array: unknown[] = new Array(source.length);
-      source.forEach((item, i) => stack.push({ source: item, target: array, key: i }));
-      copy = array;
-    } else if (isObject(source)) {
-      const object: Json = {};
-      for (const [k, v] of Object.entries(source)) {
-        if (k === '$ref' && typeof v === 'string') object[k] = rewrite(v);
-        else stack.push({ source: v, target: object, key: k });
-      }
-      copy = object;
-    }
-    (target as Record<string | number, unknown>)[key] = copy;
-  }
-  return root.v;
+  return copyJson(value, (key, member) => (key === '$ref' && typeof member === 'string' ? { value: rewrite(member) } : undefined));
 }
 
 /** A prefix unique to a file, as component names allow (`^[a-zA-Z0-9._-]+$`): its name without the extension. */
@@ -90,7 +72,9 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
   for (const entry of table.entries) {
     if (entry.undocumented) continue;
     const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
-    const operation = copyWithRefs(entry.operation, rewrite) as Json;
+    const spec = table.overridden.get(entry);
+    const own = copyWithRefs(entry.operation, rewrite) as Json;
+    const operation = spec ? overriddenOperation(copyWithRefs(spec.operation, rewriters.get(spec.file) ?? rewrite) as Json, own) : own;
     const mount = entry.path.split('/')[1];
     if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [mount];
     paths[entry.path] ??= {};

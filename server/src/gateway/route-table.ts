@@ -68,6 +68,8 @@ export class RouteTable {
   readonly entries: readonly RouteEntry[];
   /** Routes that could not be added, with the reason (for example an ambiguous template). */
   readonly conflicts: Array<{ entry: RouteEntry; reason: string }> = [];
+  /** Handler routes that override a spec route, and that spec route (whose documentation they keep). */
+  readonly overridden = new Map<RouteEntry, RouteEntry>();
   private readonly router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
   private readonly names = new Map<RouteEntry, string[]>();
 
@@ -82,6 +84,7 @@ export class RouteTable {
           this.conflicts.push({ entry, reason: `${entry.method} ${entry.path} is already defined by ${existing.file}` });
           continue;
         }
+        if (existing && existing.source === 'spec') this.overridden.set(entry, existing);
         chosen.set(key, entry);
       }
     }

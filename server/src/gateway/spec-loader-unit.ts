@@ -9,10 +9,13 @@ import { loadSpec } from './spec/spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from './spec/spec-types.js';
 import { specUnit } from './spec-routes.js';
 import type { MockContext } from './mock/mock-modes.js';
+import type { WorkspaceMockSettings } from './mock/mock-settings.js';
 
 /** How a spec loader reads its folder. */
 export interface SpecLoaderOptions {
   validateRequests: boolean;
+  /** Workspace-wide mock settings; default: static examples. */
+  mock?: WorkspaceMockSettings;
   limits?: SpecLimits;
   /**
    * Only these file names of the folder (files named on the command line); a named file that is not
@@ -23,7 +26,7 @@ export interface SpecLoaderOptions {
   /** Serve each spec at the path of its `servers[0].url` (mock mode) instead of `/api/adaptive/<mount>`. */
   atServerPath?: boolean;
   /** Stateful resources and the proxy, for specs that turn them on. */
-  mock?: MockContext;
+  modes?: MockContext;
 }
 
 /**
@@ -48,7 +51,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
         throw error;
       });
       if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
-      const unit = specUnit(spec, { validateRequests: options.validateRequests, log, mock: options.mock });
+      const unit = specUnit(spec, { validateRequests: options.validateRequests, log, mock: options.mock, modes: options.modes });
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
       if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files: spec.files, stamps, unit });

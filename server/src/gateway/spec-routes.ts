@@ -2,14 +2,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../logger.js';
 import { httpError } from '../errors.js';
 import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
-import { echoMerge, parsePrefer, selectResponse } from './example-responder.js';
+import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
 import { RequestValidator, requestIssues, validationError } from './request-validator.js';
 import type { RouteEntry, WorkspaceUnit } from './route-table.js';
 import { validationDocument } from './validation-document.js';
 import { mockModes, type MockContext } from './mock/mock-modes.js';
 import { resolvePointer } from './spec/json-pointer.js';
 import { allowedBodyDepth, nestingDepth } from './body-depth.js';
-import type { CompiledSpec, OperationSpec } from './spec/spec-types.js';
+import type { CompiledSpec, MediaExample, OperationSpec } from './spec/spec-types.js';
+import { DynamicExamples } from './mock/dynamic-example.js';
+import { delayFor, describeFault, faultHeader, injectedError, planFault } from './mock/faults.js';
+import { defaultWorkspaceMock, isPlain, mockSettingsOf, type WorkspaceMockSettings } from './mock/mock-settings.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -30,8 +33,10 @@ export interface SpecRouteOptions {
   /** Validate requests against the spec's parameters and bodies (400 on failure). */
   validateRequests: boolean;
   log: Logger;
+  /** Workspace-wide mock settings (static or dynamic examples, the delay bound); default: static. */
+  mock?: WorkspaceMockSettings;
   /** Stateful resources and the proxy (off without it). */
-  mock?: MockContext;
+  modes?: MockContext;
 }
 
 /** The operation object for the merged document, with the path item's shared parameters folded in. */
@@ -44,6 +49,26 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
   return { ...object, parameters: [...shared, ...(Array.isArray(object.parameters) ? object.parameters : [])] };
 }
 
+/** Sends an answer. */
+function send(reply: FastifyReply, answer: Answer): void {
+  reply.code(answer.status);
+  if (answer.headers) reply.headers(answer.headers);
+  // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
+  if (answer.contentType) reply.type(answer.contentType);
+  reply.send(answer.payload);
+}
+
+/**
+ * The example `Prefer: example=<name>` names, or `undefined` without one; a 404 `PREFER_NOT_DECLARED`
+ * listing the names when the media type has no example of that name (as Prism answers).
+ */
+function namedExample(media: MediaExample, preference: Preference, label: string): string | undefined {
+  if (preference.example === undefined) return undefined;
+  if (Object.hasOwn(media.named, preference.example)) return preference.example;
+  const names = Object.keys(media.named);
+  throw httpError('PREFER_NOT_DECLARED', [`Prefer: example=${preference.example} names no example of ${label} (examples: ${names.length > 0 ? names.join(', ') : 'none'})`]);
+}
+
 /**
  * Turns a compiled spec into gateway routes that answer with the spec's examples: status and example
  * chosen by {@link selectResponse} and `Prefer`, media type by the Accept header, and for POST, PUT and
@@ -52,8 +77,14 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
 export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
   const newValidator = () => new RequestValidator(spec.openapi, validationDocument(spec.document), (message) => options.log.warn({ spec: spec.file }, message));
   let validator = options.validateRequests ? newValidator() : undefined;
-  const modes = mockModes(spec, options.mock, options.log, () => (validator ??= newValidator()));
+  const modes = mockModes(spec, options.modes, options.log, () => (validator ??= newValidator()));
+  const workspaceMock = options.mock ?? defaultWorkspaceMock;
+  let dynamicExamples: DynamicExamples | undefined;
   const routes: RouteEntry[] = spec.operations.map((operation) => {
+    const label = `${operation.method} ${operation.path}`;
+    const mock = mockSettingsOf(spec.document, operation.pointer, workspaceMock, spec.warnings, label);
+    // Decided once per route: a plain route keeps the cached fast path below.
+    const plain = isPlain(mock);
     const payloads = new Map<string, string>();
     const stateful = modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
@@ -72,8 +103,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       if (nestingDepth(body, bodyDepth) > bodyDepth) throw httpError('BODY_TOO_DEEP', [bodyDepth]);
     };
 
-    const answerFor = (request: FastifyRequest, echo: boolean): Answer => {
-      const preference = parsePrefer(request.headers.prefer);
+    const answerFor = (request: FastifyRequest, echo: boolean, preference: Preference): Answer => {
       const { status, response } = selectResponse(operation, preference);
       const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
       if (!response || response.mediaTypes.length === 0) return { status, headers };
@@ -81,9 +111,15 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       const mediaType = negotiate(request.headers.accept, offered);
       if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
       const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
-      const exampleName = preference.example !== undefined && Object.hasOwn(media.named, preference.example) ? preference.example : undefined;
-      const example = exampleName !== undefined ? media.named[exampleName] : media.example;
+      const exampleName = namedExample(media, preference, `${label} ${status} ${mediaType}`);
       const contentType = concreteMediaType(mediaType);
+      const dynamic = exampleName === undefined && media.schemaPointer !== undefined && (preference.dynamic ?? (preference.seed !== undefined || mock.examples === 'dynamic'));
+      if (dynamic) {
+        dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi);
+        const generated = dynamicExamples.generate(media.schemaPointer!, preference.seed, `${label} ${status} ${mediaType}`);
+        return { status, headers, contentType, payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated) };
+      }
+      const example = exampleName !== undefined ? media.named[exampleName] : media.example;
       if (echo) return { status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
       if (example === undefined) return { status, headers, contentType };
       const key = `${status}|${mediaType}|${exampleName ?? ''}`;
@@ -95,7 +131,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       return { status, headers, contentType, payload };
     };
 
-    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void => {
+    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<void> => {
       const hasBody = request.body !== undefined && request.body !== null;
       if (hasBody) checkBodyDepth(request.body);
       if (validates && !(onlyOptionalQuery && !request.url.includes('?'))) {
@@ -104,22 +140,32 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       }
       if (stateful !== undefined && stateful(request, reply, params)) return;
       const echo = hasBody && echoMethods.has(operation.method);
+      if (!plain || request.headers.prefer !== undefined) return mockedAnswer(request, reply, echo);
       let answer: Answer | undefined;
-      if (request.headers.prefer === undefined && !echo) {
+      if (!echo) {
         const accept = request.headers.accept;
         answer = plainAnswers.get(accept);
         if (!answer) {
-          answer = answerFor(request, false);
+          answer = answerFor(request, false, {});
           if (plainAnswers.size < maxPlainAnswers) plainAnswers.set(accept, answer);
         }
       } else {
-        answer = answerFor(request, echo);
+        answer = answerFor(request, echo, {});
       }
-      reply.code(answer.status);
-      if (answer.headers) reply.headers(answer.headers);
-      // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
-      if (answer.contentType) reply.type(answer.contentType);
-      reply.send(answer.payload);
+      send(reply, answer);
+    };
+
+    // Prefer, dynamic examples or faults: the answer is made for this request, after any delay.
+    const mockedAnswer = async (request: FastifyRequest, reply: FastifyReply, echo: boolean): Promise<void> => {
+      const preference = parsePrefer(request.headers.prefer);
+      const fault = planFault(mock, preference, workspaceMock.maxDelayMs);
+      const described = describeFault(fault);
+      if (described) reply.header(faultHeader, described);
+      await delayFor(fault);
+      if (fault.errorStatus === undefined) return send(reply, answerFor(request, echo, preference));
+      const declared = operation.responses.some((r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`);
+      if (!declared) throw injectedError(fault.errorStatus, `x-mock.errorRate ${mock.errorRate} of ${label}`);
+      send(reply, answerFor(request, false, { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed }));
     };
     return {
       method: operation.method,

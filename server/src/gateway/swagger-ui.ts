@@ -50,7 +50,14 @@ const initializer = `window.onload = function () {
 
 /** Serves Swagger UI on the gateway's merged document from the local swagger-ui-dist package (no CDN). */
 export function registerSwaggerUi(app: FastifyInstance, prefix: string): void {
-  app.get(`${prefix}/swagger-ui/`, (_request, reply) => reply.type('text/html; charset=utf-8').send(indexHtml));
+  app.get(`${prefix}/swagger-ui/`, (request, reply) => {
+    // The router ignores trailing slashes, but the page's relative asset paths need one: without it
+    // they resolve one folder up and the page stays blank.
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    if (!path.endsWith('/')) return reply.redirect(`${path}/${query === -1 ? '' : request.url.slice(query)}`, 301);
+    return reply.type('text/html; charset=utf-8').send(indexHtml);
+  });
   app.get(`${prefix}/swagger-ui/swagger-initializer.js`, (_request, reply) => reply.type('application/javascript; charset=utf-8').send(initializer));
   app.get<{ Params: { asset: string } }>(`${prefix}/swagger-ui/:asset`, (request, reply) => {
     const type = Object.hasOwn(assets, request.params.asset) ? assets[request.params.asset] : undefined;

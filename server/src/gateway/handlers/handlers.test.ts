@@ -137,7 +137,7 @@ describe('handler routes', () => {
     expect(form.statusCode).toBe(415);
     const malformed = await app.inject({ method: 'POST', url: url('/items'), payload: '{"title":', headers: { 'content-type': 'application/json' } });
     expect(malformed.statusCode).toBe(400);
-    expect(Object.keys(malformed.json())).toEqual(['detail']);
+    expect(Object.keys(malformed.json())).toEqual(['detail', 'errors']);
   });
 
   it('serves PUT, PATCH and DELETE; a route without a body schema gets the body as parsed', async () => {
@@ -262,7 +262,11 @@ servers: [{url: /api/adaptive/my-cool-api}]
 paths:
   /items:
     get:
-      responses: {'200': {description: ok, content: {application/json: {example: {from: spec}}}}}
+      description: Items of the spec
+      parameters: [{name: limit, in: query, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {example: {from: spec}}}}
+        '404': {description: none, content: {application/json: {schema: {type: object}}}}
   /items/{id}:
     get:
       parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
@@ -304,7 +308,13 @@ router.get('/extra', { summary: 'Only in the handler', response: t.Object({ n: t
 
   it('documents overriding and handler-only routes in openapi.json', async () => {
     const doc = (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
-    expect(doc.paths['/my-cool-api/items'].get.summary).toBe('From the handler');
+    expect(doc.paths['/my-cool-api/items'].get).toMatchObject({
+      summary: 'From the handler',
+      // What the handler does not declare keeps the spec's documentation.
+      description: 'Items of the spec',
+      parameters: [{ name: 'limit', in: 'query' }],
+      responses: { '200': { content: { 'application/json': { schema: { type: 'object' } } } }, '404': { description: 'none' } },
+    });
     expect(doc.paths['/my-cool-api/extra'].get).toMatchObject({
       summary: 'Only in the handler',
       responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } } } },

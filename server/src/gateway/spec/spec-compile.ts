@@ -159,13 +159,15 @@ function responsesOf(document: Json, raw: unknown, pointer: string, limits: Spec
   const result: ResponseSpec[] = [];
   for (const [key, entry] of Object.entries(raw)) {
     if (!/^([1-5](\d\d|XX)|default)$/i.test(key)) continue;
-    const { value } = dereference(document, entry, `${pointer}/${escapeToken(key)}`);
+    const { value, pointer: at } = dereference(document, entry, `${pointer}/${escapeToken(key)}`);
     if (!isObject(value)) continue;
     const mediaTypes: MediaExample[] = [];
     if (isObject(value.content)) {
       for (const [mediaType, media] of Object.entries(value.content)) {
         if (!isObject(media)) continue;
-        mediaTypes.push(exampleOf(document, mediaType, media, limits, warnings, `${label} ${key} ${mediaType}`));
+        const example = exampleOf(document, mediaType, media, limits, warnings, `${label} ${key} ${mediaType}`);
+        if (media.schema !== undefined) example.schemaPointer = `${at}/content/${escapeToken(mediaType)}/schema`;
+        mediaTypes.push(example);
       }
     }
     result.push({ key: key.toUpperCase(), mediaTypes, headers: headersOf(document, value.headers) });

@@ -37,6 +37,8 @@ export interface MediaExample {
   example: unknown;
   /** Named examples of `examples`, for `Prefer: example=<name>`. */
   named: Record<string, unknown>;
+  /** JSON pointer of the media type's schema in the bundled document, for dynamic examples. */
+  schemaPointer?: string;
 }
 
 export interface ResponseSpec {

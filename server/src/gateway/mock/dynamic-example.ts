@@ -1,0 +1,197 @@
+import { faker } from '@faker-js/faker';
+import { generateSync, type JsonSchema } from 'json-schema-faker';
+import type { ValidateFunction } from 'ajv';
+import { httpError } from '../../errors.js';
+import { copyJson } from '../json-copy.js';
+import { createAjv } from '../request-validator.js';
+import { resolvePointer } from '../spec/json-pointer.js';
+import { validationDocument } from '../validation-document.js';
+
+/**
+ * Bounds of one generated value. json-schema-faker honours `minItems` and `minLength` whatever their
+ * size (a `minLength: 1e8` string takes a minute, a `pattern: a{1e8}` eight), so a schema asking for
+ * more than these is refused before generation; `maxItems` and `maxLength` are capped.
+ */
+export const generationBounds = { maxItems: 20, maxLength: 256, maxQuantifier: 1024, refDepth: 3, maxDepth: 8, attempts: 3 };
+
+/** Property names (lower case, without `_` and `-`) and the faker call that gives a plausible value. */
+const plausibleByName: Record<string, () => string> = {
+  email: () => faker.internet.email(),
+  name: () => faker.person.fullName(),
+  fullname: () => faker.person.fullName(),
+  firstname: () => faker.person.firstName(),
+  lastname: () => faker.person.lastName(),
+  username: () => faker.internet.username(),
+  phone: () => faker.phone.number(),
+  phonenumber: () => faker.phone.number(),
+  address: () => faker.location.streetAddress(),
+  street: () => faker.location.street(),
+  streetaddress: () => faker.location.streetAddress(),
+  city: () => faker.location.city(),
+  country: () => faker.location.country(),
+  zip: () => faker.location.zipCode(),
+  zipcode: () => faker.location.zipCode(),
+  postalcode: () => faker.location.zipCode(),
+  company: () => faker.company.name(),
+  url: () => faker.internet.url(),
+  website: () => faker.internet.url(),
+  title: () => faker.lorem.sentence({ min: 2, max: 5 }),
+  description: () => faker.lorem.sentence(),
+};
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Why a schema cannot be generated within {@link generationBounds}, or `undefined`. Follows `$ref`s once each. */
+export function boundsProblem(document: unknown, pointer: string): string | undefined {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [resolvePointer(document, pointer)];
+  const { maxItems, maxLength, maxQuantifier } = generationBounds;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (isObject(node)) {
+      if (typeof node.minItems === 'number' && node.minItems > maxItems) return `minItems ${node.minItems} is over the generator's bound of ${maxItems}`;
+      if (typeof node.minLength === 'number' && node.minLength > maxLength) return `minLength ${node.minLength} is over the generator's bound of ${maxLength}`;
+      if (typeof node.minProperties === 'number' && node.minProperties > maxItems) return `minProperties ${node.minProperties} is over the generator's bound of ${maxItems}`;
+      if (typeof node.pattern === 'string') {
+        const counts = [...node.pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].map((m) => Number(m[1]));
+        if (counts.some((n) => n > maxQuantifier)) return `pattern ${JSON.stringify(node.pattern)} repeats more than the generator's bound of ${maxQuantifier}`;
+      }
+      if (typeof node.$ref === 'string') stack.push(resolvePointer(document, node.$ref));
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'example' && key !== 'examples' && key !== 'default') stack.push(child);
+  }
+  return undefined;
+}
+
+/**
+ * A copy of `document` whose `maxLength`, `maxItems` and `maxProperties` are capped at the bounds:
+ * json-schema-faker's own caps apply after it built the value (a `maxLength: 1e8` string takes
+ * seconds before it is cut).
+ */
+export function boundedDocument(document: Record<string, unknown>): Record<string, unknown> {
+  const caps: Record<string, number> = { maxLength: generationBounds.maxLength, maxItems: generationBounds.maxItems, maxProperties: generationBounds.maxItems };
+  return copyJson(document, (key, value) => (typeof value === 'number' && Object.hasOwn(caps, key) ? { value: Math.min(value, caps[key]) } : undefined)) as Record<string, unknown>;
+}
+
+/** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it free. */
+function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
+  if (typeof value !== 'string' || !isObject(schema)) return value;
+  if (schema.format !== undefined || schema.pattern !== undefined || schema.enum !== undefined || schema.const !== undefined) return value;
+  const name = path.slice(path.lastIndexOf('/') + 1).replace(/[_-]/g, '').toLowerCase();
+  const make = Object.hasOwn(plausibleByName, name) ? plausibleByName[name] : undefined;
+  if (!make) return value;
+  const candidate = make();
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  return candidate.length >= min && candidate.length <= max ? candidate : value;
+}
+
+const documentId = 'urn:adaptive:dynamic';
+/** Unseeded values kept per schema, served in turn. */
+const poolSize = 16;
+/** One unseeded call in this many generates a fresh value into the pool. */
+const refreshEvery = 8;
+
+/**
+ * Values generated from one spec's response schemas (json-schema-faker with @faker-js/faker): they
+ * follow the schema's types, formats, enums, patterns, bounds, `required`, `oneOf` and `allOf`, and
+ * string properties named like e-mails, names or addresses get plausible values. The same seed gives
+ * the same value. Every value is checked against its schema before it is served: a schema nothing
+ * can satisfy (`minLength` over `maxLength`, a pattern that cannot match) is a 500
+ * `DYNAMIC_EXAMPLE_FAILED` naming the rule, never an answer that breaks the contract.
+ */
+export class DynamicExamples {
+  private readonly ajv;
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly problems = new Map<string, string | undefined>();
+  private readonly pools = new Map<string, { values: unknown[]; served: number }>();
+  private readonly bounded: Record<string, unknown>;
+  private readonly refResolver = (ref: string) => resolvePointer(this.bounded, ref) as JsonSchema;
+
+  constructor(
+    private readonly document: Record<string, unknown>,
+    openapi: string,
+  ) {
+    this.bounded = boundedDocument(document);
+    this.ajv = createAjv(openapi, false);
+    this.ajv.addSchema(validationDocument(document), documentId);
+  }
+
+  /**
+   * A value for the schema at `pointer`. With `seed`, always the same value for that seed. Without,
+   * one that differs from the previous call's: values rotate through a pool of {@link poolSize}
+   * generated ones, one of which is replaced by a fresh value every {@link refreshEvery} calls, so
+   * a busy route keeps varying at an eighth of the generation cost (json-schema-faker costs 20 to
+   * 80 µs a value, several times a whole static answer). `label` names the response in errors.
+   */
+  generate(pointer: string, seed: number | undefined, label: string): unknown {
+    if (seed !== undefined) return this.fresh(pointer, seed, label);
+    let pool = this.pools.get(pointer);
+    if (!pool) {
+      pool = { values: [], served: 0 };
+      this.pools.set(pointer, pool);
+    }
+    const turn = pool.served++;
+    if (pool.values.length < poolSize) {
+      const value = this.fresh(pointer, undefined, label);
+      pool.values.push(value);
+      return value;
+    }
+    const slot = turn % poolSize;
+    if (turn % refreshEvery === 0) pool.values[slot] = this.fresh(pointer, undefined, label);
+    return pool.values[slot];
+  }
+
+  /** A newly generated value that matches the schema; `seed` also seeds faker (30 µs, so only when asked for). */
+  private fresh(pointer: string, seed: number | undefined, label: string): unknown {
+    if (!this.problems.has(pointer)) this.problems.set(pointer, boundsProblem(this.document, pointer));
+    const problem = this.problems.get(pointer);
+    if (problem !== undefined) throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, problem]);
+    const validate = this.validator(pointer);
+    const first = seed ?? Math.floor(Math.random() * 0x100000000);
+    let reason = '';
+    for (let attempt = 0; attempt < generationBounds.attempts; attempt++) {
+      const attemptSeed = (first + attempt) >>> 0;
+      if (seed !== undefined) faker.seed(attemptSeed);
+      let value: unknown;
+      try {
+        value = generateSync({ $ref: pointer }, {
+          seed: attemptSeed,
+          refResolver: this.refResolver,
+          extensions: { faker },
+          propAliases: { 'x-faker': 'faker' },
+          maxItems: generationBounds.maxItems,
+          maxLength: generationBounds.maxLength,
+          maxDefaultItems: 3,
+          refDepthMax: generationBounds.refDepth,
+          maxDepth: generationBounds.maxDepth,
+          outputTransform: plausible,
+        });
+      } catch (error) {
+        reason = (error as Error).message;
+        continue;
+      }
+      if (validate(value)) return value;
+      const broken = validate.errors?.[0];
+      reason = broken ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} (${broken.message ?? 'invalid'}); the schema may be impossible to satisfy` : 'the generated value does not match the schema';
+    }
+    throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, reason]);
+  }
+
+  private validator(pointer: string): ValidateFunction {
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      try {
+        validate = this.ajv.compile({ $ref: documentId + pointer });
+      } catch {
+        // A schema Ajv cannot compile is not checked here either; request validation reports it.
+        validate = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;
+      }
+      this.validators.set(pointer, validate);
+    }
+    return validate;
+  }
+}
