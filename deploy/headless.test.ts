@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntilReady } from '../server/src/test-support/server-process.js';
 import { replayDockerfile, type ReplayedStages } from './dockerfile-replay.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -27,15 +28,6 @@ function serve(command: string[], cwd: string, env: Record<string, string>): Pro
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
   });
-}
-
-async function waitUntilReady(base: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const response = await fetch(`${base}/api/adaptive/actuator/health/readiness`).catch(() => undefined);
-    if (response?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('never ready');
 }
 
 describe('graceful shutdown', () => {

@@ -108,11 +108,6 @@ export class HandlerChild {
     });
   }
 
-  /** The process's id. */
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
   /** Hands the module's messages and its unexpected end (with the reason) to the gateway. */
   serve(onMessage: (message: FromHandler) => void, onEnd: (reason: string) => void): void {
     this.onMessage = onMessage;

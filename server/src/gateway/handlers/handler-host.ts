@@ -161,11 +161,12 @@ export class HandlerHost {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.restartReason = 'the server is stopping';
     clearTimeout(this.restartTimer);
     clearTimeout(this.pingTimer);
     this.child?.kill();
     this.child = undefined;
-    this.failCalls('the server is stopping');
+    this.failCalls(this.restartReason);
     fs.rmSync(this.bundlePath, { force: true });
   }
 

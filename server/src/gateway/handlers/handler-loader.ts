@@ -60,7 +60,7 @@ export async function loadHandler(
   });
   const warnings = [...compiled.warnings];
   if (routes.length === 0) warnings.push(`${file} registers no routes`);
-  return { unit: { kind: 'handler', file, mount, routes, warnings, dispose: () => host.retire() }, host, inputs: compiled.inputs };
+  return { unit: { kind: 'handler', file, mount, routes, warnings }, host, inputs: compiled.inputs };
 }
 
 /**
@@ -68,7 +68,10 @@ export async function loadHandler(
  * are unchanged since its last load keeps its process: a refresh does not run its top level again.
  */
 export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOptions): UnitLoader {
-  const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit; host: HandlerHost }>();
+  /** The last load of each file with the stamps of what it compiled: unchanged stamps, the same unit. */
+  const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit }>();
+  /** Every module still running, whether or not its load could be cached. */
+  const hosts = new Set<HandlerHost>();
   const processes = new HandlerProcesses(options);
   return {
     kind: 'handler',
@@ -79,27 +82,30 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
       const rootBefore = stampsOf([filePath]);
       const { unit: loadedUnit, host, inputs } = await loadHandler(filePath, { ...options, processes });
+      hosts.add(host);
       // Replaced or removed, the module's host is retired: forget it, so it is never handed out again.
       const unit: WorkspaceUnit = {
         ...loadedUnit,
         dispose: () => {
-          if (loaded.get(filePath)?.host === host) loaded.delete(filePath);
+          if (loaded.get(filePath)?.unit === unit) loaded.delete(filePath);
+          hosts.delete(host);
           host.retire();
         },
       };
       // A file saved while the module compiled must not be taken for the version that compiled.
       const files = [filePath, ...inputs];
       const stamps = stampsOf(files);
-      if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files, stamps, unit, host });
+      if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files, stamps, unit });
       else loaded.delete(filePath);
       return unit;
     },
     drain(withinMs) {
-      for (const { host } of loaded.values()) host.drain(withinMs);
+      for (const host of hosts) host.drain(withinMs);
     },
     async close() {
       processes.close();
-      await Promise.all([...loaded.values()].map(({ host }) => host.close()));
+      await Promise.all([...hosts].map((host) => host.close()));
+      hosts.clear();
       loaded.clear();
     },
   };

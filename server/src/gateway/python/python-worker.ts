@@ -137,7 +137,7 @@ export class PythonWorker {
       const deadline = setTimeout(() => {
         upstream.destroy();
         reject(httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]));
-        this.replace(`${request.method} ${request.url.split('?')[0]} did not answer within ${this.options.timeoutMs} ms`);
+        this.replace(`${request.method} ${request.url.split('?')[0]}`);
       }, this.options.timeoutMs);
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(deadline);
@@ -155,15 +155,16 @@ export class PythonWorker {
    * Replaces a worker whose request ran past the deadline: Python cannot stop a running thread or a
    * blocked event loop, so the process is killed (its other requests in flight fail) and started again.
    */
-  private replace(reason: string): void {
+  private replace(route: string): void {
     const child = this.child;
     if (!this.alive || this.stopping || !child) return;
     const file = path.basename(this.options.file);
+    const reason = `${route} did not answer within ${this.options.timeoutMs} ms`;
     this.alive = false;
     this.replacing = true;
     this.restartReason = reason;
     this.options.log.error({ file }, `Python handler ${file}: ${reason}; replacing its worker`);
-    this.options.onFault({ file, route: reason.split(' did not')[0], message: `${reason}; the worker was replaced` });
+    this.options.onFault({ file, route, message: `${reason}; the worker was replaced` });
     child.kill('SIGKILL');
   }
 
