@@ -38,7 +38,7 @@ describe('graceful shutdown', () => {
       path.join(workspace, 'handlers', 'slow_handler.ts'),
       `import { Router } from 'adaptive-workbench/handler';\nexport const router = new Router();\nrouter.get('/wait', async () => { await new Promise((r) => setTimeout(r, 1000)); return { done: true }; });\n`,
     );
-    const { child, base, exit } = await serve([process.execPath, '--import', 'tsx', path.join(root, 'server/src/cli.ts')], root, { WORKSPACE: workspace });
+    const { child, base, exit } = await serve([process.execPath, '--import', 'tsx', path.join(root, 'server/src/main/cli.ts')], root, { WORKSPACE: workspace });
     await waitUntilReady(base);
     const inFlight = Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/api/adaptive/slow/wait`).then(async (r) => ({ status: r.status, body: await r.json() }))));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -52,7 +52,7 @@ describe('graceful shutdown', () => {
   it('serves requests sent on idle keep-alive connections after SIGTERM, telling their clients to close', async () => {
     const workspace = path.join(scratch, 'keep-alive');
     fs.mkdirSync(workspace, { recursive: true });
-    const { child, base, exit } = await serve([process.execPath, '--import', 'tsx', path.join(root, 'server/src/cli.ts')], root, { WORKSPACE: workspace, SHUTDOWN_DRAIN_MS: '3000' });
+    const { child, base, exit } = await serve([process.execPath, '--import', 'tsx', path.join(root, 'server/src/main/cli.ts')], root, { WORKSPACE: workspace, SHUTDOWN_DRAIN_MS: '3000' });
     await waitUntilReady(base);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     const liveness = () =>

@@ -4,7 +4,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../server/src/config.js';
+import { loadConfig } from '../server/src/core/config.js';
 import { loadConcurrency } from '../server/src/gateway/gateway.js';
 import { isHandlerFile } from '../server/src/gateway/handlers/handler-loader.js';
 import { loadQuerySetup } from '../server/src/query/sources.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = path.join(root, 'server/dist/src/cli.js');
+const cli = path.join(root, 'server/dist/src/main/cli.js');
 // The example workspace: the gateway's part, and query/ for the query console's demo sources.
 const exampleParts = ['specs', 'handlers', 'health.yaml', 'query'];
 

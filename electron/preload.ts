@@ -3,7 +3,7 @@
  * per-launch token and a few native actions, each on an allow-listed channel.
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import type { WorkbenchBridge } from '../server/src/api-types.js';
+import type { WorkbenchBridge } from '../server/src/contract/index.js';
 
 const query = new URLSearchParams(window.location.search);
 

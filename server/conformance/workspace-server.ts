@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { RefreshResult } from '../src/api-types.js';
-import { buildServer } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import type { RefreshResult } from '../src/contract/index.js';
+import { buildServer } from '../src/main/app.js';
+import { loadConfig } from '../src/core/config.js';
+import { createLogger } from '../src/core/logger.js';
 
 /** A gateway built on a workspace folder, with its first load finished. */
 export interface WorkspaceServer {

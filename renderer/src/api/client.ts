@@ -4,7 +4,7 @@ import type {
   WorkspaceFile,
   WorkspaceFileInfo,
   WorkspaceTree,
-} from '../../../server/src/api-types.js';
+} from '../../../server/src/contract/index.js';
 
 /** An answer of the server other than 2xx, with its `{detail}`. */
 export class ApiError extends Error {

@@ -4,7 +4,7 @@ import type {
   WorkbenchDiagnostics,
   WorkbenchLogLine,
   WorkbenchRequest,
-} from '../../../server/src/api-types.js';
+} from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from './client.js';
 
 const maxLogLines = 2000;

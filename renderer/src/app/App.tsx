@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { WorkbenchBridge, WorkspaceTree } from '../../../server/src/api-types.js';
+import type { WorkbenchBridge, WorkspaceTree } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from '../api/client.js';
 import { EventStore } from '../api/event-store.js';
 import { EditorArea } from '../editor/EditorArea.js';

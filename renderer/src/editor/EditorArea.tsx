@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import type { WorkbenchDiagnostic } from '../../../server/src/api-types.js';
+import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
 import type { RevealRequest } from './MonacoEditor.js';
 

@@ -1,6 +1,6 @@
 import Editor from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
-import type { WorkbenchDiagnostic } from '../../../server/src/api-types.js';
+import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { languageOf, modelUri, pathOfModelUri } from './languages.js';
 import { baseEditorOptions, monaco, serverMarkerOwner } from './monaco-setup.js';
 

@@ -1,7 +1,7 @@
 // The handler SDK's own sources (and the one server module they import), and TypeBox's declarations
 // that type its `t` and route schemas, as text. One chunk, loaded with the editor's TypeScript support.
 const sdkSources = import.meta.glob<string>(
-  ['../../../server/src/handler-sdk/*.ts', '!../../../server/src/handler-sdk/*.test.ts', '!../../../server/src/handler-sdk/*.test-d.ts', '../../../server/src/errors.ts'],
+  ['../../../server/src/handler-sdk/*.ts', '!../../../server/src/handler-sdk/*.test.ts', '!../../../server/src/handler-sdk/*.test-d.ts', '../../../server/src/core/errors.ts'],
   { query: '?raw', import: 'default', eager: true },
 );
 const typebox = import.meta.glob<string>(['../../../node_modules/@sinclair/typebox/build/cjs/**/*.d.ts', '../../../node_modules/@sinclair/typebox/package.json'], {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { WorkspaceEntry } from '../../../server/src/api-types.js';
+import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { Icon } from '../app/icons.js';
 
 /** What the explorer is asking a name for. */

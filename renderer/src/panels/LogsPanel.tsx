@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { WorkbenchLogLine } from '../../../server/src/api-types.js';
+import type { WorkbenchLogLine } from '../../../server/src/contract/index.js';
 import { useServerState, useWorkbench } from '../app/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
 

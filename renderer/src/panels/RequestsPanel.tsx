@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { CapturedMessage, WorkbenchRequest } from '../../../server/src/api-types.js';
+import type { CapturedMessage, WorkbenchRequest } from '../../../server/src/contract/index.js';
 import { useServerState, useWorkbench } from '../app/workbench-context.js';
 
 /** Gateway paths are shown without it, to leave room for the part that differs. */

@@ -4,7 +4,7 @@ import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
-import type { SparqlVocabulary } from '../../../server/src/api-types.js';
+import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
 import { declaredPrefixes } from './sparql-completion.js';
 import { isGroupedAggregate } from './chart-data.js';

@@ -1,7 +1,7 @@
 import Editor from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
 import { baseEditorOptions, monaco } from '../editor/monaco-setup.js';
-import type { SparqlVocabulary } from '../../../server/src/api-types.js';
+import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { suggestions, type Catalog, type Suggestion } from './completion.js';
 import { sparqlSuggestions, type SparqlSuggestion } from './sparql-completion.js';
 import { sparqlConfiguration, sparqlMonarch } from './sparql-language.js';

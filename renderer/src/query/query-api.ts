@@ -1,4 +1,4 @@
-import type { SparqlVocabulary } from '../../../server/src/api-types.js';
+import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { ApiError } from '../api/client.js';
 import { shortenIri } from './sparql-completion.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SparqlVocabulary } from '../../../server/src/api-types.js';
+import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { sparqlToResult } from './query-api.js';
 import { declaredPrefixes, shortenIri, sparqlSuggestions } from './sparql-completion.js';
 

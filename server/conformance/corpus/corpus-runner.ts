@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,15 @@ function installationRoot(): string {
     if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
     if (path.dirname(dir) === dir) return process.cwd();
   }
+}
+
+/**
+ * The folders the runtime reads code from: the installation, and every `node_modules` folder Node
+ * searches from here (in an npm workspace the dependencies are hoisted above the server package).
+ */
+function runtimeFolders(): string[] {
+  const searched = createRequire(import.meta.url).resolve.paths('openapi-sampler') ?? [];
+  return [installationRoot(), ...searched.filter((dir) => fs.existsSync(dir))];
 }
 
 /**
@@ -76,7 +86,7 @@ function runChild(run: ChildRun): Promise<number> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = fork(run.childModule, [], {
       execArgv: ['--import', run.guardModule],
-      env: { ...process.env, CORPUS_GUARD_LOG: run.guardLog, CORPUS_GUARD_ALLOW: installationRoot() },
+      env: { ...process.env, CORPUS_GUARD_LOG: run.guardLog, CORPUS_GUARD_ALLOW: runtimeFolders().join(path.delimiter) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let current = -1;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GatewayInfo } from '../../src/api-types.js';
+import type { GatewayInfo } from '../../src/contract/index.js';
 import { createTempWorkspace } from '../temp-workspace.js';
 import { startWorkspaceServer } from '../workspace-server.js';
 import type { ServeProbe } from './corpus-protocol.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { HttpError } from '../../src/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { NaturalLanguageService } from '../../src/query/nl/natural-language-service.js';
 import { loadNlSettings } from '../../src/query/nl/nl-settings.js';
 import { QueryService } from '../../src/query/query-service.js';

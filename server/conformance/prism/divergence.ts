@@ -1,7 +1,7 @@
 import type { HttpResponse } from './http-response.js';
+import { isObject } from '../../src/core/json.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Facts about a failed case that the rules below look at. */
 export interface FailedCase {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import N3 from 'n3';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { openGraphFixture } from '../../src/query/sparql/graph-fixture.js';
+import { openGraphFixture } from './graph-fixture.js';
 import { rdfTerm } from '../../src/query/sparql/expressions.js';
 import { MappingError } from '../../src/query/sparql/r2rml.js';
 import { sameRows, type Row } from './rdf-compare.js';

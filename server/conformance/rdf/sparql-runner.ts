@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import N3 from 'n3';
-import { openGraphFixture } from '../../src/query/sparql/graph-fixture.js';
+import { openGraphFixture } from './graph-fixture.js';
 import { rdfTerm } from '../../src/query/sparql/expressions.js';
 import type { Term } from '../../src/query/sparql/rdf.js';
 import { sameRows, type Row } from './rdf-compare.js';
+import { sqlLiteral } from '../../src/core/sql-text.js';
 
 /** One evaluation test of sparql-core-index.json. */
 interface IndexEntry {
@@ -27,7 +28,6 @@ export interface SparqlOutcome {
 type Expected = { kind: 'boolean'; value: boolean } | { kind: 'rows'; rows: Row[] };
 
 const RS = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
-const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 const unescapeXml = (text: string) =>
   text.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (_, e: string) =>
@@ -115,7 +115,7 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
       const literal = q.object.termType === 'Literal' ? (q.object as N3.Literal) : undefined;
       const lang = literal?.language ?? '';
       const dt = literal && !lang && literal.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string' ? literal.datatype.value : '';
-      rows.push(`(${[q.subject.value, s, q.predicate.value, q.object.value, o, dt, lang].map(sqlText).join(', ')})`);
+      rows.push(`(${[q.subject.value, s, q.predicate.value, q.object.value, o, dt, lang].map(sqlLiteral).join(', ')})`);
       groups.set(JSON.stringify([q.predicate.value, s, o, dt, lang]), { p: q.predicate.value, s, o, dt, lang });
     }
   }
@@ -123,7 +123,7 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
   for (let i = 0; i < rows.length; i += 500) statements.push(`INSERT INTO triples VALUES ${rows.slice(i, i + 500).join(', ')}`);
   const turtle = (text: string) => JSON.stringify(text);
   const maps = [...groups.values()].map((g, i) => {
-    const where = `p = ${sqlText(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ${sqlText(g.dt)} AND o_lang = ${sqlText(g.lang)}`;
+    const where = `p = ${sqlLiteral(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}`;
     const object = g.o === 'i' ? 'rr:termType rr:IRI' : g.o === 'b' ? 'rr:termType rr:BlankNode' : g.lang ? `rr:language ${turtle(g.lang)}` : g.dt ? `rr:datatype <${g.dt}>` : 'rr:termType rr:Literal';
     return `<#T${i}> rr:logicalTable [ rr:sqlQuery ${turtle(`SELECT s, o FROM db.triples WHERE ${where}`)} ] ;
   rr:subjectMap [ rr:column "s" ; rr:termType ${g.s === 'b' ? 'rr:BlankNode' : 'rr:IRI'} ] ;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigFileError } from '../config-file.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigFileError } from '../core/config-file.js';
+import { ConfigError, loadConfig } from '../core/config.js';
 import { parseUsersFile } from './users-file.js';
 import { startAuthServer, type AuthServer } from './test-support/auth-server.js';
 

@@ -1,4 +1,4 @@
-import { HttpError, httpError, type ErrorCode } from '../errors.js';
+import { HttpError, httpError, type ErrorCode } from '../core/errors.js';
 
 /** The `error` attribute of a Bearer challenge (RFC 6750 §3.1). */
 export type BearerError = 'invalid_request' | 'invalid_token';

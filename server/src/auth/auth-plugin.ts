@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import { HttpError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../core/config.js';
+import { HttpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { AuthFailure, authFailure, challengeHeaders } from './auth-failure.js';
 import { countAuthorizationHeaders, readCredentials } from './authorization-header.js';
 import { Authenticator } from './authenticator.js';

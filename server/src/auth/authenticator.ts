@@ -1,11 +1,12 @@
 import { decodeJwt, type JWTPayload } from 'jose';
-import type { AuthSettings } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { AuthSettings } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import { authFailure, invalidToken, type Challenges } from './auth-failure.js';
 import type { Credentials } from './authorization-header.js';
 import { BasicAuthenticator } from './basic-authenticator.js';
 import { MemoryExchangeStore, RedisExchangeStore, type ExchangeStore } from './exchange-store.js';
-import { callIdp, isRecord } from './idp-http.js';
+import { callIdp } from './idp-http.js';
+import { isObject } from '../core/json.js';
 import type { Identity } from './identity.js';
 import { TokenEndpoint } from './token-endpoint.js';
 import { TokenExchanger } from './token-exchange.js';
@@ -107,10 +108,10 @@ export class Authenticator {
       // Fresh on every call, unlike the verifier's cached metadata: health must see the provider as it is now.
       const discovery = await callIdp(this.platform.discoveryUrl, this.settings.idpTimeoutMs);
       if (discovery.status !== 200) throw new Error(`the identity provider's discovery answered ${discovery.status}`);
-      const jwksUri = isRecord(discovery.json) ? discovery.json.jwks_uri : undefined;
+      const jwksUri = isObject(discovery.json) ? discovery.json.jwks_uri : undefined;
       if (typeof jwksUri !== 'string') throw new Error("the identity provider's discovery document has no jwks_uri");
       const jwks = await callIdp(jwksUri, this.settings.idpTimeoutMs);
-      const keys = isRecord(jwks.json) && Array.isArray(jwks.json.keys) ? jwks.json.keys.length : 0;
+      const keys = isObject(jwks.json) && Array.isArray(jwks.json.keys) ? jwks.json.keys.length : 0;
       if (jwks.status !== 200) throw new Error(`the identity provider's JWKS answered ${jwks.status}`);
       if (keys === 0) throw new Error("the identity provider's JWKS has no keys");
       details.issuer = this.platform.issuer;

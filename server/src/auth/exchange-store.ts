@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { AuthClaims } from './identity.js';
 import { TtlCache, type Clock } from './ttl-cache.js';
 

@@ -1,4 +1,4 @@
-import { httpError, type HttpError } from '../errors.js';
+import { httpError, type HttpError } from '../core/errors.js';
 
 /** Largest answer read from an identity provider; anything longer counts as garbage. */
 const maxAnswerBytes = 1024 * 1024;
@@ -69,7 +69,3 @@ export function unavailableError(error: IdpUnavailable, timeoutMs: number): Http
   return httpError('IDP_BAD_GATEWAY', [error.kind === 'garbage' ? 'it answered with an unexpected body' : 'it cannot be reached']);
 }
 
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

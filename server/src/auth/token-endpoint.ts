@@ -1,8 +1,9 @@
 import type { JWTPayload } from 'jose';
-import { HttpError, httpError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { HttpError, httpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { authFailure, invalidToken } from './auth-failure.js';
-import { callIdp, IdpUnavailable, isRecord, unavailableError } from './idp-http.js';
+import { callIdp, IdpUnavailable, unavailableError } from './idp-http.js';
+import { isObject } from '../core/json.js';
 import type { TrustedIssuer } from './trusted-issuer.js';
 
 /** The grant of RFC 8693 and the token types the service document's exchange call uses (part 5, item 9). */
@@ -73,7 +74,7 @@ export class TokenEndpoint {
       this.log.warn({ grant, issuer: this.platform.issuer, reason: error.message }, 'identity provider unavailable');
       throw unavailableError(error, this.timeoutMs);
     }
-    const body = isRecord(answer.json) ? answer.json : undefined;
+    const body = isObject(answer.json) ? answer.json : undefined;
     if (answer.status === 200 && body && typeof body.access_token === 'string' && body.access_token !== '') {
       const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : undefined;
       return { accessToken: body.access_token, expiresIn };

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { CachedExchange, ExchangeStore } from './exchange-store.js';
 import type { AuthClaims, Identity } from './identity.js';
 import type { TokenEndpoint } from './token-endpoint.js';

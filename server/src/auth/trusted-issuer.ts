@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { HttpError, httpError } from '../errors.js';
+import { HttpError, httpError } from '../core/errors.js';
 import { notAnAccessToken } from './access-token-rule.js';
 import { invalidToken } from './auth-failure.js';
-import { callIdp, IdpUnavailable, isRecord, unavailableError } from './idp-http.js';
+import { callIdp, IdpUnavailable, unavailableError } from './idp-http.js';
+import { isObject } from '../core/json.js';
 import { TtlCache } from './ttl-cache.js';
 
 /** Signature algorithms accepted: the RSA, RSA-PSS and ECDSA families. `none` and HMAC never are. */
@@ -90,7 +91,7 @@ export class TrustedIssuer {
   private async discover(): Promise<IssuerMetadata> {
     const answer = await callIdp(this.discoveryUrl, this.options.timeoutMs);
     const document = answer.json;
-    if (answer.status !== 200 || !isRecord(document)) throw new IdpUnavailable('garbage', `discovery answered ${answer.status} without a JSON document`);
+    if (answer.status !== 200 || !isObject(document)) throw new IdpUnavailable('garbage', `discovery answered ${answer.status} without a JSON document`);
     // OIDC Discovery §4.3: the document must name exactly the issuer it was fetched for.
     if (document.issuer !== this.issuer) throw new IdpUnavailable('garbage', 'the discovery document names another issuer');
     if (!isHttpUrl(document.jwks_uri)) throw new IdpUnavailable('garbage', 'the discovery document has no jwks_uri');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ConfigFileError } from '../config-file.js';
+import { ConfigFileError } from '../core/config-file.js';
 
 const bcryptHash = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 

@@ -1,4 +1,4 @@
-import { httpError } from '../errors.js';
+import { httpError } from '../core/errors.js';
 import type { OperationSpec, ResponseSpec } from './spec/spec-types.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../api-types.js';
-import type { Config } from '../config.js';
-import { httpError } from '../errors.js';
-import { productName, productVersion } from '../version.js';
+import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../contract/index.js';
+import type { Config } from '../core/config.js';
+import { httpError } from '../core/errors.js';
+import { productName, productVersion } from '../core/version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
 import { keepingRawBody } from './raw-body.js';

@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../logger.js';
-import type { RefreshResult, LoadProblem, SkippedFile } from '../api-types.js';
+import type { Logger } from '../core/logger.js';
+import type { RefreshResult, LoadProblem, SkippedFile } from '../contract/index.js';
 import { LoadError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
 import { gatewayPrefix } from './spec/mount.js';
-import { productVersion } from '../version.js';
+import { productVersion } from '../core/version.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
 export interface UnitLoader {

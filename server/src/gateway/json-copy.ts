@@ -1,6 +1,6 @@
+import { isObject } from '../core/json.js';
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * A deep copy of a JSON value in which `replace(key, value)` may substitute an object member: it

@@ -4,10 +4,10 @@ import { bundledKey } from './spec/spec-bundle.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { overriddenOperation } from './overridden-operation.js';
 import { copyJson } from './json-copy.js';
+import { isObject } from '../core/json.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The security schemes of the service document: documentation of what the platform gateway accepts. */
 export const securitySchemes = {

@@ -1,6 +1,6 @@
+import { isObject } from '../core/json.js';
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** True when a response object documents a body schema in at least one media type. */
 function hasSchema(response: unknown): boolean {

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { httpError } from '../errors.js';
+import { httpError } from '../core/errors.js';
 import type { FastifyRequest } from 'fastify';
 import { findDeclaredMediaType, isJsonMediaType } from './content-negotiation.js';
 import { shapeQuery, shapeSimple } from './parameter-styles.js';

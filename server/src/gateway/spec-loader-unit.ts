@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { stampsOf } from './file-stamps.js';
 import type { UnitLoader } from './gateway.js';
 import type { WorkspaceUnit } from './route-table.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../logger.js';
-import { httpError } from '../errors.js';
+import type { Logger } from '../core/logger.js';
+import { httpError } from '../core/errors.js';
 import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
 import { RequestValidator, requestIssues, validationError } from './request-validator.js';

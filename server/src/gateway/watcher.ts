@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 /**
  * Watches the workspace directories and calls `onChange` once per burst of changes (debounced).

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 
 /**
  * An error a handler throws to answer with an HTTP error status and the body `{detail}`.

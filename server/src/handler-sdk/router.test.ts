@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 import { HTTPException, Router, t } from './index.js';
 
 const noop = () => undefined;

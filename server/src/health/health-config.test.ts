@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigFileError } from '../config-file.js';
+import { ConfigFileError } from '../core/config-file.js';
 import { loadHealthConfig } from './health-config.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-health-'));

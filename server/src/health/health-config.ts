@@ -1,13 +1,13 @@
-import { readConfigFile, type ConfigFile } from '../config-file.js';
+import { readConfigFile, type ConfigFile } from '../core/config-file.js';
 import { httpCheck, type HttpCheckSettings } from './checks/http-check.js';
 import { postgresCheck } from './checks/postgres-check.js';
 import { redisCheck } from './checks/redis-check.js';
 import { s3Check, type S3CheckSettings } from './checks/s3-check.js';
 import { tcpCheck } from './checks/tcp-check.js';
 import type { Check, Contributor } from './health-types.js';
+import { isObject } from '../core/json.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const namePattern = /^[A-Za-z0-9_-]+$/;
 const checkKinds = ['http', 'tcp', 'postgres', 'redis', 's3'] as const;

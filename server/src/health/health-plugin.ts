@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 import { evaluate, httpStatusOf } from './aggregate.js';
 import { healthGroups, type Contributor, type HealthNode } from './health-types.js';
 

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 
 /**
  * The errors of the query service, each `{detail}` (plus `position`, `line`, `column` for syntax
@@ -15,13 +15,6 @@ export const queryErrors = {
   timeout: (timeoutMs: number, detail = `The query did not finish within ${timeoutMs} ms and was stopped`) => new HttpError(504, detail, 'QUERY_TIMEOUT'),
   cancelled: () => new HttpError(409, 'The query was cancelled', 'QUERY_CANCELLED', { status: 'CANCELLED' }),
 };
-
-/** Line and column (1-based) of a character offset in `text`. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, offset));
-  const lines = before.split('\n');
-  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
-}
 
 /** The string index of a UTF-8 byte offset (DuckDB reports positions in bytes). */
 export function charOffset(text: string, byteOffset: number): number {

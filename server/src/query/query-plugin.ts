@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './engine/query-engine.js';
@@ -10,7 +10,7 @@ import { loadQuerySetup } from './sources.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import path from 'node:path';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
-import { stringFields } from '../string-fields.js';
+import { stringFields } from '../core/string-fields.js';
 
 const queryBody = {
   type: 'object',

@@ -3,7 +3,7 @@ import { DuckDBEngine } from './engine/duckdb-engine.js';
 import type { QueryEngine, QueryOutcome } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
-import { localJobStore, type JobStoreSettings } from '../config.js';
+import { localJobStore, type JobStoreSettings } from '../core/config.js';
 import { analyseQuery } from './engine/sql-analysis.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
 import { openJobStore } from './jobs/open-job-store.js';

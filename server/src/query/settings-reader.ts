@@ -1,10 +1,10 @@
 import path from 'node:path';
-import type { ConfigFile } from '../config-file.js';
+import type { ConfigFile } from '../core/config-file.js';
+import { isObject } from '../core/json.js';
 
 type PathKey = string | number;
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * DuckDB column types a configured field may have (streaming sources' field schemas). Kept to the

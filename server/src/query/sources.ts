@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { readConfigFile, type ConfigFile } from '../config-file.js';
-import { ConfigError, parseSize } from '../config.js';
+import { readConfigFile, type ConfigFile } from '../core/config-file.js';
+import { ConfigError, parseSize } from '../core/config.js';
 import { connectorKinds } from './connectors/registry.js';
 import type { Connector, SourceType } from './connectors/types.js';
 import { SettingsReader } from './settings-reader.js';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { buildServer } from '../app.js';
-import { loadConfig } from '../config.js';
+import { buildServer } from '../main/app.js';
+import { loadConfig } from '../core/config.js';
 
 /** Creates a temporary workspace with `files` (relative path -> content) and returns its folder. */
 export function makeWorkspace(files: Record<string, string> = {}): string {

@@ -1,4 +1,4 @@
-import type { WorkbenchDiagnostic } from '../api-types.js';
+import type { WorkbenchDiagnostic } from '../contract/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { isSpecFile } from '../gateway/spec/mount.js';
 

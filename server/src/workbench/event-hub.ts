@@ -1,4 +1,4 @@
-import type { WorkbenchEvent } from '../api-types.js';
+import type { WorkbenchEvent } from '../contract/index.js';
 
 /** One event as it goes on the wire; `data` is serialised once, on first use. */
 export interface HubEvent {

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import type { WorkbenchLogLine } from '../api-types.js';
-import type { Logger } from '../logger.js';
+import type { WorkbenchLogLine } from '../contract/index.js';
+import type { Logger } from '../core/logger.js';
 
 const levelNames: Record<number, WorkbenchLogLine['level']> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 const maxFieldsChars = 4096;

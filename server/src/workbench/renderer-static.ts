@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { packageRoot } from '../version.js';
+import { packageRoot } from '../core/version.js';
 
 /** Where the workbench UI is served. */
 export const workbenchUiPrefix = '/workbench';

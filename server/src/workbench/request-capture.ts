@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CapturedMessage, WorkbenchRequest } from '../api-types.js';
+import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { gatewayPrefix } from '../gateway/spec/mount.js';
 import type { EventHub } from './event-hub.js';

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 
 /** The header that carries the workbench token on every call of the workspace API. */
 export const tokenHeader = 'x-workbench-token';

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RefreshResult, WorkbenchDiagnostics, WorkspaceFile, WorkspaceFileInfo, WorkspaceTree } from '../api-types.js';
-import type { Config } from '../config.js';
-import { httpError } from '../errors.js';
-import { stringFields } from '../string-fields.js';
+import type { RefreshResult, WorkbenchDiagnostics, WorkspaceFile, WorkspaceFileInfo, WorkspaceTree } from '../contract/index.js';
+import type { Config } from '../core/config.js';
+import { httpError } from '../core/errors.js';
+import { stringFields } from '../core/string-fields.js';
 import type { Gateway } from '../gateway/gateway.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { workspaceDiagnostics } from './diagnostics.js';
 import { EventHub, type HubEvent } from './event-hub.js';
 import { parseLogLine, tapLogger } from './log-tap.js';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { WorkspaceEntry, WorkspaceFile, WorkspaceFileInfo } from '../api-types.js';
-import { HttpError, httpError } from '../errors.js';
+import type { WorkspaceEntry, WorkspaceFile, WorkspaceFileInfo } from '../contract/index.js';
+import { HttpError, httpError } from '../core/errors.js';
 import type { ResolvedPath, WorkspaceArea } from './workspace-paths.js';
 
 /** Largest file the editor opens. */

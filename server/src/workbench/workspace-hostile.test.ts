@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../app.js';
-import { loadConfig } from '../config.js';
+import { buildServer } from '../main/app.js';
+import { loadConfig } from '../core/config.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
 import { maxEditableBytes } from './workspace-files.js';
 

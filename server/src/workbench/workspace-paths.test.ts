@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../core/errors.js';
 import { parseWorkspacePath, type WorkspaceArea } from './workspace-paths.js';
 
 const areas: WorkspaceArea[] = [

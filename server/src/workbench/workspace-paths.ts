@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
-import { HttpError, httpError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { HttpError, httpError } from '../core/errors.js';
 
 /**
  * One editable area of the workspace: a folder (`specs`, `handlers`, `query`) or a single file

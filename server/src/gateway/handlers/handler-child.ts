@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
 import type { BundleSourceMap } from './bundle-source-map.js';
 import { sdkImportName, type CompiledHandler } from './handler-compiler.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HttpError, httpError } from '../../errors.js';
+import { HttpError, httpError } from '../../core/errors.js';
 import type { AuthClaims } from '../../handler-sdk/types.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { BundleSourceMap } from './bundle-source-map.js';
 import { HandlerChild } from './handler-child.js';

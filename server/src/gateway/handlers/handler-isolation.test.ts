@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
 import { startServerProcess, waitUntilReady } from '../../test-support/server-process.js';
 import { makeWorkspace, removeWorkspace, writeFile } from '../../test-support/workspace.js';
 

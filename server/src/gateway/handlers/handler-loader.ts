@@ -6,7 +6,7 @@ import { LoadError } from '../load-error.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { handlerMount, isValidMount } from '../spec/mount.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { compileHandler } from './handler-compiler.js';
 import { HandlerHost, type HandlerIsolation } from './handler-host.js';
 import { HandlerProcesses } from './handler-processes.js';

@@ -5,7 +5,7 @@
  * hold up or take down the gateway.
  */
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { Router } from '../../handler-sdk/index.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
 import type { ErrorDescription, FromHandler, HandlerProcessData, RouteDescription, ToHandler } from './handler-protocol.js';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
 import pino from 'pino';
 

@@ -1,6 +1,6 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import type { FastifyRequest } from 'fastify';
-import { httpError } from '../../errors.js';
+import { httpError } from '../../core/errors.js';
 import type { RouteSchema } from '../../handler-sdk/types.js';
 import { isJsonMediaType } from '../content-negotiation.js';
 import { createAjv, toIssues, validationError, type ValidationIssue } from '../request-validator.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
-import { packageRoot } from '../../version.js';
+import { packageRoot } from '../../core/version.js';
 
 // The example workspace's own files (at the repository root, above the server package): the spec (phase 1) and the handler that overrides it (phase 2).
 const read = (name: string) => fs.readFileSync(path.join(packageRoot, '..', name), 'utf8');

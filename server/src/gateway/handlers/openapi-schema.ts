@@ -1,6 +1,6 @@
+import { isObject } from '../../core/json.js';
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Keywords whose value is one schema. */
 const schemaKeywords = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'additionalItems', 'if', 'then', 'else']);

@@ -1,10 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import type { FastifyReply } from 'fastify';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
 import { createAjv, documentId, toIssues, type ValidationIssue } from '../request-validator.js';
 import { dereference, escapeToken, resolvePointer } from '../spec/json-pointer.js';
 import type { OperationSpec } from '../spec/spec-types.js';
+import { isObject } from '../../core/json.js';
 
 /** One place where a request or a response breaks the spec's contract. */
 export interface ContractViolation {
@@ -20,7 +21,6 @@ export const violationsHeader = 'x-adaptive-violations';
 /** Violations listed in the header; the log has them all. */
 const maxHeaderViolations = 20;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Request validation issues as violations of the request. */
 export function requestViolations(issues: readonly ValidationIssue[]): ContractViolation[] {

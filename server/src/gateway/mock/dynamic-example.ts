@@ -1,11 +1,12 @@
 import { faker } from '@faker-js/faker';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ValidateFunction } from 'ajv';
-import { httpError } from '../../errors.js';
+import { httpError } from '../../core/errors.js';
 import { copyJson } from '../json-copy.js';
 import { createAjv } from '../request-validator.js';
 import { resolvePointer } from '../spec/json-pointer.js';
 import { validationDocument } from '../validation-document.js';
+import { isObject } from '../../core/json.js';
 
 /**
  * Bounds of one generated value. json-schema-faker honours `minItems` and `minLength` whatever their
@@ -40,7 +41,6 @@ const plausibleByName: Record<string, () => string> = {
 };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Why a schema cannot be generated within {@link generationBounds}, or `undefined`. Follows `$ref`s once each. */
 export function boundsProblem(document: unknown, pointer: string): string | undefined {

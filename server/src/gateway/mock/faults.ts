@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpError, httpError } from '../../errors.js';
+import { HttpError, httpError } from '../../core/errors.js';
 import type { Preference } from '../example-responder.js';
 import type { MockSettings } from './mock-settings.js';
 

@@ -1,5 +1,5 @@
-import type { MockModeSettings } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import type { MockModeSettings } from '../../core/config.js';
+import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
 import { validationDocument } from '../validation-document.js';
 import type { RequestValidator } from '../request-validator.js';
@@ -8,6 +8,7 @@ import { ResponseValidator } from './contract.js';
 import { SpecProxy, type ProxyTarget } from './proxy.js';
 import { statefulResources, type StatefulAction } from './stateful-resources.js';
 import type { MockStateStore } from './state-store.js';
+import { isObject } from '../../core/json.js';
 
 /** What the generated routes of every spec share for the stateful and proxy modes. */
 export interface MockContext {
@@ -30,7 +31,6 @@ export const stateExtension = 'x-adaptive-state';
 /** Spec extension naming the upstream to proxy to: a URL, or `{url, timeout_ms, fallthrough}`. */
 export const proxyExtension = 'x-adaptive-proxy';
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The spec's proxy target from {@link proxyExtension}, checked; `undefined` when it has none. */
 export function proxyTarget(spec: CompiledSpec, settings: MockModeSettings): ProxyTarget | undefined {

@@ -1,4 +1,5 @@
 import { resolvePointer } from '../spec/json-pointer.js';
+import { isObject } from '../../core/json.js';
 
 /** How generated routes answer by default: the spec's examples, or values generated from the schemas. */
 export type ExampleMode = 'static' | 'dynamic';
@@ -23,7 +24,6 @@ export interface WorkspaceMockSettings {
 export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000 };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isDelay = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
 /** Applies one `x-mock` object over `settings`; each value it cannot use is a warning, not a load error. */

@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
 import { makeWorkspace, removeWorkspace } from '../../test-support/workspace.js';
 
 const pet = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { HttpError, httpError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import { HttpError, httpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType } from '../content-negotiation.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { httpError } from '../../errors.js';
+import { httpError } from '../../core/errors.js';
 
 /** Bounds on the state one mount may hold. */
 export interface StateLimits {

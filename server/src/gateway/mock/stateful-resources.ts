@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import { httpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import { concreteMediaType, isJsonMediaType, negotiate } from '../content-negotiation.js';
 import { selectResponse } from '../example-responder.js';
 import { resolvePointer } from '../spec/json-pointer.js';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { UnitLoader } from '../gateway.js';
 import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';

@@ -4,12 +4,12 @@ import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import { httpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
-import { packageRoot } from '../../version.js';
+import { packageRoot } from '../../core/version.js';
 
 const workerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'proxy-connection', 'te', 'trailer']);

@@ -15,10 +15,10 @@ import {
   type SpecLimits,
 } from './spec-types.js';
 import { validateOpenApiStructure } from './structure.js';
+import { isObject } from '../../core/json.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Checks the `openapi` field: a 3.0.x or 3.1.x version string. */
 function checkVersion(document: Json, file: string): string {

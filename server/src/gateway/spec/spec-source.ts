@@ -19,19 +19,6 @@ export function readSpecText(file: string, displayName: string, limits: SpecLimi
   }
 }
 
-/** Line and column (1-based) of a character offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 /**
  * Parses JSON or YAML text into a plain value. YAML is parsed with the core schema (custom tags such
  * as `!!js/function` are refused), unique keys, and a bound on alias expansion, so "billion laughs"

@@ -9,7 +9,7 @@ import { connect, type NatsConnection } from 'nats';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { DuckDBEngine } from '../engine/duckdb-engine.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import { querySourceHealth } from '../source-health.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { engineFor, setupFromText, testDeadline } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-duckdb-file-'));

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { SettingsReader } from '../settings-reader.js';
-import { duckdbLiteral, filtersToSql, quoteDouble } from './filters.js';
-import { sqlString, withScratchDuckDB } from './scratch-duckdb.js';
+import { duckdbLiteral, filtersToSql } from './filters.js';
+import { withScratchDuckDB } from './scratch-duckdb.js';
 import { findTable, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export interface DuckDBFileSettings {
   path: string;
@@ -40,7 +41,7 @@ export class DuckDBFileConnector implements Connector {
     if (this.cached?.version === version) return this.cached.tables;
     try {
       const tables = await withScratchDuckDB(async (connection) => {
-        await connection.run(`ATTACH ${sqlString(this.settings.path)} AS db (READ_ONLY)`);
+        await connection.run(`ATTACH ${sqlLiteral(this.settings.path)} AS db (READ_ONLY)`);
         const reader = await connection.runAndReadAll(
           `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = ? ORDER BY table_name, column_index`,
           [this.settings.schema],
@@ -66,11 +67,11 @@ export class DuckDBFileConnector implements Connector {
 
   async scan(request: ScanRequest): Promise<ScanResult> {
     this.present();
-    const alias = quoteDouble(`load_${randomUUID().replace(/-/g, '')}`);
-    const where = filtersToSql(request.filters, quoteDouble, duckdbLiteral);
-    const select = `SELECT ${request.columns.map((c) => quoteDouble(c.name)).join(', ')} FROM ${alias}.${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    const alias = sqlIdent(`load_${randomUUID().replace(/-/g, '')}`);
+    const where = filtersToSql(request.filters, sqlIdent, duckdbLiteral);
+    const select = `SELECT ${request.columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${alias}.${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     return {
-      output: { kind: 'duckdb', setup: [`ATTACH ${sqlString(this.settings.path)} AS ${alias} (READ_ONLY)`], select, teardown: [`DETACH ${alias}`] },
+      output: { kind: 'duckdb', setup: [`ATTACH ${sqlLiteral(this.settings.path)} AS ${alias} (READ_ONLY)`], select, teardown: [`DETACH ${alias}`] },
       pushed: [...request.filters],
     };
   }

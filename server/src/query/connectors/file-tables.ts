@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { duckdbLiteral, filtersToSql, quoteDouble } from './filters.js';
-import { sqlString, withScratchDuckDB } from './scratch-duckdb.js';
+import { duckdbLiteral, filtersToSql } from './filters.js';
+import { withScratchDuckDB } from './scratch-duckdb.js';
 import type { ColumnInfo, Filter, ScanResult } from './types.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export type FileFormat = 'parquet' | 'csv' | 'json';
 
@@ -44,7 +45,7 @@ export function groupFileTables(files: readonly string[]): FileTable[] {
 
 /** The DuckDB table function call reading `paths` (absolute) in `format`. */
 export function readFunction(format: FileFormat, paths: readonly string[]): string {
-  const list = `[${paths.map(sqlString).join(', ')}]`;
+  const list = `[${paths.map(sqlLiteral).join(', ')}]`;
   switch (format) {
     case 'parquet':
       return `read_parquet(${list})`;
@@ -81,7 +82,7 @@ export async function describeFiles(format: FileFormat, paths: readonly string[]
  * since the filters then have DuckDB's own semantics.
  */
 export function fileScan(format: FileFormat, paths: readonly string[], columns: readonly ColumnInfo[], filters: readonly Filter[]): ScanResult {
-  const where = filtersToSql(filters, quoteDouble, duckdbLiteral);
-  const select = `SELECT ${columns.map((c) => quoteDouble(c.name)).join(', ')} FROM ${readFunction(format, paths)}${where ? ` WHERE ${where}` : ''}`;
+  const where = filtersToSql(filters, sqlIdent, duckdbLiteral);
+  const select = `SELECT ${columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${readFunction(format, paths)}${where ? ` WHERE ${where}` : ''}`;
   return { output: { kind: 'duckdb', select }, pushed: [...filters] };
 }

@@ -1,3 +1,4 @@
+import { sqlLiteral } from '../../core/sql-text.js';
 import type { ColumnInfo, Filter, FilterValue } from './types.js';
 
 /** The kind of value a DuckDB column type holds, for deciding which filters are safe to push. */
@@ -35,13 +36,11 @@ export function portableFilters(filters: readonly Filter[], columns: readonly Co
 }
 
 /** Quotes an identifier with double quotes (PostgreSQL, DuckDB). */
-export const quoteDouble = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** Quotes an identifier with backticks (MySQL, MariaDB). */
-export const quoteBacktick = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
 
 /** A DuckDB SQL literal for a filter constant or a string. */
 export function duckdbLiteral(value: FilterValue): string {
-  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  if (typeof value === 'string') return sqlLiteral(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   return String(value);
 }

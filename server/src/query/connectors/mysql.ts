@@ -2,8 +2,9 @@ import mysql from 'mysql2';
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
-import { filtersToSql, portableFilters, quoteBacktick } from './filters.js';
+import { filtersToSql, portableFilters } from './filters.js';
 import { findTable, sourceFailure, SourceUnavailableError, tablesOfColumns, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 export interface MysqlSettings {
   url: string;
@@ -123,11 +124,11 @@ export class MysqlConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pushed = portableFilters(request.filters, request.table.columns);
     const params: FilterValue[] = [];
-    const where = filtersToSql(pushed, quoteBacktick, (value) => {
+    const where = filtersToSql(pushed, (name: string) => sqlIdent(name, 'mysql'), (value) => {
       params.push(typeof value === 'bigint' ? value.toString() : value);
       return '?';
     });
-    const sql = `SELECT ${request.columns.map((c) => quoteBacktick(c.name)).join(', ')} FROM ${quoteBacktick(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    const sql = `SELECT ${request.columns.map((c) => sqlIdent(c.name, 'mysql')).join(', ')} FROM ${sqlIdent(request.table.name, 'mysql')}${where ? ` WHERE ${where}` : ''}`;
     const source = this.source;
     const { deadline } = request;
     const acquire = () => this.pool.acquire(deadline);

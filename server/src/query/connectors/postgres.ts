@@ -5,10 +5,10 @@ import pg from 'pg';
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
-import { filtersToSql, portableFilters, quoteDouble } from './filters.js';
+import { filtersToSql, portableFilters } from './filters.js';
 import { CopyOutStream } from './postgres-copy-out.js';
-import { sqlString } from './scratch-duckdb.js';
 import { findTable, sourceFailure, tablesOfColumns, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export interface PostgresSettings {
   url: string;
@@ -69,7 +69,7 @@ const nativeText = new Set(['SMALLINT', 'INTEGER', 'BIGINT', 'FLOAT', 'DOUBLE', 
 
 /** How a column is selected: as itself when DuckDB reads PostgreSQL's text of it back exactly, else as text. */
 function selectColumn(column: ColumnInfo): string {
-  return nativeText.has(column.type) || column.type.startsWith('DECIMAL') ? quoteDouble(column.name) : `${quoteDouble(column.name)}::text`;
+  return nativeText.has(column.type) || column.type.startsWith('DECIMAL') ? sqlIdent(column.name) : `${sqlIdent(column.name)}::text`;
 }
 
 /**
@@ -82,7 +82,7 @@ function groupColumn(column: ColumnInfo): string {
 }
 
 function aggregateSql(aggregate: PartialAggregate): string {
-  return `${aggregate.fn}(${aggregate.column === undefined ? '*' : quoteDouble(aggregate.column)})`;
+  return `${aggregate.fn}(${aggregate.column === undefined ? '*' : sqlIdent(aggregate.column)})`;
 }
 
 const groupByClause = (keys: readonly string[]) => (keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(', ')}` : '');
@@ -229,10 +229,10 @@ export class PostgresConnector implements Connector {
 
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pushed = portableFilters(request.filters, request.table.columns);
-    const from = `${quoteDouble(this.settings.schema)}.${quoteDouble(request.table.name)}`;
+    const from = `${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}`;
     const { where, ranges, aggregation } = await this.withClient(request.deadline, async (client) => {
       const literal = (value: unknown) => (typeof value === 'string' ? client.escapeLiteral(value) : typeof value === 'boolean' ? String(value).toUpperCase() : String(value));
-      const where = filtersToSql(pushed, quoteDouble, literal);
+      const where = filtersToSql(pushed, sqlIdent, literal);
       const ranges = await this.blockRanges(client, request.table.name);
       const offered = request.aggregation;
       const appliesFilters = offered?.filters.every((f) => pushed.some((p) => JSON.stringify(p) === JSON.stringify(f)));
@@ -268,7 +268,7 @@ const wideDecimal = /^DECIMAL\((\d+),(\d+)\)$/;
  * ten times faster than parsing it as a 128-bit decimal directly) and through its own type otherwise.
  */
 function csvColumn(column: ColumnInfo): { read: string; select: string } {
-  const name = quoteDouble(column.name);
+  const name = sqlIdent(column.name);
   const wide = wideDecimal.exec(column.type);
   if (wide && Number(wide[1]) > 18 && Number(wide[2]) <= 18) {
     return { read: 'VARCHAR', select: `coalesce(TRY_CAST(${name} AS DECIMAL(18,${wide[2]})), CAST(${name} AS ${column.type})) AS ${name}` };
@@ -279,6 +279,6 @@ function csvColumn(column: ColumnInfo): { read: string; select: string } {
 /** A DuckDB SELECT over headerless CSV files with known column types (PostgreSQL's CSV COPY format). */
 export function csvSelect(files: readonly string[], columns: readonly ColumnInfo[]): string {
   const read = columns.map(csvColumn);
-  const types = columns.map((c, i) => `${sqlString(c.name)}: ${sqlString(read[i].read)}`).join(', ');
-  return `SELECT ${read.map((r) => r.select).join(', ')} FROM read_csv([${files.map(sqlString).join(', ')}], header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${types}})`;
+  const types = columns.map((c, i) => `${sqlLiteral(c.name)}: ${sqlLiteral(read[i].read)}`).join(', ');
+  return `SELECT ${read.map((r) => r.select).join(', ')} FROM read_csv([${files.map(sqlLiteral).join(', ')}], header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${types}})`;
 }

@@ -16,4 +16,3 @@ export async function withScratchDuckDB<T>(fn: (connection: DuckDBConnection) =>
 }
 
 /** A DuckDB string literal. */
-export const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { Connector } from '../connectors/types.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { HttpError } from '../../errors.js';
-import { quoteDouble } from '../connectors/filters.js';
+import { HttpError } from '../../core/errors.js';
 import { SourceUnavailableError, type ColumnInfo, type ScanResult, type TableInfo } from '../connectors/types.js';
 import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
@@ -19,6 +18,7 @@ import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 interface PlannedTable extends TableReference {
   key: string;
@@ -267,7 +267,7 @@ export class DuckDBEngine implements QueryEngine {
    * whose source took the offered aggregation stays empty and its partial rows fill the partial table.
    */
   private async load(connection: DuckDBConnection, fetched: FetchedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, begun: number): Promise<ScanReport[]> {
-    for (const source of new Set(fetched.map((f) => f.t.source))) await connection.run(`ATTACH ':memory:' AS ${quoteDouble(source)}`);
+    for (const source of new Set(fetched.map((f) => f.t.source))) await connection.run(`ATTACH ':memory:' AS ${sqlIdent(source)}`);
     const reports: ScanReport[] = [];
     for (const { t, columns, scan } of fetched) {
       await createTable(connection, t.source, t.info.name, columns);

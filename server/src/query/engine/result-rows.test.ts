@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { ResultRows, resultColumnNames } from './result-rows.js';
 
 const column = (name: string) => ({ name, type: 'INTEGER' });

@@ -1,5 +1,5 @@
 import type { Json } from '@duckdb/node-api';
-import { httpError } from '../../errors.js';
+import { httpError } from '../../core/errors.js';
 import type { ResultColumn, SqlResult } from './result-format.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */

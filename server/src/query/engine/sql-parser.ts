@@ -1,7 +1,9 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { charOffset, lineAndColumn, queryErrors } from '../query-errors.js';
+import { charOffset, queryErrors } from '../query-errors.js';
+import { lineAndColumn } from '../../core/text-position.js';
 import type { FunctionKinds } from './aggregate-pushdown.js';
 import { refuseServerIntrospection } from './introspection-guard.js';
+import { sqlLiteral } from '../../core/sql-text.js';
 
 interface SerializedSql {
   error: boolean;
@@ -47,7 +49,7 @@ export class SqlParser {
     const connection = await this.instance.connect();
     let serialized: SerializedSql;
     try {
-      const reader = await connection.runAndReadAll(`SELECT json_serialize_sql('${sql.replace(/'/g, "''")}')`);
+      const reader = await connection.runAndReadAll(`SELECT json_serialize_sql(${sqlLiteral(sql)})`);
       serialized = JSON.parse(String(reader.getRows()[0][0])) as SerializedSql;
     } finally {
       connection.closeSync();

@@ -1,6 +1,6 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { quoteDouble } from '../connectors/filters.js';
 import type { ColumnInfo, ScanOutput } from '../connectors/types.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 const integerType = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/;
 const floatType = /^(FLOAT|DOUBLE)$/;
@@ -25,9 +25,9 @@ function appendValue(appender: DuckDBAppender, value: unknown, type: string): vo
 
 /** Creates `<catalog>.<schema>.<table>` with `columns` in the query's DuckDB instance (and the schema if needed). */
 export async function createTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], schema = 'main'): Promise<void> {
-  const definition = columns.map((c) => `${quoteDouble(c.name)} ${c.type}`).join(', ');
-  if (schema !== 'main') await connection.run(`CREATE SCHEMA IF NOT EXISTS ${quoteDouble(catalog)}.${quoteDouble(schema)}`);
-  await connection.run(`CREATE TABLE ${quoteDouble(catalog)}.${quoteDouble(schema)}.${quoteDouble(table)} (${definition})`);
+  const definition = columns.map((c) => `${sqlIdent(c.name)} ${c.type}`).join(', ');
+  if (schema !== 'main') await connection.run(`CREATE SCHEMA IF NOT EXISTS ${sqlIdent(catalog)}.${sqlIdent(schema)}`);
+  await connection.run(`CREATE TABLE ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} (${definition})`);
 }
 
 /**
@@ -38,7 +38,7 @@ export async function loadTable(connection: DuckDBConnection, catalog: string, t
   if (output.kind === 'duckdb') {
     try {
       for (const statement of output.setup ?? []) await connection.run(statement);
-      const result = await connection.run(`INSERT INTO ${quoteDouble(catalog)}.${quoteDouble(schema)}.${quoteDouble(table)} ${output.select}`);
+      const result = await connection.run(`INSERT INTO ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} ${output.select}`);
       return result.rowsChanged;
     } finally {
       for (const statement of output.teardown ?? []) await connection.run(statement).catch(() => undefined);

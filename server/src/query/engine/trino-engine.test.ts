@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { setupFromText } from '../test-support/query-fixtures.js';
 import { TrinoReplayServer } from '../test-support/trino-replay.js';
@@ -97,8 +97,8 @@ describe('Trino engine against a protocol replay server', () => {
   });
 
   it('serves the same endpoints when sources.yaml says engine: trino', async () => {
-    const { buildServer } = await import('../../app.js');
-    const { loadConfig } = await import('../../config.js');
+    const { buildServer } = await import('../../main/app.js');
+    const { loadConfig } = await import('../../core/config.js');
     const pino = (await import('pino')).default;
     const file = path.join(dir, 'trino-sources.yaml');
     fs.writeFileSync(file, sourcesYaml(replay.url));

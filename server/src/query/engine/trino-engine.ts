@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import type { Json } from '@duckdb/node-api';
-import { HttpError } from '../../errors.js';
-import { lineAndColumn, queryErrors } from '../query-errors.js';
+import { HttpError } from '../../core/errors.js';
+import { queryErrors } from '../query-errors.js';
+import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
 import { Deadline } from '../deadline.js';

@@ -1,6 +1,7 @@
 /** Rewrites `<source>.<table>` references of a parsed query into Trino's `<catalog>.<schema>.<table>`. */
 
 import { charOffset } from '../query-errors.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 type AstNode = Record<string, unknown>;
 
@@ -54,7 +55,6 @@ function dottedName(sql: string, offset: number): { parts: string[]; end: number
   }
 }
 
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Replaces each reference to a source in `sql` by the Trino catalog and schema `mapping` gives that
@@ -67,7 +67,7 @@ export function rewriteForTrino(sql: string, root: unknown, mapping: (source: st
       const target = mapping(source);
       if (!name || !target || name.parts.length < 2 || name.parts[0].toLowerCase() !== source.toLowerCase()) return undefined;
       const table = name.parts[name.parts.length - 1];
-      return { start: offset, end: name.end, text: `${quote(target.catalog)}.${quote(target.schema)}.${quote(table)}` };
+      return { start: offset, end: name.end, text: `${sqlIdent(target.catalog)}.${sqlIdent(target.schema)}.${sqlIdent(table)}` };
     })
     .filter((edit): edit is { start: number; end: number; text: string } => edit !== undefined)
     .sort((a, b) => b.start - a.start);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { httpError } from '../../errors.js';
+import { httpError } from '../../core/errors.js';
 import type { Principal } from './job-runner.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { QueryEngine } from '../engine/query-engine.js';
 import { QueryCancelled } from '../engine/query-engine.js';
 import { queryErrors } from '../query-errors.js';

@@ -1,4 +1,4 @@
-import type { JobStoreSettings } from '../../config.js';
+import type { JobStoreSettings } from '../../core/config.js';
 import { FolderJobStore } from './folder-job-store.js';
 import type { JobLog } from './job-runner.js';
 import type { JobStore } from './job-store.js';

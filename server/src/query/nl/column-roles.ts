@@ -1,10 +1,10 @@
 /** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for them. */
-import { quoteDouble } from '../connectors/filters.js';
 import type { Bucket } from './date-buckets.js';
 import type { Aggregate, Comparison } from './question-grammar.js';
 import { lemmaOf } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
 import type { Candidate } from './schema-linker.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 /** A column of a table of the question; with `bucket`, a date column grouped by that unit. */
 export interface ColumnRef {
@@ -23,12 +23,11 @@ export const aggregateNames: Record<Aggregate, string> = {
 
 /** The SQL of `column` of the table aliased `alias` (unqualified without one), computed when the column is derived. */
 export function columnSql(column: SchemaColumn, alias?: string): string {
-  const stored = (c: SchemaColumn): string => (alias ? `${alias}.${quoteDouble(c.name)}` : quoteDouble(c.name));
+  const stored = (c: SchemaColumn): string => (alias ? `${alias}.${sqlIdent(c.name)}` : sqlIdent(c.name));
   return column.derived ? column.derived.sql(column.derived.of.map(stored)) : stored(column);
 }
 
 /** A SQL string literal: the only way question text reaches the SQL, always with quotes doubled. */
-export const sqlLiteral = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
 

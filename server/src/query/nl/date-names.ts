@@ -1,6 +1,7 @@
 /** Columns that store calendar names ("Monday", "April") instead of dates, as check-in and review logs often do. */
-import { sqlLiteral, type ColumnRef } from './column-roles.js';
+import { type ColumnRef } from './column-roles.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
+import { sqlLiteral } from '../../core/sql-text.js';
 
 /**
  * The first text column of `tables` whose sampled values are (nearly all: data has strays such as a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { SqlParser } from '../engine/sql-parser.js';
 import { EmbeddedTranslator } from './embedded-translator.js';
 import type { SchemaContext, SchemaTable } from './schema-context.js';

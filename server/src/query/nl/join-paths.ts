@@ -1,6 +1,6 @@
-import { quoteDouble } from '../connectors/filters.js';
 import { labelColumn } from './column-roles.js';
 import type { Relationship, SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 /** One step of a join path: a relationship walked from table key `from` to table key `to`. */
 export interface JoinStep {
@@ -55,7 +55,7 @@ export function joinTables(
 ): { sql: string; aliases: Map<SchemaTable, string>; joined: boolean } {
   const aliases = new Map<SchemaTable, string>([[main, 't1']]);
   const byKey = new Map(schema.tables.map((t) => [t.key, t]));
-  const qualified = (t: SchemaTable): string => `${quoteDouble(t.source)}.${quoteDouble(t.name)}`;
+  const qualified = (t: SchemaTable): string => `${sqlIdent(t.source)}.${sqlIdent(t.name)}`;
   let sql = `${qualified(main)} AS t1`;
   for (const table of tables) {
     if (aliases.has(table)) continue;
@@ -67,8 +67,8 @@ export function joinTables(
       const alias = `t${aliases.size + 1}`;
       aliases.set(target, alias);
       const [fromColumn, toColumn] = step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
-      const left = `${aliases.get(byKey.get(from)!)}.${quoteDouble(fromColumn)}`;
-      const right = `${alias}.${quoteDouble(toColumn)}`;
+      const left = `${aliases.get(byKey.get(from)!)}.${sqlIdent(fromColumn)}`;
+      const right = `${alias}.${sqlIdent(toColumn)}`;
       // Keys stored with different types (a text id referencing a number) are compared as text.
       const kinds = [byKey.get(from)!.columns.find((c) => c.name === fromColumn)?.kind, target.columns.find((c) => c.name === toColumn)?.kind];
       const on = kinds[0] === kinds[1] ? `${left} = ${right}` : `CAST(${left} AS VARCHAR) = CAST(${right} AS VARCHAR)`;

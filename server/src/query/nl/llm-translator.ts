@@ -1,4 +1,4 @@
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { SchemaContext } from './schema-context.js';
 import { notUnderstood, type Translation, type Translator } from './translator.js';
 

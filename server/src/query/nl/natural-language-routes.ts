@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
-import type { Logger } from '../../logger.js';
-import { stringFields } from '../../string-fields.js';
+import type { Config } from '../../core/config.js';
+import type { Logger } from '../../core/logger.js';
+import { stringFields } from '../../core/string-fields.js';
 import type { QueryService } from '../query-service.js';
 import { NaturalLanguageService } from './natural-language-service.js';
 import { loadNlSettings } from './nl-settings.js';

@@ -1,5 +1,5 @@
 import type { Json } from '@duckdb/node-api';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { QueryOutcome } from '../engine/query-engine.js';
 import type { QueryService } from '../query-service.js';
 import { answerSentence } from './answer.js';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
 import { SqlParser } from '../engine/sql-parser.js';
 import { copyExampleWorkspace } from '../test-support/query-fixtures.js';
 

@@ -1,4 +1,5 @@
-import { readConfigFile } from '../../config-file.js';
+import { readConfigFile } from '../../core/config-file.js';
+import { isObject } from '../../core/json.js';
 
 /** A join key declared in sources.yaml: `from` (source.table.column) references `to`. */
 export interface DeclaredRelationship {
@@ -27,7 +28,6 @@ export interface NlSettings {
   synonyms: DeclaredSynonym[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function columnPath(value: unknown, at: string): ColumnPath {
   const parts = typeof value === 'string' ? value.split('.') : [];
@@ -41,9 +41,9 @@ function columnPath(value: unknown, at: string): ColumnPath {
  */
 export function nlSettingsOf(section: unknown): NlSettings {
   if (section === undefined || section === null) return { relationships: [], synonyms: [] };
-  if (!isRecord(section)) throw new Error('natural_language must be a mapping');
+  if (!isObject(section)) throw new Error('natural_language must be a mapping');
   const relationships = (Array.isArray(section.relationships) ? section.relationships : []).map((entry: unknown, i) => {
-    if (!isRecord(entry)) throw new Error(`natural_language.relationships[${i}] must be a mapping with from and to`);
+    if (!isObject(entry)) throw new Error(`natural_language.relationships[${i}] must be a mapping with from and to`);
     return {
       from: columnPath(entry.from, `natural_language.relationships[${i}].from`),
       to: columnPath(entry.to, `natural_language.relationships[${i}].to`),
@@ -51,7 +51,7 @@ export function nlSettingsOf(section: unknown): NlSettings {
   });
   const synonyms = (Array.isArray(section.synonyms) ? section.synonyms : []).map((entry: unknown, i) => {
     const at = `natural_language.synonyms[${i}]`;
-    if (!isRecord(entry) || !Array.isArray(entry.words) || typeof entry.means !== 'string') throw new Error(`${at} needs words (a list) and means`);
+    if (!isObject(entry) || !Array.isArray(entry.words) || typeof entry.means !== 'string') throw new Error(`${at} needs words (a list) and means`);
     const parts = entry.means.split('.');
     if (parts.length < 2 || parts.length > 3) throw new Error(`${at}.means must be source.table or source.table.column`);
     if (entry.value !== undefined && parts.length !== 3) throw new Error(`${at}.value needs means to name a column`);
@@ -69,5 +69,5 @@ export function nlSettingsOf(section: unknown): NlSettings {
 /** The `natural_language` section of the sources.yaml at `file` (empty when the file or the section is missing). */
 export function loadNlSettings(file: string): NlSettings {
   const parsed = readConfigFile(file);
-  return nlSettingsOf(isRecord(parsed?.value) ? parsed.value.natural_language : undefined);
+  return nlSettingsOf(isObject(parsed?.value) ? parsed.value.natural_language : undefined);
 }

@@ -1,8 +1,8 @@
-import { quoteDouble } from '../connectors/filters.js';
 import { columnSql, comparisonSql, defaultMeasure, describeComparison, type ColumnRef } from './column-roles.js';
 import type { CueOf, PlanContext } from './plan-context.js';
 import { yearColumn } from './plan-dates.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 type CompareCue = CueOf<'compare'>;
 
@@ -88,6 +88,6 @@ function compareWithAverage(plan: PlanContext, cue: CompareCue): void {
   // "amount more than the average amount": the column named before is the same comparison.
   const before = plan.numberColumnBefore(cue.at);
   if (before?.chosen.kind === 'column' && before.chosen.column === column) plan.used.add(before);
-  const average = `(SELECT avg(${columnSql(column)}) FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)})`;
+  const average = `(SELECT avg(${columnSql(column)}) FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)})`;
   plan.where.condition({ table, column }, (c) => `${c} ${cue.op} ${average}`, `${column.name} ${cue.op} its average`);
 }

@@ -1,4 +1,4 @@
-import { isFlagColumn, labelColumn, sqlLiteral, type ColumnRef } from './column-roles.js';
+import { isFlagColumn, labelColumn, type ColumnRef } from './column-roles.js';
 import { compare } from './plan-comparisons.js';
 import type { PlanContext, Resolved } from './plan-context.js';
 import { dateCondition, refuseTwoPeriods } from './plan-dates.js';
@@ -6,6 +6,7 @@ import { withoutBefore } from './question-reading.js';
 import { fillerWords } from './question-words.js';
 import type { SchemaColumn } from './schema-context.js';
 import { textMatchSql, type TextMatch } from './text-match.js';
+import { sqlLiteral } from '../../core/sql-text.js';
 
 /** Turns value links, yes/no columns, text matches, numbers, comparisons and date phrases into WHERE conditions. */
 export function readFilters(plan: PlanContext): void {

@@ -1,4 +1,3 @@
-import { quoteDouble } from '../connectors/filters.js';
 import { aggregateNames, columnSql, defaultMeasure, groupedColumn, keyColumn, labelColumn, tallyColumn, type ColumnRef } from './column-roles.js';
 import { bucketSql } from './date-sql.js';
 import { joinTables } from './join-paths.js';
@@ -6,6 +5,7 @@ import type { CountCondition, CueOf, PlanContext, Resolved } from './plan-contex
 import type { AggregateCue, Measure, SuperlativeCue } from './plan-measures.js';
 import type { PlannedQuery } from './plan-parts.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 /** What the question asks for, decided (question-plan.ts) before any SQL is written. */
 export interface QueryShape {
@@ -101,7 +101,7 @@ class QueryWriter {
 
   /** A column of the SELECT list; a date grouping is shown under the unit's name ("month"), the expression being no name to read. */
   private shown(ref: ColumnRef): string {
-    return ref.bucket ? `${this.col(ref)} AS ${quoteDouble(ref.bucket)}` : this.col(ref);
+    return ref.bucket ? `${this.col(ref)} AS ${sqlIdent(ref.bucket)}` : this.col(ref);
   }
 
   /** "How many authors have published more than 2 papers?": the authors meeting the count condition, counted. */
@@ -110,13 +110,13 @@ class QueryWriter {
     const otherKey = keyColumn(having.table);
     const condition = `${otherKey ? `count(DISTINCT ${this.col({ table: having.table, column: otherKey })})` : 'count(*)'} ${having.op} ${having.value}`;
     const inner = `SELECT ${this.col({ table: counted, column: key })} FROM ${this.from.sql}${this.plan.where.sql} GROUP BY ${this.col({ table: counted, column: key })} HAVING ${condition}`;
-    const sql = `SELECT count(*) AS ${quoteDouble('count')} FROM (${inner}) AS matching`;
+    const sql = `SELECT count(*) AS ${sqlIdent('count')} FROM (${inner}) AS matching`;
     // One value over a subquery: composed with another plan only as a whole (a scalar subquery).
     return {
       sql,
       meaning: `number of ${counted.name} with ${having.op} ${having.value} ${having.table.name}${this.plan.where.text}`,
       grouped: false,
-      parts: { select: [`count(*) AS ${quoteDouble('count')}`], from: `(${sql}) AS one`, where: [], groupBy: [], keys: [], keyIds: [], aggregated: true, counted: 'rows', limited: false },
+      parts: { select: [`count(*) AS ${sqlIdent('count')}`], from: `(${sql}) AS one`, where: [], groupBy: [], keys: [], keyIds: [], aggregated: true, counted: 'rows', limited: false },
     };
   }
 
@@ -160,7 +160,7 @@ class QueryWriter {
     if (shape.countCue) this.countSelect();
     for (const m of shape.measures) {
       const aggregate = `${m.fn}(${this.col(m.ref)})`;
-      select.push(`${m.wrap ? m.wrap(aggregate) : aggregate} AS ${quoteDouble(m.name)}`);
+      select.push(`${m.wrap ? m.wrap(aggregate) : aggregate} AS ${sqlIdent(m.name)}`);
       this.meaning ??= `${m.meaning ?? `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}`}${this.plan.where.text}`;
     }
     const { superlative } = shape;
@@ -168,7 +168,7 @@ class QueryWriter {
       const first = shape.countCue ? 'count' : shape.measures[0].name;
       // A series over dates ("monthly totals") reads in date order, then by the other groups; other groups rank by their aggregate.
       if (this.order.length === 0 && shape.buckets.length > 0 && !superlative) this.order.push(...groupSelect.map((g) => `${this.col(g)} ASC`));
-      if (this.order.length === 0) this.order.push(`${quoteDouble(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
+      if (this.order.length === 0) this.order.push(`${sqlIdent(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
       if (superlative && this.limit === undefined && !shape.listsAll) this.limit = 1;
       this.meaning = undefined;
     } else if (superlative) this.plan.refuse('A "most" or "least" needs something to compare: say what to group by');
@@ -195,7 +195,7 @@ class QueryWriter {
     const askedApart = shape.aggregates.some((a) => a.fn === 'count' && a.at !== shape.superlative?.end);
     const countShown = !shape.rankByCount || shape.top !== undefined || askedApart;
     if (shape.rankByCount && this.groupSelect.length > 0) this.order.push(`${expression} ${shape.superlative!.descending ? 'DESC' : 'ASC'}`);
-    if (countShown || this.groupSelect.length === 0) this.select.push(`${expression} AS ${quoteDouble('count')}`);
+    if (countShown || this.groupSelect.length === 0) this.select.push(`${expression} AS ${sqlIdent('count')}`);
     this.meaning = `number of ${what}${this.plan.where.text}`;
   }
 
@@ -222,13 +222,13 @@ class QueryWriter {
     const { orderLink, countCue, top } = shape;
     const descending = plan.cue('direction')[0]?.descending ?? plan.cue('superlative')[0]?.descending ?? false;
     const orderedMeasure = orderLink?.chosen.kind === 'column' ? shape.measures.find((m) => m.ref.column === (orderLink.chosen as { column: SchemaColumn }).column) : undefined;
-    const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && this.groups.length > 0 && this.select.some((s) => s.endsWith(` AS ${quoteDouble('count')}`));
+    const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && this.groups.length > 0 && this.select.some((s) => s.endsWith(` AS ${sqlIdent('count')}`));
     if (byCount) {
       // "ordered by the number of restaurants": the count already shown.
-      order.splice(0, order.length, `${quoteDouble('count')} ${(plan.cue('direction')[0]?.descending ?? true) ? 'DESC' : 'ASC'}`);
+      order.splice(0, order.length, `${sqlIdent('count')} ${(plan.cue('direction')[0]?.descending ?? true) ? 'DESC' : 'ASC'}`);
     } else if (orderLink && orderedMeasure) {
       // "ordered by the highest average rating": the aggregate already shown.
-      order.splice(0, order.length, `${quoteDouble(orderedMeasure.name)} ${descending ? 'DESC' : 'ASC'}`);
+      order.splice(0, order.length, `${sqlIdent(orderedMeasure.name)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (orderLink) {
       const ref = { table: orderLink.chosen.table, column: orderLink.chosen.kind === 'table' ? labelColumn(orderLink.chosen.table) : (orderLink.chosen as { column: SchemaColumn }).column };
       if (!this.from.aliases.has(ref.table)) plan.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { readRatio } from './ratio-question.js';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 

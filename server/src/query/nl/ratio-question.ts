@@ -1,9 +1,9 @@
-import { quoteDouble } from '../connectors/filters.js';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { PlannedQuery, PlanParts } from './plan-parts.js';
 import { readCues } from './question-grammar.js';
 import type { Translation } from './translator.js';
 import { fillerWords, tokenize, type Token } from './question-words.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 /** Plans one plain question (no ratio) into a query with its parts; throws a 422 HttpError when it cannot. */
 export type PlanQuestion = (question: string) => PlannedQuery;
@@ -117,8 +117,8 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean => a.leng
 function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse: (reason: string) => never): string {
   const [pa, pb] = [a.parts, b.parts];
   if (pa.limited || pb.limited) refuse('A side of a ratio that keeps only some rows or groups is not supported');
-  const divide = (x: string, y: string): string => `CAST(${x} AS DOUBLE) ${reading.scale !== 1 ? `* ${reading.scale} ` : ''}/ NULLIF(${y}, 0) AS ${quoteDouble('ratio')}`;
-  const order = reading.order ? ` ORDER BY ${quoteDouble('ratio')} ${reading.order} NULLS LAST` : '';
+  const divide = (x: string, y: string): string => `CAST(${x} AS DOUBLE) ${reading.scale !== 1 ? `* ${reading.scale} ` : ''}/ NULLIF(${y}, 0) AS ${sqlIdent('ratio')}`;
+  const order = reading.order ? ` ORDER BY ${sqlIdent('ratio')} ${reading.order} NULLS LAST` : '';
   const where = (conditions: readonly string[]): string => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
   const grouped = (p: PlanParts): boolean => p.groupBy.length > 0;
   if (pa.aggregated && pb.aggregated && !grouped(pa) && !grouped(pb)) {
@@ -135,7 +135,7 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
     // each side grouped on its own, the two joined on the group columns.
     const side = (p: PlanParts): string =>
       `SELECT ${[...p.keys.map((k, i) => `${k} AS "k${i}"`), `${valueOf(p, refuse)} AS "v"`].join(', ')} FROM ${p.from}${where(p.where)} GROUP BY ${p.groupBy.join(', ')}`;
-    const keys = pa.keys.map((_, i) => `coalesce(a."k${i}", b."k${i}") AS ${quoteDouble(pa.keys[i].replace(/^.*\."|"$/g, ''))}`);
+    const keys = pa.keys.map((_, i) => `coalesce(a."k${i}", b."k${i}") AS ${sqlIdent(pa.keys[i].replace(/^.*\."|"$/g, ''))}`);
     const on = pa.keys.map((_, i) => `a."k${i}" = b."k${i}"`).join(' AND ');
     return `SELECT ${[...keys, divide('coalesce(a."v", 0)', 'b."v"')].join(', ')} FROM (${side(pa)}) AS a FULL JOIN (${side(pb)}) AS b ON ${on}${order}`;
   }

@@ -1,8 +1,8 @@
-import { quoteDouble } from '../connectors/filters.js';
 import { withDeadline } from '../deadline.js';
 import type { SqlResult } from '../engine/result-format.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { NlSettings } from './nl-settings.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 export type ColumnKind = 'number' | 'text' | 'date' | 'other';
 
@@ -91,10 +91,10 @@ async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<Sq
   const text = table.columns.filter((c) => c.kind === 'text');
   if (text.length === 0) return;
   const lists = text.map(
-    (c) => `(list(DISTINCT ${quoteDouble(c.name)}) FILTER (WHERE length(${quoteDouble(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${quoteDouble(c.name)}`,
+    (c) => `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
   );
   try {
-    const result = await run(`SELECT ${lists.join(', ')} FROM ${quoteDouble(table.source)}.${quoteDouble(table.name)}`);
+    const result = await run(`SELECT ${lists.join(', ')} FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)}`);
     const row = result.rows[0] ?? {};
     for (const column of text) {
       const values = row[column.name];

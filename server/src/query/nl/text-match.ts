@@ -1,7 +1,7 @@
 /** Questions about part of a text: "names that start with "J"", "with the word 'Hey' in its title", "containing 'psoriasis'". */
-import { sqlLiteral } from './column-roles.js';
 import type { QuotedSpan } from './quoted-values.js';
 import type { Token } from './question-words.js';
+import { sqlLiteral } from '../../core/sql-text.js';
 
 export type TextMatchMode = 'prefix' | 'suffix' | 'contains';
 

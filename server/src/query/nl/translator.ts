@@ -1,4 +1,4 @@
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { SchemaContext } from './schema-context.js';
 
 /** A question translated to one SELECT statement. */

@@ -1,6 +1,7 @@
 import type { Expression } from 'sparqljs';
 import { naturalDatatype, xsdDecimal, xsdDouble, xsdInteger, xsdString } from './rdf.js';
-import { sqlName, sqlString, termsEqual, type BoundMap } from './term-sql.js';
+import { termsEqual, type BoundMap } from './term-sql.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 /** `A && B && ...` as its operands: a FILTER of a conjunction keeps a row only when every operand is true. */
 export function conjuncts(expression: Expression): Expression[] {
@@ -37,12 +38,12 @@ export function columnComparison(expression: Expression, binding: (variable: str
   if (map.kind !== 'column' || map.termType !== 'literal' || map.language || map.base) return undefined;
   const sqlType = (bound.types(map.column) ?? '').toUpperCase();
   const natural = naturalDatatype(sqlType);
-  const ref = `${bound.alias}.${sqlName(map.column)}`;
+  const ref = `${bound.alias}.${sqlIdent(map.column)}`;
   const datatype = right.language ? 'lang' : (right.datatype?.value ?? xsdString);
-  if (sqlType === 'VARCHAR' && (map.datatype === undefined || map.datatype === xsdString) && datatype === xsdString) return `${ref} ${operators[op]} ${sqlString(right.value!)}`;
+  if (sqlType === 'VARCHAR' && (map.datatype === undefined || map.datatype === xsdString) && datatype === xsdString) return `${ref} ${operators[op]} ${sqlLiteral(right.value!)}`;
   const numericColumn = (natural === xsdInteger || natural === xsdDecimal) && (map.datatype === undefined || map.datatype === natural);
   const numericConstant = ((datatype === xsdInteger || datatype === xsdDecimal) && decimalText.test(right.value!)) || (datatype === xsdDouble && doubleText.test(right.value!));
-  if (numericColumn && numericConstant) return `${ref} ${operators[op]} ${datatype === xsdDouble ? `CAST(${sqlString(right.value!)} AS DOUBLE)` : right.value}`;
+  if (numericColumn && numericConstant) return `${ref} ${operators[op]} ${datatype === xsdDouble ? `CAST(${sqlLiteral(right.value!)} AS DOUBLE)` : right.value}`;
   return undefined;
 }
 

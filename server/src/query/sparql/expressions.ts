@@ -1,7 +1,8 @@
 import type { AggregateExpression, Expression, Pattern } from 'sparqljs';
 import { XSD, numericDatatypes, xsdBoolean, xsdDecimal, xsdDouble, xsdInteger, rdfLangString, xsdString, type Term } from './rdf.js';
-import { constantSql, sqlString, type TermSql } from './term-sql.js';
+import { constantSql, type TermSql } from './term-sql.js';
 import { unsupported } from './sparql-errors.js';
+import { sqlLiteral } from '../../core/sql-text.js';
 
 /**
  * A compiled SPARQL expression. SQL NULL stands for SPARQL's error (and unbound), which gives
@@ -17,7 +18,7 @@ export interface ExpressionScope {
   aggregate?(expression: AggregateExpression): Value;
 }
 
-const numericList = numericDatatypes.map(sqlString).join(', ');
+const numericList = numericDatatypes.map(sqlLiteral).join(', ');
 const integerTypes = numericDatatypes.filter((d) => !/(decimal|float|double)$/.test(d));
 
 /** The number of a term: NULL unless it is a numeric literal. */
@@ -26,8 +27,8 @@ export const numberOf = (x: TermSql): string => x.n ?? `CASE WHEN ${x.t} = 3 AND
 /** The datatype of a number: integer subtypes count as xsd:integer. */
 const numericType = (d: string): string => {
   const known = sqlText(d);
-  if (known !== undefined) return integerTypes.includes(known) ? sqlString(xsdInteger) : d;
-  return `CASE WHEN ${d} IN (${integerTypes.map(sqlString).join(', ')}) THEN ${sqlString(xsdInteger)} ELSE ${d} END`;
+  if (known !== undefined) return integerTypes.includes(known) ? sqlLiteral(xsdInteger) : d;
+  return `CASE WHEN ${d} IN (${integerTypes.map(sqlLiteral).join(', ')}) THEN ${sqlLiteral(xsdInteger)} ELSE ${d} END`;
 };
 
 /** The text of an SQL string literal, or undefined when `sql` is anything else (folded at translation time). */
@@ -38,25 +39,25 @@ export function toBool(value: Value): string {
   if (value.kind === 'bool') return value.sql;
   if (value.kind === 'num') return `(${value.sql} <> 0 AND NOT isnan(${value.sql}))`;
   const x = value;
-  return `(CASE WHEN ${x.t} <> 3 THEN NULL WHEN ${x.d} = ${sqlString(xsdBoolean)} THEN ${x.v} IN ('true', '1') WHEN ${x.d} IN (${numericList}) THEN COALESCE(TRY_CAST(${x.v} AS DOUBLE) <> 0 AND NOT isnan(TRY_CAST(${x.v} AS DOUBLE)), FALSE) WHEN ${x.d} = '' THEN length(${x.v}) > 0 END)`;
+  return `(CASE WHEN ${x.t} <> 3 THEN NULL WHEN ${x.d} = ${sqlLiteral(xsdBoolean)} THEN ${x.v} IN ('true', '1') WHEN ${x.d} IN (${numericList}) THEN COALESCE(TRY_CAST(${x.v} AS DOUBLE) <> 0 AND NOT isnan(TRY_CAST(${x.v} AS DOUBLE)), FALSE) WHEN ${x.d} = '' THEN length(${x.v}) > 0 END)`;
 }
 
 /** An expression as a number (NULL when it is not one) with its datatype. */
 export function toNum(value: Value): { sql: string; dt: string } {
   if (value.kind === 'num') return value;
-  if (value.kind === 'bool') return { sql: 'CAST(NULL AS DOUBLE)', dt: sqlString(xsdInteger) };
+  if (value.kind === 'bool') return { sql: 'CAST(NULL AS DOUBLE)', dt: sqlLiteral(xsdInteger) };
   return { sql: numberOf(value), dt: numericType(value.d) };
 }
 
 /** An expression as an RDF term. */
 export function toTerm(value: Value): TermSql {
   if (value.kind === 'term') return value;
-  if (value.kind === 'bool') return { t: `CASE WHEN (${value.sql}) IS NOT NULL THEN 3 END`, v: `CASE WHEN ${value.sql} THEN 'true' WHEN NOT (${value.sql}) THEN 'false' END`, d: sqlString(xsdBoolean), l: "''" };
+  if (value.kind === 'bool') return { t: `CASE WHEN (${value.sql}) IS NOT NULL THEN 3 END`, v: `CASE WHEN ${value.sql} THEN 'true' WHEN NOT (${value.sql}) THEN 'false' END`, d: sqlLiteral(xsdBoolean), l: "''" };
   const { sql, dt } = value;
-  const integer = sqlString(xsdInteger);
+  const integer = sqlLiteral(xsdInteger);
   return {
     t: `CASE WHEN (${sql}) IS NOT NULL THEN 3 END`,
-    v: `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ${sqlString(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
+    v: `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ${sqlLiteral(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
     d: dt,
     l: "''",
     n: sql,
@@ -67,7 +68,7 @@ export function toTerm(value: Value): TermSql {
 export const canonicalDecimal = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '.0') : text);
 
 function promote(a: string, b: string, divide: boolean): string {
-  const [i, dec, dbl, flt] = [xsdInteger, xsdDecimal, xsdDouble, `${XSD}float`].map(sqlString);
+  const [i, dec, dbl, flt] = [xsdInteger, xsdDecimal, xsdDouble, `${XSD}float`].map(sqlLiteral);
   return `CASE WHEN ${a} = ${dbl} OR ${b} = ${dbl} THEN ${dbl} WHEN ${a} = ${flt} OR ${b} = ${flt} THEN ${flt} WHEN ${a} = ${dec} OR ${b} = ${dec} THEN ${dec} ELSE ${divide ? dec : i} END`;
 }
 
@@ -98,7 +99,7 @@ function compare(op: string, a: Value, b: Value): string {
   const na = numberOf(x);
   const nb = numberOf(y);
   const sameLiteral = `${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${y.d} AND ${x.l} = ${y.l}`;
-  const bool = sqlString(xsdBoolean);
+  const bool = sqlLiteral(xsdBoolean);
   const truth = (t: TermSql) => `(${t.v} IN ('true', '1'))`;
   const parts = [
     // An error (or unbound) operand makes the comparison an error.
@@ -110,7 +111,7 @@ function compare(op: string, a: Value, b: Value): string {
     parts.push(`WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ${op === '=' ? 'TRUE' : 'FALSE'}`);
     parts.push(`WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} = ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`);
   } else {
-    parts.push(`WHEN ${sameLiteral} AND ${x.l} = '' AND ${x.d} IN ('', ${[xsdBoolean, `${XSD}dateTime`, `${XSD}date`, `${XSD}time`].map(sqlString).join(', ')}) THEN ${x.v} ${sqlOp} ${y.v}`);
+    parts.push(`WHEN ${sameLiteral} AND ${x.l} = '' AND ${x.d} IN ('', ${[xsdBoolean, `${XSD}dateTime`, `${XSD}date`, `${XSD}time`].map(sqlLiteral).join(', ')}) THEN ${x.v} ${sqlOp} ${y.v}`);
   }
   return `(CASE ${parts.join(' ')} END)`;
 }
@@ -137,7 +138,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
   if (node.termType) {
     const term = rdfTerm(node as never)!;
     if (term.type === 'literal' && term.datatype && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value))) {
-      return { kind: 'num', sql: `CAST(${sqlString(term.value)} AS DOUBLE)`, dt: sqlString(integerTypes.includes(term.datatype) ? xsdInteger : term.datatype) };
+      return { kind: 'num', sql: `CAST(${sqlLiteral(term.value)} AS DOUBLE)`, dt: sqlLiteral(integerTypes.includes(term.datatype) ? xsdInteger : term.datatype) };
     }
     return termOf(term);
   }
@@ -152,12 +153,12 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     if (casts[fn] && args.length === 1) {
       const x = toTerm(args[0]);
       const cast = `TRY_CAST(CASE WHEN ${x.t} = 3 THEN ${x.v} END AS ${casts[fn]})`;
-      return { kind: 'num', sql: `CAST(${cast} AS DOUBLE)`, dt: sqlString(fn) };
+      return { kind: 'num', sql: `CAST(${cast} AS DOUBLE)`, dt: sqlLiteral(fn) };
     }
     if (fn === xsdBoolean && args.length === 1) {
       const x = toTerm(args[0]);
       const v = `CASE WHEN ${x.t} = 3 AND lower(${x.v}) IN ('true', '1') THEN 'true' WHEN ${x.t} = 3 AND lower(${x.v}) IN ('false', '0') THEN 'false' END`;
-      return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: sqlString(xsdBoolean), l: "''" };
+      return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: sqlLiteral(xsdBoolean), l: "''" };
     }
     if (fn === xsdString && args.length === 1) {
       const x = toTerm(args[0]);
@@ -227,7 +228,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     }
     case 'datatype': {
       const x = term(0);
-      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 THEN 2 END`, v: `CASE WHEN ${x.l} <> '' THEN ${sqlString(rdfLangString)} WHEN ${x.d} = '' THEN ${sqlString(xsdString)} ELSE ${x.d} END`, d: "''", l: "''" };
+      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 THEN 2 END`, v: `CASE WHEN ${x.l} <> '' THEN ${sqlLiteral(rdfLangString)} WHEN ${x.d} = '' THEN ${sqlLiteral(xsdString)} ELSE ${x.d} END`, d: "''", l: "''" };
     }
     case 'langmatches': {
       const tag = `lower(${stringArg(term(0))})`;
@@ -238,10 +239,10 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       const pattern = constantText(rawArgs[1], 'a regex pattern');
       const flags = rawArgs[2] ? constantText(rawArgs[2], 'regex flags') : '';
       if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
-      return { kind: 'bool', sql: `regexp_matches(${stringArg(term(0))}, ${sqlString(pattern)}${flags ? `, ${sqlString(flags)}` : ''})` };
+      return { kind: 'bool', sql: `regexp_matches(${stringArg(term(0))}, ${sqlLiteral(pattern)}${flags ? `, ${sqlLiteral(flags)}` : ''})` };
     }
     case 'strlen':
-      return { kind: 'num', sql: `CAST(length(${stringArg(term(0))}) AS DOUBLE)`, dt: sqlString(xsdInteger) };
+      return { kind: 'num', sql: `CAST(length(${stringArg(term(0))}) AS DOUBLE)`, dt: sqlLiteral(xsdInteger) };
     case 'ucase':
       return sameLang(term(0), `upper(${stringArg(term(0))})`);
     case 'lcase':
@@ -299,7 +300,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     case 'strdt': {
       const x = term(0);
       const dt = term(1);
-      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${dt.t} = 2 THEN 3 END`, v: x.v, d: `CASE WHEN ${dt.v} = ${sqlString(xsdString)} THEN '' ELSE ${dt.v} END`, l: "''" };
+      return { kind: 'term', t: `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${dt.t} = 2 THEN 3 END`, v: x.v, d: `CASE WHEN ${dt.v} = ${sqlLiteral(xsdString)} THEN '' ELSE ${dt.v} END`, l: "''" };
     }
     case 'replace': {
       const pattern = constantText(rawArgs[1], 'a REPLACE pattern');
@@ -308,7 +309,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
       if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
       // XPath writes groups as $1, RE2 as \1.
       const re2 = replacement.replace(/\\/g, '\\\\').replace(/\$(\d)/g, '\\$1');
-      return sameLang(term(0), `regexp_replace(${stringArg(term(0))}, ${sqlString(pattern)}, ${sqlString(re2)}, ${sqlString(`g${flags}`)})`);
+      return sameLang(term(0), `regexp_replace(${stringArg(term(0))}, ${sqlLiteral(pattern)}, ${sqlLiteral(re2)}, ${sqlLiteral(`g${flags}`)})`);
     }
     case 'iri': case 'uri': {
       const x = term(0);
@@ -321,7 +322,7 @@ export function compileExpression(expression: Expression, scope: ExpressionScope
     case 'year': case 'month': case 'day': case 'hours': case 'minutes': {
       const x = term(0);
       const part = { year: 'year', month: 'month', day: 'day', hours: 'hour', minutes: 'minute' }[op];
-      return { kind: 'num', sql: `CAST(${part}(TRY_CAST(CASE WHEN ${x.d} IN (${sqlString(`${XSD}dateTime`)}, ${sqlString(`${XSD}date`)}) THEN ${x.v} END AS TIMESTAMP)) AS DOUBLE)`, dt: sqlString(xsdInteger) };
+      return { kind: 'num', sql: `CAST(${part}(TRY_CAST(CASE WHEN ${x.d} IN (${sqlLiteral(`${XSD}dateTime`)}, ${sqlLiteral(`${XSD}date`)}) THEN ${x.v} END AS TIMESTAMP)) AS DOUBLE)`, dt: sqlLiteral(xsdInteger) };
     }
     default:
       throw unsupported(`the function ${op.toUpperCase()}`);

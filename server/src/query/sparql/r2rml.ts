@@ -1,5 +1,6 @@
 import N3 from 'n3';
 import { AW, RDF, RR, XSD, rdfType, type Term } from './rdf.js';
+import { sqlIdent } from '../../core/sql-text.js';
 
 /** A mapping that cannot be used, with the reason naming the triples map and the problem. */
 export class MappingError extends Error {
@@ -71,7 +72,7 @@ function quoteTableName(name: string, defaultSource: string | undefined): { from
   const bare = parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p));
   if (bare.length === 1 && defaultSource) bare.unshift(defaultSource);
   if (bare.length < 2) throw new MappingError(`rr:tableName "${name}" must name its source: <source>.<table>`);
-  const quoted = bare.map((p) => `"${p.replace(/"/g, '""')}"`).join('.');
+  const quoted = bare.map((p) => sqlIdent(p)).join('.');
   return { from: quoted, source: bare[0], table: bare.slice(1).join('.') };
 }
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
 import { copyExampleWorkspace } from '../test-support/query-fixtures.js';
 
 const url = '/api/v1/query/sparql';

@@ -4,7 +4,7 @@ import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js'
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
-import type { SparqlVocabulary } from '../../api-types.js';
+import type { SparqlVocabulary } from '../../contract/index.js';
 
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,

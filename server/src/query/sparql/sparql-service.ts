@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
-import { HttpError } from '../../errors.js';
+import { HttpError } from '../../core/errors.js';
 import { queryErrors } from '../query-errors.js';
 import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';

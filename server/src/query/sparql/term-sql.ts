@@ -1,11 +1,10 @@
 import { naturalDatatype, numericDatatypes, termCode, xsdDecimal, xsdDouble, xsdInteger, xsdString, type Term } from './rdf.js';
 import type { TemplatePart, TermMap, TermType } from './r2rml.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 /** A string as an SQL literal; NUL cannot be carried and is rejected by the caller's checks. */
-export const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /** A quoted SQL identifier. */
-export const sqlName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * An RDF term as four SQL expressions: term type code (NULL when unbound), lexical form or IRI,
@@ -27,11 +26,11 @@ export const datatypeColumn = (datatype: string | undefined): string => (datatyp
 export function constantSql(term: Term): TermSql {
   const numeric = term.type === 'literal' && term.datatype !== undefined && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value));
   return {
-    n: numeric ? `CAST(${sqlString(term.value)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)',
+    n: numeric ? `CAST(${sqlLiteral(term.value)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)',
     t: String(termCode[term.type]),
-    v: sqlString(term.value),
-    d: sqlString(term.type === 'literal' && !term.language ? datatypeColumn(term.datatype) : ''),
-    l: sqlString(term.type === 'literal' ? (term.language ?? '').toLowerCase() : ''),
+    v: sqlLiteral(term.value),
+    d: sqlLiteral(term.type === 'literal' && !term.language ? datatypeColumn(term.datatype) : ''),
+    l: sqlLiteral(term.type === 'literal' ? (term.language ?? '').toLowerCase() : ''),
   };
 }
 
@@ -45,7 +44,7 @@ export interface BoundMap {
   types: ColumnTypes;
 }
 
-const columnRef = (alias: string, column: string) => `${alias}.${sqlName(column)}`;
+const columnRef = (alias: string, column: string) => `${alias}.${sqlIdent(column)}`;
 
 /** The lexical form of a column value: XSD forms for timestamps and booleans, the SQL text otherwise. */
 function lexical(ref: string, sqlType: string | undefined): string {
@@ -65,7 +64,7 @@ export function columnEqualsText(ref: string, sqlType: string | undefined, text:
   const type = (sqlType ?? '').toUpperCase();
   // Integer columns render canonically: any other spelling ("05", "+5") is never equal.
   if (isIntegerType(type) && /^-?(0|[1-9][0-9]{0,14})$/.test(text)) return `${ref} = ${text}`;
-  return `${lexical(ref, sqlType)} = ${sqlString(text)}`;
+  return `${lexical(ref, sqlType)} = ${sqlLiteral(text)}`;
 }
 
 const isIntegerType = (sqlType: string | undefined) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i.test(sqlType ?? '');
@@ -99,23 +98,23 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     natural = naturalDatatype(types(map.column) ?? '');
     v = lexical(columnRef(alias, map.column), types(map.column));
     // A column value that cannot be an IRI is a data error (R2RML §11): the query fails naming it.
-    if (map.termType === 'iri') v = `CASE WHEN regexp_matches(${v}, ${sqlString(invalidIriCharacter)}) THEN error(${sqlString(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
+    if (map.termType === 'iri') v = `CASE WHEN regexp_matches(${v}, ${sqlLiteral(invalidIriCharacter)}) THEN error(${sqlLiteral(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
   } else {
     v = templateParts(map, alias, types)
-      .map((part) => ('text' in part ? sqlString(part.text) : part.sql))
+      .map((part) => ('text' in part ? sqlLiteral(part.text) : part.sql))
       .join(' || ');
-    if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlString(map.parts[0].text);
+    if (map.parts.length === 1 && 'text' in map.parts[0]) v = sqlLiteral(map.parts[0].text);
   }
   const literal = map.termType === 'literal';
   const datatype = map.language ? undefined : (map.datatype ?? natural);
   const numericColumn = map.kind === 'column' && literal && natural !== undefined && datatype !== undefined && [xsdInteger, xsdDecimal, xsdDouble].includes(natural) && numericDatatypes.includes(datatype);
   // A relative IRI is resolved against the mapping's base IRI (R2RML §7.3).
-  if (map.termType === 'iri' && map.base) v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlString(map.base)} || ${v} END`;
+  if (map.termType === 'iri' && map.base) v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlLiteral(map.base)} || ${v} END`;
   return {
     t,
     v,
-    d: sqlString(literal && !map.language ? datatypeColumn(map.datatype ?? natural) : ''),
-    l: sqlString(literal ? (map.language ?? '') : ''),
+    d: sqlLiteral(literal && !map.language ? datatypeColumn(map.datatype ?? natural) : ''),
+    l: sqlLiteral(literal ? (map.language ?? '') : ''),
     // The datatype of a term map is fixed, so whether its terms are numbers is known here.
     n: numericColumn
       ? `CAST(${columnRef(alias, (map as { column: string }).column)} AS DOUBLE)`

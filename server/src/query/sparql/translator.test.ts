@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGraphFixture, type GraphFixture } from './graph-fixture.js';
+import { openGraphFixture, type GraphFixture } from '../../../conformance/rdf/graph-fixture.js';
 import { resultsJson } from './results.js';
 import { numericDatatypes } from './rdf.js';
 

@@ -1,11 +1,12 @@
 import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
 import { compileExpression, numberOf, rdfTerm, sqlText, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
 import type { LogicalTable, MappedTriple, TemplatePart, TermMap } from './r2rml.js';
-import { sqlName, sqlString, sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, templateParts, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import { sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, templateParts, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
 import { ColumnClasses, distinctOnProjection, mergeSelfJoins, type Occurrence } from './self-joins.js';
 import { columnComparison, conjuncts } from './column-filters.js';
 import { unsupported } from './sparql-errors.js';
 import { xsdInteger, xsdDecimal, xsdDouble } from './rdf.js';
+import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 /** A solution sequence as SQL: a SELECT with four columns (`<id>_t/_v/_d/_l`) per variable. */
 interface Rel {
@@ -302,11 +303,11 @@ export class Translator {
       if (expr.termType === 'Wildcard') {
         const all = [...rel.vars.keys()].map((n) => this.cols(a, n));
         const key = all.map((x) => `coalesce(CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v}, '')`).join(` || chr(2) || `);
-        return { kind: 'num', sql: distinct && all.length ? `CAST(count(DISTINCT ${key}) AS DOUBLE)` : 'CAST(count(*) AS DOUBLE)', dt: sqlString(xsdInteger) };
+        return { kind: 'num', sql: distinct && all.length ? `CAST(count(DISTINCT ${key}) AS DOUBLE)` : 'CAST(count(*) AS DOUBLE)', dt: sqlLiteral(xsdInteger) };
       }
       const x = toTerm(compileExpression(agg.expression as Expression, scope));
       const arg = distinct ? `DISTINCT (CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v})` : x.t;
-      return { kind: 'num', sql: `CAST(count(${arg}) AS DOUBLE)`, dt: sqlString(xsdInteger) };
+      return { kind: 'num', sql: `CAST(count(${arg}) AS DOUBLE)`, dt: sqlLiteral(xsdInteger) };
     }
     const value = compileExpression(agg.expression as Expression, scope);
     if (name === 'sum' || name === 'avg') {
@@ -317,10 +318,10 @@ export class Translator {
         // One datatype for every input (a mapped column): the result's is known, except over no rows.
         const typed = known === xsdDouble ? xsdDouble : name === 'avg' || known === xsdDecimal ? xsdDecimal : xsdInteger;
         const empty = name === 'avg' ? xsdDecimal : xsdInteger;
-        return { kind: 'num', sql, dt: typed === empty ? sqlString(typed) : `CASE WHEN count(*) > 0 THEN ${sqlString(typed)} ELSE ${sqlString(empty)} END` };
+        return { kind: 'num', sql, dt: typed === empty ? sqlLiteral(typed) : `CASE WHEN count(*) > 0 THEN ${sqlLiteral(typed)} ELSE ${sqlLiteral(empty)} END` };
       }
-      const dt = `CASE WHEN bool_or(${n.dt} = ${sqlString(xsdDouble)}) THEN ${sqlString(xsdDouble)} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${sqlString(xsdDecimal)}) THEN ${sqlString(xsdDecimal)} ELSE ${sqlString(xsdInteger)} END`;
-      return { kind: 'num', sql, dt: `coalesce(${dt}, ${sqlString(xsdInteger)})` };
+      const dt = `CASE WHEN bool_or(${n.dt} = ${sqlLiteral(xsdDouble)}) THEN ${sqlLiteral(xsdDouble)} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${sqlLiteral(xsdDecimal)}) THEN ${sqlLiteral(xsdDecimal)} ELSE ${sqlLiteral(xsdInteger)} END`;
+      return { kind: 'num', sql, dt: `coalesce(${dt}, ${sqlLiteral(xsdInteger)})` };
     }
     if (name === 'min' || name === 'max' || name === 'sample') {
       const x = toTerm(value);
@@ -331,7 +332,7 @@ export class Translator {
     if (name === 'group_concat') {
       const x = toTerm(value);
       const separator = agg.separator ?? ' ';
-      const v = `coalesce(string_agg(${distinct}CASE WHEN ${x.t} = 3 THEN ${x.v} END, ${sqlString(separator)}), '')`;
+      const v = `coalesce(string_agg(${distinct}CASE WHEN ${x.t} = 3 THEN ${x.v} END, ${sqlLiteral(separator)}), '')`;
       return { kind: 'term', t: '3', v, d: "''", l: "''" };
     }
     throw unsupported(`the aggregate ${name.toUpperCase()}`);
@@ -589,7 +590,7 @@ export class Translator {
         const child = occurrence(`${alias}c`, triple.child, childTypes);
         const parent = triple.parent ? occurrence(`${alias}p`, triple.parent.table, parentTypes) : child;
         for (const j of triple.parent?.joins ?? []) {
-          where.push(sqlEquals(`${at(child.alias)}.${sqlName(j.child)}`, `${at(parent.alias)}.${sqlName(j.parent)}`));
+          where.push(sqlEquals(`${at(child.alias)}.${sqlIdent(j.child)}`, `${at(parent.alias)}.${sqlIdent(j.parent)}`));
           child.used.add(j.child);
           parent.used.add(j.parent);
           if (childTypes(j.child) !== undefined && childTypes(j.child) === parentTypes(j.parent)) facts?.classes.union([child.alias, j.child], [parent.alias, j.parent]);
@@ -600,7 +601,7 @@ export class Translator {
           return { map, alias: at(o.alias), types: o.types };
         };
         const maps = [bound(triple.subject, triple.subjectOnParent), bound(triple.predicate, false), bound(triple.object, triple.objectOnParent)];
-        for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlName(column)} IS NOT NULL`);
+        for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlIdent(column)} IS NOT NULL`);
         positions[i].forEach((position, k) => {
           const m = maps[k];
           const previous = 'constant' in position ? { map: position.constant, alias: '', types: () => undefined } : bindings.get(position.variable);
@@ -644,7 +645,7 @@ export class Translator {
           const raw = new Map<string, string>();
           const renamed = bound.map((b) => renameColumns(b, (column) => {
             const name = `${b.alias}__${column}`;
-            raw.set(name, `${b.alias}.${sqlName(column)} AS ${sqlName(name)}`);
+            raw.set(name, `${b.alias}.${sqlIdent(column)} AS ${sqlIdent(name)}`);
             return name;
           }));
           const r = this.alias();

@@ -1,4 +1,4 @@
-import type { SparqlVocabulary } from '../../api-types.js';
+import type { SparqlVocabulary } from '../../contract/index.js';
 import type { Ontology } from './ontology.js';
 import type { MappedTriple } from './r2rml.js';
 import { OWL, RDF, RDFS, XSD, rdfType } from './rdf.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { JobStoreSettings } from '../../config.js';
+import type { JobStoreSettings } from '../../core/config.js';
 import { serviceUrls, uniqueName } from './query-fixtures.js';
 import type { JobStore } from '../jobs/job-store.js';
 import { openJobStore } from '../jobs/open-job-store.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfigFile } from '../../config-file.js';
+import { readConfigFile } from '../../core/config-file.js';
 import { Deadline } from '../deadline.js';
 import { DuckDBEngine } from '../engine/duckdb-engine.js';
 import { SqlParser } from '../engine/sql-parser.js';

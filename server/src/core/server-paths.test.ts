@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { serverPathScrubber } from './server-paths.js';
-import { serverForTests } from './test-support/workspace.js';
+import { serverForTests } from '../test-support/workspace.js';
 
 describe('serverPathScrubber', () => {
   it('names the folders instead of showing them, the longest first, and never matches the root', () => {

@@ -1,71 +1,6 @@
-/**
- * Request and response shapes shared by the server and the workbench renderer. Type-only: the
- * renderer imports this file with `import type`, so no server code reaches the browser bundle.
- */
+/** Wire shapes of `/api/workbench`, and the desktop app's bridge. */
 
-/** A file that failed to load, with the position of the fault when known. */
-export interface LoadProblem {
-  file: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
-
-/** `POST /api/adaptive/actuator/refresh`. */
-export interface RefreshResult {
-  status: 'success' | 'partial' | 'failed';
-  message: string;
-  handlers: string[];
-  specs: string[];
-  errors: LoadProblem[];
-  /** Files of the specs folder that are not OpenAPI 3.x documents (files other specs reference, ...). */
-  skipped: SkippedFile[];
-}
-
-/** A file a loader left out, and why. */
-export interface SkippedFile {
-  file: string;
-  reason: string;
-}
-
-/** One route of `GET /api/adaptive/`. */
-export interface EndpointInfo {
-  method: string;
-  path: string;
-  source: 'spec' | 'handler';
-  file: string;
-}
-
-/** `GET /api/adaptive/`. */
-export interface GatewayInfo {
-  name: string;
-  version: string;
-  specs: string[];
-  handlers: string[];
-  endpoints: EndpointInfo[];
-}
-
-/** `POST /api/adaptive/actuator/state/reset`: the mounts whose stateful mocks were emptied. */
-export interface StateResetResult {
-  reset: string[];
-}
-
-/** `GET /api/adaptive/actuator/info`. */
-export interface ActuatorInfo {
-  app: { name: string; version: string };
-  node: string;
-  uptime_s: number;
-  hot_reload: boolean;
-  auth_enabled: boolean;
-  specs: string[];
-  handlers: string[];
-}
-
-/** Every error body. */
-export interface ErrorBody {
-  detail: string;
-  errors?: Array<{ in: string; name: string; message: string }>;
-}
+import type { RefreshResult } from './gateway.js';
 
 /** One file or folder of the workbench's workspace tree (`GET /api/workbench/files`). */
 export interface WorkspaceEntry {
@@ -173,18 +108,4 @@ export interface WorkbenchBridge {
   revealFile(file: string): Promise<void>;
   /** Menu commands of the native menu. */
   onMenuCommand(listener: (command: 'new-spec' | 'new-handler') => void): void;
-}
-
-/** A class or property of the SPARQL vocabulary, with its `rdfs:label` when the ontology gives one. */
-export interface SparqlVocabularyTerm {
-  iri: string;
-  label?: string;
-}
-
-/** `GET /api/v1/query/sparql/vocabulary`: prefixes and terms for completing and shortening in the SPARQL console. */
-export interface SparqlVocabulary {
-  /** Prefix -> namespace IRI, from the ontology and mapping files and the usual RDF ones. */
-  prefixes: Record<string, string>;
-  classes: SparqlVocabularyTerm[];
-  properties: SparqlVocabularyTerm[];
 }

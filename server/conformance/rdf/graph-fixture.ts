@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { querySetupOf } from '../sources.js';
-import { readConfigFile } from '../../config-file.js';
-import { QueryService } from '../query-service.js';
-import { SparqlService } from './sparql-service.js';
-import type { MappingOptions } from './r2rml.js';
+import { querySetupOf } from '../../src/query/sources.js';
+import { readConfigFile } from '../../src/core/config-file.js';
+import { QueryService } from '../../src/query/query-service.js';
+import { SparqlService } from '../../src/query/sparql/sparql-service.js';
+import type { MappingOptions } from '../../src/query/sparql/r2rml.js';
 
 /** A SPARQL service over one DuckDB database file built from SQL: for tests and conformance runs. */
 export interface GraphFixture {

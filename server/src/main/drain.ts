@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { httpError } from './errors.js';
+import { httpError } from '../core/errors.js';
 
 /** How often the drain checks whether every connection has gone. */
 const pollMs = 50;

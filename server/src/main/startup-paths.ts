@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ConfigError, type Config, type ConfigFlags } from './config.js';
+import { ConfigError, type Config, type ConfigFlags } from '../core/config.js';
 
 /** Why `target` cannot be used as `want`, or undefined when it can. */
 function pathFault(target: string, want: 'folder' | 'spec'): string | undefined {

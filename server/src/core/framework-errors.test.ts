@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeWorkspace, removeWorkspace, startServer } from './test-support/workspace.js';
+import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
 
 const requestTimeoutMs = 500;
 let workspace: string;

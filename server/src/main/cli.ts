@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // First, before any other module runs: see the module's comment.
-import './runtime/tick-object-shape.js';
+import '../runtime/tick-object-shape.js';
 import { Command } from 'commander';
 import { buildServer } from './app.js';
-import { ConfigError, loadConfig, type ConfigFlags } from './config.js';
-import { ConfigFileError } from './config-file.js';
+import { ConfigError, loadConfig, type ConfigFlags } from '../core/config.js';
+import { ConfigFileError } from '../core/config-file.js';
 import { drainAndClose } from './drain.js';
 import { checkStartupPaths } from './startup-paths.js';
-import { createLogger } from './logger.js';
-import { newWorkbenchToken } from './workbench/token.js';
-import { workbenchUrl } from './workbench/workbench-url.js';
-import { productVersion } from './version.js';
+import { createLogger } from '../core/logger.js';
+import { newWorkbenchToken } from '../workbench/token.js';
+import { workbenchUrl } from '../workbench/workbench-url.js';
+import { productVersion } from '../core/version.js';
 
 const shutdownBoundMs = 10_000;
 

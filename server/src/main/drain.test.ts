@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../core/config.js';
 import { drainAndClose, refuseNewRequests } from './drain.js';
-import { makeWorkspace, removeWorkspace } from './test-support/workspace.js';
+import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
 
 const workspace = makeWorkspace();
 afterAll(() => removeWorkspace(workspace));

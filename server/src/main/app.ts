@@ -1,33 +1,33 @@
 // First, before any other module runs: see the module's comment.
-import './runtime/tick-object-shape.js';
+import '../runtime/tick-object-shape.js';
 import http from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { isAuthenticated, registerAuthentication } from './auth/auth-plugin.js';
-import type { Config } from './config.js';
-import { HttpError, httpError } from './errors.js';
+import { isAuthenticated, registerAuthentication } from '../auth/auth-plugin.js';
+import type { Config } from '../core/config.js';
+import { HttpError, httpError } from '../core/errors.js';
 import { refuseNewRequests, trackConnections } from './drain.js';
-import { clientErrorHandler, frameworkError } from './framework-errors.js';
-import { serverPathScrubber } from './server-paths.js';
-import { Gateway, type UnitLoader } from './gateway/gateway.js';
-import { gatewayPlugin } from './gateway/gateway-plugin.js';
-import type { MockContext } from './gateway/mock/mock-modes.js';
-import { MockStateStore } from './gateway/mock/state-store.js';
-import { handlerFilesLoader } from './gateway/handlers/handler-loader.js';
-import { pythonHandlersLoader } from './gateway/python/python-loader.js';
-import { mockSpecLoaders } from './gateway/mock-specs.js';
-import { specFilesLoader } from './gateway/spec-loader-unit.js';
-import { RuntimeFaults, type RuntimeFault } from './gateway/runtime-faults.js';
-import { gatewayPrefix } from './gateway/spec/mount.js';
-import { defaultSpecLimits } from './gateway/spec/spec-types.js';
-import { watchWorkspace } from './gateway/watcher.js';
-import { gatewayComponent, sourceComponents } from './health/builtin-components.js';
-import { loadHealthConfig } from './health/health-config.js';
-import { healthPlugin } from './health/health-plugin.js';
-import { createLogger, type Logger } from './logger.js';
-import { querySourceHealth } from './query/source-health.js';
-import { newWorkbenchToken } from './workbench/token.js';
-import { workbenchPlugin } from './workbench/workbench-plugin.js';
-import { sweepOrphanFolders } from './runtime/private-folders.js';
+import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
+import { serverPathScrubber } from '../core/server-paths.js';
+import { Gateway, type UnitLoader } from '../gateway/gateway.js';
+import { gatewayPlugin } from '../gateway/gateway-plugin.js';
+import type { MockContext } from '../gateway/mock/mock-modes.js';
+import { MockStateStore } from '../gateway/mock/state-store.js';
+import { handlerFilesLoader } from '../gateway/handlers/handler-loader.js';
+import { pythonHandlersLoader } from '../gateway/python/python-loader.js';
+import { mockSpecLoaders } from '../gateway/mock-specs.js';
+import { specFilesLoader } from '../gateway/spec-loader-unit.js';
+import { RuntimeFaults, type RuntimeFault } from '../gateway/runtime-faults.js';
+import { gatewayPrefix } from '../gateway/spec/mount.js';
+import { defaultSpecLimits } from '../gateway/spec/spec-types.js';
+import { watchWorkspace } from '../gateway/watcher.js';
+import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
+import { loadHealthConfig } from '../health/health-config.js';
+import { healthPlugin } from '../health/health-plugin.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { querySourceHealth } from '../query/source-health.js';
+import { newWorkbenchToken } from '../workbench/token.js';
+import { workbenchPlugin } from '../workbench/workbench-plugin.js';
+import { sweepOrphanFolders } from '../runtime/private-folders.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,7 +133,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   if (!mocking) {
     // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
     // mock server (`serve petstore.yaml`), which has no query sources.
-    const { queryPlugin } = await import('./query/query-plugin.js');
+    const { queryPlugin } = await import('../query/query-plugin.js');
     await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
   }
 

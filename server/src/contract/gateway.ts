@@ -1,0 +1,59 @@
+/** Wire shapes of the gateway: `/api/adaptive/` and its actuator. */
+
+/** A file that failed to load, with the position of the fault when known. */
+export interface LoadProblem {
+  file: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** `POST /api/adaptive/actuator/refresh`. */
+export interface RefreshResult {
+  status: 'success' | 'partial' | 'failed';
+  message: string;
+  handlers: string[];
+  specs: string[];
+  errors: LoadProblem[];
+  /** Files of the specs folder that are not OpenAPI 3.x documents (files other specs reference, ...). */
+  skipped: SkippedFile[];
+}
+
+/** A file a loader left out, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+/** One route of `GET /api/adaptive/`. */
+export interface EndpointInfo {
+  method: string;
+  path: string;
+  source: 'spec' | 'handler';
+  file: string;
+}
+
+/** `GET /api/adaptive/`. */
+export interface GatewayInfo {
+  name: string;
+  version: string;
+  specs: string[];
+  handlers: string[];
+  endpoints: EndpointInfo[];
+}
+
+/** `POST /api/adaptive/actuator/state/reset`: the mounts whose stateful mocks were emptied. */
+export interface StateResetResult {
+  reset: string[];
+}
+
+/** `GET /api/adaptive/actuator/info`. */
+export interface ActuatorInfo {
+  app: { name: string; version: string };
+  node: string;
+  uptime_s: number;
+  hot_reload: boolean;
+  auth_enabled: boolean;
+  specs: string[];
+  handlers: string[];
+}

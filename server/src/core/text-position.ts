@@ -1,0 +1,6 @@
+/** Line and column (1-based) of a character offset in `text`. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}
