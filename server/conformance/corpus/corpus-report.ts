@@ -1,4 +1,4 @@
-import { defaultSpecLimits } from '../../src/gateway/spec/spec-types.js';
+import { defaultSpecLimits } from '../../src/core/settings.js';
 import type { SpecResult } from './corpus-protocol.js';
 import type { CorpusSpec } from './manifest.js';
 

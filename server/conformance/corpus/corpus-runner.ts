@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultSpecLimits } from '../../src/gateway/spec/spec-types.js';
+import { defaultSpecLimits } from '../../src/core/settings.js';
 import type { ChildMessage, RunMessage, SpecResult } from './corpus-protocol.js';
 import { formatResult, printCorpusReport, type CorpusFinding } from './corpus-report.js';
 import { readCorpusManifest, type CorpusSpec } from './manifest.js';

@@ -1,12 +1,5 @@
+import type { LoginThrottleSettings } from '../core/settings.js';
 import { TtlCache, type Clock } from './ttl-cache.js';
-
-/** How many failed logins a user name, or a client address, may have: a burst, then a steady rate. */
-export interface LoginThrottleSettings {
-  /** Failed attempts allowed at once (`AUTH_LOGIN_BURST`). */
-  burst: number;
-  /** Attempts regained per minute after that (`AUTH_LOGIN_PER_MINUTE`). */
-  perMinute: number;
-}
 
 /** Buckets kept at most; past that the oldest go first (a flood of names cannot grow the process). */
 const maxBuckets = 100_000;

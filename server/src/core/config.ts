@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { LoginThrottleSettings } from '../auth/login-throttle.js';
-import { defaultSpecLimits } from '../gateway/spec/spec-types.js';
-import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../gateway/mock/mock-settings.js';
+import type { LoginThrottleSettings } from './settings.js';
+import { defaultSpecLimits } from './settings.js';
+import { defaultWorkspaceMock, type WorkspaceMockSettings } from './settings.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {

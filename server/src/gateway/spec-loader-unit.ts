@@ -6,10 +6,10 @@ import type { WorkspaceUnit } from './route-table.js';
 import { NotOpenApiError, SkippedFileError } from './load-error.js';
 import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './spec/mount.js';
 import { loadSpec } from './spec/spec-loader.js';
-import { defaultSpecLimits, type SpecLimits } from './spec/spec-types.js';
+import { defaultSpecLimits, type SpecLimits } from '../core/settings.js';
 import { specUnit } from './spec-routes.js';
 import type { MockContext } from './mock/mock-modes.js';
-import type { WorkspaceMockSettings } from './mock/mock-settings.js';
+import type { WorkspaceMockSettings } from '../core/settings.js';
 
 /** How a spec loader reads its folder. */
 export interface SpecLoaderOptions {

@@ -12,7 +12,8 @@ import { allowedBodyDepth, nestingDepth } from './body-depth.js';
 import type { CompiledSpec, MediaExample, OperationSpec } from './spec/spec-types.js';
 import { DynamicExamples } from './mock/dynamic-example.js';
 import { delayFor, describeFault, faultHeader, injectedError, planFault } from './mock/faults.js';
-import { defaultWorkspaceMock, isPlain, mockSettingsOf, type WorkspaceMockSettings } from './mock/mock-settings.js';
+import { isPlain, mockSettingsOf } from './mock/mock-settings.js';
+import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../core/settings.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 

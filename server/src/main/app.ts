@@ -18,7 +18,7 @@ import { mockSpecLoaders } from '../gateway/mock-specs.js';
 import { specFilesLoader } from '../gateway/spec-loader-unit.js';
 import { RuntimeFaults, type RuntimeFault } from '../gateway/runtime-faults.js';
 import { gatewayPrefix } from '../gateway/spec/mount.js';
-import { defaultSpecLimits } from '../gateway/spec/spec-types.js';
+import { defaultSpecLimits } from '../core/settings.js';
 import { watchWorkspace } from '../gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
 import { loadHealthConfig } from '../health/health-config.js';

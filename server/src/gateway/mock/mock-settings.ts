@@ -1,8 +1,6 @@
 import { resolvePointer } from '../spec/json-pointer.js';
 import { isObject } from '../../core/json.js';
-
-/** How generated routes answer by default: the spec's examples, or values generated from the schemas. */
-export type ExampleMode = 'static' | 'dynamic';
+import type { ExampleMode, WorkspaceMockSettings } from '../../core/settings.js';
 
 /** The mock behaviour of one generated route: workspace setting, then the spec's `x-mock`, then the operation's. */
 export interface MockSettings {
@@ -13,15 +11,6 @@ export interface MockSettings {
   errorRate: number;
   errorStatus: number;
 }
-
-/** The workspace-wide mock settings (`MOCK_EXAMPLES`, `MOCK_MAX_DELAY_MS`). */
-export interface WorkspaceMockSettings {
-  examples: ExampleMode;
-  /** No delay, configured or asked for, exceeds this. */
-  maxDelayMs: number;
-}
-
-export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000 };
 
 type Json = Record<string, unknown>;
 const isDelay = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { bundleSpec } from './spec-bundle.js';
-import { defaultSpecLimits } from './spec-types.js';
+import { defaultSpecLimits } from '../../core/settings.js';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-fix-')));
 const specsDir = path.join(root, 'specs');

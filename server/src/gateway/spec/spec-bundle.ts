@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { escapeToken } from './json-pointer.js';
 import { parseSpecText, readSpecText } from './spec-source.js';
-import { type SpecLimits } from './spec-types.js';
+import { type SpecLimits } from '../../core/settings.js';
 
 /** Where bundled external documents live in the bundled spec: `#/x-bundled/<path relative to the specs dir>`. */
 export const bundledKey = 'x-bundled';

@@ -4,16 +4,8 @@ import sampler from 'openapi-sampler';
 import { dereference, escapeToken, pointerOf } from './json-pointer.js';
 import { bundleSpec } from './spec-bundle.js';
 import { mountFromServers, specBaseName } from './mount.js';
-import {
-  httpMethods,
-  type CompiledSpec,
-  type MediaExample,
-  type OperationSpec,
-  type ParameterSpec,
-  type RequestBodySpec,
-  type ResponseSpec,
-  type SpecLimits,
-} from './spec-types.js';
+import { httpMethods, type CompiledSpec, type MediaExample, type OperationSpec, type ParameterSpec, type RequestBodySpec, type ResponseSpec } from './spec-types.js';
+import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
 import { isObject } from '../../core/json.js';
 

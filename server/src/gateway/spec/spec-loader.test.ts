@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LoadError } from '../load-error.js';
 import { loadSpec } from './spec-loader.js';
-import { defaultSpecLimits } from './spec-types.js';
+import { defaultSpecLimits } from '../../core/settings.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-specs-'));
 const specsDir = path.join(root, 'specs');

@@ -2,7 +2,8 @@ import { LoadError, NotOpenApiError } from '../load-error.js';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../runtime/module-entry.js';
-import { defaultSpecLimits, type CompiledSpec, type SpecLimits } from './spec-types.js';
+import { type CompiledSpec } from './spec-types.js';
+import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 
 /** The spec worker, bounded in heap; its output is piped so a runaway document cannot flood the server's. */
 function startWorker(workerData: unknown, limits: SpecLimits): Worker {

@@ -1,7 +1,7 @@
 import { LoadError } from '../load-error.js';
 import fs from 'node:fs';
 import { parseDocument, YAMLError } from 'yaml';
-import { type SpecLimits } from './spec-types.js';
+import { type SpecLimits } from '../../core/settings.js';
 
 /** Reads a spec file within the size bound and decodes it (UTF-8 with or without BOM, UTF-16 with BOM). */
 export function readSpecText(file: string, displayName: string, limits: SpecLimits): string {

@@ -3,33 +3,6 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export const httpMethods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-/** Bounds on the work of loading one spec; a spec that exceeds one is rejected with a clear error. */
-export interface SpecLimits {
-  maxFileBytes: number;
-  maxTotalBytes: number;
-  maxFiles: number;
-  maxDepth: number;
-  maxNodes: number;
-  maxYamlAliases: number;
-  maxPaths: number;
-  maxExampleBytes: number;
-  timeoutMs: number;
-  maxHeapMb: number;
-}
-
-export const defaultSpecLimits: SpecLimits = {
-  maxFileBytes: 16 * 1024 * 1024,
-  maxTotalBytes: 64 * 1024 * 1024,
-  maxFiles: 5000,
-  maxDepth: 1000,
-  maxNodes: 5_000_000,
-  maxYamlAliases: 1000,
-  maxPaths: 25_000,
-  maxExampleBytes: 4 * 1024 * 1024,
-  timeoutMs: 20_000,
-  maxHeapMb: 1024,
-};
-
 /** A precomputed response body for one media type. */
 export interface MediaExample {
   mediaType: string;

@@ -1,7 +1,7 @@
 import { LoadError, NotOpenApiError } from '../load-error.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileSpec } from './spec-compile.js';
-import { type SpecLimits } from './spec-types.js';
+import { type SpecLimits } from '../../core/settings.js';
 
 /** Worker entry: compiles one spec and posts `{ok, spec}` or `{ok: false, error}` back. */
 const { file, specsDir, limits } = workerData as { file: string; specsDir: string; limits: SpecLimits };

@@ -1,0 +1,51 @@
+/**
+ * The settings shapes of the features that `Config` carries, with their defaults. They live in the
+ * kernel so that loading the configuration needs no feature module.
+ */
+
+/** Bounds on the work of loading one spec; a spec that exceeds one is rejected with a clear error. */
+export interface SpecLimits {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+  maxDepth: number;
+  maxNodes: number;
+  maxYamlAliases: number;
+  maxPaths: number;
+  maxExampleBytes: number;
+  timeoutMs: number;
+  maxHeapMb: number;
+}
+
+export const defaultSpecLimits: SpecLimits = {
+  maxFileBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxFiles: 5000,
+  maxDepth: 1000,
+  maxNodes: 5_000_000,
+  maxYamlAliases: 1000,
+  maxPaths: 25_000,
+  maxExampleBytes: 4 * 1024 * 1024,
+  timeoutMs: 20_000,
+  maxHeapMb: 1024,
+};
+
+/** How generated routes answer by default: the spec's examples, or values generated from the schemas. */
+export type ExampleMode = 'static' | 'dynamic';
+
+/** The workspace-wide mock settings (`MOCK_EXAMPLES`, `MOCK_MAX_DELAY_MS`). */
+export interface WorkspaceMockSettings {
+  examples: ExampleMode;
+  /** No delay, configured or asked for, exceeds this. */
+  maxDelayMs: number;
+}
+
+export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000 };
+
+/** How many failed logins a user name, or a client address, may have: a burst, then a steady rate. */
+export interface LoginThrottleSettings {
+  /** Failed attempts allowed at once (`AUTH_LOGIN_BURST`). */
+  burst: number;
+  /** Attempts regained per minute after that (`AUTH_LOGIN_PER_MINUTE`). */
+  perMinute: number;
+}
