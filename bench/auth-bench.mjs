@@ -23,7 +23,10 @@ const warmup = 300;
 const target = '/api/adaptive/library-api/books';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const { startIdentityProvider, tokenExchangeGrant } = await tsImport('../server/src/auth/test-support/oidc-fixture.ts', import.meta.url);
+const { startIdentityProvider, tokenExchangeGrant } = await tsImport(
+  '../server/src/auth/test-support/oidc-fixture.ts',
+  import.meta.url,
+);
 
 const gateway = { clientId: 'adaptive-gateway', clientSecret: 'gateway-secret' };
 const partner = { clientId: 'partner-app', clientSecret: 'partner-secret' };
@@ -66,7 +69,10 @@ const fmt = (ms) => `${(ms * 1000).toFixed(0).padStart(5)} µs`;
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-auth-'));
 fs.mkdirSync(path.join(workspace, 'specs'));
 fs.mkdirSync(path.join(workspace, 'handlers'));
-fs.copyFileSync(path.join(root, 'specs/library-api.openapi.yaml'), path.join(workspace, 'specs/library-api.openapi.yaml'));
+fs.copyFileSync(
+  path.join(root, 'specs/library-api.openapi.yaml'),
+  path.join(workspace, 'specs/library-api.openapi.yaml'),
+);
 
 const platform = await startIdentityProvider({
   realm: 'platform',
@@ -74,7 +80,12 @@ const platform = await startIdentityProvider({
   users: { carol: 'carol-password' },
   clients: [{ ...gateway, grantTypes: ['client_credentials', 'password', tokenExchangeGrant] }],
 });
-const external = await startIdentityProvider({ realm: 'partner', audience: 'partner-api', users: { bob: 'bob-password' }, clients: [{ ...partner, grantTypes: ['password'] }] });
+const external = await startIdentityProvider({
+  realm: 'partner',
+  audience: 'partner-api',
+  users: { bob: 'bob-password' },
+  clients: [{ ...partner, grantTypes: ['password'] }],
+});
 platform.exchangeTrust.set(external.issuer, external);
 platform.exchangeClients.add(gateway.clientId);
 platform.accessTokenTtl = 3600;
@@ -101,7 +112,11 @@ try {
     ['bearer', authEnv, `Bearer ${platformToken}`],
   ];
   if (await redisReachable(redisUrl)) {
-    variants.push(['redis', { ...authEnv, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix }, `Bearer ${externalToken}`]);
+    variants.push([
+      'redis',
+      { ...authEnv, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix },
+      `Bearer ${externalToken}`,
+    ]);
   } else {
     console.log(`redis: skipped (${redisUrl} not reachable)`);
   }
@@ -119,13 +134,20 @@ try {
   console.log(`auth-bench: ${requests} sequential keep-alive requests per server, interleaved; GET ${target}`);
   for (const run of runs) {
     const paired = median(run.times.map((time, i) => time - open.times[i]));
-    const added = run === open ? '' : `   added: ${fmt(median(run.times) - median(open.times))} (median of paired differences ${fmt(paired)})`;
+    const added =
+      run === open
+        ? ''
+        : `   added: ${fmt(median(run.times) - median(open.times))} (median of paired differences ${fmt(paired)})`;
     console.log(`  ${run.name.padEnd(10)} median ${fmt(median(run.times))}${added}`);
   }
   const exchanged = runs.find((run) => run.name === 'exchanged');
   const addedMs = median(exchanged.times) - median(open.times);
-  console.log(`  exchanges made during the run: ${platform.counters.exchange - exchangesBefore} (one per cache, at warm-up)`);
-  console.log(`  target: cached exchange adds < 300 µs at the median -> ${addedMs < 0.3 ? 'met' : 'NOT met'} (${fmt(addedMs).trim()})`);
+  console.log(
+    `  exchanges made during the run: ${platform.counters.exchange - exchangesBefore} (one per cache, at warm-up)`,
+  );
+  console.log(
+    `  target: cached exchange adds < 300 µs at the median -> ${addedMs < 0.3 ? 'met' : 'NOT met'} (${fmt(addedMs).trim()})`,
+  );
 } finally {
   for (const server of servers) await server.stop();
   if (await redisReachable(redisUrl)) {

@@ -22,14 +22,30 @@ const sdk = `import { Router } from 'adaptive-workbench/handler';\nexport const 
 
 async function latency(url) {
   const result = await autocannon({ url, connections: 10, duration: seconds });
-  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 async function latencyWhileSpinning() {
   const workspace = scratchWorkspace();
-  fs.writeFileSync(workspace.file('handlers', 'other_handler.ts'), `${sdk}router.get('/ping', () => ({ pong: true }));\n`);
-  fs.writeFileSync(workspace.file('handlers', 'spin_handler.ts'), `${sdk}router.get('/spin', () => { while (true) {} });\n`);
-  const server = await startServer(gatewayScript, { ...gatewayEnv(workspace.dir), HANDLER_TIMEOUT_MS: '1000', LOG_LEVEL: 'error' });
+  fs.writeFileSync(
+    workspace.file('handlers', 'other_handler.ts'),
+    `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
+  );
+  fs.writeFileSync(
+    workspace.file('handlers', 'spin_handler.ts'),
+    `${sdk}router.get('/spin', () => { while (true) {} });\n`,
+  );
+  const server = await startServer(gatewayScript, {
+    ...gatewayEnv(workspace.dir),
+    HANDLER_TIMEOUT_MS: '1000',
+    LOG_LEVEL: 'error',
+  });
   const url = `${server.origin}/api/adaptive/other/ping`;
   try {
     await latency(url); // warm-up
@@ -39,7 +55,10 @@ async function latencyWhileSpinning() {
     // One spin at a time: a new one once the last was cut off (504), a pause while the module restarts (503).
     const spinner = (async () => {
       while (spinning) {
-        const status = await fetch(`${server.origin}/api/adaptive/spin/spin`).then((r) => r.status, () => 0);
+        const status = await fetch(`${server.origin}/api/adaptive/spin/spin`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status === 504) spins++;
         else await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -47,8 +66,11 @@ async function latencyWhileSpinning() {
     const faulty = await latency(url);
     spinning = false;
     await spinner;
-    const row = (label, m) => `  ${label.padEnd(34)} p50 ${String(m.p50).padStart(3)} ms   p99 ${String(m.p99).padStart(3)} ms   ${Math.round(m.rps)} req/s   non-2xx ${m.non2xx}   errors ${m.errors}`;
-    console.log(`another module's route (10 connections, ${seconds} s each) while a module spins (HANDLER_TIMEOUT_MS=1000)`);
+    const row = (label, m) =>
+      `  ${label.padEnd(34)} p50 ${String(m.p50).padStart(3)} ms   p99 ${String(m.p99).padStart(3)} ms   ${Math.round(m.rps)} req/s   non-2xx ${m.non2xx}   errors ${m.errors}`;
+    console.log(
+      `another module's route (10 connections, ${seconds} s each) while a module spins (HANDLER_TIMEOUT_MS=1000)`,
+    );
     console.log(row('no fault', calm));
     console.log(row(`a module spinning (${spins} spins cut off)`, faulty));
     console.log(`  p99 ratio: ${(faulty.p99 / Math.max(1, calm.p99)).toFixed(2)}x (target under 2x)`);
@@ -88,14 +110,18 @@ function residentMb(pid) {
 async function memoryOverEdits() {
   const workspace = scratchWorkspace();
   const file = workspace.file('handlers', 'data_handler.ts');
-  const source = (edit) => `${sdk}const data = Array.from({ length: 1_000_000 }, (_, i) => i * ${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`;
+  const source = (edit) =>
+    `${sdk}const data = Array.from({ length: 1_000_000 }, (_, i) => i * ${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`;
   fs.writeFileSync(file, source(1));
   const server = await startServer(gatewayScript, gatewayEnv(workspace.dir));
-  const refresh = () => fetch(`${server.origin}/api/adaptive/actuator/refresh`, { method: 'POST' }).then((r) => r.json());
+  const refresh = () =>
+    fetch(`${server.origin}/api/adaptive/actuator/refresh`, { method: 'POST' }).then((r) => r.json());
   const rows = [];
   const note = (label) => {
     const { gateway, total } = residentMb(server.pid);
-    rows.push(`  ${label.padEnd(30)} gateway ${gateway.toFixed(0).padStart(5)} MB   with handler processes ${total.toFixed(0).padStart(5)} MB`);
+    rows.push(
+      `  ${label.padEnd(30)} gateway ${gateway.toFixed(0).padStart(5)} MB   with handler processes ${total.toFixed(0).padStart(5)} MB`,
+    );
   };
   try {
     note('after the first load');

@@ -27,7 +27,12 @@ async function measureReloads(exampleFiles) {
   const handlerFile = path.join(workspace, 'handlers/edited_handler.ts');
   fs.writeFileSync(handlerFile, handlerSource(0));
 
-  const env = { WORKSPACE: workspace, HOT_RELOAD: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', HOST: '127.0.0.1' };
+  const env = {
+    WORKSPACE: workspace,
+    HOT_RELOAD: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    HOST: '127.0.0.1',
+  };
   const server = await startServer(path.join(root, 'bench/lib/gateway-server.mjs'), env);
   const url = `${server.origin}/api/adaptive/edited/version`;
   const servedVersion = async () => {
@@ -42,7 +47,8 @@ async function measureReloads(exampleFiles) {
       const started = performance.now();
       fs.writeFileSync(handlerFile, handlerSource(version));
       while ((await servedVersion()) !== version) {
-        if (performance.now() - started > deadlineMs) throw new Error(`version ${version} was not served within ${deadlineMs} ms`);
+        if (performance.now() - started > deadlineMs)
+          throw new Error(`version ${version} was not served within ${deadlineMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       timings.push(performance.now() - started);
@@ -61,10 +67,15 @@ function summary(timings) {
   const n = sorted.length;
   const median = n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   const p90 = sorted[Math.min(n - 1, Math.floor(0.9 * n))];
-  return { median, text: `median ${median.toFixed(1)} ms   min ${sorted[0].toFixed(1)} ms   p90 ${p90.toFixed(1)} ms   max ${sorted[n - 1].toFixed(1)} ms` };
+  return {
+    median,
+    text: `median ${median.toFixed(1)} ms   min ${sorted[0].toFixed(1)} ms   p90 ${p90.toFixed(1)} ms   max ${sorted[n - 1].toFixed(1)} ms`,
+  };
 }
 
-console.log(`handler reload: save -> first request served by the new code (${saves} saves each, watcher debounce included, target < 200 ms)`);
+console.log(
+  `handler reload: save -> first request served by the new code (${saves} saves each, watcher debounce included, target < 200 ms)`,
+);
 const scenarios = [
   ['the edited handler alone', []],
   ['beside the library spec and handler', ['specs/library-api.openapi.yaml', 'handlers/library_api_handler.ts']],

@@ -12,9 +12,17 @@ const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
 const bareScript = path.join(repoRoot, 'bench/lib/bare-fastify-server.mjs');
 const routePath = '/api/adaptive/library-api/books';
 
-const env = (workspace) => ({ WORKSPACE: workspace, HOT_RELOAD: 'false', LOG_LEVEL: 'warn', AUTH_ENABLED: 'false', QUERY_SOURCES: path.join(workspace, 'none.yaml'), HEALTH_CONFIG: path.join(workspace, 'none.yaml') });
+const env = (workspace) => ({
+  WORKSPACE: workspace,
+  HOT_RELOAD: 'false',
+  LOG_LEVEL: 'warn',
+  AUTH_ENABLED: 'false',
+  QUERY_SOURCES: path.join(workspace, 'none.yaml'),
+  HEALTH_CONFIG: path.join(workspace, 'none.yaml'),
+});
 
-const row = (label, m) => `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
+const row = (label, m) =>
+  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
 
 async function compare(targets, { connections, durationSec, warmupSec, rounds }) {
   for (const target of targets) await measure(target.url, { connections, durationSec: warmupSec });
@@ -25,14 +33,20 @@ async function compare(targets, { connections, durationSec, warmupSec, rounds })
       console.log(row(`${target.label} #${round}`, result));
     }
   }
-  return targets.map((t) => ({ label: t.label, requestsPerSec: mean(t.runs.map((r) => r.requestsPerSec)), p99Ms: mean(t.runs.map((r) => r.p99Ms)) }));
+  return targets.map((t) => ({
+    label: t.label,
+    requestsPerSec: mean(t.runs.map((r) => r.requestsPerSec)),
+    p99Ms: mean(t.runs.map((r) => r.p99Ms)),
+  }));
 }
 
 /** Runs both comparisons. */
 export async function run({ connections, durationSec, warmupSec }) {
   const rounds = 2;
   const tsWorkspace = scratchWorkspace({ handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
-  const pyWorkspace = scratchWorkspace({ handlers: [path.join(repoRoot, 'server/src/gateway/python/fixtures/library_api_handler.py')] });
+  const pyWorkspace = scratchWorkspace({
+    handlers: [path.join(repoRoot, 'server/src/gateway/python/fixtures/library_api_handler.py')],
+  });
   const servers = [];
   try {
     const typescript = await startServer(gatewayScript, env(tsWorkspace.dir));
@@ -47,7 +61,9 @@ export async function run({ connections, durationSec, warmupSec }) {
     const bareSerializing = await startServer(bareScript, { ...bareEnv, BENCH_SERIALIZE: '1' });
     servers.push(bareSerializing);
 
-    console.log(`TypeScript handler route vs bare Fastify: ${connections} connections, ${durationSec} s per run, ${rounds} alternating rounds`);
+    console.log(
+      `TypeScript handler route vs bare Fastify: ${connections} connections, ${durationSec} s per run, ${rounds} alternating rounds`,
+    );
     const [handler, baseline, serializing] = await compare(
       [
         { label: 'handler GET /books', url: typescript.origin + routePath, runs: [] },
@@ -57,13 +73,19 @@ export async function run({ connections, durationSec, warmupSec }) {
       { connections, durationSec, warmupSec, rounds },
     );
     const ratio = (peer) => (handler.requestsPerSec / peer.requestsPerSec).toFixed(2);
-    console.log(`  ratio handler / bare Fastify: ${ratio(baseline)}x; / bare Fastify serialising per request: ${ratio(serializing)}x (target 0.6x, the handler isolated in its own process)`);
+    console.log(
+      `  ratio handler / bare Fastify: ${ratio(baseline)}x; / bare Fastify serialising per request: ${ratio(serializing)}x (target 0.6x, the handler isolated in its own process)`,
+    );
 
     const python = await startServer(gatewayScript, env(pyWorkspace.dir));
     servers.push(python);
     const seeded = JSON.parse(body).books;
     for (const book of seeded) {
-      await fetch(python.origin + routePath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: book.title, author: book.author }) });
+      await fetch(python.origin + routePath, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: book.title, author: book.author }),
+      });
     }
     console.log(`\nPython handler route vs the same route as a TypeScript handler (${seeded.length} books each)`);
     const [py, ts] = await compare(

@@ -100,7 +100,16 @@ function dumpedInstructions(dumpDir, pid) {
 async function instructionsPerRequest(label, script, env) {
   const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
   // Handler modules' processes are Node too; esbuild's service (Go) is not traced.
-  const wrapper = ['valgrind', '-q', '--tool=callgrind', '--trace-children=yes', '--trace-children-skip=*esbuild*', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${dumpDir}/cg.%p`];
+  const wrapper = [
+    'valgrind',
+    '-q',
+    '--tool=callgrind',
+    '--trace-children=yes',
+    '--trace-children-skip=*esbuild*',
+    '--instr-atstart=no',
+    '--dump-instr=no',
+    `--callgrind-out-file=${dumpDir}/cg.%p`,
+  ];
   const server = await startServer(script, env, { wrapper });
   try {
     const url = server.origin + routePath;
@@ -108,7 +117,10 @@ async function instructionsPerRequest(label, script, env) {
     if (result.non2xx > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers`);
     const counted = dumpedInstructions(dumpDir, server.pid);
     const perRequest = counted.total / result.requests;
-    const split = counted.server === counted.total ? '' : `   (server ${formatCount(counted.server / result.requests)}, processes it started ${formatCount((counted.total - counted.server) / result.requests)})`;
+    const split =
+      counted.server === counted.total
+        ? ''
+        : `   (server ${formatCount(counted.server / result.requests)}, processes it started ${formatCount((counted.total - counted.server) / result.requests)})`;
     console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request${split}`);
     const answer = await fetch(url);
     return { perRequest, body: await answer.text(), contentType: answer.headers.get('content-type') };
@@ -124,20 +136,37 @@ if (!hasValgrind()) {
   const exampleSpec = path.join(repoRoot, 'specs/library-api.openapi.yaml');
   const specOnly = scratchWorkspace({ specs: [exampleSpec] });
   // The example handler overrides the spec's routes.
-  const withHandler = scratchWorkspace({ specs: [exampleSpec], handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
+  const withHandler = scratchWorkspace({
+    specs: [exampleSpec],
+    handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')],
+  });
   try {
-    console.log(`instructions per request under callgrind: ${requests} requests at ${connections} connections, counted after ${warmup} requests of the same load`);
+    console.log(
+      `instructions per request under callgrind: ${requests} requests at ${connections} connections, counted after ${warmup} requests of the same load`,
+    );
     const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly.dir));
     // Under valgrind a handler's process starts a hundred times slower than natively.
-    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, { ...gatewayEnv(withHandler.dir), HANDLER_LOAD_TIMEOUT_MS: '600000' });
+    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, {
+      ...gatewayEnv(withHandler.dir),
+      HANDLER_LOAD_TIMEOUT_MS: '600000',
+    });
     const bare = (label, answer, serialize) =>
-      instructionsPerRequest(label, bareScript, { BENCH_PATH: routePath, BENCH_BODY: answer.body, BENCH_CONTENT_TYPE: answer.contentType, BENCH_SERIALIZE: serialize ? '1' : '0' });
+      instructionsPerRequest(label, bareScript, {
+        BENCH_PATH: routePath,
+        BENCH_BODY: answer.body,
+        BENCH_CONTENT_TYPE: answer.contentType,
+        BENCH_SERIALIZE: serialize ? '1' : '0',
+      });
     const bareGenerated = await bare('bare Fastify, same body as the generated route', generated, false);
     const bareHandler = await bare('bare Fastify, same body as the handler route', handler, false);
     const bareHandlerSerializing = await bare('  the same, JSON.stringify per request', handler, true);
     const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
-    console.log(`  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; target 0.85x)`);
-    console.log(`  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`);
+    console.log(
+      `  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; target 0.85x)`,
+    );
+    console.log(
+      `  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`,
+    );
   } finally {
     specOnly.remove();
     withHandler.remove();

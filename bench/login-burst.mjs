@@ -35,7 +35,10 @@ try {
   })();
   const started = performance.now();
   const statuses = await Promise.all(
-    Array.from({ length: attempts }, async (_, i) => (await fetch(`${server.origin}/api/adaptive/`, { headers: { authorization: wrong(i) } })).status),
+    Array.from(
+      { length: attempts },
+      async (_, i) => (await fetch(`${server.origin}/api/adaptive/`, { headers: { authorization: wrong(i) } })).status,
+    ),
   );
   const wall = performance.now() - started;
   running = false;
@@ -43,9 +46,15 @@ try {
   const cpuAfter = await server.cpuUsage();
   const cpuMs = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000;
 
-  const counts = Object.entries(statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n} x ${s}`);
-  console.log(`${attempts} wrong logins: ${counts.join(', ')} in ${wall.toFixed(0)} ms, server CPU ${cpuMs.toFixed(0)} ms`);
-  console.log(`liveness beside them: median ${median(probes).toFixed(1)} ms, worst ${Math.max(...probes).toFixed(0)} ms (${probes.length} probes)`);
+  const counts = Object.entries(statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(
+    ([s, n]) => `${n} x ${s}`,
+  );
+  console.log(
+    `${attempts} wrong logins: ${counts.join(', ')} in ${wall.toFixed(0)} ms, server CPU ${cpuMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `liveness beside them: median ${median(probes).toFixed(1)} ms, worst ${Math.max(...probes).toFixed(0)} ms (${probes.length} probes)`,
+  );
 } finally {
   await server.stop();
   workspace.remove();

@@ -7,7 +7,16 @@ import { specWorkspace, throughput } from './gateway.mjs';
 export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2 } = {}) {
   const workspace = specWorkspace();
   try {
-    return await throughput({ connections, durationSec, warmupSec, rounds, workspace, env: { MOCK_EXAMPLES: 'dynamic' }, label: 'gateway (dynamic examples)', target: 0.5 });
+    return await throughput({
+      connections,
+      durationSec,
+      warmupSec,
+      rounds,
+      workspace,
+      env: { MOCK_EXAMPLES: 'dynamic' },
+      label: 'gateway (dynamic examples)',
+      target: 0.5,
+    });
   } finally {
     workspace.remove();
   }

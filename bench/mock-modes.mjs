@@ -13,8 +13,14 @@ const pets = [
   { id: 1, name: 'Rex', tag: 'dog' },
   { id: 2, name: 'Tom', tag: 'cat' },
 ];
-const pet = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' }, tag: { type: 'string' } } };
-const answer = (schema, example) => ({ '200': { description: 'ok', content: { 'application/json': { schema, ...(example ? { example } : {}) } } } });
+const pet = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, tag: { type: 'string' } },
+};
+const answer = (schema, example) => ({
+  200: { description: 'ok', content: { 'application/json': { schema, ...(example ? { example } : {}) } } },
+});
 
 /** A pet store spec: stateful, or proxied to `upstream`. */
 const petstore = (extension) =>
@@ -24,7 +30,12 @@ const petstore = (extension) =>
     ...extension,
     paths: {
       '/pets': { get: { responses: answer({ type: 'array', items: pet }, pets) } },
-      '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: answer(pet) } },
+      '/pets/{petId}': {
+        get: {
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: answer(pet),
+        },
+      },
     },
   });
 
@@ -35,12 +46,19 @@ const row = (label, m) =>
 async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
   const targets = pairs.flatMap((pair) => [pair.subject, pair.baseline]);
   for (const target of targets) target.runs = [];
-  await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) => console.log(row(label, result)));
-  const averaged = (target) => ({ requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)), cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)) });
+  await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
+    console.log(row(label, result)),
+  );
+  const averaged = (target) => ({
+    requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)),
+    cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)),
+  });
   return pairs.map(({ subject, baseline, target }) => {
     const [a, b] = [averaged(subject), averaged(baseline)];
     const ratio = a.requestsPerSec / b.requestsPerSec;
-    console.log(`  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`);
+    console.log(
+      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`,
+    );
     return { label: subject.label, ratio };
   });
 }
@@ -55,21 +73,45 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
       servers.push(server);
       return server;
     };
-    const upstream = await start('bare-fastify-server.mjs', { BENCH_PATH: '/v1/pets', BENCH_BODY: JSON.stringify(pets), BENCH_CONTENT_TYPE: 'application/json; charset=utf-8' });
+    const upstream = await start('bare-fastify-server.mjs', {
+      BENCH_PATH: '/v1/pets',
+      BENCH_BODY: JSON.stringify(pets),
+      BENCH_CONTENT_TYPE: 'application/json; charset=utf-8',
+    });
     fs.writeFileSync(workspace.file('specs', 'stateful.json'), petstore({ 'x-adaptive-state': true }));
-    fs.writeFileSync(workspace.file('specs', 'proxied.json'), petstore({ 'x-adaptive-proxy': `${upstream.origin}/v1` }));
+    fs.writeFileSync(
+      workspace.file('specs', 'proxied.json'),
+      petstore({ 'x-adaptive-proxy': `${upstream.origin}/v1` }),
+    );
     const gateway = await start('gateway-server.mjs', gatewayEnv(workspace.dir));
     const statefulUrl = `${gateway.origin}/api/adaptive/stateful/pets/1`;
     const probe = await fetch(statefulUrl);
     const body = await probe.text();
     if (probe.status !== 200) throw new Error(`GET ${statefulUrl} answered ${probe.status}: ${body}`);
-    const bare = await start('bare-fastify-server.mjs', { BENCH_PATH: '/pets/1', BENCH_BODY: body, BENCH_CONTENT_TYPE: probe.headers.get('content-type') });
-    const bareProxy = await start('bare-proxy-server.mjs', { BENCH_PATH: '/pets', BENCH_UPSTREAM: `${upstream.origin}/v1` });
-    console.log(`mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`);
+    const bare = await start('bare-fastify-server.mjs', {
+      BENCH_PATH: '/pets/1',
+      BENCH_BODY: body,
+      BENCH_CONTENT_TYPE: probe.headers.get('content-type'),
+    });
+    const bareProxy = await start('bare-proxy-server.mjs', {
+      BENCH_PATH: '/pets',
+      BENCH_UPSTREAM: `${upstream.origin}/v1`,
+    });
+    console.log(
+      `mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`,
+    );
     return await compare(
       [
-        { subject: { label: 'stateful GET', server: gateway, url: statefulUrl }, baseline: { label: 'bare Fastify', server: bare, url: `${bare.origin}/pets/1` }, target: 0.5 },
-        { subject: { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` }, baseline: { label: 'bare Fastify proxy (undici)', server: bareProxy, url: `${bareProxy.origin}/pets` }, target: 0.8 },
+        {
+          subject: { label: 'stateful GET', server: gateway, url: statefulUrl },
+          baseline: { label: 'bare Fastify', server: bare, url: `${bare.origin}/pets/1` },
+          target: 0.5,
+        },
+        {
+          subject: { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` },
+          baseline: { label: 'bare Fastify proxy (undici)', server: bareProxy, url: `${bareProxy.origin}/pets` },
+          target: 0.8,
+        },
       ],
       { connections, durationSec, warmupSec, rounds },
     );

@@ -71,8 +71,12 @@ try {
   // Errors surface through the awaited queries; this keeps a dropped connection from crashing the run.
   client.on('error', () => undefined);
   await client.connect();
-  await client.query(`CREATE TABLE orders (id bigint PRIMARY KEY, product_id integer NOT NULL, quantity integer NOT NULL, amount numeric(12,2) NOT NULL)`);
-  await client.query(`INSERT INTO orders SELECT g, 1 + (g * 7919) % ${products}, 1 + g % 5, ((g * 31) % 100000) / 100.0 FROM generate_series(1::bigint, ${orders}) g`);
+  await client.query(
+    `CREATE TABLE orders (id bigint PRIMARY KEY, product_id integer NOT NULL, quantity integer NOT NULL, amount numeric(12,2) NOT NULL)`,
+  );
+  await client.query(
+    `INSERT INTO orders SELECT g, 1 + (g * 7919) % ${products}, 1 + g % 5, ((g * 31) % 100000) / 100.0 FROM generate_series(1::bigint, ${orders}) g`,
+  );
   await client.query('ANALYZE orders');
   await client.end();
 
@@ -121,9 +125,15 @@ sources:
     appender.endRow();
   }
   appender.closeSync();
-  await native.run(`CREATE TABLE lake.products AS SELECT * FROM read_parquet('${path.join(lake, 'products.parquet')}')`);
-  const nativeRun = await timed(async () => (await native.runAndReadAll(joinSql('pg.orders', 'lake.products'))).getRowObjectsJson());
-  const same = JSON.stringify(nativeRun.last.map((r) => [r.category, Number(r.orders)])) === JSON.stringify(federated.last.rows.map((r) => [r.category, Number(r.orders)]));
+  await native.run(
+    `CREATE TABLE lake.products AS SELECT * FROM read_parquet('${path.join(lake, 'products.parquet')}')`,
+  );
+  const nativeRun = await timed(async () =>
+    (await native.runAndReadAll(joinSql('pg.orders', 'lake.products'))).getRowObjectsJson(),
+  );
+  const same =
+    JSON.stringify(nativeRun.last.map((r) => [r.category, Number(r.orders)])) ===
+    JSON.stringify(federated.last.rows.map((r) => [r.category, Number(r.orders)]));
 
   const floorClient = new pg.Client({ connectionString: `${pgUrl}/${database}` });
   floorClient.on('error', () => undefined);
@@ -131,38 +141,69 @@ sources:
   const pgAggregate = await timed(() => floorClient.query('SELECT count(*), sum(amount), sum(quantity) FROM orders'));
   const pgCopy = await timed(async () => {
     let bytes = 0;
-    for await (const chunk of floorClient.query(new CopyOutStream('COPY (SELECT product_id, quantity, amount FROM orders) TO STDOUT WITH (FORMAT csv)'))) bytes += chunk.length;
+    for await (const chunk of floorClient.query(
+      new CopyOutStream('COPY (SELECT product_id, quantity, amount FROM orders) TO STDOUT WITH (FORMAT csv)'),
+    ))
+      bytes += chunk.length;
     return bytes;
   });
   await floorClient.end();
 
-  const filterSql = (source) => `SELECT count(*) AS n, sum(amount) AS s FROM ${source}.orders WHERE product_id <= ${products / 100}`;
+  const filterSql = (source) =>
+    `SELECT count(*) AS n, sum(amount) AS s FROM ${source}.orders WHERE product_id <= ${products / 100}`;
   const selective = await timed(() => run(filterSql('pgscan')));
-  const fullScan = await timed(() => run(`SELECT count(*) AS n, sum(amount) AS s FROM pgscan.orders WHERE product_id + 0 <= ${products / 100}`));
+  const fullScan = await timed(() =>
+    run(`SELECT count(*) AS n, sum(amount) AS s FROM pgscan.orders WHERE product_id + 0 <= ${products / 100}`),
+  );
 
-  const groupedSql = (source) => `SELECT quantity, count(*) AS orders, sum(amount) AS revenue, avg(amount) AS avg_amount FROM ${source}.orders GROUP BY quantity ORDER BY quantity`;
-  const grouped = { pushed: await timed(() => run(groupedSql('pg'))), plain: await timed(() => run(groupedSql('pgscan'))) };
+  const groupedSql = (source) =>
+    `SELECT quantity, count(*) AS orders, sum(amount) AS revenue, avg(amount) AS avg_amount FROM ${source}.orders GROUP BY quantity ORDER BY quantity`;
+  const grouped = {
+    pushed: await timed(() => run(groupedSql('pg'))),
+    plain: await timed(() => run(groupedSql('pgscan'))),
+  };
   const groupedNative = await timed(async () => (await native.runAndReadAll(groupedSql('pg'))).getRowObjectsJson());
   const filtered = { pushed: await timed(() => run(filterSql('pg'))), plain: selective };
   const sameRows = (a, b) => JSON.stringify(a.last.rows) === JSON.stringify(b.last.rows);
 
   console.log('\n1. cross-source join (PostgreSQL x Parquet, aggregated)');
   console.log(`   runs: federated ${federated.times.map(ms).join(', ')}; native ${nativeRun.times.map(ms).join(', ')}`);
-  console.log(`   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`);
-  console.log(`   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`);
-  console.log(`   the source's floor: PostgreSQL aggregates the table itself in ${ms(pgAggregate.ms)} (${(pgAggregate.ms / nativeRun.ms).toFixed(1)}x native) and sends the join's columns (COPY, ${(pgCopy.last / 1e6).toFixed(1)} MB, discarded) in ${ms(pgCopy.ms)} (${(pgCopy.ms / nativeRun.ms).toFixed(1)}x native); federated = ${(federated.ms / pgCopy.ms).toFixed(1)}x that COPY`);
-  console.log(`   aggregation pushed to PostgreSQL: ${pgScan.aggregation ? `yes, grouped by ${pgScan.aggregation.groupBy.map((c) => c.name).join(', ')}` : 'no (fewer rows per join key than pays off)'}`);
+  console.log(
+    `   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`,
+  );
+  console.log(
+    `   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`,
+  );
+  console.log(
+    `   the source's floor: PostgreSQL aggregates the table itself in ${ms(pgAggregate.ms)} (${(pgAggregate.ms / nativeRun.ms).toFixed(1)}x native) and sends the join's columns (COPY, ${(pgCopy.last / 1e6).toFixed(1)} MB, discarded) in ${ms(pgCopy.ms)} (${(pgCopy.ms / nativeRun.ms).toFixed(1)}x native); federated = ${(federated.ms / pgCopy.ms).toFixed(1)}x that COPY`,
+  );
+  console.log(
+    `   aggregation pushed to PostgreSQL: ${pgScan.aggregation ? `yes, grouped by ${pgScan.aggregation.groupBy.map((c) => c.name).join(', ')}` : 'no (fewer rows per join key than pays off)'}`,
+  );
   console.log('\n2. pushdown (filter matching 1% of rows)');
-  console.log(`   pushed:    ${ms(selective.ms)}, rows transferred ${selective.last.scans[0].rows} (${JSON.stringify(selective.last.scans[0].pushed)})`);
+  console.log(
+    `   pushed:    ${ms(selective.ms)}, rows transferred ${selective.last.scans[0].rows} (${JSON.stringify(selective.last.scans[0].pushed)})`,
+  );
   console.log(`   full scan: ${ms(fullScan.ms)}, rows transferred ${fullScan.last.scans[0].rows}`);
-  console.log(`   speed-up ${(fullScan.ms / selective.ms).toFixed(1)}x, ${(fullScan.last.scans[0].rows / Math.max(1, selective.last.scans[0].rows)).toFixed(0)}x fewer rows; same answer: ${selective.last.rows[0].n === fullScan.last.rows[0].n}`);
+  console.log(
+    `   speed-up ${(fullScan.ms / selective.ms).toFixed(1)}x, ${(fullScan.last.scans[0].rows / Math.max(1, selective.last.scans[0].rows)).toFixed(0)}x fewer rows; same answer: ${selective.last.rows[0].n === fullScan.last.rows[0].n}`,
+  );
   console.log('\n3. aggregation pushdown (PostgreSQL computes partial aggregates; DuckDB finishes them)');
-  for (const [label, pair] of [['grouped by quantity (5 groups)', grouped], ['1% filter, count and sum', filtered]]) {
+  for (const [label, pair] of [
+    ['grouped by quantity (5 groups)', grouped],
+    ['1% filter, count and sum', filtered],
+  ]) {
     const [pushedScan, plainScan] = [pair.pushed.last.scans[0], pair.plain.last.scans[0]];
-    console.log(`   ${label}: pushed ${ms(pair.pushed.ms)} (${pushedScan.rows} rows transferred${pushedScan.aggregation ? '' : ', NOT pushed'}), plain ${ms(pair.plain.ms)} (${plainScan.rows} rows); speed-up ${(pair.plain.ms / pair.pushed.ms).toFixed(1)}x; same answer: ${sameRows(pair.pushed, pair.plain)}`);
+    console.log(
+      `   ${label}: pushed ${ms(pair.pushed.ms)} (${pushedScan.rows} rows transferred${pushedScan.aggregation ? '' : ', NOT pushed'}), plain ${ms(pair.plain.ms)} (${plainScan.rows} rows); speed-up ${(pair.plain.ms / pair.pushed.ms).toFixed(1)}x; same answer: ${sameRows(pair.pushed, pair.plain)}`,
+    );
   }
-  console.log(`   grouped by quantity vs native DuckDB on local tables: ${ms(grouped.pushed.ms)} vs ${ms(groupedNative.ms)} = ${(grouped.pushed.ms / groupedNative.ms).toFixed(1)}x`);
-  console.log(`\n(median of ${runs} runs after one warm-up; ${os.cpus().length} CPUs, DuckDB threads ${setup.limits.threads})`);
+  console.log(
+    `   grouped by quantity vs native DuckDB on local tables: ${ms(grouped.pushed.ms)} vs ${ms(groupedNative.ms)} = ${(grouped.pushed.ms / groupedNative.ms).toFixed(1)}x`,
+  );
+  console.log(
+    `\n(median of ${runs} runs after one warm-up; ${os.cpus().length} CPUs, DuckDB threads ${setup.limits.threads})`,
+  );
 
   native.closeSync();
   local.closeSync();

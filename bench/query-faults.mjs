@@ -17,7 +17,9 @@ import { performance } from 'node:perf_hooks';
 import { queryModule } from './lib/query-dist.mjs';
 
 const [{ loadQuerySetup }, { SourceCatalog }, { SqlParser }, { DuckDBEngine }, { TrinoEngine }] = await Promise.all(
-  ['sources.js', 'source-catalog.js', 'engine/sql-parser.js', 'engine/duckdb-engine.js', 'engine/trino-engine.js'].map(queryModule),
+  ['sources.js', 'source-catalog.js', 'engine/sql-parser.js', 'engine/duckdb-engine.js', 'engine/trino-engine.js'].map(
+    queryModule,
+  ),
 );
 
 const hungCount = Number(process.env.HUNG ?? 20);
@@ -116,7 +118,9 @@ try {
     return measured;
   }
 
-  console.log(`2. SELECT 1 per second, ${clients} clients, ${seconds} s each, in the order none/hung/hung/none per round (target: with/without at least 0.9x)`);
+  console.log(
+    `2. SELECT 1 per second, ${clients} clients, ${seconds} s each, in the order none/hung/hung/none per round (target: with/without at least 0.9x)`,
+  );
   await selectOneRate(); // warm-up
   const without = [];
   const withHung = [];
@@ -129,7 +133,9 @@ try {
     const d = await selectOneRate();
     without.push(a, d);
     withHung.push(b, c);
-    console.log(`   round ${round + 1}: none hanging ${show(a)}, ${show(d)}; ${hungCount} hanging ${show(b)}, ${show(c)}`);
+    console.log(
+      `   round ${round + 1}: none hanging ${show(a)}, ${show(d)}; ${hungCount} hanging ${show(b)}, ${show(c)}`,
+    );
   }
   const mean = (values, key) => values.reduce((sum, m) => sum + m[key], 0) / values.length;
   console.log(

@@ -53,7 +53,11 @@ const serverEnv = (workspace, store) => ({
 });
 
 async function call(origin, method, url, body) {
-  const response = await fetch(`${origin}/api/v1/query${url}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body && JSON.stringify(body) });
+  const response = await fetch(`${origin}/api/v1/query${url}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body && JSON.stringify(body),
+  });
   const json = await response.json();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${json.detail}`);
   return json;
@@ -62,7 +66,11 @@ async function call(origin, method, url, body) {
 /** Submits `jobs` small jobs at once and polls until all have finished: jobs per second. */
 async function throughput(origin) {
   const started = performance.now();
-  const ids = await Promise.all(Array.from({ length: jobs }, (_, i) => call(origin, 'POST', '/async', { query: `SELECT ${i} AS n` }).then((job) => job.query_id)));
+  const ids = await Promise.all(
+    Array.from({ length: jobs }, (_, i) =>
+      call(origin, 'POST', '/async', { query: `SELECT ${i} AS n` }).then((job) => job.query_id),
+    ),
+  );
   let pending = ids;
   while (pending.length > 0) {
     const statuses = await Promise.all(pending.map((id) => call(origin, 'GET', `/async/${id}/status`)));
@@ -109,7 +117,9 @@ async function clean() {
 
 const workspace = workspaceWith(`  workers: 2\n  max_queued: ${jobs}\n`);
 try {
-  console.log(`async jobs, ${jobs} x SELECT n submitted at once, 2 workers, submit to COMPLETED; median of ${rounds} rounds, stores alternating`);
+  console.log(
+    `async jobs, ${jobs} x SELECT n submitted at once, 2 workers, submit to COMPLETED; median of ${rounds} rounds, stores alternating`,
+  );
   const stores = [
     ['folder (local)', ''],
     ['redis', redisUrl],
@@ -118,7 +128,13 @@ try {
   const servers = new Map();
   for (const [name, store] of stores) {
     try {
-      servers.set(name, await startServer(gatewayScript, { ...serverEnv(workspace, store), DATA_DIR: path.join(workspace, `data-${servers.size}`) }));
+      servers.set(
+        name,
+        await startServer(gatewayScript, {
+          ...serverEnv(workspace, store),
+          DATA_DIR: path.join(workspace, `data-${servers.size}`),
+        }),
+      );
     } catch (error) {
       console.log(`  ${name.padEnd(15)} skipped: ${error.message}`);
     }
@@ -135,10 +151,16 @@ try {
       }
       if (round > 0 && servers.has('folder (local)')) floor.push(await syncRate(servers.get('folder (local)').origin));
     }
-    for (const [name, values] of rates) console.log(`  ${name.padEnd(15)} ${median(values).toFixed(0)} jobs/s (${values.map((v) => v.toFixed(0)).join(', ')})`);
-    if (floor.length > 0) console.log(`  floor: the same queries through POST /sql, 2 at a time: ${median(floor).toFixed(0)} queries/s`);
+    for (const [name, values] of rates)
+      console.log(
+        `  ${name.padEnd(15)} ${median(values).toFixed(0)} jobs/s (${values.map((v) => v.toFixed(0)).join(', ')})`,
+      );
+    if (floor.length > 0)
+      console.log(`  floor: the same queries through POST /sql, 2 at a time: ${median(floor).toFixed(0)} queries/s`);
     const local = rates.get('folder (local)');
-    for (const name of ['redis', 'postgres']) if (local && rates.has(name)) console.log(`  ${name} / local: ${(median(rates.get(name)) / median(local)).toFixed(2)}x`);
+    for (const name of ['redis', 'postgres'])
+      if (local && rates.has(name))
+        console.log(`  ${name} / local: ${(median(rates.get(name)) / median(local)).toFixed(2)}x`);
   } finally {
     for (const server of servers.values()) await server.stop();
   }
@@ -147,7 +169,9 @@ try {
   const server = await startServer(gatewayScript, serverEnv(oversized, ''));
   try {
     const started = performance.now();
-    const { query_id } = await call(server.origin, 'POST', '/async', { query: "SELECT i, repeat('x', 10000) AS s FROM range(20000) t(i)" });
+    const { query_id } = await call(server.origin, 'POST', '/async', {
+      query: "SELECT i, repeat('x', 10000) AS s FROM range(20000) t(i)",
+    });
     let status;
     do {
       await sleep(100);
@@ -156,9 +180,15 @@ try {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const folder = path.join(oversized, 'data', 'query-jobs');
     const bytes = fs.readdirSync(folder).reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0);
-    const page = status.status === 'COMPLETED' ? await call(server.origin, 'GET', `/async/${query_id}/results?limit=1`) : undefined;
-    console.log(`oversized async job (20,000 rows of 10 kB, about 200 MB): ${status.status} in ${seconds} s; ${(bytes / 1024 ** 2).toFixed(1)} MB on disk`);
-    if (page) console.log(`  stored ${page.total_row_count} rows, truncated: ${page.truncated} (${page.truncated_reason})`);
+    const page =
+      status.status === 'COMPLETED'
+        ? await call(server.origin, 'GET', `/async/${query_id}/results?limit=1`)
+        : undefined;
+    console.log(
+      `oversized async job (20,000 rows of 10 kB, about 200 MB): ${status.status} in ${seconds} s; ${(bytes / 1024 ** 2).toFixed(1)} MB on disk`,
+    );
+    if (page)
+      console.log(`  stored ${page.total_row_count} rows, truncated: ${page.truncated} (${page.truncated_reason})`);
   } finally {
     await server.stop();
     fs.rmSync(oversized, { recursive: true, force: true });

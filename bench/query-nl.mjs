@@ -38,7 +38,8 @@ const questions = [
   'how many unicorns are there',
 ];
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
+const quantile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-bench-'));
@@ -49,7 +50,9 @@ const parser = await SqlParser.create();
 try {
   let started = performance.now();
   const schema = await nl.schemaContext();
-  console.log(`schema context (${schema.tables.length} tables, sampled values, ${schema.relationships.length} relationships): ${fmt(performance.now() - started)}`);
+  console.log(
+    `schema context (${schema.tables.length} tables, sampled values, ${schema.relationships.length} relationships): ${fmt(performance.now() - started)}`,
+  );
 
   const translator = new EmbeddedTranslator();
   const check = async (sql) => void (await parser.parse(sql));
@@ -70,9 +73,15 @@ try {
       translateTimes.push(performance.now() - started);
     }
   }
-  console.log(`embedded translation per question (${questions.length} questions x ${rounds} rounds, ${refused} refused with 422):`);
-  console.log(`  translate only:            median ${fmt(quantile(parseFree, 0.5))}, p95 ${fmt(quantile(parseFree, 0.95))}`);
-  console.log(`  translate + parser check:  median ${fmt(quantile(translateTimes, 0.5))}, p95 ${fmt(quantile(translateTimes, 0.95))}`);
+  console.log(
+    `embedded translation per question (${questions.length} questions x ${rounds} rounds, ${refused} refused with 422):`,
+  );
+  console.log(
+    `  translate only:            median ${fmt(quantile(parseFree, 0.5))}, p95 ${fmt(quantile(parseFree, 0.95))}`,
+  );
+  console.log(
+    `  translate + parser check:  median ${fmt(quantile(translateTimes, 0.5))}, p95 ${fmt(quantile(translateTimes, 0.95))}`,
+  );
 
   const answerTimes = [];
   for (let round = 0; round < Math.max(1, Math.floor(rounds / 20)); round++) {
@@ -82,7 +91,9 @@ try {
       answerTimes.push(performance.now() - started);
     }
   }
-  console.log(`  whole answer (translate + run + sentence): median ${fmt(quantile(answerTimes, 0.5))}, p95 ${fmt(quantile(answerTimes, 0.95))}`);
+  console.log(
+    `  whole answer (translate + run + sentence): median ${fmt(quantile(answerTimes, 0.5))}, p95 ${fmt(quantile(answerTimes, 0.95))}`,
+  );
 } finally {
   parser.close();
   await service.close();

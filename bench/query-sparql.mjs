@@ -28,13 +28,23 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sparql-bench-'));
 
 const instance = await DuckDBInstance.create(path.join(dir, 'shop.duckdb'));
 const db = await instance.connect();
-await db.run(`CREATE TABLE customers AS SELECT i AS id, 'Customer ' || i AS name, ['EU', 'NA', 'APAC', 'LATAM'][1 + i % 4] AS region FROM range(1, ${customers + 1}) t(i)`);
-await db.run(`CREATE TABLE orders AS SELECT i AS id, 1 + (i * 7919) % ${customers} AS customer_id, CAST(1 + (i * 31) % 500 AS DECIMAL(10,2)) AS amount, ['paid', 'shipped', 'refunded'][1 + i % 3] AS status FROM range(1, ${orders + 1}) t(i)`);
+await db.run(
+  `CREATE TABLE customers AS SELECT i AS id, 'Customer ' || i AS name, ['EU', 'NA', 'APAC', 'LATAM'][1 + i % 4] AS region FROM range(1, ${customers + 1}) t(i)`,
+);
+await db.run(
+  `CREATE TABLE orders AS SELECT i AS id, 1 + (i * 7919) % ${customers} AS customer_id, CAST(1 + (i * 31) % 500 AS DECIMAL(10,2)) AS amount, ['paid', 'shipped', 'refunded'][1 + i % 3] AS status FROM range(1, ${orders + 1}) t(i)`,
+);
 db.closeSync();
 instance.closeSync();
 
-fs.writeFileSync(path.join(dir, 'sources.yaml'), 'engine: duckdb\nlimits:\n  max_rows: 100000\nsources:\n  - name: shop\n    type: relational\n    description: bench\n    connector: duckdb\n    path: shop.duckdb\n');
-fs.writeFileSync(path.join(dir, 'ontology.ttl'), '@prefix ex: <http://example.com/shop#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\nex:placed owl:inverseOf ex:placedBy .\n');
+fs.writeFileSync(
+  path.join(dir, 'sources.yaml'),
+  'engine: duckdb\nlimits:\n  max_rows: 100000\nsources:\n  - name: shop\n    type: relational\n    description: bench\n    connector: duckdb\n    path: shop.duckdb\n',
+);
+fs.writeFileSync(
+  path.join(dir, 'ontology.ttl'),
+  '@prefix ex: <http://example.com/shop#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\nex:placed owl:inverseOf ex:placedBy .\n',
+);
 fs.writeFileSync(
   path.join(dir, 'mapping.ttl'),
   `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <http://example.com/shop#> . @prefix aw: <urn:adaptive-workbench:r2rml#> .
@@ -114,8 +124,12 @@ for (const c of cases) {
   const ratio = median(sparqlTimes.map((t, i) => t / sqlTimes[i]));
   console.log(`\n${c.name}`);
   console.log(`  translation (parse + translate, incl. column types): median ${median(translateTimes).toFixed(2)} ms`);
-  console.log(`  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ${ratio.toFixed(2)}x (median of ${runs} paired runs)`);
-  console.log(`  runs: SPARQL ${sparqlTimes.map((t) => t.toFixed(0)).join(', ')} | SQL ${sqlTimes.map((t) => t.toFixed(0)).join(', ')}`);
+  console.log(
+    `  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ${ratio.toFixed(2)}x (median of ${runs} paired runs)`,
+  );
+  console.log(
+    `  runs: SPARQL ${sparqlTimes.map((t) => t.toFixed(0)).join(', ')} | SQL ${sqlTimes.map((t) => t.toFixed(0)).join(', ')}`,
+  );
 }
 await queries.close();
 if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });

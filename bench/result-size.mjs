@@ -15,11 +15,16 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 
 /** A field of /proc/<pid>/status in kB (VmRSS now, VmHWM the peak so far). */
-const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+const statusKb = (pid, field) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 async function sql(origin, query) {
   const started = performance.now();
-  const response = await fetch(`${origin}/api/v1/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const response = await fetch(`${origin}/api/v1/query/sql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   const body = await response.text();
   return { status: response.status, ms: performance.now() - started, bytes: body.length, body };
 }
@@ -32,14 +37,19 @@ async function selectOneLoop(origin, done) {
 }
 
 const workspace = scratchWorkspace();
-const server = await startServer(new URL('./lib/gateway-server.mjs', import.meta.url).pathname, gatewayEnv(workspace.dir));
+const server = await startServer(
+  new URL('./lib/gateway-server.mjs', import.meta.url).pathname,
+  gatewayEnv(workspace.dir),
+);
 try {
   for (let i = 0; i < 20; i++) await sql(server.origin, 'SELECT 1 AS one');
   const stopAfter = performance.now() + 3000;
   const quiet = await selectOneLoop(server.origin, () => performance.now() > stopAfter);
   const rssBefore = statusKb(server.pid, 'VmRSS');
 
-  console.log(`SELECT 1 alone: median ${median(quiet).toFixed(1)} ms (${quiet.length} queries); server RSS ${mb(rssBefore)}`);
+  console.log(
+    `SELECT 1 alone: median ${median(quiet).toFixed(1)} ms (${quiet.length} queries); server RSS ${mb(rssBefore)}`,
+  );
 
   for (const concurrent of [1, 6]) {
     let running = true;
@@ -56,11 +66,17 @@ try {
       let summary = answer.body.slice(0, 160);
       try {
         const parsed = JSON.parse(answer.body);
-        summary = parsed.detail ?? `row_count ${parsed.row_count}, truncated ${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
+        summary =
+          parsed.detail ??
+          `row_count ${parsed.row_count}, truncated ${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
       } catch {}
-      console.log(`  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`);
+      console.log(
+        `  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`,
+      );
     }
-    console.log(`  SELECT 1 beside: median ${median(busy).toFixed(1)} ms, worst ${Math.max(...busy).toFixed(0)} ms (${busy.length} queries)`);
+    console.log(
+      `  SELECT 1 beside: median ${median(busy).toFixed(1)} ms, worst ${Math.max(...busy).toFixed(0)} ms (${busy.length} queries)`,
+    );
   }
 } finally {
   await server.stop();

@@ -17,7 +17,15 @@ const modules = ['gateway.mjs', 'mock-dynamic.mjs', 'mock-modes.mjs', 'handlers.
 function scripts() {
   const present = fs.readdirSync(benchDir);
   const queries = present.filter((name) => /^query-.*\.mjs$/.test(name)).sort();
-  return ['instructions.mjs', 'handler-reload.mjs', 'handler-isolation.mjs', ...queries, 'result-size.mjs', 'auth-bench.mjs', 'login-burst.mjs'].filter((name) => present.includes(name));
+  return [
+    'instructions.mjs',
+    'handler-reload.mjs',
+    'handler-isolation.mjs',
+    ...queries,
+    'result-size.mjs',
+    'auth-bench.mjs',
+    'login-burst.mjs',
+  ].filter((name) => present.includes(name));
 }
 
 const settings = {

@@ -63,8 +63,16 @@ function ignoredNames(dockerignore: string): Set<string> {
 function expand(base: string, source: string): string[] {
   if (!source.includes('*')) return [path.join(base, source)];
   const dir = path.join(base, path.dirname(source));
-  const pattern = new RegExp(`^${path.basename(source).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-  return fs.readdirSync(dir).filter((name) => pattern.test(name)).map((name) => path.join(dir, name));
+  const pattern = new RegExp(
+    `^${path
+      .basename(source)
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')}$`,
+  );
+  return fs
+    .readdirSync(dir)
+    .filter((name) => pattern.test(name))
+    .map((name) => path.join(dir, name));
 }
 
 /**
@@ -74,14 +82,20 @@ function expand(base: string, source: string): string[] {
  * with `--mount` cache flags dropped so the machine's npm cache serves. RUN steps about the operating
  * system (apt-get, users, system folders) are listed in `skipped`, not run.
  */
-export function replayDockerfile(dockerfile: string, context: string, scratch: string, options: { buildArgs?: Record<string, string> } = {}): { stages: ReplayedStages; skipped: string[] } {
+export function replayDockerfile(
+  dockerfile: string,
+  context: string,
+  scratch: string,
+  options: { buildArgs?: Record<string, string> } = {},
+): { stages: ReplayedStages; skipped: string[] } {
   const instructions = parseDockerfile(fs.readFileSync(dockerfile, 'utf8'));
   const ignorePath = `${dockerfile}.dockerignore`;
   const ignored = ignoredNames(fs.existsSync(ignorePath) ? fs.readFileSync(ignorePath, 'utf8') : '');
   const stages: ReplayedStages = {};
   const skipped: string[] = [];
   let stage: Stage | undefined;
-  const inStage = (s: Stage, target: string) => path.join(s.root, path.posix.isAbsolute(target) ? target : path.posix.join(s.workdir, target));
+  const inStage = (s: Stage, target: string) =>
+    path.join(s.root, path.posix.isAbsolute(target) ? target : path.posix.join(s.workdir, target));
   for (const { keyword, flags, args, text } of instructions) {
     if (keyword === 'FROM') {
       const name = args[2] ?? `stage${Object.keys(stages).length}`;
@@ -103,15 +117,26 @@ export function replayDockerfile(dockerfile: string, context: string, scratch: s
       const destination = args.at(-1)!;
       const from = flags.from ? stages[flags.from] : undefined;
       if (flags.from && !from) throw new Error(`COPY --from=${flags.from}: no such stage`);
-      const sources = args.slice(0, -1).flatMap((source) => (from ? expand(from.root, source) : expand(context, source)));
+      const sources = args
+        .slice(0, -1)
+        .flatMap((source) => (from ? expand(from.root, source) : expand(context, source)));
       if (sources.length === 0) throw new Error(`COPY ${text}: nothing matches`);
       const target = inStage(stage, destination);
       const intoFolder = destination.endsWith('/') || sources.length > 1;
       for (const source of sources) {
-        if (!fs.existsSync(source)) throw new Error(`COPY ${text}: ${path.relative(from?.root ?? context, source)} does not exist`);
+        if (!fs.existsSync(source))
+          throw new Error(`COPY ${text}: ${path.relative(from?.root ?? context, source)} does not exist`);
         // A folder's contents go to the destination; a file goes into it when it is a folder.
         const to = fs.statSync(source).isDirectory() || !intoFolder ? target : path.join(target, path.basename(source));
-        fs.cpSync(source, to, { recursive: true, filter: (file) => from !== undefined || !path.relative(context, file).split(path.sep).some((part) => ignored.has(part)) });
+        fs.cpSync(source, to, {
+          recursive: true,
+          filter: (file) =>
+            from !== undefined ||
+            !path
+              .relative(context, file)
+              .split(path.sep)
+              .some((part) => ignored.has(part)),
+        });
       }
     } else if (keyword === 'RUN') {
       const command = text.replace(/^(--[a-z-]+=\S+\s+)+/, '');
@@ -120,8 +145,14 @@ export function replayDockerfile(dockerfile: string, context: string, scratch: s
         continue;
       }
       // Not the test runner's npm settings (npm_config_*, NODE_ENV): the image starts without them.
-      const machine = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_|^NODE_ENV$/i.test(name)));
-      execFileSync('sh', ['-c', command], { cwd: inStage(stage, '.'), stdio: 'pipe', env: { ...machine, ...options.buildArgs, ...stage.env } });
+      const machine = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^npm_|^NODE_ENV$/i.test(name)),
+      );
+      execFileSync('sh', ['-c', command], {
+        cwd: inStage(stage, '.'),
+        stdio: 'pipe',
+        env: { ...machine, ...options.buildArgs, ...stage.env },
+      });
     } else if (keyword === 'ENTRYPOINT' || keyword === 'CMD') {
       const value = JSON.parse(text) as string[];
       if (keyword === 'ENTRYPOINT') stage.entrypoint = value;

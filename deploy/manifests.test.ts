@@ -12,14 +12,17 @@ import { makeWorkspace, removeWorkspace, startServer } from '../server/src/test-
 
 const dir = path.join(import.meta.dirname, 'kubernetes');
 const manifests = ['deployment.yaml', 'service.yaml', 'settings.yaml'].flatMap((file) =>
-  parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map((document) => document.toJS() as { kind: string }),
+  parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map(
+    (document) => document.toJS() as { kind: string },
+  ),
 );
 const models = { Deployment, Service, ConfigMap } as const;
 const deployment = manifests.find((m) => m.kind === 'Deployment') as Deployment;
 const container = deployment.spec!.template.spec!.containers[0];
 const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
 const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
-  variable.value ?? (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
+  variable.value ??
+  (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
 /** The container's environment, ConfigMap references resolved. */
 const env = Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
 
@@ -49,7 +52,13 @@ describe('Kubernetes manifests', () => {
   it('sets only variables the server reads, with values it accepts, and enforces authentication', () => {
     expect(env.AUTH_ENABLED).toBe('true');
     const config = loadConfig(env, {});
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, specsDir: '/config/specs', handlersDir: '/config/handlers', authEnabled: true });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      specsDir: '/config/specs',
+      handlersDir: '/config/handlers',
+      authEnabled: true,
+    });
     expect(config.auth.issuer).toBe('https://keycloak.example.com/auth/realms/platform');
   });
 
@@ -59,7 +68,9 @@ describe('Kubernetes manifests', () => {
   });
 
   it("mounts a sources.yaml that loads where the server reads it, from the kustomization's ConfigMap", () => {
-    const kustomization = parseAllDocuments(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0].toJS() as {
+    const kustomization = parseAllDocuments(
+      fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'),
+    )[0].toJS() as {
       configMapGenerator: { name: string; files: string[] }[];
     };
     const generator = kustomization.configMapGenerator.find((g) => g.name === 'adaptive-gateway-query')!;
@@ -74,7 +85,9 @@ describe('Kubernetes manifests', () => {
   it('mounts the specs and handlers ConfigMaps as whole directories, so updates reach the watcher', () => {
     const mounts = container.volumeMounts!;
     expect(mounts.find((m) => m.mountPath === '/config/specs')).toMatchObject({ name: 'specs', readOnly: true });
-    expect(mounts.filter((m) => ['specs', 'handlers'].includes(m.name)).every((m) => m.subPath === undefined)).toBe(true);
+    expect(mounts.filter((m) => ['specs', 'handlers'].includes(m.name)).every((m) => m.subPath === undefined)).toBe(
+      true,
+    );
     const volumes = deployment.spec!.template.spec!.volumes!;
     expect(volumes.find((v) => v.name === 'specs')!.configMap!.name).toBe('adaptive-gateway-specs');
     expect(volumes.find((v) => v.name === 'handlers')!.configMap!.name).toBe('adaptive-gateway-handlers');
@@ -93,10 +106,16 @@ describe('Kubernetes manifests', () => {
     const { limits } = loadQuerySetup(path.join(import.meta.dirname, '..', 'query', 'sources.yaml'));
     const duckdb = limits.maxConcurrent * mib(limits.memoryLimit);
     // Each TypeScript handler module of the example workspace runs in a process of its own, plus one spare.
-    const handlerModules = fs.readdirSync(path.join(import.meta.dirname, '..', 'handlers')).filter(isHandlerFile).length;
+    const handlerModules = fs
+      .readdirSync(path.join(import.meta.dirname, '..', 'handlers'))
+      .filter(isHandlerFile).length;
     const handlerProcesses = (handlerModules + 1) * 2 * loadConfig(env, {}).handlerMemoryMb;
     const headroomMib = 256; // Node and DuckDB outside their heaps: code, native buffers, thread stacks.
-    expect(mib(container.resources!.limits!.memory as string)).toBeGreaterThanOrEqual(mainHeap + specWorkers + duckdb + handlerProcesses + headroomMib);
-    expect(mib(container.resources!.requests!.memory as string)).toBeLessThanOrEqual(mib(container.resources!.limits!.memory as string));
+    expect(mib(container.resources!.limits!.memory as string)).toBeGreaterThanOrEqual(
+      mainHeap + specWorkers + duckdb + handlerProcesses + headroomMib,
+    );
+    expect(mib(container.resources!.requests!.memory as string)).toBeLessThanOrEqual(
+      mib(container.resources!.limits!.memory as string),
+    );
   });
 });

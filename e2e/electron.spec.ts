@@ -19,7 +19,10 @@ function electronBinary(): string | undefined {
 const binary = electronBinary();
 
 test.describe('desktop app (Electron smoke test)', () => {
-  test.skip(!binary, 'No Electron binary is installed here (npm start fetches it where it can); the same UI is tested in Chromium against serve --workbench');
+  test.skip(
+    !binary,
+    'No Electron binary is installed here (npm start fetches it where it can); the same UI is tested in Chromium against serve --workbench',
+  );
 
   test('opens a window on the embedded server and reloads a spec edit', async () => {
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-electron-e2e-'));
@@ -27,15 +30,41 @@ test.describe('desktop app (Electron smoke test)', () => {
     fs.mkdirSync(path.join(workspace, 'handlers'));
     const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-electron-user-'));
     fs.writeFileSync(path.join(userData, 'state.json'), JSON.stringify({ recentWorkspaces: [workspace] }));
-    const app = await electron.launch({ executablePath: binary, args: [root], env: { ...process.env, LOG_LEVEL: 'warn', ADAPTIVE_WORKBENCH_USER_DATA: userData } });
+    const app = await electron.launch({
+      executablePath: binary,
+      args: [root],
+      env: { ...process.env, LOG_LEVEL: 'warn', ADAPTIVE_WORKBENCH_USER_DATA: userData },
+    });
     try {
       const window = await app.firstWindow();
       await expect(window).toHaveURL(/\/workbench\/\?token=/);
       const origin = new URL(window.url()).origin;
-      const books = await window.evaluate(async (url) => (await fetch(url)).status, `${origin}/api/adaptive/library-api/books`);
+      const books = await window.evaluate(
+        async (url) => (await fetch(url)).status,
+        `${origin}/api/adaptive/library-api/books`,
+      );
       expect(books).toBe(200);
-      fs.writeFileSync(path.join(workspace, 'specs', 'ping.openapi.json'), JSON.stringify({ openapi: '3.0.3', info: { title: 'p', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: { pong: true } } } } } } } } }));
-      await expect.poll(() => window.evaluate(async (url) => (await fetch(url)).status, `${origin}/api/adaptive/ping/ping`), { timeout: 15_000 }).toBe(200);
+      fs.writeFileSync(
+        path.join(workspace, 'specs', 'ping.openapi.json'),
+        JSON.stringify({
+          openapi: '3.0.3',
+          info: { title: 'p', version: '1' },
+          paths: {
+            '/ping': {
+              get: {
+                responses: {
+                  '200': { description: 'ok', content: { 'application/json': { example: { pong: true } } } },
+                },
+              },
+            },
+          },
+        }),
+      );
+      await expect
+        .poll(() => window.evaluate(async (url) => (await fetch(url)).status, `${origin}/api/adaptive/ping/ping`), {
+          timeout: 15_000,
+        })
+        .toBe(200);
     } finally {
       await app.close();
       fs.rmSync(workspace, { recursive: true, force: true });

@@ -38,13 +38,20 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   // A health component for e2e/health.spec.ts: an HTTP service on a port the test opens and closes.
   const partnerPort = await freePort();
-  fs.appendFileSync(path.join(workspace, 'health.yaml'), `\ncomponents:\n  e2epartner:\n    components:\n      api: {http: {url: "http://127.0.0.1:${partnerPort}/health"}, timeout_ms: 1000}\n`);
+  fs.appendFileSync(
+    path.join(workspace, 'health.yaml'),
+    `\ncomponents:\n  e2epartner:\n    components:\n      api: {http: {url: "http://127.0.0.1:${partnerPort}/health"}, timeout_ms: 1000}\n`,
+  );
   process.env.E2E_PARTNER_PORT = String(partnerPort);
   // Handlers import 'adaptive-workbench/handler': the server maps it to its own SDK, from any folder.
-  const server = spawn(process.execPath, [cli, 'serve', '--workbench', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace], {
-    env: { ...process.env, AUTH_ENABLED: 'false', HOT_RELOAD: 'true', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = spawn(
+    process.execPath,
+    [cli, 'serve', '--workbench', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace],
+    {
+      env: { ...process.env, AUTH_ENABLED: 'false', HOT_RELOAD: 'true', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const logFile = path.join(root, 'test-results', 'e2e-server.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.createWriteStream(logFile);
@@ -53,7 +60,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`The server printed no workbench URL within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The server printed no workbench URL within 60 s:\n${output}`)),
+      60_000,
+    );
     server.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Workbench: (http:\/\/\S+)/.exec(output);

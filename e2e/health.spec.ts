@@ -17,19 +17,25 @@ function startPartner(): Promise<http.Server> {
     response.setHeader('content-type', 'application/json');
     response.end('{"status":"ok"}');
   });
-  return new Promise((resolve) => server.listen(Number(process.env.E2E_PARTNER_PORT), '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve) =>
+    server.listen(Number(process.env.E2E_PARTNER_PORT), '127.0.0.1', () => resolve(server)),
+  );
 }
 
 test('the health tree shows the components, and one turns DOWN when its service stops', async ({ page }) => {
   const partner = await startPartner();
   await page.addInitScript(() => {
-    localStorage.setItem('adaptive-workbench:layout', JSON.stringify({ sideVisible: true, sidePanel: 'health', sideWidth: 760 }));
+    localStorage.setItem(
+      'adaptive-workbench:layout',
+      JSON.stringify({ sideVisible: true, sidePanel: 'health', sideWidth: 760 }),
+    );
     localStorage.setItem('adaptive-workbench:health-interval', '2000');
     localStorage.removeItem('adaptive-workbench:health-expanded');
   });
   await page.goto(url());
   const tree = page.getByRole('treegrid', { name: 'Health components' });
-  for (const component of ['gateway', 'database', 'objectstore', 'broker', 'e2epartner']) await expect(tree.locator(`tr[data-path="${component}"]`)).toBeVisible();
+  for (const component of ['gateway', 'database', 'objectstore', 'broker', 'e2epartner'])
+    await expect(tree.locator(`tr[data-path="${component}"]`)).toBeVisible();
   await expect(page.getByLabel('Overall status')).toHaveText('UP');
 
   await page.getByRole('button', { name: 'Expand all' }).click();

@@ -24,7 +24,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
 /** Opens the workbench with a tall bottom area and the query console in it. */
 async function openConsole(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    localStorage.setItem('adaptive-workbench:layout', JSON.stringify({ bottomHeight: 640, bottomVisible: true, bottomPanel: 'query', sideVisible: false }));
+    localStorage.setItem(
+      'adaptive-workbench:layout',
+      JSON.stringify({ bottomHeight: 640, bottomVisible: true, bottomPanel: 'query', sideVisible: false }),
+    );
     localStorage.removeItem('adaptive-workbench:query-texts');
     localStorage.removeItem('adaptive-workbench:query-history');
     localStorage.removeItem('adaptive-workbench:query-async');
@@ -43,10 +46,13 @@ async function typeQuery(page: Page, text: string): Promise<void> {
   await page.keyboard.insertText(text);
 }
 
-test('the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt tables', async ({ page }) => {
+test('the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt tables', async ({
+  page,
+}) => {
   await openConsole(page);
   const tree = page.getByRole('tree', { name: 'Query sources' });
-  for (const source of ['shop', 'lake', 'events']) await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
+  for (const source of ['shop', 'lake', 'events'])
+    await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
   // Every source lists its tables before any query has named them.
   await tree.getByRole('treeitem', { name: 'events', exact: true }).locator('.source-row').click();
   await expect(tree.getByRole('treeitem', { name: 'events.clicks' })).toBeVisible();
@@ -154,14 +160,21 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await typeQuery(page, 'SELECT ?customer WHERE { ?customer a <http://example.com/shop#Customer> } LIMIT 4');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
-  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: /^http:\/\/example\.com\/shop\/customer\// }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('grid', { name: 'Query results' })
+      .getByRole('gridcell', { name: /^http:\/\/example\.com\/shop\/customer\// })
+      .first(),
+  ).toBeVisible();
 
   await page.getByRole('tab', { name: 'Question' }).click();
   await page.getByLabel('Question').fill('how many customers are there in each region');
   await page.getByLabel('Question').press('ControlOrMeta+Enter');
   // The answer's wording is the translator's; the rows are what the question asks.
   await expect(page.locator('.query-output').getByRole('note')).toContainText(/region/i);
-  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true }),
+  ).toBeVisible();
   await expect(page.locator('.generated-query')).toContainText('shop');
   await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
   // A grouped aggregate gets its chart beside the rows.
@@ -175,19 +188,28 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await expect(page.locator('.query-editor .view-lines')).toContainText(generated.split('\n')[0].trim().slice(0, 30));
   await page.locator('.query-editor .monaco-editor').click();
   await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell', { name: 'LATAM', exact: true }),
+  ).toBeVisible();
   await expect(page.getByLabel('Result statistics')).toContainText('4 rows');
   await expect(page.locator('.query-chart')).toHaveCount(0);
 });
 
-test('the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated SQL', async ({ page }) => {
+test('the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated SQL', async ({
+  page,
+}) => {
   await openConsole(page);
   await page.getByRole('tab', { name: 'SPARQL' }).click();
-  await typeQuery(page, 'PREFIX ex: <http://example.com/shop#>\nSELECT DISTINCT ?class WHERE { ?x a ?class } # every class with instances');
+  await typeQuery(
+    page,
+    'PREFIX ex: <http://example.com/shop#>\nSELECT DISTINCT ?class WHERE { ?x a ?class } # every class with instances',
+  );
   // Keywords, variables, IRIs and the comment are told apart: several token classes, where plain text has one.
   const lines = page.locator('.query-editor .view-lines');
   await expect(lines).toContainText('every class');
-  const tokenClasses = await lines.locator('span[class^="mtk"]').evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
+  const tokenClasses = await lines
+    .locator('span[class^="mtk"]')
+    .evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
   expect(tokenClasses.length).toBeGreaterThanOrEqual(4);
 
   await page.keyboard.press('ControlOrMeta+Enter');

@@ -35,7 +35,9 @@ test.describe.configure({ mode: 'serial' });
 /** Records a measurement: printed for the run's log and kept in test-results/e2e-measurements.json. */
 function measure(name: string, ms: number): void {
   console.log(`[measure] ${name}: ${ms} ms`);
-  const all = fs.existsSync(measurementsFile) ? (JSON.parse(fs.readFileSync(measurementsFile, 'utf8')) as Record<string, number>) : {};
+  const all = fs.existsSync(measurementsFile)
+    ? (JSON.parse(fs.readFileSync(measurementsFile, 'utf8')) as Record<string, number>)
+    : {};
   all[name] = ms;
   fs.mkdirSync(path.dirname(measurementsFile), { recursive: true });
   fs.writeFileSync(measurementsFile, `${JSON.stringify(all, null, 2)}\n`);
@@ -50,7 +52,9 @@ function recordAppearance(selectors: string[]): void {
   const times: Record<string, number> = {};
   const start = document.readyState === 'loading' ? 0 : performance.now();
   const check = () => {
-    for (const selector of selectors) if (times[selector] === undefined && document.querySelector(selector)) times[selector] = Math.round(performance.now() - start);
+    for (const selector of selectors)
+      if (times[selector] === undefined && document.querySelector(selector))
+        times[selector] = Math.round(performance.now() - start);
     if (Object.keys(times).length === selectors.length) observer.disconnect();
   };
   const observer = new MutationObserver(check);
@@ -59,7 +63,10 @@ function recordAppearance(selectors: string[]): void {
 }
 
 async function appearedAfter(page: Page, selector: string): Promise<number> {
-  const handle = await page.waitForFunction((s) => (window as unknown as { appeared?: Record<string, number> }).appeared?.[s], selector);
+  const handle = await page.waitForFunction(
+    (s) => (window as unknown as { appeared?: Record<string, number> }).appeared?.[s],
+    selector,
+  );
   return (await handle.jsonValue()) as number;
 }
 
@@ -87,7 +94,9 @@ async function replaceEditorText(page: Page, text: string): Promise<void> {
   await page.evaluate((pasted) => {
     const data = new DataTransfer();
     data.setData('text/plain', pasted);
-    document.activeElement?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    document.activeElement?.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, text);
   // The cursor ends after the paste, so its last line is in view.
   const lastLine = text.trim().split('\n').at(-1)!.trim();
@@ -170,7 +179,9 @@ test('marks a YAML error in the editor and lists it in the problems panel', asyn
   await expect(editor(page).locator('.squiggly-error').first()).toBeVisible();
   await page.keyboard.press('ControlOrMeta+S');
   await showPanel(page, 'problems');
-  const problem = page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'specs/e2e-pets.openapi.yaml:' }).filter({ hasText: 'server' });
+  const problem = page
+    .locator('[data-panel-body="problems"] tr.problem', { hasText: 'specs/e2e-pets.openapi.yaml:' })
+    .filter({ hasText: 'server' });
   await expect(problem.first()).toBeVisible();
   await expect(page.locator('.statusbar')).toContainText(/[1-9]\d* errors?/);
   await screenshot(page, '04-problems');
@@ -179,13 +190,20 @@ test('marks a YAML error in the editor and lists it in the problems panel', asyn
   await problem.first().click();
   await replaceEditorText(page, petsSpec);
   await page.keyboard.press('ControlOrMeta+S');
-  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'e2e-pets' }).filter({ hasText: 'server' })).toHaveCount(0);
+  await expect(
+    page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'e2e-pets' }).filter({ hasText: 'server' }),
+  ).toHaveCount(0);
 });
 
-test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({ page }) => {
+test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({
+  page,
+}) => {
   const handlerPath = 'handlers/library_api_handler.ts';
   const original = fs.readFileSync(path.join(workspace(), handlerPath), 'utf8');
-  const changed = original.replace('() => ({ total_books: books.length })', '() => ({ total_books: books.length + 1000 })');
+  const changed = original.replace(
+    '() => ({ total_books: books.length })',
+    '() => ({ total_books: books.length + 1000 })',
+  );
   expect(changed).not.toBe(original);
 
   await page.goto(url());
@@ -195,10 +213,14 @@ test('edits the library handler with SDK typings, and the change shows in a requ
   // The SDK's typings are loaded: `t.String()` is a TString, so assigning it to a number is an error.
   await replaceEditorText(page, `${original}\nexport const typed: number = t.String();\n`);
   await showPanel(page, 'problems');
-  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toBeVisible({
+    timeout: 30_000,
+  });
 
   await replaceEditorText(page, changed);
-  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'TString' })).toHaveCount(0, {
+    timeout: 30_000,
+  });
   await page.keyboard.press('ControlOrMeta+S');
   await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
 
@@ -207,7 +229,11 @@ test('edits the library handler with SDK typings, and the change shows in a requ
   await screenshot(page, '05-logs');
 
   // The reload after the save serves the new handler.
-  const totalBooks = () => page.evaluate(async () => ((await (await fetch('/api/adaptive/library-api/stats')).json()) as { total_books: number }).total_books);
+  const totalBooks = () =>
+    page.evaluate(
+      async () =>
+        ((await (await fetch('/api/adaptive/library-api/stats')).json()) as { total_books: number }).total_books,
+    );
   await expect.poll(totalBooks, { timeout: 15_000 }).toBeGreaterThanOrEqual(1000);
 
   await showPanel(page, 'requests');

@@ -21,11 +21,23 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('window', () => {
   it('isolates and sandboxes the renderer, without Node', () => {
     const options = windowOptions('/app/preload.cjs', { recentWorkspaces: [] });
-    expect(options.webPreferences).toMatchObject({ preload: '/app/preload.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true });
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+    });
   });
   it('restores remembered bounds, and ignores absurd ones', () => {
-    expect(windowOptions('p', { recentWorkspaces: [], bounds: { x: 10, y: 20, width: 1000, height: 700 } })).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 });
-    expect(windowOptions('p', { recentWorkspaces: [], bounds: { width: 5, height: 5 } })).toMatchObject({ width: 1400, height: 900 });
+    expect(
+      windowOptions('p', { recentWorkspaces: [], bounds: { x: 10, y: 20, width: 1000, height: 700 } }),
+    ).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 });
+    expect(windowOptions('p', { recentWorkspaces: [], bounds: { width: 5, height: 5 } })).toMatchObject({
+      width: 1400,
+      height: 900,
+    });
   });
   it('allows only the embedded server in the content security policy', () => {
     const policy = contentSecurityPolicy('http://127.0.0.1:4567');

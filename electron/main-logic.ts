@@ -90,7 +90,10 @@ export function isExternalLink(url: string): boolean {
 /** Moves `workspace` to the front of the recent list, without duplicates, at most ten. */
 export function rememberWorkspace(state: AppState, workspace: string): AppState {
   const resolved = path.resolve(workspace);
-  return { ...state, recentWorkspaces: [resolved, ...state.recentWorkspaces.filter((w) => w !== resolved)].slice(0, maxRecent) };
+  return {
+    ...state,
+    recentWorkspaces: [resolved, ...state.recentWorkspaces.filter((w) => w !== resolved)].slice(0, maxRecent),
+  };
 }
 
 /** The workspace to open at start: the last one that still exists, else the example workspace. */
@@ -103,7 +106,9 @@ export function readState(file: string): AppState {
   try {
     const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<AppState>;
     return {
-      recentWorkspaces: Array.isArray(value.recentWorkspaces) ? value.recentWorkspaces.filter((w): w is string => typeof w === 'string') : [],
+      recentWorkspaces: Array.isArray(value.recentWorkspaces)
+        ? value.recentWorkspaces.filter((w): w is string => typeof w === 'string')
+        : [],
       bounds: value.bounds,
       maximized: value.maximized === true,
     };

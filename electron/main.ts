@@ -24,7 +24,9 @@ import {
 } from './main-logic.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const exampleWorkspace = app.isPackaged ? path.join(process.resourcesPath, 'example-workspace') : path.resolve(here, '..', '..');
+const exampleWorkspace = app.isPackaged
+  ? path.join(process.resourcesPath, 'example-workspace')
+  : path.resolve(here, '..', '..');
 // A separate profile (tests, a second configuration) keeps its own state and single-instance lock.
 if (process.env.ADAPTIVE_WORKBENCH_USER_DATA) app.setPath('userData', process.env.ADAPTIVE_WORKBENCH_USER_DATA);
 const stateFile = path.join(app.getPath('userData'), 'state.json');
@@ -40,7 +42,10 @@ async function startServer(folder: string): Promise<void> {
   const previous = server;
   server = undefined;
   await previous?.close();
-  const config = loadConfig({ ...process.env, HOT_RELOAD: 'true' }, { workspace: folder, host: '127.0.0.1', port: '0', workbench: true });
+  const config = loadConfig(
+    { ...process.env, HOT_RELOAD: 'true' },
+    { workspace: folder, host: '127.0.0.1', port: '0', workbench: true },
+  );
   // The renderer built beside this bundle (dist/renderer), wherever a packaged app puts the server package.
   server = await buildServer(config, { workbenchToken: token, rendererDir: path.join(here, '..', 'renderer') });
   serverUrl = await server.listen({ host: '127.0.0.1', port: 0 });
@@ -61,7 +66,10 @@ async function openWorkspace(folder: string): Promise<void> {
 }
 
 async function chooseWorkspace(): Promise<string | undefined> {
-  const result = await dialog.showOpenDialog({ title: 'Open Workspace', properties: ['openDirectory', 'createDirectory'] });
+  const result = await dialog.showOpenDialog({
+    title: 'Open Workspace',
+    properties: ['openDirectory', 'createDirectory'],
+  });
   return result.canceled ? undefined : result.filePaths[0];
 }
 
@@ -71,8 +79,18 @@ function buildMenu(): void {
     {
       label: 'File',
       submenu: [
-        { label: 'Open Workspace…', accelerator: 'CmdOrCtrl+O', click: async () => { const folder = await chooseWorkspace(); if (folder) await openWorkspace(folder); } },
-        { label: 'Open Recent', submenu: state.recentWorkspaces.map((folder) => ({ label: folder, click: () => void openWorkspace(folder) })) },
+        {
+          label: 'Open Workspace…',
+          accelerator: 'CmdOrCtrl+O',
+          click: async () => {
+            const folder = await chooseWorkspace();
+            if (folder) await openWorkspace(folder);
+          },
+        },
+        {
+          label: 'Open Recent',
+          submenu: state.recentWorkspaces.map((folder) => ({ label: folder, click: () => void openWorkspace(folder) })),
+        },
         { type: 'separator' },
         { label: 'New Spec', accelerator: 'CmdOrCtrl+Alt+N', click: send('menu:new-spec') },
         { label: 'New Handler', accelerator: 'CmdOrCtrl+Alt+H', click: send('menu:new-handler') },
@@ -81,7 +99,19 @@ function buildMenu(): void {
       ],
     },
     { role: 'editMenu' },
-    { label: 'View', submenu: [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }] },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'reload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
     {
       label: 'Help',
       submenu: [
@@ -102,18 +132,21 @@ function registerBridge(): void {
     },
     'workspace:recent': () => state.recentWorkspaces,
     'workspace:open-recent': async (folder) => {
-      if (typeof folder !== 'string' || !state.recentWorkspaces.includes(folder)) throw new Error('not a recent workspace');
+      if (typeof folder !== 'string' || !state.recentWorkspaces.includes(folder))
+        throw new Error('not a recent workspace');
       await openWorkspace(folder);
     },
     'file:reveal': (file) => {
-      if (typeof file !== 'string' || !isInsideWorkspace(workspace, file)) throw new Error('only files inside the workspace can be revealed');
+      if (typeof file !== 'string' || !isInsideWorkspace(workspace, file))
+        throw new Error('only files inside the workspace can be revealed');
       shell.showItemInFolder(path.resolve(workspace, file));
     },
   };
   for (const [channel, handler] of Object.entries(handlers)) {
     if (!isBridgeChannel(channel)) throw new Error(`channel ${channel} is not allow-listed`);
     ipcMain.handle(channel, (event, ...args) => {
-      if (!isAllowedNavigation(event.senderFrame?.url ?? '', new URL(serverUrl).origin)) throw new Error('refused: not the workbench');
+      if (!isAllowedNavigation(event.senderFrame?.url ?? '', new URL(serverUrl).origin))
+        throw new Error('refused: not the workbench');
       return handler(...args);
     });
   }
@@ -149,7 +182,9 @@ if (!app.requestSingleInstanceLock()) {
     await startServer(initialWorkspace(state, exampleWorkspace));
     const origin = new URL(serverUrl).origin;
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(origin)] } });
+      callback({
+        responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(origin)] },
+      });
     });
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     registerBridge();

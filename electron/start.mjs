@@ -29,7 +29,12 @@ function fetchBinary() {
   console.error('Fetching the Electron binary...');
   const result = spawnSync(process.execPath, [installer], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
   if (result.status === 0) return undefined;
-  return (result.stderr ?? '').trim().split('\n').find((line) => /error/i.test(line)) ?? `exit code ${result.status}`;
+  return (
+    (result.stderr ?? '')
+      .trim()
+      .split('\n')
+      .find((line) => /error/i.test(line)) ?? `exit code ${result.status}`
+  );
 }
 
 let binary = installedBinary();
@@ -37,7 +42,9 @@ if (!binary) {
   const failure = fetchBinary();
   binary = installedBinary();
   if (!binary) {
-    console.error(`No Electron binary is installed on this machine (${failure ?? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set'}); run the same workbench in a browser instead: npm run workbench`);
+    console.error(
+      `No Electron binary is installed on this machine (${failure ?? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set'}); run the same workbench in a browser instead: npm run workbench`,
+    );
     process.exit(1);
   }
 }

@@ -41,8 +41,21 @@ function addBook(fields: Static<typeof BookCreate> & { title: string; author: st
   return book;
 }
 
-addBook({ title: 'The Pragmatic Programmer', author: 'David Thomas, Andrew Hunt', isbn: '978-0135957059', publishedYear: 2019 });
-addBook({ title: 'Designing Data-Intensive Applications', author: 'Martin Kleppmann', isbn: '978-1449373320', publishedYear: 2017 }, false);
+addBook({
+  title: 'The Pragmatic Programmer',
+  author: 'David Thomas, Andrew Hunt',
+  isbn: '978-0135957059',
+  publishedYear: 2019,
+});
+addBook(
+  {
+    title: 'Designing Data-Intensive Applications',
+    author: 'Martin Kleppmann',
+    isbn: '978-1449373320',
+    publishedYear: 2017,
+  },
+  false,
+);
 addBook({ title: 'Refactoring', author: 'Martin Fowler', isbn: '978-0134757599', publishedYear: 2018 });
 
 export const router = new Router();
@@ -51,7 +64,9 @@ router.get(
   '/books',
   {
     summary: 'List books',
-    query: t.Object({ available: t.Optional(t.Boolean({ description: 'Only books whose availability equals this value' })) }),
+    query: t.Object({
+      available: t.Optional(t.Boolean({ description: 'Only books whose availability equals this value' })),
+    }),
     response: t.Object({ books: t.Array(Book), count: t.Integer({ description: 'Number of books returned' }) }),
   },
   ({ query }) => {
@@ -62,7 +77,13 @@ router.get(
 
 router.post(
   '/books',
-  { summary: 'Add a book', body: BookCreate, response: Book, status: 201, errors: { 400: 'Title and author are required' } },
+  {
+    summary: 'Add a book',
+    body: BookCreate,
+    response: Book,
+    status: 201,
+    errors: { 400: 'Title and author are required' },
+  },
   ({ body }) => {
     const title = body.title?.trim();
     const author = body.author?.trim();
@@ -73,7 +94,12 @@ router.post(
 
 router.get(
   '/books/{bookId}',
-  { summary: 'Get a book by id', params: t.Object({ bookId: t.Integer() }), response: Book, errors: { 404: 'Book not found' } },
+  {
+    summary: 'Get a book by id',
+    params: t.Object({ bookId: t.Integer() }),
+    response: Book,
+    errors: { 404: 'Book not found' },
+  },
   ({ params }) => {
     const book = books.find((b) => b.id === params.bookId);
     if (!book) throw new HTTPException(404, `Book ${params.bookId} not found`);
@@ -81,8 +107,6 @@ router.get(
   },
 );
 
-router.get(
-  '/stats',
-  { summary: 'Catalogue statistics', response: t.Object({ total_books: t.Integer() }) },
-  () => ({ total_books: books.length }),
-);
+router.get('/stats', { summary: 'Catalogue statistics', response: t.Object({ total_books: t.Integer() }) }, () => ({
+  total_books: books.length,
+}));

@@ -11,7 +11,10 @@ export function startServer(script, env, { wrapper = [] } = {}) {
     const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] };
     // A wrapper (valgrind) runs Node itself, so the child is spawned rather than forked; the IPC channel
     // reaches Node through the environment all the same.
-    const child = wrapper.length === 0 ? fork(script, [], options) : spawn(wrapper[0], [...wrapper.slice(1), process.execPath, script], options);
+    const child =
+      wrapper.length === 0
+        ? fork(script, [], options)
+        : spawn(wrapper[0], [...wrapper.slice(1), process.execPath, script], options);
     const fail = (reason) => reject(new Error(`${script}: ${reason}`));
     child.once('error', (error) => fail(error.message));
     child.once('exit', (code) => fail(`exited with code ${code} before reporting its port`));

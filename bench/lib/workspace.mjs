@@ -9,7 +9,10 @@ import path from 'node:path';
 export function scratchWorkspace({ specs = [], handlers = [] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-workspace-'));
   const file = (kind, name) => path.join(dir, kind, name);
-  for (const [kind, sources] of [['specs', specs], ['handlers', handlers]]) {
+  for (const [kind, sources] of [
+    ['specs', specs],
+    ['handlers', handlers],
+  ]) {
     fs.mkdirSync(path.join(dir, kind));
     for (const source of sources) fs.copyFileSync(source, file(kind, path.basename(source)));
   }

@@ -20,5 +20,9 @@ for (const url of urls) {
   } else cssGzip += gzipped;
   console.log(`  ${url}: ${(bytes.length / 1024).toFixed(1)} KiB, ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
 }
-const lazy = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js') && !urls.includes(`assets/${f}`));
-console.log(`Initial JS: ${(jsRaw / 1024).toFixed(1)} KiB, ${(jsGzip / 1024).toFixed(1)} KiB gzipped (target < 1536 KiB); initial CSS ${(cssGzip / 1024).toFixed(1)} KiB gzipped; ${lazy.length} lazy chunks and workers`);
+const lazy = fs
+  .readdirSync(path.join(dist, 'assets'))
+  .filter((f) => f.endsWith('.js') && !urls.includes(`assets/${f}`));
+console.log(
+  `Initial JS: ${(jsRaw / 1024).toFixed(1)} KiB, ${(jsGzip / 1024).toFixed(1)} KiB gzipped (target < 1536 KiB); initial CSS ${(cssGzip / 1024).toFixed(1)} KiB gzipped; ${lazy.length} lazy chunks and workers`,
+);

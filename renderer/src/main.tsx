@@ -39,7 +39,13 @@ function TokenPrompt({ rejected, onToken }: { rejected: boolean; onToken(token: 
           {rejected ? 'The server did not accept the token: it changes every time the server starts. ' : ''}
           Open the URL that <code>adaptive-gateway serve --workbench</code> printed, or paste it (or its token) here.
         </p>
-        <input aria-label="Workbench URL or token" value={value} onChange={(e) => setValue(e.target.value)} autoFocus placeholder="http://127.0.0.1:8080/workbench/?token=…" />
+        <input
+          aria-label="Workbench URL or token"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoFocus
+          placeholder="http://127.0.0.1:8080/workbench/?token=…"
+        />
         <button type="submit">Open</button>
       </form>
     </div>

@@ -17,11 +17,16 @@ import { printPrismReport } from './prism/prism-report.js';
 import { runRdfCommand } from './rdf/rdf-cli.js';
 import { runPrismSuite } from './prism/prism-runner.js';
 
-const usage = 'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf suite dir> [--only <substring>]';
+const usage =
+  'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf suite dir> [--only <substring>]';
 
 function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
   const [command, dir, ...rest] = argv;
-  if ((command !== 'prism' && command !== 'corpus' && command !== 'nl' && command !== 'r2rml' && command !== 'sparql') || !dir) throw new Error(usage);
+  if (
+    (command !== 'prism' && command !== 'corpus' && command !== 'nl' && command !== 'r2rml' && command !== 'sparql') ||
+    !dir
+  )
+    throw new Error(usage);
   let only: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--only' && rest[i + 1] !== undefined) only = rest[++i];
@@ -33,13 +38,24 @@ function parseArguments(argv: string[]): { command: string; dir: string; only?: 
 async function main(): Promise<number> {
   const { command, dir, only } = parseArguments(process.argv.slice(2));
   if (command === 'prism') {
-    const report = await runPrismSuite(dir, { only, onOutcome: (o) => !o.passed && console.log(`FAIL ${o.file}: ${o.problems.join('; ')}${o.cause ? ` [${o.cause}]` : ''}`) });
+    const report = await runPrismSuite(dir, {
+      only,
+      onOutcome: (o) =>
+        !o.passed && console.log(`FAIL ${o.file}: ${o.problems.join('; ')}${o.cause ? ` [${o.cause}]` : ''}`),
+    });
     printPrismReport(report);
     return 0;
   }
   if (command === 'r2rml' || command === 'sparql') return runRdfCommand(command, dir, only);
   if (command === 'nl') {
-    const outcomes = await runNlSuite(dir, { only, onOutcome: (o) => o.verdict !== 'correct' && console.log(`${o.verdict.toUpperCase()} ${o.item.set}/${o.item.db}: ${o.item.question} -> ${o.sql ?? o.detail}`) });
+    const outcomes = await runNlSuite(dir, {
+      only,
+      onOutcome: (o) =>
+        o.verdict !== 'correct' &&
+        console.log(
+          `${o.verdict.toUpperCase()} ${o.item.set}/${o.item.db}: ${o.item.question} -> ${o.sql ?? o.detail}`,
+        ),
+    });
     printNlReport(outcomes);
     return 0;
   }

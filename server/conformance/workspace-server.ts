@@ -18,7 +18,10 @@ export interface WorkspaceServer {
  * Builds the server exactly as `adaptive-gateway serve` does (defaults for everything but `env`, hot
  * reload off) on `workspace`, and waits for the first load. Used through `inject()`, never listening.
  */
-export async function startWorkspaceServer(workspace: string, env: Record<string, string> = {}): Promise<WorkspaceServer> {
+export async function startWorkspaceServer(
+  workspace: string,
+  env: Record<string, string> = {},
+): Promise<WorkspaceServer> {
   const logs: string[] = [];
   const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'warn', ...env }, { workspace });
   const logger = createLogger('warn', { write: (line: string) => void logs.push(line.trimEnd()) });

@@ -35,7 +35,12 @@ export class WorkbenchApi {
   private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { 'x-workbench-token': this.token };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
     if (response.status === 401) onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;

@@ -48,7 +48,11 @@ const shortcuts: Shortcut[] = [
   { id: 'toggleExplorer', keys: 'Mod+KeyB', description: 'Show or hide the explorer' },
   { id: 'toggleBottom', keys: 'Mod+KeyJ', description: 'Show or hide the bottom panels' },
   { id: 'toggleSide', keys: 'Mod+Alt+KeyB', description: 'Show or hide the side panel' },
-  ...panelRegistry.map((panel, i) => ({ id: `panel:${panel.id}`, keys: `Alt+Digit${i + 1}`, description: `Show ${panel.title}` })),
+  ...panelRegistry.map((panel, i) => ({
+    id: `panel:${panel.id}`,
+    keys: `Alt+Digit${i + 1}`,
+    description: `Show ${panel.title}`,
+  })),
   { id: 'help', keys: 'Alt+KeyH', description: 'Show these shortcuts' },
 ];
 
@@ -83,7 +87,10 @@ export function App({ api }: { api: WorkbenchApi }) {
     },
     [documents, setTabs],
   );
-  const workbench = useMemo<Workbench>(() => ({ api, events, documents, openFile, notify, colorScheme }), [api, events, documents, openFile, notify, colorScheme]);
+  const workbench = useMemo<Workbench>(
+    () => ({ api, events, documents, openFile, notify, colorScheme }),
+    [api, events, documents, openFile, notify, colorScheme],
+  );
 
   useEffect(() => {
     events.connect();
@@ -136,7 +143,15 @@ function Shell(props: ShellProps) {
   // The tree follows every reload: the watcher reloads on any change in specs/ and handlers/.
   useEffect(() => refreshTree(), [refreshTree, server.reloadCount]);
 
-  const dirtyPaths = useMemo(() => new Set(Object.values(docs.documents).filter(isDirty).map((d) => d.path)), [docs]);
+  const dirtyPaths = useMemo(
+    () =>
+      new Set(
+        Object.values(docs.documents)
+          .filter(isDirty)
+          .map((d) => d.path),
+      ),
+    [docs],
+  );
 
   const save = useCallback(
     (path: string | undefined) => {
@@ -222,7 +237,11 @@ function Shell(props: ShellProps) {
   const showPanel = (id: string) => {
     const panel = panelRegistry.find((p) => p.id === id);
     if (!panel) return;
-    setLayout((l) => (panel.region === 'side' ? { ...l, sideVisible: true, sidePanel: id } : { ...l, bottomVisible: true, bottomPanel: id }));
+    setLayout((l) =>
+      panel.region === 'side'
+        ? { ...l, sideVisible: true, sidePanel: id }
+        : { ...l, bottomVisible: true, bottomPanel: id },
+    );
   };
 
   const cycleTab = (step: number) =>
@@ -234,7 +253,10 @@ function Shell(props: ShellProps) {
 
   useShortcuts(shortcuts, {
     save: () => save(tabs.active),
-    saveAll: () => Object.values(documents.snapshot().documents).filter(isDirty).forEach((d) => save(d.path)),
+    saveAll: () =>
+      Object.values(documents.snapshot().documents)
+        .filter(isDirty)
+        .forEach((d) => save(d.path)),
     newFile: () => {
       if (!tree) return;
       const parent = targetFolder(tree.entries, selected);
@@ -273,20 +295,43 @@ function Shell(props: ShellProps) {
   return (
     <div className={`app ${colorScheme}`}>
       <header className="titlebar">
-        <span className="logo" aria-hidden="true">◭</span>
+        <span className="logo" aria-hidden="true">
+          ◭
+        </span>
         <strong>Adaptive Workbench</strong>
         <span className="muted">{tree?.workspace}</span>
         <span className="spacer" />
-        <button type="button" className={`toggle${layout.explorerVisible ? ' on' : ''}`} title={`Explorer (${displayKeys('Mod+KeyB')})`} onClick={() => setLayout((l) => ({ ...l, explorerVisible: !l.explorerVisible }))}>
+        <button
+          type="button"
+          className={`toggle${layout.explorerVisible ? ' on' : ''}`}
+          title={`Explorer (${displayKeys('Mod+KeyB')})`}
+          onClick={() => setLayout((l) => ({ ...l, explorerVisible: !l.explorerVisible }))}
+        >
           Explorer
         </button>
-        <button type="button" className={`toggle${layout.bottomVisible ? ' on' : ''}`} title={`Panels (${displayKeys('Mod+KeyJ')})`} onClick={() => setLayout((l) => ({ ...l, bottomVisible: !l.bottomVisible }))}>
+        <button
+          type="button"
+          className={`toggle${layout.bottomVisible ? ' on' : ''}`}
+          title={`Panels (${displayKeys('Mod+KeyJ')})`}
+          onClick={() => setLayout((l) => ({ ...l, bottomVisible: !l.bottomVisible }))}
+        >
           Panels
         </button>
-        <button type="button" className={`toggle${layout.sideVisible ? ' on' : ''}`} title={`API docs (${displayKeys('Mod+Alt+KeyB')})`} onClick={() => setLayout((l) => ({ ...l, sideVisible: !l.sideVisible }))}>
+        <button
+          type="button"
+          className={`toggle${layout.sideVisible ? ' on' : ''}`}
+          title={`API docs (${displayKeys('Mod+Alt+KeyB')})`}
+          onClick={() => setLayout((l) => ({ ...l, sideVisible: !l.sideVisible }))}
+        >
           Docs
         </button>
-        <button type="button" className="toggle" title={`Keyboard shortcuts (${displayKeys('Alt+KeyH')})`} aria-label="Keyboard shortcuts" onClick={() => setShowHelp(true)}>
+        <button
+          type="button"
+          className="toggle"
+          title={`Keyboard shortcuts (${displayKeys('Alt+KeyH')})`}
+          aria-label="Keyboard shortcuts"
+          onClick={() => setShowHelp(true)}
+        >
           ?
         </button>
       </header>
@@ -312,7 +357,15 @@ function Shell(props: ShellProps) {
                 onRefresh={refreshTree}
               />
             </aside>
-            <Splitter orientation="vertical" size={layout.explorerWidth} direction={1} min={160} max={600} label="Resize explorer" onResize={(w) => setLayout((l) => ({ ...l, explorerWidth: w }))} />
+            <Splitter
+              orientation="vertical"
+              size={layout.explorerWidth}
+              direction={1}
+              min={160}
+              max={600}
+              label="Resize explorer"
+              onResize={(w) => setLayout((l) => ({ ...l, explorerWidth: w }))}
+            />
           </>
         )}
         <div className="center">
@@ -332,25 +385,56 @@ function Shell(props: ShellProps) {
           </div>
           {layout.bottomVisible && (
             <>
-              <Splitter orientation="horizontal" size={layout.bottomHeight} direction={-1} min={100} max={900} label="Resize panels" onResize={(h) => setLayout((l) => ({ ...l, bottomHeight: h }))} />
+              <Splitter
+                orientation="horizontal"
+                size={layout.bottomHeight}
+                direction={-1}
+                min={100}
+                max={900}
+                label="Resize panels"
+                onResize={(h) => setLayout((l) => ({ ...l, bottomHeight: h }))}
+              />
               <div className="bottom-pane" style={{ height: layout.bottomHeight }}>
-                <PanelRegion panels={bottomPanels} active={layout.bottomPanel} label="Panels" onActivate={(id) => setLayout((l) => ({ ...l, bottomPanel: id }))} onHide={() => setLayout((l) => ({ ...l, bottomVisible: false }))} />
+                <PanelRegion
+                  panels={bottomPanels}
+                  active={layout.bottomPanel}
+                  label="Panels"
+                  onActivate={(id) => setLayout((l) => ({ ...l, bottomPanel: id }))}
+                  onHide={() => setLayout((l) => ({ ...l, bottomVisible: false }))}
+                />
               </div>
             </>
           )}
         </div>
         {layout.sideVisible && sidePanels.length > 0 && (
           <>
-            <Splitter orientation="vertical" size={layout.sideWidth} direction={-1} min={280} max={1400} label="Resize side panel" onResize={(w) => setLayout((l) => ({ ...l, sideWidth: w }))} />
+            <Splitter
+              orientation="vertical"
+              size={layout.sideWidth}
+              direction={-1}
+              min={280}
+              max={1400}
+              label="Resize side panel"
+              onResize={(w) => setLayout((l) => ({ ...l, sideWidth: w }))}
+            />
             <aside className="side-pane" style={{ width: layout.sideWidth }}>
-              <PanelRegion panels={sidePanels} active={layout.sidePanel} label="Side panel" onActivate={(id) => setLayout((l) => ({ ...l, sidePanel: id }))} onHide={() => setLayout((l) => ({ ...l, sideVisible: false }))} />
+              <PanelRegion
+                panels={sidePanels}
+                active={layout.sidePanel}
+                label="Side panel"
+                onActivate={(id) => setLayout((l) => ({ ...l, sidePanel: id }))}
+                onHide={() => setLayout((l) => ({ ...l, sideVisible: false }))}
+              />
             </aside>
           </>
         )}
       </main>
 
       <footer className="statusbar">
-        <span className={`connection ${server.connected ? 'on' : 'off'}`} title={server.connected ? 'Connected to the server' : 'Reconnecting to the server…'}>
+        <span
+          className={`connection ${server.connected ? 'on' : 'off'}`}
+          title={server.connected ? 'Connected to the server' : 'Reconnecting to the server…'}
+        >
           {server.connected ? '● connected' : '○ reconnecting'}
         </span>
         <button type="button" className="status-problems" onClick={() => showPanel('problems')}>
@@ -371,7 +455,10 @@ function Shell(props: ShellProps) {
             <h2>Keyboard shortcuts</h2>
             <table className="grid shortcuts">
               <tbody>
-                {[...shortcuts.map((s) => ({ keys: displayKeys(s.keys), description: s.description })), ...otherShortcuts].map((s) => (
+                {[
+                  ...shortcuts.map((s) => ({ keys: displayKeys(s.keys), description: s.description })),
+                  ...otherShortcuts,
+                ].map((s) => (
                   <tr key={s.keys}>
                     <td>
                       <kbd>{s.keys}</kbd>

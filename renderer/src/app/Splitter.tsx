@@ -31,5 +31,13 @@ export function Splitter({ orientation, size, direction, min, max, onResize, lab
     handle.addEventListener('pointermove', onMove);
     handle.addEventListener('pointerup', onUp);
   };
-  return <div className={`splitter ${orientation}`} role="separator" aria-orientation={orientation} aria-label={label} onPointerDown={onPointerDown} />;
+  return (
+    <div
+      className={`splitter ${orientation}`}
+      role="separator"
+      aria-orientation={orientation}
+      aria-label={label}
+      onPointerDown={onPointerDown}
+    />
+  );
 }

@@ -13,7 +13,9 @@ export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(
 export function displayKeys(keys: string): string {
   return keys
     .split('+')
-    .map((part) => (part === 'Mod' ? (isMac ? '⌘' : 'Ctrl') : part === 'Alt' && isMac ? '⌥' : part.replace(/^Key|^Digit/, '')))
+    .map((part) =>
+      part === 'Mod' ? (isMac ? '⌘' : 'Ctrl') : part === 'Alt' && isMac ? '⌥' : part.replace(/^Key|^Digit/, ''),
+    )
     .join(isMac ? '' : '+');
 }
 

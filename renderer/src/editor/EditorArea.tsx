@@ -76,7 +76,11 @@ export function EditorArea(props: EditorAreaProps) {
           </div>
         )}
         {active && doc?.status === 'loading' && <div className="placeholder">Loading {active}…</div>}
-        {active && doc?.status === 'error' && <div className="banner error">Cannot open {active}: {doc.error}</div>}
+        {active && doc?.status === 'error' && (
+          <div className="banner error">
+            Cannot open {active}: {doc.error}
+          </div>
+        )}
         {active && doc && (doc.status === 'ready' || doc.status === 'saving') && (
           <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
             <MonacoEditor

@@ -60,7 +60,12 @@ export default function MonacoEditor(props: MonacoEditorProps) {
   useEffect(() => {
     const open = new Set(openPaths.map(modelUri));
     for (const model of monaco.editor.getModels()) {
-      if (model.uri.scheme === 'file' && !open.has(model.uri.toString()) && !model.uri.path.startsWith('/node_modules/')) model.dispose();
+      if (
+        model.uri.scheme === 'file' &&
+        !open.has(model.uri.toString()) &&
+        !model.uri.path.startsWith('/node_modules/')
+      )
+        model.dispose();
     }
   }, [openPaths]);
 

@@ -17,7 +17,11 @@ export async function loadHandlerTypings(monaco: typeof Monaco): Promise<void> {
   });
   // The server resolves and compiles imports itself (esbuild) and reports what fails as a problem;
   // without Node's typings here, "cannot find module" would only be noise.
-  ts.typescriptDefaults.setDiagnosticsOptions({ noSemanticValidation: false, noSyntaxValidation: false, diagnosticCodesToIgnore: [2307, 2792] });
+  ts.typescriptDefaults.setDiagnosticsOptions({
+    noSemanticValidation: false,
+    noSyntaxValidation: false,
+    diagnosticCodesToIgnore: [2307, 2792],
+  });
   const { typingFiles } = await import('./handler-typings-files.js');
   ts.typescriptDefaults.setExtraLibs(typingFiles);
 }

@@ -34,10 +34,17 @@ function applyOpenApiSchemas(): void {
     (Object.keys(openApiSchemas) as OpenApiVersion[]).map((version) => ({
       uri: openApiSchemas[version].uri,
       schema: openApiSchemas[version].schema,
-      fileMatch: [...specVersions].filter(([path, v]) => v === version && extension.test(path)).map(([path]) => `**/${path}`),
+      fileMatch: [...specVersions]
+        .filter(([path, v]) => v === version && extension.test(path))
+        .map(([path]) => `**/${path}`),
     }));
   void yaml.update({ ...yaml.getOptions(), schemas: settings(/\.ya?ml$/i) });
-  monaco.languages.json.jsonDefaults.setDiagnosticsOptions({ validate: true, enableSchemaRequest: false, allowComments: false, schemas: settings(/\.json$/i) });
+  monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
+    validate: true,
+    enableSchemaRequest: false,
+    allowComments: false,
+    schemas: settings(/\.json$/i),
+  });
 }
 
 function trackSpecVersion(model: monaco.editor.ITextModel): void {
@@ -80,7 +87,14 @@ monaco.editor.onDidChangeMarkers((uris) => {
     const markers = monaco.editor
       .getModelMarkers({ resource: uri })
       .filter((m) => m.owner !== serverMarkerOwner && m.severity >= monaco.MarkerSeverity.Warning)
-      .map((m) => ({ path, severity: severities[m.severity] ?? 'info', message: m.message, line: m.startLineNumber, column: m.startColumn, source: (m.source ?? m.owner).split(':')[0] }));
+      .map((m) => ({
+        path,
+        severity: severities[m.severity] ?? 'info',
+        message: m.message,
+        line: m.startLineNumber,
+        column: m.startColumn,
+        source: (m.source ?? m.owner).split(':')[0],
+      }));
     editorMarkers.set(path, markers);
   }
 });

@@ -69,7 +69,13 @@ function NameInput({ initial, onDone }: { initial: string; onDone(value: string 
         if (e.key === 'Enter') finish(e.currentTarget.value.trim() || undefined);
         if (e.key === 'Escape') finish(undefined);
       }}
-      onBlur={(e) => finish(e.currentTarget.value.trim() && e.currentTarget.value.trim() !== initial ? e.currentTarget.value.trim() : undefined)}
+      onBlur={(e) =>
+        finish(
+          e.currentTarget.value.trim() && e.currentTarget.value.trim() !== initial
+            ? e.currentTarget.value.trim()
+            : undefined,
+        )
+      }
     />
   );
 }
@@ -144,7 +150,9 @@ export function Explorer(props: ExplorerProps) {
             </span>
           )}
         </div>
-        {entry.type === 'directory' && isOpen && <ul role="group">{renderEntries(entry.children ?? [], depth + 1, entry.path)}</ul>}
+        {entry.type === 'directory' && isOpen && (
+          <ul role="group">{renderEntries(entry.children ?? [], depth + 1, entry.path)}</ul>
+        )}
       </li>
     );
   };
@@ -157,16 +165,44 @@ export function Explorer(props: ExplorerProps) {
       <div className="toolbar explorer-toolbar">
         <span className="title">Explorer</span>
         <span className="spacer" />
-        <button type="button" title="New file (Alt+N)" aria-label="New file" onClick={() => { props.onToggle(target, true); props.onRequestName({ kind: 'file', parent: target }); }}>
+        <button
+          type="button"
+          title="New file (Alt+N)"
+          aria-label="New file"
+          onClick={() => {
+            props.onToggle(target, true);
+            props.onRequestName({ kind: 'file', parent: target });
+          }}
+        >
           <Icon name="newFile" />
         </button>
-        <button type="button" title="New folder" aria-label="New folder" onClick={() => { props.onToggle(target, true); props.onRequestName({ kind: 'directory', parent: target }); }}>
+        <button
+          type="button"
+          title="New folder"
+          aria-label="New folder"
+          onClick={() => {
+            props.onToggle(target, true);
+            props.onRequestName({ kind: 'directory', parent: target });
+          }}
+        >
           <Icon name="newFolder" />
         </button>
-        <button type="button" title="Rename (F2)" aria-label="Rename" disabled={!canChange} onClick={() => selected && props.onRequestName({ kind: 'rename', path: selected })}>
+        <button
+          type="button"
+          title="Rename (F2)"
+          aria-label="Rename"
+          disabled={!canChange}
+          onClick={() => selected && props.onRequestName({ kind: 'rename', path: selected })}
+        >
           <Icon name="rename" />
         </button>
-        <button type="button" title="Delete (Del)" aria-label="Delete" disabled={!canChange} onClick={() => selected && props.onDelete(selected)}>
+        <button
+          type="button"
+          title="Delete (Del)"
+          aria-label="Delete"
+          disabled={!canChange}
+          onClick={() => selected && props.onDelete(selected)}
+        >
           <Icon name="delete" />
         </button>
         <button type="button" title="Refresh" aria-label="Refresh" onClick={props.onRefresh}>

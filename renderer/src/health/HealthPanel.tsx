@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { usePersistedState } from '../state/persisted.js';
-import { errorOf, groupPaths, latencyOf, otherDetails, problemPaths, visibleRows, type HealthNode } from './health-tree.js';
+import {
+  errorOf,
+  groupPaths,
+  latencyOf,
+  otherDetails,
+  problemPaths,
+  visibleRows,
+  type HealthNode,
+} from './health-tree.js';
 import './health.css';
 
 const intervals = [
@@ -35,18 +43,20 @@ export default function HealthPanel() {
 
   const check = useCallback(() => {
     setLoading(true);
-    fetchHealth().then(
-      (node) => {
-        setHealth(node);
-        setError(undefined);
-        // A component that goes wrong opens by itself.
-        setExpanded((list) => [...new Set([...list, ...problemPaths(node)])]);
-      },
-      (e: Error) => setError(e.message),
-    ).finally(() => {
-      setLoading(false);
-      setCheckedAt(new Date());
-    });
+    fetchHealth()
+      .then(
+        (node) => {
+          setHealth(node);
+          setError(undefined);
+          // A component that goes wrong opens by itself.
+          setExpanded((list) => [...new Set([...list, ...problemPaths(node)])]);
+        },
+        (e: Error) => setError(e.message),
+      )
+      .finally(() => {
+        setLoading(false);
+        setCheckedAt(new Date());
+      });
   }, [setExpanded]);
 
   useEffect(() => {
@@ -58,7 +68,8 @@ export default function HealthPanel() {
 
   const open = useMemo(() => new Set(expanded), [expanded]);
   const rows = useMemo(() => (health ? visibleRows(health, open) : []), [health, open]);
-  const toggle = (path: string) => setExpanded((list) => (list.includes(path) ? list.filter((p) => p !== path) : [...list, path]));
+  const toggle = (path: string) =>
+    setExpanded((list) => (list.includes(path) ? list.filter((p) => p !== path) : [...list, path]));
 
   return (
     <div className="panel-column health-panel">
@@ -73,7 +84,11 @@ export default function HealthPanel() {
         </button>
         <label>
           Auto-refresh{' '}
-          <select aria-label="Refresh interval" value={intervalMs} onChange={(e) => setIntervalMs(Number(e.target.value))}>
+          <select
+            aria-label="Refresh interval"
+            value={intervalMs}
+            onChange={(e) => setIntervalMs(Number(e.target.value))}
+          >
             {intervals.map((i) => (
               <option key={i.ms} value={i.ms}>
                 {i.label}
@@ -112,10 +127,21 @@ export default function HealthPanel() {
               const latency = latencyOf(row.node);
               const failure = errorOf(row.node);
               return (
-                <tr key={row.path} data-path={row.path} data-status={row.node.status} aria-level={row.depth + 1} aria-expanded={row.hasChildren ? open.has(row.path) : undefined}>
+                <tr
+                  key={row.path}
+                  data-path={row.path}
+                  data-status={row.node.status}
+                  aria-level={row.depth + 1}
+                  aria-expanded={row.hasChildren ? open.has(row.path) : undefined}
+                >
                   <td style={{ paddingLeft: 8 + row.depth * 18 }}>
                     {row.hasChildren ? (
-                      <button type="button" className="twisty-button" aria-label={`${open.has(row.path) ? 'Collapse' : 'Expand'} ${row.path}`} onClick={() => toggle(row.path)}>
+                      <button
+                        type="button"
+                        className="twisty-button"
+                        aria-label={`${open.has(row.path) ? 'Collapse' : 'Expand'} ${row.path}`}
+                        onClick={() => toggle(row.path)}
+                      >
                         {open.has(row.path) ? '▾' : '▸'}
                       </button>
                     ) : (

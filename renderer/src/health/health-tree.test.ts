@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf, groupPaths, latencyOf, otherDetails, problemPaths, visibleRows, type HealthNode } from './health-tree.js';
+import {
+  errorOf,
+  groupPaths,
+  latencyOf,
+  otherDetails,
+  problemPaths,
+  visibleRows,
+  type HealthNode,
+} from './health-tree.js';
 
 const tree: HealthNode = {
   status: 'DOWN',
@@ -7,7 +15,9 @@ const tree: HealthNode = {
     gateway: { status: 'UP', components: { hello: { status: 'UP', details: { latency_ms: 4, routes: 3 } } } },
     partner: {
       status: 'DOWN',
-      components: { api: { status: 'DOWN', details: { error: 'connect ECONNREFUSED', latency_ms: 2, url: { host: 'x' } } } },
+      components: {
+        api: { status: 'DOWN', details: { error: 'connect ECONNREFUSED', latency_ms: 2, url: { host: 'x' } } },
+      },
     },
     cache: { status: 'UNKNOWN' },
   },

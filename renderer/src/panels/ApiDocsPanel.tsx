@@ -34,15 +34,29 @@ export default function ApiDocsPanel() {
   return (
     <div className="panel-column api-docs">
       <div className="toolbar">
-        <span className="muted">{fetchedAt ? `Updated ${fetchedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Loading…'}</span>
+        <span className="muted">
+          {fetchedAt ? `Updated ${fetchedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Loading…'}
+        </span>
         <span className="spacer" />
         <a href="/api/adaptive/swagger-ui/" target="_blank" rel="noreferrer">
           Open in a new tab
         </a>
       </div>
-      {error && <div className="banner error">Cannot load {documentUrl}: {error}</div>}
+      {error && (
+        <div className="banner error">
+          Cannot load {documentUrl}: {error}
+        </div>
+      )}
       <div className="panel-scroll swagger-host" data-reload={reloadCount}>
-        {spec && <SwaggerUI spec={spec} docExpansion="list" defaultModelsExpandDepth={0} displayRequestDuration deepLinking={false} />}
+        {spec && (
+          <SwaggerUI
+            spec={spec}
+            docExpansion="list"
+            defaultModelsExpandDepth={0}
+            displayRequestDuration
+            deepLinking={false}
+          />
+        )}
       </div>
     </div>
   );

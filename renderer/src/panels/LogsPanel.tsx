@@ -13,7 +13,10 @@ function time(ms: number): string {
 export function LogsPanel() {
   const { events } = useWorkbench();
   const { logs } = useServerState();
-  const [filter, setFilter] = usePersistedState('logs-filter', { level: 'debug' as WorkbenchLogLine['level'], search: '' });
+  const [filter, setFilter] = usePersistedState('logs-filter', {
+    level: 'debug' as WorkbenchLogLine['level'],
+    search: '',
+  });
   const [follow, setFollow] = useState(true);
   const end = useRef<HTMLDivElement>(null);
 
@@ -23,7 +26,10 @@ export function LogsPanel() {
     return logs.filter((line) => {
       if (levels.indexOf(line.level) < min) return false;
       if (!needle) return true;
-      return line.msg.toLowerCase().includes(needle) || (line.fields !== undefined && JSON.stringify(line.fields).toLowerCase().includes(needle));
+      return (
+        line.msg.toLowerCase().includes(needle) ||
+        (line.fields !== undefined && JSON.stringify(line.fields).toLowerCase().includes(needle))
+      );
     });
   }, [logs, filter]);
 
@@ -36,7 +42,11 @@ export function LogsPanel() {
       <div className="toolbar">
         <label>
           Level{' '}
-          <select aria-label="Minimum level" value={filter.level} onChange={(e) => setFilter({ ...filter, level: e.target.value as WorkbenchLogLine['level'] })}>
+          <select
+            aria-label="Minimum level"
+            value={filter.level}
+            onChange={(e) => setFilter({ ...filter, level: e.target.value as WorkbenchLogLine['level'] })}
+          >
             {levels.map((level) => (
               <option key={level} value={level}>
                 {level}
@@ -44,7 +54,13 @@ export function LogsPanel() {
             ))}
           </select>
         </label>
-        <input type="search" placeholder="Search logs" aria-label="Search logs" value={filter.search} onChange={(e) => setFilter({ ...filter, search: e.target.value })} />
+        <input
+          type="search"
+          placeholder="Search logs"
+          aria-label="Search logs"
+          value={filter.search}
+          onChange={(e) => setFilter({ ...filter, search: e.target.value })}
+        />
         <label>
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>

@@ -19,11 +19,13 @@ export function ProblemsPanel() {
   const { diagnostics } = useServerState();
   const markers = useSyncExternalStore(editorMarkers.subscribe, editorMarkers.snapshot);
   const problems = useMemo<Problem[]>(() => {
-    const list: Problem[] = [
-      ...diagnostics.map((d) => ({ ...d, source: 'server' })),
-      ...Object.values(markers).flat(),
-    ];
-    return list.sort((a, b) => a.path.localeCompare(b.path) || severityOrder[a.severity] - severityOrder[b.severity] || (a.line ?? 0) - (b.line ?? 0));
+    const list: Problem[] = [...diagnostics.map((d) => ({ ...d, source: 'server' })), ...Object.values(markers).flat()];
+    return list.sort(
+      (a, b) =>
+        a.path.localeCompare(b.path) ||
+        severityOrder[a.severity] - severityOrder[b.severity] ||
+        (a.line ?? 0) - (b.line ?? 0),
+    );
   }, [diagnostics, markers]);
 
   if (problems.length === 0) return <div className="placeholder">No problems in the workspace.</div>;

@@ -56,8 +56,10 @@ function Inspector({ request }: { request: WorkbenchRequest }) {
         <span className="method">{request.method}</span> {request.url}
       </h3>
       <p>
-        <span className={`status ${statusClass(request.status)}`}>{request.status}</span> in {request.durationMs} ms · {request.source}
-        {request.file ? ` · ${request.file}` : ''} · {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })}
+        <span className={`status ${statusClass(request.status)}`}>{request.status}</span> in {request.durationMs} ms ·{' '}
+        {request.source}
+        {request.file ? ` · ${request.file}` : ''} ·{' '}
+        {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })}
       </p>
       <Message title="Response" message={request.response} />
       <Message title="Request" message={request.request} />
@@ -73,7 +75,9 @@ export function RequestsPanel() {
   const [selectedId, setSelectedId] = useState<number>();
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    const list = needle ? requests.filter((r) => `${r.method} ${r.url} ${r.status} ${r.file ?? ''}`.toLowerCase().includes(needle)) : requests;
+    const list = needle
+      ? requests.filter((r) => `${r.method} ${r.url} ${r.status} ${r.file ?? ''}`.toLowerCase().includes(needle))
+      : requests;
     return [...list].reverse();
   }, [requests, search]);
   const selected = requests.find((r) => r.id === selectedId) ?? shown[0];
@@ -81,7 +85,13 @@ export function RequestsPanel() {
   return (
     <div className="panel-column">
       <div className="toolbar">
-        <input type="search" placeholder="Filter requests" aria-label="Filter requests" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <input
+          type="search"
+          placeholder="Filter requests"
+          aria-label="Filter requests"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <span className="spacer" />
         <span className="muted">{requests.length} requests</span>
         <button type="button" onClick={() => events.clearRequests()}>
@@ -114,7 +124,13 @@ export function RequestsPanel() {
               </thead>
               <tbody>
                 {shown.map((r) => (
-                  <tr key={r.id} className={r === selected ? 'selected' : ''} tabIndex={0} onClick={() => setSelectedId(r.id)} onKeyDown={(e) => e.key === 'Enter' && setSelectedId(r.id)}>
+                  <tr
+                    key={r.id}
+                    className={r === selected ? 'selected' : ''}
+                    tabIndex={0}
+                    onClick={() => setSelectedId(r.id)}
+                    onKeyDown={(e) => e.key === 'Enter' && setSelectedId(r.id)}
+                  >
                     <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
                     <td className="method">{r.method}</td>
                     <td className="url" title={r.url}>

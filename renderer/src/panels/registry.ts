@@ -20,9 +20,21 @@ export interface PanelDefinition {
  */
 export const panelRegistry: PanelDefinition[] = [
   { id: 'docs', title: 'API docs', region: 'side', component: lazy(() => import('./ApiDocsPanel.js')) },
-  { id: 'problems', title: 'Problems', region: 'bottom', component: ProblemsPanel, badge: (s) => s.diagnostics.length || undefined },
+  {
+    id: 'problems',
+    title: 'Problems',
+    region: 'bottom',
+    component: ProblemsPanel,
+    badge: (s) => s.diagnostics.length || undefined,
+  },
   { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
-  { id: 'requests', title: 'Requests', region: 'bottom', component: RequestsPanel, badge: (s) => s.requests.length || undefined },
+  {
+    id: 'requests',
+    title: 'Requests',
+    region: 'bottom',
+    component: RequestsPanel,
+    badge: (s) => s.requests.length || undefined,
+  },
   { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
 ];

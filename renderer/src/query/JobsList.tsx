@@ -24,7 +24,10 @@ export function useJobPolling(jobs: TrackedJob[], onChange: JobsUpdate): void {
       for (const id of ids) {
         queryApi.status(id).then(
           (state) => change.current((list) => list.map((j) => (j.query_id === id ? { ...j, ...state } : j))),
-          (e: Error) => change.current((list) => list.map((j) => (j.query_id === id ? { ...j, status: 'FAILED', error: e.message } : j))),
+          (e: Error) =>
+            change.current((list) =>
+              list.map((j) => (j.query_id === id ? { ...j, status: 'FAILED', error: e.message } : j)),
+            ),
         );
       }
     }, pollMs);
@@ -33,8 +36,15 @@ export function useJobPolling(jobs: TrackedJob[], onChange: JobsUpdate): void {
 }
 
 /** The async jobs of this console: cancel a running one, open the results of a finished one. */
-export function JobsList({ jobs, onChange, onOpen }: { jobs: TrackedJob[]; onChange: JobsUpdate; onOpen(job: TrackedJob): void }) {
-
+export function JobsList({
+  jobs,
+  onChange,
+  onOpen,
+}: {
+  jobs: TrackedJob[];
+  onChange: JobsUpdate;
+  onOpen(job: TrackedJob): void;
+}) {
   const cancel = (job: TrackedJob) =>
     queryApi.cancel(job.query_id).then(
       (state) => onChange((list) => list.map((j) => (j.query_id === job.query_id ? { ...j, ...state } : j))),

@@ -74,7 +74,10 @@ export default function QueryConsole() {
     void learn(history.filter((h) => h.kind === 'sql' && h.ok).flatMap((h) => tableReferences(h.query, sourceNames)));
   }, [history, sourceNames, learn]);
 
-  const record = useCallback((entry: Omit<HistoryEntry, 'at'>) => setHistory((h) => addToHistory(h, { ...entry, at: Date.now() })), []);
+  const record = useCallback(
+    (entry: Omit<HistoryEntry, 'at'>) => setHistory((h) => addToHistory(h, { ...entry, at: Date.now() })),
+    [],
+  );
 
   const run = useCallback(async () => {
     const query = text.trim();
@@ -108,7 +111,12 @@ export default function QueryConsole() {
       } else {
         const answer = await queryApi.ask(query);
         const result = rowsToResult(answer.results, Math.round(performance.now() - started));
-        setOutcome({ result, answer: answer.answer, generatedQuery: answer.generated_query, chartAlongside: isGroupedAggregate(result, answer.generated_query) });
+        setOutcome({
+          result,
+          answer: answer.answer,
+          generatedQuery: answer.generated_query,
+          chartAlongside: isGroupedAggregate(result, answer.generated_query),
+        });
         record({ query, kind: 'nl', ok: true, rowCount: result.row_count, elapsedMs: result.elapsed_ms });
         void learn(tableReferences(answer.generated_query, sourceNames));
       }
@@ -124,7 +132,12 @@ export default function QueryConsole() {
     if (!query) return;
     try {
       const { sql, translate_ms: ms } = await queryApi.explainSparql(query);
-      setOutcome({ ...lastOutcome, error: undefined, answer: `Generated SQL (translated in ${ms} ms)`, generatedQuery: sql });
+      setOutcome({
+        ...lastOutcome,
+        error: undefined,
+        answer: `Generated SQL (translated in ${ms} ms)`,
+        generatedQuery: sql,
+      });
     } catch (e) {
       setOutcome({ ...lastOutcome, error: (e as Error).message });
     }
@@ -160,14 +173,30 @@ export default function QueryConsole() {
       <aside className="query-side">
         <div className="panel-tabs" role="tablist" aria-label="Query sidebar">
           {(['sources', 'history', 'jobs'] as const).map((id) => (
-            <button key={id} type="button" role="tab" aria-selected={side === id} className={`panel-tab${side === id ? ' active' : ''}`} onClick={() => setSide(id)}>
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={side === id}
+              className={`panel-tab${side === id ? ' active' : ''}`}
+              onClick={() => setSide(id)}
+            >
               {id === 'sources' ? 'Sources' : id === 'history' ? 'History' : 'Jobs'}
               {id === 'jobs' && jobs.length > 0 && <span className="badge">{jobs.length}</span>}
             </button>
           ))}
         </div>
         <div className="panel-scroll">
-          {side === 'sources' && <SourcesTree sources={sources} error={sourcesError} catalog={catalog} onRefresh={refresh} onLearn={learn} onInsert={insert} />}
+          {side === 'sources' && (
+            <SourcesTree
+              sources={sources}
+              error={sourcesError}
+              catalog={catalog}
+              onRefresh={refresh}
+              onLearn={learn}
+              onInsert={insert}
+            />
+          )}
           {side === 'history' && (
             <ul className="query-history" aria-label="Query history">
               {history.length === 0 && <li className="placeholder">Nothing run yet.</li>}
@@ -196,16 +225,34 @@ export default function QueryConsole() {
         <div className="toolbar">
           <div className="segmented" role="tablist" aria-label="Query language">
             {modes.map((m) => (
-              <button key={m.id} type="button" role="tab" aria-selected={mode === m.id} className={mode === m.id ? 'on' : ''} onClick={() => setMode(m.id)}>
+              <button
+                key={m.id}
+                type="button"
+                role="tab"
+                aria-selected={mode === m.id}
+                className={mode === m.id ? 'on' : ''}
+                onClick={() => setMode(m.id)}
+              >
                 {m.title}
               </button>
             ))}
           </div>
-          <button type="button" className="primary" onClick={() => void run()} disabled={outcome.running || !text.trim()} title="Run (Ctrl/Cmd+Enter)">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void run()}
+            disabled={outcome.running || !text.trim()}
+            title="Run (Ctrl/Cmd+Enter)"
+          >
             {outcome.running ? 'Running…' : 'Run'}
           </button>
           {mode === 'sparql' && (
-            <button type="button" onClick={() => void explain()} disabled={!text.trim()} title="Show the SQL this query translates to (?explain=true)">
+            <button
+              type="button"
+              onClick={() => void explain()}
+              disabled={!text.trim()}
+              title="Show the SQL this query translates to (?explain=true)"
+            >
               Show SQL
             </button>
           )}
@@ -222,10 +269,22 @@ export default function QueryConsole() {
             </span>
           )}
           <div className="segmented" role="tablist" aria-label="Result view">
-            <button type="button" role="tab" aria-selected={view === 'grid'} className={view === 'grid' ? 'on' : ''} onClick={() => setView('grid')}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={view === 'grid'}
+              className={view === 'grid' ? 'on' : ''}
+              onClick={() => setView('grid')}
+            >
               Grid
             </button>
-            <button type="button" role="tab" aria-selected={view === 'chart'} className={view === 'chart' ? 'on' : ''} onClick={() => setView('chart')}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={view === 'chart'}
+              className={view === 'chart' ? 'on' : ''}
+              onClick={() => setView('chart')}
+            >
               Chart
             </button>
           </div>
@@ -246,10 +305,23 @@ export default function QueryConsole() {
             />
           ) : (
             <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
-              <SqlEditor initialValue={text} edit={edit} language={mode} catalog={catalog} vocabulary={vocabulary} theme={colorScheme} onChange={setText} onRun={() => void run()} />
+              <SqlEditor
+                initialValue={text}
+                edit={edit}
+                language={mode}
+                catalog={catalog}
+                vocabulary={vocabulary}
+                theme={colorScheme}
+                onChange={setText}
+                onRun={() => void run()}
+              />
             </Suspense>
           )}
-          {!text && mode !== 'nl' && <div className="query-placeholder">{modes.find((m) => m.id === mode)?.placeholder} — Ctrl/Cmd+Enter runs</div>}
+          {!text && mode !== 'nl' && (
+            <div className="query-placeholder">
+              {modes.find((m) => m.id === mode)?.placeholder} — Ctrl/Cmd+Enter runs
+            </div>
+          )}
         </div>
         <div className="query-output">
           {outcome.error && (
@@ -262,15 +334,22 @@ export default function QueryConsole() {
               <strong>{outcome.answer}</strong>
               {outcome.generatedQuery && <pre className="generated-query">{outcome.generatedQuery}</pre>}
               {outcome.generatedQuery && mode === 'nl' && (
-                <button type="button" onClick={() => openInEditor('sql', outcome.generatedQuery!)} title="Put this SQL in the SQL tab to edit and run it">
+                <button
+                  type="button"
+                  onClick={() => openInEditor('sql', outcome.generatedQuery!)}
+                  title="Put this SQL in the SQL tab to edit and run it"
+                >
                   Edit in SQL
                 </button>
               )}
             </div>
           )}
           {result && outcome.chartAlongside && view === 'grid' && <ResultChart result={result} />}
-          {result && (view === 'grid' ? <ResultsGrid result={result} onNotify={notify} /> : <ResultChart result={result} />)}
-          {!result && !outcome.error && !outcome.running && <div className="placeholder">Run a query to see its rows here.</div>}
+          {result &&
+            (view === 'grid' ? <ResultsGrid result={result} onNotify={notify} /> : <ResultChart result={result} />)}
+          {!result && !outcome.error && !outcome.running && (
+            <div className="placeholder">Run a query to see its rows here.</div>
+          )}
         </div>
       </section>
     </div>

@@ -40,7 +40,12 @@ export function ResultChart({ result }: { result: QueryResult }) {
           </span>
         ))}
       </div>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${kind} chart of ${data.series.map((s) => s.name).join(', ')}`} preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`${kind} chart of ${data.series.map((s) => s.name).join(', ')}`}
+        preserveAspectRatio="xMidYMid meet"
+      >
         {ticks.map((t) => (
           <g key={t}>
             <line x1={margin.left} x2={width - margin.right} y1={y(t)} y2={y(t)} className="chart-grid" />
@@ -54,7 +59,13 @@ export function ResultChart({ result }: { result: QueryResult }) {
             <g key={s.name} fill={palette[si % palette.length]}>
               {s.values.map((v, i) =>
                 v === null ? null : (
-                  <rect key={i} x={margin.left + i * band + band * 0.1 + si * barWidth} width={barWidth} y={Math.min(y(v), y(0))} height={Math.abs(y(0) - y(v))}>
+                  <rect
+                    key={i}
+                    x={margin.left + i * band + band * 0.1 + si * barWidth}
+                    width={barWidth}
+                    y={Math.min(y(v), y(0))}
+                    height={Math.abs(y(0) - y(v))}
+                  >
                     <title>{`${data.labels[i]}: ${s.name} = ${v}`}</title>
                   </rect>
                 ),
@@ -66,14 +77,24 @@ export function ResultChart({ result }: { result: QueryResult }) {
               fill="none"
               stroke={palette[si % palette.length]}
               strokeWidth={2}
-              points={s.values.map((v, i) => (v === null ? '' : `${margin.left + (i + 0.5) * band},${y(v)}`)).filter(Boolean).join(' ')}
+              points={s.values
+                .map((v, i) => (v === null ? '' : `${margin.left + (i + 0.5) * band},${y(v)}`))
+                .filter(Boolean)
+                .join(' ')}
             />
           ),
         )}
         <line x1={margin.left} x2={width - margin.right} y1={y(0)} y2={y(0)} className="chart-axis" />
         {data.labels.map((label, i) =>
           i % labelEvery === 0 ? (
-            <text key={i} x={margin.left + (i + 0.5) * band} y={height - margin.bottom + 14} textAnchor="end" transform={`rotate(-30 ${margin.left + (i + 0.5) * band} ${height - margin.bottom + 14})`} className="chart-tick">
+            <text
+              key={i}
+              x={margin.left + (i + 0.5) * band}
+              y={height - margin.bottom + 14}
+              textAnchor="end"
+              transform={`rotate(-30 ${margin.left + (i + 0.5) * band} ${height - margin.bottom + 14})`}
+              className="chart-tick"
+            >
               {label.length > 14 ? `${label.slice(0, 13)}…` : label}
             </text>
           ) : null,

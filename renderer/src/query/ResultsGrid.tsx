@@ -25,7 +25,10 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
   const [selected, setSelected] = useState<number>();
   const scroller = useRef<HTMLDivElement>(null);
 
-  const rows = useMemo(() => (sort ? sortRows(result.rows, sort.column, sort.direction) : result.rows), [result.rows, sort]);
+  const rows = useMemo(
+    () => (sort ? sortRows(result.rows, sort.column, sort.direction) : result.rows),
+    [result.rows, sort],
+  );
   const sorted = useMemo(() => ({ columns: result.columns, rows }), [result.columns, rows]);
   const template = `calc(${String(rows.length).length + 2}ch + 16px) repeat(${result.columns.length}, minmax(110px, 1fr))`;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
@@ -36,7 +39,13 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
     setViewHeight(e.currentTarget.clientHeight);
   };
   const toggleSort = (column: string) =>
-    setSort((s) => (s?.column !== column ? { column, direction: 'asc' } : s.direction === 'asc' ? { column, direction: 'desc' } : undefined));
+    setSort((s) =>
+      s?.column !== column
+        ? { column, direction: 'asc' }
+        : s.direction === 'asc'
+          ? { column, direction: 'desc' }
+          : undefined,
+    );
   const copy = (text: string, what: string) =>
     navigator.clipboard.writeText(text).then(
       () => onNotify(`Copied ${what}`),
@@ -49,7 +58,14 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
         <button type="button" onClick={() => void copy(toTsv(sorted), `${rows.length} rows`)}>
           Copy
         </button>
-        <button type="button" disabled={selected === undefined} onClick={() => selected !== undefined && void copy(toTsv({ columns: result.columns, rows: [rows[selected]] }).split('\n')[1], 'the row')}>
+        <button
+          type="button"
+          disabled={selected === undefined}
+          onClick={() =>
+            selected !== undefined &&
+            void copy(toTsv({ columns: result.columns, rows: [rows[selected]] }).split('\n')[1], 'the row')
+          }
+        >
           Copy row
         </button>
         <button type="button" onClick={() => download('query-result.csv', 'text/csv', toCsv(sorted))}>
@@ -59,13 +75,28 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
           Export JSON
         </button>
       </div>
-      <div className="results-grid" ref={scroller} onScroll={onScroll} role="grid" aria-label="Query results" aria-rowcount={rows.length + 1}>
+      <div
+        className="results-grid"
+        ref={scroller}
+        onScroll={onScroll}
+        role="grid"
+        aria-label="Query results"
+        aria-rowcount={rows.length + 1}
+      >
         <div className="results-row header" role="row" style={{ gridTemplateColumns: template }}>
           <span className="results-cell index" role="columnheader">
             #
           </span>
           {result.columns.map((c) => (
-            <button key={c.name} type="button" role="columnheader" className="results-cell" title={`${c.name} ${c.type}: sort`} onClick={() => toggleSort(c.name)} aria-sort={sort?.column === c.name ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            <button
+              key={c.name}
+              type="button"
+              role="columnheader"
+              className="results-cell"
+              title={`${c.name} ${c.type}: sort`}
+              onClick={() => toggleSort(c.name)}
+              aria-sort={sort?.column === c.name ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
               {c.name} <span className="muted">{c.type}</span>
               {sort?.column === c.name && (sort.direction === 'asc' ? ' ▲' : ' ▼')}
             </button>
@@ -80,14 +111,26 @@ export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotif
                 role="row"
                 aria-rowindex={index + 2}
                 className={`results-row${selected === index ? ' selected' : ''}`}
-                style={{ gridTemplateColumns: template, position: 'absolute', top: index * rowHeight, height: rowHeight, left: 0, right: 0 }}
+                style={{
+                  gridTemplateColumns: template,
+                  position: 'absolute',
+                  top: index * rowHeight,
+                  height: rowHeight,
+                  left: 0,
+                  right: 0,
+                }}
                 onClick={() => setSelected(index)}
               >
                 <span className="results-cell index">{index + 1}</span>
                 {result.columns.map((c) => {
                   const value = row[c.name];
                   return (
-                    <span key={c.name} role="gridcell" className={`results-cell${value === null || value === undefined ? ' null' : numericValue(value) !== undefined && typeof value !== 'boolean' ? ' number' : ''}`} title={cellText(value)}>
+                    <span
+                      key={c.name}
+                      role="gridcell"
+                      className={`results-cell${value === null || value === undefined ? ' null' : numericValue(value) !== undefined && typeof value !== 'boolean' ? ' number' : ''}`}
+                      title={cellText(value)}
+                    >
                       {cellText(value)}
                     </span>
                   );

@@ -3,7 +3,11 @@ import type { Catalog } from './completion.js';
 import type { QuerySource } from './query-api.js';
 import type { TableReference } from './sql-references.js';
 
-const typeLabels: Record<QuerySource['type'], string> = { relational: 'DB', streaming: 'stream', 'object-storage': 'files' };
+const typeLabels: Record<QuerySource['type'], string> = {
+  relational: 'DB',
+  streaming: 'stream',
+  'object-storage': 'files',
+};
 
 export interface SourcesTreeProps {
   sources: QuerySource[];
@@ -44,7 +48,12 @@ export function SourcesTree({ sources, error, catalog, onRefresh, onLearn, onIns
         const isOpen = open.has(source.name);
         return (
           <div key={source.name} role="treeitem" aria-expanded={isOpen} aria-label={source.name}>
-            <div className="source-row" title={source.description} onClick={() => toggle(source.name)} onDoubleClick={() => onInsert(source.name)}>
+            <div
+              className="source-row"
+              title={source.description}
+              onClick={() => toggle(source.name)}
+              onDoubleClick={() => onInsert(source.name)}
+            >
               <span className="twisty">{isOpen ? '▾' : '▸'}</span>
               <strong>{source.name}</strong>
               <span className={`source-type ${source.type}`}>{typeLabels[source.type]}</span>
@@ -57,7 +66,12 @@ export function SourcesTree({ sources, error, catalog, onRefresh, onLearn, onIns
                   const tableOpen = open.has(key);
                   return (
                     <div key={key} role="treeitem" aria-expanded={tableOpen} aria-label={key}>
-                      <div className="table-row" onClick={() => toggle(key)} onDoubleClick={() => onInsert(key)} title="Double-click to insert">
+                      <div
+                        className="table-row"
+                        onClick={() => toggle(key)}
+                        onDoubleClick={() => onInsert(key)}
+                        title="Double-click to insert"
+                      >
                         <span className="twisty">{tableOpen ? '▾' : '▸'}</span>
                         {table}
                       </div>

@@ -31,8 +31,18 @@ function registerSparql(): void {
     triggerCharacters: [':', '?'],
     provideCompletionItems(model, position) {
       const word = model.getWordUntilPosition(position);
-      const before = model.getValueInRange({ startLineNumber: position.lineNumber, startColumn: 1, endLineNumber: position.lineNumber, endColumn: position.column });
-      const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+      const before = model.getValueInRange({
+        startLineNumber: position.lineNumber,
+        startColumn: 1,
+        endLineNumber: position.lineNumber,
+        endColumn: position.column,
+      });
+      const range = {
+        startLineNumber: position.lineNumber,
+        endLineNumber: position.lineNumber,
+        startColumn: word.startColumn,
+        endColumn: word.endColumn,
+      };
       const top = { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 };
       return {
         suggestions: sparqlSuggestions(currentVocabulary, before, model.getValue()).map((s, i) => ({
@@ -42,7 +52,9 @@ function registerSparql(): void {
           insertText: s.insertText ?? s.label,
           sortText: `${s.kind === 'keyword' ? 1 : 0}${String(i).padStart(5, '0')}`,
           range,
-          additionalTextEdits: s.declare ? [{ range: top, text: `PREFIX ${s.declare.prefix}: <${s.declare.iri}>\n` }] : undefined,
+          additionalTextEdits: s.declare
+            ? [{ range: top, text: `PREFIX ${s.declare.prefix}: <${s.declare.iri}>\n` }]
+            : undefined,
         })),
       };
     },
@@ -63,9 +75,19 @@ function registerCompletion(): void {
     triggerCharacters: ['.'],
     provideCompletionItems(model, position) {
       const word = model.getWordUntilPosition(position);
-      const before = model.getValueInRange({ startLineNumber: position.lineNumber, startColumn: 1, endLineNumber: position.lineNumber, endColumn: word.startColumn });
+      const before = model.getValueInRange({
+        startLineNumber: position.lineNumber,
+        startColumn: 1,
+        endLineNumber: position.lineNumber,
+        endColumn: word.startColumn,
+      });
       const prefix = /((?:[A-Za-z_][\w$]*\.)+)$/.exec(before)?.[1] ?? '';
-      const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+      const range = {
+        startLineNumber: position.lineNumber,
+        endLineNumber: position.lineNumber,
+        startColumn: word.startColumn,
+        endColumn: word.endColumn,
+      };
       return {
         suggestions: suggestions(currentCatalog, prefix, model.getValue()).map((s, i) => ({
           label: s.label,
@@ -104,7 +126,16 @@ export interface SqlEditorProps {
  * The console's query editor (Monaco, bundled): SQL completion of sources, tables and columns, SPARQL
  * highlighting and completion of prefixes, classes and properties; Ctrl/Cmd+Enter runs.
  */
-export default function SqlEditor({ initialValue, edit, language, catalog, vocabulary, theme, onChange, onRun }: SqlEditorProps) {
+export default function SqlEditor({
+  initialValue,
+  edit,
+  language,
+  catalog,
+  vocabulary,
+  theme,
+  onChange,
+  onRun,
+}: SqlEditorProps) {
   currentCatalog = catalog;
   if (vocabulary) currentVocabulary = vocabulary;
   registerCompletion();

@@ -25,7 +25,10 @@ export function useCatalog() {
             (tables) =>
               setCatalog((c) => ({
                 ...c,
-                tables: { ...c.tables, [name]: [...new Set([...(c.tables[name] ?? []), ...tables.map((t) => t.name)])].sort() },
+                tables: {
+                  ...c.tables,
+                  [name]: [...new Set([...(c.tables[name] ?? []), ...tables.map((t) => t.name)])].sort(),
+                },
                 columns: { ...c.columns, ...Object.fromEntries(tables.map((t) => [`${name}.${t.name}`, t.columns])) },
               })),
             // A source that cannot list its tables still takes queries; its tables are learnt as they are used.
@@ -47,7 +50,9 @@ export function useCatalog() {
         if (looking.current.has(key)) return;
         looking.current.add(key);
         try {
-          const result = await queryApi.sql(`SELECT * FROM ${quoteIdentifier(source)}.${quoteIdentifier(table)} LIMIT 0`);
+          const result = await queryApi.sql(
+            `SELECT * FROM ${quoteIdentifier(source)}.${quoteIdentifier(table)} LIMIT 0`,
+          );
           setCatalog((c) => ({
             ...c,
             tables: { ...c.tables, [source]: [...new Set([...(c.tables[source] ?? []), table])].sort() },

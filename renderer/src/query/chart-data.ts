@@ -9,14 +9,19 @@ export interface ChartData {
   max: number;
 }
 
-const numericType = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
+const numericType =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
 
 /**
  * The chart of a result: numeric columns (by type) are the series, the first other column labels the
  * rows (the row number when there is none). At most `maxRows` rows and `maxSeries` series are drawn.
  * Undefined when no column is numeric.
  */
-export function chartData(result: Pick<QueryResult, 'columns' | 'rows'>, maxRows = 500, maxSeries = 6): ChartData | undefined {
+export function chartData(
+  result: Pick<QueryResult, 'columns' | 'rows'>,
+  maxRows = 500,
+  maxSeries = 6,
+): ChartData | undefined {
   const numeric = result.columns.filter((c) => numericType.test(c.type));
   if (numeric.length === 0) return undefined;
   const labelColumn = result.columns.find((c) => !numericType.test(c.type));

@@ -17,12 +17,21 @@ export const historyLimit = 100;
 export function loadHistory(): HistoryEntry[] {
   const stored = loadPersisted<unknown[]>(key, []);
   if (!Array.isArray(stored)) return [];
-  return stored.filter((e): e is HistoryEntry => typeof e === 'object' && e !== null && typeof (e as HistoryEntry).query === 'string' && typeof (e as HistoryEntry).at === 'number');
+  return stored.filter(
+    (e): e is HistoryEntry =>
+      typeof e === 'object' &&
+      e !== null &&
+      typeof (e as HistoryEntry).query === 'string' &&
+      typeof (e as HistoryEntry).at === 'number',
+  );
 }
 
 /** Adds a run at the top; the same text of the same kind moves up instead of repeating. Keeps the newest {@link historyLimit}. */
 export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
-  const next = [entry, ...history.filter((e) => e.query !== entry.query || e.kind !== entry.kind)].slice(0, historyLimit);
+  const next = [entry, ...history.filter((e) => e.query !== entry.query || e.kind !== entry.kind)].slice(
+    0,
+    historyLimit,
+  );
   savePersisted(key, next);
   return next;
 }

@@ -56,7 +56,10 @@ const base = '/api/v1/query';
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(base + path, {
     method,
-    headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+    headers:
+      body === undefined
+        ? { accept: 'application/json' }
+        : { 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   });
@@ -70,15 +73,21 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 /** The federated query API (`/api/v1/query`, docs/query.md). Errors carry the server's `detail`. */
 export const queryApi = {
   sources: () => call<{ sources: QuerySource[] }>('GET', '/sources').then((r) => r.sources),
-  tables: (source: string) => call<{ tables: { name: string; columns: ResultColumn[] }[] }>('GET', `/sources/${encodeURIComponent(source)}/tables`).then((r) => r.tables),
+  tables: (source: string) =>
+    call<{ tables: { name: string; columns: ResultColumn[] }[] }>(
+      'GET',
+      `/sources/${encodeURIComponent(source)}/tables`,
+    ).then((r) => r.tables),
   sql: (query: string) => call<QueryResult>('POST', '/sql', { query }),
   submit: (query: string) => call<JobState>('POST', '/async', { query }),
   status: (id: string) => call<JobState>('GET', `/async/${encodeURIComponent(id)}/status`),
-  results: (id: string, offset = 0, limit = 10_000) => call<QueryResult>('GET', `/async/${encodeURIComponent(id)}/results?offset=${offset}&limit=${limit}`),
+  results: (id: string, offset = 0, limit = 10_000) =>
+    call<QueryResult>('GET', `/async/${encodeURIComponent(id)}/results?offset=${offset}&limit=${limit}`),
   cancel: (id: string) => call<JobState>('DELETE', `/async/${encodeURIComponent(id)}`),
   sparql: (query: string) => call<SparqlJson>('POST', '/sparql', { query }),
   /** The SQL a SPARQL query translates to, without running it. */
-  explainSparql: (query: string) => call<{ sql: string; translate_ms: number }>('POST', '/sparql?explain=true', { query }),
+  explainSparql: (query: string) =>
+    call<{ sql: string; translate_ms: number }>('POST', '/sparql?explain=true', { query }),
   sparqlVocabulary: () => call<SparqlVocabulary>('GET', '/sparql/vocabulary'),
   ask: (question: string) => call<NaturalLanguageAnswer>('POST', '/natural-language', { question }),
 };
@@ -87,14 +96,33 @@ export const queryApi = {
  * A SPARQL JSON answer as a result table: terms shown by their value, IRIs shortened by `prefixes`
  * (`ex:Customer`); ASK as one `boolean` column.
  */
-export function sparqlToResult(answer: SparqlJson, elapsedMs: number, prefixes: Record<string, string> = {}): QueryResult {
+export function sparqlToResult(
+  answer: SparqlJson,
+  elapsedMs: number,
+  prefixes: Record<string, string> = {},
+): QueryResult {
   if (typeof answer.boolean === 'boolean') {
-    return { columns: [{ name: 'boolean', type: 'BOOLEAN' }], rows: [{ boolean: answer.boolean }], row_count: 1, truncated: false, elapsed_ms: elapsedMs };
+    return {
+      columns: [{ name: 'boolean', type: 'BOOLEAN' }],
+      rows: [{ boolean: answer.boolean }],
+      row_count: 1,
+      truncated: false,
+      elapsed_ms: elapsedMs,
+    };
   }
   const vars = answer.head.vars ?? [];
-  const text = (term: { type: string; value: string } | undefined) => (!term ? null : term.type === 'uri' ? shortenIri(term.value, prefixes) : term.value);
-  const rows = (answer.results?.bindings ?? []).map((binding) => Object.fromEntries(vars.map((v) => [v, text(binding[v])])));
-  return { columns: vars.map((name) => ({ name, type: 'TERM' })), rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
+  const text = (term: { type: string; value: string } | undefined) =>
+    !term ? null : term.type === 'uri' ? shortenIri(term.value, prefixes) : term.value;
+  const rows = (answer.results?.bindings ?? []).map((binding) =>
+    Object.fromEntries(vars.map((v) => [v, text(binding[v])])),
+  );
+  return {
+    columns: vars.map((name) => ({ name, type: 'TERM' })),
+    rows,
+    row_count: rows.length,
+    truncated: false,
+    elapsed_ms: elapsedMs,
+  };
 }
 
 /**
@@ -105,7 +133,11 @@ export function rowsToResult(rows: Record<string, unknown>[], elapsedMs: number)
   const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const columns = names.map((name) => ({
     name,
-    type: rows.some((row) => typeof row[name] === 'number') && rows.every((row) => row[name] === null || row[name] === undefined || typeof row[name] === 'number') ? 'DOUBLE' : 'VARCHAR',
+    type:
+      rows.some((row) => typeof row[name] === 'number') &&
+      rows.every((row) => row[name] === null || row[name] === undefined || typeof row[name] === 'number')
+        ? 'DOUBLE'
+        : 'VARCHAR',
   }));
   return { columns, rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
 }

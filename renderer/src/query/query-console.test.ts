@@ -46,7 +46,9 @@ describe('result formatting', () => {
     expect(result.rows[0].n).toBe(10);
   });
   it('writes CSV with quoting, empty NULLs and formula injection guarded', () => {
-    expect(toCsv(result)).toBe('name,n\r\n"b, ""quoted""",10\r\n,9007199254740993\r\n"\'=cmd()",2\r\n"multi\nline",\r\n');
+    expect(toCsv(result)).toBe(
+      'name,n\r\n"b, ""quoted""",10\r\n,9007199254740993\r\n"\'=cmd()",2\r\n"multi\nline",\r\n',
+    );
   });
   it('keeps negative numbers unquoted in CSV', () => {
     expect(toCsv({ columns: [{ name: 'x', type: 'INTEGER' }], rows: [{ x: -5 }] })).toBe('x\r\n-5\r\n');
@@ -63,7 +65,10 @@ describe('completion', () => {
   const catalog: Catalog = {
     sources,
     tables: { shop: ['customers', 'orders'] },
-    columns: { 'shop.orders': [{ name: 'amount', type: 'DECIMAL(10,2)' }], 'shop.customers': [{ name: 'region', type: 'VARCHAR' }] },
+    columns: {
+      'shop.orders': [{ name: 'amount', type: 'DECIMAL(10,2)' }],
+      'shop.customers': [{ name: 'region', type: 'VARCHAR' }],
+    },
   };
   it('offers the tables of a source after its name', () => {
     expect(suggestions(catalog, 'shop.', '').map((s) => s.label)).toEqual(['customers', 'orders']);
@@ -71,7 +76,12 @@ describe('completion', () => {
   it('offers the columns of a table, and of a table through its alias', () => {
     expect(suggestions(catalog, 'shop.orders.', '').map((s) => s.label)).toEqual(['amount']);
     const sql = 'SELECT o. FROM shop.orders AS o JOIN shop.customers c ON true';
-    expect(aliases(sql, catalog)).toEqual(new Map([['o', 'shop.orders'], ['c', 'shop.customers']]));
+    expect(aliases(sql, catalog)).toEqual(
+      new Map([
+        ['o', 'shop.orders'],
+        ['c', 'shop.customers'],
+      ]),
+    );
     expect(suggestions(catalog, 'c.', sql).map((s) => s.label)).toEqual(['region']);
     expect(suggestions(catalog, 'zz.', sql)).toEqual([]);
   });
@@ -95,10 +105,24 @@ describe('chartData', () => {
         { region: 'NA', aov: -2, n: null },
       ],
     });
-    expect(data).toEqual({ labels: ['EU', 'NA'], series: [{ name: 'aov', values: [12.5, -2] }, { name: 'n', values: [3, null] }], min: -2, max: 12.5 });
+    expect(data).toEqual({
+      labels: ['EU', 'NA'],
+      series: [
+        { name: 'aov', values: [12.5, -2] },
+        { name: 'n', values: [3, null] },
+      ],
+      min: -2,
+      max: 12.5,
+    });
   });
   it('uses the first numeric column as labels when all are numeric, and refuses text-only results', () => {
-    const data = chartData({ columns: [{ name: 'year', type: 'INTEGER' }, { name: 'total', type: 'DOUBLE' }], rows: [{ year: 2024, total: 0 }] });
+    const data = chartData({
+      columns: [
+        { name: 'year', type: 'INTEGER' },
+        { name: 'total', type: 'DOUBLE' },
+      ],
+      rows: [{ year: 2024, total: 0 }],
+    });
     expect(data?.labels).toEqual(['2024']);
     expect(data?.series.map((s) => s.name)).toEqual(['total']);
     expect(data?.max).toBeGreaterThan(data?.min ?? 0);
@@ -119,27 +143,66 @@ describe('isGroupedAggregate', () => {
   };
   it('is true for a grouping query with a numeric column and several rows', () => {
     expect(isGroupedAggregate(grouped, 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region')).toBe(true);
-    expect(isGroupedAggregate({ columns: [{ name: 'year', type: 'DOUBLE' }, { name: 'n', type: 'DOUBLE' }], rows: [{ year: 2023, n: 1 }, { year: 2024, n: 2 }] }, 'SELECT year, count(*) AS n FROM t GROUP BY year')).toBe(true);
-    expect(isGroupedAggregate(grouped, 'select region, count(*) as n from shop.customers group\n  by region')).toBe(true);
+    expect(
+      isGroupedAggregate(
+        {
+          columns: [
+            { name: 'year', type: 'DOUBLE' },
+            { name: 'n', type: 'DOUBLE' },
+          ],
+          rows: [
+            { year: 2023, n: 1 },
+            { year: 2024, n: 2 },
+          ],
+        },
+        'SELECT year, count(*) AS n FROM t GROUP BY year',
+      ),
+    ).toBe(true);
+    expect(isGroupedAggregate(grouped, 'select region, count(*) as n from shop.customers group\n  by region')).toBe(
+      true,
+    );
   });
   it('is false without GROUP BY, with one row, or without a numeric column', () => {
     expect(isGroupedAggregate(grouped, 'SELECT region, n FROM t')).toBe(false);
-    expect(isGroupedAggregate({ ...grouped, rows: grouped.rows.slice(0, 1) }, 'SELECT region, count(*) FROM t GROUP BY region')).toBe(false);
-    expect(isGroupedAggregate({ columns: [{ name: 'region', type: 'VARCHAR' }], rows: grouped.rows }, 'SELECT region FROM t GROUP BY region')).toBe(false);
+    expect(
+      isGroupedAggregate(
+        { ...grouped, rows: grouped.rows.slice(0, 1) },
+        'SELECT region, count(*) FROM t GROUP BY region',
+      ),
+    ).toBe(false);
+    expect(
+      isGroupedAggregate(
+        { columns: [{ name: 'region', type: 'VARCHAR' }], rows: grouped.rows },
+        'SELECT region FROM t GROUP BY region',
+      ),
+    ).toBe(false);
   });
 });
 
 describe('sparqlToResult', () => {
   it('turns bindings into rows (unbound as null) and ASK into one boolean', () => {
-    const rows = sparqlToResult({ head: { vars: ['s', 'o'] }, results: { bindings: [{ s: { type: 'uri', value: 'http://x' } }] } }, 3);
-    expect(rows).toMatchObject({ columns: [{ name: 's' }, { name: 'o' }], rows: [{ s: 'http://x', o: null }], row_count: 1 });
+    const rows = sparqlToResult(
+      { head: { vars: ['s', 'o'] }, results: { bindings: [{ s: { type: 'uri', value: 'http://x' } }] } },
+      3,
+    );
+    expect(rows).toMatchObject({
+      columns: [{ name: 's' }, { name: 'o' }],
+      rows: [{ s: 'http://x', o: null }],
+      row_count: 1,
+    });
     expect(sparqlToResult({ head: {}, boolean: false }, 1).rows).toEqual([{ boolean: false }]);
   });
 });
 
 describe('rowsToResult', () => {
   it('types columns from the values of every row, in first-seen order', () => {
-    const result = rowsToResult([{ region: 'NA', count: 32 }, { region: null, count: null, extra: 'x' }], 5);
+    const result = rowsToResult(
+      [
+        { region: 'NA', count: 32 },
+        { region: null, count: null, extra: 'x' },
+      ],
+      5,
+    );
     expect(result.columns).toEqual([
       { name: 'region', type: 'VARCHAR' },
       { name: 'count', type: 'DOUBLE' },

@@ -12,7 +12,8 @@ export function cellText(value: unknown): string {
 /** A numeric value of a cell: numbers and numeric strings (big DECIMAL/BIGINT arrive as strings). */
 export function numericValue(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && value.trim() !== '' && /^[-+]?\d*\.?\d+(e[-+]?\d+)?$/i.test(value.trim())) return Number(value);
+  if (typeof value === 'string' && value.trim() !== '' && /^[-+]?\d*\.?\d+(e[-+]?\d+)?$/i.test(value.trim()))
+    return Number(value);
   return undefined;
 }
 
@@ -28,7 +29,11 @@ function compareCells(a: unknown, b: unknown): number {
 }
 
 /** The rows sorted by one column (a stable copy; the input is left as it is). */
-export function sortRows<T extends Record<string, unknown>>(rows: readonly T[], column: string, direction: SortDirection): T[] {
+export function sortRows<T extends Record<string, unknown>>(
+  rows: readonly T[],
+  column: string,
+  direction: SortDirection,
+): T[] {
   const sign = direction === 'asc' ? 1 : -1;
   return rows
     .map((row, index) => ({ row, index }))
@@ -58,6 +63,10 @@ export function toJson(result: Pick<QueryResult, 'rows'>): string {
 
 /** The rows as tab-separated text (what a spreadsheet pastes as cells). */
 export function toTsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
-  const clean = (value: unknown) => (value === null || value === undefined ? '' : cellText(value).replace(/[\t\r\n]+/g, ' '));
-  return [result.columns.map((c) => c.name).join('\t'), ...result.rows.map((row) => result.columns.map((c) => clean(row[c.name])).join('\t'))].join('\n');
+  const clean = (value: unknown) =>
+    value === null || value === undefined ? '' : cellText(value).replace(/[\t\r\n]+/g, ' ');
+  return [
+    result.columns.map((c) => c.name).join('\t'),
+    ...result.rows.map((row) => result.columns.map((c) => clean(row[c.name])).join('\t')),
+  ].join('\n');
 }

@@ -12,7 +12,10 @@ const vocabulary: SparqlVocabulary = {
 
 describe('SPARQL prefixes and IRIs', () => {
   it('reads PREFIX declarations, whatever their case and spacing', () => {
-    expect(declaredPrefixes('prefix ex:<http://a#>\nPREFIX  foo: <http://b/> SELECT')).toEqual({ ex: 'http://a#', foo: 'http://b/' });
+    expect(declaredPrefixes('prefix ex:<http://a#>\nPREFIX  foo: <http://b/> SELECT')).toEqual({
+      ex: 'http://a#',
+      foo: 'http://b/',
+    });
   });
 
   it('shortens IRIs by the longest namespace that leaves a valid local name', () => {
@@ -24,7 +27,16 @@ describe('SPARQL prefixes and IRIs', () => {
   });
 
   it('shows result IRIs shortened and literals as they are', () => {
-    const result = sparqlToResult({ head: { vars: ['c', 'n', 'u'] }, results: { bindings: [{ c: { type: 'uri', value: `${ex}Customer` }, n: { type: 'literal', value: `${ex}Customer` } }] } }, 5, { ex });
+    const result = sparqlToResult(
+      {
+        head: { vars: ['c', 'n', 'u'] },
+        results: {
+          bindings: [{ c: { type: 'uri', value: `${ex}Customer` }, n: { type: 'literal', value: `${ex}Customer` } }],
+        },
+      },
+      5,
+      { ex },
+    );
     expect(result.rows).toEqual([{ c: 'ex:Customer', n: `${ex}Customer`, u: null }]);
   });
 });
@@ -39,13 +51,20 @@ describe('SPARQL completion', () => {
   });
 
   it('uses the namespace the query declares for a prefix, and offers nothing for an unknown one', () => {
-    expect(sparqlSuggestions(vocabulary, '?c a o:', 'PREFIX o: <http://other.org/>\n?c a o:').map((s) => s.label)).toEqual(['Thing']);
+    expect(
+      sparqlSuggestions(vocabulary, '?c a o:', 'PREFIX o: <http://other.org/>\n?c a o:').map((s) => s.label),
+    ).toEqual(['Thing']);
     expect(sparqlSuggestions(vocabulary, '?c a nope:', '?c a nope:')).toEqual([]);
     expect(sparqlSuggestions(vocabulary, '<http:', '<http:')).toEqual([]);
   });
 
   it('completes PREFIX declarations', () => {
-    expect(sparqlSuggestions(vocabulary, 'PREFIX e', 'PREFIX e')).toContainEqual({ label: 'ex:', kind: 'prefix', insertText: `ex: <${ex}>`, detail: ex });
+    expect(sparqlSuggestions(vocabulary, 'PREFIX e', 'PREFIX e')).toContainEqual({
+      label: 'ex:',
+      kind: 'prefix',
+      insertText: `ex: <${ex}>`,
+      detail: ex,
+    });
   });
 
   it('offers prefixes, the query variables and keywords elsewhere', () => {

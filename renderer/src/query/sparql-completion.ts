@@ -14,7 +14,8 @@ export interface SparqlSuggestion {
 /** `PREFIX name: <iri>` declarations of a query, name -> namespace. */
 export function declaredPrefixes(query: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const match of query.matchAll(/\bPREFIX\s+([A-Za-z][\w.-]*)?:\s*<([^>\s]*)>/gi)) found[match[1] ?? ''] = match[2];
+  for (const match of query.matchAll(/\bPREFIX\s+([A-Za-z][\w.-]*)?:\s*<([^>\s]*)>/gi))
+    found[match[1] ?? ''] = match[2];
   return found;
 }
 
@@ -46,7 +47,12 @@ export function sparqlSuggestions(vocabulary: SparqlVocabulary, before: string, 
   const prefixes = { ...vocabulary.prefixes, ...declared };
   const known = Object.entries(prefixes).filter(([name]) => name !== '');
   if (/\bPREFIX\s+[\w.-]*$/i.test(before)) {
-    return known.map(([name, iri]) => ({ label: `${name}:`, kind: 'prefix', insertText: `${name}: <${iri}>`, detail: iri }));
+    return known.map(([name, iri]) => ({
+      label: `${name}:`,
+      kind: 'prefix',
+      insertText: `${name}: <${iri}>`,
+      detail: iri,
+    }));
   }
   const qualified = /(?:^|[^\w.:-])([A-Za-z][\w.-]*)?:([\w.-]*)$/.exec(before);
   if (qualified) {
@@ -57,14 +63,31 @@ export function sparqlSuggestions(vocabulary: SparqlVocabulary, before: string, 
     const terms = (list: SparqlVocabulary['classes'], kind: 'class' | 'property') =>
       list.flatMap((term): SparqlSuggestion[] => {
         const local = localName(term.iri, namespace);
-        return local ? [{ label: local, kind, detail: term.label ? `${term.label} · ${kind}` : kind, ...(declare ? { declare } : {}) }] : [];
+        return local
+          ? [
+              {
+                label: local,
+                kind,
+                detail: term.label ? `${term.label} · ${kind}` : kind,
+                ...(declare ? { declare } : {}),
+              },
+            ]
+          : [];
       });
     return [...terms(vocabulary.classes, 'class'), ...terms(vocabulary.properties, 'property')];
   }
   const variables = [...new Set([...query.matchAll(/[?$]([A-Za-z0-9_]+)/g)].map((m) => `?${m[1]}`))];
   return [
-    ...known.map(([name, iri]): SparqlSuggestion => ({ label: `${name}:`, kind: 'prefix', detail: iri, ...(declared[name] === undefined ? { declare: { prefix: name, iri } } : {}) })),
+    ...known.map(([name, iri]): SparqlSuggestion => ({
+      label: `${name}:`,
+      kind: 'prefix',
+      detail: iri,
+      ...(declared[name] === undefined ? { declare: { prefix: name, iri } } : {}),
+    })),
     ...variables.map((v): SparqlSuggestion => ({ label: v, kind: 'variable' })),
-    ...[...sparqlKeywords.filter((k) => k !== 'a'), ...sparqlFunctions].map((k): SparqlSuggestion => ({ label: k, kind: 'keyword' })),
+    ...[...sparqlKeywords.filter((k) => k !== 'a'), ...sparqlFunctions].map((k): SparqlSuggestion => ({
+      label: k,
+      kind: 'keyword',
+    })),
   ];
 }

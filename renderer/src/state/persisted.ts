@@ -27,7 +27,9 @@ export function savePersisted(key: string, value: unknown): void {
 export function usePersistedState<T>(key: string, initial: T): [T, (value: T | ((previous: T) => T)) => void] {
   const [value, setValue] = useState<T>(() => {
     const stored = loadPersisted(key, initial);
-    return typeof initial === 'object' && initial !== null && !Array.isArray(initial) ? { ...initial, ...stored } : stored;
+    return typeof initial === 'object' && initial !== null && !Array.isArray(initial)
+      ? { ...initial, ...stored }
+      : stored;
   });
   useEffect(() => savePersisted(key, value), [key, value]);
   return [value, setValue];

@@ -10,7 +10,13 @@ import type { GuardEvent } from './access-guard.js';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'guard-test-'));
 // Worker threads cannot load TypeScript here: preload the guard compiled to plain JavaScript.
 const guard = path.join(scratch, 'access-guard.mjs');
-fs.writeFileSync(guard, transformSync(fs.readFileSync(fileURLToPath(new URL('./access-guard.ts', import.meta.url)), 'utf8'), { loader: 'ts', format: 'esm' }).code);
+fs.writeFileSync(
+  guard,
+  transformSync(fs.readFileSync(fileURLToPath(new URL('./access-guard.ts', import.meta.url)), 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+  }).code,
+);
 const specsDir = path.join(scratch, 'specs');
 const outsideDir = path.join(scratch, 'outside');
 fs.mkdirSync(specsDir);
@@ -34,7 +40,13 @@ function runGuarded(workerCode: string, mainCode = ''): { report: Record<string,
     encoding: 'utf8',
     timeout: 20_000,
   });
-  const events = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as GuardEvent) : [];
+  const events = fs.existsSync(log)
+    ? fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as GuardEvent)
+    : [];
   return { report: JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>, events };
 }
 
@@ -52,9 +64,19 @@ describe('access guard', () => {
         probe: attempt(() => fs.existsSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))})),
       });
     `);
-    expect(report).toEqual({ inside: 'inside', outside: 'refused:EACCES', traversal: 'refused:EACCES', named: 'refused:EACCES', probe: true });
+    expect(report).toEqual({
+      inside: 'inside',
+      outside: 'refused:EACCES',
+      traversal: 'refused:EACCES',
+      named: 'refused:EACCES',
+      probe: true,
+    });
     expect(events.filter((e) => e.kind === 'read').map((e) => e.blocked)).toEqual([true, true, true]);
-    expect(events.find((e) => e.kind === 'probe')).toMatchObject({ target: path.join(outsideDir, 'secret.txt'), via: 'fs.existsSync', blocked: false });
+    expect(events.find((e) => e.kind === 'probe')).toMatchObject({
+      target: path.join(outsideDir, 'secret.txt'),
+      via: 'fs.existsSync',
+      blocked: false,
+    });
   });
 
   it('refuses and records network attempts from a worker', () => {
@@ -73,7 +95,10 @@ describe('access guard', () => {
   });
 
   it('does not watch the main thread', () => {
-    const { events } = runGuarded(`import { parentPort } from 'node:worker_threads'; parentPort.postMessage({});`, `import fs from 'node:fs'; fs.readFileSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))});`);
+    const { events } = runGuarded(
+      `import { parentPort } from 'node:worker_threads'; parentPort.postMessage({});`,
+      `import fs from 'node:fs'; fs.readFileSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))});`,
+    );
     expect(events).toEqual([]);
   });
 });

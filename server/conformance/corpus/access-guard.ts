@@ -34,7 +34,8 @@ export interface GuardEvent {
 const logFile = process.env.CORPUS_GUARD_LOG;
 const root = process.env.CORPUS_GUARD_ROOT;
 
-if (!isMainThread && logFile && root) install(logFile, root, (process.env.CORPUS_GUARD_ALLOW ?? '').split(path.delimiter).filter(Boolean));
+if (!isMainThread && logFile && root)
+  install(logFile, root, (process.env.CORPUS_GUARD_ALLOW ?? '').split(path.delimiter).filter(Boolean));
 
 function install(log: string, specsRoot: string, allowed: string[]): void {
   const append = fs.appendFileSync.bind(fs);
@@ -70,10 +71,21 @@ function install(log: string, specsRoot: string, allowed: string[]): void {
     owner[name] = wrapped;
   };
   const fsObject = fs as unknown as Record<string, unknown>;
-  for (const name of ['readFileSync', 'openSync', 'readdirSync', 'opendirSync', 'createReadStream', 'readFile', 'open', 'readdir', 'opendir']) {
+  for (const name of [
+    'readFileSync',
+    'openSync',
+    'readdirSync',
+    'opendirSync',
+    'createReadStream',
+    'readFile',
+    'open',
+    'readdir',
+    'opendir',
+  ]) {
     wrapFs(fsObject, name, 'read', `fs.${name}`);
   }
-  for (const name of ['statSync', 'lstatSync', 'existsSync', 'accessSync', 'stat', 'lstat', 'exists', 'access']) wrapFs(fsObject, name, 'probe', `fs.${name}`);
+  for (const name of ['statSync', 'lstatSync', 'existsSync', 'accessSync', 'stat', 'lstat', 'exists', 'access'])
+    wrapFs(fsObject, name, 'probe', `fs.${name}`);
   // The wrapper keeps realpathSync.native (copied by wrapFs), which is then wrapped on its own.
   wrapFs(fsObject, 'realpathSync', 'probe', 'fs.realpathSync');
   wrapFs(fs.realpathSync as unknown as Record<string, unknown>, 'native', 'probe', 'fs.realpathSync.native');
@@ -90,14 +102,19 @@ function install(log: string, specsRoot: string, allowed: string[]): void {
         typeof first === 'string' || first instanceof URL
           ? String(first)
           : first && typeof first === 'object'
-            ? JSON.stringify({ host: (first as Record<string, unknown>).host ?? (first as Record<string, unknown>).hostname, port: (first as Record<string, unknown>).port, path: (first as Record<string, unknown>).path })
+            ? JSON.stringify({
+                host: (first as Record<string, unknown>).host ?? (first as Record<string, unknown>).hostname,
+                port: (first as Record<string, unknown>).port,
+                path: (first as Record<string, unknown>).path,
+              })
             : String(first);
       record({ kind: 'network', target, via: label, blocked: true });
       throw new Error(`the conformance guard refused network access (${label} ${target})`);
     };
   };
   refuseNetwork(net.Socket.prototype as unknown as Record<string, unknown>, 'connect', 'net.Socket.connect');
-  for (const name of ['connect', 'createConnection']) refuseNetwork(net as unknown as Record<string, unknown>, name, `net.${name}`);
+  for (const name of ['connect', 'createConnection'])
+    refuseNetwork(net as unknown as Record<string, unknown>, name, `net.${name}`);
   refuseNetwork(tls as unknown as Record<string, unknown>, 'connect', 'tls.connect');
   for (const name of ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']) {
     refuseNetwork(dns as unknown as Record<string, unknown>, name, `dns.${name}`);

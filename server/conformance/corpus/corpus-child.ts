@@ -40,15 +40,40 @@ async function loadOne(corpusDir: string, entry: CorpusSpec, readEvents: () => G
     const ms = Math.round(performance.now() - started);
     const guardEvents = readEvents();
     const bundled = spec.document[bundledKey];
-    const bundledOutside = bundled && typeof bundled === 'object' ? Object.keys(bundled).filter((key) => !isInside(specsDir, path.resolve(specsDir, key))) : [];
-    const served = await serveOneGet(spec.document, path.basename(entry.file).replace(/\.(ya?ml|json)$/i, ''), (dir) => {
-      process.env.CORPUS_GUARD_ROOT = dir;
-    }).catch((error: Error) => ({ error: error.message }));
+    const bundledOutside =
+      bundled && typeof bundled === 'object'
+        ? Object.keys(bundled).filter((key) => !isInside(specsDir, path.resolve(specsDir, key)))
+        : [];
+    const served = await serveOneGet(
+      spec.document,
+      path.basename(entry.file).replace(/\.(ya?ml|json)$/i, ''),
+      (dir) => {
+        process.env.CORPUS_GUARD_ROOT = dir;
+      },
+    ).catch((error: Error) => ({ error: error.message }));
     guardEvents.push(...readEvents());
-    return { file: entry.file, category: entry.category, outcome: 'loaded', ms, operations: spec.operations.length, warnings: spec.warnings.length, guardEvents, bundledOutside, served };
+    return {
+      file: entry.file,
+      category: entry.category,
+      outcome: 'loaded',
+      ms,
+      operations: spec.operations.length,
+      warnings: spec.warnings.length,
+      guardEvents,
+      bundledOutside,
+      served,
+    };
   } catch (error) {
     const ms = Math.round(performance.now() - started);
-    return { file: entry.file, category: entry.category, outcome: 'rejected', ms, reason: (error as Error).message, guardEvents: readEvents(), bundledOutside: [] };
+    return {
+      file: entry.file,
+      category: entry.category,
+      outcome: 'rejected',
+      ms,
+      reason: (error as Error).message,
+      guardEvents: readEvents(),
+      bundledOutside: [],
+    };
   }
 }
 

@@ -3,9 +3,7 @@ import type { CorpusSpec } from './manifest.js';
 
 /** What happened when the gateway served one GET of a loaded spec. */
 export type ServeProbe =
-  | { request: string; status: number; routesNotServed: string[] }
-  | { skipped: string }
-  | { error: string };
+  { request: string; status: number; routesNotServed: string[] } | { skipped: string } | { error: string };
 
 /** The outcome of loading one entry spec. */
 export interface SpecResult {
@@ -33,4 +31,5 @@ export interface RunMessage {
 }
 
 /** Child -> parent. */
-export type ChildMessage = { type: 'start'; index: number } | { type: 'result'; index: number; result: SpecResult } | { type: 'done' };
+export type ChildMessage =
+  { type: 'start'; index: number } | { type: 'result'; index: number; result: SpecResult } | { type: 'done' };

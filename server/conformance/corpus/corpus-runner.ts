@@ -86,7 +86,11 @@ function runChild(run: ChildRun): Promise<number> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = fork(run.childModule, [], {
       execArgv: ['--import', run.guardModule],
-      env: { ...process.env, CORPUS_GUARD_LOG: run.guardLog, CORPUS_GUARD_ALLOW: runtimeFolders().join(path.delimiter) },
+      env: {
+        ...process.env,
+        CORPUS_GUARD_LOG: run.guardLog,
+        CORPUS_GUARD_ALLOW: runtimeFolders().join(path.delimiter),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let current = -1;
@@ -107,7 +111,13 @@ function runChild(run: ChildRun): Promise<number> {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => {
           const entry = run.entries[current];
-          run.onResult(current, { file: entry.file, category: entry.category, outcome: 'hang', ms: Date.now() - currentStarted, reason: `no result within ${hangBudgetMs} ms; child killed` });
+          run.onResult(current, {
+            file: entry.file,
+            category: entry.category,
+            outcome: 'hang',
+            ms: Date.now() - currentStarted,
+            reason: `no result within ${hangBudgetMs} ms; child killed`,
+          });
           child.kill('SIGKILL');
           finish(current + 1);
         }, hangBudgetMs);
@@ -124,11 +134,20 @@ function runChild(run: ChildRun): Promise<number> {
       if (finished) return;
       if (current === -1) {
         // Died between specs: go on after the last result, unless it never got going at all.
-        if (next === run.start) reject(new Error(`the corpus child process exited (${signal ?? `exit code ${code}`}) before loading anything`));
+        if (next === run.start)
+          reject(
+            new Error(`the corpus child process exited (${signal ?? `exit code ${code}`}) before loading anything`),
+          );
         return finish(next);
       }
       const entry = run.entries[current];
-      run.onResult(current, { file: entry.file, category: entry.category, outcome: 'crash', ms: Date.now() - currentStarted, reason: `the process died (${signal ?? `exit code ${code}`})` });
+      run.onResult(current, {
+        file: entry.file,
+        category: entry.category,
+        outcome: 'crash',
+        ms: Date.now() - currentStarted,
+        reason: `the process died (${signal ?? `exit code ${code}`})`,
+      });
       finish(current + 1);
     });
     const message: RunMessage = { type: 'run', corpusDir: run.corpusDir, entries: run.entries, start: run.start };

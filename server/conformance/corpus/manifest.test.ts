@@ -20,8 +20,20 @@ describe('readCorpusManifest', () => {
       ].join('\n'),
     );
     expect(readCorpusManifest(dir)).toEqual([
-      { file: 'realworld/box/openapi/spec.json', category: 'realworld', specsRoot: 'realworld/box', bytes: 100, note: '' },
-      { file: 'pathological/synthetic/bomb.json', category: 'pathological', specsRoot: 'pathological/synthetic', bytes: 5, note: 'a bomb' },
+      {
+        file: 'realworld/box/openapi/spec.json',
+        category: 'realworld',
+        specsRoot: 'realworld/box',
+        bytes: 100,
+        note: '',
+      },
+      {
+        file: 'pathological/synthetic/bomb.json',
+        category: 'pathological',
+        specsRoot: 'pathological/synthetic',
+        bytes: 5,
+        note: 'a bomb',
+      },
     ]);
   });
   it('refuses a manifest without the expected columns', () => {

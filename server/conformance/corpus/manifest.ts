@@ -30,7 +30,13 @@ export function readCorpusManifest(corpusDir: string): CorpusSpec[] {
     const file = cells[fileAt];
     const [category, slug] = file.split('/');
     if (!category || !slug) throw new Error(`MANIFEST.tsv: "${file}" is not <category>/<source-slug>/...`);
-    specs.push({ file, category: cells[categoryAt] || category, specsRoot: `${category}/${slug}`, bytes: Number(cells[bytesAt]) || 0, note: cells[noteAt] ?? '' });
+    specs.push({
+      file,
+      category: cells[categoryAt] || category,
+      specsRoot: `${category}/${slug}`,
+      bytes: Number(cells[bytesAt]) || 0,
+      note: cells[noteAt] ?? '',
+    });
   }
   return specs;
 }

@@ -14,7 +14,11 @@ const maxServedBytes = 32 * 1024 * 1024;
  * with `1` for every path parameter. `beforeLoad` runs with the specs folder before the server loads it.
  * Routes the gateway could not add (reported by the load) are listed with the answer.
  */
-export async function serveOneGet(document: Record<string, unknown>, name: string, beforeLoad: (specsDir: string) => void): Promise<ServeProbe> {
+export async function serveOneGet(
+  document: Record<string, unknown>,
+  name: string,
+  beforeLoad: (specsDir: string) => void,
+): Promise<ServeProbe> {
   const text = JSON.stringify(document);
   if (text.length > maxServedBytes) return { skipped: `bundled document is ${text.length} bytes` };
   const workspace = createTempWorkspace('corpus-serve');
@@ -25,7 +29,8 @@ export async function serveOneGet(document: Record<string, unknown>, name: strin
     const server = await startWorkspaceServer(workspace.dir);
     try {
       const problems = server.firstLoad.errors.map((e) => e.message);
-      if (!server.firstLoad.specs.includes(fileName)) return { error: `the bundled document did not load again: ${problems[0] ?? 'not listed as loaded'}` };
+      if (!server.firstLoad.specs.includes(fileName))
+        return { error: `the bundled document did not load again: ${problems[0] ?? 'not listed as loaded'}` };
       const listing = (await server.app.inject({ method: 'GET', url: '/api/adaptive/' })).json() as GatewayInfo;
       const endpoint = listing.endpoints.find((e) => e.method === 'GET');
       if (!endpoint) return { skipped: 'no GET operation' };

@@ -95,7 +95,9 @@ describe('suite dumps', () => {
 
   it('finds the schema a dump creates its tables in', () => {
     expect(dumpSchema(ddl)).toBe('main');
-    expect(dumpSchema('CREATE SCHEMA IF NOT EXISTS consumer_div;\n\nCREATE TABLE consumer_div.users (uid BIGINT);')).toBe('consumer_div');
+    expect(
+      dumpSchema('CREATE SCHEMA IF NOT EXISTS consumer_div;\n\nCREATE TABLE consumer_div.users (uid BIGINT);'),
+    ).toBe('consumer_div');
   });
 
   it('parses quoted CSV fields with commas, doubled quotes and newlines', () => {

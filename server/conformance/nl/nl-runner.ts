@@ -39,7 +39,9 @@ async function translationTime(nl: NaturalLanguageService, question: string): Pr
 
 /** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as relationships. */
 function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): string {
-  const relationships = keys.map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`).join('\n');
+  const relationships = keys
+    .map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`)
+    .join('\n');
   return [
     'sources:',
     `  - name: ${db}`,
@@ -67,7 +69,11 @@ async function goldRows(connection: DuckDBConnection, item: SuiteQuestion): Prom
 }
 
 /** Whether any gold variant gives the generated rows (defog lists alternatives). */
-async function matchesGold(connection: DuckDBConnection, item: SuiteQuestion, rows: unknown[][]): Promise<boolean | undefined> {
+async function matchesGold(
+  connection: DuckDBConnection,
+  item: SuiteQuestion,
+  rows: unknown[][],
+): Promise<boolean | undefined> {
   if (item.goldRows) return sameResult(item.goldRows, rows, true);
   let ran = false;
   for (const query of expandDefogGold(item.goldQueries[0])) {
@@ -83,12 +89,18 @@ async function matchesGold(connection: DuckDBConnection, item: SuiteQuestion, ro
 }
 
 /** Asks every question of one database through the natural-language service and judges the results. */
-async function runDatabase(database: SuiteDatabase, items: SuiteQuestion[], workDir: string): Promise<QuestionOutcome[]> {
+async function runDatabase(
+  database: SuiteDatabase,
+  items: SuiteQuestion[],
+  workDir: string,
+): Promise<QuestionOutcome[]> {
   const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
   const dump = await loadDump(database.dump, file);
   const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
   fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump));
-  const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), { error: () => undefined });
+  const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), {
+    error: () => undefined,
+  });
   const nl = new NaturalLanguageService(service, loadNlSettings(yamlFile));
   const gold = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   const connection = await gold.connect();
@@ -103,12 +115,23 @@ async function runDatabase(database: SuiteDatabase, items: SuiteQuestion[], work
         const ms = performance.now() - started;
         const rows = outcome.rows.map((row) => outcome.columns.map((c) => row[c.name]));
         const match = await matchesGold(connection, item, rows);
-        outcomes.push({ item, verdict: match === undefined ? 'gold-failed' : match ? 'correct' : 'wrong', sql: generated_query, ms, translateMs });
+        outcomes.push({
+          item,
+          verdict: match === undefined ? 'gold-failed' : match ? 'correct' : 'wrong',
+          sql: generated_query,
+          ms,
+          translateMs,
+        });
       } catch (error) {
         const ms = performance.now() - started;
         const refused = error instanceof HttpError && error.status === 422;
         const goldRuns = (await goldRows(connection, item)) !== undefined;
-        outcomes.push({ item, verdict: !goldRuns ? 'gold-failed' : refused ? 'refused' : 'error', detail: (error as Error).message, ms });
+        outcomes.push({
+          item,
+          verdict: !goldRuns ? 'gold-failed' : refused ? 'refused' : 'error',
+          detail: (error as Error).message,
+          ms,
+        });
       }
     }
   } finally {
@@ -120,7 +143,10 @@ async function runDatabase(database: SuiteDatabase, items: SuiteQuestion[], work
 }
 
 /** Runs the nl2sql suites under `dir` (databases filtered by `only`, a substring of `set/db`). */
-export async function runNlSuite(dir: string, options: { only?: string; onOutcome?: (o: QuestionOutcome) => void } = {}): Promise<QuestionOutcome[]> {
+export async function runNlSuite(
+  dir: string,
+  options: { only?: string; onOutcome?: (o: QuestionOutcome) => void } = {},
+): Promise<QuestionOutcome[]> {
   const { databases, questions } = readSuite(dir);
   if (databases.length === 0) throw new Error(`no spider_dev_subset or defog_sql_eval folder under ${dir}`);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-conformance-'));
@@ -175,6 +201,8 @@ export function printNlReport(outcomes: QuestionOutcome[]): void {
         ),
       );
     console.log(`  time per question (translate + run): ${medianAndP95(ofSet.map((o) => o.ms))}`);
-    console.log(`  translation alone (questions translated): ${medianAndP95(ofSet.flatMap((o) => (o.translateMs === undefined ? [] : [o.translateMs])))}`);
+    console.log(
+      `  translation alone (questions translated): ${medianAndP95(ofSet.flatMap((o) => (o.translateMs === undefined ? [] : [o.translateMs])))}`,
+    );
   }
 }

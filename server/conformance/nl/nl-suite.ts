@@ -56,7 +56,8 @@ export function readSuite(dir: string): { databases: SuiteDatabase[]; questions:
   const questions: SuiteQuestion[] = [];
   const spider = path.join(dir, 'spider_dev_subset');
   if (fs.existsSync(spider)) {
-    for (const name of fs.readdirSync(path.join(spider, 'database')).sort()) databases.push({ set: 'spider', name, dump: path.join(spider, 'database', name, `${name}.dump.sql`) });
+    for (const name of fs.readdirSync(path.join(spider, 'database')).sort())
+      databases.push({ set: 'spider', name, dump: path.join(spider, 'database', name, `${name}.dump.sql`) });
     const items = JSON.parse(fs.readFileSync(path.join(spider, 'questions.json'), 'utf8')) as {
       db_id: string;
       question: string;
@@ -64,14 +65,31 @@ export function readSuite(dir: string): { databases: SuiteDatabase[]; questions:
       gold_result_sqlite: unknown[][];
     }[];
     for (const item of items)
-      questions.push({ set: 'spider', db: item.db_id, question: item.question, category: item.db_id, goldQueries: [item.gold_sql], goldRows: item.gold_result_sqlite });
+      questions.push({
+        set: 'spider',
+        db: item.db_id,
+        question: item.question,
+        category: item.db_id,
+        goldQueries: [item.gold_sql],
+        goldRows: item.gold_result_sqlite,
+      });
   }
   const defog = path.join(dir, 'defog_sql_eval');
   if (fs.existsSync(defog)) {
-    for (const name of fs.readdirSync(path.join(defog, 'databases')).sort()) databases.push({ set: 'defog', name, dump: path.join(defog, 'databases', name, `${name}.sql`) });
-    const [header, ...rows] = parseCsv(fs.readFileSync(path.join(defog, 'questions', 'questions_gen_postgres.csv'), 'utf8'));
+    for (const name of fs.readdirSync(path.join(defog, 'databases')).sort())
+      databases.push({ set: 'defog', name, dump: path.join(defog, 'databases', name, `${name}.sql`) });
+    const [header, ...rows] = parseCsv(
+      fs.readFileSync(path.join(defog, 'questions', 'questions_gen_postgres.csv'), 'utf8'),
+    );
     const at = (name: string) => header.indexOf(name);
-    for (const r of rows) questions.push({ set: 'defog', db: r[at('db_name')], question: r[at('question')], category: r[at('query_category')], goldQueries: [r[at('query')]] });
+    for (const r of rows)
+      questions.push({
+        set: 'defog',
+        db: r[at('db_name')],
+        question: r[at('question')],
+        category: r[at('query_category')],
+        goldQueries: [r[at('query')]],
+      });
   }
   return { databases, questions };
 }

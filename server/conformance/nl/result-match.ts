@@ -45,7 +45,8 @@ export function sameResult(gold: Cell[][], generated: Cell[][], exactColumns: bo
     mapping.push(match);
     taken.add(match);
   }
-  const tuples = (rows: string[][], columns: number[]) => rows.map((r) => columns.map((k) => r[k]).join('\u0001')).sort();
+  const tuples = (rows: string[][], columns: number[]) =>
+    rows.map((r) => columns.map((k) => r[k]).join('\u0001')).sort();
   const a = tuples(g, [...Array(goldWidth).keys()]);
   const b = tuples(x, mapping);
   return a.every((row, i) => row === b[i]);

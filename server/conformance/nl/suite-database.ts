@@ -11,15 +11,23 @@ export interface DumpForeignKey {
 
 const identifier = String.raw`(?:[\w"\x60]+\.)?["\x60]?(\w+)["\x60]?`;
 const tableBlock = new RegExp(String.raw`CREATE TABLE (?:IF NOT EXISTS )?${identifier}\s*\(([\s\S]*?)\n\s*\);`, 'gi');
-const tableForeignKey = new RegExp(String.raw`FOREIGN KEY\s*\(\s*${identifier}\s*\)\s*REFERENCES\s*${identifier}\s*\(\s*${identifier}\s*\)`, 'gi');
-const inlineReference = new RegExp(String.raw`^\s*${identifier}\s+[^,\n]*?REFERENCES\s+${identifier}\s*\(\s*${identifier}\s*\)`, 'gim');
+const tableForeignKey = new RegExp(
+  String.raw`FOREIGN KEY\s*\(\s*${identifier}\s*\)\s*REFERENCES\s*${identifier}\s*\(\s*${identifier}\s*\)`,
+  'gi',
+);
+const inlineReference = new RegExp(
+  String.raw`^\s*${identifier}\s+[^,\n]*?REFERENCES\s+${identifier}\s*\(\s*${identifier}\s*\)`,
+  'gim',
+);
 
 /** The foreign keys declared in the CREATE TABLE statements of a SQL dump (table constraints and inline REFERENCES). */
 export function foreignKeysOf(sql: string): DumpForeignKey[] {
   const found: DumpForeignKey[] = [];
   for (const [, table, body] of sql.matchAll(tableBlock)) {
-    for (const [, column, refTable, refColumn] of body.matchAll(tableForeignKey)) found.push({ table, column, refTable, refColumn });
-    for (const [, column, refTable, refColumn] of body.matchAll(inlineReference)) if (column.toUpperCase() !== 'FOREIGN') found.push({ table, column, refTable, refColumn });
+    for (const [, column, refTable, refColumn] of body.matchAll(tableForeignKey))
+      found.push({ table, column, refTable, refColumn });
+    for (const [, column, refTable, refColumn] of body.matchAll(inlineReference))
+      if (column.toUpperCase() !== 'FOREIGN') found.push({ table, column, refTable, refColumn });
   }
   return found;
 }
@@ -36,7 +44,10 @@ export function duckdbDialect(sql: string): string {
     .replace(/\bSERIAL\b/gi, 'INTEGER')
     .replace(/(\s)bool\b/gi, '$1VARCHAR')
     .replace(/`/g, '"')
-    .replace(/,\s*(CONSTRAINT\s+\w+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[\w."]+\s*\([^)]*\)(\s*ON (DELETE|UPDATE) \w+( \w+)?)*/gi, '')
+    .replace(
+      /,\s*(CONSTRAINT\s+\w+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[\w."]+\s*\([^)]*\)(\s*ON (DELETE|UPDATE) \w+( \w+)?)*/gi,
+      '',
+    )
     .replace(/\s+REFERENCES\s+[\w."]+\s*\([^)]*\)(\s*ON (DELETE|UPDATE) \w+( \w+)?)*/gi, '');
 }
 
@@ -58,10 +69,13 @@ const toCharPatterns: [RegExp, string][] = [
  * constant format, so a macro will not do). Only the common date patterns are mapped.
  */
 export function rewriteToChar(sql: string): string {
-  return sql.replace(/to_char\(((?:[^,()']|'[^']*'|\((?:[^()]|\([^()]*\))*\))+?),\s*'([^']*)'\)/gi, (_, value: string, format: string) => {
-    const converted = toCharPatterns.reduce((text, [pattern, code]) => text.replace(pattern, code), format);
-    return `strftime(CAST(${value} AS TIMESTAMP), '${converted}')`;
-  });
+  return sql.replace(
+    /to_char\(((?:[^,()']|'[^']*'|\((?:[^()]|\([^()]*\))*\))+?),\s*'([^']*)'\)/gi,
+    (_, value: string, format: string) => {
+      const converted = toCharPatterns.reduce((text, [pattern, code]) => text.replace(pattern, code), format);
+      return `strftime(CAST(${value} AS TIMESTAMP), '${converted}')`;
+    },
+  );
 }
 
 /** A dump loaded into a DuckDB file: its foreign keys, and the schema its tables are in. */

@@ -27,7 +27,12 @@ HTTP/1.1 200 OK
 describe('parseCaseFile', () => {
   it('splits the sections like the Prism harness', () => {
     const parsed = parseCaseFile(caseText);
-    expect(parsed).toMatchObject({ test: 'Hello', server: 'mock -p 4010 ${document}', command: 'curl -i http://localhost:4010/todos', expectKind: 'expect-loose' });
+    expect(parsed).toMatchObject({
+      test: 'Hello',
+      server: 'mock -p 4010 ${document}',
+      command: 'curl -i http://localhost:4010/todos',
+      expectKind: 'expect-loose',
+    });
     expect(parsed.spec).toContain('/todos:');
   });
   it('refuses a case without spec, command or expectation', () => {

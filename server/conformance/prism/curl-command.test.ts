@@ -3,13 +3,28 @@ import { parseCurlCommand, pathAndQueryOf, shellWords } from './curl-command.js'
 
 describe('shellWords', () => {
   it('splits on white space and honours single quotes, double quotes and backslashes', () => {
-    expect(shellWords(`curl -H 'a: b c' -H "x: \\"y\\"" plain\\ word`)).toEqual(['curl', '-H', 'a: b c', '-H', 'x: "y"', 'plain word']);
+    expect(shellWords(`curl -H 'a: b c' -H "x: \\"y\\"" plain\\ word`)).toEqual([
+      'curl',
+      '-H',
+      'a: b c',
+      '-H',
+      'x: "y"',
+      'plain word',
+    ]);
   });
   it('keeps $ and & literal inside quotes', () => {
-    expect(shellWords(`curl --data "reserved=:/?#[]@!$&'()*+,;"`)).toEqual(['curl', '--data', "reserved=:/?#[]@!$&'()*+,;"]);
+    expect(shellWords(`curl --data "reserved=:/?#[]@!$&'()*+,;"`)).toEqual([
+      'curl',
+      '--data',
+      "reserved=:/?#[]@!$&'()*+,;",
+    ]);
   });
   it('stops at an unquoted &, ; or | as the shell Prism runs the command in does', () => {
-    expect(shellWords('curl -i http://h/recipes?offset=1&limit=123')).toEqual(['curl', '-i', 'http://h/recipes?offset=1']);
+    expect(shellWords('curl -i http://h/recipes?offset=1&limit=123')).toEqual([
+      'curl',
+      '-i',
+      'http://h/recipes?offset=1',
+    ]);
     expect(shellWords('curl http://h/a; rm -rf /')).toEqual(['curl', 'http://h/a']);
   });
   it('rejects an unterminated quote', () => {
@@ -42,7 +57,9 @@ describe('parseCurlCommand', () => {
     expect(json).toMatchObject({ method: 'PUT', pathAndQuery: '/', headers: { 'content-type': 'application/json' } });
   });
   it('-F builds a multipart body and adds the boundary to a bare multipart content type', () => {
-    const request = parseCurlCommand('curl -X POST http://h/path -H "Content-Type: multipart/form-data" -F "id=123" -F "status=open"');
+    const request = parseCurlCommand(
+      'curl -X POST http://h/path -H "Content-Type: multipart/form-data" -F "id=123" -F "status=open"',
+    );
     const contentType = request.headers['content-type'];
     expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     const boundary = contentType.split('boundary=')[1];
@@ -51,8 +68,12 @@ describe('parseCurlCommand', () => {
     expect(body.endsWith(`--${boundary}--\r\n`)).toBe(true);
   });
   it('--cookie and --header long options', () => {
-    expect(parseCurlCommand('curl -i http://h/todos --cookie "SESSIONID=abc123"').headers.cookie).toBe('SESSIONID=abc123');
-    expect(parseCurlCommand("curl -i http://h/ping --header 'Authorization: Basic MTpk'").headers.authorization).toBe('Basic MTpk');
+    expect(parseCurlCommand('curl -i http://h/todos --cookie "SESSIONID=abc123"').headers.cookie).toBe(
+      'SESSIONID=abc123',
+    );
+    expect(parseCurlCommand("curl -i http://h/ping --header 'Authorization: Basic MTpk'").headers.authorization).toBe(
+      'Basic MTpk',
+    );
   });
   it('refuses what it cannot translate instead of guessing', () => {
     expect(() => parseCurlCommand('curl -d @body.json http://h/p')).toThrow(/not supported/);

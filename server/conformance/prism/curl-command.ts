@@ -124,7 +124,8 @@ function applyOption(options: ParsedOptions, flag: string, value: string | undef
     case 'F': {
       const eq = value!.indexOf('=');
       if (eq <= 0) throw new Error(`form field "${value}" is not name=value`);
-      if (value!.slice(eq + 1).startsWith('@') || value!.slice(eq + 1).startsWith('<')) throw new Error('file uploads (-F name=@file) are not supported');
+      if (value!.slice(eq + 1).startsWith('@') || value!.slice(eq + 1).startsWith('<'))
+        throw new Error('file uploads (-F name=@file) are not supported');
       options.form.push([value!.slice(0, eq), value!.slice(eq + 1)]);
       break;
     }
@@ -153,7 +154,9 @@ function applyOption(options: ParsedOptions, flag: string, value: string | undef
 }
 
 function multipartBody(fields: Array<[string, string]>, boundary: string): Buffer {
-  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const parts = fields.map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return Buffer.from(`${parts.join('')}--${boundary}--\r\n`);
 }
 
@@ -177,7 +180,9 @@ export function parseCurlCommand(command: string): CurlRequest {
   for (let i = 1; i < words.length; i++) {
     const word = words[i];
     if (word.startsWith('--')) {
-      const [name, inline] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+      const [name, inline] = word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
       const withArgument = longWithArgument.get(name);
       if (withArgument) applyOption(options, withArgument, inline ?? words[++i]);
       else if (longFlags.has(name)) applyOption(options, longFlags.get(name)!, undefined);

@@ -14,24 +14,55 @@ const failure = (overrides: Partial<FailedCase>): FailedCase => ({
 
 describe('likelyCause', () => {
   it('names validation answered 400 instead of 422', () => {
-    expect(likelyCause(failure({ expected: response(422), actual: response(400) }))).toMatch(/^deliberate: request validation answers 400/);
+    expect(likelyCause(failure({ expected: response(422), actual: response(400) }))).toMatch(
+      /^deliberate: request validation answers 400/,
+    );
   });
   it("names the spec's security not being enforced only when the spec declares security", () => {
     const secured = { security: [{ key: [] }], paths: {} };
-    expect(likelyCause(failure({ spec: secured, expected: response(401), actual: response(200) }))).toMatch(/security schemes/);
+    expect(likelyCause(failure({ spec: secured, expected: response(401), actual: response(200) }))).toMatch(
+      /security schemes/,
+    );
     expect(likelyCause(failure({ expected: response(401), actual: response(200) }))).toBeUndefined();
   });
   it('names HEAD and OPTIONS operations of the spec, and HEAD answered as GET', () => {
-    expect(likelyCause(failure({ spec: { paths: { '/a': { options: {} } } }, method: 'OPTIONS', expected: response(200), actual: response(204) }))).toMatch(/^scope: spec operations for OPTIONS/);
-    expect(likelyCause(failure({ method: 'HEAD', expected: response(405), actual: response(200) }))).toMatch(/^design: HEAD is answered as GET/);
+    expect(
+      likelyCause(
+        failure({
+          spec: { paths: { '/a': { options: {} } } },
+          method: 'OPTIONS',
+          expected: response(200),
+          actual: response(204),
+        }),
+      ),
+    ).toMatch(/^scope: spec operations for OPTIONS/);
+    expect(likelyCause(failure({ method: 'HEAD', expected: response(405), actual: response(200) }))).toMatch(
+      /^design: HEAD is answered as GET/,
+    );
   });
   it('names the JSON preference under Accept */* only when JSON was served instead of another type', () => {
     const expected = response(200, { 'content-type': 'application/xml' }, '<a/>');
-    expect(likelyCause(failure({ expected, actual: response(200, { 'content-type': 'application/json' }, '"a"') }))).toMatch(/prefers a JSON media type/);
-    expect(likelyCause(failure({ requestHeaders: { accept: 'application/xml' }, expected, actual: response(200, { 'content-type': 'application/xml' }, '{"a":1}') }))).toMatch(/^gap: an object example/);
+    expect(
+      likelyCause(failure({ expected, actual: response(200, { 'content-type': 'application/json' }, '"a"') })),
+    ).toMatch(/prefers a JSON media type/);
+    expect(
+      likelyCause(
+        failure({
+          requestHeaders: { accept: 'application/xml' },
+          expected,
+          actual: response(200, { 'content-type': 'application/xml' }, '{"a":1}'),
+        }),
+      ),
+    ).toMatch(/^gap: an object example/);
   });
   it('names sampled values when the keys agree, and nothing otherwise', () => {
-    expect(likelyCause(failure({ expected: response(200, {}, '{"a":1,"b":2}'), actual: response(200, {}, '{"a":5,"b":6}') }))).toMatch(/^sampling/);
-    expect(likelyCause(failure({ expected: response(200, {}, '{"a":1}'), actual: response(200, {}, '{"b":1}') }))).toBeUndefined();
+    expect(
+      likelyCause(
+        failure({ expected: response(200, {}, '{"a":1,"b":2}'), actual: response(200, {}, '{"a":5,"b":6}') }),
+      ),
+    ).toMatch(/^sampling/);
+    expect(
+      likelyCause(failure({ expected: response(200, {}, '{"a":1}'), actual: response(200, {}, '{"b":1}') })),
+    ).toBeUndefined();
   });
 });

@@ -18,7 +18,11 @@ function declaresSecurity(spec: unknown): boolean {
   if (!isObject(spec)) return false;
   if (Array.isArray(spec.security) && spec.security.length > 0) return true;
   const paths = isObject(spec.paths) ? Object.values(spec.paths) : [];
-  return paths.some((item) => isObject(item) && Object.values(item).some((op) => isObject(op) && Array.isArray(op.security) && op.security.length > 0));
+  return paths.some(
+    (item) =>
+      isObject(item) &&
+      Object.values(item).some((op) => isObject(op) && Array.isArray(op.security) && op.security.length > 0),
+  );
 }
 
 function operations(spec: unknown): Array<{ method: string; operation: Json }> {
@@ -26,7 +30,8 @@ function operations(spec: unknown): Array<{ method: string; operation: Json }> {
   const paths = isObject(spec) && isObject(spec.paths) ? Object.values(spec.paths) : [];
   for (const item of paths) {
     if (!isObject(item)) continue;
-    for (const [key, operation] of Object.entries(item)) if (isObject(operation)) found.push({ method: key.toUpperCase(), operation });
+    for (const [key, operation] of Object.entries(item))
+      if (isObject(operation)) found.push({ method: key.toUpperCase(), operation });
   }
   return found;
 }
@@ -61,7 +66,11 @@ export function likelyCause(failure: FailedCase): string | undefined {
   if (method === 'HEAD' && expected.status === 405 && actual.status < 300) {
     return 'design: HEAD is answered as GET (RFC 9110 §9.3.2); Prism answers 405 when the spec has no head operation';
   }
-  if (expected.status === 415 && failure.requestHasBody && declared.some((o) => o.method === method && o.operation.requestBody === undefined)) {
+  if (
+    expected.status === 415 &&
+    failure.requestHasBody &&
+    declared.some((o) => o.method === method && o.operation.requestBody === undefined)
+  ) {
     return 'design: a body sent to an operation without requestBody is ignored; Prism answers 415';
   }
   if (expected.headers['content-type'] === 'application/problem+json' && expected.status === actual.status) {
@@ -69,7 +78,12 @@ export function likelyCause(failure: FailedCase): string | undefined {
   }
   const accept = failure.requestHeaders.accept;
   const expectedType = expected.headers['content-type'];
-  if (expectedType && !isJsonType(expectedType) && isJsonType(actual.headers['content-type']) && (accept === undefined || accept.trim() === '*/*')) {
+  if (
+    expectedType &&
+    !isJsonType(expectedType) &&
+    isJsonType(actual.headers['content-type']) &&
+    (accept === undefined || accept.trim() === '*/*')
+  ) {
     return 'design: with Accept */* (or none) the gateway prefers a JSON media type (content-negotiation.ts); Prism takes the first declared one';
   }
   if (/^\s*</.test(expected.body) && /xml/.test(actual.headers['content-type'] ?? '') && !/^\s*</.test(actual.body)) {
@@ -77,8 +91,13 @@ export function likelyCause(failure: FailedCase): string | undefined {
   }
   const expectedJson = parseJson(expected.body);
   const actualJson = parseJson(actual.body);
-  if (expected.status === actual.status && isObject(expectedJson) && isObject(actualJson) && Object.keys(expectedJson).join() === Object.keys(actualJson).join()) {
-    return 'sampling: same keys, different generated values or depth (openapi-sampler vs Prism\'s json-schema-sampler)';
+  if (
+    expected.status === actual.status &&
+    isObject(expectedJson) &&
+    isObject(actualJson) &&
+    Object.keys(expectedJson).join() === Object.keys(actualJson).join()
+  ) {
+    return "sampling: same keys, different generated values or depth (openapi-sampler vs Prism's json-schema-sampler)";
   }
   return undefined;
 }

@@ -33,7 +33,8 @@ export interface CaseIndexEntry {
  */
 export function isPortable(entry: CaseIndexEntry, serverLine?: string): boolean {
   if (entry.fam !== 'oas3.0' && entry.fam !== 'oas3.1') return false;
-  if (entry.flags.some((flag) => flag !== 'dynamic') || entry.prismy.some((artefact) => artefact !== 'Prefer')) return false;
+  if (entry.flags.some((flag) => flag !== 'dynamic') || entry.prismy.some((artefact) => artefact !== 'Prefer'))
+    return false;
   return serverLine === undefined || /^mock(\s+-d)?\s+-p\s+\d+(\s+-d)?\s+\$\{document\}$/.test(serverLine.trim());
 }
 
@@ -46,7 +47,12 @@ export function readCaseIndex(suiteDir: string): CaseIndexEntry[] {
   const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
   if (!Array.isArray(entries)) throw new Error(`${file} is not a JSON array`);
   for (const entry of entries as CaseIndexEntry[]) {
-    if (typeof entry?.f !== 'string' || typeof entry.fam !== 'string' || !Array.isArray(entry.flags) || !Array.isArray(entry.prismy)) {
+    if (
+      typeof entry?.f !== 'string' ||
+      typeof entry.fam !== 'string' ||
+      !Array.isArray(entry.flags) ||
+      !Array.isArray(entry.prismy)
+    ) {
       throw new Error(`${file}: unexpected entry ${JSON.stringify(entry)}`);
     }
   }

@@ -16,8 +16,12 @@ export function printPrismReport(report: PrismReport): void {
     byCategory.set(outcome.category, entry);
   }
   console.log('\nfailures by likely cause:');
-  for (const [cause, count] of [...byCause].sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(3)}  ${cause}`);
+  for (const [cause, count] of [...byCause].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(count).padStart(3)}  ${cause}`);
   console.log('\nby category (passed/portable):');
-  for (const [category, { passed, total }] of [...byCategory].sort()) console.log(`  ${`${passed}/${total}`.padStart(6)}  ${category}`);
-  console.log(`\nprism harness: ${report.passed}/${report.portable} portable cases passed (${report.total} cases in the suite)`);
+  for (const [category, { passed, total }] of [...byCategory].sort())
+    console.log(`  ${`${passed}/${total}`.padStart(6)}  ${category}`);
+  console.log(
+    `\nprism harness: ${report.passed}/${report.portable} portable cases passed (${report.total} cases in the suite)`,
+  );
 }

@@ -31,7 +31,10 @@ export interface PrismReport {
 
 /** `content-negotiation/E2E-AC-1.oas3.txt` -> `content-negotiation--E2E-AC-1.oas3`: a mount and file name. */
 export function caseSlug(file: string): string {
-  return file.replace(/\.txt$/, '').replace(/[\\/]+/g, '--').replace(/[^A-Za-z0-9._~-]/g, '_');
+  return file
+    .replace(/\.txt$/, '')
+    .replace(/[\\/]+/g, '--')
+    .replace(/[^A-Za-z0-9._~-]/g, '_');
 }
 
 /**
@@ -58,13 +61,22 @@ function flatHeaders(headers: Record<string, unknown>): Record<string, string> {
 async function runCase(entry: CaseIndexEntry, prismCase: PrismCase): Promise<CaseOutcome> {
   const slug = caseSlug(entry.f);
   const workspace = createTempWorkspace('prism-case');
-  const outcome = (problems: string[], cause?: string): CaseOutcome => ({ file: entry.f, category: entry.cat, passed: problems.length === 0, problems, cause });
+  const outcome = (problems: string[], cause?: string): CaseOutcome => ({
+    file: entry.f,
+    category: entry.cat,
+    passed: problems.length === 0,
+    problems,
+    cause,
+  });
   try {
     const mounted = mountSpec(prismCase.spec, slug);
     fs.writeFileSync(path.join(workspace.specsDir, `${slug}.openapi.yaml`), mounted.text);
     const request = parseCurlCommand(prismCase.command);
     const expected = parseHttpResponse(prismCase.expect);
-    const server = await startWorkspaceServer(workspace.dir, isDynamic(prismCase.server) ? { MOCK_EXAMPLES: 'dynamic' } : {});
+    const server = await startWorkspaceServer(
+      workspace.dir,
+      isDynamic(prismCase.server) ? { MOCK_EXAMPLES: 'dynamic' } : {},
+    );
     try {
       if (server.firstLoad.errors.length > 0) {
         return outcome([`spec not loaded: ${server.firstLoad.errors.map((e) => e.message).join('; ')}`]);
@@ -84,7 +96,17 @@ async function runCase(entry: CaseIndexEntry, prismCase: PrismCase): Promise<Cas
       if (problems.length === 0) return outcome([]);
       const errors = server.logs.filter((line) => /"level":(50|60)/.test(line));
       if (errors.length > 0) problems.push(`server logged: ${errors[0].slice(0, 300)}`);
-      return outcome(problems, likelyCause({ spec: mounted.value, method: request.method, requestHeaders: request.headers, requestHasBody: request.body !== undefined, expected, actual }));
+      return outcome(
+        problems,
+        likelyCause({
+          spec: mounted.value,
+          method: request.method,
+          requestHeaders: request.headers,
+          requestHasBody: request.body !== undefined,
+          expected,
+          actual,
+        }),
+      );
     } finally {
       await server.close();
     }
@@ -99,14 +121,22 @@ async function runCase(entry: CaseIndexEntry, prismCase: PrismCase): Promise<Cas
  * `inject()`, the response compared as Prism's harness compares it. `only` filters case files by
  * substring. A case that cannot be run is a failure with its reason, never a crash of the run.
  */
-export async function runPrismSuite(suiteDir: string, options: { only?: string; onOutcome?: (outcome: CaseOutcome) => void } = {}): Promise<PrismReport> {
+export async function runPrismSuite(
+  suiteDir: string,
+  options: { only?: string; onOutcome?: (outcome: CaseOutcome) => void } = {},
+): Promise<PrismReport> {
   const index = readCaseIndex(suiteDir);
   const outcomes: CaseOutcome[] = [];
   let portable = 0;
   for (const entry of index) {
     if (!isPortable(entry)) continue;
     if (options.only && !entry.f.includes(options.only)) continue;
-    const failure = (error: unknown): CaseOutcome => ({ file: entry.f, category: entry.cat, passed: false, problems: [`cannot run the case: ${(error as Error).message}`] });
+    const failure = (error: unknown): CaseOutcome => ({
+      file: entry.f,
+      category: entry.cat,
+      passed: false,
+      problems: [`cannot run the case: ${(error as Error).message}`],
+    });
     let outcome: CaseOutcome;
     try {
       const prismCase = parseCaseFile(fs.readFileSync(path.join(suiteDir, 'specs', entry.f), 'utf8'));

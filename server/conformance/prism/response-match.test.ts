@@ -7,7 +7,11 @@ const actual = (status: number, headers: Record<string, string>, body: string) =
 
 describe('parseHttpResponse', () => {
   it('reads status, lower-cased headers and the body, ignoring the reason phrase', () => {
-    expect(expected('HTTP/1.1 204 OK\nContent-Type: application/json\r\n\r\n{"a":1}\n\n')).toEqual({ status: 204, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(expected('HTTP/1.1 204 OK\nContent-Type: application/json\r\n\r\n{"a":1}\n\n')).toEqual({
+      status: 204,
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
   });
   it('rejects a text without a status line', () => {
     expect(() => parseHttpResponse('200 OK')).toThrow(/status line/);
@@ -16,10 +20,20 @@ describe('parseHttpResponse', () => {
 
 describe('compareResponse', () => {
   it('matches the same status, header and exact body', () => {
-    expect(compareResponse(expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n"hello"'), actual(200, { 'content-type': 'application/json', date: 'x' }, '"hello"'), 'expect')).toEqual([]);
+    expect(
+      compareResponse(
+        expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n"hello"'),
+        actual(200, { 'content-type': 'application/json', date: 'x' }, '"hello"'),
+        'expect',
+      ),
+    ).toEqual([]);
   });
   it('reports status, missing and different headers, and body differences', () => {
-    const problems = compareResponse(expected('HTTP/1.1 200 OK\ncontent-type: text/plain\nnonce: abc\n\nhello'), actual(201, { 'content-type': 'text/html' }, 'bye'), 'expect');
+    const problems = compareResponse(
+      expected('HTTP/1.1 200 OK\ncontent-type: text/plain\nnonce: abc\n\nhello'),
+      actual(201, { 'content-type': 'text/html' }, 'bye'),
+      'expect',
+    );
     expect(problems).toEqual([
       'status 201, expected 200',
       'header content-type: "text/html", expected "text/plain"',
@@ -28,16 +42,32 @@ describe('compareResponse', () => {
     ]);
   });
   it('an expected empty body requires an empty body', () => {
-    expect(compareResponse(expected('HTTP/1.1 200 OK'), actual(200, {}, '{}'), 'expect')).toEqual(['body "{}", expected ""']);
+    expect(compareResponse(expected('HTTP/1.1 200 OK'), actual(200, {}, '{}'), 'expect')).toEqual([
+      'body "{}", expected ""',
+    ]);
   });
   it('accepts a charset=utf-8 parameter on the content type, not other differences', () => {
     expect(withoutUtf8Charset('application/json; charset=utf-8')).toBe('application/json');
-    expect(compareResponse(expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n1'), actual(200, { 'content-type': 'application/json; charset=utf-8' }, '1'), 'expect')).toEqual([]);
-    expect(compareResponse(expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n1'), actual(200, { 'content-type': 'application/json; version=2' }, '1'), 'expect')).toHaveLength(1);
+    expect(
+      compareResponse(
+        expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n1'),
+        actual(200, { 'content-type': 'application/json; charset=utf-8' }, '1'),
+        'expect',
+      ),
+    ).toEqual([]);
+    expect(
+      compareResponse(
+        expected('HTTP/1.1 200 OK\ncontent-type: application/json\n\n1'),
+        actual(200, { 'content-type': 'application/json; version=2' }, '1'),
+        'expect',
+      ),
+    ).toHaveLength(1);
   });
   it('compares XML by element structure, ignoring values', () => {
     const xml = expected('HTTP/1.1 200 OK\n\n<project><foo>1</foo><bar>2</bar></project>');
-    expect(compareResponse(xml, actual(200, {}, '<?xml version="1.0"?><project><foo>9</foo><bar/></project>'), 'expect')).toEqual([]);
+    expect(
+      compareResponse(xml, actual(200, {}, '<?xml version="1.0"?><project><foo>9</foo><bar/></project>'), 'expect'),
+    ).toEqual([]);
     expect(compareResponse(xml, actual(200, {}, '<project><foo>1</foo></project>'), 'expect')).toHaveLength(1);
     expect(compareResponse(xml, actual(200, {}, '{"foo":1,"bar":2}'), 'expect')).toHaveLength(1);
   });

@@ -10,7 +10,10 @@ interface XmlElement {
 
 /** Element names and nesting of an XML text (values and attributes ignored); `undefined` when it is not XML. */
 function xmlStructure(text: string): XmlElement | undefined {
-  const source = text.replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').trim();
+  const source = text
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
   if (!source.startsWith('<')) return undefined;
   const root: XmlElement = { name: '#document', children: [] };
   const stack: XmlElement[] = [root];
@@ -34,7 +37,11 @@ function xmlStructure(text: string): XmlElement | undefined {
 }
 
 function sameStructure(a: XmlElement, b: XmlElement): boolean {
-  return a.name === b.name && a.children.length === b.children.length && a.children.every((child, i) => sameStructure(child, b.children[i]));
+  return (
+    a.name === b.name &&
+    a.children.length === b.children.length &&
+    a.children.every((child, i) => sameStructure(child, b.children[i]))
+  );
 }
 
 /**
@@ -68,7 +75,8 @@ export function compareResponse(expected: HttpResponse, actual: HttpResponse, ki
   const expectedXml = xmlStructure(expected.body);
   if (expectedXml) {
     const actualXml = xmlStructure(actual.body);
-    if (!actualXml || !sameStructure(expectedXml, actualXml)) problems.push(`body ${preview(actual.body)} does not have the XML structure of ${preview(expected.body)}`);
+    if (!actualXml || !sameStructure(expectedXml, actualXml))
+      problems.push(`body ${preview(actual.body)} does not have the XML structure of ${preview(expected.body)}`);
     return problems;
   }
   if (kind === 'expect' && actual.body !== expected.body) {
@@ -78,7 +86,10 @@ export function compareResponse(expected: HttpResponse, actual: HttpResponse, ki
       const expectedKeys = Object.keys(JSON.parse(expected.body) as object);
       const actualKeys = Object.keys(JSON.parse(actual.body) as object);
       const common = actualKeys.filter((k) => expectedKeys.includes(k));
-      if (common.join('\u0000') !== expectedKeys.join('\u0000')) problems.push(`body keys ${JSON.stringify(actualKeys)}, expected ${JSON.stringify(expectedKeys)} in that order`);
+      if (common.join('\u0000') !== expectedKeys.join('\u0000'))
+        problems.push(
+          `body keys ${JSON.stringify(actualKeys)}, expected ${JSON.stringify(expectedKeys)} in that order`,
+        );
     } catch {
       problems.push(`body ${preview(actual.body)} is not the JSON object expected`);
     }

@@ -23,7 +23,13 @@ const silentLog = { error: () => {} };
  * next to its sources.yaml and opens a SPARQL service on them. Unqualified rr:tableName values
  * are read from `source`.
  */
-export async function openGraphFixture(statements: string[], mapping: string, ontology = '', source = 'db', options: MappingOptions = {}): Promise<GraphFixture> {
+export async function openGraphFixture(
+  statements: string[],
+  mapping: string,
+  ontology = '',
+  source = 'db',
+  options: MappingOptions = {},
+): Promise<GraphFixture> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sparql-'));
   const file = path.join(dir, 'data.duckdb');
   const instance = await DuckDBInstance.create(file);
@@ -34,7 +40,10 @@ export async function openGraphFixture(statements: string[], mapping: string, on
     connection.closeSync();
     instance.closeSync();
   }
-  fs.writeFileSync(path.join(dir, 'sources.yaml'), `engine: duckdb\nlimits:\n  max_query_length: 10000000\nsources:\n  - name: ${source}\n    type: relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`);
+  fs.writeFileSync(
+    path.join(dir, 'sources.yaml'),
+    `engine: duckdb\nlimits:\n  max_query_length: 10000000\nsources:\n  - name: ${source}\n    type: relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`,
+  );
   fs.writeFileSync(path.join(dir, 'mapping.ttl'), mapping);
   fs.writeFileSync(path.join(dir, 'ontology.ttl'), ontology);
   const setup = querySetupOf(readConfigFile(path.join(dir, 'sources.yaml'))!);

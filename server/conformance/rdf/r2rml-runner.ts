@@ -27,14 +27,27 @@ const DC = 'http://purl.org/dc/elements/1.1/';
 
 /** The R2RML cases of one database folder's manifest.ttl. */
 function readCases(folder: string): R2rmlCase[] {
-  const store = new N3.Store(new N3.Parser({ baseIRI: 'http://example.org/manifest' }).parse(fs.readFileSync(path.join(folder, 'manifest.ttl'), 'utf8')));
+  const store = new N3.Store(
+    new N3.Parser({ baseIRI: 'http://example.org/manifest' }).parse(
+      fs.readFileSync(path.join(folder, 'manifest.ttl'), 'utf8'),
+    ),
+  );
   const value = (s: N3.Quad['subject'], p: string) => store.getObjects(s, N3.DataFactory.namedNode(p), null)[0]?.value;
-  return store.getSubjects(N3.DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'), N3.DataFactory.namedNode(`${TEST}R2RML`), null).map((s) => ({
-    id: value(s as N3.Quad['subject'], `${DC}identifier`) ?? s.value,
-    database: folder,
-    mapping: value(s as N3.Quad['subject'], `${TEST}mappingDocument`)!,
-    output: value(s as N3.Quad['subject'], `${TEST}hasExpectedOutput`) === 'true' ? value(s as N3.Quad['subject'], `${TEST}output`) : undefined,
-  }));
+  return store
+    .getSubjects(
+      N3.DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'),
+      N3.DataFactory.namedNode(`${TEST}R2RML`),
+      null,
+    )
+    .map((s) => ({
+      id: value(s as N3.Quad['subject'], `${DC}identifier`) ?? s.value,
+      database: folder,
+      mapping: value(s as N3.Quad['subject'], `${TEST}mappingDocument`)!,
+      output:
+        value(s as N3.Quad['subject'], `${TEST}hasExpectedOutput`) === 'true'
+          ? value(s as N3.Quad['subject'], `${TEST}output`)
+          : undefined,
+    }));
 }
 
 /** The suites' SQL in DuckDB's dialect: binary types take no length, hex literals are from_hex(). */
@@ -124,7 +137,8 @@ async function runCase(c: R2rmlCase, statements: string[]): Promise<R2rmlOutcome
   try {
     fixture = await openGraphFixture(statements, mapping, '', 'db', { baseIri: 'http://example.com/base/' });
   } catch (error) {
-    if (!(error instanceof MappingError)) return { id: c.id, passed: false, detail: `database not created: ${(error as Error).message.split('\n')[0]}` };
+    if (!(error instanceof MappingError))
+      return { id: c.id, passed: false, detail: `database not created: ${(error as Error).message.split('\n')[0]}` };
     return c.output ? { id: c.id, passed: false, detail: `rejected: ${error.message}` } : { id: c.id, passed: true };
   }
   try {
@@ -133,16 +147,23 @@ async function runCase(c: R2rmlCase, statements: string[]): Promise<R2rmlOutcome
     if (answer.kind !== 'construct') return { id: c.id, passed: false, detail: 'not a graph' };
     const actual = answer.triples.map(([s, p, o]) => ({ s, p, o }));
     const expected = readExpected(path.join(c.database, c.output));
-    return sameRows(actual, expected, false) ? { id: c.id, passed: true } : { id: c.id, passed: false, detail: `graph differs: ${actual.length} triples, expected ${expected.length}` };
+    return sameRows(actual, expected, false)
+      ? { id: c.id, passed: true }
+      : { id: c.id, passed: false, detail: `graph differs: ${actual.length} triples, expected ${expected.length}` };
   } catch (error) {
-    return c.output ? { id: c.id, passed: false, detail: `query failed: ${(error as Error).message.split('\n')[0]}` } : { id: c.id, passed: true };
+    return c.output
+      ? { id: c.id, passed: false, detail: `query failed: ${(error as Error).message.split('\n')[0]}` }
+      : { id: c.id, passed: true };
   } finally {
     await fixture.close();
   }
 }
 
 /** Runs every R2RML case of the suite folder (D000..D026). */
-export async function runR2rmlSuite(dir: string, options: { only?: string; onOutcome?: (o: R2rmlOutcome) => void } = {}): Promise<R2rmlOutcome[]> {
+export async function runR2rmlSuite(
+  dir: string,
+  options: { only?: string; onOutcome?: (o: R2rmlOutcome) => void } = {},
+): Promise<R2rmlOutcome[]> {
   const outcomes: R2rmlOutcome[] = [];
   for (const name of fs.readdirSync(dir).sort()) {
     const folder = path.join(dir, name);

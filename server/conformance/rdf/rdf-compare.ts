@@ -10,7 +10,8 @@ const hash = (text: string) => createHash('sha1').update(text).digest('hex').sli
 export function termKey(term: Term, bnodes: Map<string, string>): string {
   if (term.type === 'bnode') return `_:${bnodes.get(term.value) ?? 'b'}`;
   if (term.type === 'iri') return `<${term.value}>`;
-  if (term.datatype && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value))) return `num:${Number(term.value)}`;
+  if (term.datatype && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value)))
+    return `num:${Number(term.value)}`;
   return `${JSON.stringify(term.value)}@${term.language?.toLowerCase() ?? ''}^^${term.datatype ?? ''}`;
 }
 
@@ -24,8 +25,12 @@ function colourBlankNodes(rows: Row[]): Map<string, string> {
   for (let round = 0; round < 4; round++) {
     const signatures = new Map<string, string[]>();
     for (const row of rows) {
-      const rowText = Object.keys(row).sort().map((k) => `${k}=${termKey(row[k], colours)}`).join(' ');
-      for (const [k, t] of Object.entries(row)) if (t.type === 'bnode') signatures.set(t.value, [...(signatures.get(t.value) ?? []), `${k}|${rowText}`]);
+      const rowText = Object.keys(row)
+        .sort()
+        .map((k) => `${k}=${termKey(row[k], colours)}`)
+        .join(' ');
+      for (const [k, t] of Object.entries(row))
+        if (t.type === 'bnode') signatures.set(t.value, [...(signatures.get(t.value) ?? []), `${k}|${rowText}`]);
     }
     const next = new Map<string, string>();
     for (const [label, sig] of signatures) next.set(label, hash(sig.sort().join('\n')));
@@ -37,7 +42,12 @@ function colourBlankNodes(rows: Row[]): Map<string, string> {
 /** Keys of the rows, blank nodes replaced by their colours. */
 export function rowKeys(rows: Row[]): string[] {
   const colours = colourBlankNodes(rows);
-  return rows.map((row) => Object.keys(row).sort().map((k) => `${k}=${termKey(row[k], colours)}`).join(' '));
+  return rows.map((row) =>
+    Object.keys(row)
+      .sort()
+      .map((k) => `${k}=${termKey(row[k], colours)}`)
+      .join(' '),
+  );
 }
 
 /** Whether two row lists are equal as multisets (or as sequences when `ordered`), up to blank node renaming. */

@@ -31,7 +31,17 @@ const RS = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
 
 const unescapeXml = (text: string) =>
   text.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (_, e: string) =>
-    e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'amp' ? '&' : e === 'quot' ? '"' : e === 'apos' ? "'" : String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+    e === 'lt'
+      ? '<'
+      : e === 'gt'
+        ? '>'
+        : e === 'amp'
+          ? '&'
+          : e === 'quot'
+            ? '"'
+            : e === 'apos'
+              ? "'"
+              : String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
   );
 
 /** SPARQL XML results (.srx), read with patterns: the format is small and regular. */
@@ -49,7 +59,12 @@ function readSrx(text: string): Expected {
       else if ((m = /^<literal([^>]*?)(?:\/>|>([\s\S]*)<\/literal>)$/.exec(body))) {
         const datatype = /datatype=["']([^"']+)["']/.exec(m[1])?.[1];
         const language = /xml:lang=["']([^"']+)["']/.exec(m[1])?.[1];
-        row[b[1]] = { type: 'literal', value: unescapeXml(m[2] ?? ''), language, datatype: language || datatype === 'http://www.w3.org/2001/XMLSchema#string' ? undefined : datatype };
+        row[b[1]] = {
+          type: 'literal',
+          value: unescapeXml(m[2] ?? ''),
+          language,
+          datatype: language || datatype === 'http://www.w3.org/2001/XMLSchema#string' ? undefined : datatype,
+        };
       }
     }
     rows.push(row);
@@ -59,12 +74,30 @@ function readSrx(text: string): Expected {
 
 /** SPARQL JSON results (.srj). */
 function readSrj(text: string): Expected {
-  const json = JSON.parse(text) as { boolean?: boolean; results?: { bindings: Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>[] } };
+  const json = JSON.parse(text) as {
+    boolean?: boolean;
+    results?: { bindings: Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>[] };
+  };
   if (typeof json.boolean === 'boolean') return { kind: 'boolean', value: json.boolean };
   return {
     kind: 'rows',
     rows: (json.results?.bindings ?? []).map((b) =>
-      Object.fromEntries(Object.entries(b).map(([k, t]): [string, Term] => [k, t.type === 'uri' ? { type: 'iri', value: t.value } : t.type === 'bnode' ? { type: 'bnode', value: t.value } : { type: 'literal', value: t.value, language: t['xml:lang'], datatype: t['xml:lang'] || t.datatype === 'http://www.w3.org/2001/XMLSchema#string' ? undefined : t.datatype }])),
+      Object.fromEntries(
+        Object.entries(b).map(([k, t]): [string, Term] => [
+          k,
+          t.type === 'uri'
+            ? { type: 'iri', value: t.value }
+            : t.type === 'bnode'
+              ? { type: 'bnode', value: t.value }
+              : {
+                  type: 'literal',
+                  value: t.value,
+                  language: t['xml:lang'],
+                  datatype:
+                    t['xml:lang'] || t.datatype === 'http://www.w3.org/2001/XMLSchema#string' ? undefined : t.datatype,
+                },
+        ]),
+      ),
     ),
   };
 }
@@ -77,7 +110,9 @@ function readRdfResults(text: string, base: string): Expected {
   const bool = set ? store.getObjects(set, node('boolean'), null)[0] : undefined;
   if (bool) return { kind: 'boolean', value: bool.value === 'true' };
   const solutions = set ? store.getObjects(set, node('solution'), null) : [];
-  const indexed = solutions.map((s) => ({ s, index: Number(store.getObjects(s, node('index'), null)[0]?.value ?? 0) })).sort((a, b) => a.index - b.index);
+  const indexed = solutions
+    .map((s) => ({ s, index: Number(store.getObjects(s, node('index'), null)[0]?.value ?? 0) }))
+    .sort((a, b) => a.index - b.index);
   return {
     kind: 'rows',
     rows: indexed.map(({ s }) => {
@@ -114,26 +149,49 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
       const o = q.object.termType === 'BlankNode' ? 'b' : q.object.termType === 'NamedNode' ? 'i' : 'l';
       const literal = q.object.termType === 'Literal' ? (q.object as N3.Literal) : undefined;
       const lang = literal?.language ?? '';
-      const dt = literal && !lang && literal.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string' ? literal.datatype.value : '';
+      const dt =
+        literal && !lang && literal.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string'
+          ? literal.datatype.value
+          : '';
       rows.push(`(${[q.subject.value, s, q.predicate.value, q.object.value, o, dt, lang].map(sqlLiteral).join(', ')})`);
       groups.set(JSON.stringify([q.predicate.value, s, o, dt, lang]), { p: q.predicate.value, s, o, dt, lang });
     }
   }
-  const statements = ['CREATE TABLE triples (s VARCHAR, s_kind VARCHAR, p VARCHAR, o VARCHAR, o_kind VARCHAR, o_dt VARCHAR, o_lang VARCHAR)'];
-  for (let i = 0; i < rows.length; i += 500) statements.push(`INSERT INTO triples VALUES ${rows.slice(i, i + 500).join(', ')}`);
+  const statements = [
+    'CREATE TABLE triples (s VARCHAR, s_kind VARCHAR, p VARCHAR, o VARCHAR, o_kind VARCHAR, o_dt VARCHAR, o_lang VARCHAR)',
+  ];
+  for (let i = 0; i < rows.length; i += 500)
+    statements.push(`INSERT INTO triples VALUES ${rows.slice(i, i + 500).join(', ')}`);
   const turtle = (text: string) => JSON.stringify(text);
   const maps = [...groups.values()].map((g, i) => {
     const where = `p = ${sqlLiteral(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}`;
-    const object = g.o === 'i' ? 'rr:termType rr:IRI' : g.o === 'b' ? 'rr:termType rr:BlankNode' : g.lang ? `rr:language ${turtle(g.lang)}` : g.dt ? `rr:datatype <${g.dt}>` : 'rr:termType rr:Literal';
+    const object =
+      g.o === 'i'
+        ? 'rr:termType rr:IRI'
+        : g.o === 'b'
+          ? 'rr:termType rr:BlankNode'
+          : g.lang
+            ? `rr:language ${turtle(g.lang)}`
+            : g.dt
+              ? `rr:datatype <${g.dt}>`
+              : 'rr:termType rr:Literal';
     return `<#T${i}> rr:logicalTable [ rr:sqlQuery ${turtle(`SELECT s, o FROM db.triples WHERE ${where}`)} ] ;
   rr:subjectMap [ rr:column "s" ; rr:termType ${g.s === 'b' ? 'rr:BlankNode' : 'rr:IRI'} ] ;
   rr:predicateObjectMap [ rr:predicate <${g.p}> ; rr:objectMap [ rr:column "o" ; ${object} ] ] .`;
   });
-  return { statements, mapping: maps.length ? `@prefix rr: <http://www.w3.org/ns/r2rml#> .\n${maps.join('\n')}\n` : '' };
+  return {
+    statements,
+    mapping: maps.length ? `@prefix rr: <http://www.w3.org/ns/r2rml#> .\n${maps.join('\n')}\n` : '',
+  };
 }
 
 async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> {
-  const fail = (detail: string): SparqlOutcome => ({ tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: false, detail });
+  const fail = (detail: string): SparqlOutcome => ({
+    tier: entry.tier,
+    name: `${entry.dir}/${entry.name}`,
+    passed: false,
+    detail,
+  });
   const dataFiles = entry.data.map((d) => path.join(root, d));
   if (dataFiles.some((f) => f.endsWith('.rdf'))) return fail('RDF/XML data is not read by this runner');
   const query = fs.readFileSync(path.join(root, entry.query), 'utf8');
@@ -152,11 +210,16 @@ async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> 
   }
   try {
     const answer = await fixture.sparql.run(query);
-    if (answer.kind === 'ask') return expected.kind === 'boolean' && expected.value === answer.value ? { tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: true } : fail(`ASK gave ${answer.value}`);
+    if (answer.kind === 'ask')
+      return expected.kind === 'boolean' && expected.value === answer.value
+        ? { tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: true }
+        : fail(`ASK gave ${answer.value}`);
     if (answer.kind !== 'select' || expected.kind !== 'rows') return fail(`unexpected ${answer.kind} result`);
     const actual = answer.rows.map((r) => Object.fromEntries(r));
     const ordered = /ORDER\s+BY/i.test(query);
-    return sameRows(actual, expected.rows, ordered) ? { tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: true } : fail(`results differ: ${actual.length} rows, expected ${expected.rows.length}`);
+    return sameRows(actual, expected.rows, ordered)
+      ? { tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: true }
+      : fail(`results differ: ${actual.length} rows, expected ${expected.rows.length}`);
   } catch (error) {
     return fail(`error: ${(error as Error).message.split('\n')[0].slice(0, 200)}`);
   } finally {
@@ -165,7 +228,10 @@ async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> 
 }
 
 /** Runs the tier A and B tests of sparql-core-index.json. */
-export async function runSparqlSuite(root: string, options: { only?: string; tiers?: string[]; onOutcome?: (o: SparqlOutcome) => void } = {}): Promise<SparqlOutcome[]> {
+export async function runSparqlSuite(
+  root: string,
+  options: { only?: string; tiers?: string[]; onOutcome?: (o: SparqlOutcome) => void } = {},
+): Promise<SparqlOutcome[]> {
   const tiers = options.tiers ?? ['A', 'B'];
   const index = JSON.parse(fs.readFileSync(path.join(root, 'sparql-core-index.json'), 'utf8')) as IndexEntry[];
   const outcomes: SparqlOutcome[] = [];

@@ -19,12 +19,14 @@ const idTokenClaims = ['nonce', 'at_hash', 'c_hash', 's_hash'] as const;
  */
 export function notAnAccessToken(header: JWTHeaderParameters, payload: JWTPayload): string | undefined {
   const headerType = typeof header.typ === 'string' ? header.typ.toLowerCase() : undefined;
-  if (headerType !== undefined && !accessTokenHeaderTypes.has(headerType)) return 'its header "typ" marks a token other than an access token';
+  if (headerType !== undefined && !accessTokenHeaderTypes.has(headerType))
+    return 'its header "typ" marks a token other than an access token';
   const claimType = payload.typ;
   if (claimType !== undefined && (typeof claimType !== 'string' || claimType.toLowerCase() !== 'bearer')) {
     return 'its "typ" claim marks a token other than an access token (ID, refresh, ...)';
   }
-  const marked = (headerType !== undefined && explicitAccessTokenHeaderTypes.has(headerType)) || claimType !== undefined;
+  const marked =
+    (headerType !== undefined && explicitAccessTokenHeaderTypes.has(headerType)) || claimType !== undefined;
   if (!marked) {
     const found = idTokenClaims.find((claim) => payload[claim] !== undefined);
     if (found) return `it carries the ID token claim "${found}"`;

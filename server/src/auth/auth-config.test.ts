@@ -11,15 +11,35 @@ const hash = '$2y$04$6R0sXnhoOj1fZtj4DQ4vA.IaSs6Q4w3Jyf5bJHj8m/Hk6Xg0B0wzC';
 
 describe('authentication settings', () => {
   it('builds the issuer from IDP_SERVER_URL and IDP_REALM, the audience from the client id', () => {
-    const { auth } = loadConfig({ IDP_SERVER_URL: 'https://sso.example.com/auth/', IDP_REALM: 'platform', IDP_CLIENT_ID: 'gateway' }, {});
-    expect(auth).toMatchObject({ issuer: 'https://sso.example.com/auth/realms/platform', clientId: 'gateway', audience: 'gateway', exchangeIssuers: [], cacheExchangedTokens: true, idpTimeoutMs: 5000 });
-    expect(loadConfig({ IDP_ISSUER: 'https://login.example.com/', IDP_AUDIENCE: 'api' }, {}).auth).toMatchObject({ issuer: 'https://login.example.com/', audience: 'api' });
+    const { auth } = loadConfig(
+      { IDP_SERVER_URL: 'https://sso.example.com/auth/', IDP_REALM: 'platform', IDP_CLIENT_ID: 'gateway' },
+      {},
+    );
+    expect(auth).toMatchObject({
+      issuer: 'https://sso.example.com/auth/realms/platform',
+      clientId: 'gateway',
+      audience: 'gateway',
+      exchangeIssuers: [],
+      cacheExchangedTokens: true,
+      idpTimeoutMs: 5000,
+    });
+    expect(loadConfig({ IDP_ISSUER: 'https://login.example.com/', IDP_AUDIENCE: 'api' }, {}).auth).toMatchObject({
+      issuer: 'https://login.example.com/',
+      audience: 'api',
+    });
   });
 
   it('reads the exchange list; "default" anywhere disables exchange', () => {
-    expect(loadConfig({ OIDC_TOKEN_EXCHANGE_IDP_LIST: ' https://a.example/realms/x , https://b.example ' }, {}).auth.exchangeIssuers).toEqual(['https://a.example/realms/x', 'https://b.example']);
-    expect(loadConfig({ OIDC_TOKEN_EXCHANGE_IDP_LIST: 'https://a.example,default' }, {}).auth.exchangeIssuers).toEqual([]);
-    expect(loadConfig({ ENABLE_REDIS_CACHING: 'false', REDIS_URL: 'redis://127.0.0.1:6379/2' }, {}).auth).toMatchObject({ cacheExchangedTokens: false, redisUrl: 'redis://127.0.0.1:6379/2' });
+    expect(
+      loadConfig({ OIDC_TOKEN_EXCHANGE_IDP_LIST: ' https://a.example/realms/x , https://b.example ' }, {}).auth
+        .exchangeIssuers,
+    ).toEqual(['https://a.example/realms/x', 'https://b.example']);
+    expect(loadConfig({ OIDC_TOKEN_EXCHANGE_IDP_LIST: 'https://a.example,default' }, {}).auth.exchangeIssuers).toEqual(
+      [],
+    );
+    expect(loadConfig({ ENABLE_REDIS_CACHING: 'false', REDIS_URL: 'redis://127.0.0.1:6379/2' }, {}).auth).toMatchObject(
+      { cacheExchangedTokens: false, redisUrl: 'redis://127.0.0.1:6379/2' },
+    );
   });
 
   it.each([
@@ -29,7 +49,11 @@ describe('authentication settings', () => {
     [{ IDP_SERVER_URL: 'ftp://sso.example.com', IDP_REALM: 'x' }, 'IDP_SERVER_URL', /http\(s\) URL/],
     [{ IDP_SERVER_URL: 'https://sso.example.com', IDP_REALM: '../admin' }, 'IDP_REALM', /realm name/],
     [{ OIDC_TOKEN_EXCHANGE_IDP_LIST: 'not a url' }, 'OIDC_TOKEN_EXCHANGE_IDP_LIST', /http\(s\) URL/],
-    [{ AUTH_ENABLED: 'true', AUTH_USERS_FILE: 'u', OIDC_TOKEN_EXCHANGE_IDP_LIST: 'https://a.example' }, 'OIDC_TOKEN_EXCHANGE_IDP_LIST', /IDP_CLIENT_ID, IDP_CLIENT_SECRET/],
+    [
+      { AUTH_ENABLED: 'true', AUTH_USERS_FILE: 'u', OIDC_TOKEN_EXCHANGE_IDP_LIST: 'https://a.example' },
+      'OIDC_TOKEN_EXCHANGE_IDP_LIST',
+      /IDP_CLIENT_ID, IDP_CLIENT_SECRET/,
+    ],
     [{ AUTH_ENABLED: 'true', IDP_ISSUER: 'https://login.example.com' }, 'IDP_AUDIENCE', /audience/],
     [{ REDIS_URL: 'http://user:pw@127.0.0.1' }, 'REDIS_URL', /redis:\/\//],
     [{ IDP_TIMEOUT_MS: '0' }, 'IDP_TIMEOUT_MS', /integer/],
@@ -49,7 +73,9 @@ describe('authentication settings', () => {
 
 describe('the users file', () => {
   it('reads bcrypt entries, skips comments and blank lines', () => {
-    expect([...parseUsersFile(`# users\n\nops:${hash}\r\nalice:${hash.replace('$2y$', '$2b$')}\n`, 'users').keys()]).toEqual(['ops', 'alice']);
+    expect([
+      ...parseUsersFile(`# users\n\nops:${hash}\r\nalice:${hash.replace('$2y$', '$2b$')}\n`, 'users').keys(),
+    ]).toEqual(['ops', 'alice']);
   });
 
   it.each([
@@ -72,7 +98,9 @@ describe('the users file', () => {
   });
 
   it('makes the server refuse to start when the file is missing', async () => {
-    await expect(startAuthServer({ AUTH_USERS_FILE: path.join(os.tmpdir(), 'no-such-users-file') })).rejects.toThrow(/AUTH_USERS_FILE cannot be read: ENOENT/);
+    await expect(startAuthServer({ AUTH_USERS_FILE: path.join(os.tmpdir(), 'no-such-users-file') })).rejects.toThrow(
+      /AUTH_USERS_FILE cannot be read: ENOENT/,
+    );
   });
 });
 
@@ -88,7 +116,11 @@ describe('with AUTH_ENABLED=false', () => {
   });
 
   it('enforces nothing, leaves request.auth null and counts every caller as authenticated', async () => {
-    const info = await server.app.inject({ method: 'GET', url: '/api/adaptive/actuator/info', headers: { authorization: 'Bearer not-a-token' } });
+    const info = await server.app.inject({
+      method: 'GET',
+      url: '/api/adaptive/actuator/info',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
     expect(info.statusCode).toBe(200);
     expect(info.json()).toMatchObject({ auth_enabled: false });
     const whoami = await server.app.inject({ method: 'GET', url: '/api/adaptive/_whoami' });

@@ -45,6 +45,7 @@ export interface Challenges {
 export function challengeHeaders(challenges: Challenges, bearerError?: BearerError): string[] {
   const values: string[] = [];
   if (challenges.basic) values.push(`Basic realm="${challenges.realm}", charset="UTF-8"`);
-  if (challenges.bearer) values.push(`Bearer realm="${challenges.realm}"${bearerError ? `, error="${bearerError}"` : ''}`);
+  if (challenges.bearer)
+    values.push(`Bearer realm="${challenges.realm}"${bearerError ? `, error="${bearerError}"` : ''}`);
   return values;
 }

@@ -35,8 +35,13 @@ export function isAuthenticated(request: FastifyRequest): boolean {
 
 function refuse(reply: FastifyReply, error: HttpError, authenticator: Authenticator): FastifyReply {
   reply.code(error.status).header('cache-control', 'no-store');
-  if (error.status === 401) reply.header('www-authenticate', challengeHeaders(authenticator.challenges, error instanceof AuthFailure ? error.bearerError : undefined));
-  if (error instanceof AuthFailure && error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
+  if (error.status === 401)
+    reply.header(
+      'www-authenticate',
+      challengeHeaders(authenticator.challenges, error instanceof AuthFailure ? error.bearerError : undefined),
+    );
+  if (error instanceof AuthFailure && error.retryAfterS !== undefined)
+    reply.header('retry-after', String(error.retryAfterS));
   return reply.send(error.body());
 }
 
@@ -60,7 +65,10 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
     const access = classifyRequest(request.method, request.url, preflight);
     if (access === 'public') return;
     try {
-      const credentials = readCredentials(request.headers.authorization, countAuthorizationHeaders(request.raw.rawHeaders));
+      const credentials = readCredentials(
+        request.headers.authorization,
+        countAuthorizationHeaders(request.raw.rawHeaders),
+      );
       const identity = await authenticator.identify(credentials, request.ip);
       if (identity === null) {
         if (access === 'protected') return refuse(reply, authFailure('AUTH_REQUIRED'), authenticator);
@@ -73,7 +81,10 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       // Failed logins and bad tokens are worth an operator's eye (requests without any are not logged).
-      log.info({ method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail }, 'authentication refused');
+      log.info(
+        { method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail },
+        'authentication refused',
+      );
       return refuse(reply, error, authenticator);
     }
   });

@@ -40,24 +40,42 @@ export class Authenticator {
    */
   static create(settings: AuthSettings, log: Logger): Authenticator {
     const timing = { timeoutMs: settings.idpTimeoutMs, jwksCooldownMs: settings.jwksCooldownMs };
-    const platform = settings.issuer ? new TrustedIssuer(settings.issuer, { ...timing, audiences: settings.audience ? [settings.audience] : [] }) : undefined;
-    const tokenEndpoint = platform && settings.clientId && settings.clientSecret
-      ? new TokenEndpoint(platform, settings.clientId, settings.clientSecret, settings.idpTimeoutMs, log)
+    const platform = settings.issuer
+      ? new TrustedIssuer(settings.issuer, { ...timing, audiences: settings.audience ? [settings.audience] : [] })
       : undefined;
+    const tokenEndpoint =
+      platform && settings.clientId && settings.clientSecret
+        ? new TokenEndpoint(platform, settings.clientId, settings.clientSecret, settings.idpTimeoutMs, log)
+        : undefined;
 
     let basic: BasicAuthenticator | undefined;
-    if (settings.usersFile) basic = new BasicAuthenticator({ kind: 'file', users: loadUsersFile(settings.usersFile) }, settings.loginThrottle);
-    else if (tokenEndpoint) basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint }, settings.loginThrottle);
-    else log.info('Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the password grant');
+    if (settings.usersFile)
+      basic = new BasicAuthenticator(
+        { kind: 'file', users: loadUsersFile(settings.usersFile) },
+        settings.loginThrottle,
+      );
+    else if (tokenEndpoint)
+      basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint }, settings.loginThrottle);
+    else
+      log.info(
+        'Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the password grant',
+      );
 
     let store: ExchangeStore | null = null;
     let exchanger: TokenExchanger | undefined;
     const external = settings.exchangeIssuers.filter((issuer) => issuer !== settings.issuer);
     if (platform && tokenEndpoint && external.length > 0) {
       if (settings.cacheExchangedTokens) {
-        store = settings.redisUrl ? new RedisExchangeStore(settings.redisUrl, settings.redisKeyPrefix, log) : new MemoryExchangeStore();
+        store = settings.redisUrl
+          ? new RedisExchangeStore(settings.redisUrl, settings.redisKeyPrefix, log)
+          : new MemoryExchangeStore();
       }
-      const issuers = new Map(external.map((issuer) => [issuer, new TrustedIssuer(issuer, { ...timing, audiences: settings.exchangeAudiences })]));
+      const issuers = new Map(
+        external.map((issuer) => [
+          issuer,
+          new TrustedIssuer(issuer, { ...timing, audiences: settings.exchangeAudiences }),
+        ]),
+      );
       exchanger = new TokenExchanger({ issuers, platform, tokenEndpoint, store, log });
     }
     return new Authenticator(basic, platform, exchanger, store, settings);

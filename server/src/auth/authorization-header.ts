@@ -2,9 +2,7 @@ import { authFailure } from './auth-failure.js';
 
 /** What a request presents: nothing, a Basic user name and password, or a Bearer token. */
 export type Credentials =
-  | { scheme: 'none' }
-  | { scheme: 'basic'; username: string; password: string }
-  | { scheme: 'bearer'; token: string };
+  { scheme: 'none' } | { scheme: 'basic'; username: string; password: string } | { scheme: 'bearer'; token: string };
 
 /**
  * Longest Authorization value looked at. Real access tokens stay far below it; a longer one is refused

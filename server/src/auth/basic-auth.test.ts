@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayClient, platformEnv, startAuthServer, startProviders, type AuthServer, type WhoAmI } from './test-support/auth-server.js';
+import {
+  gatewayClient,
+  platformEnv,
+  startAuthServer,
+  startProviders,
+  type AuthServer,
+  type WhoAmI,
+} from './test-support/auth-server.js';
 import type { IdentityProviderFixture } from './test-support/oidc-fixture.js';
 
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
@@ -37,7 +44,11 @@ describe('df_basic with AUTH_USERS_FILE', () => {
   });
 
   const whoami = (authorization?: string) =>
-    server.app.inject({ method: 'GET', url: '/api/adaptive/_whoami', headers: authorization === undefined ? {} : { authorization } });
+    server.app.inject({
+      method: 'GET',
+      url: '/api/adaptive/_whoami',
+      headers: authorization === undefined ? {} : { authorization },
+    });
 
   async function expectMalformed(authorization: string, detail: RegExp) {
     const response = await whoami(authorization);
@@ -129,7 +140,8 @@ describe('df_basic with the identity provider password grant', () => {
     await external?.stop();
   });
 
-  const whoami = (authorization: string) => server.app.inject({ method: 'GET', url: '/api/v1/query/_whoami', headers: { authorization } });
+  const whoami = (authorization: string) =>
+    server.app.inject({ method: 'GET', url: '/api/v1/query/_whoami', headers: { authorization } });
 
   it('logs in at the identity provider and continues with its token', async () => {
     const response = await whoami(basic('carol:carol-password'));

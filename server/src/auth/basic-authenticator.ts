@@ -15,8 +15,7 @@ const loginCacheEntries = 10_000;
 
 /** Where Basic users are checked: a users file, or the platform identity provider's password grant. */
 export type BasicUserSource =
-  | { kind: 'file'; users: Map<string, string> }
-  | { kind: 'identity-provider'; tokenEndpoint: TokenEndpoint };
+  { kind: 'file'; users: Map<string, string> } | { kind: 'identity-provider'; tokenEndpoint: TokenEndpoint };
 
 /**
  * `df_basic`: checks a user name and password. Successful logins are remembered for a short time under
@@ -50,13 +49,21 @@ export class BasicAuthenticator {
    * client's) has failed too often lately, or 403/502/504 from the identity provider.
    */
   async authenticate(username: string, password: string, address: string): Promise<Identity> {
-    const key = crypto.createHmac('sha256', this.cacheKey).update(username).update('\0').update(password).digest('base64url');
+    const key = crypto
+      .createHmac('sha256', this.cacheKey)
+      .update(username)
+      .update('\0')
+      .update(password)
+      .digest('base64url');
     const remembered = this.logins.get(key);
     if (remembered) return remembered;
     const buckets = [`user:${username}`, `address:${address}`];
     const waitS = this.throttle.take(buckets);
     if (waitS > 0) throw loginThrottled(address, waitS);
-    const { identity, expiresAt } = this.source.kind === 'file' ? await this.checkFile(username, password) : await this.checkIdentityProvider(username, password);
+    const { identity, expiresAt } =
+      this.source.kind === 'file'
+        ? await this.checkFile(username, password)
+        : await this.checkIdentityProvider(username, password);
     this.throttle.refund(buckets);
     this.logins.set(key, identity, Math.min(this.now() + loginCacheMs, expiresAt));
     return identity;
@@ -73,12 +80,19 @@ export class BasicAuthenticator {
     const matches = await this.bcrypt.compare(password, hash ?? this.dummyHash);
     if (!matches || hash === undefined) throw authFailure('AUTH_BAD_CREDENTIALS');
     return {
-      identity: { claims: { sub: username, preferred_username: username, auth_method: 'basic' }, upstreamToken: null, exchanged: false },
+      identity: {
+        claims: { sub: username, preferred_username: username, auth_method: 'basic' },
+        upstreamToken: null,
+        exchanged: false,
+      },
       expiresAt: Number.POSITIVE_INFINITY,
     };
   }
 
-  private async checkIdentityProvider(username: string, password: string): Promise<{ identity: Identity; expiresAt: number }> {
+  private async checkIdentityProvider(
+    username: string,
+    password: string,
+  ): Promise<{ identity: Identity; expiresAt: number }> {
     if (this.source.kind !== 'identity-provider') throw new Error('no identity provider for Basic users');
     const issued = await this.source.tokenEndpoint.password(username, password);
     const claims = await this.source.tokenEndpoint.verifyIssued(issued.accessToken);

@@ -36,7 +36,10 @@ export class BcryptWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(workerSource, { eval: true, workerData: { bcrypt: createRequire(import.meta.url).resolve('bcryptjs') } });
+    const worker = new Worker(workerSource, {
+      eval: true,
+      workerData: { bcrypt: createRequire(import.meta.url).resolve('bcryptjs') },
+    });
     worker.unref();
     worker.on('message', ({ id, matches }: { id: number; matches: boolean }) => {
       this.pending.get(id)?.resolve(matches);

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { base64url, decodeJwt, exportSPKI, importJWK, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayClient, platformEnv, rawRequest, startAuthServer, startProviders, type AuthServer, type WhoAmI } from './test-support/auth-server.js';
+import {
+  gatewayClient,
+  platformEnv,
+  rawRequest,
+  startAuthServer,
+  startProviders,
+  type AuthServer,
+  type WhoAmI,
+} from './test-support/auth-server.js';
 import type { IdentityProviderFixture } from './test-support/oidc-fixture.js';
 
 let platform: IdentityProviderFixture;
@@ -23,7 +31,11 @@ afterAll(async () => {
 });
 
 function whoami(authorization?: string) {
-  return server.app.inject({ method: 'GET', url: '/api/adaptive/_whoami', headers: authorization === undefined ? {} : { authorization } });
+  return server.app.inject({
+    method: 'GET',
+    url: '/api/adaptive/_whoami',
+    headers: authorization === undefined ? {} : { authorization },
+  });
 }
 
 /** Asserts a 401 whose body names no token and whose challenge offers both schemes. */
@@ -33,7 +45,11 @@ async function expectRefused(authorization: string, detail: RegExp) {
   const body = response.json<{ detail: string }>();
   expect(body.detail).toMatch(detail);
   expect(JSON.stringify(body)).not.toContain(authorization.slice(7, 40));
-  expect(response.headers['www-authenticate']).toEqual(expect.arrayContaining([expect.stringMatching(/^Bearer realm="adaptive-gateway", error="invalid_(token|request)"$/)]));
+  expect(response.headers['www-authenticate']).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^Bearer realm="adaptive-gateway", error="invalid_(token|request)"$/),
+    ]),
+  );
   return response;
 }
 
@@ -72,17 +88,30 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const response = await whoami();
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ detail: expect.stringContaining('Authentication is required') });
-    expect(response.headers['www-authenticate']).toEqual(['Basic realm="adaptive-gateway", charset="UTF-8"', 'Bearer realm="adaptive-gateway"']);
+    expect(response.headers['www-authenticate']).toEqual([
+      'Basic realm="adaptive-gateway", charset="UTF-8"',
+      'Bearer realm="adaptive-gateway"',
+    ]);
   });
 
   it('hostile: alg "none" is refused', async () => {
-    const token = new UnsecuredJWT({ iss: platform.issuer, aud: gatewayClient.clientId, sub: 'mallory', exp: Math.floor(Date.now() / 1000) + 300 }).encode();
+    const token = new UnsecuredJWT({
+      iss: platform.issuer,
+      aud: gatewayClient.clientId,
+      sub: 'mallory',
+      exp: Math.floor(Date.now() / 1000) + 300,
+    }).encode();
     await expectRefused(`Bearer ${token}`, /not a signed JWT|algorithm/);
   });
 
-  it('hostile: HS256 signed with the issuer\'s RSA public key is refused', async () => {
+  it("hostile: HS256 signed with the issuer's RSA public key is refused", async () => {
     const publicPem = await exportSPKI((await importJWK(platform.keys[0].publicJwk, 'RS256')) as CryptoKey);
-    const token = await new SignJWT({ iss: platform.issuer, aud: gatewayClient.clientId, sub: 'mallory', exp: Math.floor(Date.now() / 1000) + 300 })
+    const token = await new SignJWT({
+      iss: platform.issuer,
+      aud: gatewayClient.clientId,
+      sub: 'mallory',
+      exp: Math.floor(Date.now() / 1000) + 300,
+    })
       .setProtectedHeader({ alg: 'HS256', kid: platform.keys[0].kid, typ: 'at+jwt' })
       .sign(new TextEncoder().encode(publicPem));
     await expectRefused(`Bearer ${token}`, /algorithm is not one of/);
@@ -116,7 +145,10 @@ describe('df_bearer_jwt with the platform issuer', () => {
   });
 
   it('hostile: a token not valid yet (nbf) is refused', async () => {
-    await expectRefused(`Bearer ${await platform.craft({ nbf: Math.floor(Date.now() / 1000) + 600 })}`, /not valid yet/);
+    await expectRefused(
+      `Bearer ${await platform.craft({ nbf: Math.floor(Date.now() / 1000) + 600 })}`,
+      /not valid yet/,
+    );
   });
 
   it('hostile: a token without exp is refused', async () => {
@@ -124,19 +156,22 @@ describe('df_bearer_jwt with the platform issuer', () => {
   });
 
   it('hostile: a token of an untrusted issuer is refused', async () => {
-    await expectRefused(`Bearer ${await platform.craft({ iss: 'https://idp.attacker.example/realms/platform' })}`, /issuer is not trusted/);
+    await expectRefused(
+      `Bearer ${await platform.craft({ iss: 'https://idp.attacker.example/realms/platform' })}`,
+      /issuer is not trusted/,
+    );
   });
 
   it('hostile: the issuer with a trailing slash is another issuer', async () => {
     await expectRefused(`Bearer ${await platform.craft({ iss: `${platform.issuer}/` })}`, /issuer is not trusted/);
   });
 
-  it('hostile: a platform token signed with the external issuer\'s key is refused', async () => {
+  it("hostile: a platform token signed with the external issuer's key is refused", async () => {
     const token = await external.craft({ iss: platform.issuer, aud: gatewayClient.clientId });
     await expectRefused(`Bearer ${token}`, /no key of the issuer matches/);
   });
 
-  it('hostile: an external token signed with the platform\'s key is refused before any exchange', async () => {
+  it("hostile: an external token signed with the platform's key is refused before any exchange", async () => {
     const exchanges = platform.counters.exchange;
     const token = await platform.craft({ iss: external.issuer, aud: 'partner-api' });
     await expectRefused(`Bearer ${token}`, /no key of the issuer matches/);
@@ -152,21 +187,40 @@ describe('df_bearer_jwt with the platform issuer', () => {
   });
 
   it('hostile: the ID token of a login is not accepted as a bearer token', async () => {
-    const { body } = await platform.passwordGrant(gatewayClient.clientId, gatewayClient.clientSecret, 'carol', 'carol-password');
+    const { body } = await platform.passwordGrant(
+      gatewayClient.clientId,
+      gatewayClient.clientSecret,
+      'carol',
+      'carol-password',
+    );
     expect(decodeJwt(body.id_token).aud).toBe(gatewayClient.clientId);
     await expectRefused(`Bearer ${body.id_token}`, /not an access token/);
   });
 
   it('hostile: an ID token marked by type is refused', async () => {
-    await expectRefused(`Bearer ${await platform.craft({ typ: 'ID' }, { header: { typ: 'JWT' } })}`, /not an access token/);
-    await expectRefused(`Bearer ${await platform.craft({ nonce: 'n-0S6_WzA2Mj' }, { header: { typ: 'JWT' } })}`, /not an access token/);
+    await expectRefused(
+      `Bearer ${await platform.craft({ typ: 'ID' }, { header: { typ: 'JWT' } })}`,
+      /not an access token/,
+    );
+    await expectRefused(
+      `Bearer ${await platform.craft({ nonce: 'n-0S6_WzA2Mj' }, { header: { typ: 'JWT' } })}`,
+      /not an access token/,
+    );
   });
 
   it('hostile: refresh tokens are not accepted as bearer tokens', async () => {
-    const { body } = await platform.passwordGrant(gatewayClient.clientId, gatewayClient.clientSecret, 'carol', 'carol-password');
+    const { body } = await platform.passwordGrant(
+      gatewayClient.clientId,
+      gatewayClient.clientSecret,
+      'carol',
+      'carol-password',
+    );
     await expectRefused(`Bearer ${body.refresh_token}`, /not a signed JWT/);
     // Keycloak issues refresh tokens as JWTs marked typ "Refresh".
-    await expectRefused(`Bearer ${await platform.craft({ typ: 'Refresh' }, { header: { typ: 'JWT' } })}`, /not an access token/);
+    await expectRefused(
+      `Bearer ${await platform.craft({ typ: 'Refresh' }, { header: { typ: 'JWT' } })}`,
+      /not an access token/,
+    );
   });
 
   it('hostile: a 100 KB token is refused without being decoded', async () => {
@@ -175,13 +229,19 @@ describe('df_bearer_jwt with the platform issuer', () => {
     expect(response.json<{ detail: string }>().detail).toMatch(/longer than/);
     expect(response.body.length).toBeLessThan(300);
     // Through a socket, Node refuses the oversized header before the server sees it.
-    const raw = await rawRequest(port, `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(100 * 1024)}`);
+    const raw = await rawRequest(
+      port,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(100 * 1024)}`,
+    );
     expect(raw.status).toBe(431);
   });
 
   it('hostile: two Authorization headers are refused with 400', async () => {
     const token = await userToken();
-    const raw = await rawRequest(port, `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ${await platform.craft({ sub: 'admin' })}`);
+    const raw = await rawRequest(
+      port,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ${await platform.craft({ sub: 'admin' })}`,
+    );
     expect(raw.status).toBe(400);
     expect(raw.body).toContain('only one Authorization header');
     expect(raw.body).not.toContain(token.slice(0, 30));
@@ -189,7 +249,10 @@ describe('df_bearer_jwt with the platform issuer', () => {
 
   it('hostile: Basic and Bearer together are refused with 400', async () => {
     const basic = Buffer.from('carol:carol-password').toString('base64');
-    const raw = await rawRequest(port, `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nAuthorization: Bearer ${await userToken()}`);
+    const raw = await rawRequest(
+      port,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nAuthorization: Bearer ${await userToken()}`,
+    );
     expect(raw.status).toBe(400);
   });
 
@@ -199,13 +262,19 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const token = () => own.platform.accessToken(gatewayClient.clientId, gatewayClient.clientSecret, 'carol');
     try {
       const before = await token();
-      expect((await rotating.app.inject({ url: '/api/adaptive/_whoami', headers: { authorization: `Bearer ${before}` } })).statusCode).toBe(200);
+      expect(
+        (await rotating.app.inject({ url: '/api/adaptive/_whoami', headers: { authorization: `Bearer ${before}` } }))
+          .statusCode,
+      ).toBe(200);
       await own.platform.rotateKeys();
       const after = await token();
       expect(decodeJwt(after).sub).toBe('carol');
       expect(after.split('.')[0]).not.toBe(before.split('.')[0]);
       for (const token of [after, before]) {
-        expect((await rotating.app.inject({ url: '/api/adaptive/_whoami', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+        expect(
+          (await rotating.app.inject({ url: '/api/adaptive/_whoami', headers: { authorization: `Bearer ${token}` } }))
+            .statusCode,
+        ).toBe(200);
       }
     } finally {
       await rotating.close();
@@ -220,5 +289,4 @@ describe('df_bearer_jwt with the platform issuer', () => {
     expect(response.statusCode).toBe(401);
     expect(response.body).not.toContain(secret.slice(0, 20));
   });
-
 });

@@ -50,7 +50,13 @@ const redisErrorLogIntervalMs = 30_000;
 
 function isCachedExchange(value: unknown): value is { t: string; h: string; e: number } {
   const entry = value as { t?: unknown; h?: unknown; e?: unknown } | null;
-  return typeof entry === 'object' && entry !== null && typeof entry.t === 'string' && typeof entry.h === 'string' && typeof entry.e === 'number';
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.t === 'string' &&
+    typeof entry.h === 'string' &&
+    typeof entry.e === 'number'
+  );
 }
 
 /**
@@ -102,7 +108,12 @@ export class RedisExchangeStore implements ExchangeStore {
   async set(key: string, entry: CachedExchange): Promise<void> {
     const ttlMs = Math.floor(entry.expiresAt - this.now());
     if (ttlMs <= 0) return;
-    await this.client.set(this.keyPrefix + key, JSON.stringify({ t: entry.platformToken, h: entry.subjectHash, e: entry.expiresAt }), 'PX', ttlMs);
+    await this.client.set(
+      this.keyPrefix + key,
+      JSON.stringify({ t: entry.platformToken, h: entry.subjectHash, e: entry.expiresAt }),
+      'PX',
+      ttlMs,
+    );
   }
 
   async close(): Promise<void> {

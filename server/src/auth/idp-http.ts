@@ -43,7 +43,9 @@ export async function callIdp(url: string, timeoutMs: number, form?: Record<stri
   try {
     const response = await fetch(url, {
       method: form ? 'POST' : 'GET',
-      headers: form ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } : { accept: 'application/json' },
+      headers: form
+        ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }
+        : { accept: 'application/json' },
       body: form ? new URLSearchParams(form).toString() : undefined,
       redirect: 'error',
       signal,
@@ -59,13 +61,17 @@ export async function callIdp(url: string, timeoutMs: number, form?: Record<stri
   } catch (error) {
     if (error instanceof IdpUnavailable) throw error;
     if (signal.aborted) throw new IdpUnavailable('timeout', `no answer from ${url} within ${timeoutMs} ms`);
-    throw new IdpUnavailable('unreachable', `${url} cannot be reached: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+    throw new IdpUnavailable(
+      'unreachable',
+      `${url} cannot be reached: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`,
+    );
   }
 }
 
 /** The HTTP answer for an unusable identity provider: 504 for a timeout, 502 otherwise. */
 export function unavailableError(error: IdpUnavailable, timeoutMs: number): HttpError {
   if (error.kind === 'timeout') return httpError('IDP_TIMEOUT', [timeoutMs]);
-  return httpError('IDP_BAD_GATEWAY', [error.kind === 'garbage' ? 'it answered with an unexpected body' : 'it cannot be reached']);
+  return httpError('IDP_BAD_GATEWAY', [
+    error.kind === 'garbage' ? 'it answered with an unexpected body' : 'it cannot be reached',
+  ]);
 }
-

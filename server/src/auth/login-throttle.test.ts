@@ -47,7 +47,14 @@ describe('Basic logins under a burst of wrong passwords', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-throttle-'));
     const file = path.join(dir, 'users.htpasswd');
-    fs.writeFileSync(file, [`ops:${bcrypt.hashSync('s3cret', 10)}`, `dev:${bcrypt.hashSync('dev-pass', 10)}`, `slow:${bcrypt.hashSync('slow-pass', 12)}`].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        `ops:${bcrypt.hashSync('s3cret', 10)}`,
+        `dev:${bcrypt.hashSync('dev-pass', 10)}`,
+        `slow:${bcrypt.hashSync('slow-pass', 12)}`,
+      ].join('\n'),
+    );
     server = await startAuthServer({ AUTH_USERS_FILE: file, AUTH_LOGIN_BURST: '5', AUTH_LOGIN_PER_MINUTE: '6' });
   });
   afterAll(async () => {
@@ -59,12 +66,16 @@ describe('Basic logins under a burst of wrong passwords', () => {
     server.app.inject({ method: 'GET', url: '/api/adaptive/_whoami', headers: { authorization }, remoteAddress });
 
   it('checks at most the burst of 100 concurrent wrong passwords and refuses the rest with 429 and Retry-After', async () => {
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => whoami(basic(`ops:wrong-${i}`), '10.0.0.1')));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => whoami(basic(`ops:wrong-${i}`), '10.0.0.1')),
+    );
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(95);
     const refused = answers.find((a) => a.statusCode === 429)!;
-    expect(refused.json()).toEqual({ detail: 'Too many failed logins for this user name or from 10.0.0.1; retry in 10 s' });
+    expect(refused.json()).toEqual({
+      detail: 'Too many failed logins for this user name or from 10.0.0.1; retry in 10 s',
+    });
     expect(refused.headers['retry-after']).toBe('10');
     // The right password of the throttled user waits too; another user from another address does not.
     expect((await whoami(basic('ops:s3cret'), '10.0.0.2')).statusCode).toBe(429);

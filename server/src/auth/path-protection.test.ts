@@ -30,7 +30,9 @@ describe('classifyRequest', () => {
   });
 
   it('normalises decoding, slashes, dot segments, matrix parameters and case', () => {
-    expect(normalisePath('//API/./adaptive//actuator/health/liveness/..%2F..%2finfo')).toBe('/api/adaptive/actuator/info');
+    expect(normalisePath('//API/./adaptive//actuator/health/liveness/..%2F..%2finfo')).toBe(
+      '/api/adaptive/actuator/info',
+    );
     expect(normalisePath('/api/health/%252e%252e/adaptive')).toBe('/api/adaptive');
     expect(normalisePath('/api;v=1/adaptive\\actuator')).toBe('/api/adaptive/actuator');
     expect(normalisePath('/../../api')).toBe('/api');
@@ -68,30 +70,55 @@ describe('path tricks through a real socket', () => {
   });
 
   it('protects the gateway, its system routes, spec routes and the query service', async () => {
-    for (const target of ['/api/adaptive/', '/api/adaptive/actuator/info', '/api/adaptive/openapi.json', '/api/adaptive/swagger-ui/', '/api/adaptive/library-api/books', '/api/v1/query/sources']) {
+    for (const target of [
+      '/api/adaptive/',
+      '/api/adaptive/actuator/info',
+      '/api/adaptive/openapi.json',
+      '/api/adaptive/swagger-ui/',
+      '/api/adaptive/library-api/books',
+      '/api/v1/query/sources',
+    ]) {
       expect((await get(target)).status, target).toBe(401);
     }
-    expect((await rawRequest(port, 'POST /api/adaptive/actuator/refresh HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0')).status).toBe(401);
-    expect((await rawRequest(port, 'POST /api/adaptive/actuator/health/liveness HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0')).status).toBe(401);
+    expect(
+      (await rawRequest(port, 'POST /api/adaptive/actuator/refresh HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0'))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await rawRequest(
+          port,
+          'POST /api/adaptive/actuator/health/liveness HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0',
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('answers /api/health without credentials, and refuses bad ones there', async () => {
     expect((await get('/api/health')).status).not.toBe(401);
-    expect((await get('/api/health', `\r\nAuthorization: Basic ${Buffer.from('ops:wrong').toString('base64')}`)).status).toBe(401);
+    expect(
+      (await get('/api/health', `\r\nAuthorization: Basic ${Buffer.from('ops:wrong').toString('base64')}`)).status,
+    ).toBe(401);
     expect((await get('/api/health', `\r\nAuthorization: ${credentials}`)).status).not.toBe(401);
   });
 
   it('lets a CORS preflight through without credentials', async () => {
-    const response = await rawRequest(port, 'OPTIONS /api/adaptive/actuator/info HTTP/1.1\r\nHost: localhost\r\nOrigin: https://app.example\r\nAccess-Control-Request-Method: GET');
+    const response = await rawRequest(
+      port,
+      'OPTIONS /api/adaptive/actuator/info HTTP/1.1\r\nHost: localhost\r\nOrigin: https://app.example\r\nAccess-Control-Request-Method: GET',
+    );
     expect(response.status).toBe(204);
   });
 
-  it.each(['//api/adaptive/actuator/info', '/api//adaptive/actuator/info', '/api/adaptive//actuator/info', '///api/v1/query/sources', '/./api/adaptive/actuator/info'])(
-    'hostile: doubled slashes and dot segments never skip authentication: %s',
-    async (target) => {
-      expect((await get(target)).status).toBe(401);
-    },
-  );
+  it.each([
+    '//api/adaptive/actuator/info',
+    '/api//adaptive/actuator/info',
+    '/api/adaptive//actuator/info',
+    '///api/v1/query/sources',
+    '/./api/adaptive/actuator/info',
+  ])('hostile: doubled slashes and dot segments never skip authentication: %s', async (target) => {
+    expect((await get(target)).status).toBe(401);
+  });
 
   it.each([
     '/api/adaptive/actuator/health/liveness/../../info',
@@ -116,12 +143,15 @@ describe('path tricks through a real socket', () => {
     expect((await get(target)).status).toBe(401);
   });
 
-  it.each(['/API/ADAPTIVE/actuator/info', '/api/Adaptive/actuator/info', '/api/%61daptive/actuator/info', '/Api/V1/Query/sources', '/api/adaptive/actuator/health/LIVENESS'])(
-    'hostile: case and encoded letters never skip authentication: %s',
-    async (target) => {
-      expect((await get(target)).status).toBe(401);
-    },
-  );
+  it.each([
+    '/API/ADAPTIVE/actuator/info',
+    '/api/Adaptive/actuator/info',
+    '/api/%61daptive/actuator/info',
+    '/Api/V1/Query/sources',
+    '/api/adaptive/actuator/health/LIVENESS',
+  ])('hostile: case and encoded letters never skip authentication: %s', async (target) => {
+    expect((await get(target)).status).toBe(401);
+  });
 
   it('hostile: an absolute-form request target is protected like its path', async () => {
     expect((await get('http://localhost/api/adaptive/actuator/info')).status).toBe(401);

@@ -58,7 +58,10 @@ export class TokenEndpoint {
       return await this.platform.verify(accessToken);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 401) throw error;
-      this.log.error({ issuer: this.platform.issuer, reason: error.detail }, 'identity provider issued a token the gateway does not accept (check IDP_AUDIENCE and the client scopes)');
+      this.log.error(
+        { issuer: this.platform.issuer, reason: error.detail },
+        'identity provider issued a token the gateway does not accept (check IDP_AUDIENCE and the client scopes)',
+      );
       throw httpError('IDP_BAD_GATEWAY', ['it issued a token the gateway does not accept']);
     }
   }
@@ -68,7 +71,11 @@ export class TokenEndpoint {
     try {
       const { token_endpoint: endpoint } = await this.platform.metadata();
       if (!endpoint) throw new IdpUnavailable('garbage', 'the discovery document has no token_endpoint');
-      answer = await callIdp(endpoint, this.timeoutMs, { ...fields, client_id: this.clientId, client_secret: this.clientSecret });
+      answer = await callIdp(endpoint, this.timeoutMs, {
+        ...fields,
+        client_id: this.clientId,
+        client_secret: this.clientSecret,
+      });
     } catch (error) {
       if (!(error instanceof IdpUnavailable)) throw error;
       this.log.warn({ grant, issuer: this.platform.issuer, reason: error.message }, 'identity provider unavailable');
@@ -93,14 +100,28 @@ export class TokenEndpoint {
     const logged = { grant, issuer: this.platform.issuer, status, error, description };
     if (status === 403 || error === 'access_denied') {
       this.log.info(logged, 'identity provider denied the request by policy');
-      return authFailure('AUTH_FORBIDDEN', [grant === 'password' ? 'The identity provider does not allow this user here' : 'The identity provider does not allow this token to be exchanged']);
+      return authFailure('AUTH_FORBIDDEN', [
+        grant === 'password'
+          ? 'The identity provider does not allow this user here'
+          : 'The identity provider does not allow this token to be exchanged',
+      ]);
     }
-    if ((status === 400 || status === 401) && error !== undefined && error !== 'invalid_client' && error !== 'unauthorized_client') {
+    if (
+      (status === 400 || status === 401) &&
+      error !== undefined &&
+      error !== 'invalid_client' &&
+      error !== 'unauthorized_client'
+    ) {
       this.log.info(logged, 'identity provider refused the credentials');
-      return grant === 'password' ? authFailure('AUTH_BAD_CREDENTIALS') : invalidToken('the identity provider refused to exchange it');
+      return grant === 'password'
+        ? authFailure('AUTH_BAD_CREDENTIALS')
+        : invalidToken('the identity provider refused to exchange it');
     }
     if (error === 'invalid_client' || error === 'unauthorized_client') {
-      this.log.error(logged, 'identity provider refused the gateway client (check IDP_CLIENT_ID / IDP_CLIENT_SECRET and the client settings)');
+      this.log.error(
+        logged,
+        'identity provider refused the gateway client (check IDP_CLIENT_ID / IDP_CLIENT_SECRET and the client settings)',
+      );
       return httpError('IDP_BAD_GATEWAY', ["it refused the gateway's client"]);
     }
     this.log.warn(logged, 'identity provider gave an unexpected answer');

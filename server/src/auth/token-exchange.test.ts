@@ -64,12 +64,17 @@ afterAll(async () => {
   await Promise.all([platform?.stop(), external?.stop(), partner2?.stop()]);
 });
 
-const partnerToken = (user = 'bob', provider = external) => provider.accessToken(externalClient.clientId, externalClient.clientSecret, user);
+const partnerToken = (user = 'bob', provider = external) =>
+  provider.accessToken(externalClient.clientId, externalClient.clientSecret, user);
 
 type Response = Awaited<ReturnType<AuthServer['app']['inject']>>;
 
 function call(token: string, target: AuthServer = server): Promise<Response> {
-  return target.app.inject({ method: 'GET', url: '/api/v1/query/_whoami', headers: { authorization: `Bearer ${token}` } });
+  return target.app.inject({
+    method: 'GET',
+    url: '/api/v1/query/_whoami',
+    headers: { authorization: `Bearer ${token}` },
+  });
 }
 
 async function exchangesDuring(action: () => Promise<unknown>): Promise<number> {
@@ -78,16 +83,22 @@ async function exchangesDuring(action: () => Promise<unknown>): Promise<number> 
   return platform.counters.exchange - before;
 }
 
-const sleepUntil = (epochMs: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now()) + 50));
+const sleepUntil = (epochMs: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now()) + 50));
 
 describe('token exchange with a trusted provider', () => {
-  it('exchanges a listed issuer\'s token with the service document\'s form and continues with the platform token', async () => {
+  it("exchanges a listed issuer's token with the service document's form and continues with the platform token", async () => {
     const token = await partnerToken();
     let response: Response | undefined;
     expect(await exchangesDuring(async () => (response = await call(token)))).toBe(1);
     expect(response!.statusCode).toBe(200);
     const body = response!.json<WhoAmI>();
-    expect(body.auth).toMatchObject({ sub: 'bob', iss: platform.issuer, aud: gatewayClient.clientId, exchanged_from: external.issuer });
+    expect(body.auth).toMatchObject({
+      sub: 'bob',
+      iss: platform.issuer,
+      aud: gatewayClient.clientId,
+      exchanged_from: external.issuer,
+    });
     expect(decodeJwt(body.upstreamToken!).iss).toBe(platform.issuer);
     expect(body.authorization).toBe(`Bearer ${body.upstreamToken}`);
     expect(platform.lastExchangeForm).toEqual({
@@ -126,7 +137,9 @@ describe('token exchange with a trusted provider', () => {
   it('hostile: a token of an issuer that is not listed is refused without an exchange', async () => {
     const listsOnlyPartner2 = await exchangingServer({ OIDC_TOKEN_EXCHANGE_IDP_LIST: partner2.issuer });
     const token = await partnerToken();
-    expect(await exchangesDuring(async () => expect((await call(token, listsOnlyPartner2)).statusCode).toBe(401))).toBe(0);
+    expect(await exchangesDuring(async () => expect((await call(token, listsOnlyPartner2)).statusCode).toBe(401))).toBe(
+      0,
+    );
   });
 
   it('hostile: a locally invalid external token never reaches the identity provider', async () => {
@@ -136,7 +149,11 @@ describe('token exchange with a trusted provider', () => {
     const forged = `${header}.${payload}.${crypto.randomBytes(256).toString('base64url')}`;
     const wrongKey = await platform.craft({ iss: external.issuer, aud: 'partner-api' });
     const tokenRequests = platform.counters.token;
-    for (const [token, detail] of [[expired, /expired/], [forged, /signature/], [wrongKey, /no key/]] as const) {
+    for (const [token, detail] of [
+      [expired, /expired/],
+      [forged, /signature/],
+      [wrongKey, /no key/],
+    ] as const) {
       const response = await call(token);
       expect(response.statusCode).toBe(401);
       expect(response.json<{ detail: string }>().detail).toMatch(detail);
@@ -160,7 +177,9 @@ describe('token exchange with a trusted provider', () => {
     const wrongSecret = await exchangingServer({ IDP_CLIENT_SECRET: 'not-the-secret' });
     const response = await call(await partnerToken(), wrongSecret);
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ detail: "The identity provider could not be used: it refused the gateway's client" });
+    expect(response.json()).toEqual({
+      detail: "The identity provider could not be used: it refused the gateway's client",
+    });
   });
 
   it('hostile: the identity provider denying the exchange by policy (403) is 403', async () => {
@@ -179,7 +198,9 @@ describe('token exchange with a trusted provider', () => {
     platform.misbehaviour = 'garbage';
     const response = await call(token);
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ detail: 'The identity provider could not be used: it answered with an unexpected body' });
+    expect(response.json()).toEqual({
+      detail: 'The identity provider could not be used: it answered with an unexpected body',
+    });
   });
 
   it('hostile: the identity provider failing (500) is 502', async () => {
@@ -209,7 +230,7 @@ describe('token exchange with a trusted provider', () => {
     expect((await call(token)).statusCode).toBe(200);
   });
 
-  it('hostile: the cache entry ends at the platform token\'s expiry', async () => {
+  it("hostile: the cache entry ends at the platform token's expiry", async () => {
     platform.accessTokenTtl = 2;
     const token = await partnerToken();
     const first = await call(token);
@@ -221,7 +242,7 @@ describe('token exchange with a trusted provider', () => {
     expect(after!.statusCode).toBe(200);
   });
 
-  it('hostile: the cache entry ends at the external token\'s expiry when that comes first', async () => {
+  it("hostile: the cache entry ends at the external token's expiry when that comes first", async () => {
     external.accessTokenTtl = 2;
     const token = await partnerToken();
     expect(await exchangesDuring(() => call(token))).toBe(1);
@@ -236,17 +257,27 @@ describe('token exchange with a trusted provider', () => {
     partner2.jtiOverride = 'shared-jti';
     const fromPartner = await partnerToken('bob', external);
     const fromPartner2 = await partnerToken('dave', partner2);
-    expect(await exchangesDuring(async () => {
-      expect((await call(fromPartner)).json<WhoAmI>().auth).toMatchObject({ sub: 'bob', exchanged_from: external.issuer });
-      expect((await call(fromPartner2)).json<WhoAmI>().auth).toMatchObject({ sub: 'dave', exchanged_from: partner2.issuer });
-    })).toBe(2);
-    expect(await exchangesDuring(async () => {
-      expect((await call(fromPartner)).json<WhoAmI>().auth?.sub).toBe('bob');
-      expect((await call(fromPartner2)).json<WhoAmI>().auth?.sub).toBe('dave');
-    })).toBe(0);
+    expect(
+      await exchangesDuring(async () => {
+        expect((await call(fromPartner)).json<WhoAmI>().auth).toMatchObject({
+          sub: 'bob',
+          exchanged_from: external.issuer,
+        });
+        expect((await call(fromPartner2)).json<WhoAmI>().auth).toMatchObject({
+          sub: 'dave',
+          exchanged_from: partner2.issuer,
+        });
+      }),
+    ).toBe(2);
+    expect(
+      await exchangesDuring(async () => {
+        expect((await call(fromPartner)).json<WhoAmI>().auth?.sub).toBe('bob');
+        expect((await call(fromPartner2)).json<WhoAmI>().auth?.sub).toBe('dave');
+      }),
+    ).toBe(0);
   });
 
-  it('hostile: a jti reused by one issuer for another user never hands out the first user\'s token', async () => {
+  it("hostile: a jti reused by one issuer for another user never hands out the first user's token", async () => {
     external.jtiOverride = `reused-${crypto.randomUUID()}`;
     const bob = await partnerToken('bob');
     const dave = await partnerToken('dave');
@@ -260,15 +291,29 @@ describe('token exchange with a trusted provider', () => {
     expect(decodeJwt(token).jti).toBeUndefined();
     expect(await exchangesDuring(() => call(token))).toBe(1);
     expect(await exchangesDuring(() => call(token))).toBe(0);
-    expect(await redis.exists(keyPrefix + exchangeCacheKey(external.issuer, undefined, crypto.createHash('sha256').update(token).digest('base64url')))).toBe(1);
+    expect(
+      await redis.exists(
+        keyPrefix +
+          exchangeCacheKey(external.issuer, undefined, crypto.createHash('sha256').update(token).digest('base64url')),
+      ),
+    ).toBe(1);
   });
 
   it('hostile: a forged Redis entry is verified again and not trusted', async () => {
     const token = await partnerToken();
     const { iss, jti, exp } = decodeJwt(token);
-    const forgedPlatformToken = await external.craft({ iss: platform.issuer, aud: gatewayClient.clientId, sub: 'admin' });
+    const forgedPlatformToken = await external.craft({
+      iss: platform.issuer,
+      aud: gatewayClient.clientId,
+      sub: 'admin',
+    });
     const subjectHash = crypto.createHash('sha256').update(token).digest('base64url');
-    await redis.set(keyPrefix + exchangeCacheKey(iss!, jti, subjectHash), JSON.stringify({ t: forgedPlatformToken, h: subjectHash, e: exp! * 1000 }), 'PX', 60_000);
+    await redis.set(
+      keyPrefix + exchangeCacheKey(iss!, jti, subjectHash),
+      JSON.stringify({ t: forgedPlatformToken, h: subjectHash, e: exp! * 1000 }),
+      'PX',
+      60_000,
+    );
     let response: Response | undefined;
     expect(await exchangesDuring(async () => (response = await call(token)))).toBe(1);
     expect(response!.json<WhoAmI>().auth?.sub).toBe('bob');
@@ -277,31 +322,39 @@ describe('token exchange with a trusted provider', () => {
   it('hostile: caching disabled (ENABLE_REDIS_CACHING=false) exchanges on every request', async () => {
     const uncached = await exchangingServer({ ENABLE_REDIS_CACHING: 'false' });
     const token = await partnerToken();
-    expect(await exchangesDuring(async () => {
-      for (let i = 0; i < 3; i++) expect((await call(token, uncached)).statusCode).toBe(200);
-    })).toBe(3);
+    expect(
+      await exchangesDuring(async () => {
+        for (let i = 0; i < 3; i++) expect((await call(token, uncached)).statusCode).toBe(200);
+      }),
+    ).toBe(3);
   });
 
   it('hostile: Redis down means exchanging without the cache, not failing', async () => {
     const redisDown = await exchangingServer({ REDIS_URL: 'redis://127.0.0.1:1' });
     const token = await partnerToken();
-    expect(await exchangesDuring(async () => {
-      for (let i = 0; i < 2; i++) expect((await call(token, redisDown)).statusCode).toBe(200);
-    })).toBe(2);
+    expect(
+      await exchangesDuring(async () => {
+        for (let i = 0; i < 2; i++) expect((await call(token, redisDown)).statusCode).toBe(200);
+      }),
+    ).toBe(2);
   });
 
   it('caches in memory without REDIS_URL', async () => {
     const inMemory = await exchangingServer({ REDIS_URL: '' });
     const token = await partnerToken();
-    expect(await exchangesDuring(async () => {
-      for (let i = 0; i < 3; i++) expect((await call(token, inMemory)).statusCode).toBe(200);
-    })).toBe(1);
+    expect(
+      await exchangesDuring(async () => {
+        for (let i = 0; i < 3; i++) expect((await call(token, inMemory)).statusCode).toBe(200);
+      }),
+    ).toBe(1);
   });
 
   it('hostile: 50 concurrent first requests with one token make one exchange', async () => {
     const token = await partnerToken();
     let responses: Response[] = [];
-    expect(await exchangesDuring(async () => (responses = await Promise.all(Array.from({ length: 50 }, () => call(token)))))).toBe(1);
+    expect(
+      await exchangesDuring(async () => (responses = await Promise.all(Array.from({ length: 50 }, () => call(token))))),
+    ).toBe(1);
     expect(responses.every((response) => response.statusCode === 200)).toBe(true);
     expect(new Set(responses.map((response) => response.json<WhoAmI>().upstreamToken)).size).toBe(1);
   });

@@ -22,7 +22,9 @@ function sameDigest(a: string, b: string): boolean {
  * when it has no `jti`. Issuer and `jti` are hashed together so that equal `jti`s of two issuers never meet.
  */
 export function exchangeCacheKey(issuer: string, jti: unknown, subjectHash: string): string {
-  return typeof jti === 'string' && jti !== '' ? `token-exchange:jti:${sha256(`${issuer}\n${jti}`)}` : `token-exchange:token:${subjectHash}`;
+  return typeof jti === 'string' && jti !== ''
+    ? `token-exchange:jti:${sha256(`${issuer}\n${jti}`)}`
+    : `token-exchange:token:${subjectHash}`;
 }
 
 export interface TokenExchangerParts {
@@ -102,7 +104,12 @@ export class TokenExchanger {
     const claims = (await tokenEndpoint.verifyIssued(issued.accessToken)) as AuthClaims;
     const expiries = [(subject.exp as number) * 1000, (claims.exp as number) * 1000];
     if (issued.expiresIn !== undefined) expiries.push(this.now() + issued.expiresIn * 1000);
-    const entry: CachedExchange = { platformToken: issued.accessToken, subjectHash, expiresAt: Math.min(...expiries), claims };
+    const entry: CachedExchange = {
+      platformToken: issued.accessToken,
+      subjectHash,
+      expiresAt: Math.min(...expiries),
+      claims,
+    };
     if (store) {
       try {
         await store.set(key, entry);
@@ -116,6 +123,9 @@ export class TokenExchanger {
   private storeFailed(error: unknown): void {
     if (this.now() - this.lastStoreErrorAt < storeErrorLogIntervalMs) return;
     this.lastStoreErrorAt = this.now();
-    this.parts.log.warn({ store: this.parts.store?.kind, reason: (error as Error).message }, 'token exchange cache unavailable: exchanging without it');
+    this.parts.log.warn(
+      { store: this.parts.store?.kind, reason: (error as Error).message },
+      'token exchange cache unavailable: exchanging without it',
+    );
   }
 }

@@ -55,10 +55,17 @@ function verificationFailure(error: unknown, timeoutMs: number): HttpError {
     if (error.claim === 'aud') return invalidToken('the token is not meant for this audience');
     return invalidToken(`the "${error.claim}" claim is invalid`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return invalidToken(`the signing algorithm is not one of ${allowedAlgorithms.join(', ')}`);
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return invalidToken(`the signing algorithm is not one of ${allowedAlgorithms.join(', ')}`);
   if (error instanceof errors.JWSSignatureVerificationFailed) return invalidToken('the signature does not verify');
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return invalidToken('no key of the issuer matches the token');
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported || error instanceof errors.JWKInvalid) {
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+    return invalidToken('no key of the issuer matches the token');
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported ||
+    error instanceof errors.JWKInvalid
+  ) {
     return invalidToken('the token is malformed or uses an unsupported feature');
   }
   if (error instanceof errors.JWKSTimeout) return httpError('IDP_TIMEOUT', [timeoutMs]);
@@ -91,9 +98,11 @@ export class TrustedIssuer {
   private async discover(): Promise<IssuerMetadata> {
     const answer = await callIdp(this.discoveryUrl, this.options.timeoutMs);
     const document = answer.json;
-    if (answer.status !== 200 || !isObject(document)) throw new IdpUnavailable('garbage', `discovery answered ${answer.status} without a JSON document`);
+    if (answer.status !== 200 || !isObject(document))
+      throw new IdpUnavailable('garbage', `discovery answered ${answer.status} without a JSON document`);
     // OIDC Discovery §4.3: the document must name exactly the issuer it was fetched for.
-    if (document.issuer !== this.issuer) throw new IdpUnavailable('garbage', 'the discovery document names another issuer');
+    if (document.issuer !== this.issuer)
+      throw new IdpUnavailable('garbage', 'the discovery document names another issuer');
     if (!isHttpUrl(document.jwks_uri)) throw new IdpUnavailable('garbage', 'the discovery document has no jwks_uri');
     const tokenEndpoint = isHttpUrl(document.token_endpoint) ? document.token_endpoint : undefined;
     return { issuer: this.issuer, jwks_uri: document.jwks_uri, token_endpoint: tokenEndpoint };
@@ -127,7 +136,10 @@ export class TrustedIssuer {
     if (this.keySet?.uri !== uri) {
       this.keySet = {
         uri,
-        keys: createRemoteJWKSet(new URL(uri), { timeoutDuration: this.options.timeoutMs, cooldownDuration: this.options.jwksCooldownMs }),
+        keys: createRemoteJWKSet(new URL(uri), {
+          timeoutDuration: this.options.timeoutMs,
+          cooldownDuration: this.options.jwksCooldownMs,
+        }),
       };
     }
     return this.keySet.keys;

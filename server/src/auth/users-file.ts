@@ -19,7 +19,8 @@ export function parseUsersFile(text: string, file: string): Map<string, string> 
     if (colon <= 0) throw fail('expected "user:bcrypt-hash"');
     const name = entry.slice(0, colon);
     const hash = entry.slice(colon + 1);
-    if (!bcryptHash.test(hash)) throw fail(`the password of "${name}" is not a bcrypt hash ($2y$, $2a$ or $2b$); create it with "htpasswd -B"`);
+    if (!bcryptHash.test(hash))
+      throw fail(`the password of "${name}" is not a bcrypt hash ($2y$, $2a$ or $2b$); create it with "htpasswd -B"`);
     if (users.has(name)) throw fail(`user "${name}" appears twice`);
     users.set(name, hash);
   });
@@ -32,7 +33,10 @@ export function loadUsersFile(file: string): Map<string, string> {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigFileError(file, `AUTH_USERS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigFileError(
+      file,
+      `AUTH_USERS_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parseUsersFile(text, file);
 }

@@ -55,7 +55,9 @@ export function readConfigFile(file: string, env: Env = process.env): ConfigFile
     throw new ConfigFileError(file, message, pos?.line, pos?.col);
   };
   const substitute = (node: unknown, at: PathKey[]): void => {
-    if (isMap(node)) for (const pair of node.items) substitute(pair.value, [...at, String(isScalar(pair.key) ? pair.key.value : pair.key)]);
+    if (isMap(node))
+      for (const pair of node.items)
+        substitute(pair.value, [...at, String(isScalar(pair.key) ? pair.key.value : pair.key)]);
     else if (isSeq(node)) node.items.forEach((item, i) => substitute(item, [...at, i]));
     else if (isScalar(node) && typeof node.value === 'string') {
       node.value = node.value.replace(variable, (_, name: string, fallback: string | undefined) => {

@@ -25,7 +25,10 @@ describe('loadConfig', () => {
   });
 
   it('lets flags override variables and resolves directories inside the workspace', () => {
-    const config = loadConfig({ PORT: '9000', SPECS_DIR: 'api-specs', WORKSPACE: '/elsewhere' }, { port: '7000', workspace: '/ws' });
+    const config = loadConfig(
+      { PORT: '9000', SPECS_DIR: 'api-specs', WORKSPACE: '/elsewhere' },
+      { port: '7000', workspace: '/ws' },
+    );
     expect(config.port).toBe(7000);
     expect(config.workspace).toBe('/ws');
     expect(config.specsDir).toBe('/ws/api-specs');
@@ -33,7 +36,10 @@ describe('loadConfig', () => {
   });
 
   it('resolves the spec files and folders given to serve (mock mode)', () => {
-    expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([path.resolve('petstore.yaml'), '/abs/specs']);
+    expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([
+      path.resolve('petstore.yaml'),
+      '/abs/specs',
+    ]);
   });
 
   it.each([
@@ -59,14 +65,24 @@ describe('loadConfig', () => {
 
   it('keeps async jobs in the local folder unless QUERY_JOB_STORE names a shared store', () => {
     expect(loadConfig({}).queryJobs).toEqual({ store: { kind: 'folder' }, prefix: 'adaptive_jobs', leaseMs: 15_000 });
-    expect(loadConfig({ QUERY_JOB_STORE: 'rediss://:pw@redis:6380/2' }).queryJobs.store).toEqual({ kind: 'redis', url: 'rediss://:pw@redis:6380/2' });
-    expect(loadConfig({ QUERY_JOB_STORE: 'postgresql://u:pw@db/jobs', QUERY_JOB_STORE_PREFIX: 'team_a' }).queryJobs).toMatchObject({ store: { kind: 'postgres' }, prefix: 'team_a' });
+    expect(loadConfig({ QUERY_JOB_STORE: 'rediss://:pw@redis:6380/2' }).queryJobs.store).toEqual({
+      kind: 'redis',
+      url: 'rediss://:pw@redis:6380/2',
+    });
+    expect(
+      loadConfig({ QUERY_JOB_STORE: 'postgresql://u:pw@db/jobs', QUERY_JOB_STORE_PREFIX: 'team_a' }).queryJobs,
+    ).toMatchObject({ store: { kind: 'postgres' }, prefix: 'team_a' });
     // A bad value is named without its password.
-    expect(() => loadConfig({ QUERY_JOB_STORE: 'mongodb://user:secret@db' })).toThrow(/^QUERY_JOB_STORE="mongodb:\/\/\*\*\*@db" is not valid/);
+    expect(() => loadConfig({ QUERY_JOB_STORE: 'mongodb://user:secret@db' })).toThrow(
+      /^QUERY_JOB_STORE="mongodb:\/\/\*\*\*@db" is not valid/,
+    );
   });
 
   it('reads CORS origins as a list', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
   });
 });
 

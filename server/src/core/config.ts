@@ -169,10 +169,17 @@ export function parseSize(name: string, raw: string): number {
 
 function readCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return '*';
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError('CORS_ORIGINS', raw, '* or a comma-separated list of origins such as https://app.example.com');
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        raw,
+        '* or a comma-separated list of origins such as https://app.example.com',
+      );
     }
   }
   return origins;
@@ -192,7 +199,10 @@ function readHttpUrl(name: string, raw: string): string {
 }
 
 function readList(env: Env, name: string): string[] {
-  return (env[name] ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** The platform issuer from `IDP_ISSUER`, or from `IDP_SERVER_URL` and `IDP_REALM` (both or neither). */
@@ -203,7 +213,8 @@ function readIssuer(env: Env): string | undefined {
   if (!server && !realm) return undefined;
   if (!server) throw new ConfigError('IDP_SERVER_URL', '', 'the identity provider URL when IDP_REALM is set');
   if (!realm) throw new ConfigError('IDP_REALM', '', 'the realm name when IDP_SERVER_URL is set');
-  if (!/^[\w.-]+$/.test(realm)) throw new ConfigError('IDP_REALM', realm, 'a realm name (letters, digits, ".", "_", "-")');
+  if (!/^[\w.-]+$/.test(realm))
+    throw new ConfigError('IDP_REALM', realm, 'a realm name (letters, digits, ".", "_", "-")');
   return `${readHttpUrl('IDP_SERVER_URL', server).replace(/\/+$/, '')}/realms/${realm}`;
 }
 
@@ -211,17 +222,32 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
   const clientId = env.IDP_CLIENT_ID?.trim() || undefined;
   const exchangeList = readList(env, 'OIDC_TOKEN_EXCHANGE_IDP_LIST');
   // The service document: a list that contains `default` ignores every provider.
-  const exchangeIssuers = exchangeList.includes('default') ? [] : exchangeList.map((url) => readHttpUrl('OIDC_TOKEN_EXCHANGE_IDP_LIST', url));
+  const exchangeIssuers = exchangeList.includes('default')
+    ? []
+    : exchangeList.map((url) => readHttpUrl('OIDC_TOKEN_EXCHANGE_IDP_LIST', url));
   const issuer = readIssuer(env);
   const usersFile = env.AUTH_USERS_FILE ? path.resolve(workspace, env.AUTH_USERS_FILE) : undefined;
   const audience = env.IDP_AUDIENCE?.trim() || clientId;
   if (readBoolean(env, 'AUTH_ENABLED', false)) {
     if (!issuer && !usersFile) {
-      throw new ConfigError('AUTH_ENABLED', env.AUTH_ENABLED ?? '', 'false, or credentials to check: an identity provider (IDP_SERVER_URL and IDP_REALM, or IDP_ISSUER) or AUTH_USERS_FILE');
+      throw new ConfigError(
+        'AUTH_ENABLED',
+        env.AUTH_ENABLED ?? '',
+        'false, or credentials to check: an identity provider (IDP_SERVER_URL and IDP_REALM, or IDP_ISSUER) or AUTH_USERS_FILE',
+      );
     }
-    if (issuer && !audience) throw new ConfigError('IDP_AUDIENCE', '', 'the audience of platform tokens (or IDP_CLIENT_ID) when an identity provider is configured');
+    if (issuer && !audience)
+      throw new ConfigError(
+        'IDP_AUDIENCE',
+        '',
+        'the audience of platform tokens (or IDP_CLIENT_ID) when an identity provider is configured',
+      );
     if (exchangeIssuers.length > 0 && !(issuer && clientId && env.IDP_CLIENT_SECRET)) {
-      throw new ConfigError('OIDC_TOKEN_EXCHANGE_IDP_LIST', env.OIDC_TOKEN_EXCHANGE_IDP_LIST ?? '', 'default, or a platform identity provider and its client (IDP_SERVER_URL, IDP_REALM, IDP_CLIENT_ID, IDP_CLIENT_SECRET) to exchange at');
+      throw new ConfigError(
+        'OIDC_TOKEN_EXCHANGE_IDP_LIST',
+        env.OIDC_TOKEN_EXCHANGE_IDP_LIST ?? '',
+        'default, or a platform identity provider and its client (IDP_SERVER_URL, IDP_REALM, IDP_CLIENT_ID, IDP_CLIENT_SECRET) to exchange at',
+      );
     }
   }
   return {
@@ -247,15 +273,21 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
 function readNlLlm(env: Env): Config['nlLlm'] {
   const baseUrl = env.NL_LLM_BASE_URL?.trim();
   if (!baseUrl) return undefined;
-  if (!/^https?:\/\/\S+$/.test(baseUrl)) throw new ConfigError('NL_LLM_BASE_URL', baseUrl, 'an http(s) URL such as http://localhost:11434/v1');
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), model: env.NL_LLM_MODEL?.trim() || 'gpt-4o-mini', apiKey: env.NL_LLM_API_KEY || undefined };
+  if (!/^https?:\/\/\S+$/.test(baseUrl))
+    throw new ConfigError('NL_LLM_BASE_URL', baseUrl, 'an http(s) URL such as http://localhost:11434/v1');
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model: env.NL_LLM_MODEL?.trim() || 'gpt-4o-mini',
+    apiKey: env.NL_LLM_API_KEY || undefined,
+  };
 }
 
 /** Hides the password of a URL shown in an error message. */
 const withoutPassword = (raw: string): string => raw.replace(/\/\/[^@/]*@/, '//***@');
 
 function readRedisUrl(raw: string): string {
-  if (!/^rediss?:\/\/\S*$/.test(raw.trim())) throw new ConfigError('REDIS_URL', withoutPassword(raw), 'a redis:// or rediss:// URL');
+  if (!/^rediss?:\/\/\S*$/.test(raw.trim()))
+    throw new ConfigError('REDIS_URL', withoutPassword(raw), 'a redis:// or rediss:// URL');
   return raw.trim();
 }
 
@@ -266,17 +298,38 @@ function readJobStoreSettings(env: Env): JobStoreSettings {
   if (raw === '') store = { kind: 'folder' };
   else if (scheme === 'redis' || scheme === 'rediss') store = { kind: 'redis', url: raw };
   else if (scheme === 'postgres' || scheme === 'postgresql') store = { kind: 'postgres', url: raw };
-  else throw new ConfigError('QUERY_JOB_STORE', withoutPassword(raw), 'unset (the local folder), a redis:// or rediss:// URL, or a postgres:// URL');
+  else
+    throw new ConfigError(
+      'QUERY_JOB_STORE',
+      withoutPassword(raw),
+      'unset (the local folder), a redis:// or rediss:// URL, or a postgres:// URL',
+    );
   const prefix = env.QUERY_JOB_STORE_PREFIX?.trim() || localJobStore.prefix;
-  if (!/^[a-z][a-z0-9_]{0,39}$/.test(prefix)) throw new ConfigError('QUERY_JOB_STORE_PREFIX', prefix, 'a lower-case identifier (letters, digits, "_"; at most 40)');
-  const leaseMs = readInteger('QUERY_JOB_LEASE_MS', env.QUERY_JOB_LEASE_MS ?? String(localJobStore.leaseMs), 1000, 600_000);
+  if (!/^[a-z][a-z0-9_]{0,39}$/.test(prefix))
+    throw new ConfigError(
+      'QUERY_JOB_STORE_PREFIX',
+      prefix,
+      'a lower-case identifier (letters, digits, "_"; at most 40)',
+    );
+  const leaseMs = readInteger(
+    'QUERY_JOB_LEASE_MS',
+    env.QUERY_JOB_LEASE_MS ?? String(localJobStore.leaseMs),
+    1000,
+    600_000,
+  );
   return { store, prefix, leaseMs };
 }
 
 function readMockSettings(env: Env): WorkspaceMockSettings {
   const examples = (env.MOCK_EXAMPLES ?? defaultWorkspaceMock.examples).trim().toLowerCase();
-  if (examples !== 'static' && examples !== 'dynamic') throw new ConfigError('MOCK_EXAMPLES', env.MOCK_EXAMPLES ?? '', 'static or dynamic');
-  const maxDelayMs = readInteger('MOCK_MAX_DELAY_MS', env.MOCK_MAX_DELAY_MS ?? String(defaultWorkspaceMock.maxDelayMs), 0, 600_000);
+  if (examples !== 'static' && examples !== 'dynamic')
+    throw new ConfigError('MOCK_EXAMPLES', env.MOCK_EXAMPLES ?? '', 'static or dynamic');
+  const maxDelayMs = readInteger(
+    'MOCK_MAX_DELAY_MS',
+    env.MOCK_MAX_DELAY_MS ?? String(defaultWorkspaceMock.maxDelayMs),
+    0,
+    600_000,
+  );
   return { examples, maxDelayMs };
 }
 
@@ -293,7 +346,11 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
   }
   const host = flags.host ?? env.HOST ?? '127.0.0.1';
   if (flags.specPaths?.length && readBoolean(env, 'AUTH_ENABLED', false)) {
-    throw new ConfigError('AUTH_ENABLED', env.AUTH_ENABLED ?? '', 'false when serving spec files at their own paths (mock mode has no authentication)');
+    throw new ConfigError(
+      'AUTH_ENABLED',
+      env.AUTH_ENABLED ?? '',
+      'false when serving spec files at their own paths (mock mode has no authentication)',
+    );
   }
   if (host.trim() === '') throw new ConfigError('HOST', host, 'a host name or IP address');
   return {
@@ -304,7 +361,12 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     handlersDir: inWorkspace('HANDLERS_DIR', 'handlers'),
     specPaths: (flags.specPaths ?? []).map((file) => path.resolve(file)),
     hotReload: readBoolean(env, 'HOT_RELOAD', true),
-    specMaxHeapMb: readInteger('SPEC_MAX_HEAP_MB', env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb), 64, 16_384),
+    specMaxHeapMb: readInteger(
+      'SPEC_MAX_HEAP_MB',
+      env.SPEC_MAX_HEAP_MB ?? String(defaultSpecLimits.maxHeapMb),
+      64,
+      16_384,
+    ),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
     mock: readMockSettings(env),
     mockModes: {

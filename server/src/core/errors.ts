@@ -13,7 +13,10 @@ export const errorCatalogue = {
   BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
   REQUEST_TIMEOUT: { status: 408, message: 'Request took longer than %s ms' },
   HANDLER_TIMEOUT: { status: 504, message: 'Handler did not answer within %s ms' },
-  HANDLER_RESPONSE_TOO_LARGE: { status: 500, message: 'The handler answered %s bytes, more than HANDLER_RESPONSE_LIMIT (%s bytes)' },
+  HANDLER_RESPONSE_TOO_LARGE: {
+    status: 500,
+    message: 'The handler answered %s bytes, more than HANDLER_RESPONSE_LIMIT (%s bytes)',
+  },
   HANDLER_RESTARTING: { status: 503, message: 'The handler %s is restarting (%s); try again shortly' },
   HANDLER_UNAVAILABLE: { status: 502, message: 'The handler %s did not answer (%s)' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
@@ -31,19 +34,32 @@ export const errorCatalogue = {
   BAD_URL: { status: 400, message: 'The request path is not a valid URL: %s' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
   BODY_TOO_DEEP: { status: 400, message: 'Request body is nested deeper than %s levels' },
-  RESULT_TOO_LARGE: { status: 413, message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)' },
+  RESULT_TOO_LARGE: {
+    status: 413,
+    message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)',
+  },
   LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins for this user name or from %s; retry in %s s' },
   NAME_TOO_LONG: { status: 400, message: 'A file or folder name may be at most %s bytes long: %s' },
   FILE_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   NOT_A_STRING: { status: 400, message: '"%s" must be a string' },
   MOCK_ITEM_NOT_FOUND: { status: 404, message: 'No item of %s has %s %s in the mock state' },
   MOCK_ITEM_EXISTS: { status: 409, message: 'An item of %s with %s %s already exists in the mock state' },
-  MOCK_COLLECTION_FULL: { status: 507, message: 'The mock collection %s holds its limit of %s items (MOCK_STATE_MAX_ITEMS); delete items or reset the state' },
-  MOCK_STATE_FULL: { status: 507, message: 'The mock state of %s would exceed %s bytes (MOCK_STATE_MAX_BYTES); delete items or reset the state' },
+  MOCK_COLLECTION_FULL: {
+    status: 507,
+    message:
+      'The mock collection %s holds its limit of %s items (MOCK_STATE_MAX_ITEMS); delete items or reset the state',
+  },
+  MOCK_STATE_FULL: {
+    status: 507,
+    message: 'The mock state of %s would exceed %s bytes (MOCK_STATE_MAX_BYTES); delete items or reset the state',
+  },
   MOCK_MOUNT_UNKNOWN: { status: 404, message: 'No stateful spec is mounted at "%s"' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'The upstream %s could not be used: %s' },
-  UPSTREAM_RESPONSE_TOO_LARGE: { status: 502, message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)' },
+  UPSTREAM_RESPONSE_TOO_LARGE: {
+    status: 502,
+    message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)',
+  },
   PREFER_INVALID: { status: 400, message: 'Prefer: %s=%s is not valid: expected %s' },
   PREFER_NOT_DECLARED: { status: 404, message: '%s' },
   DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
@@ -81,7 +97,11 @@ export class HttpError extends Error {
 }
 
 /** Builds the catalogued error `code`, its message filled with `args`. */
-export function httpError(code: ErrorCode, args: readonly unknown[] = [], extra: Record<string, unknown> = {}): HttpError {
+export function httpError(
+  code: ErrorCode,
+  args: readonly unknown[] = [],
+  extra: Record<string, unknown> = {},
+): HttpError {
   const entry = errorCatalogue[code];
   return new HttpError(entry.status, format(entry.message, args), code, extra);
 }

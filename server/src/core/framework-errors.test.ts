@@ -66,26 +66,42 @@ describe('errors raised before routing are {detail} with the right status', () =
   });
 
   it('400 naming the fault for Content-Length with Transfer-Encoding', async () => {
-    const answer = await raw(['POST /api/adaptive/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']);
+    const answer = await raw([
+      'POST /api/adaptive/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ]);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({ detail: 'Malformed HTTP request: its Transfer-Encoding is not valid or comes with a Content-Length' });
+    expect(JSON.parse(answer.body)).toEqual({
+      detail: 'Malformed HTTP request: its Transfer-Encoding is not valid or comes with a Content-Length',
+    });
   });
 
   it('400 naming the fault for a NUL in a header', async () => {
     const answer = await raw(['GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n']);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body).detail).toMatch(/^Malformed HTTP request: a header name or value holds a character HTTP does not allow/);
+    expect(JSON.parse(answer.body).detail).toMatch(
+      /^Malformed HTTP request: a header name or value holds a character HTTP does not allow/,
+    );
   });
 
   it('400 for a path whose percent-encoding is not UTF-8', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/adaptive/%C3%28' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ detail: 'The request path is not a valid URL: it holds an invalid percent-encoding or one that is not UTF-8' });
+    expect(response.json()).toEqual({
+      detail: 'The request path is not a valid URL: it holds an invalid percent-encoding or one that is not UTF-8',
+    });
   });
 
   it('400 {detail, errors} for a JSON body that does not parse, like every other invalid body', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/query/sql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/query/sql',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"query": ',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ detail: expect.stringMatching(/^Request validation failed: body is not valid JSON/), errors: [{ in: 'body', name: '', message: expect.any(String) }] });
+    expect(response.json()).toEqual({
+      detail: expect.stringMatching(/^Request validation failed: body is not valid JSON/),
+      errors: [{ in: 'body', name: '', message: expect.any(String) }],
+    });
   });
 });

@@ -12,9 +12,16 @@ export function frameworkError(error: FastifyError, bodyLimit: number): HttpErro
   const status = error.statusCode ?? 500;
   if (status >= 500) return httpError('INTERNAL');
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', [bodyLimit]);
-  if (error.code === 'FST_ERR_BAD_URL') return httpError('BAD_URL', ['it holds an invalid percent-encoding or one that is not UTF-8']);
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, error.message, 'UNSUPPORTED_MEDIA_TYPE');
-  if (status === 400 && (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
+  if (error.code === 'FST_ERR_BAD_URL')
+    return httpError('BAD_URL', ['it holds an invalid percent-encoding or one that is not UTF-8']);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new HttpError(415, error.message, 'UNSUPPORTED_MEDIA_TYPE');
+  if (
+    status === 400 &&
+    (error instanceof SyntaxError ||
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+  ) {
     // The same shape as every other 400 of a request body: clients read `errors`.
     const message = `is not valid JSON (${error.message})`;
     return httpError('VALIDATION_FAILED', [`body ${message}`], { errors: [{ in: 'body', name: '', message }] });
@@ -35,7 +42,10 @@ const parserReasons: Record<string, string> = {
 };
 
 /** The catalogued error for a connection-level client error (Node's `clientError` event). */
-export function connectionError(error: NodeJS.ErrnoException, limits: { requestTimeoutMs: number; maxHeaderSize: number }): HttpError {
+export function connectionError(
+  error: NodeJS.ErrnoException,
+  limits: { requestTimeoutMs: number; maxHeaderSize: number },
+): HttpError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return httpError('REQUEST_TIMEOUT', [limits.requestTimeoutMs]);
   if (error.code === 'HPE_HEADER_OVERFLOW') return httpError('HEADERS_TOO_LARGE', [limits.maxHeaderSize]);
   return httpError('MALFORMED_REQUEST', [parserReasons[error.code ?? ''] ?? 'it could not be parsed']);
@@ -46,7 +56,10 @@ export function connectionError(error: NodeJS.ErrnoException, limits: { requestT
  * client, oversized headers, a request that does not parse) with the same `{detail}` body as every
  * other error, then closes the connection, whose state is unknown.
  */
-export function clientErrorHandler(limits: { requestTimeoutMs: number; maxHeaderSize: number }): (error: NodeJS.ErrnoException, socket: Socket) => void {
+export function clientErrorHandler(limits: {
+  requestTimeoutMs: number;
+  maxHeaderSize: number;
+}): (error: NodeJS.ErrnoException, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (!socket.writable) {
@@ -55,7 +68,12 @@ export function clientErrorHandler(limits: { requestTimeoutMs: number; maxHeader
     }
     const answer = connectionError(error, limits);
     const body = JSON.stringify(answer.body());
-    const head = [`HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    const head = [
+      `HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
   };
 }

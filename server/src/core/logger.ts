@@ -10,7 +10,10 @@ export type { Logger };
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.password'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.password'],
+      censor: '[redacted]',
+    },
   };
   if (destination) return pino(options, destination);
   if (process.stdout.isTTY) {

@@ -13,7 +13,10 @@ export const packageRoot: string = (() => {
   return dir;
 })();
 
-const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
 
 /** The product's name and version, from package.json. */
 export const productName: string = manifest.name;

@@ -42,9 +42,20 @@ describe('nestingDepth and schemaDepth', () => {
   });
 
   it('reads the depth a schema declares, a recursive one as the bound', () => {
-    const document = { components: { schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } } } };
-    expect(schemaDepth(document, { type: 'object', properties: { a: { type: 'array', items: { type: 'object', properties: { b: {} } } } } })).toBe(3);
-    expect(schemaDepth(document, { allOf: [{ properties: { a: {} } }, { properties: { a: { properties: { b: {} } } } }] })).toBe(2);
+    const document = {
+      components: {
+        schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } },
+      },
+    };
+    expect(
+      schemaDepth(document, {
+        type: 'object',
+        properties: { a: { type: 'array', items: { type: 'object', properties: { b: {} } } } },
+      }),
+    ).toBe(3);
+    expect(
+      schemaDepth(document, { allOf: [{ properties: { a: {} } }, { properties: { a: { properties: { b: {} } } } }] }),
+    ).toBe(2);
     expect(schemaDepth(document, { $ref: '#/components/schemas/Node' })).toBe(maxBodyDepth);
     expect(allowedBodyDepth(document, { type: 'string' })).toBe(freeFormDepth);
   });
@@ -52,17 +63,30 @@ describe('nestingDepth and schemaDepth', () => {
   it('reads references that branch and join again in the time of their number, not of their paths', () => {
     // S0 refers to S1 twice, S1 to S2 twice...: 2^60 paths through 60 schemas.
     const schemas: Record<string, unknown> = { S60: { type: 'string' } };
-    for (let i = 0; i < 60; i++) schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } } };
+    for (let i = 0; i < 60; i++)
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } },
+      };
     expect(schemaDepth({ components: { schemas } }, { $ref: '#/components/schemas/S0' })).toBe(60);
   });
 });
 
 describe('a generated route with a deeply nested body', () => {
   const server = serverForTests(() => makeWorkspace({ 'specs/deep.openapi.yaml': spec }));
-  const post = (url: string, body: unknown) => server.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  const post = (url: string, body: unknown) =>
+    server.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   it('answers 400 for 100,000 levels in an undeclared property, and other requests are served meanwhile', async () => {
-    const [deep, list] = await Promise.all([post('/api/adaptive/deep/books', `{"title":"x","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`), server.app.inject('/api/adaptive/deep/books')]);
+    const [deep, list] = await Promise.all([
+      post('/api/adaptive/deep/books', `{"title":"x","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+      server.app.inject('/api/adaptive/deep/books'),
+    ]);
     expect(deep.statusCode).toBe(400);
     expect(deep.json()).toEqual({ detail: `Request body is nested deeper than ${freeFormDepth} levels` });
     expect(list.statusCode).toBe(200);

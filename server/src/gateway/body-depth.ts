@@ -18,14 +18,22 @@ export function nestingDepth(value: unknown, limit: number): number {
     if (node === null || typeof node !== 'object') continue;
     if (depth + 1 > deepest) deepest = depth + 1;
     if (deepest > limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return deepest;
 }
 
 const sameLevel = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else'];
 const nestedMaps = ['properties', 'patternProperties', 'dependentSchemas'];
-const nestedOne = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'additionalItems'];
+const nestedOne = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'additionalItems',
+];
 
 /**
  * The deepest nesting a request body schema declares, following internal `$ref`s into `document`: an
@@ -33,7 +41,12 @@ const nestedOne = ['items', 'additionalProperties', 'unevaluatedProperties', 'un
  * any depth, counted as {@link maxBodyDepth}. Each `$ref`'s depth is computed once (`known`), so a spec
  * whose references branch and join again costs its size, not the number of its paths.
  */
-export function schemaDepth(document: unknown, schema: unknown, seen: readonly string[] = [], known = new Map<string, number>()): number {
+export function schemaDepth(
+  document: unknown,
+  schema: unknown,
+  seen: readonly string[] = [],
+  known = new Map<string, number>(),
+): number {
   if (schema === null || typeof schema !== 'object') return 0;
   const node = schema as Record<string, unknown>;
   if (typeof node.$ref === 'string') {
@@ -50,10 +63,14 @@ export function schemaDepth(document: unknown, schema: unknown, seen: readonly s
   }
   let deepest = 0;
   const nested = (child: unknown) => (deepest = Math.max(deepest, 1 + schemaDepth(document, child, seen, known)));
-  for (const key of nestedMaps) if (node[key] && typeof node[key] === 'object') for (const child of Object.values(node[key] as object)) nested(child);
-  for (const key of nestedOne) if (node[key] && typeof node[key] === 'object') for (const child of [node[key]].flat()) nested(child);
+  for (const key of nestedMaps)
+    if (node[key] && typeof node[key] === 'object')
+      for (const child of Object.values(node[key] as object)) nested(child);
+  for (const key of nestedOne)
+    if (node[key] && typeof node[key] === 'object') for (const child of [node[key]].flat()) nested(child);
   if (Array.isArray(node.prefixItems)) for (const child of node.prefixItems) nested(child);
-  for (const key of sameLevel) for (const child of [node[key]].flat()) deepest = Math.max(deepest, schemaDepth(document, child, seen, known));
+  for (const key of sameLevel)
+    for (const child of [node[key]].flat()) deepest = Math.max(deepest, schemaDepth(document, child, seen, known));
   return Math.min(deepest, maxBodyDepth);
 }
 

@@ -19,7 +19,10 @@ async function serverWith(origins: CorsOrigins): Promise<FastifyInstance> {
   return app;
 }
 
-const preflightHeaders = { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-trace' };
+const preflightHeaders = {
+  'access-control-request-method': 'POST',
+  'access-control-request-headers': 'content-type, x-trace',
+};
 
 describe('CORS for any origin', () => {
   it('allows every origin, without credentials, on answers and errors alike', async () => {
@@ -38,7 +41,11 @@ describe('CORS for any origin', () => {
 
   it('answers a preflight to any path with the methods, the requested headers and a max age', async () => {
     const server = await serverWith('*');
-    const preflight = await server.inject({ method: 'OPTIONS', url: '/items', headers: { origin: 'http://localhost:5173', ...preflightHeaders } });
+    const preflight = await server.inject({
+      method: 'OPTIONS',
+      url: '/items',
+      headers: { origin: 'http://localhost:5173', ...preflightHeaders },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.body).toBe('');
     expect(preflight.headers).toMatchObject({
@@ -48,7 +55,11 @@ describe('CORS for any origin', () => {
       'access-control-max-age': '600',
       vary: 'Access-Control-Request-Headers',
     });
-    const elsewhere = await server.inject({ method: 'OPTIONS', url: '/not/a/route', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+    const elsewhere = await server.inject({
+      method: 'OPTIONS',
+      url: '/not/a/route',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+    });
     expect(elsewhere.statusCode).toBe(204);
     expect(elsewhere.headers['access-control-allow-headers']).toBeUndefined();
   });
@@ -74,7 +85,14 @@ describe('CORS for listed origins', () => {
 
   it('refuses other origins, look-alikes, "null" and a missing origin, still varying by origin', async () => {
     const server = await serverWith(origins);
-    for (const origin of ['https://evil.example', 'https://app.example.com.evil.example', 'https://app.example.com/', 'HTTPS://APP.EXAMPLE.COM', 'null', undefined]) {
+    for (const origin of [
+      'https://evil.example',
+      'https://app.example.com.evil.example',
+      'https://app.example.com/',
+      'HTTPS://APP.EXAMPLE.COM',
+      'null',
+      undefined,
+    ]) {
       const response = await server.inject({ url: '/items', headers: origin === undefined ? {} : { origin } });
       expect(response.statusCode).toBe(200);
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
@@ -85,11 +103,19 @@ describe('CORS for listed origins', () => {
 
   it('answers preflights of listed and refused origins, allowing only the listed one', async () => {
     const server = await serverWith(origins);
-    const listed = await server.inject({ method: 'OPTIONS', url: '/items', headers: { origin: 'https://app.example.com', ...preflightHeaders } });
+    const listed = await server.inject({
+      method: 'OPTIONS',
+      url: '/items',
+      headers: { origin: 'https://app.example.com', ...preflightHeaders },
+    });
     expect(listed.statusCode).toBe(204);
     expect(listed.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(listed.headers.vary).toBe('Origin, Access-Control-Request-Headers');
-    const refused = await server.inject({ method: 'OPTIONS', url: '/items', headers: { origin: 'https://evil.example', ...preflightHeaders } });
+    const refused = await server.inject({
+      method: 'OPTIONS',
+      url: '/items',
+      headers: { origin: 'https://evil.example', ...preflightHeaders },
+    });
     expect(refused.statusCode).toBe(204);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
   });

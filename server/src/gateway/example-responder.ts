@@ -14,13 +14,26 @@ export interface Preference {
 }
 
 /** What each known preference accepts; a value outside it is a 400 naming the preference. */
-const preferenceReaders: Record<string, { accepts: string; read: (value: string) => Partial<Preference> | undefined }> = {
-  code: { accepts: 'a status code from 100 to 599', read: (v) => (/^[1-5]\d\d$/.test(v) ? { code: Number(v) } : undefined) },
-  example: { accepts: 'an example name', read: (v) => (v ? { example: v } : undefined) },
-  dynamic: { accepts: 'true or false', read: (v) => (v === 'true' || v === 'false' ? { dynamic: v === 'true' } : undefined) },
-  seed: { accepts: 'an integer from 0 to 4294967295', read: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? { seed: Number(v) } : undefined) },
-  delay: { accepts: 'a delay in milliseconds (an integer)', read: (v) => (/^\d{1,9}$/.test(v) ? { delay: Number(v) } : undefined) },
-};
+const preferenceReaders: Record<string, { accepts: string; read: (value: string) => Partial<Preference> | undefined }> =
+  {
+    code: {
+      accepts: 'a status code from 100 to 599',
+      read: (v) => (/^[1-5]\d\d$/.test(v) ? { code: Number(v) } : undefined),
+    },
+    example: { accepts: 'an example name', read: (v) => (v ? { example: v } : undefined) },
+    dynamic: {
+      accepts: 'true or false',
+      read: (v) => (v === 'true' || v === 'false' ? { dynamic: v === 'true' } : undefined),
+    },
+    seed: {
+      accepts: 'an integer from 0 to 4294967295',
+      read: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? { seed: Number(v) } : undefined),
+    },
+    delay: {
+      accepts: 'a delay in milliseconds (an integer)',
+      read: (v) => (/^\d{1,9}$/.test(v) ? { delay: Number(v) } : undefined),
+    },
+  };
 
 /**
  * Parses `Prefer: code=404, example=missing` (commas or semicolons between preferences). Unknown
@@ -35,7 +48,10 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
     const [rawKey, ...rest] = token.trim().split('=');
     const key = rawKey.trim().toLowerCase();
     if (!Object.hasOwn(preferenceReaders, key)) continue;
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     const reader = preferenceReaders[key];
     const read = reader.read(value);
     if (!read) throw httpError('PREFER_INVALID', [key, value, reader.accepts]);
@@ -52,7 +68,11 @@ export interface SelectedResponse {
 
 function responseFor(operation: OperationSpec, code: number): ResponseSpec | undefined {
   const exact = operation.responses.find((r) => r.key === String(code));
-  return exact ?? operation.responses.find((r) => r.key === `${String(code)[0]}XX`) ?? operation.responses.find((r) => r.key === 'DEFAULT');
+  return (
+    exact ??
+    operation.responses.find((r) => r.key === `${String(code)[0]}XX`) ??
+    operation.responses.find((r) => r.key === 'DEFAULT')
+  );
 }
 
 /**
@@ -66,12 +86,17 @@ export function selectResponse(operation: OperationSpec, preference: Preference)
     if (preferred) return { status: preference.code, response: preferred };
     // As Prism does: an undeclared code is the client's mistake, not a reason to answer 200.
     const declared = operation.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
-    throw httpError('PREFER_NOT_DECLARED', [`Prefer: code=${preference.code} names a response ${operation.method} ${operation.path} does not declare (declared: ${declared})`]);
+    throw httpError('PREFER_NOT_DECLARED', [
+      `Prefer: code=${preference.code} names a response ${operation.method} ${operation.path} does not declare (declared: ${declared})`,
+    ]);
   }
-  const explicit = operation.responses.filter((r) => /^\d{3}$/.test(r.key)).sort((a, b) => Number(a.key) - Number(b.key));
+  const explicit = operation.responses
+    .filter((r) => /^\d{3}$/.test(r.key))
+    .sort((a, b) => Number(a.key) - Number(b.key));
   const success = explicit.find((r) => r.key.startsWith('2'));
   if (success) return { status: Number(success.key), response: success };
-  const anySuccess = operation.responses.find((r) => r.key === '2XX') ?? operation.responses.find((r) => r.key === 'DEFAULT');
+  const anySuccess =
+    operation.responses.find((r) => r.key === '2XX') ?? operation.responses.find((r) => r.key === 'DEFAULT');
   if (anySuccess) return { status: 200, response: anySuccess };
   if (explicit[0]) return { status: Number(explicit[0].key), response: explicit[0] };
   const byClass = operation.responses[0];

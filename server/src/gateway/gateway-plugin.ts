@@ -18,7 +18,10 @@ const startedAt = Date.now();
  * through the gateway's current route table: under `/api/adaptive` too, or under `/` when specs are
  * mocked at their own paths (the system routes, being more specific, still win there).
  */
-export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Gateway; config: Config; mockState?: MockStateStore }): Promise<void> {
+export async function gatewayPlugin(
+  app: FastifyInstance,
+  options: { gateway: Gateway; config: Config; mockState?: MockStateStore },
+): Promise<void> {
   const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
   registerCors(app, config.corsOrigins);
@@ -27,7 +30,11 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
   // The text is kept beside the parsed value: a proxied spec forwards the body as it came. Fastify's
   // own parser of exactly application/json would win over the pattern, so it makes way (in this plugin only).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(/^application\/([\w.-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, keepingRawBody(app.getDefaultJsonParser('error', 'error')));
+  app.addContentTypeParser(
+    /^application\/([\w.-]+\+)?json(\s*;.*)?$/i,
+    { parseAs: 'string' },
+    keepingRawBody(app.getDefaultJsonParser('error', 'error')),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get(`${gatewayPrefix}/`, async (): Promise<GatewayInfo> => ({
@@ -35,9 +42,16 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
     version: productVersion,
     specs: gateway.files('spec'),
     handlers: gateway.files('handler'),
-    endpoints: gateway.table.entries.map((e) => ({ method: e.method, path: routePrefix + e.path, source: e.source, file: e.file })),
+    endpoints: gateway.table.entries.map((e) => ({
+      method: e.method,
+      path: routePrefix + e.path,
+      source: e.source,
+      file: e.file,
+    })),
   }));
-  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) => reply.type('application/json; charset=utf-8').send(gateway.openApiJson()));
+  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(gateway.openApiJson()),
+  );
   registerSwaggerUi(app, gatewayPrefix);
 
   app.get(`${gatewayPrefix}/actuator/health/liveness`, async () => ({ status: 'UP' }));
@@ -56,7 +70,10 @@ export async function gatewayPlugin(app: FastifyInstance, options: { gateway: Ga
   }));
   app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
   // Empties the stateful mocks of one mount (`?mount=petstore`) or of all; they start again from the spec's examples.
-  app.post<{ Querystring: { mount?: string } }>(`${gatewayPrefix}/actuator/state/reset`, async (request): Promise<StateResetResult> => ({ reset: mockState?.reset(request.query.mount) ?? [] }));
+  app.post<{ Querystring: { mount?: string } }>(
+    `${gatewayPrefix}/actuator/state/reset`,
+    async (request): Promise<StateResetResult> => ({ reset: mockState?.reset(request.query.mount) ?? [] }),
+  );
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');

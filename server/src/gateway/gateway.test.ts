@@ -85,9 +85,17 @@ const get = (url: string, headers: Record<string, string> = {}) => app.inject({ 
 describe('generated routes', () => {
   it('serves every method', async () => {
     expect((await get('/api/adaptive/shop/items')).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', payload: { name: 'x' } })).statusCode).toBe(201);
-    expect((await app.inject({ method: 'PUT', url: '/api/adaptive/shop/items/1', payload: { name: 'y' } })).json()).toEqual({ id: 7, name: 'y', price: 2 });
-    expect((await app.inject({ method: 'PATCH', url: '/api/adaptive/shop/items/1' })).json()).toEqual({ id: 7, name: 'patched', price: 3 });
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', payload: { name: 'x' } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await app.inject({ method: 'PUT', url: '/api/adaptive/shop/items/1', payload: { name: 'y' } })).json(),
+    ).toEqual({ id: 7, name: 'y', price: 2 });
+    expect((await app.inject({ method: 'PATCH', url: '/api/adaptive/shop/items/1' })).json()).toEqual({
+      id: 7,
+      name: 'patched',
+      price: 3,
+    });
     const deleted = await app.inject({ method: 'DELETE', url: '/api/adaptive/shop/items/1' });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
@@ -102,10 +110,15 @@ describe('generated routes', () => {
   });
 
   it('honours Prefer: example= and Prefer: code=', async () => {
-    expect((await get('/api/adaptive/shop/items', { prefer: 'example=many' })).json()).toEqual({ items: [1, 2, 3], count: 3 });
+    expect((await get('/api/adaptive/shop/items', { prefer: 'example=many' })).json()).toEqual({
+      items: [1, 2, 3],
+      count: 3,
+    });
     const unknown = await get('/api/adaptive/shop/items', { prefer: 'example=unknown' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().detail).toMatch(/^Prefer: example=unknown names no example of GET \/items 200 application\/json \(examples: /);
+    expect(unknown.json().detail).toMatch(
+      /^Prefer: example=unknown names no example of GET \/items 200 application\/json \(examples: /,
+    );
     const missing = await get('/api/adaptive/shop/items/3', { prefer: 'code=404' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'not found' });
@@ -121,7 +134,11 @@ describe('generated routes', () => {
   });
 
   it('echoes the request body merged over the example on POST', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', payload: { name: 'lamp', colour: 'red' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/adaptive/shop/items',
+      payload: { name: 'lamp', colour: 'red' },
+    });
     expect(created.json()).toEqual({ id: 7, name: 'lamp', price: 1.5, colour: 'red' });
   });
 
@@ -154,7 +171,9 @@ describe('request validation', () => {
   it('checks optional query parameters only when there is a query string, and required ones always', async () => {
     expect((await get('/api/adaptive/shop/search')).statusCode).toBe(200);
     expect((await get('/api/adaptive/shop/search?q=ab')).statusCode).toBe(200);
-    expect((await get('/api/adaptive/shop/search?q=a')).json().errors).toEqual([{ in: 'query', name: 'q', message: 'must NOT have fewer than 2 characters' }]);
+    expect((await get('/api/adaptive/shop/search?q=a')).json().errors).toEqual([
+      { in: 'query', name: 'q', message: 'must NOT have fewer than 2 characters' },
+    ]);
     const missing = await get('/api/adaptive/shop/lookup');
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors[0]).toMatchObject({ in: 'query', name: 'sku' });
@@ -176,14 +195,32 @@ describe('request validation', () => {
   });
 
   it('rejects malformed JSON and undeclared media types without leaking internals', async () => {
-    const malformed = await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', headers: { 'content-type': 'application/json' }, payload: '{"name": ' });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/adaptive/shop/items',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ detail: expect.stringMatching(/^Request validation failed: body is not valid JSON \(/), errors: [{ in: 'body', name: '', message: expect.stringMatching(/^is not valid JSON/) }] });
+    expect(malformed.json()).toEqual({
+      detail: expect.stringMatching(/^Request validation failed: body is not valid JSON \(/),
+      errors: [{ in: 'body', name: '', message: expect.stringMatching(/^is not valid JSON/) }],
+    });
     expect(malformed.body).not.toMatch(/at .*\.js/);
-    const xml = await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/api/adaptive/shop/items',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(xml.statusCode).toBe(415);
     expect(xml.json().detail).toMatch(/application\/xml is not accepted/);
-    const proto = await app.inject({ method: 'POST', url: '/api/adaptive/shop/items', headers: { 'content-type': 'application/json' }, payload: '{"name":"x","__proto__":{"admin":true}}' });
+    const proto = await app.inject({
+      method: 'POST',
+      url: '/api/adaptive/shop/items',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"x","__proto__":{"admin":true}}',
+    });
     expect(proto.statusCode).toBe(400);
   });
 });
@@ -192,15 +229,25 @@ describe('system endpoints', () => {
   it('lists the gateway and its endpoints', async () => {
     const info = (await get('/api/adaptive/')).json();
     expect(info).toMatchObject({ name: 'adaptive-workbench', specs: ['shop.openapi.yaml'], handlers: [] });
-    expect(info.endpoints).toContainEqual({ method: 'GET', path: '/api/adaptive/shop/items/{itemId}', source: 'spec', file: 'shop.openapi.yaml' });
+    expect(info.endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/adaptive/shop/items/{itemId}',
+      source: 'spec',
+      file: 'shop.openapi.yaml',
+    });
   });
 
   it('merges specs into one OpenAPI document with the security schemes', async () => {
     const document = (await get('/api/adaptive/openapi.json')).json();
     expect(document.servers).toEqual([{ url: '/api/adaptive' }]);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/shop/items', '/shop/items/{itemId}', '/shop/items/stats']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/shop/items', '/shop/items/{itemId}', '/shop/items/stats']),
+    );
     expect(document.paths['/shop/items/{itemId}'].get.parameters[0]).toMatchObject({ name: 'itemId', in: 'path' });
-    expect(document.components.securitySchemes).toMatchObject({ df_basic: { scheme: 'basic' }, df_bearer_jwt: { scheme: 'bearer' } });
+    expect(document.components.securitySchemes).toMatchObject({
+      df_basic: { scheme: 'basic' },
+      df_bearer_jwt: { scheme: 'bearer' },
+    });
     expect(document.components.schemas.NewItem).toBeDefined();
   });
 
@@ -225,7 +272,12 @@ describe('system endpoints', () => {
     expect((await get('/api/adaptive/actuator/health/liveness')).json()).toEqual({ status: 'UP' });
     expect((await get('/api/adaptive/actuator/health/readiness')).json()).toEqual({ status: 'UP' });
     const info = (await get('/api/adaptive/actuator/info')).json();
-    expect(info).toMatchObject({ app: { name: 'adaptive-workbench' }, hot_reload: false, auth_enabled: false, specs: ['shop.openapi.yaml'] });
+    expect(info).toMatchObject({
+      app: { name: 'adaptive-workbench' },
+      hot_reload: false,
+      auth_enabled: false,
+      specs: ['shop.openapi.yaml'],
+    });
     expect(info.uptime_s).toBeGreaterThanOrEqual(0);
   });
 });
@@ -235,21 +287,37 @@ describe('CORS, body limit and slow clients', () => {
     const preflight = await app.inject({
       method: 'OPTIONS',
       url: '/api/adaptive/shop/items',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toContain('PATCH');
-    expect((await get('/api/adaptive/shop/items', { origin: 'http://localhost:5173' })).headers['access-control-allow-origin']).toBe('*');
+    expect(
+      (await get('/api/adaptive/shop/items', { origin: 'http://localhost:5173' })).headers[
+        'access-control-allow-origin'
+      ],
+    ).toBe('*');
   });
 
   it('allows only the configured origins, with credentials', async () => {
     const restricted = await startServer(workspace, { CORS_ORIGINS: 'https://app.example.com' });
     try {
-      const allowed = await restricted.inject({ method: 'GET', url: '/api/adaptive/shop/items', headers: { origin: 'https://app.example.com' } });
+      const allowed = await restricted.inject({
+        method: 'GET',
+        url: '/api/adaptive/shop/items',
+        headers: { origin: 'https://app.example.com' },
+      });
       expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com');
       expect(allowed.headers['access-control-allow-credentials']).toBe('true');
-      const other = await restricted.inject({ method: 'GET', url: '/api/adaptive/shop/items', headers: { origin: 'https://evil.example' } });
+      const other = await restricted.inject({
+        method: 'GET',
+        url: '/api/adaptive/shop/items',
+        headers: { origin: 'https://evil.example' },
+      });
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await restricted.close();
@@ -259,7 +327,11 @@ describe('CORS, body limit and slow clients', () => {
   it('answers 413 to a body over the limit', async () => {
     const small = await startServer(workspace, { BODY_LIMIT: '100' });
     try {
-      const response = await small.inject({ method: 'POST', url: '/api/adaptive/shop/items', payload: { name: 'x'.repeat(200) } });
+      const response = await small.inject({
+        method: 'POST',
+        url: '/api/adaptive/shop/items',
+        payload: { name: 'x'.repeat(200) },
+      });
       expect(response.statusCode).toBe(413);
       expect(response.json()).toEqual({ detail: 'Request body is larger than the limit of 100 bytes' });
     } finally {
@@ -274,7 +346,9 @@ describe('CORS, body limit and slow clients', () => {
       const port = (strict.server.address() as net.AddressInfo).port;
       const answer = await new Promise<string>((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
-          socket.write('POST /api/adaptive/shop/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
+          socket.write(
+            'POST /api/adaptive/shop/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+          );
         });
         let data = '';
         socket.on('data', (chunk) => (data += chunk));
@@ -298,7 +372,21 @@ describe('reload', () => {
   it('refresh reports loaded files, picks up new files, and drops deleted ones', async () => {
     scratch = makeWorkspace({ 'specs/shop.openapi.yaml': shop });
     server = await startServer(scratch);
-    writeFile(scratch, 'specs/extra.openapi.json', JSON.stringify({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: { pong: true } } } } } } } } }));
+    writeFile(
+      scratch,
+      'specs/extra.openapi.json',
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'x', version: '1' },
+        paths: {
+          '/ping': {
+            get: {
+              responses: { '200': { description: 'ok', content: { 'application/json': { example: { pong: true } } } } },
+            },
+          },
+        },
+      }),
+    );
     const refresh = await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' });
     expect(refresh.json()).toEqual({
       status: 'success',
@@ -321,7 +409,14 @@ describe('reload', () => {
     const refresh = (await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' })).json();
     expect(refresh.status).toBe('partial');
     expect(refresh.specs).toEqual(['shop.openapi.yaml']);
-    expect(refresh.errors).toEqual([{ file: 'shop.openapi.yaml', message: expect.stringMatching(/^invalid YAML/), line: expect.any(Number), column: expect.any(Number) }]);
+    expect(refresh.errors).toEqual([
+      {
+        file: 'shop.openapi.yaml',
+        message: expect.stringMatching(/^invalid YAML/),
+        line: expect.any(Number),
+        column: expect.any(Number),
+      },
+    ]);
     expect((await server.inject({ method: 'GET', url: '/api/adaptive/shop/items' })).statusCode).toBe(200);
   });
 
@@ -334,19 +429,53 @@ describe('reload', () => {
 
   it('two specs defining the same component keep both, renamed, in the merged document', async () => {
     const spec = (mount: string, example: string) =>
-      JSON.stringify({ openapi: '3.0.3', info: { title: mount, version: '1' }, servers: [{ url: `/api/adaptive/${mount}` }], paths: { '/item': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } } } } }, components: { schemas: { Item: { type: 'string', example } } } });
-    scratch = makeWorkspace({ 'specs/a.openapi.json': spec('a', 'from a'), 'specs/b.openapi.json': spec('b', 'from b') });
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: mount, version: '1' },
+        servers: [{ url: `/api/adaptive/${mount}` }],
+        paths: {
+          '/item': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+                },
+              },
+            },
+          },
+        },
+        components: { schemas: { Item: { type: 'string', example } } },
+      });
+    scratch = makeWorkspace({
+      'specs/a.openapi.json': spec('a', 'from a'),
+      'specs/b.openapi.json': spec('b', 'from b'),
+    });
     server = await startServer(scratch);
     const document = (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
     expect(Object.keys(document.components.schemas).sort()).toEqual(['a.openapi.Item', 'b.openapi.Item']);
-    expect(document.paths['/b/item'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/b.openapi.Item' });
+    expect(document.paths['/b/item'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/b.openapi.Item',
+    });
   });
 
   it('the watcher picks up a new spec file without a refresh call', async () => {
     scratch = makeWorkspace({ 'specs/shop.openapi.yaml': shop });
     server = await startServer(scratch, { HOT_RELOAD: 'true' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    writeFile(scratch, 'specs/late.openapi.json', JSON.stringify({ openapi: '3.0.3', info: { title: 'late', version: '1' }, paths: { '/hello': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: 'hi' } } } } } } } }));
+    writeFile(
+      scratch,
+      'specs/late.openapi.json',
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'late', version: '1' },
+        paths: {
+          '/hello': {
+            get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: 'hi' } } } } },
+          },
+        },
+      }),
+    );
     let status = 0;
     for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -387,7 +516,8 @@ describe('reload', () => {
 
   it('reloads a spec when a file it references changes, and reuses unchanged specs', async () => {
     scratch = makeWorkspace({
-      'specs/ref.openapi.yaml': "openapi: 3.0.3\ninfo: {title: r, version: '1'}\npaths:\n  /v: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: 'parts/value.yaml'}}}}}}}\n",
+      'specs/ref.openapi.yaml':
+        "openapi: 3.0.3\ninfo: {title: r, version: '1'}\npaths:\n  /v: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: 'parts/value.yaml'}}}}}}}\n",
       'specs/parts/value.yaml': 'type: string\nexample: first\n',
     });
     server = await startServer(scratch);

@@ -186,7 +186,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
           this.problems.set(key, problem);
           const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
           const kept = this.units.has(key) ? '; the last good version keeps serving' : '';
-          this.log.error({ file: outcome.file, line: problem.line, column: problem.column }, `cannot load ${outcome.file}${position}: ${error.message}${kept}`);
+          this.log.error(
+            { file: outcome.file, line: problem.line, column: problem.column },
+            `cannot load ${outcome.file}${position}: ${error.message}${kept}`,
+          );
         }
       }
     }
@@ -204,7 +207,15 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.current = table;
     this.ready = true;
     const result = this.result([...this.loadProblems, ...conflicts], Date.now() - started);
-    this.log.info({ specs: result.specs.length, handlers: result.handlers.length, errors: result.errors.length, ms: Date.now() - started }, result.message);
+    this.log.info(
+      {
+        specs: result.specs.length,
+        handlers: result.handlers.length,
+        errors: result.errors.length,
+        ms: Date.now() - started,
+      },
+      result.message,
+    );
     this.emit('reload', result);
     return result;
   }
@@ -219,7 +230,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.units.get(key)?.dispose?.();
     this.units.delete(key);
     this.problems.delete(key);
-    if (this.skipped.get(key)?.reason !== file.reason) this.log.warn({ file: file.file }, `skipped ${file.file}: ${file.reason}`);
+    if (this.skipped.get(key)?.reason !== file.reason)
+      this.log.warn({ file: file.file }, `skipped ${file.file}: ${file.reason}`);
     this.skipped.set(key, file);
   }
 
@@ -234,9 +246,13 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const handlers = this.files('handler');
     const loaded = `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} handler${handlers.length === 1 ? '' : 's'}`;
     const failedFiles = new Set(errors.map((e) => e.file)).size;
-    const status: RefreshResult['status'] = errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';
+    const status: RefreshResult['status'] =
+      errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';
     const skipped = this.skippedFiles;
-    const skippedNote = skipped.length === 0 ? '' : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped (not OpenAPI 3.x)`;
+    const skippedNote =
+      skipped.length === 0
+        ? ''
+        : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped (not OpenAPI 3.x)`;
     const message =
       errors.length === 0
         ? `Loaded ${loaded} in ${elapsedMs} ms${skippedNote}`

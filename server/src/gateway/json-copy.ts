@@ -1,16 +1,20 @@
 import { isObject } from '../core/json.js';
 type Json = Record<string, unknown>;
 
-
 /**
  * A deep copy of a JSON value in which `replace(key, value)` may substitute an object member: it
  * returns `{value}` for the member's new value, or `undefined` to copy the member as usual.
  * Iterative: specs nest deeper than the call stack allows.
  */
-export function copyJson(value: unknown, replace: (key: string, value: unknown) => { value: unknown } | undefined): unknown {
+export function copyJson(
+  value: unknown,
+  replace: (key: string, value: unknown) => { value: unknown } | undefined,
+): unknown {
   if (!isObject(value) && !Array.isArray(value)) return value;
   const root: { v?: unknown } = {};
-  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [{ source: value, target: root as Json, key: 'v' }];
+  const stack: Array<{ source: unknown; target: Json | unknown[]; key: string | number }> = [
+    { source: value, target: root as Json, key: 'v' },
+  ];
   while (stack.length > 0) {
     const { source, target, key } = stack.pop()!;
     let copy: unknown = source;

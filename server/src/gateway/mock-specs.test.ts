@@ -13,7 +13,9 @@ const openApi = (route: string, example: unknown, server?: string) =>
     openapi: '3.0.3',
     info: { title: route, version: '1' },
     ...(server === undefined ? {} : { servers: [{ url: server }] }),
-    paths: { [route]: { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example } } } } } } },
+    paths: {
+      [route]: { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example } } } } } },
+    },
   });
 
 let scratch: string;
@@ -26,7 +28,10 @@ afterEach(async () => {
 
 /** A server in mock mode on `specPaths` (relative to the scratch folder), first load finished. */
 async function mock(specPaths: string[], env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', ...env }, { workspace: scratch, specPaths: specPaths.map((p) => path.join(scratch, p)) });
+  const config = loadConfig(
+    { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', ...env },
+    { workspace: scratch, specPaths: specPaths.map((p) => path.join(scratch, p)) },
+  );
   const server = await buildServer(config, { logger: pino({ level: 'silent' }) });
   await server.ready();
   await server.gateway.start();
@@ -39,7 +44,7 @@ const get = async (url: string) => {
 };
 
 describe('mock mode (serve <file|folder>...)', () => {
-  it("serves one file at the path of its servers[0].url, with the actuator, Swagger UI and the merged document beside it", async () => {
+  it('serves one file at the path of its servers[0].url, with the actuator, Swagger UI and the merged document beside it', async () => {
     scratch = makeWorkspace({ 'petstore.yaml': openApi('/pets', [{ id: 1 }], 'https://petstore.example.com/v1/') });
     app = await mock(['petstore.yaml']);
     expect(await get('/v1/pets')).toEqual({ status: 200, body: [{ id: 1 }] });
@@ -50,9 +55,14 @@ describe('mock mode (serve <file|folder>...)', () => {
     const document = (await get('/api/adaptive/openapi.json')).body;
     expect(document.servers).toEqual([{ url: '/' }]);
     expect(Object.keys(document.paths)).toEqual(['/v1/pets']);
-    expect((await get('/api/adaptive/')).body.endpoints).toEqual([{ method: 'GET', path: '/v1/pets', source: 'spec', file: 'petstore.yaml' }]);
+    expect((await get('/api/adaptive/')).body.endpoints).toEqual([
+      { method: 'GET', path: '/v1/pets', source: 'spec', file: 'petstore.yaml' },
+    ]);
     // No query service without a workspace: its path is just another unknown route.
-    expect(await get('/api/v1/query/sources')).toEqual({ status: 404, body: { detail: 'No route for GET /api/v1/query/sources' } });
+    expect(await get('/api/v1/query/sources')).toEqual({
+      status: 404,
+      body: { detail: 'No route for GET /api/v1/query/sources' },
+    });
   });
 
   it('serves a spec without servers at /, and several files and a folder together', async () => {
@@ -71,7 +81,10 @@ describe('mock mode (serve <file|folder>...)', () => {
   });
 
   it('reloads a named file when it changes, and serves nothing from files it was not given', async () => {
-    scratch = makeWorkspace({ 'petstore.yaml': openApi('/pets', 'v1', '/v1'), 'neighbour.yaml': openApi('/neighbour', 'no') });
+    scratch = makeWorkspace({
+      'petstore.yaml': openApi('/pets', 'v1', '/v1'),
+      'neighbour.yaml': openApi('/neighbour', 'no'),
+    });
     app = await mock(['petstore.yaml'], { HOT_RELOAD: 'true' });
     expect((await get('/neighbour')).status).toBe(404);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -86,16 +99,28 @@ describe('mock mode (serve <file|folder>...)', () => {
   });
 
   it('reports a named file that is not OpenAPI as an error, and skips one in a folder with its reason', async () => {
-    scratch = makeWorkspace({ 'notes.yaml': 'title: my notes\n', 'folder/api.yaml': openApi('/x', 'x'), 'folder/shared.json': '{"Pet": {"type": "object"}}' });
+    scratch = makeWorkspace({
+      'notes.yaml': 'title: my notes\n',
+      'folder/api.yaml': openApi('/x', 'x'),
+      'folder/shared.json': '{"Pet": {"type": "object"}}',
+    });
     app = await mock(['notes.yaml', 'folder']);
     const refresh = (await app.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' })).json();
-    expect(refresh).toMatchObject({ status: 'partial', specs: ['api.yaml'], errors: [{ file: 'notes.yaml', message: expect.stringContaining('"openapi" must be a version string') }] });
-    expect(refresh.skipped).toEqual([{ file: 'shared.json', reason: expect.stringContaining('"openapi" must be a version string') }]);
+    expect(refresh).toMatchObject({
+      status: 'partial',
+      specs: ['api.yaml'],
+      errors: [{ file: 'notes.yaml', message: expect.stringContaining('"openapi" must be a version string') }],
+    });
+    expect(refresh.skipped).toEqual([
+      { file: 'shared.json', reason: expect.stringContaining('"openapi" must be a version string') },
+    ]);
     expect((await get('/x')).status).toBe(200);
   });
 
   it('refuses AUTH_ENABLED=true: mock routes would be served without it', () => {
-    expect(() => loadConfig({ AUTH_ENABLED: 'true' }, { specPaths: ['petstore.yaml'] })).toThrow(/AUTH_ENABLED="true" is not valid: expected false when serving spec files/);
+    expect(() => loadConfig({ AUTH_ENABLED: 'true' }, { specPaths: ['petstore.yaml'] })).toThrow(
+      /AUTH_ENABLED="true" is not valid: expected false when serving spec files/,
+    );
   });
 });
 

@@ -9,7 +9,11 @@ import { specFilesLoader, type SpecLoaderOptions } from './spec-loader-unit.js';
  * files, files named in one folder are read by one loader that reads just them; every spec is served
  * at its own `servers[0].url` path. `$ref`s of a named file may reach files of its folder.
  */
-export function mockSpecLoaders(specPaths: readonly string[], log: Logger, options: Pick<SpecLoaderOptions, 'validateRequests' | 'limits' | 'mock' | 'modes'>): UnitLoader[] {
+export function mockSpecLoaders(
+  specPaths: readonly string[],
+  log: Logger,
+  options: Pick<SpecLoaderOptions, 'validateRequests' | 'limits' | 'mock' | 'modes'>,
+): UnitLoader[] {
   const folders = new Set<string>();
   const namedFiles = new Map<string, Set<string>>();
   for (const specPath of specPaths) {

@@ -8,16 +8,22 @@ import { isObject } from '../core/json.js';
 
 type Json = Record<string, unknown>;
 
-
 /** The security schemes of the service document: documentation of what the platform gateway accepts. */
 export const securitySchemes = {
   df_basic: { type: 'http', scheme: 'basic', description: 'HTTP Basic: username and password' },
-  df_bearer_jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT access token issued by the identity provider' },
+  df_bearer_jwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A JWT access token issued by the identity provider',
+  },
 };
 
 /** Deep-copies `value`, rewriting every internal `$ref` with `rewrite`. */
 function copyWithRefs(value: unknown, rewrite: (ref: string) => string): unknown {
-  return copyJson(value, (key, member) => (key === '$ref' && typeof member === 'string' ? { value: rewrite(member) } : undefined));
+  return copyJson(value, (key, member) =>
+    key === '$ref' && typeof member === 'string' ? { value: rewrite(member) } : undefined,
+  );
 }
 
 /** A prefix unique to a file, as component names allow (`^[a-zA-Z0-9._-]+$`): its name without the extension. */
@@ -29,7 +35,12 @@ const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/
  * files use one name),
  * and the `df_basic` / `df_bearer_jwt` security schemes.
  */
-export function mergedOpenApiDocument(table: RouteTable, units: readonly WorkspaceUnit[], version: string, routePrefix: string = gatewayPrefix): Json {
+export function mergedOpenApiDocument(
+  table: RouteTable,
+  units: readonly WorkspaceUnit[],
+  version: string,
+  routePrefix: string = gatewayPrefix,
+): Json {
   const documented = units.filter((u) => u.document);
   const owners = new Map<string, number>();
   for (const unit of documented) {
@@ -44,14 +55,16 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
   const rewriters = new Map<string, (ref: string) => string>();
   for (const unit of documented) {
     const prefix = componentPrefix(unit.file);
-    const rename = (kind: string, name: string) => ((owners.get(`${kind}/${name}`) ?? 0) > 1 ? `${prefix}.${name}` : name);
+    const rename = (kind: string, name: string) =>
+      (owners.get(`${kind}/${name}`) ?? 0) > 1 ? `${prefix}.${name}` : name;
     const rewrite = (ref: string): string => {
       const component = /^#\/components\/([^/]+)\/([^/]+)(.*)$/.exec(ref);
       if (component) {
         const name = decodeURIComponent(component[2]).replace(/~1/g, '/').replace(/~0/g, '~');
         return `#/components/${component[1]}/${escapeToken(rename(component[1], name))}${component[3]}`;
       }
-      if (ref.startsWith(`#/${bundledKey}/`)) return `#/components/${bundledKey}/${escapeToken(prefix)}/${ref.slice(bundledKey.length + 3)}`;
+      if (ref.startsWith(`#/${bundledKey}/`))
+        return `#/components/${bundledKey}/${escapeToken(prefix)}/${ref.slice(bundledKey.length + 3)}`;
       return ref;
     };
     rewriters.set(unit.file, rewrite);
@@ -59,7 +72,8 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
     for (const [kind, entries] of Object.entries(own)) {
       if (!isObject(entries) || kind === 'securitySchemes') continue;
       components[kind] ??= {};
-      for (const [name, entry] of Object.entries(entries)) components[kind][rename(kind, name)] = copyWithRefs(entry, rewrite);
+      for (const [name, entry] of Object.entries(entries))
+        components[kind][rename(kind, name)] = copyWithRefs(entry, rewrite);
     }
     const bundled = unit.document![bundledKey];
     if (isObject(bundled)) {
@@ -74,7 +88,9 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
     const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
     const spec = table.overridden.get(entry);
     const own = copyWithRefs(entry.operation, rewrite) as Json;
-    const operation = spec ? overriddenOperation(copyWithRefs(spec.operation, rewriters.get(spec.file) ?? rewrite) as Json, own) : own;
+    const operation = spec
+      ? overriddenOperation(copyWithRefs(spec.operation, rewriters.get(spec.file) ?? rewrite) as Json, own)
+      : own;
     const mount = entry.path.split('/')[1];
     if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [mount];
     paths[entry.path] ??= {};
@@ -87,7 +103,8 @@ export function mergedOpenApiDocument(table: RouteTable, units: readonly Workspa
     info: {
       title: 'Adaptive gateway',
       version,
-      description: 'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
+      description:
+        'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
     },
     servers: [{ url: routePrefix || '/' }],
     security: [{ df_basic: [] }, { df_bearer_jwt: [] }],

@@ -1,13 +1,17 @@
 import { isObject } from '../core/json.js';
 type Json = Record<string, unknown>;
 
-
 /** True when a response object documents a body schema in at least one media type. */
 function hasSchema(response: unknown): boolean {
-  return isObject(response) && isObject(response.content) && Object.values(response.content).some((media) => isObject(media) && media.schema !== undefined);
+  return (
+    isObject(response) &&
+    isObject(response.content) &&
+    Object.values(response.content).some((media) => isObject(media) && media.schema !== undefined)
+  );
 }
 
-const parameterKey = (parameter: unknown) => (isObject(parameter) ? `${String(parameter.in)}:${String(parameter.name)}` : '');
+const parameterKey = (parameter: unknown) =>
+  isObject(parameter) ? `${String(parameter.in)}:${String(parameter.name)}` : '';
 
 /**
  * The documentation of a handler route that overrides a spec route: the handler's own documentation
@@ -22,10 +26,14 @@ export function overriddenOperation(specOperation: Json, handlerOperation: Json)
   }
   const specParameters = Array.isArray(specOperation.parameters) ? specOperation.parameters : [];
   const known = new Set(specParameters.map(parameterKey));
-  const added = (Array.isArray(handlerOperation.parameters) ? handlerOperation.parameters : []).filter((p) => !known.has(parameterKey(p)));
+  const added = (Array.isArray(handlerOperation.parameters) ? handlerOperation.parameters : []).filter(
+    (p) => !known.has(parameterKey(p)),
+  );
   if (specParameters.length + added.length > 0) merged.parameters = [...specParameters, ...added];
   const responses: Json = { ...(isObject(specOperation.responses) ? specOperation.responses : {}) };
-  for (const [code, response] of Object.entries(isObject(handlerOperation.responses) ? handlerOperation.responses : {})) {
+  for (const [code, response] of Object.entries(
+    isObject(handlerOperation.responses) ? handlerOperation.responses : {},
+  )) {
     if (hasSchema(response) || !Object.hasOwn(responses, code)) responses[code] = response;
   }
   merged.responses = responses;

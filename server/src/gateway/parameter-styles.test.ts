@@ -4,18 +4,33 @@ import { makeWorkspace, removeWorkspace, startServer } from '../test-support/wor
 import { shapeQuery, shapeSimple } from './parameter-styles.js';
 import type { ParameterSpec } from './spec/spec-types.js';
 
-const query = (name: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({ name, in: 'query', required: true, ...extra });
+const query = (name: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+  name,
+  in: 'query',
+  required: true,
+  ...extra,
+});
 
 describe('shapeQuery', () => {
   it('assembles an exploded form object from its property keys', () => {
     const pagination = query('pagination', { shape: 'object', properties: ['offset', 'limit'] });
-    expect(shapeQuery([pagination, query('q')], { offset: '1', limit: '2', q: 'x', other: 'y' })).toEqual({ offset: '1', limit: '2', q: 'x', other: 'y', pagination: { offset: '1', limit: '2' } });
+    expect(shapeQuery([pagination, query('q')], { offset: '1', limit: '2', q: 'x', other: 'y' })).toEqual({
+      offset: '1',
+      limit: '2',
+      q: 'x',
+      other: 'y',
+      pagination: { offset: '1', limit: '2' },
+    });
   });
   it('a free-form exploded object takes the keys no other parameter declares', () => {
-    expect(shapeQuery([query('filter', { shape: 'object' }), query('q')], { q: 'x', a: '1' }).filter).toEqual({ a: '1' });
+    expect(shapeQuery([query('filter', { shape: 'object' }), query('q')], { q: 'x', a: '1' }).filter).toEqual({
+      a: '1',
+    });
   });
   it('leaves an exploded object absent when none of its keys is sent (required still fails)', () => {
-    expect(shapeQuery([query('pagination', { shape: 'object', properties: ['offset'] })], { x: '1' })).not.toHaveProperty('pagination');
+    expect(
+      shapeQuery([query('pagination', { shape: 'object', properties: ['offset'] })], { x: '1' }),
+    ).not.toHaveProperty('pagination');
   });
   it('reads non-exploded form objects and arrays, and delimited arrays', () => {
     const parameters = [
@@ -24,7 +39,9 @@ describe('shapeQuery', () => {
       query('words', { shape: 'array', style: 'spaceDelimited', explode: false }),
       query('pipes', { shape: 'array', style: 'pipeDelimited', explode: false }),
     ];
-    expect(shapeQuery(parameters, { pagination: 'offset,0,limit,123', ids: '1,2', words: 'a b', pipes: 'x|y' })).toEqual({
+    expect(
+      shapeQuery(parameters, { pagination: 'offset,0,limit,123', ids: '1,2', words: 'a b', pipes: 'x|y' }),
+    ).toEqual({
       pagination: { offset: '0', limit: '123' },
       ids: ['1', '2'],
       words: ['a', 'b'],
@@ -35,13 +52,25 @@ describe('shapeQuery', () => {
     expect(shapeQuery([query('p', { shape: 'object', explode: false })], { p: 'a,1,b' }).p).toBe('a,1,b');
   });
   it('assembles deepObject parameters', () => {
-    expect(shapeQuery([query('filter', { shape: 'object', style: 'deepObject' })], { 'filter[color]': 'red', 'filter[size]': 'L', q: '1' }).filter).toEqual({ color: 'red', size: 'L' });
+    expect(
+      shapeQuery([query('filter', { shape: 'object', style: 'deepObject' })], {
+        'filter[color]': 'red',
+        'filter[size]': 'L',
+        q: '1',
+      }).filter,
+    ).toEqual({ color: 'red', size: 'L' });
   });
   it('leaves exploded arrays (repeated keys) and scalars alone', () => {
-    expect(shapeQuery([query('ids', { shape: 'array' }), query('n')], { ids: ['1', '2'], n: '5' })).toEqual({ ids: ['1', '2'], n: '5' });
+    expect(shapeQuery([query('ids', { shape: 'array' }), query('n')], { ids: ['1', '2'], n: '5' })).toEqual({
+      ids: ['1', '2'],
+      n: '5',
+    });
   });
   it('a __proto__ key stays a plain key', () => {
-    const shaped = shapeQuery([query('filter', { shape: 'object' })], JSON.parse('{"__proto__": "x", "a": "1"}') as Record<string, unknown>);
+    const shaped = shapeQuery(
+      [query('filter', { shape: 'object' })],
+      JSON.parse('{"__proto__": "x", "a": "1"}') as Record<string, unknown>,
+    );
     expect(Object.keys(shaped.filter as object)).toEqual(['__proto__', 'a']);
     expect(({} as Record<string, unknown>).a).toBeUndefined();
   });
@@ -52,7 +81,10 @@ describe('shapeSimple', () => {
     const ids: ParameterSpec = { name: 'ids', in: 'path', required: true, shape: 'array' };
     const header: ParameterSpec = { name: 'X-Point', in: 'header', required: true, shape: 'object', explode: true };
     expect(shapeSimple([ids], 'path', { ids: '1,2,3' })).toEqual({ ids: ['1', '2', '3'] });
-    expect(shapeSimple([header], 'header', { 'x-point': 'x=1,y=2', other: 'v' })).toEqual({ 'x-point': { x: '1', y: '2' }, other: 'v' });
+    expect(shapeSimple([header], 'header', { 'x-point': 'x=1,y=2', other: 'v' })).toEqual({
+      'x-point': { x: '1', y: '2' },
+      other: 'v',
+    });
   });
   it('returns the values unchanged when no parameter is a container', () => {
     const values = { id: '1' };
@@ -102,7 +134,8 @@ describe('styled parameters through the gateway', () => {
     await app.close();
     removeWorkspace(workspace);
   });
-  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/api/adaptive/styles${url}`, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url: `/api/adaptive/styles${url}`, headers });
 
   it('accepts an exploded form object spread over the query and still validates its properties', async () => {
     expect((await get('/recipes?offset=1&limit=20')).statusCode).toBe(200);

@@ -57,7 +57,8 @@ export function shapeQuery(parameters: readonly ParameterSpec[], query: Values):
     if (Object.hasOwn(query, parameter.name)) {
       const delimiter = delimiters[style];
       // An exploded form parameter arrives as repeated keys, already an array: nothing to split.
-      if (delimiter !== undefined && !(style === 'form' && explodes(parameter))) shaped[parameter.name] = split(query[parameter.name], parameter, delimiter, false);
+      if (delimiter !== undefined && !(style === 'form' && explodes(parameter)))
+        shaped[parameter.name] = split(query[parameter.name], parameter, delimiter, false);
       continue;
     }
     if (parameter.shape !== 'object') continue;

@@ -9,7 +9,18 @@ const spec31 = JSON.stringify({
       post: {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: ['string', 'null'] }, tags: { type: 'array', items: { type: 'string' }, maxItems: 2 } } } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['text'],
+                properties: {
+                  text: { type: ['string', 'null'] },
+                  tags: { type: 'array', items: { type: 'string' }, maxItems: 2 },
+                },
+              },
+            },
+          },
         },
         responses: { '201': { description: 'ok', content: { 'application/json': { example: { id: 1 } } } } },
       },
@@ -43,8 +54,12 @@ describe('request validation', () => {
     try {
       const post = (payload: object) => app.inject({ method: 'POST', url: '/api/adaptive/v31/notes', payload });
       expect((await post({ text: null })).statusCode).toBe(201);
-      expect((await post({ text: 5 })).json().errors).toEqual([{ in: 'body', name: 'text', message: 'must be string,null' }]);
-      expect((await post({ text: 'a', tags: ['x', 'y', 'z'] })).json().errors).toEqual([{ in: 'body', name: 'tags', message: 'must NOT have more than 2 items' }]);
+      expect((await post({ text: 5 })).json().errors).toEqual([
+        { in: 'body', name: 'text', message: 'must be string,null' },
+      ]);
+      expect((await post({ text: 'a', tags: ['x', 'y', 'z'] })).json().errors).toEqual([
+        { in: 'body', name: 'tags', message: 'must NOT have more than 2 items' },
+      ]);
     } finally {
       await app.close();
     }
@@ -55,8 +70,13 @@ describe('request validation', () => {
     try {
       expect((await app.inject({ url: '/api/adaptive/v30/search?tags=1&tags=2' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/api/adaptive/v30/search?tags=1' })).statusCode).toBe(200);
-      expect((await app.inject({ url: '/api/adaptive/v30/search?tags=x' })).json().errors).toEqual([{ in: 'query', name: 'tags', message: 'must be integer' }]);
-      expect((await app.inject({ url: '/api/adaptive/v30/search?when=yesterday' })).json().errors[0]).toMatchObject({ in: 'query', name: 'when' });
+      expect((await app.inject({ url: '/api/adaptive/v30/search?tags=x' })).json().errors).toEqual([
+        { in: 'query', name: 'tags', message: 'must be integer' },
+      ]);
+      expect((await app.inject({ url: '/api/adaptive/v30/search?when=yesterday' })).json().errors[0]).toMatchObject({
+        in: 'query',
+        name: 'when',
+      });
       expect((await app.inject({ url: '/api/adaptive/v30/search?note=anything' })).statusCode).toBe(200);
     } finally {
       await app.close();
@@ -66,7 +86,9 @@ describe('request validation', () => {
   it('can be switched off', async () => {
     const app = await startServer(workspace, { REQUEST_VALIDATION: 'false' });
     try {
-      expect((await app.inject({ method: 'POST', url: '/api/adaptive/v31/notes', payload: { text: 5 } })).statusCode).toBe(201);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/adaptive/v31/notes', payload: { text: 5 } })).statusCode,
+      ).toBe(201);
     } finally {
       await app.close();
     }

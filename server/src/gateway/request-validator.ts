@@ -33,7 +33,13 @@ const openApiFormats = ['int32', 'int64', 'float', 'double', 'byte', 'binary', '
 
 /** An Ajv instance for the JSON Schema dialect of `openapi` (3.0: draft-07, 3.1: 2020-12); `coerce` converts strings to the schema's types. */
 export function createAjv(openapi: string, coerce: boolean): Ajv {
-  const options = { strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? ('array' as const) : false, logger: false as const };
+  const options = {
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    coerceTypes: coerce ? ('array' as const) : false,
+    logger: false as const,
+  };
   const ajv = openapi.startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv as Ajv);
   for (const format of openApiFormats) ajv.addFormat(format, true);
@@ -82,7 +88,9 @@ export class RequestValidator {
     const nameOf = (p: ParameterSpec) => (location === 'header' ? p.name.toLowerCase() : p.name);
     return this.compiled(`${operation.pointer}:${location}`, this.parameterAjv, () => ({
       type: 'object',
-      properties: Object.fromEntries(parameters.map((p) => [nameOf(p), p.schemaPointer ? { $ref: documentId + p.schemaPointer } : {}])),
+      properties: Object.fromEntries(
+        parameters.map((p) => [nameOf(p), p.schemaPointer ? { $ref: documentId + p.schemaPointer } : {}]),
+      ),
       required: parameters.filter((p) => p.required).map(nameOf),
     }));
   }
@@ -91,7 +99,11 @@ export class RequestValidator {
   private parameterValidators(operation: OperationSpec): Record<Location, ValidateFunction | null> {
     let validators = this.byOperation.get(operation);
     if (!validators) {
-      validators = { path: this.parameterValidator(operation, 'path'), query: this.parameterValidator(operation, 'query'), header: this.parameterValidator(operation, 'header') };
+      validators = {
+        path: this.parameterValidator(operation, 'path'),
+        query: this.parameterValidator(operation, 'query'),
+        header: this.parameterValidator(operation, 'header'),
+      };
       this.byOperation.set(operation, validators);
     }
     return validators;
@@ -115,14 +127,18 @@ export class RequestValidator {
   private validateBody(operation: OperationSpec, parts: RequestParts): ValidationIssue[] {
     const requestBody = operation.requestBody;
     if (!requestBody) return [];
-    if (!parts.hasBody) return requestBody.required ? [{ in: 'body', name: '', message: 'a request body is required' }] : [];
+    if (!parts.hasBody)
+      return requestBody.required ? [{ in: 'body', name: '', message: 'a request body is required' }] : [];
     const declared = Object.keys(requestBody.content);
     if (declared.length === 0) return [];
     const mediaType = findDeclaredMediaType(parts.contentType ?? 'application/octet-stream', declared);
-    if (mediaType === undefined) throw httpError('UNSUPPORTED_MEDIA_TYPE', [parts.contentType ?? '(none)', declared.join(', ')]);
+    if (mediaType === undefined)
+      throw httpError('UNSUPPORTED_MEDIA_TYPE', [parts.contentType ?? '(none)', declared.join(', ')]);
     const schemaPointer = requestBody.content[mediaType];
     if (!schemaPointer || !isJsonMediaType(parts.contentType ?? '')) return [];
-    const validate = this.compiled(`${operation.pointer}:body:${mediaType}`, this.bodyAjv, () => ({ $ref: documentId + schemaPointer }));
+    const validate = this.compiled(`${operation.pointer}:body:${mediaType}`, this.bodyAjv, () => ({
+      $ref: documentId + schemaPointer,
+    }));
     if (!validate || validate(parts.body)) return [];
     return toIssues('body', validate.errors ?? []);
   }
@@ -132,7 +148,12 @@ export class RequestValidator {
  * Validates a request to `operation` (its path `params` decoded by the router): parameters shaped by
  * their styles, then the body. Returns the issues found; throws 415 for an undeclared Content-Type.
  */
-export function requestIssues(validator: RequestValidator, operation: OperationSpec, request: FastifyRequest, params: Record<string, string>): ValidationIssue[] {
+export function requestIssues(
+  validator: RequestValidator,
+  operation: OperationSpec,
+  request: FastifyRequest,
+  params: Record<string, string>,
+): ValidationIssue[] {
   const located = (where: Location) => operation.parameters.some((p) => p.in === where);
   return validator.validate(operation, {
     params: located('path') ? shapeSimple(operation.parameters, 'path', params) : params,
@@ -149,8 +170,14 @@ export function toIssues(location: ValidationIssue['in'], errors: ErrorObject[])
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
-    const missing = error.keyword === 'required' ? String((error.params as { missingProperty?: string }).missingProperty ?? '') : undefined;
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const missing =
+      error.keyword === 'required'
+        ? String((error.params as { missingProperty?: string }).missingProperty ?? '')
+        : undefined;
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (missing !== undefined) segments.push(missing);
     const name = location === 'body' ? segments.join('.') : (segments[0] ?? '');
     const message = missing !== undefined ? 'is required' : (error.message ?? 'is invalid');

@@ -81,7 +81,10 @@ export class RouteTable {
         const key = routeKey(entry.method, entry.path);
         const existing = chosen.get(key);
         if (existing && existing.source === entry.source) {
-          this.conflicts.push({ entry, reason: `${entry.method} ${entry.path} is already defined by ${existing.file}` });
+          this.conflicts.push({
+            entry,
+            reason: `${entry.method} ${entry.path} is already defined by ${existing.file}`,
+          });
           continue;
         }
         if (existing && existing.source === 'spec') this.overridden.set(entry, existing);

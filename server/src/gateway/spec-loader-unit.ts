@@ -47,14 +47,21 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
       const rootBefore = stampsOf([filePath]);
       const spec = await loadSpec(filePath, specsDir, options.limits ?? defaultSpecLimits).catch((error: unknown) => {
         const name = path.basename(filePath);
-        if (error instanceof NotOpenApiError && !only && !isNamedAsSpec(name)) throw new SkippedFileError(name, error.message);
+        if (error instanceof NotOpenApiError && !only && !isNamedAsSpec(name))
+          throw new SkippedFileError(name, error.message);
         throw error;
       });
       if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
-      const unit = specUnit(spec, { validateRequests: options.validateRequests, log, mock: options.mock, modes: options.modes });
+      const unit = specUnit(spec, {
+        validateRequests: options.validateRequests,
+        log,
+        mock: options.mock,
+        modes: options.modes,
+      });
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
-      if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files: spec.files, stamps, unit });
+      if (stamps !== undefined && stampsOf([filePath]) === rootBefore)
+        loaded.set(filePath, { files: spec.files, stamps, unit });
       else loaded.delete(filePath);
       return unit;
     },

@@ -67,7 +67,9 @@ function namedExample(media: MediaExample, preference: Preference, label: string
   if (preference.example === undefined) return undefined;
   if (Object.hasOwn(media.named, preference.example)) return preference.example;
   const names = Object.keys(media.named);
-  throw httpError('PREFER_NOT_DECLARED', [`Prefer: example=${preference.example} names no example of ${label} (examples: ${names.length > 0 ? names.join(', ') : 'none'})`]);
+  throw httpError('PREFER_NOT_DECLARED', [
+    `Prefer: example=${preference.example} names no example of ${label} (examples: ${names.length > 0 ? names.join(', ') : 'none'})`,
+  ]);
 }
 
 /**
@@ -76,7 +78,10 @@ function namedExample(media: MediaExample, preference: Preference, label: string
  * PATCH the request body merged over the example.
  */
 export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
-  const newValidator = () => new RequestValidator(spec.openapi, validationDocument(spec.document), (message) => options.log.warn({ spec: spec.file }, message));
+  const newValidator = () =>
+    new RequestValidator(spec.openapi, validationDocument(spec.document), (message) =>
+      options.log.warn({ spec: spec.file }, message),
+    );
   let validator = options.validateRequests ? newValidator() : undefined;
   const modes = mockModes(spec, options.modes, options.log, () => (validator ??= newValidator()));
   const workspaceMock = options.mock ?? defaultWorkspaceMock;
@@ -100,7 +105,12 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     let bodyDepth: number | undefined;
     const checkBodyDepth = (body: unknown) => {
       if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
-      bodyDepth ??= Math.max(...Object.values(operation.requestBody?.content ?? {}).map((pointer) => allowedBodyDepth(spec.document, pointer ? { $ref: pointer } : {})), allowedBodyDepth(spec.document, {}));
+      bodyDepth ??= Math.max(
+        ...Object.values(operation.requestBody?.content ?? {}).map((pointer) =>
+          allowedBodyDepth(spec.document, pointer ? { $ref: pointer } : {}),
+        ),
+        allowedBodyDepth(spec.document, {}),
+      );
       if (nestingDepth(body, bodyDepth) > bodyDepth) throw httpError('BODY_TOO_DEEP', [bodyDepth]);
     };
 
@@ -114,14 +124,27 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
       const exampleName = namedExample(media, preference, `${label} ${status} ${mediaType}`);
       const contentType = concreteMediaType(mediaType);
-      const dynamic = exampleName === undefined && media.schemaPointer !== undefined && (preference.dynamic ?? (preference.seed !== undefined || mock.examples === 'dynamic'));
+      const dynamic =
+        exampleName === undefined &&
+        media.schemaPointer !== undefined &&
+        (preference.dynamic ?? (preference.seed !== undefined || mock.examples === 'dynamic'));
       if (dynamic) {
         dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi);
-        const generated = dynamicExamples.generate(media.schemaPointer!, preference.seed, `${label} ${status} ${mediaType}`);
-        return { status, headers, contentType, payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated) };
+        const generated = dynamicExamples.generate(
+          media.schemaPointer!,
+          preference.seed,
+          `${label} ${status} ${mediaType}`,
+        );
+        return {
+          status,
+          headers,
+          contentType,
+          payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated),
+        };
       }
       const example = exampleName !== undefined ? media.named[exampleName] : media.example;
-      if (echo) return { status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
+      if (echo)
+        return { status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
       if (example === undefined) return { status, headers, contentType };
       const key = `${status}|${mediaType}|${exampleName ?? ''}`;
       let payload = payloads.get(key);
@@ -132,7 +155,11 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       return { status, headers, contentType, payload };
     };
 
-    const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<void> => {
+    const handle = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      params: Record<string, string>,
+    ): void | Promise<void> => {
       const hasBody = request.body !== undefined && request.body !== null;
       if (hasBody) checkBodyDepth(request.body);
       if (validates && !(onlyOptionalQuery && !request.url.includes('?'))) {
@@ -164,9 +191,14 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
       if (described) reply.header(faultHeader, described);
       await delayFor(fault);
       if (fault.errorStatus === undefined) return send(reply, answerFor(request, echo, preference));
-      const declared = operation.responses.some((r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`);
+      const declared = operation.responses.some(
+        (r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`,
+      );
       if (!declared) throw injectedError(fault.errorStatus, `x-mock.errorRate ${mock.errorRate} of ${label}`);
-      send(reply, answerFor(request, false, { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed }));
+      send(
+        reply,
+        answerFor(request, false, { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed }),
+      );
     };
     return {
       method: operation.method,
@@ -179,5 +211,13 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
   });
   if (modes.proxy) routes.push(...modes.proxy.fallthroughRoutes());
   const dispose = modes.proxy && (() => modes.proxy!.close());
-  return { kind: 'spec', file: spec.file, mount: spec.mount, routes, document: spec.document, warnings: spec.warnings, dispose };
+  return {
+    kind: 'spec',
+    file: spec.file,
+    mount: spec.mount,
+    routes,
+    document: spec.document,
+    warnings: spec.warnings,
+    dispose,
+  };
 }

@@ -58,7 +58,9 @@ export function registerSwaggerUi(app: FastifyInstance, prefix: string): void {
     if (!path.endsWith('/')) return reply.redirect(`${path}/${query === -1 ? '' : request.url.slice(query)}`, 301);
     return reply.type('text/html; charset=utf-8').send(indexHtml);
   });
-  app.get(`${prefix}/swagger-ui/swagger-initializer.js`, (_request, reply) => reply.type('application/javascript; charset=utf-8').send(initializer));
+  app.get(`${prefix}/swagger-ui/swagger-initializer.js`, (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(initializer),
+  );
   app.get<{ Params: { asset: string } }>(`${prefix}/swagger-ui/:asset`, (request, reply) => {
     const type = Object.hasOwn(assets, request.params.asset) ? assets[request.params.asset] : undefined;
     if (!type) return reply.code(404).send({ detail: `No Swagger UI asset ${request.params.asset}` });

@@ -5,17 +5,30 @@ import { validationDocument } from './validation-document.js';
 
 describe('validationDocument', () => {
   it('returns the document itself when no data value carries an identifier', () => {
-    const document = { openapi: '3.1.0', components: { schemas: { A: { $id: 'urn:a', type: 'object', example: { id: 1 } } } } };
+    const document = {
+      openapi: '3.1.0',
+      components: { schemas: { A: { $id: 'urn:a', type: 'object', example: { id: 1 } } } },
+    };
     expect(validationDocument(document)).toBe(document);
   });
   it('strips $id and $anchor from examples, defaults and extensions only, copying just what changes', () => {
     const schemas = { Untouched: { type: 'string' } };
     const document = {
-      paths: { '/a': { get: { responses: { '200': { content: { 'application/json': { examples: { one: { value: { $id: 'x', n: 1 } } } } } } } } } },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              '200': { content: { 'application/json': { examples: { one: { value: { $id: 'x', n: 1 } } } } } },
+            },
+          },
+        },
+      },
       components: {
         schemas,
         examples: { two: { value: [{ $anchor: 'y' }] } },
-        parameters: { P: { name: 'p', in: 'query', schema: { $id: 'urn:keep', type: 'object', default: { $id: 'x' } } } },
+        parameters: {
+          P: { name: 'p', in: 'query', schema: { $id: 'urn:keep', type: 'object', default: { $id: 'x' } } },
+        },
       },
       'x-vendor': { $id: 'x' },
     };
@@ -25,7 +38,10 @@ describe('validationDocument', () => {
     expect(result.components.parameters.P.schema).toEqual({ $id: 'urn:keep', type: 'object', default: {} });
     expect(result['x-vendor']).toEqual({});
     expect(result.components.schemas).toBe(schemas);
-    expect(document.paths['/a'].get.responses['200'].content['application/json'].examples.one.value).toEqual({ $id: 'x', n: 1 });
+    expect(document.paths['/a'].get.responses['200'].content['application/json'].examples.one.value).toEqual({
+      $id: 'x',
+      n: 1,
+    });
   });
   it('keeps a schema that is a property named example or default', () => {
     const document = { components: { schemas: { A: { properties: { example: { $id: 'urn:e', type: 'string' } } } } } };
@@ -85,6 +101,8 @@ describe('a spec whose examples repeat an "$id" value (Box)', () => {
     const created = await app.inject({ method: 'POST', url: '/api/adaptive/ids/files', payload: { name: 'b' } });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ name: 'b', metadata: { $id: '01234500-12f1-1234-aa12-b1d234cb567e' } });
-    expect((await app.inject({ method: 'POST', url: '/api/adaptive/ids/files', payload: { name: 5 } })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/adaptive/ids/files', payload: { name: 5 } })).statusCode,
+    ).toBe(400);
   });
 });

@@ -6,7 +6,12 @@ import type { Logger } from '../core/logger.js';
  * Any event counts: edits, new files, deletions, and Kubernetes ConfigMap updates, which swap the
  * `..data` symlink instead of touching the files themselves.
  */
-export function watchWorkspace(dirs: string[], onChange: () => void, log: Logger, debounceMs = 100): { close(): Promise<void> } {
+export function watchWorkspace(
+  dirs: string[],
+  onChange: () => void,
+  log: Logger,
+  debounceMs = 100,
+): { close(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   const watcher: FSWatcher = watch(dirs, {
     ignoreInitial: true,

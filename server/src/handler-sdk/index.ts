@@ -13,7 +13,15 @@ import { Type } from '@sinclair/typebox';
 
 export { Router, type RouteDefinition } from './router.js';
 export { HTTPException } from './http-exception.js';
-export type { AuthClaims, HandlerContext, HandlerResult, HttpMethod, PathParams, RouteHandler, RouteSchema } from './types.js';
+export type {
+  AuthClaims,
+  HandlerContext,
+  HandlerResult,
+  HttpMethod,
+  PathParams,
+  RouteHandler,
+  RouteSchema,
+} from './types.js';
 export type { Static, TSchema } from '@sinclair/typebox';
 
 /**

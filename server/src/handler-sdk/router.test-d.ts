@@ -1,5 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { HTTPException, Router, t, type AuthClaims, type HandlerContext, type PathParams, type Static } from './index.js';
+import {
+  HTTPException,
+  Router,
+  t,
+  type AuthClaims,
+  type HandlerContext,
+  type PathParams,
+  type Static,
+} from './index.js';
 
 const router = new Router();
 
@@ -38,7 +46,10 @@ describe('route function types', () => {
 
   it('checks the returned value against the response schema, sync or async', () => {
     const Book = t.Object({ id: t.Integer(), title: t.String() });
-    router.get('/books/{bookId}', { params: t.Object({ bookId: t.Integer() }), response: Book }, ({ params }) => ({ id: params.bookId, title: 'x' }));
+    router.get('/books/{bookId}', { params: t.Object({ bookId: t.Integer() }), response: Book }, ({ params }) => ({
+      id: params.bookId,
+      title: 'x',
+    }));
     router.get('/async', { response: Book }, async () => ({ id: 1, title: 'x' }));
     // @ts-expect-error the response schema says title is a string
     router.get('/wrong', { response: Book }, () => ({ id: 1, title: 2 }));

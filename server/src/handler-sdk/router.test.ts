@@ -7,8 +7,19 @@ const noop = () => undefined;
 describe('Router', () => {
   it('registers every method with and without a schema, in order, and chains', () => {
     const schema = { query: t.Object({ q: t.String() }), status: 201 };
-    const router = new Router().get('/a', noop).post('/a', schema, noop).put('/a/{id}', noop).delete('/a/{id}', noop).patch('/a/{id}', noop);
-    expect(router.routes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /a', 'POST /a', 'PUT /a/{id}', 'DELETE /a/{id}', 'PATCH /a/{id}']);
+    const router = new Router()
+      .get('/a', noop)
+      .post('/a', schema, noop)
+      .put('/a/{id}', noop)
+      .delete('/a/{id}', noop)
+      .patch('/a/{id}', noop);
+    expect(router.routes.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /a',
+      'POST /a',
+      'PUT /a/{id}',
+      'DELETE /a/{id}',
+      'PATCH /a/{id}',
+    ]);
     expect(router.routes[1].schema).toEqual(schema);
     expect(router.routes[2].paramNames).toEqual(['id']);
     expect(router.routes[0].schema).toEqual({});
@@ -48,16 +59,24 @@ describe('Router', () => {
   });
 
   it('requires the params schema to declare exactly the path parameters', () => {
-    expect(() => new Router().get('/b/{id}', { params: t.Object({ bookId: t.Integer() }) }, noop)).toThrow(/declares "bookId", which is not a \{parameter\}/);
-    expect(() => new Router().get('/b/{id}/{x}', { params: t.Object({ id: t.Integer() }) }, noop)).toThrow(/path parameter \{x\} is missing from schema.params/);
+    expect(() => new Router().get('/b/{id}', { params: t.Object({ bookId: t.Integer() }) }, noop)).toThrow(
+      /declares "bookId", which is not a \{parameter\}/,
+    );
+    expect(() => new Router().get('/b/{id}/{x}', { params: t.Object({ id: t.Integer() }) }, noop)).toThrow(
+      /path parameter \{x\} is missing from schema.params/,
+    );
     expect(() => new Router().get('/b/{id}', { params: t.String() as never }, noop)).toThrow(/must be t.Object/);
   });
 
   it('rejects schemas that are not schemas, a bad status and mixed-case header names', () => {
-    expect(() => new Router().get('/a', { query: 'x' as never }, noop)).toThrow(/schema.query must be a schema built with t/);
+    expect(() => new Router().get('/a', { query: 'x' as never }, noop)).toThrow(
+      /schema.query must be a schema built with t/,
+    );
     expect(() => new Router().get('/a', { status: 99 }, noop)).toThrow(/schema.status must be an HTTP status/);
     expect(() => new Router().get('/a', { status: 200.5 }, noop)).toThrow(/schema.status/);
-    expect(() => new Router().get('/a', { headers: t.Object({ 'X-Tenant': t.String() }) }, noop)).toThrow(/use "x-tenant"/);
+    expect(() => new Router().get('/a', { headers: t.Object({ 'X-Tenant': t.String() }) }, noop)).toThrow(
+      /use "x-tenant"/,
+    );
   });
 });
 
@@ -72,13 +91,18 @@ describe('HTTPException', () => {
   });
 
   it('accepts only error statuses', () => {
-    for (const status of [200, 302, 399, 600, 404.5, Number.NaN]) expect(() => new HTTPException(status, 'x')).toThrow(RangeError);
+    for (const status of [200, 302, 399, 600, 404.5, Number.NaN])
+      expect(() => new HTTPException(status, 'x')).toThrow(RangeError);
     expect(new HTTPException(599, 'x').status).toBe(599);
   });
 });
 
 describe('t', () => {
   it('is the TypeBox builder', () => {
-    expect(t.Object({ a: t.Integer() })).toMatchObject({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+    expect(t.Object({ a: t.Integer() })).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+      required: ['a'],
+    });
   });
 });

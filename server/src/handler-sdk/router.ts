@@ -39,15 +39,18 @@ function checkParamsSchema(method: HttpMethod, path: string, names: string[], pa
     throw new TypeError(`${method} ${path}: schema.params must be t.Object({...})`);
   }
   for (const key of Object.keys(properties)) {
-    if (!names.includes(key)) throw new TypeError(`${method} ${path}: schema.params declares "${key}", which is not a {parameter} of the path`);
+    if (!names.includes(key))
+      throw new TypeError(`${method} ${path}: schema.params declares "${key}", which is not a {parameter} of the path`);
   }
   for (const name of names) {
-    if (!Object.hasOwn(properties, name)) throw new TypeError(`${method} ${path}: path parameter {${name}} is missing from schema.params`);
+    if (!Object.hasOwn(properties, name))
+      throw new TypeError(`${method} ${path}: path parameter {${name}} is missing from schema.params`);
   }
 }
 
 function checkSchema(method: HttpMethod, path: string, schema: RouteSchema): void {
-  if (schema === null || typeof schema !== 'object') throw new TypeError(`${method} ${path}: the schema must be an object`);
+  if (schema === null || typeof schema !== 'object')
+    throw new TypeError(`${method} ${path}: the schema must be an object`);
   for (const part of ['params', 'query', 'headers', 'body', 'response'] as const) {
     const value = schema[part];
     if (value !== undefined && (value === null || typeof value !== 'object')) {
@@ -57,7 +60,9 @@ function checkSchema(method: HttpMethod, path: string, schema: RouteSchema): voi
   const headerNames = Object.keys((schema.headers as { properties?: object } | undefined)?.properties ?? {});
   const mixedCase = headerNames.find((name) => name !== name.toLowerCase());
   if (mixedCase !== undefined) {
-    throw new TypeError(`${method} ${path}: schema.headers names must be lower case, as Node delivers them: use "${mixedCase.toLowerCase()}"`);
+    throw new TypeError(
+      `${method} ${path}: schema.headers names must be lower case, as Node delivers them: use "${mixedCase.toLowerCase()}"`,
+    );
   }
   const status = schema.status;
   if (status !== undefined && (!Number.isInteger(status) || status < 100 || status > 599)) {
@@ -130,18 +135,30 @@ export class Router {
     return this.add('PATCH', path, schemaOrHandler, handler);
   }
 
-  private add(method: HttpMethod, path: string, schemaOrHandler: RouteSchema | RouteHandler, handler?: RouteHandler): this {
+  private add(
+    method: HttpMethod,
+    path: string,
+    schemaOrHandler: RouteSchema | RouteHandler,
+    handler?: RouteHandler,
+  ): this {
     const paramNames = parsePath(method, path);
     const schema: RouteSchema = typeof schemaOrHandler === 'function' ? {} : schemaOrHandler;
     const fn = typeof schemaOrHandler === 'function' ? schemaOrHandler : handler;
-    if (typeof fn !== 'function') throw new TypeError(`${method} ${path}: the last argument must be the route function`);
+    if (typeof fn !== 'function')
+      throw new TypeError(`${method} ${path}: the last argument must be the route function`);
     checkSchema(method, path, schema);
     if (schema.params) checkParamsSchema(method, path, paramNames, schema.params);
     const key = `${method} ${path.replace(paramPattern, '{}')}`;
     if (this.#routes.some((r) => `${r.method} ${r.path.replace(paramPattern, '{}')}` === key)) {
       throw new TypeError(`${method} ${path} is registered twice`);
     }
-    this.#routes.push({ method, path, paramNames, schema: { ...schema }, handler: fn as (context: HandlerContext) => unknown });
+    this.#routes.push({
+      method,
+      path,
+      paramNames,
+      schema: { ...schema },
+      handler: fn as (context: HandlerContext) => unknown,
+    });
     return this;
   }
 }

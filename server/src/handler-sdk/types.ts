@@ -43,15 +43,20 @@ export interface AuthClaims {
   [claim: string]: unknown;
 }
 
-type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamNames<Rest> : never;
+type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamNames<Rest>
+  : never;
 
 /** The path parameters of a path template as strings: `PathParams<'/books/{bookId}'>` is `{bookId: string}`. */
-export type PathParams<P extends string> = string extends P ? Record<string, string> : { [K in PathParamNames<P>]: string };
+export type PathParams<P extends string> = string extends P
+  ? Record<string, string>
+  : { [K in PathParamNames<P>]: string };
 
 type SchemaOf<S, K extends keyof RouteSchema> = S extends { [Key in K]: infer X extends TSchema } ? X : undefined;
 
 /** `Static<schema>` when the route declares `K`, else `Fallback`. */
-type Input<S, K extends keyof RouteSchema, Fallback> = SchemaOf<S, K> extends TSchema ? Static<SchemaOf<S, K>> : Fallback;
+type Input<S, K extends keyof RouteSchema, Fallback> =
+  SchemaOf<S, K> extends TSchema ? Static<SchemaOf<S, K>> : Fallback;
 
 /** What a route function receives; every part is typed from the route's schema. */
 export interface HandlerContext<S extends RouteSchema = RouteSchema, P extends string = string> {

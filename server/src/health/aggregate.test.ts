@@ -22,14 +22,22 @@ describe('evaluate', () => {
   it('nests components and aggregates each level', async () => {
     const tree: Contributor = {
       components: {
-        a: { components: { ok: { check: async () => ({ rows: 3 }) }, off: { check: async () => ({ status: 'OUT_OF_SERVICE' }) } } },
+        a: {
+          components: {
+            ok: { check: async () => ({ rows: 3 }) },
+            off: { check: async () => ({ status: 'OUT_OF_SERVICE' }) },
+          },
+        },
         b: { check: async () => undefined },
       },
     };
     const node = await evaluate(tree);
     expect(node.status).toBe('OUT_OF_SERVICE');
     expect(node.components!.a.status).toBe('OUT_OF_SERVICE');
-    expect(node.components!.a.components!.ok).toEqual({ status: 'UP', details: { rows: 3, latency_ms: expect.any(Number) } });
+    expect(node.components!.a.components!.ok).toEqual({
+      status: 'UP',
+      details: { rows: 3, latency_ms: expect.any(Number) },
+    });
     expect(node.components!.b.status).toBe('UP');
   });
 

@@ -1,4 +1,11 @@
-import { defaultCheckTimeoutMs, statusOrder, type CheckResult, type Contributor, type HealthNode, type HealthStatus } from './health-types.js';
+import {
+  defaultCheckTimeoutMs,
+  statusOrder,
+  type CheckResult,
+  type Contributor,
+  type HealthNode,
+  type HealthStatus,
+} from './health-types.js';
 
 /** The worst of `statuses` (DOWN > OUT_OF_SERVICE > UP > UNKNOWN); UNKNOWN when there are none. */
 export function worstStatus(statuses: HealthStatus[]): HealthStatus {
@@ -13,7 +20,12 @@ export function httpStatusOf(status: HealthStatus): number {
 }
 
 function isCheckResult(value: unknown): value is CheckResult {
-  return value !== null && typeof value === 'object' && typeof (value as CheckResult).status === 'string' && statusOrder.includes((value as CheckResult).status);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as CheckResult).status === 'string' &&
+    statusOrder.includes((value as CheckResult).status)
+  );
 }
 
 /** Runs one check under its own timeout; a check that throws or does not answer in time is DOWN. */
@@ -34,7 +46,10 @@ async function runCheck(contributor: Contributor): Promise<HealthNode> {
     if (isCheckResult(outcome)) return { status: outcome.status, details: { ...outcome.details, latency_ms } };
     return { status: 'UP', details: { ...(outcome ?? {}), latency_ms } };
   } catch (error) {
-    return { status: 'DOWN', details: { error: (error as Error).message, latency_ms: Math.round(performance.now() - started) } };
+    return {
+      status: 'DOWN',
+      details: { error: (error as Error).message, latency_ms: Math.round(performance.now() - started) },
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -21,7 +21,10 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
       hello: {
         check: async () => {
           const response = await app.inject({ method: 'GET', url: '/api/adaptive/actuator/health/readiness' });
-          if (response.statusCode !== 200) throw new Error(`the gateway answered ${response.statusCode}: ${response.json<{ detail?: string }>().detail ?? ''}`);
+          if (response.statusCode !== 200)
+            throw new Error(
+              `the gateway answered ${response.statusCode}: ${response.json<{ detail?: string }>().detail ?? ''}`,
+            );
           return { routes: app.gateway.table.entries.length };
         },
       },
@@ -46,7 +49,9 @@ export function sourceComponents(sources: readonly SourceHealth[]): Record<strin
   const components: Record<string, Contributor> = {};
   for (const source of sources) {
     const group = (components[componentOfType[source.type]] ??= { components: {} });
-    group.components![source.name] = { check: async (signal) => ({ type: source.type, ...(await source.check(signal)) }) };
+    group.components![source.name] = {
+      check: async (signal) => ({ type: source.type, ...(await source.check(signal)) }),
+    };
   }
   return components;
 }

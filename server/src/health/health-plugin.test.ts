@@ -14,7 +14,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   port = (upstream.address() as net.AddressInfo).port;
   workspace = makeWorkspace({
-    'specs/tiny.openapi.json': JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } }),
+    'specs/tiny.openapi.json': JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } },
+    }),
     'health.yaml': `components:
   v1registry:
     components:

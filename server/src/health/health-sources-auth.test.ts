@@ -22,7 +22,10 @@ describe('health of the query sources', () => {
       const body = (await app.inject({ url: '/api/health' })).json();
       expect(Object.keys(body.components)).toEqual(['gateway', 'database', 'objectstore', 'broker']);
       expect(body.components.database.components.shop).toMatchObject({ status: 'UP', details: { type: 'relational' } });
-      expect(body.components.objectstore.components.lake).toMatchObject({ status: 'UP', details: { type: 'object-storage' } });
+      expect(body.components.objectstore.components.lake).toMatchObject({
+        status: 'UP',
+        details: { type: 'object-storage' },
+      });
       expect(body.components.broker.components.events).toMatchObject({ status: 'UP', details: { type: 'streaming' } });
     } finally {
       await app.close();
@@ -73,7 +76,10 @@ describe('health with authentication on', () => {
       expect(anonymous.json()).toEqual({ status: 'UP', groups: ['api', 'liveness', 'readiness'] });
       const authorization = `Basic ${Buffer.from('ops:s3cret').toString('base64')}`;
       const full = (await app.inject({ url: '/api/health', headers: { authorization } })).json();
-      expect(full.components.gateway.components.auth).toMatchObject({ status: 'UP', details: { enabled: true, basic: 'users-file' } });
+      expect(full.components.gateway.components.auth).toMatchObject({
+        status: 'UP',
+        details: { enabled: true, basic: 'users-file' },
+      });
       expect(full.components.gateway.components.hello.status).toBe('UP');
     } finally {
       await app.close();
@@ -81,7 +87,13 @@ describe('health with authentication on', () => {
   });
 
   it('checks the identity provider: discovery and JWKS reachable', async () => {
-    const app = await startServer(workspace, { AUTH_ENABLED: 'true', IDP_ISSUER: issuer, IDP_CLIENT_ID: 'gateway', IDP_CLIENT_SECRET: 'x', AUTH_USERS_FILE: path.join(workspace, 'users') });
+    const app = await startServer(workspace, {
+      AUTH_ENABLED: 'true',
+      IDP_ISSUER: issuer,
+      IDP_CLIENT_ID: 'gateway',
+      IDP_CLIENT_SECRET: 'x',
+      AUTH_USERS_FILE: path.join(workspace, 'users'),
+    });
     const authorization = `Basic ${Buffer.from('ops:s3cret').toString('base64')}`;
     try {
       const up = (await app.inject({ url: '/api/health/gateway/auth', headers: { authorization } })).json();

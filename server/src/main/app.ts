@@ -1,7 +1,13 @@
 // First, before any other module runs: see the module's comment.
 import '../runtime/tick-object-shape.js';
 import http from 'node:http';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { isAuthenticated, registerAuthentication } from '../auth/auth-plugin.js';
 import type { Config } from '../core/config.js';
 import { HttpError, httpError } from '../core/errors.js';
@@ -56,14 +62,30 @@ export interface ServerOptions {
  * mode, the spec files and folders given to `serve` only.
  */
 function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, modes: MockContext): UnitLoader[] {
-  const specOptions = { validateRequests: config.validateRequests, mock: config.mock, modes, limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb } };
+  const specOptions = {
+    validateRequests: config.validateRequests,
+    mock: config.mock,
+    modes,
+    limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb },
+  };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
-  const isolation = { timeoutMs: config.handlerTimeoutMs, loadTimeoutMs: config.handlerLoadTimeoutMs, memoryMb: config.handlerMemoryMb, responseLimit: config.handlerResponseLimit };
+  const isolation = {
+    timeoutMs: config.handlerTimeoutMs,
+    loadTimeoutMs: config.handlerLoadTimeoutMs,
+    memoryMb: config.handlerMemoryMb,
+    responseLimit: config.handlerResponseLimit,
+  };
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
   return [
     specFilesLoader(config.specsDir, log, specOptions),
     handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault }),
-    pythonHandlersLoader({ handlersDir: config.handlersDir, python: config.handlerPython, timeoutMs: config.handlerTimeoutMs, log, onFault }),
+    pythonHandlersLoader({
+      handlersDir: config.handlersDir,
+      python: config.handlerPython,
+      timeoutMs: config.handlerTimeoutMs,
+      log,
+      onFault,
+    }),
   ];
 }
 
@@ -87,10 +109,16 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     requestTimeout: config.requestTimeoutMs,
     // Node checks timeouts every 30 s by default, too coarse to cut off a slow client in time, and
     // keeps a 60 s headers timeout that otherwise shadows a shorter request timeout.
-    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs), headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
+    http: {
+      connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+    },
     return503OnClosing: true,
     // Errors found before a request reaches a route get the same {detail} bodies as the rest.
-    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: config.requestTimeoutMs, maxHeaderSize: http.maxHeaderSize }),
+    clientErrorHandler: clientErrorHandler({
+      requestTimeoutMs: config.requestTimeoutMs,
+      maxHeaderSize: http.maxHeaderSize,
+    }),
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const answer = frameworkError(error, config.bodyLimit);
       reply.code(answer.status).send(answer.body());
@@ -101,10 +129,12 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   // Errors name no folder of this machine: DuckDB's messages, for one, quote its temp folder.
   const scrub = serverPathScrubber({ '<workspace>': config.workspace, '<data>': config.dataDir });
-  const answer = (reply: FastifyReply, error: HttpError) => reply.code(error.status).send({ ...error.body(), detail: scrub(error.detail) });
+  const answer = (reply: FastifyReply, error: HttpError) =>
+    reply.code(error.status).send({ ...error.body(), detail: scrub(error.detail) });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return answer(reply, error);
-    if ((error.statusCode ?? 500) >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+    if ((error.statusCode ?? 500) >= 500)
+      logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
     return answer(reply, frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit));
   });
   app.setNotFoundHandler((request, reply) => {
@@ -115,7 +145,10 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   if (logger.isLevelEnabled('debug')) {
     app.addHook('onResponse', async (request, reply) => {
       // The path only: a query string may carry a token (the workbench event stream's ?token=).
-      logger.debug({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+      logger.debug(
+        { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
     });
   }
 
@@ -126,9 +159,21 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const faults = new RuntimeFaults();
   const routePrefix = mocking ? '' : gatewayPrefix;
   const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
-  const gateway = new Gateway(workspaceLoaders(config, logger, faults, { settings: config.mockModes, store: mockState, routePrefix }), logger, routePrefix, faults);
+  const gateway = new Gateway(
+    workspaceLoaders(config, logger, faults, { settings: config.mockModes, store: mockState, routePrefix }),
+    logger,
+    routePrefix,
+    faults,
+  );
   app.decorate('gateway', gateway);
-  if (config.workbench) await app.register(workbenchPlugin, { config, gateway, logger, token: options.workbenchToken ?? newWorkbenchToken(), rendererDir: options.rendererDir });
+  if (config.workbench)
+    await app.register(workbenchPlugin, {
+      config,
+      gateway,
+      logger,
+      token: options.workbenchToken ?? newWorkbenchToken(),
+      rendererDir: options.rendererDir,
+    });
   await app.register(gatewayPlugin, { gateway, config, mockState });
   if (!mocking) {
     // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
@@ -138,7 +183,10 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   }
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
-  const builtinHealth = { gateway: gatewayComponent({ app, authCheck }), ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))) };
+  const builtinHealth = {
+    gateway: gatewayComponent({ app, authCheck }),
+    ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))),
+  };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
     components: () => ({ ...builtinHealth, ...extraHealth }),
@@ -152,7 +200,11 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
     void gateway.start();
     if (config.hotReload) {
-      watcher = watchWorkspace(mocking ? config.specPaths : [config.specsDir, config.handlersDir], () => void gateway.reload(), logger);
+      watcher = watchWorkspace(
+        mocking ? config.specPaths : [config.specsDir, config.handlersDir],
+        () => void gateway.reload(),
+        logger,
+      );
     }
   });
   trackConnections(app.server);

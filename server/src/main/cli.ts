@@ -39,17 +39,23 @@ async function serve(flags: ConfigFlags): Promise<void> {
     throw error;
   }
   if (config.authEnabled === false && !['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
-    logger.warn('AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it');
+    logger.warn(
+      'AUTH_ENABLED is false and the server listens on a non-loopback address: anyone who can reach it can change it',
+    );
   }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    process.stderr.write(`adaptive-gateway: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `adaptive-gateway: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`,
+    );
     process.exit(1);
   }
   const bound = app.server.address();
   if (bound !== null && typeof bound === 'object') {
-    logger.info(`Server listening at http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`);
+    logger.info(
+      `Server listening at http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`,
+    );
   }
   if (workbenchToken) {
     // Printed once, Jupyter-style: the token is in the URL and nowhere in the logs.
@@ -68,7 +74,10 @@ async function serve(flags: ConfigFlags): Promise<void> {
       process.exit(1);
     }, drainMs + shutdownBoundMs);
     force.unref();
-    drainAndClose(app, drainMs).then(() => process.exit(0), () => process.exit(1));
+    drainAndClose(app, drainMs).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -81,8 +90,13 @@ const program = new Command('adaptive-gateway')
 program
   .command('serve')
   .alias('mock')
-  .argument('[specs...]', 'OpenAPI files or folders to serve at the paths of their own servers[0].url, instead of a workspace')
-  .description('run the server on a workspace (specs/, handlers/, query/, health.yaml), or mock the OpenAPI files given')
+  .argument(
+    '[specs...]',
+    'OpenAPI files or folders to serve at the paths of their own servers[0].url, instead of a workspace',
+  )
+  .description(
+    'run the server on a workspace (specs/, handlers/, query/, health.yaml), or mock the OpenAPI files given',
+  )
   .option('-p, --port <port>', 'port to listen on (env PORT, default 8080)')
   .option('-H, --host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
   .option('-w, --workspace <dir>', 'workspace folder (env WORKSPACE, default .)')

@@ -11,11 +11,21 @@ const workspace = makeWorkspace();
 afterAll(() => removeWorkspace(workspace));
 
 /** GET `path` through `agent`; the status, the Connection header, and whether the socket was reused. */
-function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; connection?: string; reused: boolean }> {
+function get(
+  port: number,
+  path: string,
+  agent: http.Agent,
+): Promise<{ status: number; connection?: string; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path, agent }, (response) => {
       response.resume();
-      response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection, reused: request.reusedSocket }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode!,
+          connection: response.headers.connection,
+          reused: request.reusedSocket,
+        }),
+      );
     });
     request.on('error', reject);
   });

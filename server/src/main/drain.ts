@@ -57,7 +57,11 @@ export function refuseNewRequests(server: Server): void {
   const body = JSON.stringify(httpError('SHUTTING_DOWN').body());
   server.removeAllListeners('request');
   server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.writeHead(503, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     response.end(body);
   });
 }

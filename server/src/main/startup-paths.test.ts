@@ -24,21 +24,37 @@ describe('start-up paths', () => {
   it('a missing workspace: one line, exit code 2, nothing created', () => {
     const missing = path.join(scratch, 'missing');
     const result = serve(['--workspace', missing]);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: `adaptive-gateway: --workspace="${missing}" is not valid: expected a readable folder, but it does not exist\n` });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `adaptive-gateway: --workspace="${missing}" is not valid: expected a readable folder, but it does not exist\n`,
+    });
     expect(fs.existsSync(missing)).toBe(false);
   });
 
   it('a file given as the workspace (WORKSPACE too): one line, exit code 2, no stack', () => {
     const file = path.join(scratch, 'a-file');
     fs.writeFileSync(file, '');
-    expect(serve(['--workspace', file])).toEqual({ code: 2, stdout: '', stderr: `adaptive-gateway: --workspace="${file}" is not valid: expected a readable folder, but it is not a folder\n` });
-    expect(serve([], { WORKSPACE: file }).stderr).toBe(`adaptive-gateway: WORKSPACE="${file}" is not valid: expected a readable folder, but it is not a folder\n`);
+    expect(serve(['--workspace', file])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `adaptive-gateway: --workspace="${file}" is not valid: expected a readable folder, but it is not a folder\n`,
+    });
+    expect(serve([], { WORKSPACE: file }).stderr).toBe(
+      `adaptive-gateway: WORKSPACE="${file}" is not valid: expected a readable folder, but it is not a folder\n`,
+    );
   });
 
   it('a spec path that is missing or not a .yaml/.yml/.json file: one line, exit code 2', () => {
-    expect(serve([path.join(scratch, 'nope.yaml')])).toMatchObject({ code: 2, stderr: `adaptive-gateway: spec="${path.join(scratch, 'nope.yaml')}" is not valid: expected an OpenAPI file or a folder of them, but it does not exist\n` });
+    expect(serve([path.join(scratch, 'nope.yaml')])).toMatchObject({
+      code: 2,
+      stderr: `adaptive-gateway: spec="${path.join(scratch, 'nope.yaml')}" is not valid: expected an OpenAPI file or a folder of them, but it does not exist\n`,
+    });
     fs.writeFileSync(path.join(scratch, 'notes.txt'), '');
-    expect(serve([path.join(scratch, 'notes.txt')])).toMatchObject({ code: 2, stderr: expect.stringContaining('but it is neither a folder nor a .yaml, .yml or .json file') });
+    expect(serve([path.join(scratch, 'notes.txt')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('but it is neither a folder nor a .yaml, .yml or .json file'),
+    });
   });
 
   it('an unreadable workspace: one line, exit code 2', () => {

@@ -11,7 +11,8 @@ function pathFault(target: string, want: 'folder' | 'spec'): string | undefined 
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'it does not exist' : `it cannot be read (${code})`;
   }
   if (want === 'folder' && !stat.isDirectory()) return 'it is not a folder';
-  if (want === 'spec' && !stat.isDirectory() && !(stat.isFile() && /\.(ya?ml|json)$/i.test(target))) return 'it is neither a folder nor a .yaml, .yml or .json file';
+  if (want === 'spec' && !stat.isDirectory() && !(stat.isFile() && /\.(ya?ml|json)$/i.test(target)))
+    return 'it is neither a folder nor a .yaml, .yml or .json file';
   try {
     fs.accessSync(target, stat.isDirectory() ? fs.constants.R_OK | fs.constants.X_OK : fs.constants.R_OK);
   } catch (error) {
@@ -27,7 +28,12 @@ function pathFault(target: string, want: 'folder' | 'spec'): string | undefined 
  */
 export function checkStartupPaths(config: Config, flags: ConfigFlags): void {
   const workspaceFault = pathFault(config.workspace, 'folder');
-  if (workspaceFault) throw new ConfigError(flags.workspace !== undefined ? '--workspace' : 'WORKSPACE', config.workspace, `a readable folder, but ${workspaceFault}`);
+  if (workspaceFault)
+    throw new ConfigError(
+      flags.workspace !== undefined ? '--workspace' : 'WORKSPACE',
+      config.workspace,
+      `a readable folder, but ${workspaceFault}`,
+    );
   for (const specPath of config.specPaths) {
     const fault = pathFault(specPath, 'spec');
     if (fault) throw new ConfigError('spec', specPath, `an OpenAPI file or a folder of them, but ${fault}`);

@@ -14,7 +14,7 @@ describe('Deadline', () => {
     expect(deadline.remainingMs()).toBe(0);
   });
 
-  it('passes when the caller cancels, with the caller\'s reason (QueryCancelled when none)', async () => {
+  it("passes when the caller cancels, with the caller's reason (QueryCancelled when none)", async () => {
     const controller = new AbortController();
     const deadline = Deadline.after(60_000, controller.signal);
     const waiting = deadline.bound(never());
@@ -29,7 +29,13 @@ describe('Deadline', () => {
     let late: string | undefined;
     let resolveWork!: (value: string) => void;
     const work = new Promise<string>((resolve) => (resolveWork = resolve));
-    await expect(deadline.bound(work, () => (cut = true), (value) => (late = value))).rejects.toBeInstanceOf(QueryTimeout);
+    await expect(
+      deadline.bound(
+        work,
+        () => (cut = true),
+        (value) => (late = value),
+      ),
+    ).rejects.toBeInstanceOf(QueryTimeout);
     expect(cut).toBe(true);
     resolveWork('connection');
     await work;

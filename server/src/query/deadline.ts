@@ -31,7 +31,8 @@ export class Deadline {
     setMaxListeners(0, controller.signal);
     const timer = setTimeout(() => controller.abort(new QueryTimeout(timeoutMs)), timeoutMs);
     // `abort()` without a reason gives a DOMException AbortError: that means "cancelled" too.
-    const givenReason = () => (cancel?.reason instanceof DOMException && cancel.reason.name === 'AbortError' ? undefined : cancel?.reason);
+    const givenReason = () =>
+      cancel?.reason instanceof DOMException && cancel.reason.name === 'AbortError' ? undefined : cancel?.reason;
     const onCancel = () => controller.abort(givenReason() ?? new QueryCancelled());
     if (cancel?.aborted) onCancel();
     cancel?.addEventListener('abort', onCancel, { once: true });

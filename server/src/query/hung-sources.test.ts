@@ -61,7 +61,9 @@ async function timed<T>(work: Promise<T>): Promise<{ ms: number; value: T }> {
   return { ms: performance.now() - start, value };
 }
 
-async function jobStatus(id: string): Promise<{ status: string; started_at: string | null; completed_at: string | null; error: string | null }> {
+async function jobStatus(
+  id: string,
+): Promise<{ status: string; started_at: string | null; completed_at: string | null; error: string | null }> {
   return (await app.inject({ method: 'GET', url: `${base}/async/${id}/status` })).json();
 }
 
@@ -73,7 +75,10 @@ beforeAll(async () => {
   workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-hung-'));
   for (const folder of ['specs', 'handlers', 'query', 'data']) fs.mkdirSync(path.join(workspace, folder));
   fs.writeFileSync(path.join(workspace, 'query', 'sources.yaml'), sourcesYaml(hole.port));
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(workspace, 'data') }, { workspace });
+  const config = loadConfig(
+    { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(workspace, 'data') },
+    { workspace },
+  );
   app = await buildServer(config, { logger: pino({ level: 'silent' }) });
   await app.ready();
 });
@@ -102,7 +107,9 @@ describe('a source that accepts connections and never answers', () => {
   }
 
   it('never exhausts the slots: while many hang, SELECT 1 and a live source answer, and answer first', async () => {
-    const hung = Object.values(hungQueries).flatMap((q) => [q, q]).map((q) => sql(q));
+    const hung = Object.values(hungQueries)
+      .flatMap((q) => [q, q])
+      .map((q) => sql(q));
     let hungSettled = 0;
     for (const h of hung) void h.then(() => hungSettled++);
     // More hung queries than max_concurrent (2), all in flight.
@@ -121,14 +128,21 @@ describe('a source that accepts connections and never answers', () => {
   it('lists tables (GET /sources/{name}/tables) within the timeout: 504 naming the source', async () => {
     const { ms, value: response } = await timed(app.inject({ method: 'GET', url: `${base}/sources/hung_pg/tables` }));
     expect(response.statusCode).toBe(504);
-    expect(response.json<{ detail: string }>().detail).toBe(`Source "hung_pg" did not list its tables within ${timeoutMs} ms`);
+    expect(response.json<{ detail: string }>().detail).toBe(
+      `Source "hung_pg" did not list its tables within ${timeoutMs} ms`,
+    );
     expect(ms).toBeLessThan(answerBound);
   });
 
   it('fails its health check at the check timeout and leaves no connection behind', async () => {
     const health = querySourceHealth(path.join(workspace, 'query', 'sources.yaml'));
     for (const source of health.filter((h) => h.name.startsWith('hung_'))) {
-      const { ms, value: outcome } = await timed(source.check(AbortSignal.timeout(500)).then(() => 'answered', () => 'failed'));
+      const { ms, value: outcome } = await timed(
+        source.check(AbortSignal.timeout(500)).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      );
       expect(outcome, source.name).toBe('failed');
       expect(ms, source.name).toBeLessThan(500 + 1000);
     }
@@ -136,25 +150,38 @@ describe('a source that accepts connections and never answers', () => {
   });
 
   it('fails an async job at its own timeout and starts the next one', async () => {
-    const submit = async (query: string) => (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } })).json<{ query_id: string }>().query_id;
+    const submit = async (query: string) =>
+      (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } })).json<{ query_id: string }>()
+        .query_id;
     const hung = await submit(hungQueries.redis);
     const next = await submit('SELECT 42 AS answer');
-    await vi.waitFor(async () => expect((await jobStatus(hung)).status).toBe('FAILED'), { timeout: answerBound + 1000, interval: 50 });
+    await vi.waitFor(async () => expect((await jobStatus(hung)).status).toBe('FAILED'), {
+      timeout: answerBound + 1000,
+      interval: 50,
+    });
     const failed = await jobStatus(hung);
     expect(failed.error).toContain(`${timeoutMs} ms`);
     expect(Date.parse(failed.completed_at!) - Date.parse(failed.started_at!)).toBeLessThan(answerBound);
-    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), {
+      timeout: 5000,
+      interval: 50,
+    });
   });
 
   it('frees the worker when a job on it is cancelled: the queued job starts at once', async () => {
-    const submit = async (query: string) => (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } })).json<{ query_id: string }>().query_id;
+    const submit = async (query: string) =>
+      (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query } })).json<{ query_id: string }>()
+        .query_id;
     const hung = await submit(hungQueries.nats);
     const next = await submit('SELECT 42 AS answer');
     await vi.waitFor(async () => expect((await jobStatus(hung)).started_at).not.toBeNull(), { interval: 20 });
     expect((await jobStatus(next)).started_at).toBeNull();
     const cancel = await app.inject({ method: 'DELETE', url: `${base}/async/${hung}` });
     expect(cancel.json()).toMatchObject({ status: 'CANCELLED' });
-    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect((await jobStatus(next)).status).toBe('COMPLETED'), {
+      timeout: 5000,
+      interval: 20,
+    });
     // The worker was free before the hung job's own timeout would have freed it.
     const started = (id: string) => jobStatus(id).then((job) => Date.parse(job.started_at!));
     expect(await started(next)).toBeLessThan((await started(hung)) + timeoutMs);
@@ -172,10 +199,15 @@ describe('a query stopped before it reaches its source', () => {
     const deadline = Deadline.after(60_000, controller.signal);
     try {
       for (const { definition, connector } of opened.catalog.list()) {
-        const table = { name: hungQueries[definition.connector].split('.')[1], columns: [{ name: 'a', type: 'INTEGER' }] };
-        const reading = connector.scan({ table, columns: table.columns, filters: [], deadline, workDir: dir }).then(async (scan) => {
-          if (scan.output.kind === 'rows') for await (const _ of scan.output.batches);
-        });
+        const table = {
+          name: hungQueries[definition.connector].split('.')[1],
+          columns: [{ name: 'a', type: 'INTEGER' }],
+        };
+        const reading = connector
+          .scan({ table, columns: table.columns, filters: [], deadline, workDir: dir })
+          .then(async (scan) => {
+            if (scan.output.kind === 'rows') for await (const _ of scan.output.batches);
+          });
         await expect(reading, definition.name).rejects.toBeInstanceOf(QueryCancelled);
       }
       // Give a socket that was opened anyway the time to connect, then none may be left.
@@ -209,10 +241,15 @@ describe('a source that stalls after the handshake', () => {
     await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-stall-'));
     const port = (stalling.address() as net.AddressInfo).port;
-    const setup = setupFromText(dir, `limits: { timeout_ms: ${timeoutMs} }\nsources:\n  - { name: slow, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }\n`);
+    const setup = setupFromText(
+      dir,
+      `limits: { timeout_ms: ${timeoutMs} }\nsources:\n  - { name: slow, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }\n`,
+    );
     const opened = await engineFor(setup);
     try {
-      const { ms, value: error } = await timed(opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e));
+      const { ms, value: error } = await timed(
+        opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
+      );
       expect((error as HttpError).status).toBe(504);
       expect(ms).toBeLessThan(answerBound);
       expect(commands).toContain('XRANGE');
@@ -228,13 +265,18 @@ describe('a source that stalls after the handshake', () => {
 describe('a Trino coordinator that accepts connections and never answers', () => {
   it('answers 504 within the timeout + 1 s and drops its connection', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-hung-trino-'));
-    const setup = setupFromText(dir, `engine: trino\ntrino: { server: "http://127.0.0.1:${hole.port}", user: analyst }\nsources:\n  - { name: lake, type: object-storage, connector: folder, path: . }\n`);
+    const setup = setupFromText(
+      dir,
+      `engine: trino\ntrino: { server: "http://127.0.0.1:${hole.port}", user: analyst }\nsources:\n  - { name: lake, type: object-storage, connector: folder, path: . }\n`,
+    );
     const parser = await SqlParser.create();
     const catalog = new SourceCatalog(setup.sources);
     const engine = new TrinoEngine(catalog, parser, setup.trino!, setup.limits);
     try {
       const accepted = hole.accepted;
-      const { ms, value: error } = await timed(engine.run('SELECT * FROM lake.t', { maxRows: 10, timeoutMs }).catch((e: unknown) => e));
+      const { ms, value: error } = await timed(
+        engine.run('SELECT * FROM lake.t', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
+      );
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).status).toBe(504);
       expect((error as HttpError).detail).toContain(`${timeoutMs} ms`);

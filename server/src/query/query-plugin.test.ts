@@ -31,7 +31,12 @@ beforeAll(() => {
   fs.mkdirSync(path.join(workspace, 'specs'));
   fs.mkdirSync(path.join(workspace, 'handlers'));
   const sources = path.join(workspace, 'query', 'sources.yaml');
-  fs.writeFileSync(sources, fs.readFileSync(sources, 'utf8').replace('limits:\n', 'async:\n  workers: 1\n  max_queued: 1\nlimits:\n  max_query_length: 2000\n'));
+  fs.writeFileSync(
+    sources,
+    fs
+      .readFileSync(sources, 'utf8')
+      .replace('limits:\n', 'async:\n  workers: 1\n  max_queued: 1\nlimits:\n  max_query_length: 2000\n'),
+  );
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-data-'));
 });
 afterAll(() => {
@@ -62,11 +67,19 @@ describe('/api/v1/query', () => {
   it("lists a source's tables with their columns, and answers 404 for an unknown source", async () => {
     const response = await app.inject({ method: 'GET', url: `${base}/sources/SHOP/tables` });
     expect(response.statusCode).toBe(200);
-    const body = response.json<{ source: string; tables: { name: string; columns: { name: string; type: string }[] }[] }>();
+    const body = response.json<{
+      source: string;
+      tables: { name: string; columns: { name: string; type: string }[] }[];
+    }>();
     expect(body.source).toBe('shop');
     expect(body.tables.map((t) => t.name).sort()).toEqual(['customers', 'orders']);
-    expect(body.tables.find((t) => t.name === 'customers')!.columns).toContainEqual({ name: 'region', type: expect.any(String) });
-    const events = (await app.inject({ method: 'GET', url: `${base}/sources/events/tables` })).json<{ tables: { name: string }[] }>();
+    expect(body.tables.find((t) => t.name === 'customers')!.columns).toContainEqual({
+      name: 'region',
+      type: expect.any(String),
+    });
+    const events = (await app.inject({ method: 'GET', url: `${base}/sources/events/tables` })).json<{
+      tables: { name: string }[];
+    }>();
     expect(events.tables.map((t) => t.name)).toEqual(['clicks']);
     const unknown = await app.inject({ method: 'GET', url: `${base}/sources/nothing/tables` });
     expect(unknown.statusCode).toBe(404);
@@ -74,7 +87,11 @@ describe('/api/v1/query', () => {
   });
 
   it('runs SQL and answers in the unified shape', async () => {
-    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region ORDER BY region LIMIT 2' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: `${base}/sql`,
+      payload: { query: 'SELECT region, count(*) AS n FROM shop.customers GROUP BY region ORDER BY region LIMIT 2' },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['columns', 'elapsed_ms', 'row_count', 'rows', 'truncated']);
@@ -108,15 +125,28 @@ describe('/api/v1/query', () => {
   });
 
   it('runs an async query: 202, status, paged results', async () => {
-    const accepted = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT id, name FROM shop.customers ORDER BY id' } });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `${base}/async`,
+      payload: { query: 'SELECT id, name FROM shop.customers ORDER BY id' },
+    });
     expect(accepted.statusCode).toBe(202);
     const job = accepted.json<{ query_id: string; status: string; submitted_at: string }>();
     expect(job.status).toBe('RUNNING');
     expect(Number.isNaN(Date.parse(job.submitted_at))).toBe(false);
     const status = await settle(app, job.query_id);
-    expect(Object.keys(status).sort()).toEqual(['completed_at', 'error', 'query_id', 'started_at', 'status', 'submitted_at']);
+    expect(Object.keys(status).sort()).toEqual([
+      'completed_at',
+      'error',
+      'query_id',
+      'started_at',
+      'status',
+      'submitted_at',
+    ]);
     expect(status.status).toBe('COMPLETED');
-    const page = (await app.inject({ method: 'GET', url: `${base}/async/${job.query_id}/results?offset=100&limit=15` })).json();
+    const page = (
+      await app.inject({ method: 'GET', url: `${base}/async/${job.query_id}/results?offset=100&limit=15` })
+    ).json();
     expect(page.rows.map((r: { id: number }) => r.id)).toEqual(Array.from({ length: 15 }, (_, i) => 101 + i));
     expect(page).toMatchObject({ row_count: 15, total_row_count: 120, next_offset: 115, truncated: false });
     const last = (await app.inject({ method: 'GET', url: `${base}/async/${job.query_id}/results?offset=115` })).json();
@@ -124,8 +154,14 @@ describe('/api/v1/query', () => {
   });
 
   it('refuses a bad async query at once and answers 404 for unknown jobs', async () => {
-    expect((await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'COPY x TO y' } })).statusCode).toBe(400);
-    for (const url of [`${base}/async/00000000-0000-4000-8000-000000000000/status`, `${base}/async/..%2F..%2Fetc%2Fpasswd/status`, `${base}/async/nope/results`]) {
+    expect(
+      (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'COPY x TO y' } })).statusCode,
+    ).toBe(400);
+    for (const url of [
+      `${base}/async/00000000-0000-4000-8000-000000000000/status`,
+      `${base}/async/..%2F..%2Fetc%2Fpasswd/status`,
+      `${base}/async/nope/results`,
+    ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
     }
@@ -133,20 +169,26 @@ describe('/api/v1/query', () => {
   });
 
   it('answers 409 before completion, cancels a running job, and bounds the queue', async () => {
-    const first = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    const first = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{
+      query_id: string;
+    }>();
     const early = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ status: 'RUNNING' });
     await waitStarted(app, first.query_id);
     // One worker busy, one job waiting: the queue (max_queued 1) is full.
-    const second = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    const second = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{
+      query_id: string;
+    }>();
     const third = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } });
     expect(third.statusCode).toBe(503);
 
     const cancelled = await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'CANCELLED' });
-    expect((await app.inject({ method: 'DELETE', url: `${base}/async/${second.query_id}` })).json()).toMatchObject({ status: 'CANCELLED' });
+    expect((await app.inject({ method: 'DELETE', url: `${base}/async/${second.query_id}` })).json()).toMatchObject({
+      status: 'CANCELLED',
+    });
     await sleep(200);
     expect((await settle(app, first.query_id)).status).toBe('CANCELLED');
     const results = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
@@ -158,7 +200,9 @@ describe('/api/v1/query', () => {
     expect(removed.json()).toMatchObject({ status: 'CANCELLED' });
     expect((await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/status` })).statusCode).toBe(404);
     // The worker is free again.
-    const next = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1 AS one' } })).json<{ query_id: string }>();
+    const next = (
+      await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1 AS one' } })
+    ).json<{ query_id: string }>();
     expect((await settle(app, next.query_id)).status).toBe('COMPLETED');
   });
 });
@@ -166,16 +210,24 @@ describe('/api/v1/query', () => {
 describe('async jobs across a restart', () => {
   it('keeps finished results and fails jobs that were running', async () => {
     const first = await start();
-    const done = (await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 42::BIGINT AS answer' } })).json<{ query_id: string }>();
+    const done = (
+      await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 42::BIGINT AS answer' } })
+    ).json<{ query_id: string }>();
     expect((await settle(first, done.query_id)).status).toBe('COMPLETED');
-    const running = (await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{ query_id: string }>();
+    const running = (await first.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{
+      query_id: string;
+    }>();
     await waitStarted(first, running.query_id);
     await first.close();
 
     const second = await start();
     try {
-      expect((await second.inject({ method: 'GET', url: `${base}/async/${done.query_id}/results` })).json().rows).toEqual([{ answer: 42 }]);
-      const interrupted = (await second.inject({ method: 'GET', url: `${base}/async/${running.query_id}/status` })).json();
+      expect(
+        (await second.inject({ method: 'GET', url: `${base}/async/${done.query_id}/results` })).json().rows,
+      ).toEqual([{ answer: 42 }]);
+      const interrupted = (
+        await second.inject({ method: 'GET', url: `${base}/async/${running.query_id}/status` })
+      ).json();
       expect(interrupted).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
       expect(interrupted.completed_at).not.toBeNull();
     } finally {
@@ -185,8 +237,20 @@ describe('async jobs across a restart', () => {
 
   it('expires finished jobs after the retention period', async () => {
     const store = new FolderJobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-jobs-')));
-    const settings = { workers: 1, maxQueued: 1, retentionMs: 60_000, maxRows: 10, timeoutMs: 1000, maxResultBytes: 1000, maxStoredBytes: 1000 };
-    const engine = { validate: async () => undefined, run: async () => ({ columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 0, scans: [] }), close: async () => undefined };
+    const settings = {
+      workers: 1,
+      maxQueued: 1,
+      retentionMs: 60_000,
+      maxRows: 10,
+      timeoutMs: 1000,
+      maxResultBytes: 1000,
+      maxStoredBytes: 1000,
+    };
+    const engine = {
+      validate: async () => undefined,
+      run: async () => ({ columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 0, scans: [] }),
+      close: async () => undefined,
+    };
     const runner = new JobRunner(store, engine, settings, 15_000, { error: () => undefined });
     await runner.start();
     const job = await runner.submit('SELECT 1', null);
@@ -204,8 +268,14 @@ describe('async jobs across a restart', () => {
 describe('a bad sources.yaml', () => {
   it('stops the server from starting, naming the line', async () => {
     const dir = copyExampleWorkspace();
-    fs.writeFileSync(path.join(dir, 'query', 'sources.yaml'), 'sources:\n  - name: a\n    type: relational\n    connector: duckdb\n    path: x.duckdb\n    passwrd: y\n');
-    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data') }, { workspace: dir });
+    fs.writeFileSync(
+      path.join(dir, 'query', 'sources.yaml'),
+      'sources:\n  - name: a\n    type: relational\n    connector: duckdb\n    path: x.duckdb\n    passwrd: y\n',
+    );
+    const config = loadConfig(
+      { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data') },
+      { workspace: dir },
+    );
     const error = await buildServer(config, { logger: pino({ level: 'silent' }) }).then(
       () => undefined,
       (e: unknown) => e,

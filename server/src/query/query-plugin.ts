@@ -49,41 +49,63 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
     // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
     const { timeoutMs } = setup.limits;
     try {
-      return { source: source.definition.name, tables: await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline)) };
+      return {
+        source: source.definition.name,
+        tables: await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline)),
+      };
     } catch (error) {
-      if (error instanceof QueryTimeout) throw queryErrors.timeout(timeoutMs, `Source "${source.definition.name}" did not list its tables within ${timeoutMs} ms`);
-      throw queryErrors.sourceUnavailable(`Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`);
+      if (error instanceof QueryTimeout)
+        throw queryErrors.timeout(
+          timeoutMs,
+          `Source "${source.definition.name}" did not list its tables within ${timeoutMs} ms`,
+        );
+      throw queryErrors.sourceUnavailable(
+        `Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`,
+      );
     }
   });
 
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
   await app.register(sparqlRoutes, { queries: service, folder: path.dirname(config.querySources) });
 
-  app.post<{ Body: { query: string } }>('/sql', { schema: { body: queryBody }, preValidation: stringFields('query') }, async (request) => {
-    const { scans, ...result } = await service.sql(request.body.query);
-    options.log.debug({ scans }, 'query scans');
-    return result;
-  });
+  app.post<{ Body: { query: string } }>(
+    '/sql',
+    { schema: { body: queryBody }, preValidation: stringFields('query') },
+    async (request) => {
+      const { scans, ...result } = await service.sql(request.body.query);
+      options.log.debug({ scans }, 'query scans');
+      return result;
+    },
+  );
 
-  app.post<{ Body: { query: string } }>('/async', { schema: { body: queryBody }, preValidation: stringFields('query') }, async (request, reply) => {
-    const owner = principalOf(request);
-    await service.engine.validate(request.body.query);
-    await service.checkReferences(request.body.query, submitCheckTimeoutMs);
-    const job = await service.jobs.submit(request.body.query, owner);
-    return reply.code(202).send({ query_id: job.query_id, status: job.status, submitted_at: job.submitted_at });
-  });
+  app.post<{ Body: { query: string } }>(
+    '/async',
+    { schema: { body: queryBody }, preValidation: stringFields('query') },
+    async (request, reply) => {
+      const owner = principalOf(request);
+      await service.engine.validate(request.body.query);
+      await service.checkReferences(request.body.query, submitCheckTimeoutMs);
+      const job = await service.jobs.submit(request.body.query, owner);
+      return reply.code(202).send({ query_id: job.query_id, status: job.status, submitted_at: job.submitted_at });
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) => service.jobs.status(request.params.id, principalOf(request)));
+  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) =>
+    service.jobs.status(request.params.id, principalOf(request)),
+  );
 
   app.get<{ Params: { id: string }; Querystring: { offset: number; limit: number } }>(
     '/async/:id/results',
     { schema: { params: idParams, querystring: pageQuery } },
-    async (request) => service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
+    async (request) =>
+      service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
   naturalLanguageRoutes(app, service, config, options.log);
 
-  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) => service.jobs.delete(request.params.id, principalOf(request)));
+  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) =>
+    service.jobs.delete(request.params.id, principalOf(request)),
+  );
 
   // Any other path under the prefix: the service's own 404 body.
   app.all('/*', async (request) => {

@@ -22,12 +22,25 @@ export class QueryService {
   ) {}
 
   /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in `dataDir`). */
-  static async create(setup: QuerySetup, dataDir: string, log: JobLog, jobSettings: JobStoreSettings = localJobStore): Promise<QueryService> {
+  static async create(
+    setup: QuerySetup,
+    dataDir: string,
+    log: JobLog,
+    jobSettings: JobStoreSettings = localJobStore,
+  ): Promise<QueryService> {
     const catalog = new SourceCatalog(setup.sources);
     const parser = await SqlParser.create();
     const engine: QueryEngine =
-      setup.engine === 'trino' ? new TrinoEngine(catalog, parser, setup.trino!, setup.limits) : new DuckDBEngine(catalog, parser, setup.limits);
-    const jobs = new JobRunner(await openJobStore(jobSettings, dataDir, log), engine, setup.async, jobSettings.leaseMs, log);
+      setup.engine === 'trino'
+        ? new TrinoEngine(catalog, parser, setup.trino!, setup.limits)
+        : new DuckDBEngine(catalog, parser, setup.limits);
+    const jobs = new JobRunner(
+      await openJobStore(jobSettings, dataDir, log),
+      engine,
+      setup.async,
+      jobSettings.leaseMs,
+      log,
+    );
     await jobs.start();
     return new QueryService(setup, catalog, engine, jobs, parser);
   }
@@ -48,16 +61,22 @@ export class QueryService {
     await withDeadline(timeoutMs, (deadline) => this.checkEach(references, deadline));
   }
 
-  private async checkEach(references: ReturnType<typeof analyseQuery>['references'], deadline: Deadline): Promise<void> {
+  private async checkEach(
+    references: ReturnType<typeof analyseQuery>['references'],
+    deadline: Deadline,
+  ): Promise<void> {
     for (const ref of references) {
       const source = this.catalog.get(ref.source);
       if (!source) {
         const known = this.catalog.list().map((s) => s.definition.name);
-        throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
+        throw queryErrors.notFound(
+          `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
+        );
       }
       if (this.setup.engine !== 'duckdb') continue;
       const info = await source.connector.describeTable(ref.table, deadline).catch(() => null);
-      if (info === undefined) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
+      if (info === undefined)
+        throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
     }
   }
 

@@ -16,7 +16,8 @@ function exampleWith(limits: string): string {
   return workspace;
 }
 
-const sql = (server: { app: FastifyInstance }, query: string) => server.app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+const sql = (server: { app: FastifyInstance }, query: string) =>
+  server.app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
 
 describe('result byte limit (limits.max_result_bytes)', () => {
   const server = serverForTests(() => exampleWith('  max_result_bytes: 4096\n'));
@@ -24,7 +25,12 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   it('truncates a SQL result at the byte limit, names the limit, and holds no more rows than fit', async () => {
     const response = await sql(server, "SELECT i, repeat('x', 1000) AS s FROM range(20000) t(i)");
     expect(response.statusCode).toBe(200);
-    const body = response.json<{ rows: { i: number }[]; row_count: number; truncated: boolean; truncated_reason: string }>();
+    const body = response.json<{
+      rows: { i: number }[];
+      row_count: number;
+      truncated: boolean;
+      truncated_reason: string;
+    }>();
     expect(body.truncated).toBe(true);
     expect(body.truncated_reason).toBe('the result was cut at the byte limit, limits.max_result_bytes = 4096');
     expect(body.row_count).toBe(4);
@@ -35,7 +41,9 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   it('answers 413 naming the limit when a single row is larger than it', async () => {
     const response = await sql(server, "SELECT repeat('x', 100000) AS s FROM range(20000)");
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ detail: 'One row of the result is larger than the result limit of 4096 bytes (limits.max_result_bytes)' });
+    expect(response.json()).toEqual({
+      detail: 'One row of the result is larger than the result limit of 4096 bytes (limits.max_result_bytes)',
+    });
   });
 
   it('leaves a result within the limit whole, without a reason', async () => {
@@ -53,14 +61,20 @@ describe('result byte limit (limits.max_result_bytes)', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-results-truncated']).toBe('true');
-    expect(response.headers['x-results-truncated-reason']).toBe('the result was cut at the byte limit, limits.max_result_bytes = 4096');
+    expect(response.headers['x-results-truncated-reason']).toBe(
+      'the result was cut at the byte limit, limits.max_result_bytes = 4096',
+    );
     const bindings = response.json<{ results: { bindings: unknown[] } }>().results.bindings;
     expect(bindings.length).toBeGreaterThan(0);
     expect(bindings.length).toBeLessThan(120);
   });
 
   it('bounds natural-language results and says so in the answer', async () => {
-    const response = await server.app.inject({ method: 'POST', url: `${base}/natural-language`, payload: { question: 'list all orders' } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: `${base}/natural-language`,
+      payload: { question: 'list all orders' },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json<{ answer: string; results: unknown[] }>();
     expect(body.results.length).toBeLessThan(1500);
@@ -91,7 +105,9 @@ describe('result column names (docs/query.md)', () => {
     const response = await large;
     expect(response.statusCode).toBe(200);
     const body = response.json<{ row_count: number; truncated_reason: string }>();
-    expect(body.truncated_reason).toBe(`the result was cut at the byte limit, limits.max_result_bytes = ${32 * 1024 * 1024}`);
+    expect(body.truncated_reason).toBe(
+      `the result was cut at the byte limit, limits.max_result_bytes = ${32 * 1024 * 1024}`,
+    );
     expect(body.row_count).toBe(335);
     expect(response.body.length).toBeLessThan(32 * 1024 * 1024 + 1000);
   });

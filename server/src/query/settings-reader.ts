@@ -5,7 +5,6 @@ import { isObject } from '../core/json.js';
 type PathKey = string | number;
 type Json = Record<string, unknown>;
 
-
 /**
  * DuckDB column types a configured field may have (streaming sources' field schemas). Kept to the
  * scalar types every connector can convert a JSON or string value into.
@@ -74,7 +73,8 @@ export class SettingsReader {
   integer(key: string, min: number, max: number, fallback: number): number {
     if (!this.has(key)) return fallback;
     const value = Number(this.value[key]);
-    if (!Number.isInteger(value) || value < min || value > max) return this.fail(key, `"${key}" must be a whole number from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      return this.fail(key, `"${key}" must be a whole number from ${min} to ${max}`);
     return value;
   }
 
@@ -87,14 +87,19 @@ export class SettingsReader {
 
   oneOf<T extends string>(key: string, allowed: readonly T[], fallback?: T): T {
     const value = this.string(key, fallback);
-    if (!(allowed as readonly string[]).includes(value)) return this.fail(key, `"${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    if (!(allowed as readonly string[]).includes(value))
+      return this.fail(key, `"${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
     return value as T;
   }
 
   /** An SQL identifier (letters, digits, underscore; not starting with a digit). */
   identifier(key: string, fallback?: string): string {
     const value = this.string(key, fallback);
-    if (!identifierPattern.test(value)) return this.fail(key, `"${key}" must be an identifier (letters, digits and _, not starting with a digit), got ${JSON.stringify(value)}`);
+    if (!identifierPattern.test(value))
+      return this.fail(
+        key,
+        `"${key}" must be an identifier (letters, digits and _, not starting with a digit), got ${JSON.stringify(value)}`,
+      );
     return value;
   }
 
@@ -120,7 +125,8 @@ export class SettingsReader {
   stringList(key: string): string[] | undefined {
     const value = this.value[key];
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return this.fail(key, `"${key}" must be a list of strings`);
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+      return this.fail(key, `"${key}" must be a list of strings`);
     return value as string[];
   }
 
@@ -132,7 +138,10 @@ export class SettingsReader {
       if (!identifierPattern.test(name)) reader.fail(name, `field name "${name}" must be an identifier`);
       const normalised = typeof type === 'string' ? type.trim().toUpperCase() : '';
       if (!fieldTypePattern.test(normalised)) {
-        reader.fail(name, `field "${name}" has type ${JSON.stringify(type)}; expected BOOLEAN, an integer type, FLOAT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, UUID or JSON`);
+        reader.fail(
+          name,
+          `field "${name}" has type ${JSON.stringify(type)}; expected BOOLEAN, an integer type, FLOAT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, UUID or JSON`,
+        );
       }
       fields.push({ name, type: normalised.replace(/\s+/g, '') });
     }

@@ -12,7 +12,8 @@ export class SourceCatalog {
   private readonly sources = new Map<string, LiveSource>();
 
   constructor(definitions: readonly SourceDefinition[]) {
-    for (const definition of definitions) this.sources.set(definition.name.toLowerCase(), { definition, connector: definition.connect() });
+    for (const definition of definitions)
+      this.sources.set(definition.name.toLowerCase(), { definition, connector: definition.connect() });
   }
 
   /** A source by name, ignoring case as DuckDB does. */
@@ -26,7 +27,11 @@ export class SourceCatalog {
 
   /** What `GET /sources` shows: names, types and descriptions only, never a setting. */
   summaries(): { name: string; type: SourceType; description: string }[] {
-    return this.list().map(({ definition }) => ({ name: definition.name, type: definition.type, description: definition.description }));
+    return this.list().map(({ definition }) => ({
+      name: definition.name,
+      type: definition.type,
+      description: definition.description,
+    }));
   }
 
   async close(): Promise<void> {

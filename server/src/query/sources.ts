@@ -69,7 +69,15 @@ export interface QuerySetup {
   sources: SourceDefinition[];
 }
 
-export const defaultLimits: QueryLimits = { maxRows: 10_000, timeoutMs: 30_000, memoryLimit: '512MB', threads: 2, maxQueryLength: 100_000, maxConcurrent: 4, maxResultBytes: 32 * 1024 * 1024 };
+export const defaultLimits: QueryLimits = {
+  maxRows: 10_000,
+  timeoutMs: 30_000,
+  memoryLimit: '512MB',
+  threads: 2,
+  maxQueryLength: 100_000,
+  maxConcurrent: 4,
+  maxResultBytes: 32 * 1024 * 1024,
+};
 export const defaultAsync: AsyncSettings = {
   workers: 2,
   maxQueued: 100,
@@ -94,9 +102,18 @@ function readSize(reader: SettingsReader, key: string, fallback: number): number
 
 function readLimits(reader: SettingsReader | undefined): QueryLimits {
   if (!reader) return { ...defaultLimits };
-  reader.allowOnly(['max_rows', 'timeout_ms', 'memory_limit', 'threads', 'max_query_length', 'max_concurrent', 'max_result_bytes']);
+  reader.allowOnly([
+    'max_rows',
+    'timeout_ms',
+    'memory_limit',
+    'threads',
+    'max_query_length',
+    'max_concurrent',
+    'max_result_bytes',
+  ]);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) reader.fail('memory_limit', '"memory_limit" must be a size such as 512MB or 2GB');
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit))
+    reader.fail('memory_limit', '"memory_limit" must be a size such as 512MB or 2GB');
   return {
     maxRows: reader.integer('max_rows', 1, 10_000_000, defaultLimits.maxRows),
     timeoutMs: reader.integer('timeout_ms', 10, 3_600_000, defaultLimits.timeoutMs),
@@ -111,10 +128,19 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
 
 function readAsync(reader: SettingsReader | undefined): AsyncSettings {
   if (!reader) return { ...defaultAsync };
-  reader.allowOnly(['workers', 'max_queued', 'retention_hours', 'max_rows', 'timeout_ms', 'max_result_size', 'max_stored_size']);
+  reader.allowOnly([
+    'workers',
+    'max_queued',
+    'retention_hours',
+    'max_rows',
+    'timeout_ms',
+    'max_result_size',
+    'max_stored_size',
+  ]);
   const maxResultBytes = readSize(reader, 'max_result_size', defaultAsync.maxResultBytes);
   const maxStoredBytes = readSize(reader, 'max_stored_size', defaultAsync.maxStoredBytes);
-  if (maxResultBytes > maxStoredBytes) reader.fail('max_result_size', '"max_result_size" must not be larger than "max_stored_size"');
+  if (maxResultBytes > maxStoredBytes)
+    reader.fail('max_result_size', '"max_result_size" must not be larger than "max_stored_size"');
   return {
     workers: reader.integer('workers', 1, 64, defaultAsync.workers),
     maxQueued: reader.integer('max_queued', 0, 100_000, defaultAsync.maxQueued),
@@ -129,19 +155,27 @@ function readAsync(reader: SettingsReader | undefined): AsyncSettings {
 function readTrino(reader: SettingsReader): TrinoSettings {
   reader.allowOnly(['server', 'user', 'password', 'retries']);
   const server = reader.string('server');
-  if (!/^https?:\/\/[^/\s]+/.test(server)) reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
-  return { server: server.replace(/\/+$/, ''), user: reader.string('user', 'adaptive-workbench'), password: reader.optionalString('password'), retries: reader.integer('retries', 0, 20, 5) };
+  if (!/^https?:\/\/[^/\s]+/.test(server))
+    reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
+  return {
+    server: server.replace(/\/+$/, ''),
+    user: reader.string('user', 'adaptive-workbench'),
+    password: reader.optionalString('password'),
+    retries: reader.integer('retries', 0, 20, 5),
+  };
 }
 
 function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>): SourceDefinition {
   const name = reader.identifier('name');
-  if (reservedNames.has(name.toLowerCase())) reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
+  if (reservedNames.has(name.toLowerCase()))
+    reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
   if (seen.has(name.toLowerCase())) reader.fail('name', `a source named "${name}" is already defined`);
   seen.add(name.toLowerCase());
   const type = reader.oneOf('type', sourceTypes);
   const connector = reader.oneOf('connector', Object.keys(connectorKinds));
   const kind = connectorKinds[connector];
-  if (kind.sourceType !== type) reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
+  if (kind.sourceType !== type)
+    reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
   reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...kind.settingKeys]);
   let trino = { catalog: name, schema: 'default' };
   if (reader.has('trino')) {

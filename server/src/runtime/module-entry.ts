@@ -29,7 +29,12 @@ export function startModuleWorker(callerUrl: string, entry: string, options: Wor
  * Starts a Node.js child process on `entry` with an IPC channel; from sources it runs under tsx's loader.
  * `options.execArgv` comes after the loader's flags.
  */
-export function startModuleProcess(callerUrl: string, entry: string, args: string[], options: ForkOptions): ChildProcess {
+export function startModuleProcess(
+  callerUrl: string,
+  entry: string,
+  args: string[],
+  options: ForkOptions,
+): ChildProcess {
   const { url, fromSources } = entryUrl(callerUrl, entry);
   const execArgv = [...(fromSources ? ['--import', 'tsx'] : []), ...(options.execArgv ?? [])];
   return fork(fileURLToPath(url), args, { ...options, execArgv });

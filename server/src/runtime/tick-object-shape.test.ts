@@ -11,7 +11,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tick-object-shape-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** The module as plain JavaScript, for a Node process started outside Vitest. */
 const modulePath = path.join(dir, 'tick-object-shape.mjs');
-buildSync({ entryPoints: [path.join(here, 'tick-object-shape.ts')], outfile: modulePath, format: 'esm', platform: 'node', logLevel: 'silent' });
+buildSync({
+  entryPoints: [path.join(here, 'tick-object-shape.ts')],
+  outfile: modulePath,
+  format: 'esm',
+  platform: 'node',
+  logLevel: 'silent',
+});
 
 /**
  * Runs a fresh Node process that queues ticks between full GCs (each GC runs with no tick queued),
@@ -29,8 +35,13 @@ function secondKeyCacheAfterGcs(withModule: boolean): 'monomorphic' | 'megamorph
     }
     for (let i = 0; i < 50; i++) await tick();
     new Function('f', '%DebugPrint(f)')(process.nextTick);`;
-  const printed = execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
-  if (/DefineKeyedOwnPropertyInLiteral MONOMORPHIC \{\n[^\n]*\n[^\n]*Symbol: trigger_async_id_symbol/.test(printed)) return 'monomorphic';
+  const printed = execFileSync(
+    process.execPath,
+    ['--allow-natives-syntax', '--expose-gc', '--input-type=module', '-e', script],
+    { encoding: 'utf8' },
+  );
+  if (/DefineKeyedOwnPropertyInLiteral MONOMORPHIC \{\n[^\n]*\n[^\n]*Symbol: trigger_async_id_symbol/.test(printed))
+    return 'monomorphic';
   if (/DefineKeyedOwnPropertyInLiteral MEGAMORPHIC/.test(printed)) return 'megamorphic';
   throw new Error(`unexpected description of process.nextTick:\n${printed.slice(0, 2000)}`);
 }

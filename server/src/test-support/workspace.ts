@@ -42,7 +42,10 @@ export function removeWorkspace(dir: string): void {
  * (by default an empty one): started before them, closed and its workspace removed after them. Read
  * `server.app` and `server.workspace` inside the tests.
  */
-export function serverForTests(createWorkspace: () => string = makeWorkspace, env: Record<string, string> = {}): { app: FastifyInstance; workspace: string } {
+export function serverForTests(
+  createWorkspace: () => string = makeWorkspace,
+  env: Record<string, string> = {},
+): { app: FastifyInstance; workspace: string } {
   const server = {} as { app: FastifyInstance; workspace: string };
   beforeAll(async () => {
     server.workspace = createWorkspace();

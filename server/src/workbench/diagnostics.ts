@@ -22,14 +22,22 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   const diagnostics: WorkbenchDiagnostic[] = [];
   for (const problem of gateway.loadProblems) {
-    const diagnostic: WorkbenchDiagnostic = { path: gatewayFilePath(problem.file), severity: 'error', message: problem.message };
+    const diagnostic: WorkbenchDiagnostic = {
+      path: gatewayFilePath(problem.file),
+      severity: 'error',
+      message: problem.message,
+    };
     if (problem.line !== undefined) diagnostic.line = problem.line;
     if (problem.column !== undefined) diagnostic.column = problem.column;
     diagnostics.push(diagnostic);
   }
   for (const fault of gateway.faults.list()) {
     const where = fault.route === undefined ? '' : `${fault.route}: `;
-    diagnostics.push({ path: gatewayFilePath(fault.file), severity: 'error', message: `${where}${fault.message} (${fault.at})` });
+    diagnostics.push({
+      path: gatewayFilePath(fault.file),
+      severity: 'error',
+      message: `${where}${fault.message} (${fault.at})`,
+    });
   }
   for (const { entry, reason } of gateway.table.conflicts) {
     diagnostics.push({ path: gatewayFilePath(entry.file), severity: 'warning', message: reason });

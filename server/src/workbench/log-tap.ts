@@ -2,7 +2,14 @@ import pino from 'pino';
 import type { WorkbenchLogLine } from '../contract/index.js';
 import type { Logger } from '../core/logger.js';
 
-const levelNames: Record<number, WorkbenchLogLine['level']> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const levelNames: Record<number, WorkbenchLogLine['level']> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 const maxFieldsChars = 4096;
 const omittedFields = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'v']);
 

@@ -77,7 +77,8 @@ export function serveRenderer(app: FastifyInstance, rendererDir: string): void {
     const relative = request.params['*'];
     const segments = relative.split('/');
     const file = path.join(root, ...segments);
-    const plain = segments.every((s) => s !== '' && !s.startsWith('.')) && !relative.includes('\\') && !relative.includes('\0');
+    const plain =
+      segments.every((s) => s !== '' && !s.startsWith('.')) && !relative.includes('\\') && !relative.includes('\0');
     const stat = plain && file.startsWith(root + path.sep) ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
     if (!stat?.isFile() || !fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep)) {
       return reply.code(404).send({ detail: `No workbench file ${relative}` });

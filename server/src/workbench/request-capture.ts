@@ -19,13 +19,19 @@ function headersOf(raw: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    headers[name] = redactedHeaders.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : String(value);
+    headers[name] = redactedHeaders.has(name.toLowerCase())
+      ? '[redacted]'
+      : Array.isArray(value)
+        ? value.join(', ')
+        : String(value);
   }
   return headers;
 }
 
 function isTextual(contentType: string | undefined): boolean {
-  return contentType === undefined || /^text\/|[/+](json|xml|yaml|x-www-form-urlencoded|javascript|csv)\b/i.test(contentType);
+  return (
+    contentType === undefined || /^text\/|[/+](json|xml|yaml|x-www-form-urlencoded|javascript|csv)\b/i.test(contentType)
+  );
 }
 
 /** A body as inspector text: strings and buffers (text media types) cut at the limit, JSON values serialised. */
@@ -47,7 +53,9 @@ function bodyOf(body: unknown, contentType: string | undefined): Pick<CapturedMe
   }
   if (size === 0) return {};
   const truncated = text.length > maxCapturedBodyChars;
-  const captured: Pick<CapturedMessage, 'body' | 'size' | 'truncated'> = { body: truncated ? text.slice(0, maxCapturedBodyChars) : text };
+  const captured: Pick<CapturedMessage, 'body' | 'size' | 'truncated'> = {
+    body: truncated ? text.slice(0, maxCapturedBodyChars) : text,
+  };
   if (size !== undefined) captured.size = size;
   if (truncated) captured.truncated = true;
   return captured;
@@ -87,7 +95,10 @@ export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: Eve
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
       ...routeSource(gateway, request),
       request: { headers: headersOf(request.headers), ...bodyOf(request.body, request.headers['content-type']) },
-      response: { headers: headersOf(reply.getHeaders()), ...bodyOf(responseBodies.get(request), reply.getHeader('content-type')?.toString()) },
+      response: {
+        headers: headersOf(reply.getHeaders()),
+        ...bodyOf(responseBodies.get(request), reply.getHeader('content-type')?.toString()),
+      },
     };
     hub.publish('request', () => record);
   });

@@ -20,12 +20,21 @@ function sameToken(given: string, expected: string): boolean {
  * Builds the check every workspace API route runs first: the token from the `X-Workbench-Token` header,
  * or, where the browser cannot set headers (EventSource), from `?token=`. Missing or wrong -> 401.
  */
-export function tokenCheck(token: string, options: { allowQuery: boolean }): (request: FastifyRequest) => Promise<void> {
+export function tokenCheck(
+  token: string,
+  options: { allowQuery: boolean },
+): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     const header = request.headers[tokenHeader];
     const fromQuery = options.allowQuery ? (request.query as Record<string, unknown> | undefined)?.token : undefined;
     const given = typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
-    if (given === undefined) throw new HttpError(401, `The workbench token is missing: send it in the ${tokenHeader} header`, 'UNAUTHORIZED');
-    if (!sameToken(given, token)) throw new HttpError(401, 'The workbench token is wrong (it changes every time the server starts)', 'UNAUTHORIZED');
+    if (given === undefined)
+      throw new HttpError(401, `The workbench token is missing: send it in the ${tokenHeader} header`, 'UNAUTHORIZED');
+    if (!sameToken(given, token))
+      throw new HttpError(
+        401,
+        'The workbench token is wrong (it changes every time the server starts)',
+        'UNAUTHORIZED',
+      );
   };
 }

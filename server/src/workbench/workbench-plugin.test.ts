@@ -6,7 +6,13 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkbenchDiagnostics, WorkbenchLogLine, WorkbenchRequest, WorkspaceFile, WorkspaceTree } from '../contract/index.js';
+import type {
+  WorkbenchDiagnostics,
+  WorkbenchLogLine,
+  WorkbenchRequest,
+  WorkspaceFile,
+  WorkspaceTree,
+} from '../contract/index.js';
 import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
 import { Gateway } from '../gateway/gateway.js';
@@ -45,11 +51,20 @@ let outside: string;
 let app: FastifyInstance | undefined;
 
 async function start(options: { workbench?: boolean } = {}): Promise<FastifyInstance> {
-  workspace = makeWorkspace({ 'specs/pets.openapi.yaml': petsSpec, 'health.yaml': 'components: {}\n', 'query/sources.yaml': 'sources: []\n' });
+  workspace = makeWorkspace({
+    'specs/pets.openapi.yaml': petsSpec,
+    'health.yaml': 'components: {}\n',
+    'query/sources.yaml': 'sources: []\n',
+  });
   outside = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-outside-'));
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret');
   const config = loadConfig(
-    { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', WORKBENCH: String(options.workbench ?? true), HEALTH_CONFIG: 'health.yaml' },
+    {
+      HOT_RELOAD: 'false',
+      LOG_LEVEL: 'silent',
+      WORKBENCH: String(options.workbench ?? true),
+      HEALTH_CONFIG: 'health.yaml',
+    },
     { workspace },
   );
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -96,7 +111,6 @@ describe('workbench token', () => {
     expect((await server.inject({ url: '/api/workbench/events?token=nope' })).statusCode).toBe(401);
     expect((await server.inject({ url: '/api/workbench/events' })).statusCode).toBe(401);
   });
-
 });
 
 describe('without workbench mode', () => {
@@ -125,35 +139,85 @@ describe('workspace files', () => {
   });
 
   it('creates, reads, writes, renames and deletes files', async () => {
-    const created = await server.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: 'specs/new/a.openapi.yaml', content: 'openapi: 3.1.0\n' } });
+    const created = await server.inject({
+      method: 'POST',
+      url: '/api/workbench/files',
+      headers: auth,
+      payload: { path: 'specs/new/a.openapi.yaml', content: 'openapi: 3.1.0\n' },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ path: 'specs/new/a.openapi.yaml', type: 'file', size: 15 });
-    const again = await server.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: 'specs/new/a.openapi.yaml' } });
+    const again = await server.inject({
+      method: 'POST',
+      url: '/api/workbench/files',
+      headers: auth,
+      payload: { path: 'specs/new/a.openapi.yaml' },
+    });
     expect(again.statusCode).toBe(409);
     expect(fs.readFileSync(path.join(workspace, 'specs/new/a.openapi.yaml'), 'utf8')).toBe('openapi: 3.1.0\n');
 
-    const written = await server.inject({ method: 'PUT', url: contentUrl('specs/new/a.openapi.yaml'), headers: auth, payload: { content: 'changed' } });
+    const written = await server.inject({
+      method: 'PUT',
+      url: contentUrl('specs/new/a.openapi.yaml'),
+      headers: auth,
+      payload: { content: 'changed' },
+    });
     expect(written.statusCode).toBe(200);
-    const read = (await server.inject({ url: contentUrl('specs/new/a.openapi.yaml'), headers: auth })).json() as WorkspaceFile;
+    const read = (
+      await server.inject({ url: contentUrl('specs/new/a.openapi.yaml'), headers: auth })
+    ).json() as WorkspaceFile;
     expect(read).toMatchObject({ path: 'specs/new/a.openapi.yaml', content: 'changed', size: 7 });
 
-    const renamed = await server.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: 'specs/new/a.openapi.yaml', to: 'specs/b.openapi.yaml' } });
+    const renamed = await server.inject({
+      method: 'POST',
+      url: '/api/workbench/files/rename',
+      headers: auth,
+      payload: { from: 'specs/new/a.openapi.yaml', to: 'specs/b.openapi.yaml' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(fs.existsSync(path.join(workspace, 'specs/b.openapi.yaml'))).toBe(true);
-    const clash = await server.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: 'specs/b.openapi.yaml', to: 'specs/pets.openapi.yaml' } });
+    const clash = await server.inject({
+      method: 'POST',
+      url: '/api/workbench/files/rename',
+      headers: auth,
+      payload: { from: 'specs/b.openapi.yaml', to: 'specs/pets.openapi.yaml' },
+    });
     expect(clash.statusCode).toBe(409);
 
-    expect((await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=specs/b.openapi.yaml`, headers: auth })).statusCode).toBe(204);
+    expect(
+      (await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=specs/b.openapi.yaml`, headers: auth }))
+        .statusCode,
+    ).toBe(204);
     expect((await server.inject({ url: contentUrl('specs/b.openapi.yaml'), headers: auth })).statusCode).toBe(404);
-    expect((await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=specs/b.openapi.yaml`, headers: auth })).statusCode).toBe(404);
-    expect((await server.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: 'handlers/lib', type: 'directory' } })).statusCode).toBe(201);
-    expect((await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=handlers/lib`, headers: auth })).statusCode).toBe(204);
+    expect(
+      (await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=specs/b.openapi.yaml`, headers: auth }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await server.inject({
+          method: 'POST',
+          url: '/api/workbench/files',
+          headers: auth,
+          payload: { path: 'handlers/lib', type: 'directory' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=handlers/lib`, headers: auth }))
+        .statusCode,
+    ).toBe(204);
   });
 
   it('refuses to delete, rename or overwrite an area folder, and answers {detail} for bad requests', async () => {
     for (const response of [
       await server.inject({ method: 'DELETE', url: '/api/workbench/files?path=specs', headers: auth }),
-      await server.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: 'handlers', to: 'specs/h' } }),
+      await server.inject({
+        method: 'POST',
+        url: '/api/workbench/files/rename',
+        headers: auth,
+        payload: { from: 'handlers', to: 'specs/h' },
+      }),
       await server.inject({ method: 'PUT', url: contentUrl('specs'), headers: auth, payload: { content: 'x' } }),
     ]) {
       expect(response.statusCode).toBe(403);
@@ -205,11 +269,35 @@ describe('path confinement', () => {
   it.each(hostile)('refuses %j on every operation with 403 {detail}', async (hostilePath) => {
     const responses = [
       await server.inject({ url: contentUrl(hostilePath), headers: auth }),
-      await server.inject({ method: 'PUT', url: contentUrl(hostilePath), headers: auth, payload: { content: 'pwned' } }),
-      await server.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: hostilePath, content: 'pwned' } }),
-      await server.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: 'specs/pets.openapi.yaml', to: hostilePath } }),
-      await server.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: hostilePath, to: 'specs/stolen.yaml' } }),
-      await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=${encodeURIComponent(hostilePath)}`, headers: auth }),
+      await server.inject({
+        method: 'PUT',
+        url: contentUrl(hostilePath),
+        headers: auth,
+        payload: { content: 'pwned' },
+      }),
+      await server.inject({
+        method: 'POST',
+        url: '/api/workbench/files',
+        headers: auth,
+        payload: { path: hostilePath, content: 'pwned' },
+      }),
+      await server.inject({
+        method: 'POST',
+        url: '/api/workbench/files/rename',
+        headers: auth,
+        payload: { from: 'specs/pets.openapi.yaml', to: hostilePath },
+      }),
+      await server.inject({
+        method: 'POST',
+        url: '/api/workbench/files/rename',
+        headers: auth,
+        payload: { from: hostilePath, to: 'specs/stolen.yaml' },
+      }),
+      await server.inject({
+        method: 'DELETE',
+        url: `/api/workbench/files?path=${encodeURIComponent(hostilePath)}`,
+        headers: auth,
+      }),
     ];
     for (const response of responses) {
       expect(response.statusCode).toBe(403);
@@ -235,10 +323,22 @@ describe('path confinement', () => {
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'specs/secret.openapi.yaml'));
     fs.symlinkSync(outside, path.join(workspace, 'handlers/out'));
     fs.symlinkSync(path.join(outside, 'new.txt'), path.join(workspace, 'query/dangling.yaml'));
-    for (const p of ['specs/secret.openapi.yaml', 'handlers/out/secret.txt', 'handlers/out/new.ts', 'query/dangling.yaml']) {
+    for (const p of [
+      'specs/secret.openapi.yaml',
+      'handlers/out/secret.txt',
+      'handlers/out/new.ts',
+      'query/dangling.yaml',
+    ]) {
       expect((await server.inject({ url: contentUrl(p), headers: auth })).statusCode, p).toBe(403);
-      expect((await server.inject({ method: 'PUT', url: contentUrl(p), headers: auth, payload: { content: 'pwned' } })).statusCode, p).toBe(403);
-      expect((await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=${p}`, headers: auth })).statusCode, p).toBe(403);
+      expect(
+        (await server.inject({ method: 'PUT', url: contentUrl(p), headers: auth, payload: { content: 'pwned' } }))
+          .statusCode,
+        p,
+      ).toBe(403);
+      expect(
+        (await server.inject({ method: 'DELETE', url: `/api/workbench/files?path=${p}`, headers: auth })).statusCode,
+        p,
+      ).toBe(403);
     }
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret');
     expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
@@ -279,7 +379,12 @@ describe('atomic writes', () => {
       }
     })();
     for (let i = 0; i < 12; i++) {
-      const response = await server.inject({ method: 'PUT', url: contentUrl('specs/big.openapi.yaml'), headers: auth, payload: { content: versions[(i + 1) % 2] } });
+      const response = await server.inject({
+        method: 'PUT',
+        url: contentUrl('specs/big.openapi.yaml'),
+        headers: auth,
+        payload: { content: versions[(i + 1) % 2] },
+      });
       expect(response.statusCode).toBe(200);
     }
     reading = false;
@@ -294,14 +399,24 @@ describe('atomic writes', () => {
     const target = path.join(workspace, 'query/run.sh');
     fs.writeFileSync(target, 'echo 1\n', { mode: 0o750 });
     fs.chmodSync(target, 0o750);
-    await server.inject({ method: 'PUT', url: contentUrl('query/run.sh'), headers: auth, payload: { content: 'echo 2\n' } });
+    await server.inject({
+      method: 'PUT',
+      url: contentUrl('query/run.sh'),
+      headers: auth,
+      payload: { content: 'echo 2\n' },
+    });
     expect(fs.statSync(target).mode & 0o777).toBe(0o750);
     expect(fs.readFileSync(target, 'utf8')).toBe('echo 2\n');
   });
 
   it('leaves no temp file when the write cannot replace the target', async () => {
     fs.mkdirSync(path.join(workspace, 'specs/dir.yaml'));
-    const response = await server.inject({ method: 'PUT', url: contentUrl('specs/dir.yaml'), headers: auth, payload: { content: 'x' } });
+    const response = await server.inject({
+      method: 'PUT',
+      url: contentUrl('specs/dir.yaml'),
+      headers: auth,
+      payload: { content: 'x' },
+    });
     expect(response.statusCode).toBe(409);
     expect(fs.readdirSync(path.join(workspace, 'specs')).filter((name) => name.startsWith('.'))).toEqual([]);
   });
@@ -312,9 +427,14 @@ describe('diagnostics', () => {
 
   it('reports spec load errors with line and column', async () => {
     const server = await start();
-    fs.writeFileSync(path.join(workspace, 'specs/broken.openapi.yaml'), 'openapi: 3.0.3\ninfo: {title: x, version: 1}\npaths:\n  /a: [\n');
+    fs.writeFileSync(
+      path.join(workspace, 'specs/broken.openapi.yaml'),
+      'openapi: 3.0.3\ninfo: {title: x, version: 1}\npaths:\n  /a: [\n',
+    );
     await server.gateway.reload();
-    const { diagnostics } = (await server.inject({ url: '/api/workbench/diagnostics', headers: auth })).json() as WorkbenchDiagnostics;
+    const { diagnostics } = (
+      await server.inject({ url: '/api/workbench/diagnostics', headers: auth })
+    ).json() as WorkbenchDiagnostics;
     const broken = diagnostics.find((d) => d.path === 'specs/broken.openapi.yaml');
     expect(broken).toMatchObject({ severity: 'error' });
     expect(broken?.line).toBeGreaterThan(0);
@@ -341,7 +461,12 @@ function readEvents(
         while ((end = buffer.indexOf('\n\n')) !== -1) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const fields = Object.fromEntries(frame.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          const fields = Object.fromEntries(
+            frame
+              .split('\n')
+              .filter((l) => !l.startsWith(':'))
+              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+          );
           if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
         }
         if (until(events)) {
@@ -367,7 +492,9 @@ describe('event stream', () => {
     const seen = readEvents(
       base,
       {},
-      (events) => events.some((e) => e.event === 'request') && events.some((e) => e.event === 'diagnostics' && JSON.stringify(e.data).includes('bad.openapi.yaml')),
+      (events) =>
+        events.some((e) => e.event === 'request') &&
+        events.some((e) => e.event === 'diagnostics' && JSON.stringify(e.data).includes('bad.openapi.yaml')),
     );
     // Let the stream open before producing events.
     await new Promise((r) => setTimeout(r, 200));
@@ -377,11 +504,18 @@ describe('event stream', () => {
       body: JSON.stringify({ content: 'openapi: 3.0.3\npaths: [\n' }),
     });
     expect(write.status).toBe(200);
-    const call = await fetch(`${base}/api/adaptive/pets/pets`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer abc' }, body: '{"name":"Tom"}' });
+    const call = await fetch(`${base}/api/adaptive/pets/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer abc' },
+      body: '{"name":"Tom"}',
+    });
     expect(call.status).toBe(201);
     const events = await seen;
 
-    const reload = events.findLast((e) => e.event === 'reload')?.data as { status: string; errors: Array<{ file: string }> };
+    const reload = events.findLast((e) => e.event === 'reload')?.data as {
+      status: string;
+      errors: Array<{ file: string }>;
+    };
     expect(reload.status).toBe('partial');
     expect(reload.errors.map((e) => e.file)).toContain('bad.openapi.yaml');
     const diagnostics = events.findLast((e) => e.event === 'diagnostics')?.data as WorkbenchDiagnostics;
@@ -391,7 +525,13 @@ describe('event stream', () => {
 
     const requests = events.filter((e) => e.event === 'request').map((e) => e.data as WorkbenchRequest);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'POST', url: '/api/adaptive/pets/pets', status: 201, source: 'spec', file: 'pets.openapi.yaml' });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/adaptive/pets/pets',
+      status: 201,
+      source: 'spec',
+      file: 'pets.openapi.yaml',
+    });
     expect(JSON.parse(requests[0].request.body!)).toEqual({ name: 'Tom' });
     expect(JSON.parse(requests[0].response.body!)).toEqual({ name: 'Tom' });
     expect(requests[0].request.headers.authorization).toBe('[redacted]');
@@ -405,7 +545,9 @@ describe('event stream', () => {
     const first = await readEvents(base, {}, (events) => events.some((e) => e.event === 'diagnostics'));
     const lastId = Math.max(...first.map((e) => e.id));
     await server.gateway.reload();
-    const replay = await readEvents(base, { 'last-event-id': String(lastId) }, (events) => events.some((e) => e.event === 'diagnostics'));
+    const replay = await readEvents(base, { 'last-event-id': String(lastId) }, (events) =>
+      events.some((e) => e.event === 'diagnostics'),
+    );
     expect(replay.every((e) => e.id > lastId)).toBe(true);
     expect(replay.map((e) => e.event)).toContain('reload');
   });
@@ -457,7 +599,14 @@ describe('workbench UI files', () => {
     const asset = await app.inject({ url: '/workbench/assets/app-1234.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
-    for (const url of ['/workbench/../secret.txt', '/workbench/%2e%2e/secret.txt', '/workbench/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/workbench/assets/link.js', '/workbench/.hidden', '/workbench/assets/missing.js']) {
+    for (const url of [
+      '/workbench/../secret.txt',
+      '/workbench/%2e%2e/secret.txt',
+      '/workbench/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+      '/workbench/assets/link.js',
+      '/workbench/.hidden',
+      '/workbench/assets/missing.js',
+    ]) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(404);
       expect(response.body).not.toContain('TOP-SECRET-CONTENT');

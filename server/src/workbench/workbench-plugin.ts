@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RefreshResult, WorkbenchDiagnostics, WorkspaceFile, WorkspaceFileInfo, WorkspaceTree } from '../contract/index.js';
+import type {
+  RefreshResult,
+  WorkbenchDiagnostics,
+  WorkspaceFile,
+  WorkspaceFileInfo,
+  WorkspaceTree,
+} from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
 import { stringFields } from '../core/string-fields.js';
@@ -41,14 +47,24 @@ const heartbeatMs = 15_000;
 const maxStreamBacklogBytes = 4 * 1024 * 1024;
 
 const pathQuery = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } as const;
-const writeBody = { type: 'object', properties: { content: { type: 'string' } }, required: ['content'], additionalProperties: false } as const;
+const writeBody = {
+  type: 'object',
+  properties: { content: { type: 'string' } },
+  required: ['content'],
+  additionalProperties: false,
+} as const;
 const createBody = {
   type: 'object',
   properties: { path: { type: 'string' }, type: { enum: ['file', 'directory'] }, content: { type: 'string' } },
   required: ['path'],
   additionalProperties: false,
 } as const;
-const renameBody = { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'], additionalProperties: false } as const;
+const renameBody = {
+  type: 'object',
+  properties: { from: { type: 'string' }, to: { type: 'string' } },
+  required: ['from', 'to'],
+  additionalProperties: false,
+} as const;
 
 function sseFrame(event: HubEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.data()}\n\n`;
@@ -84,7 +100,8 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
 
   // With hot reload the watcher picks up every change; without it, a change made here reloads at once.
   const afterChange = (...paths: string[]) => {
-    if (!config.hotReload && paths.some((p) => p.startsWith('specs/') || p.startsWith('handlers/'))) void gateway.reload();
+    if (!config.hotReload && paths.some((p) => p.startsWith('specs/') || p.startsWith('handlers/')))
+      void gateway.reload();
   };
 
   const streams = new Set<FastifyReply>();
@@ -97,90 +114,127 @@ export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOp
     untap();
   });
 
-  await app.register(async (api) => {
-    api.addHook('onRequest', tokenCheck(options.token, { allowQuery: false }));
-    api.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('cache-control', 'no-store');
-      return payload;
-    });
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', tokenCheck(options.token, { allowQuery: false }));
+      api.addHook('onSend', async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        return payload;
+      });
 
-    api.get('/files', async (): Promise<WorkspaceTree> => ({ workspace: path.basename(config.workspace), entries: await listWorkspace(areas) }));
+      api.get('/files', async (): Promise<WorkspaceTree> => ({
+        workspace: path.basename(config.workspace),
+        entries: await listWorkspace(areas),
+      }));
 
-    api.get<{ Querystring: { path: string } }>('/files/content', { schema: { querystring: pathQuery } }, async (request): Promise<WorkspaceFile> =>
-      readWorkspaceFile(resolve(request.query.path)),
-    );
+      api.get<{ Querystring: { path: string } }>(
+        '/files/content',
+        { schema: { querystring: pathQuery } },
+        async (request): Promise<WorkspaceFile> => readWorkspaceFile(resolve(request.query.path)),
+      );
 
-    api.put<{ Querystring: { path: string }; Body: { content: string } }>(
-      '/files/content',
-      { schema: { querystring: pathQuery, body: writeBody }, bodyLimit: maxEditableBytes * 2, preValidation: stringFields('content') },
-      async (request): Promise<WorkspaceFileInfo> => {
-        const file = resolve(request.query.path);
-        const written = await writeWorkspaceFile(file, request.body.content, tempDir);
-        afterChange(file.path);
-        return written;
-      },
-    );
+      api.put<{ Querystring: { path: string }; Body: { content: string } }>(
+        '/files/content',
+        {
+          schema: { querystring: pathQuery, body: writeBody },
+          bodyLimit: maxEditableBytes * 2,
+          preValidation: stringFields('content'),
+        },
+        async (request): Promise<WorkspaceFileInfo> => {
+          const file = resolve(request.query.path);
+          const written = await writeWorkspaceFile(file, request.body.content, tempDir);
+          afterChange(file.path);
+          return written;
+        },
+      );
 
-    api.post<{ Body: { path: string; type?: 'file' | 'directory'; content?: string } }>(
-      '/files',
-      { schema: { body: createBody }, bodyLimit: maxEditableBytes * 2, preValidation: stringFields('path', 'content') },
-      async (request, reply): Promise<WorkspaceFileInfo> => {
-        const file = resolve(request.body.path);
-        const created = await createWorkspaceEntry(file, request.body.type ?? 'file', request.body.content ?? '', tempDir);
-        afterChange(file.path);
-        return reply.code(201).send(created);
-      },
-    );
+      api.post<{ Body: { path: string; type?: 'file' | 'directory'; content?: string } }>(
+        '/files',
+        {
+          schema: { body: createBody },
+          bodyLimit: maxEditableBytes * 2,
+          preValidation: stringFields('path', 'content'),
+        },
+        async (request, reply): Promise<WorkspaceFileInfo> => {
+          const file = resolve(request.body.path);
+          const created = await createWorkspaceEntry(
+            file,
+            request.body.type ?? 'file',
+            request.body.content ?? '',
+            tempDir,
+          );
+          afterChange(file.path);
+          return reply.code(201).send(created);
+        },
+      );
 
-    api.post<{ Body: { from: string; to: string } }>('/files/rename', { schema: { body: renameBody }, preValidation: stringFields('from', 'to') }, async (request): Promise<WorkspaceFileInfo> => {
-      const from = resolve(request.body.from);
-      const to = resolve(request.body.to);
-      const renamed = await renameWorkspaceEntry(from, to);
-      afterChange(from.path, to.path);
-      return renamed;
-    });
+      api.post<{ Body: { from: string; to: string } }>(
+        '/files/rename',
+        { schema: { body: renameBody }, preValidation: stringFields('from', 'to') },
+        async (request): Promise<WorkspaceFileInfo> => {
+          const from = resolve(request.body.from);
+          const to = resolve(request.body.to);
+          const renamed = await renameWorkspaceEntry(from, to);
+          afterChange(from.path, to.path);
+          return renamed;
+        },
+      );
 
-    api.delete<{ Querystring: { path: string } }>('/files', { schema: { querystring: pathQuery } }, async (request, reply) => {
-      const file = resolve(request.query.path);
-      await deleteWorkspaceEntry(file);
-      afterChange(file.path);
-      return reply.code(204).send();
-    });
+      api.delete<{ Querystring: { path: string } }>(
+        '/files',
+        { schema: { querystring: pathQuery } },
+        async (request, reply) => {
+          const file = resolve(request.query.path);
+          await deleteWorkspaceEntry(file);
+          afterChange(file.path);
+          return reply.code(204).send();
+        },
+      );
 
-    api.get('/diagnostics', async (): Promise<WorkbenchDiagnostics> => ({ diagnostics: workspaceDiagnostics(gateway) }));
-  }, { prefix: apiPrefix });
+      api.get('/diagnostics', async (): Promise<WorkbenchDiagnostics> => ({
+        diagnostics: workspaceDiagnostics(gateway),
+      }));
+    },
+    { prefix: apiPrefix },
+  );
 
   // The workspace API serves the workbench on this server's own origin, which never sends a preflight:
   // one from another origin is refused, without any Access-Control-Allow-* header (the gateway's
   // catch-all OPTIONS route would allow any origin and echo the token header).
-  app.options(`${apiPrefix}/*`, async (request, reply) => reply.code(403).send(httpError('CORS_ORIGIN_REFUSED', [request.headers.origin ?? 'another origin']).body()));
+  app.options(`${apiPrefix}/*`, async (request, reply) =>
+    reply.code(403).send(httpError('CORS_ORIGIN_REFUSED', [request.headers.origin ?? 'another origin']).body()),
+  );
 
   // EventSource cannot send headers: this one route also takes the token as `?token=`.
-  app.get(`${apiPrefix}/events`, { onRequest: tokenCheck(options.token, { allowQuery: true }) }, (request: FastifyRequest, reply: FastifyReply) => {
-    const lastId = Number(request.headers['last-event-id']);
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    raw.write('retry: 1000\n\n');
-    for (const event of hub.since(Number.isInteger(lastId) ? lastId : 0)) raw.write(sseFrame(event));
-    const send = (event: HubEvent) => {
-      if (raw.writableLength > maxStreamBacklogBytes) raw.destroy();
-      else raw.write(sseFrame(event));
-    };
-    const unsubscribe = hub.subscribe(send);
-    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);
-    streams.add(reply);
-    raw.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      streams.delete(reply);
-    });
-  });
+  app.get(
+    `${apiPrefix}/events`,
+    { onRequest: tokenCheck(options.token, { allowQuery: true }) },
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const lastId = Number(request.headers['last-event-id']);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      raw.write('retry: 1000\n\n');
+      for (const event of hub.since(Number.isInteger(lastId) ? lastId : 0)) raw.write(sseFrame(event));
+      const send = (event: HubEvent) => {
+        if (raw.writableLength > maxStreamBacklogBytes) raw.destroy();
+        else raw.write(sseFrame(event));
+      };
+      const unsubscribe = hub.subscribe(send);
+      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);
+      streams.add(reply);
+      raw.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        streams.delete(reply);
+      });
+    },
+  );
 
   serveRenderer(app, options.rendererDir ?? defaultRendererDir());
 }

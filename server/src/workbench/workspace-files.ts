@@ -60,7 +60,12 @@ function byFolderThenName(a: WorkspaceEntry, b: WorkspaceEntry): number {
 export async function listWorkspace(areas: WorkspaceArea[]): Promise<WorkspaceEntry[]> {
   let budget = maxTreeEntries;
 
-  async function listFolder(dir: string, workspacePath: string, realRoot: string, depth: number): Promise<WorkspaceEntry[]> {
+  async function listFolder(
+    dir: string,
+    workspacePath: string,
+    realRoot: string,
+    depth: number,
+  ): Promise<WorkspaceEntry[]> {
     if (depth > maxTreeDepth) return [];
     let names: string[];
     try {
@@ -80,7 +85,13 @@ export async function listWorkspace(areas: WorkspaceArea[]): Promise<WorkspaceEn
       budget--;
       const entryPath = `${workspacePath}/${name}`;
       if (stat.isDirectory()) {
-        entries.push({ path: entryPath, name, type: 'directory', mtimeMs: stat.mtimeMs, children: await listFolder(absolute, entryPath, realRoot, depth + 1) });
+        entries.push({
+          path: entryPath,
+          name,
+          type: 'directory',
+          mtimeMs: stat.mtimeMs,
+          children: await listFolder(absolute, entryPath, realRoot, depth + 1),
+        });
       } else if (stat.isFile()) {
         entries.push({ path: entryPath, name, type: 'file', size: stat.size, mtimeMs: stat.mtimeMs });
       }
@@ -92,7 +103,8 @@ export async function listWorkspace(areas: WorkspaceArea[]): Promise<WorkspaceEn
   for (const area of areas) {
     const stat = await statOrUndefined(area.root);
     if (area.type === 'file') {
-      if (stat?.isFile()) result.push({ path: area.name, name: area.name, type: 'file', size: stat.size, mtimeMs: stat.mtimeMs });
+      if (stat?.isFile())
+        result.push({ path: area.name, name: area.name, type: 'file', size: stat.size, mtimeMs: stat.mtimeMs });
       continue;
     }
     const realRoot = stat?.isDirectory() ? await fs.realpath(area.root) : area.root;
@@ -107,7 +119,8 @@ export async function readWorkspaceFile(file: ResolvedPath): Promise<WorkspaceFi
   try {
     const stat = await fs.stat(file.absolute);
     if (stat.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
-    if (stat.size > maxEditableBytes) throw new HttpError(413, `${file.path} is larger than ${maxEditableBytes} bytes`, 'TOO_LARGE');
+    if (stat.size > maxEditableBytes)
+      throw new HttpError(413, `${file.path} is larger than ${maxEditableBytes} bytes`, 'TOO_LARGE');
     const bytes = await fs.readFile(file.absolute);
     if (bytes.includes(0)) throw new HttpError(415, `${file.path} is a binary file`, 'BINARY');
     return { path: file.path, content: bytes.toString('utf8'), size: stat.size, mtimeMs: stat.mtimeMs };
@@ -119,7 +132,12 @@ export async function readWorkspaceFile(file: ResolvedPath): Promise<WorkspaceFi
 
 async function infoOf(file: ResolvedPath): Promise<WorkspaceFileInfo> {
   const stat = await fs.stat(file.absolute);
-  return { path: file.path, type: stat.isDirectory() ? 'directory' : 'file', size: stat.isDirectory() ? 0 : stat.size, mtimeMs: stat.mtimeMs };
+  return {
+    path: file.path,
+    type: stat.isDirectory() ? 'directory' : 'file',
+    size: stat.isDirectory() ? 0 : stat.size,
+    mtimeMs: stat.mtimeMs,
+  };
 }
 
 /** Writes `content` to a new temp file in `dir` and syncs it; returns the temp file's path. */
@@ -145,7 +163,13 @@ async function writeTemp(dir: string, target: string, content: string, mode: num
  * watches, so the watcher sees one change (the new file) rather than a temp file coming and going;
  * when `tempDir` is on another file system, beside the target instead.
  */
-async function placeAtomically(target: string, content: string, mode: number, tempDir: string, move: (temp: string, target: string) => Promise<void>): Promise<void> {
+async function placeAtomically(
+  target: string,
+  content: string,
+  mode: number,
+  tempDir: string,
+  move: (temp: string, target: string) => Promise<void>,
+): Promise<void> {
   for (const dir of [tempDir, path.dirname(target)]) {
     const temp = await writeTemp(dir, target, content, mode);
     try {
@@ -175,7 +199,11 @@ function refuseAreaRoot(file: ResolvedPath, action: string): void {
  * over the target, so a reader (the gateway's reload) sees the old or the new file, never half of
  * one, even if the process dies mid-write.
  */
-export async function writeWorkspaceFile(file: ResolvedPath, content: string, tempDir: string): Promise<WorkspaceFileInfo> {
+export async function writeWorkspaceFile(
+  file: ResolvedPath,
+  content: string,
+  tempDir: string,
+): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'written');
   refuseOversized(content);
   try {
@@ -194,7 +222,12 @@ export async function writeWorkspaceFile(file: ResolvedPath, content: string, te
  * Creates a file (with `content`, atomically) or a folder; 409 when something already has that path.
  * A hard link from the synced temp file is an exclusive create: it fails instead of overwriting.
  */
-export async function createWorkspaceEntry(file: ResolvedPath, type: 'file' | 'directory', content: string, tempDir: string): Promise<WorkspaceFileInfo> {
+export async function createWorkspaceEntry(
+  file: ResolvedPath,
+  type: 'file' | 'directory',
+  content: string,
+  tempDir: string,
+): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'created');
   refuseOversized(content);
   try {
@@ -219,7 +252,8 @@ export async function renameWorkspaceEntry(from: ResolvedPath, to: ResolvedPath)
   try {
     await fs.lstat(from.absolute);
     if (await statOrUndefined(to.absolute)) throw new HttpError(409, `${to.path} already exists`, 'CONFLICT');
-    if (to.path.startsWith(`${from.path}/`)) throw new HttpError(409, `${from.path} cannot be moved into itself`, 'CONFLICT');
+    if (to.path.startsWith(`${from.path}/`))
+      throw new HttpError(409, `${from.path} cannot be moved into itself`, 'CONFLICT');
     await fs.mkdir(path.dirname(to.absolute), { recursive: true });
     await fs.rename(from.absolute, to.absolute);
     return await infoOf(to);

@@ -25,7 +25,12 @@ afterAll(async () => {
 });
 
 const put = (file: string, payload: unknown) =>
-  app.inject({ method: 'PUT', url: `/api/workbench/files/content?path=${encodeURIComponent(file)}`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  app.inject({
+    method: 'PUT',
+    url: `/api/workbench/files/content?path=${encodeURIComponent(file)}`,
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
 
 describe('workspace API with hostile input', () => {
   it('refuses content that is not a string instead of saving it as text', async () => {
@@ -39,10 +44,20 @@ describe('workspace API with hostile input', () => {
 
   it('answers 400 for a name over 255 bytes, and the API keeps working', async () => {
     const long = 'é'.repeat(128);
-    const created = await app.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: `specs/${long}.yaml`, content: '' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/workbench/files',
+      headers: auth,
+      payload: { path: `specs/${long}.yaml`, content: '' },
+    });
     expect(created.statusCode).toBe(400);
     expect(created.json().detail).toMatch(/^A file or folder name may be at most 255 bytes long: é{40}…$/);
-    const renamed = await app.inject({ method: 'POST', url: '/api/workbench/files/rename', headers: auth, payload: { from: 'specs/notes.txt', to: `specs/${'n'.repeat(256)}` } });
+    const renamed = await app.inject({
+      method: 'POST',
+      url: '/api/workbench/files/rename',
+      headers: auth,
+      payload: { from: 'specs/notes.txt', to: `specs/${'n'.repeat(256)}` },
+    });
     expect(renamed.statusCode).toBe(400);
     expect((await app.inject({ method: 'GET', url: '/api/workbench/files', headers: auth })).statusCode).toBe(200);
   });
@@ -53,16 +68,27 @@ describe('workspace API with hostile input', () => {
     const overFile = await put('specs/big.txt', { content: 'x'.repeat(maxEditableBytes + 1) });
     expect(overFile.statusCode).toBe(413);
     expect(overFile.json()).toEqual({ detail: `Files are limited to ${maxEditableBytes} bytes` });
-    const created = await app.inject({ method: 'POST', url: '/api/workbench/files', headers: auth, payload: { path: 'specs/new.txt', content: 'x'.repeat(maxEditableBytes + 1) } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/workbench/files',
+      headers: auth,
+      payload: { path: 'specs/new.txt', content: 'x'.repeat(maxEditableBytes + 1) },
+    });
     expect(created.statusCode).toBe(413);
     expect(fs.existsSync(path.join(workspace, 'specs', 'new.txt'))).toBe(false);
     const overBody = await put('specs/big.txt', { content: 'x'.repeat(maxEditableBytes * 2) });
     expect(overBody.statusCode).toBe(413);
-    expect(overBody.json()).toEqual({ detail: `Request body is larger than the limit of ${maxEditableBytes * 2} bytes` });
+    expect(overBody.json()).toEqual({
+      detail: `Request body is larger than the limit of ${maxEditableBytes * 2} bytes`,
+    });
   });
 
   it("refuses another origin's preflight without allowing anything, while the gateway's preflight still answers", async () => {
-    const preflight = { origin: 'https://evil.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-workbench-token' };
+    const preflight = {
+      origin: 'https://evil.example',
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'x-workbench-token',
+    };
     const refused = await app.inject({ method: 'OPTIONS', url: '/api/workbench/files/content', headers: preflight });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ detail: 'Cross-origin requests from https://evil.example are not accepted here' });

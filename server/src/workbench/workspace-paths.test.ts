@@ -19,16 +19,40 @@ function statusOf(raw: unknown): number | undefined {
 
 describe('parseWorkspacePath', () => {
   it('maps workspace paths to the folder each area really uses', () => {
-    expect(parseWorkspacePath(areas, 'specs/a/b.openapi.yaml')).toMatchObject({ path: 'specs/a/b.openapi.yaml', absolute: '/ws/specs/a/b.openapi.yaml', isAreaRoot: false });
+    expect(parseWorkspacePath(areas, 'specs/a/b.openapi.yaml')).toMatchObject({
+      path: 'specs/a/b.openapi.yaml',
+      absolute: '/ws/specs/a/b.openapi.yaml',
+      isAreaRoot: false,
+    });
     expect(parseWorkspacePath(areas, 'handlers/x_handler.ts').absolute).toBe('/mounted/handlers/x_handler.ts');
-    expect(parseWorkspacePath(areas, 'health.yaml')).toMatchObject({ absolute: '/ws/config/health.yaml', isAreaRoot: true });
+    expect(parseWorkspacePath(areas, 'health.yaml')).toMatchObject({
+      absolute: '/ws/config/health.yaml',
+      isAreaRoot: true,
+    });
     expect(parseWorkspacePath(areas, 'specs/')).toMatchObject({ path: 'specs', isAreaRoot: true });
   });
 
   it.each([
-    '..', '../x', 'specs/..', 'specs/../handlers/x', 'specs/./x', '/specs/x', 'C:\\x', 'c:/x', 'specs\\x',
-    'specs/%2e%2e/x', 'specs/%2F', 'specs/a\u0000', 'specs/a\u001b', 'specs//x', '.env', 'specs/.git/x',
-    'query/x', 'Specs/x', 'health.yaml/x', 'x'.repeat(2000),
+    '..',
+    '../x',
+    'specs/..',
+    'specs/../handlers/x',
+    'specs/./x',
+    '/specs/x',
+    'C:\\x',
+    'c:/x',
+    'specs\\x',
+    'specs/%2e%2e/x',
+    'specs/%2F',
+    'specs/a\u0000',
+    'specs/a\u001b',
+    'specs//x',
+    '.env',
+    'specs/.git/x',
+    'query/x',
+    'Specs/x',
+    'health.yaml/x',
+    'x'.repeat(2000),
   ])('refuses %j with 403', (raw) => {
     expect(statusOf(raw)).toBe(403);
   });

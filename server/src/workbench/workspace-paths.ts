@@ -59,9 +59,11 @@ export function parseWorkspacePath(areas: WorkspaceArea[], raw: unknown): Resolv
   const segments = raw.split('/');
   if (segments.at(-1) === '') segments.pop();
   for (const segment of segments) {
-    if (segment === '' || segment === '.' || segment === '..') refuse(raw, 'it leaves the workspace or is not normalised');
+    if (segment === '' || segment === '.' || segment === '..')
+      refuse(raw, 'it leaves the workspace or is not normalised');
     if (segment.startsWith('.')) refuse(raw, 'hidden files are not part of the workspace');
-    if (Buffer.byteLength(segment) > maxNameBytes) throw httpError('NAME_TOO_LONG', [maxNameBytes, `${segment.slice(0, 40)}…`]);
+    if (Buffer.byteLength(segment) > maxNameBytes)
+      throw httpError('NAME_TOO_LONG', [maxNameBytes, `${segment.slice(0, 40)}…`]);
   }
   const area = areas.find((a) => a.name === segments[0]);
   if (!area) refuse(raw, `outside the workspace areas (${areas.map((a) => a.name).join(', ')})`);

@@ -9,7 +9,10 @@ import { isAuthenticated } from '../auth-plugin.js';
 import { makeWorkspace, removeWorkspace } from '../../test-support/workspace.js';
 import { tokenExchangeGrant, startIdentityProvider, type IdentityProviderFixture } from './oidc-fixture.js';
 
-const librarySpec = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../specs/library-api.openapi.yaml'), 'utf8');
+const librarySpec = fs.readFileSync(
+  path.resolve(import.meta.dirname, '../../../../specs/library-api.openapi.yaml'),
+  'utf8',
+);
 
 /** What the probe routes answer: what the authentication hook left on the request. */
 export interface WhoAmI {
@@ -34,7 +37,10 @@ export async function startAuthServer(env: Record<string, string>): Promise<Auth
   const workspace = makeWorkspace({ 'specs/library-api.openapi.yaml': librarySpec });
   let app: FastifyInstance;
   try {
-    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', AUTH_ENABLED: 'true', ...env }, { workspace });
+    const config = loadConfig(
+      { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', AUTH_ENABLED: 'true', ...env },
+      { workspace },
+    );
     app = await buildServer(config, { logger: pino({ level: 'silent' }) });
   } catch (error) {
     removeWorkspace(workspace);
@@ -63,7 +69,10 @@ export const gatewayClient = { clientId: 'adaptive-gateway', clientSecret: 'gate
 export const externalClient = { clientId: 'partner-app', clientSecret: 'partner-secret' };
 
 /** The platform provider (with the gateway's client) and a trusted external provider. */
-export async function startProviders(): Promise<{ platform: IdentityProviderFixture; external: IdentityProviderFixture }> {
+export async function startProviders(): Promise<{
+  platform: IdentityProviderFixture;
+  external: IdentityProviderFixture;
+}> {
   const platform = await startIdentityProvider({
     realm: 'platform',
     audience: gatewayClient.clientId,
@@ -87,7 +96,10 @@ export function startExternalProvider(realm: string): Promise<IdentityProviderFi
 }
 
 /** The environment of a server that uses `platform` as its identity provider. */
-export function platformEnv(platform: IdentityProviderFixture, extra: Record<string, string> = {}): Record<string, string> {
+export function platformEnv(
+  platform: IdentityProviderFixture,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     IDP_SERVER_URL: platform.serverUrl,
     IDP_REALM: platform.realm,
@@ -101,7 +113,10 @@ export function platformEnv(platform: IdentityProviderFixture, extra: Record<str
  * Sends raw bytes to a listening server and returns the status code and body: for requests that HTTP
  * clients would normalise or refuse to send (dot segments, doubled slashes, repeated headers).
  */
-export async function rawRequest(port: number, text: string): Promise<{ status: number; body: string; headers: string }> {
+export async function rawRequest(
+  port: number,
+  text: string,
+): Promise<{ status: number; body: string; headers: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let data = '';

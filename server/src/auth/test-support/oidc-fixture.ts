@@ -1,7 +1,16 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import {
+  createRemoteJWKSet,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import { errors, Provider, type KoaContext } from 'oidc-provider';
 
 /**
@@ -41,7 +50,10 @@ interface SigningKey {
 }
 
 async function newKey(alg: 'RS256' | 'ES256' | 'EdDSA'): Promise<SigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}) });
+  const { privateKey, publicKey } = await generateKeyPair(alg, {
+    extractable: true,
+    ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}),
+  });
   const kid = `${alg.toLowerCase()}-${crypto.randomBytes(6).toString('hex')}`;
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
@@ -143,7 +155,9 @@ export class IdentityProviderFixture {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"server_error"}');
         return true;
       case 'garbage':
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service temporarily unavailable</body></html>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body>Service temporarily unavailable</body></html>');
         return true;
       case 'hang': {
         const release = () => res.destroy();
@@ -159,7 +173,13 @@ export class IdentityProviderFixture {
   }
 
   private resourceServerInfo() {
-    return { audience: this.options.audience, scope: 'openid api', accessTokenFormat: 'jwt', accessTokenTTL: this.accessTokenTtl, jwt: { sign: { alg: 'RS256' } } };
+    return {
+      audience: this.options.audience,
+      scope: 'openid api',
+      accessTokenFormat: 'jwt',
+      accessTokenTTL: this.accessTokenTtl,
+      jwt: { sign: { alg: 'RS256' } },
+    };
   }
 
   private buildProvider(): Provider {
@@ -204,59 +224,87 @@ export class IdentityProviderFixture {
     });
     provider.proxy = false;
 
-    const issueAccessToken = async (ctx: KoaContext, accountId: string, gty: string, extra: Record<string, unknown> = {}) => {
-      const token = new provider.AccessToken({ accountId, client: ctx.oidc.client, scope: 'openid api', gty, grantId: crypto.randomUUID() });
+    const issueAccessToken = async (
+      ctx: KoaContext,
+      accountId: string,
+      gty: string,
+      extra: Record<string, unknown> = {},
+    ) => {
+      const token = new provider.AccessToken({
+        accountId,
+        client: ctx.oidc.client,
+        scope: 'openid api',
+        gty,
+        grantId: crypto.randomUUID(),
+      });
       token.resourceServer = this.resourceServer(provider);
       Object.assign(token, { fixtureClaims: extra });
       return token.save();
     };
 
-    provider.registerGrantType('password', async (ctx) => {
-      fixture.counters.password++;
-      const { username = '', password = '' } = ctx.oidc.params;
-      const expected = Object.hasOwn(users, username) ? users[username] : undefined;
-      if (expected === undefined || expected !== password) throw new errors.InvalidGrant('invalid user credentials');
-      const accessToken = await issueAccessToken(ctx, username, 'password', { preferred_username: username });
-      const idToken = new provider.IdToken({ sub: username }, { ctx });
-      idToken.scope = 'openid';
-      idToken.set('at_hash', accessToken);
-      const refreshToken = new provider.RefreshToken({ accountId: username, client: ctx.oidc.client, grantId: crypto.randomUUID(), gty: 'password', scope: 'openid' });
-      ctx.body = {
-        access_token: accessToken,
-        token_type: 'Bearer',
-        expires_in: fixture.accessTokenTtl,
-        id_token: await idToken.issue({ use: 'idtoken' }),
-        refresh_token: await refreshToken.save(),
-        scope: 'openid api',
-      };
-    }, ['username', 'password', 'scope']);
+    provider.registerGrantType(
+      'password',
+      async (ctx) => {
+        fixture.counters.password++;
+        const { username = '', password = '' } = ctx.oidc.params;
+        const expected = Object.hasOwn(users, username) ? users[username] : undefined;
+        if (expected === undefined || expected !== password) throw new errors.InvalidGrant('invalid user credentials');
+        const accessToken = await issueAccessToken(ctx, username, 'password', { preferred_username: username });
+        const idToken = new provider.IdToken({ sub: username }, { ctx });
+        idToken.scope = 'openid';
+        idToken.set('at_hash', accessToken);
+        const refreshToken = new provider.RefreshToken({
+          accountId: username,
+          client: ctx.oidc.client,
+          grantId: crypto.randomUUID(),
+          gty: 'password',
+          scope: 'openid',
+        });
+        ctx.body = {
+          access_token: accessToken,
+          token_type: 'Bearer',
+          expires_in: fixture.accessTokenTtl,
+          id_token: await idToken.issue({ use: 'idtoken' }),
+          refresh_token: await refreshToken.save(),
+          scope: 'openid api',
+        };
+      },
+      ['username', 'password', 'scope'],
+    );
 
-    provider.registerGrantType(tokenExchangeGrant, async (ctx) => {
-      fixture.counters.exchange++;
-      const params = ctx.oidc.params;
-      fixture.lastExchangeForm = {
-        grant_type: tokenExchangeGrant,
-        client_id: ctx.oidc.client.clientId,
-        subject_token_type: params.subject_token_type,
-        requested_token_type: params.requested_token_type,
-        scope: params.scope,
-      };
-      if (params.subject_token_type !== 'urn:ietf:params:oauth:token-type:jwt') throw new errors.InvalidRequest('unsupported subject_token_type');
-      if (!fixture.exchangeClients.has(ctx.oidc.client.clientId)) {
-        ctx.status = 403;
-        ctx.body = { error: 'access_denied', error_description: 'Client not allowed to exchange' };
-        return;
-      }
-      const subject = await fixture.verifySubject(params.subject_token ?? '');
-      if (!subject) throw new errors.InvalidGrant('invalid subject token');
-      const accessToken = await issueAccessToken(ctx, String(subject.sub), 'token-exchange', { exchanged_from: subject.iss });
-      ctx.body = {
-        access_token: accessToken,
-        issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-        token_type: 'Bearer',
-        expires_in: fixture.accessTokenTtl,
-      };
-    }, ['subject_token', 'subject_token_type', 'requested_token_type', 'scope', 'audience']);
+    provider.registerGrantType(
+      tokenExchangeGrant,
+      async (ctx) => {
+        fixture.counters.exchange++;
+        const params = ctx.oidc.params;
+        fixture.lastExchangeForm = {
+          grant_type: tokenExchangeGrant,
+          client_id: ctx.oidc.client.clientId,
+          subject_token_type: params.subject_token_type,
+          requested_token_type: params.requested_token_type,
+          scope: params.scope,
+        };
+        if (params.subject_token_type !== 'urn:ietf:params:oauth:token-type:jwt')
+          throw new errors.InvalidRequest('unsupported subject_token_type');
+        if (!fixture.exchangeClients.has(ctx.oidc.client.clientId)) {
+          ctx.status = 403;
+          ctx.body = { error: 'access_denied', error_description: 'Client not allowed to exchange' };
+          return;
+        }
+        const subject = await fixture.verifySubject(params.subject_token ?? '');
+        if (!subject) throw new errors.InvalidGrant('invalid subject token');
+        const accessToken = await issueAccessToken(ctx, String(subject.sub), 'token-exchange', {
+          exchanged_from: subject.iss,
+        });
+        ctx.body = {
+          access_token: accessToken,
+          issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          token_type: 'Bearer',
+          expires_in: fixture.accessTokenTtl,
+        };
+      },
+      ['subject_token', 'subject_token_type', 'requested_token_type', 'scope', 'audience'],
+    );
 
     return provider;
   }
@@ -275,11 +323,23 @@ export class IdentityProviderFixture {
   }
 
   /** Runs the password grant; returns the provider's whole answer. */
-  async passwordGrant(clientId: string, clientSecret: string, username: string, password: string): Promise<{ status: number; body: Record<string, string> }> {
+  async passwordGrant(
+    clientId: string,
+    clientSecret: string,
+    username: string,
+    password: string,
+  ): Promise<{ status: number; body: Record<string, string> }> {
     const response = await fetch(`${this.issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', client_id: clientId, client_secret: clientSecret, username, password, scope: 'openid' }),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: clientId,
+        client_secret: clientSecret,
+        username,
+        password,
+        scope: 'openid',
+      }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
   }
@@ -296,7 +356,12 @@ export class IdentityProviderFixture {
     const response = await fetch(`${this.issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: 'api' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+        scope: 'api',
+      }),
     });
     const body = (await response.json()) as Record<string, string>;
     if (response.status !== 200) throw new Error(`client credentials failed: ${JSON.stringify(body)}`);
@@ -307,12 +372,25 @@ export class IdentityProviderFixture {
    * A token built by hand and signed with one of this provider's keys (the current signing key unless
    * `key` says otherwise): for the tokens an attacker or a broken provider would send.
    */
-  async craft(payload: JWTPayload, options: { key?: SigningKey; header?: Record<string, unknown>; withoutExp?: boolean } = {}): Promise<string> {
+  async craft(
+    payload: JWTPayload,
+    options: { key?: SigningKey; header?: Record<string, unknown>; withoutExp?: boolean } = {},
+  ): Promise<string> {
     const key = options.key ?? this.keys[0];
     const now = Math.floor(Date.now() / 1000);
-    const claims: JWTPayload = { iss: this.issuer, aud: this.options.audience, sub: 'mallory', iat: now, exp: now + 300, jti: crypto.randomUUID(), ...payload };
+    const claims: JWTPayload = {
+      iss: this.issuer,
+      aud: this.options.audience,
+      sub: 'mallory',
+      iat: now,
+      exp: now + 300,
+      jti: crypto.randomUUID(),
+      ...payload,
+    };
     if (options.withoutExp) delete claims.exp;
-    return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...options.header }).sign(key.privateKey);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...options.header })
+      .sign(key.privateKey);
   }
 }
 

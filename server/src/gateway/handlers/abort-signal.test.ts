@@ -26,6 +26,7 @@ describe('isThenable', () => {
     expect(isThenable(Promise.resolve())).toBe(true);
     expect(isThenable({ then: () => undefined })).toBe(true);
     expect(isThenable(Object.assign(() => undefined, { then: () => undefined }))).toBe(true);
-    for (const value of [undefined, null, 0, 'then', { then: 1 }, [], () => undefined]) expect(isThenable(value)).toBe(false);
+    for (const value of [undefined, null, 0, 'then', { then: 1 }, [], () => undefined])
+      expect(isThenable(value)).toBe(false);
   });
 });

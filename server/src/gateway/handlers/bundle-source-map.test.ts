@@ -13,8 +13,14 @@ const bundlePath = path.join(os.tmpdir(), 'bundle-under-test.mjs');
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-map-'));
   fs.mkdirSync(path.join(dir, 'lib'));
-  fs.writeFileSync(path.join(dir, 'lib/fail.ts'), `export function fail(): never {\n  throw new Error('from the helper');\n}\n`);
-  fs.writeFileSync(path.join(dir, 'map_handler.ts'), `import { fail } from './lib/fail.js';\n\nexport const router = { run: () => fail() };\n`);
+  fs.writeFileSync(
+    path.join(dir, 'lib/fail.ts'),
+    `export function fail(): never {\n  throw new Error('from the helper');\n}\n`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'map_handler.ts'),
+    `import { fail } from './lib/fail.js';\n\nexport const router = { run: () => fail() };\n`,
+  );
   compiled = await compileHandler(path.join(dir, 'map_handler.ts'), 'file:///sdk.js');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +41,11 @@ describe('BundleSourceMap', () => {
   it('maps bundle positions back to the original file and line', () => {
     const map = new BundleSourceMap(bundlePath, compiled.map);
     const at = bundlePosition('throw new Error("from the helper")');
-    expect(map.original(at.line, at.column)).toEqual({ file: fs.realpathSync(path.join(dir, 'lib/fail.ts')), line: 2, column: 3 });
+    expect(map.original(at.line, at.column)).toEqual({
+      file: fs.realpathSync(path.join(dir, 'lib/fail.ts')),
+      line: 2,
+      column: 3,
+    });
   });
 
   it('rewrites bundle frames of a stack, as file URLs or paths, and leaves other frames alone', () => {
@@ -62,7 +72,9 @@ describe('BundleSourceMap', () => {
 
   it('writes sources relative to the bundle folder in the inline comment', () => {
     const map = new BundleSourceMap(bundlePath, compiled.map);
-    const payload = JSON.parse(Buffer.from(map.comment.split('base64,')[1], 'base64').toString()) as { sources: string[] };
+    const payload = JSON.parse(Buffer.from(map.comment.split('base64,')[1], 'base64').toString()) as {
+      sources: string[];
+    };
     expect(payload.sources.every((s) => !path.isAbsolute(s) && !s.includes('\\'))).toBe(true);
   });
 });

@@ -41,14 +41,21 @@ export class BundleSourceMap {
     payload: { version: number; sources: string[]; mappings: string; names: string[] },
   ) {
     const dir = path.dirname(bundlePath);
-    const relative = { ...payload, sources: payload.sources.map((source) => path.relative(dir, source).split(path.sep).join('/')) };
+    const relative = {
+      ...payload,
+      sources: payload.sources.map((source) => path.relative(dir, source).split(path.sep).join('/')),
+    };
     this.map = new SourceMap(relative as SourceMapPayload);
     this.comment = `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(relative)).toString('base64')}\n`;
   }
 
   /** The original position of a 1-based position in the bundle, when the map has one. */
   original(line: number, column: number): SourcePosition | undefined {
-    const entry = this.map.findEntry(line - 1, column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+    const entry = this.map.findEntry(line - 1, column - 1) as {
+      originalSource?: string;
+      originalLine?: number;
+      originalColumn?: number;
+    };
     if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
     const file = path.resolve(path.dirname(this.bundlePath), entry.originalSource);
     return { file, line: entry.originalLine + 1, column: (entry.originalColumn ?? 0) + 1 };

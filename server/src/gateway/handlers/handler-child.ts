@@ -74,7 +74,12 @@ export class HandlerChild {
    * Rejects with a {@link LoadError} when the module throws, exports no router, runs out of memory, or
    * does not finish loading within `loadTimeoutMs`.
    */
-  static start(bundlePath: string, compiled: CompiledHandler, sourceMap: BundleSourceMap, options: HandlerChildOptions): Promise<{ child: HandlerChild; routes: RouteDescription[] }> {
+  static start(
+    bundlePath: string,
+    compiled: CompiledHandler,
+    sourceMap: BundleSourceMap,
+    options: HandlerChildOptions,
+  ): Promise<{ child: HandlerChild; routes: RouteDescription[] }> {
     const { child: process, booted } = options.processes.take();
     const child = new HandlerChild(process, options);
     const { file, loadTimeoutMs } = options;
@@ -90,7 +95,13 @@ export class HandlerChild {
         () => {
           child.send({ type: 'load', bundleUrl: pathToFileURL(bundlePath).href });
           timer = setTimeout(
-            () => fail(new LoadError(file, `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`)),
+            () =>
+              fail(
+                new LoadError(
+                  file,
+                  `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`,
+                ),
+              ),
             loadTimeoutMs,
           );
         },
@@ -104,7 +115,13 @@ export class HandlerChild {
           fail(loadFailure(message, file, compiled, sourceMap));
         }
       };
-      child.onEnd = (reason) => fail(new LoadError(file, child.outOfMemory ? `needed more than its memory while loading: ${reason}` : `${reason} while loading`));
+      child.onEnd = (reason) =>
+        fail(
+          new LoadError(
+            file,
+            child.outOfMemory ? `needed more than its memory while loading: ${reason}` : `${reason} while loading`,
+          ),
+        );
     });
   }
 
@@ -128,7 +145,9 @@ export class HandlerChild {
   /** The process's output, as log lines of its file; V8's out-of-memory report marks the process out of memory. */
   private forwardOutput(): void {
     const file = this.options.file;
-    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => this.options.log.info({ handler: file }, line));
+    readline
+      .createInterface({ input: this.child.stdout! })
+      .on('line', (line) => this.options.log.info({ handler: file }, line));
     readline.createInterface({ input: this.child.stderr! }).on('line', (line) => {
       if (this.outOfMemory) return; // the native stack trace that follows V8's report
       if (/heap out of memory/.test(line)) this.outOfMemory = true;
@@ -141,23 +160,36 @@ export class HandlerChild {
     const resident = pid === undefined ? undefined : residentBytes(pid);
     if (resident === undefined || resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
     this.outOfMemory = true;
-    this.options.log.warn({ handler: this.options.file, resident }, `handler process uses ${Math.round(resident / 1048576)} MB, more than twice HANDLER_MEMORY_MB`);
+    this.options.log.warn(
+      { handler: this.options.file, resident },
+      `handler process uses ${Math.round(resident / 1048576)} MB, more than twice HANDLER_MEMORY_MB`,
+    );
     this.child.kill('SIGKILL');
   }
 }
 
 /** The {@link LoadError} of a failed load: a throw at the line that threw, a missing or foreign `router`, a schema that is not JSON. */
-function loadFailure(message: Extract<FromHandler, { type: 'load-failed' }>, file: string, compiled: CompiledHandler, sourceMap: BundleSourceMap): LoadError {
+function loadFailure(
+  message: Extract<FromHandler, { type: 'load-failed' }>,
+  file: string,
+  compiled: CompiledHandler,
+  sourceMap: BundleSourceMap,
+): LoadError {
   if (message.reason === 'no-router') {
-    return new LoadError(file, `does not export a router: add \`export const router = new Router();\` (import { Router } from '${sdkImportName}')`);
+    return new LoadError(
+      file,
+      `does not export a router: add \`export const router = new Router();\` (import { Router } from '${sdkImportName}')`,
+    );
   }
-  if (message.reason === 'not-a-router') return new LoadError(file, `its export \`router\` is not a Router from '${sdkImportName}'`);
+  if (message.reason === 'not-a-router')
+    return new LoadError(file, `its export \`router\` is not a Router from '${sdkImportName}'`);
   if (message.reason === 'bad-schema') return new LoadError(file, message.error.message);
   const { name, message: text, stack = '' } = message.error;
   const description = name === 'Error' && text.startsWith('non-error thrown') ? text : `${name}: ${text}`;
   const position = sourceMap.firstFrameIn(stack, compiled.inputs);
   if (!position) return new LoadError(file, `threw while loading: ${description}`);
-  if (position.file === compiled.entry) return new LoadError(file, `threw while loading: ${description}`, position.line, position.column);
+  if (position.file === compiled.entry)
+    return new LoadError(file, `threw while loading: ${description}`, position.line, position.column);
   const where = `${path.relative(path.dirname(compiled.entry), position.file)}:${position.line}:${position.column}`;
   return new LoadError(file, `threw while loading: ${description} (at ${where})`);
 }

@@ -31,7 +31,8 @@ function sdkPlugin(sdkUrl: string): Plugin {
 }
 
 // Bundled CommonJS dependencies call require(); an ES module has none unless it makes one.
-const requireBanner = "import { createRequire as __adaptiveCreateRequire } from 'node:module'; const require = __adaptiveCreateRequire(import.meta.url);";
+const requireBanner =
+  "import { createRequire as __adaptiveCreateRequire } from 'node:module'; const require = __adaptiveCreateRequire(import.meta.url);";
 
 /** The text of an esbuild message; `line` and `column` (1-based) only when the fault is in the handler file itself. */
 function describe(message: Message, dir: string, entries: string[]): { text: string; line?: number; column?: number } {
@@ -86,9 +87,13 @@ export async function compileHandler(filePath: string, sdkUrl: string): Promise<
     };
   } catch (error) {
     const failure = error as BuildFailure;
-    if (!Array.isArray(failure.errors) || failure.errors.length === 0) throw new LoadError(fileName, `cannot compile: ${(error as Error).message}`);
+    if (!Array.isArray(failure.errors) || failure.errors.length === 0)
+      throw new LoadError(fileName, `cannot compile: ${(error as Error).message}`);
     const { text, line, column } = describe(failure.errors[0], dir, entries);
-    const more = failure.errors.length > 1 ? ` (and ${failure.errors.length - 1} more error${failure.errors.length > 2 ? 's' : ''})` : '';
+    const more =
+      failure.errors.length > 1
+        ? ` (and ${failure.errors.length - 1} more error${failure.errors.length > 2 ? 's' : ''})`
+        : '';
     throw new LoadError(fileName, `${text}${more}`, line, column);
   }
 }

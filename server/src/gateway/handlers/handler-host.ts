@@ -131,12 +131,21 @@ export class HandlerHost {
   /** Runs route `route` on validated input; rejects with the {@link HttpError} to answer with. */
   call(route: number, input: RouteInput, auth: AuthClaims | null): Promise<HandlerPayload> {
     const child = this.child;
-    if (child === undefined) return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
+    if (child === undefined)
+      return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route });
       this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
-      if (Buffer.isBuffer(input.body)) child.send({ type: 'call', id, route, input: { ...input, body: undefined }, auth, binaryBody: input.body.toString('base64') });
+      if (Buffer.isBuffer(input.body))
+        child.send({
+          type: 'call',
+          id,
+          route,
+          input: { ...input, body: undefined },
+          auth,
+          binaryBody: input.body.toString('base64'),
+        });
       else child.send({ type: 'call', id, route, input, auth });
     });
   }
@@ -184,7 +193,9 @@ export class HandlerHost {
       case 'result':
         return this.settle(message.id)?.resolve(message.payload);
       case 'http-error':
-        return this.settle(message.id)?.reject(new HttpError(message.status, message.detail, message.code, message.extra));
+        return this.settle(message.id)?.reject(
+          new HttpError(message.status, message.detail, message.code, message.extra),
+        );
       case 'failed': {
         const call = this.settle(message.id);
         if (!call) return;
@@ -203,7 +214,10 @@ export class HandlerHost {
         this.pingTimer = undefined;
         return;
       case 'stray-error':
-        return this.logError(message.error, 'handler error outside any request (a rejection nobody handled, or a throw from a timer)');
+        return this.logError(
+          message.error,
+          'handler error outside any request (a rejection nobody handled, or a throw from a timer)',
+        );
       default:
         return;
     }
@@ -250,7 +264,11 @@ export class HandlerHost {
       this.pingTimer = undefined;
       if (this.child !== child) return;
       const reason = `${this.routeName(route)} did not answer within ${this.options.timeoutMs} ms and blocked the module`;
-      this.options.onFault({ file: this.options.file, route: this.routeName(route), message: `${reason}; it was stopped and the module restarted` });
+      this.options.onFault({
+        file: this.options.file,
+        route: this.routeName(route),
+        message: `${reason}; it was stopped and the module restarted`,
+      });
       this.restart(child, reason, false);
     }, stuckGraceMs);
   }
@@ -268,7 +286,10 @@ export class HandlerHost {
     this.restartReason = reason;
     this.failCalls(reason);
     if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
-    this.options.log.error({ handler: this.options.file }, `handler module ${this.options.file} ${reason}; restarting it`);
+    this.options.log.error(
+      { handler: this.options.file },
+      `handler module ${this.options.file} ${reason}; restarting it`,
+    );
     if (this.state === 'retiring') return void this.close();
     this.state = 'restarting';
     this.scheduleRestart();
@@ -290,7 +311,10 @@ export class HandlerHost {
         (error: Error) => {
           if (this.state === 'closed') return;
           this.restartReason = `restart failed: ${error.message}`;
-          this.options.log.error({ handler: this.options.file }, `handler module ${this.options.file} could not be restarted: ${error.message}`);
+          this.options.log.error(
+            { handler: this.options.file },
+            `handler module ${this.options.file} could not be restarted: ${error.message}`,
+          );
           this.scheduleRestart();
         },
       );
@@ -309,7 +333,13 @@ export class HandlerHost {
   private logError(description: ErrorDescription, message: string, route?: number): void {
     const err = new Error(description.message);
     err.name = description.name;
-    err.stack = description.stack === undefined ? `${description.name}: ${description.message}` : this.sourceMap.mapStack(description.stack);
-    this.options.log.error({ err, handler: this.options.file, ...(route === undefined ? {} : this.routeFields(route)) }, message);
+    err.stack =
+      description.stack === undefined
+        ? `${description.name}: ${description.message}`
+        : this.sourceMap.mapStack(description.stack);
+    this.options.log.error(
+      { err, handler: this.options.file, ...(route === undefined ? {} : this.routeFields(route)) },
+      message,
+    );
   }
 }

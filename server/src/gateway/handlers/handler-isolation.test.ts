@@ -63,7 +63,12 @@ describe('handler modules run isolated', () => {
       return { answer, ms: Date.now() - started };
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const others = await Promise.all([get('/other/ping'), get('/pets/pets'), get('/actuator/health/liveness'), get('/')]);
+    const others = await Promise.all([
+      get('/other/ping'),
+      get('/pets/pets'),
+      get('/actuator/health/liveness'),
+      get('/'),
+    ]);
     expect(others.map((o) => o.status)).toEqual([200, 200, 200, 200]);
     expect(others[0].body).toEqual({ pong: true });
     if (!endsAtOnce) expect(settled).toBe(false);
@@ -84,8 +89,13 @@ describe('handler modules run isolated', () => {
 
   beforeAll(async () => {
     workspace = makeWorkspace(files);
-    const config = loadConfig({ HOT_RELOAD: 'false', HANDLER_TIMEOUT_MS: String(timeoutMs), HANDLER_LOAD_TIMEOUT_MS: '5000' }, { workspace });
-    app = await buildServer(config, { logger: pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) }) });
+    const config = loadConfig(
+      { HOT_RELOAD: 'false', HANDLER_TIMEOUT_MS: String(timeoutMs), HANDLER_LOAD_TIMEOUT_MS: '5000' },
+      { workspace },
+    );
+    app = await buildServer(config, {
+      logger: pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) }),
+    });
     await app.ready();
     const result = await app.gateway.start();
     expect(result.errors).toEqual([]);
@@ -101,7 +111,10 @@ describe('handler modules run isolated', () => {
     expect(ms).toBeLessThan(timeoutMs + 1000);
     expect(await untilServing('/spin/ok')).toEqual({ status: 200, body: { ok: true } });
     const fault = app.gateway.faults.list().find((f) => f.file === 'spin_handler.ts');
-    expect(fault).toMatchObject({ route: 'GET /spin/spin', message: expect.stringMatching(/did not answer within 3000 ms and blocked the module; it was stopped/) });
+    expect(fault).toMatchObject({
+      route: 'GET /spin/spin',
+      message: expect.stringMatching(/did not answer within 3000 ms and blocked the module; it was stopped/),
+    });
   });
 
   it('cuts off a loop that starts only on the third request; the restarted module counts afresh', async () => {
@@ -117,7 +130,10 @@ describe('handler modules run isolated', () => {
     const { answer, ms } = await whileFaulting('/never/never');
     expect(answer).toEqual({ status: 504, body: { detail: `Handler did not answer within ${timeoutMs} ms` } });
     expect(ms).toBeLessThan(timeoutMs + 1000);
-    expect((await get('/never/count')).body).toEqual({ count: 2, aborted: `Handler did not answer within ${timeoutMs} ms` });
+    expect((await get('/never/count')).body).toEqual({
+      count: 2,
+      aborted: `Handler did not answer within ${timeoutMs} ms`,
+    });
   });
 
   it('answers thrown errors, undefined, cycles and BigInts as before, and logs what went wrong', async () => {
@@ -127,20 +143,31 @@ describe('handler modules run isolated', () => {
     expect(await get('/faults/cycle')).toEqual({ status: 500, body: { detail: 'Internal error' } });
     expect(await get('/faults/bigint')).toEqual({ status: 500, body: { detail: 'Internal error' } });
     const failures = logs.filter((l) => l.msg === 'handler failed' && l.handler === 'faults_handler.ts');
-    expect(failures.map((l) => (l.err as { message: string }).message)).toEqual(['boom', expect.stringMatching(/circular/i), expect.stringMatching(/BigInt/)]);
+    expect(failures.map((l) => (l.err as { message: string }).message)).toEqual([
+      'boom',
+      expect.stringMatching(/circular/i),
+      expect.stringMatching(/BigInt/),
+    ]);
     expect(failures[0]).toMatchObject({ method: 'GET', path: '/faults/throws' });
   });
 
   it('logs a stray rejection and a throw from a timer, and the module keeps serving', async () => {
     expect(await get('/faults/stray')).toEqual({ status: 200, body: { ok: true } });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const strays = logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('handler error outside any request')).map((l) => (l.err as { message: string }).message);
+    const strays = logs
+      .filter((l) => typeof l.msg === 'string' && l.msg.startsWith('handler error outside any request'))
+      .map((l) => (l.err as { message: string }).message);
     expect(strays).toEqual(expect.arrayContaining(['nobody listens', 'from a timer']));
     expect(await get('/faults/undefined')).toEqual({ status: 200, body: {} });
   });
 
   it('hands a non-JSON body to the handler as a Buffer', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/adaptive/faults/echo', headers: { 'content-type': 'text/plain' }, payload: 'plain text' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/adaptive/faults/echo',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'plain text',
+    });
     expect(response.json()).toEqual({ body: 'plain text' });
   });
 
@@ -148,7 +175,13 @@ describe('handler modules run isolated', () => {
     const { workspaceDiagnostics } = await import('../../workbench/diagnostics.js');
     const diagnostics = workspaceDiagnostics(app.gateway);
     expect(diagnostics).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: 'handlers/spin_handler.ts', severity: 'error', message: expect.stringMatching(/^GET \/spin\/spin: /) })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: 'handlers/spin_handler.ts',
+          severity: 'error',
+          message: expect.stringMatching(/^GET \/spin\/spin: /),
+        }),
+      ]),
     );
   });
 });
@@ -160,7 +193,13 @@ describe('memory', () => {
       'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
     });
     // A generous deadline: a process near its heap limit collects for a while before V8 gives up.
-    const app = await buildServer(loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '60000', HANDLER_MEMORY_MB: '96' }, { workspace }), { logger: pino({ level: 'silent' }) });
+    const app = await buildServer(
+      loadConfig(
+        { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '60000', HANDLER_MEMORY_MB: '96' },
+        { workspace },
+      ),
+      { logger: pino({ level: 'silent' }) },
+    );
     try {
       await app.ready();
       await app.gateway.start();
@@ -168,7 +207,9 @@ describe('memory', () => {
       expect((await app.inject({ method: 'GET', url: '/api/adaptive/other/ping' })).json()).toEqual({ pong: true });
       const answer = await hog;
       expect(answer.statusCode).toBe(503);
-      expect(answer.json().detail).toMatch(/hog_handler\.ts is restarting \(ran out of memory \(HANDLER_MEMORY_MB=96\)\)/);
+      expect(answer.json().detail).toMatch(
+        /hog_handler\.ts is restarting \(ran out of memory \(HANDLER_MEMORY_MB=96\)\)/,
+      );
       expect((await app.inject({ method: 'GET', url: '/api/adaptive/other/ping' })).json()).toEqual({ pong: true });
       let status = 0;
       for (let attempt = 0; attempt < 200 && status !== 200; attempt++) {
@@ -177,7 +218,9 @@ describe('memory', () => {
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).toBe(200);
-      expect(app.gateway.faults.list().some((f) => f.file === 'hog_handler.ts' && /ran out of memory/.test(f.message))).toBe(true);
+      expect(
+        app.gateway.faults.list().some((f) => f.file === 'hog_handler.ts' && /ran out of memory/.test(f.message)),
+      ).toBe(true);
     } finally {
       await app.close();
       removeWorkspace(workspace);
@@ -191,7 +234,10 @@ describe('large answers', () => {
       'handlers/big_handler.ts': `${sdk}router.get('/big', () => ({ data: 'x'.repeat(100 * 1024 * 1024) }));\nrouter.get('/fits', () => ({ data: 'y'.repeat(100_000) }));\n`,
       'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
     });
-    const app = await buildServer(loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '60000' }, { workspace }), { logger: pino({ level: 'silent' }) });
+    const app = await buildServer(
+      loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_TIMEOUT_MS: '60000' }, { workspace }),
+      { logger: pino({ level: 'silent' }) },
+    );
     try {
       await app.ready();
       await app.gateway.start();
@@ -207,7 +253,9 @@ describe('large answers', () => {
       }
       const response = await big;
       expect(response.statusCode).toBe(500);
-      expect(response.json().detail).toMatch(/^The handler answered 10485761\d bytes, more than HANDLER_RESPONSE_LIMIT \(8388608 bytes\)$/);
+      expect(response.json().detail).toMatch(
+        /^The handler answered 10485761\d bytes, more than HANDLER_RESPONSE_LIMIT \(8388608 bytes\)$/,
+      );
       expect(pings.length).toBeGreaterThan(0);
       expect(pings.every((status) => status === 200)).toBe(true);
       const fits = await app.inject({ method: 'GET', url: '/api/adaptive/big/fits' });
@@ -226,8 +274,14 @@ describe('loading handler modules is bounded', () => {
   const loop = `${sdk}router.get('/v', () => ({ v: 'looping' }));\nwhile (true) {}\n`;
 
   beforeAll(async () => {
-    workspace = makeWorkspace({ 'handlers/loop_handler.ts': loop, 'handlers/fine_handler.ts': `${sdk}router.get('/v', () => ({ v: 'fine' }));\n` });
-    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_LOAD_TIMEOUT_MS: '3000' }, { workspace });
+    workspace = makeWorkspace({
+      'handlers/loop_handler.ts': loop,
+      'handlers/fine_handler.ts': `${sdk}router.get('/v', () => ({ v: 'fine' }));\n`,
+    });
+    const config = loadConfig(
+      { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', HANDLER_LOAD_TIMEOUT_MS: '3000' },
+      { workspace },
+    );
     app = await buildServer(config, { logger: pino({ level: 'silent' }) });
     await app.ready();
   });
@@ -238,7 +292,12 @@ describe('loading handler modules is bounded', () => {
 
   it('becomes ready with a module whose top level loops, reporting it as a load error', async () => {
     const result = await app.gateway.start();
-    expect(result.errors).toEqual([{ file: 'loop_handler.ts', message: expect.stringMatching(/^did not finish loading within 3000 ms \(HANDLER_LOAD_TIMEOUT_MS\)/) }]);
+    expect(result.errors).toEqual([
+      {
+        file: 'loop_handler.ts',
+        message: expect.stringMatching(/^did not finish loading within 3000 ms \(HANDLER_LOAD_TIMEOUT_MS\)/),
+      },
+    ]);
     expect((await app.inject({ method: 'GET', url: '/api/adaptive/actuator/health/readiness' })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/adaptive/fine/v' })).json()).toEqual({ v: 'fine' });
   });
@@ -258,7 +317,10 @@ describe('reloads under load', () => {
   // against the built server.
   it('reloads a module 100 times while other routes serve without a single failure', async () => {
     const reloads = 100;
-    const workspace = makeWorkspace({ 'specs/pets.openapi.yaml': spec, 'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n` });
+    const workspace = makeWorkspace({
+      'specs/pets.openapi.yaml': spec,
+      'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
+    });
     const config = loadConfig({ HOT_RELOAD: 'false' }, { workspace });
     const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
     try {
@@ -278,11 +340,18 @@ describe('reloads under load', () => {
       };
       const loaders = Array.from({ length: 4 }, load);
       for (let edit = 1; edit <= reloads; edit++) {
-        writeFile(workspace, 'handlers/edited_handler.ts', `${sdk}const data = new Array(1000).fill(${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`);
+        writeFile(
+          workspace,
+          'handlers/edited_handler.ts',
+          `${sdk}const data = new Array(1000).fill(${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`,
+        );
         const result = await app.gateway.reload();
         expect(result.errors).toEqual([]);
       }
-      expect((await app.inject({ method: 'GET', url: '/api/adaptive/edited/v' })).json()).toEqual({ v: reloads, n: 1000 });
+      expect((await app.inject({ method: 'GET', url: '/api/adaptive/edited/v' })).json()).toEqual({
+        v: reloads,
+        n: 1000,
+      });
       stop = true;
       await Promise.all(loaders);
       expect(failures).toEqual([]);
@@ -296,11 +365,20 @@ describe('reloads under load', () => {
 
 describe('shutdown', () => {
   it('ends within its grace period on SIGTERM while a handler spins', async () => {
-    const workspace = makeWorkspace({ 'handlers/spin_handler.ts': `${sdk}router.get('/spin', () => { while (true) {} });\n` });
+    const workspace = makeWorkspace({
+      'handlers/spin_handler.ts': `${sdk}router.get('/spin', () => { while (true) {} });\n`,
+    });
     try {
-      const { child, base, exit } = await startServerProcess({ WORKSPACE: workspace, HANDLER_TIMEOUT_MS: '60000', SHUTDOWN_DRAIN_MS: '1000' });
+      const { child, base, exit } = await startServerProcess({
+        WORKSPACE: workspace,
+        HANDLER_TIMEOUT_MS: '60000',
+        SHUTDOWN_DRAIN_MS: '1000',
+      });
       await waitUntilReady(base);
-      const spinning = fetch(`${base}/api/adaptive/spin/spin`).then((r) => r.status, () => 'connection closed');
+      const spinning = fetch(`${base}/api/adaptive/spin/spin`).then(
+        (r) => r.status,
+        () => 'connection closed',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       const started = Date.now();
       child.kill('SIGTERM');

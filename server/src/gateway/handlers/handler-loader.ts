@@ -18,11 +18,16 @@ import { handlerAjv } from './input-validator.js';
  * from its sources (tsx, Vitest), `.js` from `dist/`. The handler worker imports the same module, so
  * it recognises the handler's `Router` and `HTTPException`.
  */
-export const sdkModuleUrl = new URL(`../../handler-sdk/index${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+export const sdkModuleUrl = new URL(
+  `../../handler-sdk/index${path.extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+).href;
 
 /** Handler modules: `<name>_handler.ts|mts|js|mjs`. */
 export function isHandlerFile(fileName: string): boolean {
-  return !fileName.startsWith('.') && /_handler\.(ts|mts|js|mjs)$/.test(fileName) && handlerMount(fileName) !== undefined;
+  return (
+    !fileName.startsWith('.') && /_handler\.(ts|mts|js|mjs)$/.test(fileName) && handlerMount(fileName) !== undefined
+  );
 }
 
 /** Options of the handler loader. */
@@ -45,7 +50,10 @@ export async function loadHandler(
   const file = path.basename(filePath);
   const mount = handlerMount(file);
   if (mount === undefined || !isValidMount(mount)) {
-    throw new LoadError(file, `the mount "${mount ?? file}" is not usable: use letters, digits, "_" and "-", and not a system path (actuator, openapi.json, swagger-ui)`);
+    throw new LoadError(
+      file,
+      `the mount "${mount ?? file}" is not usable: use letters, digits, "_" and "-", and not a system path (actuator, openapi.json, swagger-ui)`,
+    );
   }
   const compiled = await compileHandler(filePath, sdkModuleUrl);
   const host = await HandlerHost.start(compiled, { ...options, file, mount });

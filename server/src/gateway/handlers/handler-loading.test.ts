@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer, writeFile } from '../../test-support/workspace.js';
 
 const header = `import { Router, HTTPException, t } from 'adaptive-workbench/handler';\n`;
-const good = (value: string) => `${header}export const router = new Router();\nrouter.get('/v', () => ({ v: ${value} }));\n`;
+const good = (value: string) =>
+  `${header}export const router = new Router();\nrouter.get('/v', () => ({ v: ${value} }));\n`;
 
 const refresh = async (server: FastifyInstance) => {
   const response = await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' });
@@ -56,17 +57,54 @@ describe('handlers that do not load', () => {
     expect(result.status).toBe('partial');
     expect(result.handlers).toEqual(['fine_handler.ts']);
     const byFile = Object.fromEntries(result.errors.map((e: { file: string }) => [e.file, e]));
-    expect(Object.keys(byFile).sort()).toEqual(Object.keys(broken).filter((f) => f.endsWith('_handler.ts')).map((f) => path.basename(f)).sort());
+    expect(Object.keys(byFile).sort()).toEqual(
+      Object.keys(broken)
+        .filter((f) => f.endsWith('_handler.ts'))
+        .map((f) => path.basename(f))
+        .sort(),
+    );
 
-    expect(byFile['syntax_handler.ts']).toEqual({ file: 'syntax_handler.ts', message: expect.stringMatching(/^Expected "}" but found "\)"/), line: 3, column: 32 });
-    expect(byFile['missing_import_handler.ts']).toEqual({ file: 'missing_import_handler.ts', message: 'Could not resolve "./nowhere.js"', line: 2, column: 24 });
-    expect(byFile['missing_package_handler.ts']).toMatchObject({ message: expect.stringContaining('Could not resolve "no-such-package-anywhere"'), line: 2 });
-    expect(byFile['missing_export_handler.ts']).toMatchObject({ message: expect.stringContaining('No matching export in "lib/helper.ts" for import "nothere"'), line: 2, column: 10 });
-    expect(byFile['throws_handler.ts']).toEqual({ file: 'throws_handler.ts', message: 'threw while loading: Error: cannot connect to the database', line: 4, column: 7 });
-    expect(byFile['helper_throws_handler.ts']).toEqual({ file: 'helper_throws_handler.ts', message: 'threw while loading: TypeError: helper failed (at lib/boom.ts:2:7)' });
-    expect(byFile['helper_syntax_handler.ts']).toEqual({ file: 'helper_syntax_handler.ts', message: 'Unexpected ";" (in lib/bad-syntax.ts:1:20)' });
-    expect(byFile['no_router_handler.ts'].message).toMatch(/^does not export a router: add `export const router = new Router\(\);`/);
-    expect(byFile['fake_router_handler.ts'].message).toBe("its export `router` is not a Router from 'adaptive-workbench/handler'");
+    expect(byFile['syntax_handler.ts']).toEqual({
+      file: 'syntax_handler.ts',
+      message: expect.stringMatching(/^Expected "}" but found "\)"/),
+      line: 3,
+      column: 32,
+    });
+    expect(byFile['missing_import_handler.ts']).toEqual({
+      file: 'missing_import_handler.ts',
+      message: 'Could not resolve "./nowhere.js"',
+      line: 2,
+      column: 24,
+    });
+    expect(byFile['missing_package_handler.ts']).toMatchObject({
+      message: expect.stringContaining('Could not resolve "no-such-package-anywhere"'),
+      line: 2,
+    });
+    expect(byFile['missing_export_handler.ts']).toMatchObject({
+      message: expect.stringContaining('No matching export in "lib/helper.ts" for import "nothere"'),
+      line: 2,
+      column: 10,
+    });
+    expect(byFile['throws_handler.ts']).toEqual({
+      file: 'throws_handler.ts',
+      message: 'threw while loading: Error: cannot connect to the database',
+      line: 4,
+      column: 7,
+    });
+    expect(byFile['helper_throws_handler.ts']).toEqual({
+      file: 'helper_throws_handler.ts',
+      message: 'threw while loading: TypeError: helper failed (at lib/boom.ts:2:7)',
+    });
+    expect(byFile['helper_syntax_handler.ts']).toEqual({
+      file: 'helper_syntax_handler.ts',
+      message: 'Unexpected ";" (in lib/bad-syntax.ts:1:20)',
+    });
+    expect(byFile['no_router_handler.ts'].message).toMatch(
+      /^does not export a router: add `export const router = new Router\(\);`/,
+    );
+    expect(byFile['fake_router_handler.ts'].message).toBe(
+      "its export `router` is not a Router from 'adaptive-workbench/handler'",
+    );
     expect(byFile['bad_route_handler.ts']).toEqual({
       file: 'bad_route_handler.ts',
       message: 'threw while loading: TypeError: GET route path must be a string starting with "/", got "books"',
@@ -79,7 +117,8 @@ describe('handlers that do not load', () => {
     });
     expect(byFile['hangs_handler.ts']).toEqual({
       file: 'hangs_handler.ts',
-      message: 'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?',
+      message:
+        'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?',
     });
     expect(byFile['actuator_handler.ts'].message).toMatch(/the mount "actuator" is not usable/);
   }, 120_000);
@@ -104,7 +143,8 @@ describe('reload', () => {
     removeWorkspace(workspace);
   });
   afterEach(async () => {
-    for (const name of fs.readdirSync(path.join(workspace, 'handlers'))) fs.rmSync(path.join(workspace, 'handlers', name), { recursive: true });
+    for (const name of fs.readdirSync(path.join(workspace, 'handlers')))
+      fs.rmSync(path.join(workspace, 'handlers', name), { recursive: true });
     await refresh(app);
   });
 
@@ -119,7 +159,10 @@ describe('reload', () => {
 
   it('picks up a changed helper module of an unchanged handler', async () => {
     write('handlers/lib/greeting.ts', `export const greeting = (name: string) => 'hello ' + name;\n`);
-    write('handlers/greet_handler.ts', `${header}import { greeting } from './lib/greeting.js';\nexport const router = new Router();\nrouter.get('/{name}', ({ params }) => ({ text: greeting(params.name) }));\n`);
+    write(
+      'handlers/greet_handler.ts',
+      `${header}import { greeting } from './lib/greeting.js';\nexport const router = new Router();\nrouter.get('/{name}', ({ params }) => ({ text: greeting(params.name) }));\n`,
+    );
     await refresh(app);
     expect(await value('/api/adaptive/greet/ada')).toEqual({ text: 'hello ada' });
     write('handlers/lib/greeting.ts', `export const greeting = (name: string) => 'bonjour ' + name;\n`);
@@ -128,7 +171,8 @@ describe('reload', () => {
   });
 
   it('keeps an unchanged module across a refresh and evaluates a fresh instance of a changed one', async () => {
-    const counter = (start: number) => `${header}export const router = new Router();\nlet n = ${start};\nrouter.post('/', () => ({ n: ++n }));\n`;
+    const counter = (start: number) =>
+      `${header}export const router = new Router();\nlet n = ${start};\nrouter.post('/', () => ({ n: ++n }));\n`;
     write('handlers/counter_handler.ts', counter(0));
     await refresh(app);
     const hit = async () => (await app.inject({ method: 'POST', url: '/api/adaptive/counter' })).json().n;
@@ -144,7 +188,10 @@ describe('reload', () => {
     write('handlers/items_handler.ts', good('"good"'));
     write('handlers/other_handler.ts', good('"other"'));
     await refresh(app);
-    write('handlers/items_handler.ts', `${header}export const router = new Router();\nrouter.get('/v', () => ({ v: 'broken' })\n`);
+    write(
+      'handlers/items_handler.ts',
+      `${header}export const router = new Router();\nrouter.get('/v', () => ({ v: 'broken' })\n`,
+    );
     write('handlers/other_handler.ts', good('"other 2"'));
     const result = await refresh(app);
     expect(result).toMatchObject({ status: 'partial', handlers: ['items_handler.ts', 'other_handler.ts'] });
@@ -152,8 +199,13 @@ describe('reload', () => {
     expect(await value('/api/adaptive/items/v')).toEqual({ v: 'good' });
     expect(await value('/api/adaptive/other/v')).toEqual({ v: 'other 2' });
 
-    write('handlers/items_handler.ts', `${header}export const router = new Router();\nthrow new Error('still broken');\n`);
-    expect((await refresh(app)).errors).toEqual([{ file: 'items_handler.ts', message: 'threw while loading: Error: still broken', line: 3, column: 7 }]);
+    write(
+      'handlers/items_handler.ts',
+      `${header}export const router = new Router();\nthrow new Error('still broken');\n`,
+    );
+    expect((await refresh(app)).errors).toEqual([
+      { file: 'items_handler.ts', message: 'threw while loading: Error: still broken', line: 3, column: 7 },
+    ]);
     expect(await value('/api/adaptive/items/v')).toEqual({ v: 'good' });
 
     write('handlers/items_handler.ts', good('"fixed"'));
@@ -174,8 +226,13 @@ describe('reload', () => {
     fs.symlinkSync('..data/linked_handler.ts', path.join(workspace, 'handlers/linked_handler.ts'));
     await refresh(app);
     expect(await value('/api/adaptive/linked/v')).toEqual({ v: 'linked' });
-    write('handlers/..data/linked_handler.ts', `${header}export const router = new Router();\n\nthrow new Error('x');\n`);
-    expect((await refresh(app)).errors).toEqual([{ file: 'linked_handler.ts', message: 'threw while loading: Error: x', line: 4, column: 7 }]);
+    write(
+      'handlers/..data/linked_handler.ts',
+      `${header}export const router = new Router();\n\nthrow new Error('x');\n`,
+    );
+    expect((await refresh(app)).errors).toEqual([
+      { file: 'linked_handler.ts', message: 'threw while loading: Error: x', line: 4, column: 7 },
+    ]);
   });
 });
 

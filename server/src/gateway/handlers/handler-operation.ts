@@ -15,7 +15,12 @@ function parametersOf(schema: object | undefined, location: 'path' | 'query' | '
   const properties = (converted.properties ?? {}) as Record<string, Json>;
   const required = new Set(Array.isArray(converted.required) ? (converted.required as string[]) : []);
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: Json = { name, in: location, required: location === 'path' || required.has(name), schema: property };
+    const parameter: Json = {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      schema: property,
+    };
     if (typeof property.description === 'string') parameter.description = property.description;
     return parameter;
   });
@@ -36,16 +41,24 @@ export function handlerOperation(route: Pick<RouteDefinition, 'schema' | 'paramN
   const pathParameters = schema.params
     ? parametersOf(schema.params, 'path')
     : route.paramNames.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const parameters = [...pathParameters, ...parametersOf(schema.query, 'query'), ...parametersOf(schema.headers, 'header')];
+  const parameters = [
+    ...pathParameters,
+    ...parametersOf(schema.query, 'query'),
+    ...parametersOf(schema.headers, 'header'),
+  ];
   if (parameters.length > 0) operation.parameters = parameters;
-  if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: openApiSchema(schema.body) } } };
+  if (schema.body)
+    operation.requestBody = { required: true, content: { 'application/json': { schema: openApiSchema(schema.body) } } };
 
   const status = schema.status ?? 200;
   const success: Json = { description: STATUS_CODES[status] ?? `Status ${status}` };
-  if (status !== 204) success.content = { 'application/json': schema.response ? { schema: openApiSchema(schema.response) } : {} };
+  if (status !== 204)
+    success.content = { 'application/json': schema.response ? { schema: openApiSchema(schema.response) } : {} };
   const responses: Json = { [String(status)]: success };
-  if (schema.params || schema.query || schema.headers || schema.body) responses['400'] = { description: 'Invalid request', content: errorBody };
-  for (const [code, description] of Object.entries(schema.errors ?? {})) responses[code] = { description, content: errorBody };
+  if (schema.params || schema.query || schema.headers || schema.body)
+    responses['400'] = { description: 'Invalid request', content: errorBody };
+  for (const [code, description] of Object.entries(schema.errors ?? {}))
+    responses[code] = { description, content: errorBody };
   operation.responses = responses;
   return operation;
 }

@@ -8,7 +8,13 @@ import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../core/errors.js';
 import { Router } from '../../handler-sdk/index.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
-import type { ErrorDescription, FromHandler, HandlerProcessData, RouteDescription, ToHandler } from './handler-protocol.js';
+import type {
+  ErrorDescription,
+  FromHandler,
+  HandlerProcessData,
+  RouteDescription,
+  ToHandler,
+} from './handler-protocol.js';
 import { MessageBatch } from './message-batch.js';
 import { RouteContext } from './route-context.js';
 import { isThenable } from './abort-signal.js';
@@ -18,7 +24,10 @@ const { responseLimit } = JSON.parse(process.argv[2]) as HandlerProcessData;
 // The gateway stops this process when it is done with it; should the gateway itself be killed, a
 // watchdog thread (which runs even while a route spins) ends the orphan.
 const parentPid = process.ppid;
-new Worker(`setInterval(() => { if (process.ppid !== ${parentPid}) process.kill(${process.pid}, 'SIGKILL'); }, 1000);`, { eval: true }).unref();
+new Worker(
+  `setInterval(() => { if (process.ppid !== ${parentPid}) process.kill(${process.pid}, 'SIGKILL'); }, 1000);`,
+  { eval: true },
+).unref();
 process.on('disconnect', () => process.exit(0));
 
 const outbox = new MessageBatch<FromHandler>((messages) => process.send!(messages));
@@ -37,7 +46,14 @@ function describe(error: unknown): ErrorDescription {
 
 function fail(id: number, error: unknown): void {
   if (error instanceof HttpError) {
-    post({ type: 'http-error', id, status: error.status, detail: error.detail, code: error.code, extra: structuredCloneable(error.extra) });
+    post({
+      type: 'http-error',
+      id,
+      status: error.status,
+      detail: error.detail,
+      code: error.code,
+      extra: structuredCloneable(error.extra),
+    });
   } else {
     post({ type: 'failed', id, error: describe(error) });
   }
@@ -58,7 +74,8 @@ function answer(id: number, value: unknown): void {
   }
   if (json === undefined) return post({ type: 'result', id });
   // UTF-8 takes at least one byte per UTF-16 unit and at most three: count bytes only in between.
-  const tooLarge = json.length > responseLimit || (json.length * 3 > responseLimit && Buffer.byteLength(json) > responseLimit);
+  const tooLarge =
+    json.length > responseLimit || (json.length * 3 > responseLimit && Buffer.byteLength(json) > responseLimit);
   if (tooLarge) return post({ type: 'too-large', id, size: Buffer.byteLength(json) });
   post({ type: 'result', id, payload: json });
 }
@@ -93,7 +110,12 @@ function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { 
 
 /** What crosses of a route: the schema as JSON, so a schema JSON cannot carry (a BigInt default) fails the load here. */
 function routeDescription(route: RouteDefinition): RouteDescription {
-  return { method: route.method, path: route.path, paramNames: [...route.paramNames], schema: JSON.parse(JSON.stringify(route.schema)) as RouteDescription['schema'] };
+  return {
+    method: route.method,
+    path: route.path,
+    paramNames: [...route.paramNames],
+    schema: JSON.parse(JSON.stringify(route.schema)) as RouteDescription['schema'],
+  };
 }
 
 // A stray rejection or throw from a timer must not end the module's other routes; it is logged.
@@ -111,7 +133,11 @@ async function load(bundleUrl: string): Promise<readonly RouteDefinition[] | und
   }
   const router = moduleExports.router;
   if (!(router instanceof Router)) {
-    post(router === undefined ? { type: 'load-failed', reason: 'no-router' } : { type: 'load-failed', reason: 'not-a-router' });
+    post(
+      router === undefined
+        ? { type: 'load-failed', reason: 'no-router' }
+        : { type: 'load-failed', reason: 'not-a-router' },
+    );
     return undefined;
   }
   const descriptions: RouteDescription[] = [];
@@ -119,7 +145,14 @@ async function load(bundleUrl: string): Promise<readonly RouteDefinition[] | und
     try {
       descriptions.push(routeDescription(route));
     } catch (error) {
-      post({ type: 'load-failed', reason: 'bad-schema', error: { name: 'TypeError', message: `${route.method} ${route.path}: the schema is not plain JSON (${(error as Error).message})` } });
+      post({
+        type: 'load-failed',
+        reason: 'bad-schema',
+        error: {
+          name: 'TypeError',
+          message: `${route.method} ${route.path}: the schema is not plain JSON (${(error as Error).message})`,
+        },
+      });
       return undefined;
     }
   }
@@ -132,7 +165,8 @@ function serve(routes: readonly RouteDefinition[]): void {
   process.on('message', (messages: ToHandler[]) => {
     for (const message of messages) {
       if (message.type === 'call') call(routes, message);
-      else if (message.type === 'abort') pending.get(message.id)?.abort(new HttpError(504, message.detail, 'HANDLER_TIMEOUT'));
+      else if (message.type === 'abort')
+        pending.get(message.id)?.abort(new HttpError(504, message.detail, 'HANDLER_TIMEOUT'));
       else if (message.type === 'ping') post({ type: 'pong' });
     }
   });

@@ -75,7 +75,10 @@ export class HandlerProcesses {
       // Not allowed here (some sandboxes): same priority as the gateway.
     }
     const booted = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`its process did not start within ${bootTimeoutMs} ms`)), bootTimeoutMs).unref();
+      const timer = setTimeout(
+        () => reject(new Error(`its process did not start within ${bootTimeoutMs} ms`)),
+        bootTimeoutMs,
+      ).unref();
       child.once('message', () => {
         clearTimeout(timer);
         resolve();

@@ -28,5 +28,12 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     return host.call(index, input, requestAuth(request)).then((payload) => send(reply, payload));
   };
 
-  return { method: definition.method, path: host.routeFields(index).path, source: 'handler', file, operation: handlerOperation(definition), handle };
+  return {
+    method: definition.method,
+    path: host.routeFields(index).path,
+    source: 'handler',
+    file,
+    operation: handlerOperation(definition),
+    handle,
+  };
 }

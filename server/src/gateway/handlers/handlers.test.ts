@@ -42,7 +42,8 @@ router.get('/auth', ({ auth }) => ({ auth }));
 let workspace: string;
 let app: FastifyInstance;
 
-const refresh = async (server: FastifyInstance) => (await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' })).json();
+const refresh = async (server: FastifyInstance) =>
+  (await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' })).json();
 
 beforeAll(async () => {
   workspace = makeWorkspace({ 'handlers/features_handler.ts': features });
@@ -51,7 +52,8 @@ beforeAll(async () => {
   // Stands in for the authentication layer, which attaches verified claims as request.auth.
   app.addHook('onRequest', async (request) => {
     const user = request.headers['x-test-user'];
-    if (typeof user === 'string') (request as typeof request & { auth: unknown }).auth = { sub: user, scope: 'books:read' };
+    if (typeof user === 'string')
+      (request as typeof request & { auth: unknown }).auth = { sub: user, scope: 'books:read' };
   });
   await app.ready();
   await app.gateway.start();
@@ -93,12 +95,18 @@ describe('handler routes', () => {
   it('coerces and validates query parameters, naming each bad field', async () => {
     const ok = await get('/search?available=true&limit=5&tag=a&sort=asc');
     expect(ok.json()).toEqual({ query: { available: true, limit: 5, tag: ['a'], sort: 'asc' } });
-    expect((await get('/search?tag=a&tag=b&available=false')).json()).toEqual({ query: { tag: ['a', 'b'], available: false } });
+    expect((await get('/search?tag=a&tag=b&available=false')).json()).toEqual({
+      query: { tag: ['a', 'b'], available: false },
+    });
     expect((await get('/search')).json()).toEqual({ query: {} });
     const bad = await get('/search?available=maybe&limit=500&sort=up');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().detail).toMatch(/^Request validation failed: query available must be boolean; query limit must be <= 50; query sort/);
-    expect(new Set(bad.json().errors.map((e: { name: string }) => e.name))).toEqual(new Set(['available', 'limit', 'sort']));
+    expect(bad.json().detail).toMatch(
+      /^Request validation failed: query available must be boolean; query limit must be <= 50; query sort/,
+    );
+    expect(new Set(bad.json().errors.map((e: { name: string }) => e.name))).toEqual(
+      new Set(['available', 'limit', 'sort']),
+    );
   });
 
   it('coerces and validates headers', async () => {
@@ -106,7 +114,10 @@ describe('handler routes', () => {
     const missing = await get('/tenant');
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual([{ in: 'header', name: 'x-tenant', message: 'is required' }]);
-    expect((await get('/tenant', { 'x-tenant': 'a' })).json().errors[0]).toMatchObject({ in: 'header', name: 'x-tenant' });
+    expect((await get('/tenant', { 'x-tenant': 'a' })).json().errors[0]).toMatchObject({
+      in: 'header',
+      name: 'x-tenant',
+    });
   });
 
   it('validates JSON bodies and answers with the schema status', async () => {
@@ -122,7 +133,12 @@ describe('handler routes', () => {
       { in: 'body', name: 'title', message: 'is required' },
       { in: 'body', name: 'tags.0', message: 'must be string' },
     ]);
-    const notObject = await app.inject({ method: 'POST', url: url('/items'), payload: '[1]', headers: { 'content-type': 'application/json' } });
+    const notObject = await app.inject({
+      method: 'POST',
+      url: url('/items'),
+      payload: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notObject.json().detail).toBe('Request validation failed: body must be object');
   });
 
@@ -130,20 +146,46 @@ describe('handler routes', () => {
     const none = await app.inject({ method: 'POST', url: url('/items') });
     expect(none.statusCode).toBe(400);
     expect(none.json().detail).toBe('Request validation failed: body a request body is required');
-    const text = await app.inject({ method: 'POST', url: url('/items'), payload: 'title=x', headers: { 'content-type': 'text/plain' } });
+    const text = await app.inject({
+      method: 'POST',
+      url: url('/items'),
+      payload: 'title=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json().detail).toMatch(/text\/plain.*application\/json/);
-    const form = await app.inject({ method: 'POST', url: url('/items'), payload: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await app.inject({
+      method: 'POST',
+      url: url('/items'),
+      payload: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.statusCode).toBe(415);
-    const malformed = await app.inject({ method: 'POST', url: url('/items'), payload: '{"title":', headers: { 'content-type': 'application/json' } });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: url('/items'),
+      payload: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(Object.keys(malformed.json())).toEqual(['detail', 'errors']);
   });
 
   it('serves PUT, PATCH and DELETE; a route without a body schema gets the body as parsed', async () => {
-    expect((await app.inject({ method: 'PUT', url: url('/items/3'), payload: { title: 'x' } })).json()).toEqual({ id: 3, title: 'x' });
-    expect((await app.inject({ method: 'PATCH', url: url('/items/3'), payload: { a: 1 } })).json()).toEqual({ id: '3', body: { a: 1 } });
-    const octets = await app.inject({ method: 'PATCH', url: url('/items/3'), payload: 'raw', headers: { 'content-type': 'application/octet-stream' } });
+    expect((await app.inject({ method: 'PUT', url: url('/items/3'), payload: { title: 'x' } })).json()).toEqual({
+      id: 3,
+      title: 'x',
+    });
+    expect((await app.inject({ method: 'PATCH', url: url('/items/3'), payload: { a: 1 } })).json()).toEqual({
+      id: '3',
+      body: { a: 1 },
+    });
+    const octets = await app.inject({
+      method: 'PATCH',
+      url: url('/items/3'),
+      payload: 'raw',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(octets.json()).toEqual({ id: '3', body: 'buffer:raw' });
     const deleted = await app.inject({ method: 'DELETE', url: url('/items/3') });
     expect(deleted.statusCode).toBe(204);
@@ -191,7 +233,11 @@ describe('handler routes', () => {
   });
 
   it('hands the route a context that destructures into its fields and one signal', async () => {
-    expect((await get('/context')).json()).toEqual({ keys: ['auth', 'body', 'headers', 'params', 'query'], aborted: false, same: true });
+    expect((await get('/context')).json()).toEqual({
+      keys: ['auth', 'body', 'headers', 'params', 'query'],
+      aborted: false,
+      same: true,
+    });
   });
 
   it('cuts off a route that does not answer in time with 504 and aborts its signal', async () => {
@@ -203,13 +249,17 @@ describe('handler routes', () => {
 
   it('gives the route the verified claims of the caller, or null', async () => {
     expect((await get('/auth')).json()).toEqual({ auth: null });
-    expect((await get('/auth', { 'x-test-user': 'alice' })).json()).toEqual({ auth: { sub: 'alice', scope: 'books:read' } });
+    expect((await get('/auth', { 'x-test-user': 'alice' })).json()).toEqual({
+      auth: { sub: 'alice', scope: 'books:read' },
+    });
   });
 });
 
 describe('logging', () => {
   it('logs the stack of a failing route at the line of the handler that threw', async () => {
-    const dir = makeWorkspace({ 'handlers/crash_handler.ts': `${sdk}\nrouter.get('/', () => {\n  throw new Error('disk full');\n});\n` });
+    const dir = makeWorkspace({
+      'handlers/crash_handler.ts': `${sdk}\nrouter.get('/', () => {\n  throw new Error('disk full');\n});\n`,
+    });
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const server = await buildServer(loadConfig({ HOT_RELOAD: 'false' }, { workspace: dir }), { logger });
@@ -219,7 +269,13 @@ describe('logging', () => {
       const response = await server.inject({ method: 'GET', url: '/api/adaptive/crash' });
       expect(response.json()).toEqual({ detail: 'Internal error' });
       const entry = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'handler failed');
-      expect(entry).toMatchObject({ level: 50, handler: 'crash_handler.ts', method: 'GET', path: '/crash', err: { message: 'disk full' } });
+      expect(entry).toMatchObject({
+        level: 50,
+        handler: 'crash_handler.ts',
+        method: 'GET',
+        path: '/crash',
+        err: { message: 'disk full' },
+      });
       expect(entry.err.stack).toContain(`${fs.realpathSync(path.join(dir, 'handlers/crash_handler.ts'))}:5:9`);
     } finally {
       await server.close();
@@ -232,22 +288,60 @@ describe('documentation', () => {
   it('lists handler routes in the gateway listing', async () => {
     const info = (await app.inject({ method: 'GET', url: '/api/adaptive/' })).json();
     expect(info.handlers).toEqual(['features_handler.ts']);
-    expect(info.endpoints).toContainEqual({ method: 'GET', path: '/api/adaptive/features/typed/{id}', source: 'handler', file: 'features_handler.ts' });
-    expect(info.endpoints).toContainEqual({ method: 'GET', path: '/api/adaptive/features', source: 'handler', file: 'features_handler.ts' });
+    expect(info.endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/adaptive/features/typed/{id}',
+      source: 'handler',
+      file: 'features_handler.ts',
+    });
+    expect(info.endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/adaptive/features',
+      source: 'handler',
+      file: 'features_handler.ts',
+    });
   });
 
   it('documents parameters, bodies and responses from the schemas in openapi.json', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
-    expect(doc.paths['/features/typed/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }]);
-    expect(doc.paths['/features/raw/{shelf}/{id}'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['shelf', 'id']);
+    expect(doc.paths['/features/typed/{id}'].get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+    ]);
+    expect(doc.paths['/features/raw/{shelf}/{id}'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'shelf',
+      'id',
+    ]);
     const search = doc.paths['/features/search'].get;
-    expect(search.parameters).toContainEqual({ name: 'sort', in: 'query', required: false, schema: { anyOf: [{ enum: ['asc'], type: 'string' }, { enum: ['desc'], type: 'string' }] } });
+    expect(search.parameters).toContainEqual({
+      name: 'sort',
+      in: 'query',
+      required: false,
+      schema: {
+        anyOf: [
+          { enum: ['asc'], type: 'string' },
+          { enum: ['desc'], type: 'string' },
+        ],
+      },
+    });
     expect(search.responses['400']).toMatchObject({ description: 'Invalid request' });
-    expect(doc.paths['/features/tenant'].get.parameters).toContainEqual({ name: 'x-tenant', in: 'header', required: true, schema: { type: 'string', minLength: 2 } });
+    expect(doc.paths['/features/tenant'].get.parameters).toContainEqual({
+      name: 'x-tenant',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', minLength: 2 },
+    });
     const post = doc.paths['/features/items'].post;
     expect(post.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['title'],
+            properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
     });
     expect(Object.keys(post.responses).sort()).toEqual(['201', '400']);
     expect(doc.paths['/features/items/{id}'].delete.responses['204']).toEqual({ description: 'No Content' });
@@ -299,11 +393,25 @@ router.get('/extra', { summary: 'Only in the handler', response: t.Object({ n: t
   });
 
   it('lets a handler route override the spec route with the same method and path; other spec routes stay', async () => {
-    expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items' })).json()).toEqual({ from: 'handler' });
-    expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items/3' })).json()).toEqual({ from: 'spec-item' });
+    expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items' })).json()).toEqual({
+      from: 'handler',
+    });
+    expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items/3' })).json()).toEqual({
+      from: 'spec-item',
+    });
     const endpoints = (await server.inject({ method: 'GET', url: '/api/adaptive/' })).json().endpoints;
-    expect(endpoints).toContainEqual({ method: 'GET', path: '/api/adaptive/my-cool-api/items', source: 'handler', file: 'my_cool_api_handler.ts' });
-    expect(endpoints).toContainEqual({ method: 'GET', path: '/api/adaptive/my-cool-api/items/{id}', source: 'spec', file: 'cool.openapi.yaml' });
+    expect(endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/adaptive/my-cool-api/items',
+      source: 'handler',
+      file: 'my_cool_api_handler.ts',
+    });
+    expect(endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/adaptive/my-cool-api/items/{id}',
+      source: 'spec',
+      file: 'cool.openapi.yaml',
+    });
   });
 
   it('documents overriding and handler-only routes in openapi.json', async () => {
@@ -313,11 +421,18 @@ router.get('/extra', { summary: 'Only in the handler', response: t.Object({ n: t
       // What the handler does not declare keeps the spec's documentation.
       description: 'Items of the spec',
       parameters: [{ name: 'limit', in: 'query' }],
-      responses: { '200': { content: { 'application/json': { schema: { type: 'object' } } } }, '404': { description: 'none' } },
+      responses: {
+        '200': { content: { 'application/json': { schema: { type: 'object' } } } },
+        '404': { description: 'none' },
+      },
     });
     expect(doc.paths['/my-cool-api/extra'].get).toMatchObject({
       summary: 'Only in the handler',
-      responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } } } },
+      responses: {
+        '200': {
+          content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } },
+        },
+      },
     });
     expect(doc.paths['/my-cool-api/items/{id}'].get.responses['200']).toBeDefined();
   });
@@ -326,7 +441,9 @@ router.get('/extra', { summary: 'Only in the handler', response: t.Object({ n: t
     fs.renameSync(path.join(dir, 'handlers/my_cool_api_handler.ts'), path.join(dir, 'handlers/my_cool_api.ts.off'));
     try {
       await refresh(server);
-      expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items' })).json()).toEqual({ from: 'spec' });
+      expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/items' })).json()).toEqual({
+        from: 'spec',
+      });
       expect((await server.inject({ method: 'GET', url: '/api/adaptive/my-cool-api/extra' })).statusCode).toBe(404);
     } finally {
       fs.renameSync(path.join(dir, 'handlers/my_cool_api.ts.off'), path.join(dir, 'handlers/my_cool_api_handler.ts'));

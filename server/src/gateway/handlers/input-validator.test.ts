@@ -10,12 +10,17 @@ function request(url: string, query: Record<string, string> = {}): FastifyReques
 
 describe('query input of a handler route', () => {
   it('gives a request without a query string an empty query of its own when the schema accepts one', () => {
-    const validator = new RouteInputValidator({ query: t.Object({ available: t.Optional(t.Boolean()) }) }, handlerAjv());
+    const validator = new RouteInputValidator(
+      { query: t.Object({ available: t.Optional(t.Boolean()) }) },
+      handlerAjv(),
+    );
     const first = validator.read(request('/books'), {}).query;
     expect(first).toEqual({});
     first.mutated = true;
     expect(validator.read(request('/books'), {}).query).toEqual({});
-    expect(validator.read(request('/books?available=true', { available: 'true' }), {}).query).toEqual({ available: true });
+    expect(validator.read(request('/books?available=true', { available: 'true' }), {}).query).toEqual({
+      available: true,
+    });
   });
 
   it('still refuses a missing required parameter without a query string', () => {
@@ -24,8 +29,13 @@ describe('query input of a handler route', () => {
   });
 
   it('validates a query string that is present, even an empty one', () => {
-    const validator = new RouteInputValidator({ query: t.Object({ available: t.Optional(t.Boolean()) }) }, handlerAjv());
-    expect(() => validator.read(request('/books?available=maybe', { available: 'maybe' }), {})).toThrow(expect.objectContaining({ status: 400 }));
+    const validator = new RouteInputValidator(
+      { query: t.Object({ available: t.Optional(t.Boolean()) }) },
+      handlerAjv(),
+    );
+    expect(() => validator.read(request('/books?available=maybe', { available: 'maybe' }), {})).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
     expect(validator.read(request('/books?', {}), {}).query).toEqual({});
   });
 });

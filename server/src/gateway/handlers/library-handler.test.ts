@@ -66,15 +66,38 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
     const response = await post({ title: 'Dune', author: 'Frank Herbert' });
     expect(response.statusCode).toBe(201);
     const book = response.json();
-    expect(book).toEqual({ id: before + 1, title: 'Dune', author: 'Frank Herbert', isbn: `AUTO-${before + 1}`, available: true, publishedYear: thisYear });
+    expect(book).toEqual({
+      id: before + 1,
+      title: 'Dune',
+      author: 'Frank Herbert',
+      isbn: `AUTO-${before + 1}`,
+      available: true,
+      publishedYear: thisYear,
+    });
     expect((await get(`/books/${book.id}`)).json()).toEqual(book);
     expect((await get('/books')).json().books.at(-1)).toEqual(book);
   });
 
   it('POST /books keeps a given isbn and publishedYear, and ignores a client-sent id or available', async () => {
     const before = (await get('/books')).json().count as number;
-    const book = (await post({ title: 'Emma', author: 'Jane Austen', isbn: '978-0141439587', publishedYear: 1815, id: 99, available: false })).json();
-    expect(book).toEqual({ id: before + 1, title: 'Emma', author: 'Jane Austen', isbn: '978-0141439587', available: true, publishedYear: 1815 });
+    const book = (
+      await post({
+        title: 'Emma',
+        author: 'Jane Austen',
+        isbn: '978-0141439587',
+        publishedYear: 1815,
+        id: 99,
+        available: false,
+      })
+    ).json();
+    expect(book).toEqual({
+      id: before + 1,
+      title: 'Emma',
+      author: 'Jane Austen',
+      isbn: '978-0141439587',
+      available: true,
+      publishedYear: 1815,
+    });
   });
 
   it.each([
@@ -114,9 +137,21 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
   });
 
   it('lists its routes as handler routes, /stats among them, in the listing and in openapi.json', async () => {
-    const endpoints = (await app.inject({ method: 'GET', url: '/api/adaptive/' })).json().endpoints as Array<{ method: string; path: string; source: string }>;
-    const mine = endpoints.filter((e) => e.path.startsWith(base)).map((e) => `${e.source} ${e.method} ${e.path.slice(base.length)}`).sort();
-    expect(mine).toEqual(['handler GET /books', 'handler GET /books/{bookId}', 'handler GET /stats', 'handler POST /books']);
+    const endpoints = (await app.inject({ method: 'GET', url: '/api/adaptive/' })).json().endpoints as Array<{
+      method: string;
+      path: string;
+      source: string;
+    }>;
+    const mine = endpoints
+      .filter((e) => e.path.startsWith(base))
+      .map((e) => `${e.source} ${e.method} ${e.path.slice(base.length)}`)
+      .sort();
+    expect(mine).toEqual([
+      'handler GET /books',
+      'handler GET /books/{bookId}',
+      'handler GET /stats',
+      'handler POST /books',
+    ]);
     const doc = (await app.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
     expect(doc.paths['/library-api/stats'].get.responses['200'].content['application/json'].schema).toMatchObject({
       type: 'object',
@@ -124,6 +159,8 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
       properties: { total_books: { type: 'integer' } },
     });
     expect(doc.paths['/library-api/books'].post.responses).toHaveProperty('201');
-    expect(doc.paths['/library-api/books/{bookId}'].get.responses['404']).toMatchObject({ description: 'Book not found' });
+    expect(doc.paths['/library-api/books/{bookId}'].get.responses['404']).toMatchObject({
+      description: 'Book not found',
+    });
   });
 });

@@ -7,25 +7,43 @@ describe('openApiSchema', () => {
     const schema = t.Object({ id: t.Integer({ minimum: 1 }), name: t.Optional(t.String()) });
     const converted = openApiSchema(schema);
     expect(Object.getOwnPropertySymbols(converted)).toEqual([]);
-    expect(converted).toEqual({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } } });
+    expect(converted).toEqual({
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+    });
   });
 
   it('turns const into a one-value enum, at any depth, without touching property names or values', () => {
-    const schema = t.Object({ const: t.Literal('x'), list: t.Array(t.Union([t.Literal(1), t.Literal(2)])) }, { default: { const: 'kept' } });
+    const schema = t.Object(
+      { const: t.Literal('x'), list: t.Array(t.Union([t.Literal(1), t.Literal(2)])) },
+      { default: { const: 'kept' } },
+    );
     expect(openApiSchema(schema)).toEqual({
       type: 'object',
       required: ['const', 'list'],
       default: { const: 'kept' },
       properties: {
         const: { type: 'string', enum: ['x'] },
-        list: { type: 'array', items: { anyOf: [{ type: 'number', enum: [1] }, { type: 'number', enum: [2] }] } },
+        list: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { type: 'number', enum: [1] },
+              { type: 'number', enum: [2] },
+            ],
+          },
+        },
       },
     });
   });
 
   it('turns a union with null into nullable', () => {
     expect(openApiSchema(t.Union([t.String(), t.Null()]))).toEqual({ type: 'string', nullable: true });
-    expect(openApiSchema(t.Union([t.String(), t.Integer(), t.Null()]))).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }], nullable: true });
+    expect(openApiSchema(t.Union([t.String(), t.Integer(), t.Null()]))).toEqual({
+      anyOf: [{ type: 'string' }, { type: 'integer' }],
+      nullable: true,
+    });
   });
 
   it('does not modify its input', () => {

@@ -1,9 +1,18 @@
 import { isObject } from '../../core/json.js';
 type Json = Record<string, unknown>;
 
-
 /** Keywords whose value is one schema. */
-const schemaKeywords = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'additionalItems', 'if', 'then', 'else']);
+const schemaKeywords = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'if',
+  'then',
+  'else',
+]);
 /** Keywords whose value is a list of schemas. */
 const schemaListKeywords = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems']);
 /** Keywords whose value maps names to schemas. */
@@ -15,9 +24,11 @@ function convert(schema: unknown, depth: number): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'const') out.enum = [value];
-    else if (schemaKeywords.has(key)) out[key] = Array.isArray(value) ? value.map((v) => convert(v, depth + 1)) : convert(value, depth + 1);
+    else if (schemaKeywords.has(key))
+      out[key] = Array.isArray(value) ? value.map((v) => convert(v, depth + 1)) : convert(value, depth + 1);
     else if (schemaListKeywords.has(key) && Array.isArray(value)) out[key] = value.map((v) => convert(v, depth + 1));
-    else if (schemaMapKeywords.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v, depth + 1)]));
+    else if (schemaMapKeywords.has(key) && isObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v, depth + 1)]));
     else out[key] = value;
   }
   for (const keyword of ['anyOf', 'oneOf'] as const) {

@@ -21,14 +21,21 @@ export const violationsHeader = 'x-adaptive-violations';
 /** Violations listed in the header; the log has them all. */
 const maxHeaderViolations = 20;
 
-
 /** Request validation issues as violations of the request. */
 export function requestViolations(issues: readonly ValidationIssue[]): ContractViolation[] {
-  return issues.map((issue) => ({ in: 'request', path: issue.name ? `${issue.in}.${issue.name}` : issue.in, rule: issue.message }));
+  return issues.map((issue) => ({
+    in: 'request',
+    path: issue.name ? `${issue.in}.${issue.name}` : issue.in,
+    rule: issue.message,
+  }));
 }
 
 /** The declared response of `operation` for `status` (exact, by class such as `4XX`, or `default`) and its JSON pointer. */
-export function declaredResponse(document: Record<string, unknown>, operation: OperationSpec, status: number): { value: Record<string, unknown>; pointer: string } | undefined {
+export function declaredResponse(
+  document: Record<string, unknown>,
+  operation: OperationSpec,
+  status: number,
+): { value: Record<string, unknown>; pointer: string } | undefined {
   const pointer = `${operation.pointer}/responses`;
   const responses = resolvePointer(document, pointer);
   if (!isObject(responses)) return undefined;
@@ -47,13 +54,20 @@ export function declaredResponse(document: Record<string, unknown>, operation: O
 }
 
 /** The pointer of the schema of `mediaType` in the declared response for `status`, when it has one. */
-export function responseSchemaPointer(document: Record<string, unknown>, operation: OperationSpec, status: number, mediaType: string): string | undefined {
+export function responseSchemaPointer(
+  document: Record<string, unknown>,
+  operation: OperationSpec,
+  status: number,
+  mediaType: string,
+): string | undefined {
   const response = declaredResponse(document, operation, status);
   if (!response || !isObject(response.value.content)) return undefined;
   const declared = findDeclaredMediaType(mediaType, Object.keys(response.value.content));
   if (declared === undefined) return undefined;
   const media = response.value.content[declared];
-  return isObject(media) && media.schema !== undefined ? `${response.pointer}/content/${escapeToken(declared)}/schema` : undefined;
+  return isObject(media) && media.schema !== undefined
+    ? `${response.pointer}/content/${escapeToken(declared)}/schema`
+    : undefined;
 }
 
 /** What checking one answer's status and content type against an operation comes to; the same for every answer of that kind. */
@@ -118,7 +132,13 @@ export class ResponseValidator {
     const mediaType = findDeclaredMediaType(contentType ?? 'application/octet-stream', declared);
     const isJson = isJsonMediaType(contentType ?? '');
     plan = {
-      undeclared: response ? undefined : { in: 'response', path: 'status', rule: `status ${status} is not declared for ${operation.method} ${operation.path}` },
+      undeclared: response
+        ? undefined
+        : {
+            in: 'response',
+            path: 'status',
+            rule: `status ${status} is not declared for ${operation.method} ${operation.path}`,
+          },
       declared,
       mediaType,
       isJson,
@@ -132,28 +152,53 @@ export class ResponseValidator {
    * Checks one answer. `body` is the parsed JSON value, `undefined` for no body, or the raw bytes when
    * they are not JSON (then only status and media type are checked, and JSON media types report it).
    */
-  validate(operation: OperationSpec, status: number, contentType: string | undefined, body: unknown, bodyIsJson: boolean): ContractViolation[] {
+  validate(
+    operation: OperationSpec,
+    status: number,
+    contentType: string | undefined,
+    body: unknown,
+    bodyIsJson: boolean,
+  ): ContractViolation[] {
     const plan = this.plan(operation, status, contentType);
     if (plan.undeclared) return [plan.undeclared];
     if (body === undefined || plan.declared.length === 0) return [];
-    if (plan.mediaType === undefined) return [{ in: 'response', path: 'content-type', rule: `${contentType ?? '(none)'} is not declared; expected one of: ${plan.declared.join(', ')}` }];
+    if (plan.mediaType === undefined)
+      return [
+        {
+          in: 'response',
+          path: 'content-type',
+          rule: `${contentType ?? '(none)'} is not declared; expected one of: ${plan.declared.join(', ')}`,
+        },
+      ];
     if (!plan.isJson) return [];
     if (!bodyIsJson) return [{ in: 'response', path: 'body', rule: 'is not valid JSON' }];
     if (!plan.validate || plan.validate(body)) return [];
-    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({ in: 'response', path: issue.name ? `body.${issue.name}` : 'body', rule: issue.message }));
+    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({
+      in: 'response',
+      path: issue.name ? `body.${issue.name}` : 'body',
+      rule: issue.message,
+    }));
   }
 }
 
 /** JSON with every character beyond ASCII escaped, so that it is a valid header value. */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
  * Reports violations: in the {@link violationsHeader} header of the reply (the workbench's requests
  * panel shows it with the response headers) and as one warning in the log.
  */
-export function reportViolations(reply: FastifyReply, log: Logger, context: { spec: string; method: string; url: string }, violations: readonly ContractViolation[]): void {
+export function reportViolations(
+  reply: FastifyReply,
+  log: Logger,
+  context: { spec: string; method: string; url: string },
+  violations: readonly ContractViolation[],
+): void {
   if (violations.length === 0) return;
   reply.header(violationsHeader, asciiJson(violations.slice(0, maxHeaderViolations)));
   const summary = violations.map((v) => `${v.in} ${v.path} ${v.rule}`).join('; ');

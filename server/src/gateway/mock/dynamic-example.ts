@@ -13,7 +13,14 @@ import { isObject } from '../../core/json.js';
  * size (a `minLength: 1e8` string takes a minute, a `pattern: a{1e8}` eight), so a schema asking for
  * more than these is refused before generation; `maxItems` and `maxLength` are capped.
  */
-export const generationBounds = { maxItems: 20, maxLength: 256, maxQuantifier: 1024, refDepth: 3, maxDepth: 8, attempts: 3 };
+export const generationBounds = {
+  maxItems: 20,
+  maxLength: 256,
+  maxQuantifier: 1024,
+  refDepth: 3,
+  maxDepth: 8,
+  attempts: 3,
+};
 
 /** Property names (lower case, without `_` and `-`) and the faker call that gives a plausible value. */
 const plausibleByName: Record<string, () => string> = {
@@ -52,16 +59,21 @@ export function boundsProblem(document: unknown, pointer: string): string | unde
     if (node === null || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
     if (isObject(node)) {
-      if (typeof node.minItems === 'number' && node.minItems > maxItems) return `minItems ${node.minItems} is over the generator's bound of ${maxItems}`;
-      if (typeof node.minLength === 'number' && node.minLength > maxLength) return `minLength ${node.minLength} is over the generator's bound of ${maxLength}`;
-      if (typeof node.minProperties === 'number' && node.minProperties > maxItems) return `minProperties ${node.minProperties} is over the generator's bound of ${maxItems}`;
+      if (typeof node.minItems === 'number' && node.minItems > maxItems)
+        return `minItems ${node.minItems} is over the generator's bound of ${maxItems}`;
+      if (typeof node.minLength === 'number' && node.minLength > maxLength)
+        return `minLength ${node.minLength} is over the generator's bound of ${maxLength}`;
+      if (typeof node.minProperties === 'number' && node.minProperties > maxItems)
+        return `minProperties ${node.minProperties} is over the generator's bound of ${maxItems}`;
       if (typeof node.pattern === 'string') {
         const counts = [...node.pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].map((m) => Number(m[1]));
-        if (counts.some((n) => n > maxQuantifier)) return `pattern ${JSON.stringify(node.pattern)} repeats more than the generator's bound of ${maxQuantifier}`;
+        if (counts.some((n) => n > maxQuantifier))
+          return `pattern ${JSON.stringify(node.pattern)} repeats more than the generator's bound of ${maxQuantifier}`;
       }
       if (typeof node.$ref === 'string') stack.push(resolvePointer(document, node.$ref));
     }
-    for (const [key, child] of Object.entries(node)) if (key !== 'example' && key !== 'examples' && key !== 'default') stack.push(child);
+    for (const [key, child] of Object.entries(node))
+      if (key !== 'example' && key !== 'examples' && key !== 'default') stack.push(child);
   }
   return undefined;
 }
@@ -72,15 +84,30 @@ export function boundsProblem(document: unknown, pointer: string): string | unde
  * seconds before it is cut).
  */
 export function boundedDocument(document: Record<string, unknown>): Record<string, unknown> {
-  const caps: Record<string, number> = { maxLength: generationBounds.maxLength, maxItems: generationBounds.maxItems, maxProperties: generationBounds.maxItems };
-  return copyJson(document, (key, value) => (typeof value === 'number' && Object.hasOwn(caps, key) ? { value: Math.min(value, caps[key]) } : undefined)) as Record<string, unknown>;
+  const caps: Record<string, number> = {
+    maxLength: generationBounds.maxLength,
+    maxItems: generationBounds.maxItems,
+    maxProperties: generationBounds.maxItems,
+  };
+  return copyJson(document, (key, value) =>
+    typeof value === 'number' && Object.hasOwn(caps, key) ? { value: Math.min(value, caps[key]) } : undefined,
+  ) as Record<string, unknown>;
 }
 
 /** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it free. */
 function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
   if (typeof value !== 'string' || !isObject(schema)) return value;
-  if (schema.format !== undefined || schema.pattern !== undefined || schema.enum !== undefined || schema.const !== undefined) return value;
-  const name = path.slice(path.lastIndexOf('/') + 1).replace(/[_-]/g, '').toLowerCase();
+  if (
+    schema.format !== undefined ||
+    schema.pattern !== undefined ||
+    schema.enum !== undefined ||
+    schema.const !== undefined
+  )
+    return value;
+  const name = path
+    .slice(path.lastIndexOf('/') + 1)
+    .replace(/[_-]/g, '')
+    .toLowerCase();
   const make = Object.hasOwn(plausibleByName, name) ? plausibleByName[name] : undefined;
   if (!make) return value;
   const candidate = make();
@@ -158,25 +185,30 @@ export class DynamicExamples {
       if (seed !== undefined) faker.seed(attemptSeed);
       let value: unknown;
       try {
-        value = generateSync({ $ref: pointer }, {
-          seed: attemptSeed,
-          refResolver: this.refResolver,
-          extensions: { faker },
-          propAliases: { 'x-faker': 'faker' },
-          maxItems: generationBounds.maxItems,
-          maxLength: generationBounds.maxLength,
-          maxDefaultItems: 3,
-          refDepthMax: generationBounds.refDepth,
-          maxDepth: generationBounds.maxDepth,
-          outputTransform: plausible,
-        });
+        value = generateSync(
+          { $ref: pointer },
+          {
+            seed: attemptSeed,
+            refResolver: this.refResolver,
+            extensions: { faker },
+            propAliases: { 'x-faker': 'faker' },
+            maxItems: generationBounds.maxItems,
+            maxLength: generationBounds.maxLength,
+            maxDefaultItems: 3,
+            refDepthMax: generationBounds.refDepth,
+            maxDepth: generationBounds.maxDepth,
+            outputTransform: plausible,
+          },
+        );
       } catch (error) {
         reason = (error as Error).message;
         continue;
       }
       if (validate(value)) return value;
       const broken = validate.errors?.[0];
-      reason = broken ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} (${broken.message ?? 'invalid'}); the schema may be impossible to satisfy` : 'the generated value does not match the schema';
+      reason = broken
+        ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} (${broken.message ?? 'invalid'}); the schema may be impossible to satisfy`
+        : 'the generated value does not match the schema';
     }
     throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, reason]);
   }

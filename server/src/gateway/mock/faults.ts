@@ -17,7 +17,12 @@ export interface PlannedFault {
  * route's configured delay (fixed, or uniform in its range), and an error with probability
  * `errorRate`. `random` is injectable for tests.
  */
-export function planFault(settings: MockSettings, preference: Preference, maxDelayMs: number, random: () => number = Math.random): PlannedFault {
+export function planFault(
+  settings: MockSettings,
+  preference: Preference,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): PlannedFault {
   if (preference.delay !== undefined && preference.delay > maxDelayMs) {
     throw httpError('PREFER_INVALID', ['delay', preference.delay, `at most MOCK_MAX_DELAY_MS (${maxDelayMs} ms)`]);
   }

@@ -17,55 +17,122 @@ const person = {
     status: { type: 'string', enum: ['active', 'blocked'] },
     code: { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' },
     age: { type: 'integer', minimum: 18, maximum: 99 },
-    address: { type: 'object', required: ['city', 'street'], properties: { city: { type: 'string' }, street: { type: 'string' } } },
-    pet: { oneOf: [{ type: 'object', required: ['kind'], properties: { kind: { const: 'cat' } } }, { type: 'object', required: ['barks'], properties: { barks: { type: 'boolean' } } }] },
+    address: {
+      type: 'object',
+      required: ['city', 'street'],
+      properties: { city: { type: 'string' }, street: { type: 'string' } },
+    },
+    pet: {
+      oneOf: [
+        { type: 'object', required: ['kind'], properties: { kind: { const: 'cat' } } },
+        { type: 'object', required: ['barks'], properties: { barks: { type: 'boolean' } } },
+      ],
+    },
     tags: { allOf: [{ type: 'array', items: { type: 'string' } }, { maxItems: 4 }] },
   },
 };
-const node = { type: 'object', required: ['name', 'children'], properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } };
-const json = (schema: unknown, extra: Record<string, unknown> = {}) => ({ description: 'ok', content: { 'application/json': { schema, ...extra } }, });
+const node = {
+  type: 'object',
+  required: ['name', 'children'],
+  properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+};
+const json = (schema: unknown, extra: Record<string, unknown> = {}) => ({
+  description: 'ok',
+  content: { 'application/json': { schema, ...extra } },
+});
 
 const spec = {
   openapi: '3.0.3',
   info: { title: 'mock modes', version: '1' },
   servers: [{ url: '/api/adaptive/modes' }],
   paths: {
-    '/people': { get: { responses: { '200': json(person, { example: { id: 'static' } }), '404': json({ type: 'object' }, { example: { detail: 'no such person' } }) } } },
-    '/named': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { examples: { one: { value: 1 }, two: { value: 2 } } } } } } } },
+    '/people': {
+      get: {
+        responses: {
+          '200': json(person, { example: { id: 'static' } }),
+          '404': json({ type: 'object' }, { example: { detail: 'no such person' } }),
+        },
+      },
+    },
+    '/named': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { examples: { one: { value: 1 }, two: { value: 2 } } } },
+          },
+        },
+      },
+    },
     '/tree': { get: { responses: { '200': json({ $ref: '#/components/schemas/Node' }) } } },
     '/impossible': { get: { responses: { '200': json({ type: 'string', minLength: 10, maxLength: 2 }) } } },
     '/unmatchable': { get: { responses: { '200': json({ type: 'string', pattern: '^(?!)$' }) } } },
     // With an example: the static sampler would expand minItems at load (rejected there for memory).
-    '/huge': { get: { responses: { '200': json({ type: 'array', minItems: 100000000, items: { type: 'integer' } }, { example: [] }) } } },
+    '/huge': {
+      get: {
+        responses: { '200': json({ type: 'array', minItems: 100000000, items: { type: 'integer' } }, { example: [] }) },
+      },
+    },
     '/long-pattern': { get: { responses: { '200': json({ type: 'string', pattern: '^a{100000000}$' }) } } },
-    '/wide': { get: { responses: { '200': json({ type: 'array', maxItems: 100000000, items: { type: 'string', maxLength: 100000000 } }) } } },
+    '/wide': {
+      get: {
+        responses: {
+          '200': json({ type: 'array', maxItems: 100000000, items: { type: 'string', maxLength: 100000000 } }),
+        },
+      },
+    },
     '/slow': { get: { 'x-mock': { delay: 400 }, responses: { '200': json({ type: 'string' }, { example: 'late' }) } } },
-    '/flaky': { get: { 'x-mock': { errorRate: 1, errorStatus: 503 }, responses: { '200': json({ type: 'string' }, { example: 'fine' }), '503': json({ type: 'object' }, { example: { detail: 'maintenance' } }) } } },
-    '/broken': { get: { 'x-mock': { errorRate: 1 }, responses: { '200': json({ type: 'string' }, { example: 'fine' }) } } },
+    '/flaky': {
+      get: {
+        'x-mock': { errorRate: 1, errorStatus: 503 },
+        responses: {
+          '200': json({ type: 'string' }, { example: 'fine' }),
+          '503': json({ type: 'object' }, { example: { detail: 'maintenance' } }),
+        },
+      },
+    },
+    '/broken': {
+      get: { 'x-mock': { errorRate: 1 }, responses: { '200': json({ type: 'string' }, { example: 'fine' }) } },
+    },
   },
   components: { schemas: { Node: node } },
 };
-const dynamicSpec = { ...spec, 'x-mock': { examples: 'dynamic' }, servers: [{ url: '/api/adaptive/dynamic' }], paths: { '/people': spec.paths['/people'] } };
+const dynamicSpec = {
+  ...spec,
+  'x-mock': { examples: 'dynamic' },
+  servers: [{ url: '/api/adaptive/dynamic' }],
+  paths: { '/people': spec.paths['/people'] },
+};
 
 let app: FastifyInstance;
 let workspace: string;
 let base: string;
 beforeAll(async () => {
-  workspace = makeWorkspace({ 'specs/modes.json': JSON.stringify(spec), 'specs/dynamic.json': JSON.stringify(dynamicSpec) });
+  workspace = makeWorkspace({
+    'specs/modes.json': JSON.stringify(spec),
+    'specs/dynamic.json': JSON.stringify(dynamicSpec),
+  });
   app = await startServer(workspace, { MOCK_MAX_DELAY_MS: '2000' });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
-
 });
 afterAll(async () => {
   await app.close();
   removeWorkspace(workspace);
 });
 
-async function get(path: string, prefer?: string): Promise<{ status: number; body: unknown; headers: Headers; ms: number }> {
+async function get(
+  path: string,
+  prefer?: string,
+): Promise<{ status: number; body: unknown; headers: Headers; ms: number }> {
   const started = Date.now();
   const response = await fetch(`${base}/api/adaptive${path}`, { headers: prefer === undefined ? {} : { prefer } });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers, ms: Date.now() - started };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    headers: response.headers,
+    ms: Date.now() - started,
+  };
 }
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -112,7 +179,11 @@ describe('dynamic examples', () => {
   it('impossible constraints answer 500 {detail} naming the rule; other requests are served meanwhile', async () => {
     const impossible = await get('/modes/impossible', 'dynamic=true');
     expect(impossible.status).toBe(500);
-    expect(impossible.body).toEqual({ detail: expect.stringMatching(/^Cannot generate a dynamic example for GET \/impossible 200 application\/json: .*(maxLength|minLength)/) });
+    expect(impossible.body).toEqual({
+      detail: expect.stringMatching(
+        /^Cannot generate a dynamic example for GET \/impossible 200 application\/json: .*(maxLength|minLength)/,
+      ),
+    });
     const unmatchable = await get('/modes/unmatchable', 'dynamic=true');
     expect(unmatchable.status).toBe(500);
     expect((unmatchable.body as { detail: string }).detail).toMatch(/pattern/);
@@ -134,20 +205,40 @@ describe('dynamic examples', () => {
   });
 });
 
-describe("Prefer values Prism answers with 404, and bad ones", () => {
+describe('Prefer values Prism answers with 404, and bad ones', () => {
   it('an undeclared code or example name is a 404 {detail} saying why', async () => {
-    expect(await get('/modes/people', 'code=500')).toMatchObject({ status: 404, body: { detail: 'Prefer: code=500 names a response GET /people does not declare (declared: 200, 404)' } });
-    expect(await get('/modes/named', 'example=three')).toMatchObject({ status: 404, body: { detail: 'Prefer: example=three names no example of GET /named 200 application/json (examples: one, two)' } });
+    expect(await get('/modes/people', 'code=500')).toMatchObject({
+      status: 404,
+      body: { detail: 'Prefer: code=500 names a response GET /people does not declare (declared: 200, 404)' },
+    });
+    expect(await get('/modes/named', 'example=three')).toMatchObject({
+      status: 404,
+      body: {
+        detail: 'Prefer: example=three names no example of GET /named 200 application/json (examples: one, two)',
+      },
+    });
     expect(await get('/modes/named', 'example=two')).toMatchObject({ status: 200, body: 2 });
     expect(await get('/modes/people', 'code=404')).toMatchObject({ status: 404, body: { detail: 'no such person' } });
   });
 
   it('a known preference with a bad value is a 400 naming it; unknown preferences are ignored', async () => {
-    expect(await get('/modes/people', 'code=abc')).toMatchObject({ status: 400, body: { detail: 'Prefer: code=abc is not valid: expected a status code from 100 to 599' } });
-    expect(await get('/modes/people', 'dynamic=maybe')).toMatchObject({ status: 400, body: { detail: 'Prefer: dynamic=maybe is not valid: expected true or false' } });
+    expect(await get('/modes/people', 'code=abc')).toMatchObject({
+      status: 400,
+      body: { detail: 'Prefer: code=abc is not valid: expected a status code from 100 to 599' },
+    });
+    expect(await get('/modes/people', 'dynamic=maybe')).toMatchObject({
+      status: 400,
+      body: { detail: 'Prefer: dynamic=maybe is not valid: expected true or false' },
+    });
     expect(await get('/modes/people', 'delay=-5')).toMatchObject({ status: 400 });
-    expect(await get('/modes/people', 'delay=5000')).toMatchObject({ status: 400, body: { detail: 'Prefer: delay=5000 is not valid: expected at most MOCK_MAX_DELAY_MS (2000 ms)' } });
-    expect(await get('/modes/people', 'return=minimal, respond-async')).toMatchObject({ status: 200, body: { id: 'static' } });
+    expect(await get('/modes/people', 'delay=5000')).toMatchObject({
+      status: 400,
+      body: { detail: 'Prefer: delay=5000 is not valid: expected at most MOCK_MAX_DELAY_MS (2000 ms)' },
+    });
+    expect(await get('/modes/people', 'return=minimal, respond-async')).toMatchObject({
+      status: 200,
+      body: { id: 'static' },
+    });
   });
 });
 
@@ -177,6 +268,9 @@ describe('faults', () => {
     expect(flaky).toMatchObject({ status: 503, body: { detail: 'maintenance' } });
     expect(flaky.headers.get('x-mock-fault')).toBe('error=503');
     const broken = await get('/modes/broken');
-    expect(broken).toMatchObject({ status: 500, body: { detail: 'Fault injected by the mock (x-mock.errorRate 1 of GET /broken)' } });
+    expect(broken).toMatchObject({
+      status: 500,
+      body: { detail: 'Fault injected by the mock (x-mock.errorRate 1 of GET /broken)' },
+    });
   });
 });

@@ -31,24 +31,27 @@ export const stateExtension = 'x-adaptive-state';
 /** Spec extension naming the upstream to proxy to: a URL, or `{url, timeout_ms, fallthrough}`. */
 export const proxyExtension = 'x-adaptive-proxy';
 
-
 /** The spec's proxy target from {@link proxyExtension}, checked; `undefined` when it has none. */
 export function proxyTarget(spec: CompiledSpec, settings: MockModeSettings): ProxyTarget | undefined {
   const declared = spec.document[proxyExtension];
   if (declared === undefined) return undefined;
   const fields = isObject(declared) ? declared : { url: declared };
   const fail = (message: string) => new LoadError(spec.file, `${proxyExtension}: ${message}`);
-  if (typeof fields.url !== 'string') throw fail('give the upstream URL, or an object with url, timeout_ms and fallthrough');
+  if (typeof fields.url !== 'string')
+    throw fail('give the upstream URL, or an object with url, timeout_ms and fallthrough');
   let url: URL;
   try {
     url = new URL(fields.url);
   } catch {
     throw fail(`"${fields.url}" is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(`only http and https upstreams are supported, not ${url.protocol}`);
-  if (url.username || url.password) throw fail('credentials do not belong in the URL; the client\'s Authorization header is forwarded');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw fail(`only http and https upstreams are supported, not ${url.protocol}`);
+  if (url.username || url.password)
+    throw fail("credentials do not belong in the URL; the client's Authorization header is forwarded");
   const timeoutMs = fields.timeout_ms ?? settings.proxyTimeoutMs;
-  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 10 || timeoutMs > 600_000) throw fail('timeout_ms must be an integer from 10 to 600000');
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 10 || timeoutMs > 600_000)
+    throw fail('timeout_ms must be an integer from 10 to 600000');
   const fallthrough = fields.fallthrough ?? true;
   if (typeof fallthrough !== 'boolean') throw fail('fallthrough must be true or false');
   return { url, timeoutMs, fallthrough, responseLimit: settings.proxyResponseLimit };
@@ -67,12 +70,19 @@ export function isStateful(spec: CompiledSpec, settings: MockModeSettings): bool
  * it), else stateful resources when they are on. `requestValidator` is asked for only by the proxy,
  * which reports request violations rather than refusing the request.
  */
-export function mockModes(spec: CompiledSpec, context: MockContext | undefined, log: Logger, requestValidator: () => RequestValidator): SpecMockModes {
+export function mockModes(
+  spec: CompiledSpec,
+  context: MockContext | undefined,
+  log: Logger,
+  requestValidator: () => RequestValidator,
+): SpecMockModes {
   if (!context) return {};
   const target = proxyTarget(spec, context.settings);
   const stateful = !target && isStateful(spec, context.settings);
   if (!target && !stateful) return {};
-  const responses = new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) => log.warn({ spec: spec.file }, message));
+  const responses = new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) =>
+    log.warn({ spec: spec.file }, message),
+  );
   if (target) return { proxy: new SpecProxy(spec, target, context.routePrefix, requestValidator(), responses, log) };
   return { stateful: statefulResources(spec, context.store, responses, log) };
 }

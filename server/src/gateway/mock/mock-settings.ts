@@ -16,7 +16,13 @@ type Json = Record<string, unknown>;
 const isDelay = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
 /** Applies one `x-mock` object over `settings`; each value it cannot use is a warning, not a load error. */
-function applyExtension(settings: MockSettings, raw: unknown, where: string, maxDelayMs: number, warnings: string[]): MockSettings {
+function applyExtension(
+  settings: MockSettings,
+  raw: unknown,
+  where: string,
+  maxDelayMs: number,
+  warnings: string[],
+): MockSettings {
   if (raw === undefined) return settings;
   if (!isObject(raw)) {
     warnings.push(`${where}: x-mock must be an object; ignored`);
@@ -30,7 +36,8 @@ function applyExtension(settings: MockSettings, raw: unknown, where: string, max
   if (raw.delay !== undefined) {
     const range = Array.isArray(raw.delay) ? raw.delay : [raw.delay, raw.delay];
     if (range.length === 2 && isDelay(range[0]) && isDelay(range[1]) && range[0] <= range[1]) {
-      if (range[1] > maxDelayMs) warnings.push(`${where}: x-mock.delay is capped at MOCK_MAX_DELAY_MS (${maxDelayMs} ms)`);
+      if (range[1] > maxDelayMs)
+        warnings.push(`${where}: x-mock.delay is capped at MOCK_MAX_DELAY_MS (${maxDelayMs} ms)`);
       next.delay = [Math.min(range[0], maxDelayMs), Math.min(range[1], maxDelayMs)];
     } else warnings.push(`${where}: x-mock.delay must be milliseconds or [min, max] milliseconds; ignored`);
   }
@@ -39,7 +46,13 @@ function applyExtension(settings: MockSettings, raw: unknown, where: string, max
     else warnings.push(`${where}: x-mock.errorRate must be a number from 0 to 1; ignored`);
   }
   if (raw.errorStatus !== undefined) {
-    if (typeof raw.errorStatus === 'number' && Number.isInteger(raw.errorStatus) && raw.errorStatus >= 400 && raw.errorStatus <= 599) next.errorStatus = raw.errorStatus;
+    if (
+      typeof raw.errorStatus === 'number' &&
+      Number.isInteger(raw.errorStatus) &&
+      raw.errorStatus >= 400 &&
+      raw.errorStatus <= 599
+    )
+      next.errorStatus = raw.errorStatus;
     else warnings.push(`${where}: x-mock.errorStatus must be a status from 400 to 599; ignored`);
   }
   return next;
@@ -49,11 +62,23 @@ function applyExtension(settings: MockSettings, raw: unknown, where: string, max
  * The mock settings of the operation at `operationPointer`: the workspace's, overridden by the spec's
  * root `x-mock`, overridden by the operation's own `x-mock`. Bad values are reported in `warnings`.
  */
-export function mockSettingsOf(document: Json, operationPointer: string, workspace: WorkspaceMockSettings, warnings: string[], label: string): MockSettings {
+export function mockSettingsOf(
+  document: Json,
+  operationPointer: string,
+  workspace: WorkspaceMockSettings,
+  warnings: string[],
+  label: string,
+): MockSettings {
   const base: MockSettings = { examples: workspace.examples, errorRate: 0, errorStatus: 500 };
   const spec = applyExtension(base, document['x-mock'], 'x-mock', workspace.maxDelayMs, warnings);
   const operation = resolvePointer(document, operationPointer);
-  return applyExtension(spec, isObject(operation) ? operation['x-mock'] : undefined, label, workspace.maxDelayMs, warnings);
+  return applyExtension(
+    spec,
+    isObject(operation) ? operation['x-mock'] : undefined,
+    label,
+    workspace.maxDelayMs,
+    warnings,
+  );
 }
 
 /** True when every request is answered the same way unless it says otherwise: static examples, no faults. */

@@ -8,7 +8,11 @@ import { buildServer } from '../../main/app.js';
 import { loadConfig } from '../../core/config.js';
 import { makeWorkspace, removeWorkspace } from '../../test-support/workspace.js';
 
-const pet = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+const pet = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+};
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 
 /** A spec proxied to `upstream`: the pets operations, and /hang, /garbage and /big to misbehave. */
@@ -19,33 +23,61 @@ const proxiedSpec = (upstream: unknown) =>
     'x-adaptive-proxy': upstream,
     paths: {
       '/pets': {
-        get: { parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'all', ...json({ type: 'array', items: pet }) } } },
-        post: { requestBody: { required: true, ...json(pet) }, responses: { '201': { description: 'created', ...json(pet) } } },
+        get: {
+          parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
+          responses: { '200': { description: 'all', ...json({ type: 'array', items: pet }) } },
+        },
+        post: {
+          requestBody: { required: true, ...json(pet) },
+          responses: { '201': { description: 'created', ...json(pet) } },
+        },
       },
-      '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'one', ...json(pet) } } } },
-      '/nodes': { post: { requestBody: json({ $ref: '#/components/schemas/Node' }), responses: { '200': { description: 'echo', ...json({ $ref: '#/components/schemas/Node' }) } } } },
+      '/pets/{petId}': {
+        get: {
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { '200': { description: 'one', ...json(pet) } },
+        },
+      },
+      '/nodes': {
+        post: {
+          requestBody: json({ $ref: '#/components/schemas/Node' }),
+          responses: { '200': { description: 'echo', ...json({ $ref: '#/components/schemas/Node' }) } },
+        },
+      },
       '/hang': { get: { responses: { '200': { description: 'never' } } } },
       '/garbage': { get: { responses: { '200': { description: 'not HTTP' } } } },
       '/big': { get: { responses: { '200': { description: 'too big', ...json({ type: 'string' }) } } } },
     },
-    components: { schemas: { Node: { type: 'object', properties: { c: { $ref: '#/components/schemas/Node' }, n: { type: 'integer' } } } } },
+    components: {
+      schemas: {
+        Node: { type: 'object', properties: { c: { $ref: '#/components/schemas/Node' }, n: { type: 'integer' } } },
+      },
+    },
   });
 
 /** The real backend: well-behaved on /v1/pets, breaks the contract on /v1/pets/2, hangs, talks garbage, answers too much. */
 function startUpstream(): Promise<http.Server> {
   const server = http.createServer((request, response) => {
-    const send = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify(body));
     const url = request.url ?? '';
     if (url.startsWith('/v1/pets/1')) return send(200, { id: 1, name: 'Rex' });
     if (url.startsWith('/v1/pets/2')) return send(200, { id: 'two' });
     if (url.startsWith('/v1/pets') && request.method === 'POST') {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => send(201, { ...JSON.parse(Buffer.concat(chunks).toString()), seen: request.headers['x-client'], for: request.headers['x-forwarded-for'] }));
+      request.on('end', () =>
+        send(201, {
+          ...JSON.parse(Buffer.concat(chunks).toString()),
+          seen: request.headers['x-client'],
+          for: request.headers['x-forwarded-for'],
+        }),
+      );
       return;
     }
     if (url.startsWith('/v1/pets')) return send(200, [{ id: 1, name: 'Rex', query: url.split('?')[1] ?? '' }]);
-    if (url.startsWith('/v1/nodes')) return request.pipe(response.writeHead(200, { 'content-type': 'application/json' }));
+    if (url.startsWith('/v1/nodes'))
+      return request.pipe(response.writeHead(200, { 'content-type': 'application/json' }));
     if (url.startsWith('/v1/hang')) return; // never answers
     if (url.startsWith('/v1/garbage')) return request.socket.end('this is not HTTP at all\r\n\r\n');
     if (url.startsWith('/v1/big')) return send(200, 'x'.repeat(2_000_000));
@@ -66,7 +98,10 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
   workspace = makeWorkspace({
     'specs/proxied.json': proxiedSpec({ url: upstreamUrl, timeout_ms: 800 }),
-    'specs/strict.json': JSON.stringify({ ...JSON.parse(proxiedSpec({ url: upstreamUrl, fallthrough: false })), info: { title: 'strict', version: '1' } }),
+    'specs/strict.json': JSON.stringify({
+      ...JSON.parse(proxiedSpec({ url: upstreamUrl, fallthrough: false })),
+      info: { title: 'strict', version: '1' },
+    }),
     'specs/down.json': proxiedSpec('http://127.0.0.1:9/v1'),
     'specs/ftp.json': proxiedSpec('ftp://127.0.0.1/v1'),
   });
@@ -87,7 +122,8 @@ afterAll(async () => {
 
 const get = (path: string, init?: RequestInit) => fetch(`${origin}/api/adaptive${path}`, init);
 /** A JSON answer's body. */
-const bodyOf = async (response: Response) => (await response.json()) as { detail: string; paths: Record<string, unknown>; errors: unknown[] };
+const bodyOf = async (response: Response) =>
+  (await response.json()) as { detail: string; paths: Record<string, unknown>; errors: unknown[] };
 const violationsOf = (response: Response) => JSON.parse(response.headers.get('x-adaptive-violations') ?? '[]');
 
 describe('validating proxy (x-adaptive-proxy)', () => {
@@ -97,7 +133,11 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect(list.headers.get('x-upstream')).toBe('yes');
     expect(list.headers.has('x-adaptive-violations')).toBe(false);
     expect(await list.json()).toEqual([{ id: 1, name: 'Rex', query: 'limit=5' }]);
-    const created = await get('/proxied/pets', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': 'c1', 'x-forwarded-for': '10.0.0.1' }, body: JSON.stringify({ id: 7, name: 'Kitty' }) });
+    const created = await get('/proxied/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client': 'c1', 'x-forwarded-for': '10.0.0.1' },
+      body: JSON.stringify({ id: 7, name: 'Kitty' }),
+    });
     expect(created.status).toBe(201);
     expect(await created.json()).toEqual({ id: 7, name: 'Kitty', seen: 'c1', for: '10.0.0.1, 127.0.0.1' });
   });
@@ -110,24 +150,48 @@ describe('validating proxy (x-adaptive-proxy)', () => {
       { in: 'response', path: 'body.name', rule: 'is required' },
       { in: 'response', path: 'body.id', rule: 'must be integer' },
     ]);
-    expect(logLines.some((line) => line.includes('contract violations on GET /api/adaptive/proxied/pets/2') && line.includes('body.name is required'))).toBe(true);
+    expect(
+      logLines.some(
+        (line) =>
+          line.includes('contract violations on GET /api/adaptive/proxied/pets/2') &&
+          line.includes('body.name is required'),
+      ),
+    ).toBe(true);
   });
 
   it('reports a request that breaks the contract and forwards it all the same', async () => {
     const response = await get('/proxied/pets?limit=many');
     expect(response.status).toBe(200);
     expect(violationsOf(response)).toEqual([{ in: 'request', path: 'query.limit', rule: 'must be integer' }]);
-    const bad = await get('/proxied/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'no id' }) });
+    const bad = await get('/proxied/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'no id' }),
+    });
     expect(bad.status).toBe(201);
-    expect(violationsOf(bad)).toEqual([{ in: 'request', path: 'body.id', rule: 'is required' }, { in: 'response', path: 'body.id', rule: 'is required' }]);
+    expect(violationsOf(bad)).toEqual([
+      { in: 'request', path: 'body.id', rule: 'is required' },
+      { in: 'response', path: 'body.id', rule: 'is required' },
+    ]);
   });
 
   it('checks a recursive schema against a huge nested body without hanging or failing the request', async () => {
     const nested = (depth: number) => '{"c":'.repeat(depth) + '{"n":"x"}' + '}'.repeat(depth);
-    const shallow = await get('/proxied/nodes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(50) });
+    const shallow = await get('/proxied/nodes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(50),
+    });
     expect(shallow.status).toBe(200);
-    expect(violationsOf(shallow).map((v: { in: string; path: string }) => `${v.in} ${v.path}`)).toEqual([`request body${'.c'.repeat(50)}.n`, `response body${'.c'.repeat(50)}.n`]);
-    const deep = await get('/proxied/nodes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(100_000) });
+    expect(violationsOf(shallow).map((v: { in: string; path: string }) => `${v.in} ${v.path}`)).toEqual([
+      `request body${'.c'.repeat(50)}.n`,
+      `response body${'.c'.repeat(50)}.n`,
+    ]);
+    const deep = await get('/proxied/nodes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(100_000),
+    });
     expect(deep.status).toBe(200);
     expect((await deep.text()).length).toBe(nested(100_000).length);
     expect(violationsOf(deep)).toEqual([
@@ -144,7 +208,9 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     const response = await hanging;
     expect(Date.now() - started).toBeLessThan(800 + 1000);
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({ detail: `The upstream http://127.0.0.1:${(upstream.address() as AddressInfo).port} did not answer within 800 ms (PROXY_TIMEOUT_MS)` });
+    expect(await response.json()).toEqual({
+      detail: `The upstream http://127.0.0.1:${(upstream.address() as AddressInfo).port} did not answer within 800 ms (PROXY_TIMEOUT_MS)`,
+    });
   });
 
   it('answers 502 {detail} for an upstream that sends garbage, answers too much, or is not there', async () => {
@@ -172,6 +238,9 @@ describe('validating proxy (x-adaptive-proxy)', () => {
 
   it('refuses an upstream that is not http(s) with a load error naming the spec', async () => {
     const result = await bodyOf(await get('/actuator/refresh', { method: 'POST' }));
-    expect(result.errors).toContainEqual({ file: 'ftp.json', message: 'x-adaptive-proxy: only http and https upstreams are supported, not ftp:' });
+    expect(result.errors).toContainEqual({
+      file: 'ftp.json',
+      message: 'x-adaptive-proxy: only http and https upstreams are supported, not ftp:',
+    });
   });
 });

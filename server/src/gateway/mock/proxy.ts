@@ -24,7 +24,20 @@ export interface ProxyTarget {
 }
 
 /** Headers of one hop, not forwarded in either direction (RFC 9110 §7.6.1), and lengths undici and Fastify set. */
-const hopHeaders = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+const hopHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 
 function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const forwarded: Record<string, string | string[]> = {};
@@ -45,7 +58,12 @@ function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
 /** True for the errors of a wait that ran out: our deadline, or undici's own header and body timeouts. */
 function isTimeout(error: unknown, signal: AbortSignal): boolean {
   const code = (error as { code?: string }).code;
-  return signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  return (
+    signal.aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
 }
 
 /** An upstream answer read whole. */
@@ -79,7 +97,11 @@ export class SpecProxy {
     private readonly responses: ResponseValidator,
     private readonly log: Logger,
   ) {
-    this.agent = new Agent({ connect: { timeout: target.timeoutMs }, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+    this.agent = new Agent({
+      connect: { timeout: target.timeoutMs },
+      headersTimeout: target.timeoutMs,
+      bodyTimeout: target.timeoutMs,
+    });
     this.base = target.url.href.replace(/\/$/, '');
     this.mountPath = spec.mount === '' ? '' : `/${spec.mount}`;
     this.urlPrefix = routePrefix + this.mountPath;
@@ -91,14 +113,23 @@ export class SpecProxy {
     return async (request, reply, params) => {
       const violations: ContractViolation[] = [];
       try {
-        if (checksRequest) violations.push(...checkedWithinStack('request', () => requestViolations(requestIssues(this.validator, operation, request, params))));
+        if (checksRequest)
+          violations.push(
+            ...checkedWithinStack('request', () =>
+              requestViolations(requestIssues(this.validator, operation, request, params)),
+            ),
+          );
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         violations.push({ in: 'request', path: 'content-type', rule: error.detail });
       }
       const answer = await this.forward(request);
       const contentType = [answer.headers['content-type']].flat()[0];
-      violations.push(...checkedWithinStack('response', () => this.responses.validate(operation, answer.status, contentType, ...parsedBody(answer.body, contentType))));
+      violations.push(
+        ...checkedWithinStack('response', () =>
+          this.responses.validate(operation, answer.status, contentType, ...parsedBody(answer.body, contentType)),
+        ),
+      );
       reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
       this.relay(reply, answer);
     };
@@ -133,11 +164,22 @@ export class SpecProxy {
       const headers = forwardedHeaders(request.headers);
       const forwardedFor = request.headers['x-forwarded-for'];
       headers['x-forwarded-for'] = forwardedFor ? `${[forwardedFor].flat().join(', ')}, ${request.ip}` : request.ip;
-      const upstream = await undiciRequest(url, { method: request.method as 'GET', headers, body: bodyToForward(request), signal, dispatcher: this.agent });
-      return { status: upstream.statusCode, headers: upstream.headers as Record<string, string | string[]>, body: await this.readBody(upstream) };
+      const upstream = await undiciRequest(url, {
+        method: request.method as 'GET',
+        headers,
+        body: bodyToForward(request),
+        signal,
+        dispatcher: this.agent,
+      });
+      return {
+        status: upstream.statusCode,
+        headers: upstream.headers as Record<string, string | string[]>,
+        body: await this.readBody(upstream),
+      };
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      if (isTimeout(error, signal)) throw httpError('UPSTREAM_TIMEOUT', [this.target.url.origin, this.target.timeoutMs]);
+      if (isTimeout(error, signal))
+        throw httpError('UPSTREAM_TIMEOUT', [this.target.url.origin, this.target.timeoutMs]);
       const reason = (error as { code?: string }).code ?? (error as Error).message;
       throw httpError('UPSTREAM_UNAVAILABLE', [this.target.url.origin, reason]);
     } finally {

@@ -57,16 +57,20 @@ export class Collection {
   /** Stores `item` under `key` unless a limit would be passed. */
   private put(key: string, item: Item): Item {
     const isNew = !this.items.has(key);
-    if (isNew && this.items.size >= this.mount.limits.maxItems) throw httpError('MOCK_COLLECTION_FULL', [this.definition.template, this.mount.limits.maxItems]);
+    if (isNew && this.items.size >= this.mount.limits.maxItems)
+      throw httpError('MOCK_COLLECTION_FULL', [this.definition.template, this.mount.limits.maxItems]);
     const growth = sizeOf(item) - (this.sizes.get(key) ?? 0);
-    if (this.mount.bytes + growth > this.mount.limits.maxBytes) throw httpError('MOCK_STATE_FULL', [this.mount.name || '/', this.mount.limits.maxBytes]);
+    if (this.mount.bytes + growth > this.mount.limits.maxBytes)
+      throw httpError('MOCK_STATE_FULL', [this.mount.name || '/', this.mount.limits.maxBytes]);
     this.store(key, item);
     return item;
   }
 
   /** Integer ids when the collection's ids are integers (or it has none yet and the seed had none), else UUIDs. */
   private newId(): string | number {
-    const sample = this.definition.seed.find((item) => item[this.definition.idField] !== undefined)?.[this.definition.idField];
+    const sample = this.definition.seed.find((item) => item[this.definition.idField] !== undefined)?.[
+      this.definition.idField
+    ];
     return sample === undefined || typeof sample === 'number' ? this.nextNumber : randomUUID();
   }
 
@@ -84,7 +88,8 @@ export class Collection {
   create(item: Item): Item {
     const given = item[this.definition.idField];
     if (given !== undefined && given !== null) {
-      if (this.items.has(String(given))) throw httpError('MOCK_ITEM_EXISTS', [this.definition.template, this.definition.idField, String(given)]);
+      if (this.items.has(String(given)))
+        throw httpError('MOCK_ITEM_EXISTS', [this.definition.template, this.definition.idField, String(given)]);
       return this.put(String(given), item);
     }
     const id = this.newId();

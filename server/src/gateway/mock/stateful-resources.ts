@@ -17,7 +17,8 @@ export type StatefulAction = (request: FastifyRequest, reply: FastifyReply, para
 type Item = Record<string, unknown>;
 type Kind = 'list' | 'create' | 'read' | 'replace' | 'merge' | 'remove';
 
-const isItem = (value: unknown): value is Item => value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+const isItem = (value: unknown): value is Item =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 const parameterNames = (template: string) => [...template.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1]);
 
@@ -40,7 +41,8 @@ function listItems(example: unknown): { items: Item[]; envelope?: { value: Item;
   if (Array.isArray(example)) return { items: example.filter(isItem) };
   if (isItem(example)) {
     const property = Object.keys(example).find((key) => Array.isArray(example[key]));
-    if (property !== undefined) return { items: (example[property] as unknown[]).filter(isItem), envelope: { value: example, property } };
+    if (property !== undefined)
+      return { items: (example[property] as unknown[]).filter(isItem), envelope: { value: example, property } };
   }
   return { items: [] };
 }
@@ -61,7 +63,12 @@ interface Resource {
  * registers them with `store`, and returns the stateful action of each operation that reads or writes
  * one: GET and POST on `P`, GET, PUT, PATCH and DELETE on `P/{id}`. Other operations keep the example modes.
  */
-export function statefulResources(spec: CompiledSpec, store: MockStateStore, responses: ResponseValidator, log: Logger): Map<OperationSpec, StatefulAction> {
+export function statefulResources(
+  spec: CompiledSpec,
+  store: MockStateStore,
+  responses: ResponseValidator,
+  log: Logger,
+): Map<OperationSpec, StatefulAction> {
   const byPath = new Map<string, Map<string, OperationSpec>>();
   for (const operation of spec.operations) {
     if (!byPath.has(operation.path)) byPath.set(operation.path, new Map());
@@ -80,8 +87,14 @@ export function statefulResources(spec: CompiledSpec, store: MockStateStore, res
     const idField = sample && Object.hasOwn(sample, idParam) ? idParam : 'id';
     const { [idField]: _id, ...template } = sample ?? {};
     const readItem = itemOperations.get('GET');
-    const schemaPointer = readItem ? responseSchemaPointer(spec.document, readItem, selectResponse(readItem, {}).status, 'application/json') : undefined;
-    const fingerprint = JSON.stringify([idField, seed, schemaPointer ? resolvePointer(spec.document, schemaPointer) : null]);
+    const schemaPointer = readItem
+      ? responseSchemaPointer(spec.document, readItem, selectResponse(readItem, {}).status, 'application/json')
+      : undefined;
+    const fingerprint = JSON.stringify([
+      idField,
+      seed,
+      schemaPointer ? resolvePointer(spec.document, schemaPointer) : null,
+    ]);
     const resource: Resource = {
       collection: store.define(spec.mount, { template: collectionPath || '/', idField, seed, fingerprint }),
       parentNames: parameterNames(collectionPath),
@@ -107,11 +120,19 @@ export function statefulResources(spec: CompiledSpec, store: MockStateStore, res
 
 /** The body of a write as an item (the state holds JSON objects only). */
 function bodyItem(request: FastifyRequest): Item {
-  if (!isItem(request.body)) throw httpError('BAD_REQUEST', ['A stateful resource stores JSON objects: send a JSON object body']);
+  if (!isItem(request.body))
+    throw httpError('BAD_REQUEST', ['A stateful resource stores JSON objects: send a JSON object body']);
   return request.body;
 }
 
-function statefulAction(spec: CompiledSpec, operation: OperationSpec, kind: Kind, resource: Resource, responses: ResponseValidator, log: Logger): StatefulAction {
+function statefulAction(
+  spec: CompiledSpec,
+  operation: OperationSpec,
+  kind: Kind,
+  resource: Resource,
+  responses: ResponseValidator,
+  log: Logger,
+): StatefulAction {
   const { status, response } = selectResponse(operation, {});
   const offered = response?.mediaTypes.map((m) => m.mediaType) ?? [];
   const servesJson = offered.some(isJsonMediaType);
@@ -136,7 +157,12 @@ function statefulAction(spec: CompiledSpec, operation: OperationSpec, kind: Kind
     // A response without content (204 of a delete) sends no body.
     const contentType = mediaType === undefined ? undefined : concreteMediaType(mediaType);
     const body = contentType === undefined ? undefined : value;
-    reportViolations(reply, log, { spec: spec.file, method: request.method, url: request.url }, responses.validate(operation, status, contentType, body, body !== undefined));
+    reportViolations(
+      reply,
+      log,
+      { spec: spec.file, method: request.method, url: request.url },
+      responses.validate(operation, status, contentType, body, body !== undefined),
+    );
     if (contentType !== undefined) reply.type(contentType);
     reply.send(body === undefined ? undefined : JSON.stringify(body));
     return true;

@@ -28,7 +28,10 @@ type Json = Record<string, unknown>;
 /** A fingerprint of a handler and the helper modules beside it: an unchanged one keeps its worker. */
 function fingerprint(file: string, handlersDir: string): string {
   const hash = crypto.createHash('sha256');
-  const helpers = fs.readdirSync(handlersDir).filter((name) => name.endsWith('.py') && !name.endsWith('_handler.py')).sort();
+  const helpers = fs
+    .readdirSync(handlersDir)
+    .filter((name) => name.endsWith('.py') && !name.endsWith('_handler.py'))
+    .sort();
   for (const name of [path.basename(file), ...helpers]) {
     hash.update(name);
     hash.update(fs.readFileSync(path.join(handlersDir, name)));
@@ -43,7 +46,9 @@ function unitOf(file: string, mount: string, worker: PythonWorker, ready: Worker
     path: fullPath.slice(gatewayPrefix.length),
     source: 'handler',
     file: path.basename(file),
-    operation: (paths[fullPath]?.[method.toLowerCase()] ?? { responses: { default: { description: 'handler result' } } }) as Json,
+    operation: (paths[fullPath]?.[method.toLowerCase()] ?? {
+      responses: { default: { description: 'handler result' } },
+    }) as Json,
     handle: (request, reply) => worker.forward(request, reply),
   }));
   return {
@@ -92,7 +97,15 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       });
       socketDir ??= makePrivateFolder('py');
       const mount = handlerMount(name)!;
-      const worker = new PythonWorker({ file, python: python.command, mount, socketPath: path.join(socketDir, `${++sequence}.sock`), timeoutMs: options.timeoutMs, log: options.log, onFault: options.onFault });
+      const worker = new PythonWorker({
+        file,
+        python: python.command,
+        mount,
+        socketPath: path.join(socketDir, `${++sequence}.sock`),
+        timeoutMs: options.timeoutMs,
+        log: options.log,
+        onFault: options.onFault,
+      });
       const ready = await worker.start().catch(async (error: unknown) => {
         await worker.stop(0);
         throw error;
@@ -102,7 +115,9 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       return unit;
     },
     async close() {
-      await Promise.all([...[...current.values()].map(({ worker }) => worker), ...retiring].map((worker) => worker.stop()));
+      await Promise.all(
+        [...[...current.values()].map(({ worker }) => worker), ...retiring].map((worker) => worker.stop()),
+      );
       current.clear();
       retiring.clear();
       if (socketDir) fs.rmSync(socketDir, { recursive: true, force: true });

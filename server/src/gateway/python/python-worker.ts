@@ -12,7 +12,17 @@ import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../core/version.js';
 
 const workerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'proxy-connection', 'te', 'trailer']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 const readyTimeoutMs = 30_000;
 const maxBackoffMs = 30_000;
 
@@ -76,14 +86,25 @@ export class PythonWorker {
       const lines = readline.createInterface({ input: child.stdout! });
       lines.once('line', (line) => {
         clearTimeout(timer);
-        let message: { ready?: boolean; error?: { message: string; line?: number; column?: number } } & Partial<WorkerReady>;
+        let message: {
+          ready?: boolean;
+          error?: { message: string; line?: number; column?: number };
+        } & Partial<WorkerReady>;
         try {
           message = JSON.parse(line);
         } catch {
           child.kill('SIGKILL');
           return reject(new LoadError(name, `the Python worker said something unexpected: ${line.slice(0, 200)}`));
         }
-        if (message.error) return reject(new LoadError(name, message.error.message, message.error.line ?? undefined, message.error.column ?? undefined));
+        if (message.error)
+          return reject(
+            new LoadError(
+              name,
+              message.error.message,
+              message.error.line ?? undefined,
+              message.error.column ?? undefined,
+            ),
+          );
         this.alive = true;
         resolve({ routes: message.routes ?? [], openapi: message.openapi ?? {} });
       });
@@ -103,8 +124,14 @@ export class PythonWorker {
     const delay = replaced ? 0 : Math.min(maxBackoffMs, 500 * 2 ** this.failures++);
     if (!replaced) {
       this.restartReason = `the worker died (${signal ?? `exit code ${code}`})`;
-      this.options.log.error({ file: path.basename(this.options.file), code, signal }, `Python handler worker died; restarting in ${delay} ms`);
-      this.options.onFault({ file: path.basename(this.options.file), message: `the Python worker died (${signal ?? `exit code ${code}`}); it was restarted` });
+      this.options.log.error(
+        { file: path.basename(this.options.file), code, signal },
+        `Python handler worker died; restarting in ${delay} ms`,
+      );
+      this.options.onFault({
+        file: path.basename(this.options.file),
+        message: `the Python worker died (${signal ?? `exit code ${code}`}); it was restarted`,
+      });
     }
     this.restartTimer = setTimeout(() => {
       this.start().then(
@@ -113,7 +140,10 @@ export class PythonWorker {
           setTimeout(() => (this.failures = 0), 60_000).unref();
         },
         (error: Error) => {
-          this.options.log.error({ file: path.basename(this.options.file) }, `Python handler worker restart failed: ${error.message}`);
+          this.options.log.error(
+            { file: path.basename(this.options.file) },
+            `Python handler worker restart failed: ${error.message}`,
+          );
           if (!this.stopping) this.scheduleRestart(null, null);
         },
       );
@@ -126,13 +156,22 @@ export class PythonWorker {
     if (!this.alive) throw httpError('HANDLER_RESTARTING', [name, this.restartReason]);
     const body = requestBody(request.body);
     const headers: Record<string, string | string[]> = {};
-    for (const [key, value] of Object.entries(request.headers)) if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
+    for (const [key, value] of Object.entries(request.headers))
+      if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const upstream = http.request({ socketPath: this.options.socketPath, method: request.method === 'HEAD' ? 'GET' : request.method, path: request.url, headers }, (answer) => {
-        clearTimeout(deadline);
-        resolve(answer);
-      });
+      const upstream = http.request(
+        {
+          socketPath: this.options.socketPath,
+          method: request.method === 'HEAD' ? 'GET' : request.method,
+          path: request.url,
+          headers,
+        },
+        (answer) => {
+          clearTimeout(deadline);
+          resolve(answer);
+        },
+      );
       // One deadline for the whole answer (a socket's idle timeout would let a trickle through).
       const deadline = setTimeout(() => {
         upstream.destroy();
@@ -146,7 +185,8 @@ export class PythonWorker {
       upstream.end(body);
     });
     reply.code(response.statusCode ?? 502);
-    for (const [key, value] of Object.entries(response.headers)) if (value !== undefined && !hopByHop.has(key)) reply.header(key, value);
+    for (const [key, value] of Object.entries(response.headers))
+      if (value !== undefined && !hopByHop.has(key)) reply.header(key, value);
     // Returning the reply tells Fastify the answer is being sent (it streams).
     return reply.send(response);
   }

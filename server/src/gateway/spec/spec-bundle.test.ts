@@ -14,21 +14,29 @@ afterEach(() => vi.restoreAllMocks());
 
 function specWithRef(ref: string): string {
   const file = path.join(specsDir, 'api.openapi.yaml');
-  fs.writeFileSync(file, `openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: '${ref}'}\n`);
+  fs.writeFileSync(
+    file,
+    `openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: '${ref}'}\n`,
+  );
   return file;
 }
 
 describe('references outside the specs directory', () => {
-  it.each(['../secret.yaml', '/etc/hostname', '/issue-1891-shared-types.yaml', './a/../../secret.yaml'])('%s is refused without looking the path up', (ref) => {
-    const file = specWithRef(ref);
-    const realpath = vi.spyOn(fs, 'realpathSync');
-    const read = vi.spyOn(fs, 'readFileSync');
-    expect(() => bundleSpec(file, specsDir, defaultSpecLimits)).toThrow(/points outside the specs directory/);
-    const touched = [...realpath.mock.calls, ...read.mock.calls].map((call) => String(call[0]));
-    expect(touched.filter((p) => !p.startsWith(specsDir))).toEqual([]);
-  });
+  it.each(['../secret.yaml', '/etc/hostname', '/issue-1891-shared-types.yaml', './a/../../secret.yaml'])(
+    '%s is refused without looking the path up',
+    (ref) => {
+      const file = specWithRef(ref);
+      const realpath = vi.spyOn(fs, 'realpathSync');
+      const read = vi.spyOn(fs, 'readFileSync');
+      expect(() => bundleSpec(file, specsDir, defaultSpecLimits)).toThrow(/points outside the specs directory/);
+      const touched = [...realpath.mock.calls, ...read.mock.calls].map((call) => String(call[0]));
+      expect(touched.filter((p) => !p.startsWith(specsDir))).toEqual([]);
+    },
+  );
   it('a symlink inside the specs directory that leads outside is still refused after resolving it', () => {
     fs.symlinkSync(path.join(root, 'secret.yaml'), path.join(specsDir, 'link.yaml'));
-    expect(() => bundleSpec(specWithRef('./link.yaml'), specsDir, defaultSpecLimits)).toThrow(/points outside the specs directory/);
+    expect(() => bundleSpec(specWithRef('./link.yaml'), specsDir, defaultSpecLimits)).toThrow(
+      /points outside the specs directory/,
+    );
   });
 });

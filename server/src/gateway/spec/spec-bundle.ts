@@ -25,7 +25,11 @@ export function isInside(parent: string, child: string): boolean {
  * `specsDir` (after resolving symlinks); URLs of any scheme are refused, so loading never touches the
  * network or the rest of the file system. Size, file count, nesting depth and node count are bounded.
  */
-export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimits): { document: Record<string, unknown>; files: string[] } {
+export function bundleSpec(
+  rootFile: string,
+  specsDir: string,
+  limits: SpecLimits,
+): { document: Record<string, unknown>; files: string[] } {
   const displayName = path.basename(rootFile);
   const realSpecsDir = fs.realpathSync(specsDir);
   const realRoot = fs.realpathSync(rootFile);
@@ -39,7 +43,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
 
   const targetFile = (ref: string, fromFile: string): string => {
     if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith('//')) {
-      throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)} is not a relative file reference; only files inside the specs directory may be referenced`);
+      throw new LoadError(
+        displayName,
+        `$ref "${ref}" in ${path.basename(fromFile)} is not a relative file reference; only files inside the specs directory may be referenced`,
+      );
     }
     let decoded: string;
     try {
@@ -50,7 +57,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
     const candidate = path.resolve(path.dirname(fromFile), decoded);
     // Refuse before touching the file system: even a failed lookup would tell whether a path outside exists.
     if (!isInside(realSpecsDir, candidate)) {
-      throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`);
+      throw new LoadError(
+        displayName,
+        `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`,
+      );
     }
     let real: string;
     try {
@@ -59,7 +69,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
       throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)}: file not found`);
     }
     if (!isInside(realSpecsDir, real)) {
-      throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`);
+      throw new LoadError(
+        displayName,
+        `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`,
+      );
     }
     return real;
   };
@@ -83,8 +96,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
     while (stack.length > 0) {
       const { node, depth } = stack.pop()!;
       if (node === null || typeof node !== 'object') continue;
-      if (++nodes > limits.maxNodes) throw new LoadError(displayName, `document has more than ${limits.maxNodes} nodes`);
-      if (depth > limits.maxDepth) throw new LoadError(displayName, `document is nested deeper than ${limits.maxDepth} levels`);
+      if (++nodes > limits.maxNodes)
+        throw new LoadError(displayName, `document has more than ${limits.maxNodes} nodes`);
+      if (depth > limits.maxDepth)
+        throw new LoadError(displayName, `document is nested deeper than ${limits.maxDepth} levels`);
       const record = node as Record<string, unknown>;
       if (typeof record.$ref === 'string') {
         const hash = record.$ref.indexOf('#');
@@ -100,7 +115,10 @@ export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimit
 
   const root = documents.get(realRoot)!.value;
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    throw new LoadError(displayName, 'the document is not an object (an OpenAPI document is a mapping at the top level)');
+    throw new LoadError(
+      displayName,
+      'the document is not an object (an OpenAPI document is a mapping at the top level)',
+    );
   }
   const bundled: Record<string, unknown> = {};
   for (const [file, doc] of documents) {

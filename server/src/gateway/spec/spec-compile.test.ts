@@ -17,7 +17,10 @@ describe('sampled examples of a schema graph that shares subschemas', () => {
     const schemas: Record<string, object> = {};
     for (let i = 0; i < 14; i++) {
       const next = { $ref: `#/components/schemas/S${i + 1}` };
-      schemas[`S${i}`] = { type: 'object', properties: { a: next, b: next, c: { allOf: [next] }, d: { allOf: [next] } } };
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties: { a: next, b: next, c: { allOf: [next] }, d: { allOf: [next] } },
+      };
     }
     schemas.S14 = { type: 'string' };
     const file = path.join(specsDir, 'dag.openapi.json');
@@ -26,7 +29,18 @@ describe('sampled examples of a schema graph that shares subschemas', () => {
       JSON.stringify({
         openapi: '3.0.3',
         info: { title: 'dag', version: '1' },
-        paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } } } } },
+        paths: {
+          '/x': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } },
+                },
+              },
+            },
+          },
+        },
         components: { schemas },
       }),
     );

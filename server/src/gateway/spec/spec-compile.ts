@@ -4,22 +4,35 @@ import sampler from 'openapi-sampler';
 import { dereference, escapeToken, pointerOf } from './json-pointer.js';
 import { bundleSpec } from './spec-bundle.js';
 import { mountFromServers, specBaseName } from './mount.js';
-import { httpMethods, type CompiledSpec, type MediaExample, type OperationSpec, type ParameterSpec, type RequestBodySpec, type ResponseSpec } from './spec-types.js';
+import {
+  httpMethods,
+  type CompiledSpec,
+  type MediaExample,
+  type OperationSpec,
+  type ParameterSpec,
+  type RequestBodySpec,
+  type ResponseSpec,
+} from './spec-types.js';
 import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
 import { isObject } from '../../core/json.js';
 
 type Json = Record<string, unknown>;
 
-
 /** Checks the `openapi` field: a 3.0.x or 3.1.x version string. */
 function checkVersion(document: Json, file: string): string {
   if ('swagger' in document) {
-    throw new NotOpenApiError(file, `Swagger ${String(document.swagger)} documents are not supported; convert the spec to OpenAPI 3.0 or 3.1`);
+    throw new NotOpenApiError(
+      file,
+      `Swagger ${String(document.swagger)} documents are not supported; convert the spec to OpenAPI 3.0 or 3.1`,
+    );
   }
   const version = document.openapi;
   if (typeof version !== 'string') {
-    throw new NotOpenApiError(file, `"openapi" must be a version string such as "3.0.3" (found ${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`);
+    throw new NotOpenApiError(
+      file,
+      `"openapi" must be a version string such as "3.0.3" (found ${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`,
+    );
   }
   if (!/^3\.[01]\.\d+(-.+)?$/.test(version)) {
     throw new NotOpenApiError(file, `OpenAPI ${version} is not supported; use 3.0.x or 3.1.x`);
@@ -39,7 +52,8 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
   const paths = document.paths ?? {};
   if (!isObject(paths)) throw new LoadError(displayName, '"paths" must be a mapping of path templates to path items');
   const pathCount = Object.keys(paths).length;
-  if (pathCount > limits.maxPaths) throw new LoadError(displayName, `spec declares ${pathCount} paths, over the limit of ${limits.maxPaths}`);
+  if (pathCount > limits.maxPaths)
+    throw new LoadError(displayName, `spec declares ${pathCount} paths, over the limit of ${limits.maxPaths}`);
 
   const info = isObject(document.info) ? document.info : {};
   const mount = mountFromServers(document.servers) ?? specBaseName(displayName);
@@ -70,7 +84,14 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
   };
 }
 
-function operationsOf(document: Json, template: string, item: Json, itemPointer: string, limits: SpecLimits, warnings: string[]): OperationSpec[] {
+function operationsOf(
+  document: Json,
+  template: string,
+  item: Json,
+  itemPointer: string,
+  limits: SpecLimits,
+  warnings: string[],
+): OperationSpec[] {
   const shared = parametersOf(document, item.parameters, `${itemPointer}/parameters`);
   const result: OperationSpec[] = [];
   for (const method of httpMethods) {
@@ -88,7 +109,14 @@ function operationsOf(document: Json, template: string, item: Json, itemPointer:
       operationId: typeof operation.operationId === 'string' ? operation.operationId : undefined,
       parameters: [...byIdentity.values()],
       requestBody: requestBodyOf(document, operation.requestBody, `${pointer}/requestBody`),
-      responses: responsesOf(document, operation.responses, `${pointer}/responses`, limits, warnings, `${method} ${template}`),
+      responses: responsesOf(
+        document,
+        operation.responses,
+        `${pointer}/responses`,
+        limits,
+        warnings,
+        `${method} ${template}`,
+      ),
     });
   }
   return result;
@@ -108,7 +136,12 @@ function parametersOf(document: Json, raw: unknown, pointer: string): ParameterS
       const first = Object.keys(value.content)[0];
       if (first !== undefined) schemaPointer = `${at}/content/${escapeToken(first)}/schema`;
     }
-    const parameter: ParameterSpec = { name: value.name, in: location, required: location === 'path' || value.required === true, schemaPointer };
+    const parameter: ParameterSpec = {
+      name: value.name,
+      in: location,
+      required: location === 'path' || value.required === true,
+      schemaPointer,
+    };
     if (typeof value.style === 'string') parameter.style = value.style;
     if (typeof value.explode === 'boolean') parameter.explode = value.explode;
     if (isObject(value.schema)) Object.assign(parameter, containerOf(document, value.schema, `${at}/schema`));
@@ -129,7 +162,9 @@ function containerOf(document: Json, raw: Json, pointer: string): Pick<Parameter
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('array') || (schema.type === undefined && schema.items !== undefined)) return { shape: 'array' };
   if (types.includes('object') || (schema.type === undefined && isObject(schema.properties))) {
-    return isObject(schema.properties) ? { shape: 'object', properties: Object.keys(schema.properties) } : { shape: 'object' };
+    return isObject(schema.properties)
+      ? { shape: 'object', properties: Object.keys(schema.properties) }
+      : { shape: 'object' };
   }
   return {};
 }
@@ -146,7 +181,14 @@ function requestBodyOf(document: Json, raw: unknown, pointer: string): RequestBo
   return { required: value.required === true, content };
 }
 
-function responsesOf(document: Json, raw: unknown, pointer: string, limits: SpecLimits, warnings: string[], label: string): ResponseSpec[] {
+function responsesOf(
+  document: Json,
+  raw: unknown,
+  pointer: string,
+  limits: SpecLimits,
+  warnings: string[],
+  label: string,
+): ResponseSpec[] {
   if (!isObject(raw)) return [];
   const result: ResponseSpec[] = [];
   for (const [key, entry] of Object.entries(raw)) {
@@ -176,10 +218,21 @@ function responsesOf(document: Json, raw: unknown, pointer: string, limits: Spec
 const maxSampleDepth = 8;
 
 function sample(document: Json, schema: unknown): unknown {
-  return sampler.sample(schema as never, { skipReadOnly: false, skipWriteOnly: true, quiet: true, maxSampleDepth }, document as never);
+  return sampler.sample(
+    schema as never,
+    { skipReadOnly: false, skipWriteOnly: true, quiet: true, maxSampleDepth },
+    document as never,
+  );
 }
 
-function exampleOf(document: Json, mediaType: string, media: Json, limits: SpecLimits, warnings: string[], label: string): MediaExample {
+function exampleOf(
+  document: Json,
+  mediaType: string,
+  media: Json,
+  limits: SpecLimits,
+  warnings: string[],
+  label: string,
+): MediaExample {
   const named: Record<string, unknown> = {};
   if (isObject(media.examples)) {
     for (const [name, entry] of Object.entries(media.examples)) {
@@ -202,7 +255,9 @@ function exampleOf(document: Json, mediaType: string, media: Json, limits: SpecL
   }
   const size = example === undefined ? 0 : (JSON.stringify(example)?.length ?? 0);
   if (size > limits.maxExampleBytes) {
-    warnings.push(`${label}: example is ${size} bytes, over the limit of ${limits.maxExampleBytes}; served without a body`);
+    warnings.push(
+      `${label}: example is ${size} bytes, over the limit of ${limits.maxExampleBytes}; served without a body`,
+    );
     example = undefined;
   }
   return { mediaType, example, named };

@@ -20,7 +20,9 @@ function write(name: string, content: string | object): string {
 }
 
 const info = { title: 't', version: '1' };
-const getWithSchema = (schema: object) => ({ get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } });
+const getWithSchema = (schema: object) => ({
+  get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } },
+});
 
 async function rejection(file: string, limits = defaultSpecLimits): Promise<LoadError> {
   const error = await loadSpec(file, specsDir, limits).then(
@@ -33,7 +35,9 @@ async function rejection(file: string, limits = defaultSpecLimits): Promise<Load
 
 describe('loadSpec: valid documents', () => {
   it('lists operations with merged parameters, and mounts at servers[0].url', async () => {
-    const file = write('things.openapi.yaml', `openapi: 3.0.3
+    const file = write(
+      'things.openapi.yaml',
+      `openapi: 3.0.3
 info: {title: Things, version: 2.1.0}
 servers: [{url: /api/adaptive/things-api}]
 paths:
@@ -44,24 +48,45 @@ paths:
       responses: {'200': {description: ok, content: {application/json: {example: {id: 1}}}}}
     delete:
       responses: {'204': {description: gone}}
-`);
+`,
+    );
     const spec = await loadSpec(file, specsDir);
     expect(spec).toMatchObject({ mount: 'things-api', title: 'Things', version: '2.1.0', openapi: '3.0.3' });
     expect(spec.operations.map((o) => `${o.method} ${o.path}`)).toEqual(['GET /things/{id}', 'DELETE /things/{id}']);
-    expect(spec.operations[0].parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual(['path:id:true', 'query:verbose:false']);
+    expect(spec.operations[0].parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual([
+      'path:id:true',
+      'query:verbose:false',
+    ]);
     expect(spec.operations[0].responses[0].mediaTypes[0].example).toEqual({ id: 1 });
   });
 
   it('mounts at the file name when servers does not name a gateway mount, or names a system route', async () => {
-    const plain = write('plain.openapi.json', { openapi: '3.1.0', info, servers: [{ url: 'https://api.example.com/v1' }], paths: {} });
-    const reserved = write('sys.openapi.json', { openapi: '3.0.0', info, servers: [{ url: '/api/adaptive/actuator' }], paths: {} });
+    const plain = write('plain.openapi.json', {
+      openapi: '3.1.0',
+      info,
+      servers: [{ url: 'https://api.example.com/v1' }],
+      paths: {},
+    });
+    const reserved = write('sys.openapi.json', {
+      openapi: '3.0.0',
+      info,
+      servers: [{ url: '/api/adaptive/actuator' }],
+      paths: {},
+    });
     expect((await loadSpec(plain, specsDir)).mount).toBe('plain');
     expect((await loadSpec(reserved, specsDir)).mount).toBe('sys');
   });
 
   it('bundles $refs to other files inside the specs directory', async () => {
-    write('shared/models.yaml', 'Pet:\n  type: object\n  properties:\n    name: {type: string, example: Rex}\n    friend: {$ref: "#/Pet"}\n');
-    const file = write('pets.openapi.yaml', { openapi: '3.0.3', info, paths: { '/pet': getWithSchema({ $ref: 'shared/models.yaml#/Pet' }) } });
+    write(
+      'shared/models.yaml',
+      'Pet:\n  type: object\n  properties:\n    name: {type: string, example: Rex}\n    friend: {$ref: "#/Pet"}\n',
+    );
+    const file = write('pets.openapi.yaml', {
+      openapi: '3.0.3',
+      info,
+      paths: { '/pet': getWithSchema({ $ref: 'shared/models.yaml#/Pet' }) },
+    });
     const spec = await loadSpec(file, specsDir);
     expect(spec.operations[0].responses[0].mediaTypes[0].example).toMatchObject({ name: 'Rex' });
     expect(JSON.stringify(spec.document)).toContain('"$ref":"#/x-bundled/shared~1models.yaml/Pet"');
@@ -87,33 +112,50 @@ paths:
 describe('loadSpec: hostile documents are rejected or loaded within a bound', () => {
   it('reference bomb: 2^30 leaves when expanded loads with a bounded sample', async () => {
     const schemas: Record<string, object> = {};
-    for (let i = 0; i < 30; i++) schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } } };
+    for (let i = 0; i < 30; i++)
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } },
+      };
     schemas.S30 = { type: 'string' };
-    const file = write('bomb.openapi.json', { openapi: '3.0.3', info, paths: { '/x': getWithSchema({ $ref: '#/components/schemas/S0' }) }, components: { schemas } });
+    const file = write('bomb.openapi.json', {
+      openapi: '3.0.3',
+      info,
+      paths: { '/x': getWithSchema({ $ref: '#/components/schemas/S0' }) },
+      components: { schemas },
+    });
     const spec = await loadSpec(file, specsDir);
-    expect(JSON.stringify(spec.operations[0].responses[0].mediaTypes[0].example).length).toBeLessThan(defaultSpecLimits.maxExampleBytes);
+    expect(JSON.stringify(spec.operations[0].responses[0].mediaTypes[0].example).length).toBeLessThan(
+      defaultSpecLimits.maxExampleBytes,
+    );
   });
 
   it('reference cycles: a self-referencing schema loads with a finite example', async () => {
-    const file = write('cycle.openapi.yaml', `openapi: 3.0.3
+    const file = write(
+      'cycle.openapi.yaml',
+      `openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
   /node: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Node'}}}}}}}
 components:
   schemas:
     Node: {type: object, properties: {child: {$ref: '#/components/schemas/Node'}, both: {allOf: [{$ref: '#/components/schemas/Node'}]}}}
-`);
+`,
+    );
     const spec = await loadSpec(file, specsDir);
     expect(spec.operations).toHaveLength(1);
   });
 
   it('a $ref chain that loops back on itself is reported, not followed forever', async () => {
-    const file = write('loop.openapi.yaml', `openapi: 3.0.3
+    const file = write(
+      'loop.openapi.yaml',
+      `openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
   /a: {$ref: '#/paths/~1b'}
   /b: {$ref: '#/paths/~1a'}
-`);
+`,
+    );
     const spec = await loadSpec(file, specsDir);
     expect(spec.operations).toHaveLength(0);
     expect(spec.warnings.join('\n')).toMatch(/longer than \d+ hops/);
@@ -122,8 +164,17 @@ paths:
   it('external file refs outside the specs directory are refused: relative, absolute and through a symlink', async () => {
     fs.writeFileSync(path.join(root, 'secret.yaml'), 'Secret: {type: string, example: leaked}');
     fs.symlinkSync(path.join(root, 'secret.yaml'), path.join(specsDir, 'link.yaml'));
-    for (const ref of ['../secret.yaml#/Secret', `${path.join(root, 'secret.yaml')}#/Secret`, 'link.yaml#/Secret', 'file:///etc/passwd']) {
-      const file = write('escape.openapi.json', { openapi: '3.0.3', info, paths: { '/x': getWithSchema({ $ref: ref }) } });
+    for (const ref of [
+      '../secret.yaml#/Secret',
+      `${path.join(root, 'secret.yaml')}#/Secret`,
+      'link.yaml#/Secret',
+      'file:///etc/passwd',
+    ]) {
+      const file = write('escape.openapi.json', {
+        openapi: '3.0.3',
+        info,
+        paths: { '/x': getWithSchema({ $ref: ref }) },
+      });
       const error = await rejection(file);
       expect(error.message).toMatch(/outside the specs directory|not a relative file reference/);
       expect(error.message).not.toContain('leaked');
@@ -138,7 +189,11 @@ paths:
     const port = (server.address() as { port: number }).port;
     try {
       for (const ref of [`http://127.0.0.1:${port}/schema.json`, `//127.0.0.1:${port}/schema.json`]) {
-        const file = write('ssrf.openapi.json', { openapi: '3.0.3', info, paths: { '/x': getWithSchema({ $ref: ref }) } });
+        const file = write('ssrf.openapi.json', {
+          openapi: '3.0.3',
+          info,
+          paths: { '/x': getWithSchema({ $ref: ref }) },
+        });
         expect((await rejection(file)).message).toMatch(/not a relative file reference/);
       }
       expect(connections).toBe(0);
@@ -149,18 +204,34 @@ paths:
 
   it('YAML alias amplification ("billion laughs") is rejected', async () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
-    const file = write('laughs.openapi.yaml', `openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n${lines.join('\n')}\n`);
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    const file = write(
+      'laughs.openapi.yaml',
+      `openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n${lines.join('\n')}\n`,
+    );
     expect((await rejection(file)).message).toMatch(/alias/i);
   });
 
   it('a file over the size bound is rejected before parsing', async () => {
-    const file = write('big.openapi.yaml', `openapi: 3.0.3\ninfo: {title: t, version: '1', description: '${'x'.repeat(5000)}'}\npaths: {}\n`);
-    expect((await rejection(file, { ...defaultSpecLimits, maxFileBytes: 1000 })).message).toMatch(/over the limit of 1000/);
+    const file = write(
+      'big.openapi.yaml',
+      `openapi: 3.0.3\ninfo: {title: t, version: '1', description: '${'x'.repeat(5000)}'}\npaths: {}\n`,
+    );
+    expect((await rejection(file, { ...defaultSpecLimits, maxFileBytes: 1000 })).message).toMatch(
+      /over the limit of 1000/,
+    );
   });
 
   it('50,000 levels of nesting are rejected', async () => {
-    const file = write('deep.openapi.json', `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":${'['.repeat(50000)}${']'.repeat(50000)}}`);
+    const file = write(
+      'deep.openapi.json',
+      `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":${'['.repeat(50000)}${']'.repeat(50000)}}`,
+    );
     expect((await rejection(file)).message).toMatch(/nested/);
   });
 
@@ -196,7 +267,9 @@ paths:
   });
 
   it('syntax errors and duplicate keys carry the line and column', async () => {
-    const duplicate = await rejection(write('dup.openapi.yaml', 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\npaths: {}\n'));
+    const duplicate = await rejection(
+      write('dup.openapi.yaml', 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\npaths: {}\n'),
+    );
     expect(duplicate).toMatchObject({ line: 4 });
     const broken = await rejection(write('broken.openapi.yaml', 'openapi: 3.0.3\ninfo:\n  title: [unclosed\n'));
     expect(broken.line).toBeGreaterThanOrEqual(3);
@@ -205,7 +278,10 @@ paths:
   });
 
   it('__proto__ keys do not pollute prototypes', async () => {
-    const file = write('proto.openapi.json', '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"__proto__":{"polluted":true},"x":{"constructor":{"prototype":{"polluted":true}}}}');
+    const file = write(
+      'proto.openapi.json',
+      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"__proto__":{"polluted":true},"x":{"constructor":{"prototype":{"polluted":true}}}}',
+    );
     await loadSpec(file, specsDir);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

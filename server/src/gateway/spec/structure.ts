@@ -13,7 +13,10 @@ export async function validateOpenApiStructure(document: Record<string, unknown>
   const errors = Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }];
   const warnings = errors
     .slice(0, maxReported)
-    .map((error: { instancePath?: string; message?: string }) => `schema: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+    .map(
+      (error: { instancePath?: string; message?: string }) =>
+        `schema: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
+    );
   if (errors.length > maxReported) warnings.push(`schema: ${errors.length - maxReported} more findings`);
   return warnings;
 }

@@ -40,14 +40,28 @@ afterAll(() => server.close());
 
 describe('http check', () => {
   it('is UP on the expected status and reports a JSON field', async () => {
-    expect(await httpCheck({ url: `${base}/count`, field: 'data.count' }, signal())).toEqual({ status: 'UP', details: { status_code: 200, 'data.count': 12 } });
+    expect(await httpCheck({ url: `${base}/count`, field: 'data.count' }, signal())).toEqual({
+      status: 'UP',
+      details: { status_code: 200, 'data.count': 12 },
+    });
     expect((await httpCheck({ url: `${base}/count`, field: 'data.count', equals: 12 }, signal())).status).toBe('UP');
   });
   it('is DOWN on another status, a missing or different field, or a body that is not JSON', async () => {
-    expect(await httpCheck({ url: `${base}/boom` }, signal())).toMatchObject({ status: 'DOWN', details: { error: 'status 500, expected 2xx' } });
-    expect(await httpCheck({ url: `${base}/count`, field: 'data.total' }, signal())).toMatchObject({ status: 'DOWN', details: { error: 'field data.total is missing' } });
-    expect(await httpCheck({ url: `${base}/count`, field: 'data.count', equals: 3 }, signal())).toMatchObject({ status: 'DOWN' });
-    expect(await httpCheck({ url: `${base}/text`, field: 'x' }, signal())).toMatchObject({ status: 'DOWN', details: { error: 'body is not JSON' } });
+    expect(await httpCheck({ url: `${base}/boom` }, signal())).toMatchObject({
+      status: 'DOWN',
+      details: { error: 'status 500, expected 2xx' },
+    });
+    expect(await httpCheck({ url: `${base}/count`, field: 'data.total' }, signal())).toMatchObject({
+      status: 'DOWN',
+      details: { error: 'field data.total is missing' },
+    });
+    expect(await httpCheck({ url: `${base}/count`, field: 'data.count', equals: 3 }, signal())).toMatchObject({
+      status: 'DOWN',
+    });
+    expect(await httpCheck({ url: `${base}/text`, field: 'x' }, signal())).toMatchObject({
+      status: 'DOWN',
+      details: { error: 'body is not JSON' },
+    });
     expect((await httpCheck({ url: `${base}/boom`, status: 500 }, signal())).status).toBe('UP');
   });
   it('throws when nothing listens', async () => {
@@ -65,7 +79,9 @@ describe('tcp check', () => {
 describe('postgres check', () => {
   it('reports the server version, and fails on a closed port', async () => {
     expect((await postgresCheck({ url: postgresUrl }, signal())).version).toMatch(/^\d+/);
-    await expect(postgresCheck({ url: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres` }, signal())).rejects.toThrow();
+    await expect(
+      postgresCheck({ url: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres` }, signal()),
+    ).rejects.toThrow();
   });
 });
 
@@ -81,7 +97,13 @@ describe('s3 check', () => {
   let s3: S3rver;
   let endpoint: string;
   beforeAll(async () => {
-    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'present', configs: [] }] });
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'present', configs: [] }],
+    });
     const { port } = await s3.run();
     endpoint = `http://127.0.0.1:${port}`;
   });
@@ -92,6 +114,8 @@ describe('s3 check', () => {
   it('finds an existing bucket and fails on a missing one', async () => {
     const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
     expect(await s3Check({ bucket: 'present', endpoint, ...credentials }, signal())).toEqual({ bucket: 'present' });
-    await expect(s3Check({ bucket: 'absent', endpoint, ...credentials }, signal())).rejects.toThrow(/bucket absent: .*404/);
+    await expect(s3Check({ bucket: 'absent', endpoint, ...credentials }, signal())).rejects.toThrow(
+      /bucket absent: .*404/,
+    );
   });
 });

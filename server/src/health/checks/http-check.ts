@@ -29,7 +29,10 @@ export async function httpCheck(settings: HttpCheckSettings, signal: AbortSignal
   const details: Record<string, unknown> = { status_code: response.status };
   if (!statusOk) {
     await response.body?.cancel();
-    return { status: 'DOWN', details: { ...details, error: `status ${response.status}, expected ${expected?.join(' or ') ?? '2xx'}` } };
+    return {
+      status: 'DOWN',
+      details: { ...details, error: `status ${response.status}, expected ${expected?.join(' or ') ?? '2xx'}` },
+    };
   }
   if (settings.field === undefined) {
     await response.body?.cancel();
@@ -42,9 +45,16 @@ export async function httpCheck(settings: HttpCheckSettings, signal: AbortSignal
     return { status: 'DOWN', details: { ...details, error: 'body is not JSON' } };
   }
   const value = fieldAt(body, settings.field);
-  if (value === undefined) return { status: 'DOWN', details: { ...details, error: `field ${settings.field} is missing` } };
+  if (value === undefined)
+    return { status: 'DOWN', details: { ...details, error: `field ${settings.field} is missing` } };
   if (settings.equals !== undefined && value !== settings.equals) {
-    return { status: 'DOWN', details: { ...details, error: `field ${settings.field} is ${JSON.stringify(value)}, expected ${JSON.stringify(settings.equals)}` } };
+    return {
+      status: 'DOWN',
+      details: {
+        ...details,
+        error: `field ${settings.field} is ${JSON.stringify(value)}, expected ${JSON.stringify(settings.equals)}`,
+      },
+    };
   }
   return { status: 'UP', details: { ...details, [settings.field]: value } };
 }

@@ -6,7 +6,10 @@ export interface PostgresCheckSettings {
 }
 
 /** Connects and runs `SELECT 1`; reports the server version. */
-export async function postgresCheck(settings: PostgresCheckSettings, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function postgresCheck(
+  settings: PostgresCheckSettings,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const client = new pg.Client({ connectionString: settings.url, connectionTimeoutMillis: 10_000 });
   signal.addEventListener('abort', () => void client.end().catch(() => undefined), { once: true });
   try {

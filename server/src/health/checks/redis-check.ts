@@ -7,7 +7,13 @@ export interface RedisCheckSettings {
 
 /** Connects without retrying and sends PING. */
 export async function redisCheck(settings: RedisCheckSettings, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const client = new Redis(settings.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 10_000 });
+  const client = new Redis(settings.url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectTimeout: 10_000,
+  });
   client.on('error', () => undefined);
   signal.addEventListener('abort', () => client.disconnect(), { once: true });
   try {

@@ -16,7 +16,9 @@ export async function s3Check(settings: S3CheckSettings, signal: AbortSignal): P
     endpoint: settings.endpoint,
     region: settings.region ?? 'us-east-1',
     forcePathStyle: settings.forcePathStyle ?? settings.endpoint !== undefined,
-    credentials: settings.accessKeyId ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? '' } : undefined,
+    credentials: settings.accessKeyId
+      ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? '' }
+      : undefined,
     maxAttempts: 1,
   });
   try {
@@ -24,7 +26,9 @@ export async function s3Check(settings: S3CheckSettings, signal: AbortSignal): P
     return { bucket: settings.bucket };
   } catch (error) {
     const e = error as { name?: string; $metadata?: { httpStatusCode?: number }; message?: string };
-    throw new Error(`bucket ${settings.bucket}: ${e.name ?? 'error'}${e.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : ''}`);
+    throw new Error(
+      `bucket ${settings.bucket}: ${e.name ?? 'error'}${e.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : ''}`,
+    );
   } finally {
     client.destroy();
   }

@@ -19,6 +19,12 @@ export function tcpCheck(settings: TcpCheckSettings, signal: AbortSignal): Promi
       socket.end();
       resolve();
     });
-    socket.once('error', (error) => fail(new Error(`cannot connect to ${settings.host}:${settings.port}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    socket.once('error', (error) =>
+      fail(
+        new Error(
+          `cannot connect to ${settings.host}:${settings.port}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+        ),
+      ),
+    );
   });
 }

@@ -70,7 +70,9 @@ describe('ConnectionPool', () => {
     const { driver, state } = countingDriver();
     const pool = new ConnectionPool(driver, { max: 1, idleMs: 60_000 });
     await expect(pool.use(deadline(), async (c) => c.id)).resolves.toBe(1);
-    await expect(pool.use(Deadline.after(30), () => new Promise<never>(() => undefined))).rejects.toBeInstanceOf(QueryTimeout);
+    await expect(pool.use(Deadline.after(30), () => new Promise<never>(() => undefined))).rejects.toBeInstanceOf(
+      QueryTimeout,
+    );
     expect(state.destroyed).toEqual([1]);
     await expect(pool.use(deadline(), async (c) => c.id)).resolves.toBe(2);
     pool.close();

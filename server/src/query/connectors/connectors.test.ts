@@ -41,7 +41,9 @@ beforeAll(async () => {
   await admin.end();
   const db = new pg.Client({ connectionString: `${serviceUrls.postgres}/${pgDatabase}` });
   await db.connect();
-  await db.query(`CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int, product_id text, amount numeric(12,2), big bigint, placed_at timestamptz, paid boolean, meta jsonb, note text)`);
+  await db.query(
+    `CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int, product_id text, amount numeric(12,2), big bigint, placed_at timestamptz, paid boolean, meta jsonb, note text)`,
+  );
   await db.query(
     `INSERT INTO orders SELECT g, 1 + g % 50, 'P' || (1 + g % 20), (g % 1000) + 0.25, CASE WHEN g = 1 THEN 9007199254740993 ELSE g END,
        TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * INTERVAL '1 minute', g % 2 = 0, jsonb_build_object('g', g), CASE WHEN g = 2 THEN 'say "hi", ok' END
@@ -55,14 +57,32 @@ beforeAll(async () => {
   // MariaDB: customers.
   const my = await mysql.createConnection(`${serviceUrls.mysql}/`);
   await my.query(`CREATE DATABASE ${myDatabase}`);
-  await my.query(`CREATE TABLE ${myDatabase}.customers (id INT PRIMARY KEY, region VARCHAR(10), credit DECIMAL(20,4), joined DATETIME, big BIGINT UNSIGNED)`);
-  const rows = Array.from({ length: 50 }, (_, i) => [i + 1, ['EU', 'NA', 'APAC'][i % 3], '12345678901234.5678', '2023-05-06 07:08:09', '18446744073709551615']);
+  await my.query(
+    `CREATE TABLE ${myDatabase}.customers (id INT PRIMARY KEY, region VARCHAR(10), credit DECIMAL(20,4), joined DATETIME, big BIGINT UNSIGNED)`,
+  );
+  const rows = Array.from({ length: 50 }, (_, i) => [
+    i + 1,
+    ['EU', 'NA', 'APAC'][i % 3],
+    '12345678901234.5678',
+    '2023-05-06 07:08:09',
+    '18446744073709551615',
+  ]);
   await my.query(`INSERT INTO ${myDatabase}.customers VALUES ?`, [rows]);
   await my.end();
 
   // Redis: a stream of click events.
   const redis = new Redis(serviceUrls.redis);
-  for (let i = 1; i <= 300; i++) await redis.xadd(streamKey, '*', 'customer_id', String(1 + (i % 50)), 'product_id', `P${1 + (i % 20)}`, 'action', i % 10 === 0 ? 'checkout' : 'view');
+  for (let i = 1; i <= 300; i++)
+    await redis.xadd(
+      streamKey,
+      '*',
+      'customer_id',
+      String(1 + (i % 50)),
+      'product_id',
+      `P${1 + (i % 20)}`,
+      'action',
+      i % 10 === 0 ? 'checkout' : 'view',
+    );
   redis.disconnect();
 
   // NATS JetStream: order events.
@@ -70,23 +90,43 @@ beforeAll(async () => {
   const jsm = await nats.jetstreamManager();
   await jsm.streams.add({ name: natsStream, subjects: [`${natsStream.toLowerCase()}.>`] });
   const js = nats.jetstream();
-  for (let i = 1; i <= 100; i++) await js.publish(natsSubject, JSON.stringify({ order_id: i, total: i * 1.5, customer_id: 1 + (i % 50) }));
+  for (let i = 1; i <= 100; i++)
+    await js.publish(natsSubject, JSON.stringify({ order_id: i, total: i * 1.5, customer_id: 1 + (i % 50) }));
 
   // S3 (s3rver in-process): products as Parquet and suppliers as CSV.
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(dir, 's3'), configureBuckets: [] });
+  s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: path.join(dir, 's3'),
+    configureBuckets: [],
+  });
   const { port } = await s3.run();
   s3Endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint: s3Endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    endpoint: s3Endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   await client.send(new CreateBucketCommand({ Bucket: 'lake' }));
   const parquet = path.join(dir, 'products.parquet');
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  await connection.run(`COPY (SELECT 'P' || range AS product_id, CASE WHEN range % 2 = 0 THEN 'books' ELSE 'games' END AS category, range * 1.5 AS price FROM range(1, 21)) TO '${parquet}' (FORMAT parquet)`);
+  await connection.run(
+    `COPY (SELECT 'P' || range AS product_id, CASE WHEN range % 2 = 0 THEN 'books' ELSE 'games' END AS category, range * 1.5 AS price FROM range(1, 21)) TO '${parquet}' (FORMAT parquet)`,
+  );
   connection.closeSync();
   instance.closeSync();
-  await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'shop/products.parquet', Body: fs.readFileSync(parquet) }));
-  await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'shop/suppliers/part-1.csv', Body: 'supplier,country\nacme,DE\n' }));
-  await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'shop/suppliers/part-2.csv', Body: 'supplier,country\nglobex,US\n' }));
+  await client.send(
+    new PutObjectCommand({ Bucket: 'lake', Key: 'shop/products.parquet', Body: fs.readFileSync(parquet) }),
+  );
+  await client.send(
+    new PutObjectCommand({ Bucket: 'lake', Key: 'shop/suppliers/part-1.csv', Body: 'supplier,country\nacme,DE\n' }),
+  );
+  await client.send(
+    new PutObjectCommand({ Bucket: 'lake', Key: 'shop/suppliers/part-2.csv', Body: 'supplier,country\nglobex,US\n' }),
+  );
   client.destroy();
 
   const yaml = `
@@ -174,9 +214,28 @@ describe('connectors against real services', () => {
       { name: 'meta', type: 'JSON' },
       { name: 'note', type: 'VARCHAR' },
     ]);
-    expect((await tables('crm'))[0].columns.map((c) => c.type)).toEqual(['INTEGER', 'VARCHAR', 'DECIMAL(20,4)', 'TIMESTAMP', 'UBIGINT']);
-    expect((await tables('clicks'))[0].columns.map((c) => c.name)).toEqual(['id', 'timestamp', 'customer_id', 'product_id', 'action']);
-    expect((await tables('bus'))[0].columns.map((c) => c.name)).toEqual(['sequence', 'subject', 'timestamp', 'order_id', 'total', 'customer_id']);
+    expect((await tables('crm'))[0].columns.map((c) => c.type)).toEqual([
+      'INTEGER',
+      'VARCHAR',
+      'DECIMAL(20,4)',
+      'TIMESTAMP',
+      'UBIGINT',
+    ]);
+    expect((await tables('clicks'))[0].columns.map((c) => c.name)).toEqual([
+      'id',
+      'timestamp',
+      'customer_id',
+      'product_id',
+      'action',
+    ]);
+    expect((await tables('bus'))[0].columns.map((c) => c.name)).toEqual([
+      'sequence',
+      'subject',
+      'timestamp',
+      'order_id',
+      'total',
+      'customer_id',
+    ]);
     expect((await tables('lake')).map((t) => t.name).sort()).toEqual(['products', 'suppliers']);
   });
 
@@ -188,14 +247,18 @@ describe('connectors against real services', () => {
       JOIN lake.products p ON p.product_id = o.product_id
       WHERE e.action = 'checkout'
       GROUP BY p.category ORDER BY p.category`);
-    expect(result.rows.map((r) => r.category)).toEqual(['books', 'games'].filter((c) => result.rows.some((r) => r.category === c)));
+    expect(result.rows.map((r) => r.category)).toEqual(
+      ['books', 'games'].filter((c) => result.rows.some((r) => r.category === c)),
+    );
     expect(result.rows.length).toBeGreaterThan(0);
     expect(result.scans.map((s) => s.source).sort()).toEqual(['clicks', 'lake', 'pgshop']);
     expect(result.scans.find((s) => s.source === 'clicks')!.rows).toBe(30);
   });
 
   it('joins MariaDB with NATS JetStream and reads S3 folders as one table', async () => {
-    const result = await run(`SELECT c.region, count(*) AS n, sum(b.total) AS total FROM bus.orders b JOIN crm.customers c ON c.id = b.customer_id GROUP BY 1 ORDER BY 1`);
+    const result = await run(
+      `SELECT c.region, count(*) AS n, sum(b.total) AS total FROM bus.orders b JOIN crm.customers c ON c.id = b.customer_id GROUP BY 1 ORDER BY 1`,
+    );
     expect(result.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(100);
     const suppliers = await run('SELECT supplier FROM lake.suppliers ORDER BY 1');
     expect(suppliers.rows).toEqual([{ supplier: 'acme' }, { supplier: 'globex' }]);
@@ -233,11 +296,23 @@ describe('connectors against real services', () => {
   });
 
   it('round-trips BIGINT beyond 2^53, decimals, timestamps, JSON and quoted text', async () => {
-    const pgRow = await run('SELECT big, amount, placed_at, paid, meta, note FROM pgshop.orders WHERE id IN (1, 2) ORDER BY id');
-    expect(pgRow.rows[0]).toMatchObject({ big: '9007199254740993', amount: 1.25, placed_at: '2024-01-01T00:01:00Z', paid: false, meta: '{"g": 1}' });
+    const pgRow = await run(
+      'SELECT big, amount, placed_at, paid, meta, note FROM pgshop.orders WHERE id IN (1, 2) ORDER BY id',
+    );
+    expect(pgRow.rows[0]).toMatchObject({
+      big: '9007199254740993',
+      amount: 1.25,
+      placed_at: '2024-01-01T00:01:00Z',
+      paid: false,
+      meta: '{"g": 1}',
+    });
     expect(pgRow.rows[1]).toMatchObject({ big: 2, note: 'say "hi", ok', paid: true });
     const myRow = await run('SELECT credit, joined, big FROM crm.customers WHERE id = 1');
-    expect(myRow.rows[0]).toEqual({ credit: '12345678901234.5678', joined: '2023-05-06T07:08:09', big: '18446744073709551615' });
+    expect(myRow.rows[0]).toEqual({
+      credit: '12345678901234.5678',
+      joined: '2023-05-06T07:08:09',
+      big: '18446744073709551615',
+    });
   });
 
   it('names an unreachable source in a 502', async () => {
@@ -256,7 +331,10 @@ describe('connectors against real services', () => {
   it('offers a check per source for the health component, without settings', async () => {
     const health = querySourceHealth(sourcesFile, process.env);
     const byName = new Map(health.map((h) => [h.name, h]));
-    expect(await byName.get('pgshop')!.check(AbortSignal.timeout(10_000))).toMatchObject({ connector: 'postgres', tables: 2 });
+    expect(await byName.get('pgshop')!.check(AbortSignal.timeout(10_000))).toMatchObject({
+      connector: 'postgres',
+      tables: 2,
+    });
     expect(await byName.get('clicks')!.check(AbortSignal.timeout(10_000))).toMatchObject({ events: 300 });
     expect(await byName.get('bus')!.check(AbortSignal.timeout(10_000))).toMatchObject({ messages: 100 });
     expect(await byName.get('lake')!.check(AbortSignal.timeout(10_000))).toMatchObject({ tables: 2 });

@@ -13,7 +13,9 @@ beforeAll(async () => {
   const instance = await DuckDBInstance.create(path.join(dir, 'shop.duckdb'));
   const connection = await instance.connect();
   await connection.run(`CREATE TABLE notes (id INTEGER, text VARCHAR); INSERT INTO notes VALUES (1, 'main schema')`);
-  await connection.run(`CREATE SCHEMA sales; CREATE TABLE sales.orders (id INTEGER, amount DECIMAL(10,2)); INSERT INTO sales.orders VALUES (1, 10.50), (2, 4.25)`);
+  await connection.run(
+    `CREATE SCHEMA sales; CREATE TABLE sales.orders (id INTEGER, amount DECIMAL(10,2)); INSERT INTO sales.orders VALUES (1, 10.50), (2, 4.25)`,
+  );
   connection.closeSync();
   instance.closeSync();
 });
@@ -24,7 +26,12 @@ afterAll(async () => {
 });
 
 async function engineWith(settings: string) {
-  const e = await engineFor(setupFromText(dir, `sources:\n  - { name: shop, type: relational, connector: duckdb, path: shop.duckdb${settings} }\n`));
+  const e = await engineFor(
+    setupFromText(
+      dir,
+      `sources:\n  - { name: shop, type: relational, connector: duckdb, path: shop.duckdb${settings} }\n`,
+    ),
+  );
   engines.push(e);
   return e;
 }
@@ -33,15 +40,22 @@ describe('DuckDB file source', () => {
   it('offers the main schema by default', async () => {
     const { engine, catalog } = await engineWith('');
     expect((await catalog.get('shop')!.connector.listTables(testDeadline())).map((t) => t.name)).toEqual(['notes']);
-    expect((await engine.run('SELECT text FROM shop.notes', { maxRows: 10, timeoutMs: 5000 })).rows).toEqual([{ text: 'main schema' }]);
+    expect((await engine.run('SELECT text FROM shop.notes', { maxRows: 10, timeoutMs: 5000 })).rows).toEqual([
+      { text: 'main schema' },
+    ]);
   });
 
   it('offers the tables of the configured schema, and only those', async () => {
     const { engine, catalog } = await engineWith(', schema: sales');
     expect((await catalog.get('shop')!.connector.listTables(testDeadline())).map((t) => t.name)).toEqual(['orders']);
-    const result = await engine.run('SELECT count(*) AS n, sum(amount) AS total FROM shop.orders WHERE amount > 5', { maxRows: 10, timeoutMs: 5000 });
+    const result = await engine.run('SELECT count(*) AS n, sum(amount) AS total FROM shop.orders WHERE amount > 5', {
+      maxRows: 10,
+      timeoutMs: 5000,
+    });
     expect(result.rows).toEqual([{ n: 1, total: '10.50' }]);
-    const error = await engine.run('SELECT * FROM shop.notes', { maxRows: 10, timeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await engine
+      .run('SELECT * FROM shop.notes', { maxRows: 10, timeoutMs: 5000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(404);
   });

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import type { SettingsReader } from '../settings-reader.js';
 import { duckdbLiteral, filtersToSql } from './filters.js';
 import { withScratchDuckDB } from './scratch-duckdb.js';
-import { findTable, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  SourceUnavailableError,
+  type Connector,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export interface DuckDBFileSettings {
@@ -31,7 +38,8 @@ export class DuckDBFileConnector implements Connector {
   ) {}
 
   private present(): void {
-    if (!fs.existsSync(this.settings.path)) throw new SourceUnavailableError(this.source, `database file ${this.settings.path} does not exist`);
+    if (!fs.existsSync(this.settings.path))
+      throw new SourceUnavailableError(this.source, `database file ${this.settings.path} does not exist`);
   }
 
   async listTables(): Promise<TableInfo[]> {
@@ -71,7 +79,12 @@ export class DuckDBFileConnector implements Connector {
     const where = filtersToSql(request.filters, sqlIdent, duckdbLiteral);
     const select = `SELECT ${request.columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${alias}.${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     return {
-      output: { kind: 'duckdb', setup: [`ATTACH ${sqlLiteral(this.settings.path)} AS ${alias} (READ_ONLY)`], select, teardown: [`DETACH ${alias}`] },
+      output: {
+        kind: 'duckdb',
+        setup: [`ATTACH ${sqlLiteral(this.settings.path)} AS ${alias} (READ_ONLY)`],
+        select,
+        teardown: [`DETACH ${alias}`],
+      },
       pushed: [...request.filters],
     };
   }

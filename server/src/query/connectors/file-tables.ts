@@ -15,14 +15,24 @@ export interface FileTable {
   files: string[];
 }
 
-const extensions: Record<string, FileFormat> = { '.parquet': 'parquet', '.csv': 'csv', '.json': 'json', '.jsonl': 'json', '.ndjson': 'json' };
+const extensions: Record<string, FileFormat> = {
+  '.parquet': 'parquet',
+  '.csv': 'csv',
+  '.json': 'json',
+  '.jsonl': 'json',
+  '.ndjson': 'json',
+};
 
 /** The format of a data file by its extension, or undefined for other files. */
 export function formatOf(file: string): FileFormat | undefined {
   return extensions[path.extname(file).toLowerCase()];
 }
 
-const tableName = (raw: string): string => raw.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(\d)/, '_$1');
+const tableName = (raw: string): string =>
+  raw
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .replace(/^(\d)/, '_$1');
 
 /**
  * Groups data files (paths relative to the root, `/`-separated) into tables: a file at the top level is
@@ -62,10 +72,12 @@ const schemaCacheLimit = 512;
 
 /** The columns of data files, as DuckDB reads them; read again only when a file changed. */
 export async function describeFiles(format: FileFormat, paths: readonly string[]): Promise<ColumnInfo[]> {
-  const key = `${format}\n${paths.map((p) => {
-    const stat = fs.statSync(p);
-    return `${p}\t${stat.size}\t${stat.mtimeMs}`;
-  }).join('\n')}`;
+  const key = `${format}\n${paths
+    .map((p) => {
+      const stat = fs.statSync(p);
+      return `${p}\t${stat.size}\t${stat.mtimeMs}`;
+    })
+    .join('\n')}`;
   const cached = schemaCache.get(key);
   if (cached) return cached;
   const columns = await withScratchDuckDB(async (connection) => {
@@ -81,7 +93,12 @@ export async function describeFiles(format: FileFormat, paths: readonly string[]
  * A scan of local data files that DuckDB reads itself: projection and every filter go into its SELECT,
  * since the filters then have DuckDB's own semantics.
  */
-export function fileScan(format: FileFormat, paths: readonly string[], columns: readonly ColumnInfo[], filters: readonly Filter[]): ScanResult {
+export function fileScan(
+  format: FileFormat,
+  paths: readonly string[],
+  columns: readonly ColumnInfo[],
+  filters: readonly Filter[],
+): ScanResult {
   const where = filtersToSql(filters, sqlIdent, duckdbLiteral);
   const select = `SELECT ${columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${readFunction(format, paths)}${where ? ` WHERE ${where}` : ''}`;
   return { output: { kind: 'duckdb', select }, pushed: [...filters] };

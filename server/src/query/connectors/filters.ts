@@ -7,7 +7,12 @@ export type ValueKind = 'number' | 'string' | 'boolean' | 'other';
 /** Classifies a DuckDB type name. */
 export function valueKind(type: string): ValueKind {
   const t = type.toUpperCase();
-  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(t)) return 'number';
+  if (
+    /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(
+      t,
+    )
+  )
+    return 'number';
   if (t === 'VARCHAR') return 'string';
   if (t === 'BOOLEAN') return 'boolean';
   return 'other';
@@ -49,9 +54,17 @@ export function duckdbLiteral(value: FilterValue): string {
  * Renders filters as one SQL condition joined with AND; `param` turns a value into a placeholder (and
  * records it) or a literal. Returns an empty string when there are no filters.
  */
-export function filtersToSql(filters: readonly Filter[], quote: (name: string) => string, param: (value: FilterValue) => string): string {
+export function filtersToSql(
+  filters: readonly Filter[],
+  quote: (name: string) => string,
+  param: (value: FilterValue) => string,
+): string {
   return filters
-    .map((f) => (f.op === 'in' ? `${quote(f.column)} IN (${f.values.map(param).join(', ')})` : `${quote(f.column)} ${f.op} ${param(f.value)}`))
+    .map((f) =>
+      f.op === 'in'
+        ? `${quote(f.column)} IN (${f.values.map(param).join(', ')})`
+        : `${quote(f.column)} ${f.op} ${param(f.value)}`,
+    )
     .join(' AND ');
 }
 
@@ -82,7 +95,10 @@ function compare(a: unknown, op: Filter['op'], b: FilterValue): boolean {
  * language). Rows are value arrays in `columns` order. Only filters whose constant has the column's
  * kind are applied, so a mismatch never drops a row DuckDB would keep.
  */
-export function rowPredicate(filters: readonly Filter[], columns: readonly ColumnInfo[]): { test: (row: unknown[]) => boolean; applied: Filter[] } {
+export function rowPredicate(
+  filters: readonly Filter[],
+  columns: readonly ColumnInfo[],
+): { test: (row: unknown[]) => boolean; applied: Filter[] } {
   const applied = portableFilters(filters, columns).filter((f) => {
     const kind = valueKind(columns.find((c) => c.name === f.column)!.type);
     return (f.op === 'in' ? f.values : [f.value]).every((v) => constantKind(v) === kind);

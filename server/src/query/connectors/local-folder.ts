@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SettingsReader } from '../settings-reader.js';
 import { describeFiles, fileScan, groupFileTables, type FileTable } from './file-tables.js';
-import { findTable, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  SourceUnavailableError,
+  type Connector,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 
 export interface FolderSettings {
   path: string;
@@ -55,7 +62,13 @@ export class FolderConnector implements Connector {
 
   private async describe(table: FileTable): Promise<TableInfo> {
     try {
-      return { name: table.name, columns: await describeFiles(table.format, table.files.map((f) => path.join(this.settings.path, f))) };
+      return {
+        name: table.name,
+        columns: await describeFiles(
+          table.format,
+          table.files.map((f) => path.join(this.settings.path, f)),
+        ),
+      };
     } catch (error) {
       throw new SourceUnavailableError(this.source, `cannot read table ${table.name}: ${(error as Error).message}`);
     }
@@ -73,7 +86,12 @@ export class FolderConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const table = this.fileTables().find((t) => t.name === request.table.name);
     if (!table) throw new SourceUnavailableError(this.source, `table ${request.table.name} disappeared`);
-    return fileScan(table.format, table.files.map((f) => path.join(this.settings.path, f)), request.columns, request.filters);
+    return fileScan(
+      table.format,
+      table.files.map((f) => path.join(this.settings.path, f)),
+      request.columns,
+      request.filters,
+    );
   }
 
   async check(): Promise<Record<string, unknown>> {

@@ -3,7 +3,17 @@ import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters } from './filters.js';
-import { findTable, sourceFailure, SourceUnavailableError, tablesOfColumns, type Connector, type FilterValue, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  sourceFailure,
+  SourceUnavailableError,
+  tablesOfColumns,
+  type Connector,
+  type FilterValue,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
 export interface MysqlSettings {
@@ -14,7 +24,8 @@ export interface MysqlSettings {
 /** Reads the settings of a `mysql` (or `mariadb`) source. */
 export function readMysqlSettings(reader: SettingsReader): MysqlSettings {
   const url = reader.string('url');
-  if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) reader.fail('url', '"url" must be a mysql://user:password@host:port/database URL');
+  if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url))
+    reader.fail('url', '"url" must be a mysql://user:password@host:port/database URL');
   return { url: url.replace(/^mariadb:/, 'mysql:'), tables: reader.stringList('tables') };
 }
 
@@ -69,7 +80,10 @@ export class MysqlConnector implements Connector {
     private readonly settings: MysqlSettings,
   ) {
     this.database = decodeURIComponent(new URL(settings.url).pathname.slice(1));
-    this.pool = new ConnectionPool({ open: (deadline, lost) => this.open(deadline, lost), destroy: (connection) => connection.destroy() }, { max: 4, idleMs: 10_000 });
+    this.pool = new ConnectionPool(
+      { open: (deadline, lost) => this.open(deadline, lost), destroy: (connection) => connection.destroy() },
+      { max: 4, idleMs: 10_000 },
+    );
   }
 
   /** A new connection whose handshake finishes within the deadline. */
@@ -85,7 +99,9 @@ export class MysqlConnector implements Connector {
     });
     connection.on('error', lost);
     connection.on('end', lost);
-    const ready = new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));
+    const ready = new Promise<void>((resolve, reject) =>
+      connection.connect((error) => (error ? reject(error) : resolve())),
+    );
     try {
       await deadline.bound(ready, () => connection.destroy());
       return connection;
@@ -105,11 +121,17 @@ export class MysqlConnector implements Connector {
              FROM information_schema.columns WHERE table_schema = ? AND (? IS NULL OR lower(TABLE_NAME) = lower(?))
              ORDER BY TABLE_NAME, ORDINAL_POSITION`,
             [this.database, only ?? null, only ?? null],
-            (error, result) => (error ? reject(new SourceUnavailableError(this.source, error.message)) : resolve(result as Record<string, string>[])),
+            (error, result) =>
+              error
+                ? reject(new SourceUnavailableError(this.source, error.message))
+                : resolve(result as Record<string, string>[]),
           );
         }),
     );
-    const columns = rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) } }));
+    const columns = rows.map((row) => ({
+      table: row.table_name,
+      column: { name: row.column_name, type: duckdbTypeOfMysql(String(row.data_type), String(row.column_type)) },
+    }));
     return tablesOfColumns(columns, this.settings.tables);
   }
 
@@ -124,10 +146,14 @@ export class MysqlConnector implements Connector {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pushed = portableFilters(request.filters, request.table.columns);
     const params: FilterValue[] = [];
-    const where = filtersToSql(pushed, (name: string) => sqlIdent(name, 'mysql'), (value) => {
-      params.push(typeof value === 'bigint' ? value.toString() : value);
-      return '?';
-    });
+    const where = filtersToSql(
+      pushed,
+      (name: string) => sqlIdent(name, 'mysql'),
+      (value) => {
+        params.push(typeof value === 'bigint' ? value.toString() : value);
+        return '?';
+      },
+    );
     const sql = `SELECT ${request.columns.map((c) => sqlIdent(c.name, 'mysql')).join(', ')} FROM ${sqlIdent(request.table.name, 'mysql')}${where ? ` WHERE ${where}` : ''}`;
     const source = this.source;
     const { deadline } = request;
@@ -135,7 +161,9 @@ export class MysqlConnector implements Connector {
     // The connection is taken when rows are first read, so a scan that is never read holds none.
     async function* batches(): AsyncGenerator<unknown[][]> {
       const lease = await acquire();
-      const stream = lease.connection.query({ sql, values: params, rowsAsArray: true }).stream({ highWaterMark: batchSize });
+      const stream = lease.connection
+        .query({ sql, values: params, rowsAsArray: true })
+        .stream({ highWaterMark: batchSize });
       // Every read waits on the socket: the deadline destroys both, which ends the loop below at once.
       const abort = () => {
         stream.destroy(new Error('the query was stopped'));

@@ -4,7 +4,16 @@ import { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, sourceFailure, type ColumnInfo, type Connector, type Filter, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  sourceFailure,
+  type ColumnInfo,
+  type Connector,
+  type Filter,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 
 interface JetStreamTable extends StreamTableSettings {
   stream: string;
@@ -24,7 +33,11 @@ const metadata: ColumnInfo[] = [
 
 /** Reads the settings of a `nats` source: one JetStream stream (optionally one subject of it) per table. */
 export function readNatsSettings(reader: SettingsReader): NatsSettings {
-  const servers = reader.string('servers').split(',').map((s) => s.trim()).filter(Boolean);
+  const servers = reader
+    .string('servers')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const tables = reader.list('tables').map((t) => ({
     ...readStreamTable(t, ['sequence', 'subject', 'timestamp'], ['stream', 'subject']),
     stream: t.string('stream'),
@@ -52,7 +65,11 @@ function greeting(server: string, deadline: Deadline): Promise<string> {
   const { hostname, port } = new URL(/^\w+:\/\//.test(server) ? server : `nats://${server}`);
   const socket = net.connect(Number(port || 4222), hostname);
   const greeted = new Promise<string>((resolve, reject) => {
-    socket.once('data', (chunk: Buffer) => (chunk.toString('latin1').startsWith('INFO ') ? resolve(server) : reject(new Error(`${server} does not greet as a NATS server does`))));
+    socket.once('data', (chunk: Buffer) =>
+      chunk.toString('latin1').startsWith('INFO ')
+        ? resolve(server)
+        : reject(new Error(`${server} does not greet as a NATS server does`)),
+    );
     socket.once('error', reject);
     socket.once('close', () => reject(new Error(`${server} closed the connection`)));
   });
@@ -98,10 +115,17 @@ export class NatsJetStreamConnector implements Connector {
    * of its requests by the deadline and closes the connection when it passes. nats.js takes no signal
    * while connecting: its own timeout is the time left, and a connection that comes late is closed.
    */
-  private async connection(deadline: Deadline): Promise<{ nc: NatsConnection; wait: <T>(request: Promise<T>) => Promise<T> }> {
+  private async connection(
+    deadline: Deadline,
+  ): Promise<{ nc: NatsConnection; wait: <T>(request: Promise<T>) => Promise<T> }> {
     try {
       const server = await firstGreeting(this.settings.servers, deadline);
-      const opening = connect({ servers: server, timeout: deadline.connectTimeoutMs(), reconnect: false, maxReconnectAttempts: 0 });
+      const opening = connect({
+        servers: server,
+        timeout: deadline.connectTimeoutMs(),
+        reconnect: false,
+        maxReconnectAttempts: 0,
+      });
       const nc = await deadline.bound(opening, undefined, (late) => void late.close().catch(() => undefined));
       return { nc, wait: (request) => deadline.bound(request, () => void nc.close().catch(() => undefined)) };
     } catch (error) {
@@ -133,7 +157,14 @@ export class NatsJetStreamConnector implements Connector {
         const info = await wait(jsm.streams.info(table.stream));
         const last = info.state.last_seq;
         if (info.state.messages === 0 || start > last) return;
-        const consumer = await wait(nc.jetstream().consumers.get(table.stream, { opt_start_seq: start, ...(table.subject ? { filterSubjects: table.subject } : {}) }));
+        const consumer = await wait(
+          nc
+            .jetstream()
+            .consumers.get(table.stream, {
+              opt_start_seq: start,
+              ...(table.subject ? { filterSubjects: table.subject } : {}),
+            }),
+        );
         let read = 0;
         let done = false;
         while (!done) {
@@ -147,7 +178,8 @@ export class NatsJetStreamConnector implements Connector {
             let payload: Record<string, unknown> = {};
             try {
               const parsed: unknown = JSON.parse(decoder.decode(message.data));
-              if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) payload = parsed as Record<string, unknown>;
+              if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+                payload = parsed as Record<string, unknown>;
             } catch {
               // A payload that is not a JSON object still yields its metadata columns.
             }

@@ -3,7 +3,15 @@ import readline from 'node:readline';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, SourceUnavailableError, type ColumnInfo, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  SourceUnavailableError,
+  type ColumnInfo,
+  type Connector,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 
 interface LogTable extends StreamTableSettings {
   path: string;
@@ -56,7 +64,8 @@ export class NdjsonLogConnector implements Connector {
 
   async scan(request: ScanRequest): Promise<ScanResult> {
     const table = this.settings.tables.find((t) => t.name === request.table.name)!;
-    if (!fs.existsSync(table.path)) throw new SourceUnavailableError(this.source, `log file ${table.path} does not exist`);
+    if (!fs.existsSync(table.path))
+      throw new SourceUnavailableError(this.source, `log file ${table.path} does not exist`);
     const predicate = rowPredicate(request.filters, request.columns);
     const size = fs.statSync(table.path).size;
     const columns = request.columns;
@@ -77,7 +86,8 @@ export class NdjsonLogConnector implements Connector {
         }
       }
       // The last line counts only when the file ends with a newline (the event is complete).
-      if (pending !== undefined && size > 0 && lastByte(table.path, size) === 0x0a) batch.push(...eventRow(pending, sequence));
+      if (pending !== undefined && size > 0 && lastByte(table.path, size) === 0x0a)
+        batch.push(...eventRow(pending, sequence));
       if (batch.length > 0) yield batch;
     }
     const eventRow = (line: string, sequence: number): unknown[][] => {
@@ -91,7 +101,8 @@ export class NdjsonLogConnector implements Connector {
       const record = event as Record<string, unknown>;
       const row = columns.map((c) => {
         if (c.name === 'sequence') return sequence;
-        if (c.name === 'timestamp') return table.timestampField ? fieldValue(record[table.timestampField], 'TIMESTAMPTZ') : null;
+        if (c.name === 'timestamp')
+          return table.timestampField ? fieldValue(record[table.timestampField], 'TIMESTAMPTZ') : null;
         return fieldValue(record[c.name], c.type);
       });
       return predicate.test(row) ? [row] : [];

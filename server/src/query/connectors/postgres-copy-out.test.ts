@@ -10,7 +10,9 @@ beforeAll(async () => {
   client = new pg.Client({ connectionString: `${serviceUrls.postgres}/postgres` });
   await client.connect();
   // Sends a notice while the COPY's rows stream, as a trigger or a function might.
-  await client.query(`CREATE FUNCTION pg_temp.noisy(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN IF n % 1000 = 0 THEN RAISE NOTICE 'row %', n; END IF; RETURN n; END $$`);
+  await client.query(
+    `CREATE FUNCTION pg_temp.noisy(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN IF n % 1000 = 0 THEN RAISE NOTICE 'row %', n; END IF; RETURN n; END $$`,
+  );
 });
 afterAll(async () => {
   await client.end();
@@ -73,7 +75,9 @@ describe('COPY TO STDOUT stream', () => {
   });
 
   it('fails with the server error raised mid-COPY and leaves the connection usable', async () => {
-    await expect(copyText('COPY (SELECT 1 / (g - 3000) FROM generate_series(1, 5000) g) TO STDOUT')).rejects.toThrow(/division by zero/);
+    await expect(copyText('COPY (SELECT 1 / (g - 3000) FROM generate_series(1, 5000) g) TO STDOUT')).rejects.toThrow(
+      /division by zero/,
+    );
     expect((await client.query('SELECT 41 + 1 AS answer')).rows).toEqual([{ answer: 42 }]);
   });
 });

@@ -6,7 +6,10 @@ const copyData = 0x64; // 'd'
 const copyDone = 0x63; // 'c'
 const errorResponse = 0x45; // 'E'
 /** Messages the backend may send between CopyOutResponse and CopyDone that carry no copied bytes. */
-const interspersed = new Set([0x48 /* CopyOutResponse 'H' */, 0x4e /* NoticeResponse 'N' */, 0x53 /* ParameterStatus 'S' */, 0x41 /* NotificationResponse 'A' */]);
+const interspersed = new Set([
+  0x48 /* CopyOutResponse 'H' */, 0x4e /* NoticeResponse 'N' */, 0x53 /* ParameterStatus 'S' */,
+  0x41 /* NotificationResponse 'A' */,
+]);
 /** Rows shorter than this are copied byte by byte: cheaper than a native copy call per row. */
 const shortRow = 64;
 
@@ -39,7 +42,8 @@ export class CopyOutStream extends Readable {
     this.connection = connection;
     const socket = connection.stream;
     const listeners = socket.listeners('data') as ((chunk: Buffer) => void)[];
-    if (listeners.length !== 1) throw new Error(`expected one data listener on the PostgreSQL socket, found ${listeners.length}`);
+    if (listeners.length !== 1)
+      throw new Error(`expected one data listener on the PostgreSQL socket, found ${listeners.length}`);
     this.pgDataHandler = listeners[0];
     socket.removeListener('data', this.pgDataHandler);
     socket.pause();
@@ -57,7 +61,8 @@ export class CopyOutStream extends Readable {
     if (this.forwarding || !this.wanted || !this.attached) return;
     this.forwarding = true;
     let chunk: Buffer | null;
-    while (this.wanted && this.attached && (chunk = this.connection!.stream.read() as Buffer | null) !== null) this.wanted = this.parse(chunk);
+    while (this.wanted && this.attached && (chunk = this.connection!.stream.read() as Buffer | null) !== null)
+      this.wanted = this.parse(chunk);
     this.forwarding = false;
   }
 

@@ -7,7 +7,18 @@ import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters } from './filters.js';
 import { CopyOutStream } from './postgres-copy-out.js';
-import { findTable, sourceFailure, tablesOfColumns, type ColumnInfo, type Connector, type PartialAggregate, type PartialAggregation, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  sourceFailure,
+  tablesOfColumns,
+  type ColumnInfo,
+  type Connector,
+  type PartialAggregate,
+  type PartialAggregation,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export interface PostgresSettings {
@@ -23,7 +34,12 @@ export interface PostgresSettings {
 export function readPostgresSettings(reader: SettingsReader): PostgresSettings {
   const url = reader.string('url');
   if (!/^postgres(ql)?:\/\//.test(url)) reader.fail('url', '"url" must be a postgres:// URL');
-  return { url, schema: reader.string('schema', 'public'), tables: reader.stringList('tables'), aggregationPushdown: reader.boolean('aggregation_pushdown', true) };
+  return {
+    url,
+    schema: reader.string('schema', 'public'),
+    tables: reader.stringList('tables'),
+    aggregationPushdown: reader.boolean('aggregation_pushdown', true),
+  };
 }
 
 /** DuckDB type of a PostgreSQL column, from its type name and `format_type` text. */
@@ -65,11 +81,25 @@ export function duckdbTypeOfPostgres(typeName: string, formatted: string): strin
 }
 
 /** DuckDB types read back from PostgreSQL's text output as they are; the others travel as text. */
-const nativeText = new Set(['SMALLINT', 'INTEGER', 'BIGINT', 'FLOAT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIME', 'UUID']);
+const nativeText = new Set([
+  'SMALLINT',
+  'INTEGER',
+  'BIGINT',
+  'FLOAT',
+  'DOUBLE',
+  'BOOLEAN',
+  'DATE',
+  'TIMESTAMP',
+  'TIMESTAMP WITH TIME ZONE',
+  'TIME',
+  'UUID',
+]);
 
 /** How a column is selected: as itself when DuckDB reads PostgreSQL's text of it back exactly, else as text. */
 function selectColumn(column: ColumnInfo): string {
-  return nativeText.has(column.type) || column.type.startsWith('DECIMAL') ? sqlIdent(column.name) : `${sqlIdent(column.name)}::text`;
+  return nativeText.has(column.type) || column.type.startsWith('DECIMAL')
+    ? sqlIdent(column.name)
+    : `${sqlIdent(column.name)}::text`;
 }
 
 /**
@@ -85,10 +115,14 @@ function aggregateSql(aggregate: PartialAggregate): string {
   return `${aggregate.fn}(${aggregate.column === undefined ? '*' : sqlIdent(aggregate.column)})`;
 }
 
-const groupByClause = (keys: readonly string[]) => (keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(', ')}` : '');
+const groupByClause = (keys: readonly string[]) =>
+  keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(', ')}` : '';
 
 /** The SELECT list and GROUP BY clause of a scan: plain columns, or a partial aggregation. */
-function scanShape(columns: readonly ColumnInfo[], aggregation: PartialAggregation | undefined): { select: string; groupBy: string } {
+function scanShape(
+  columns: readonly ColumnInfo[],
+  aggregation: PartialAggregation | undefined,
+): { select: string; groupBy: string } {
   if (!aggregation) return { select: columns.map(selectColumn).join(', '), groupBy: '' };
   const keys = aggregation.groupBy.map(groupColumn);
   return { select: [...keys, ...aggregation.aggregates.map(aggregateSql)].join(', '), groupBy: groupByClause(keys) };
@@ -110,7 +144,8 @@ interface PlanNode {
 
 /** The planner's estimate of an aggregate's input rows and groups, from the first Aggregate node. */
 function aggregateEstimate(node: PlanNode): { rows: number; groups: number } | undefined {
-  if (node['Node Type'] === 'Aggregate' && node.Plans?.length) return { rows: node.Plans[0]['Plan Rows'], groups: node['Plan Rows'] };
+  if (node['Node Type'] === 'Aggregate' && node.Plans?.length)
+    return { rows: node.Plans[0]['Plan Rows'], groups: node['Plan Rows'] };
   for (const child of node.Plans ?? []) {
     const found = aggregateEstimate(child);
     if (found) return found;
@@ -147,19 +182,31 @@ export class PostgresConnector implements Connector {
     private readonly settings: PostgresSettings,
   ) {
     this.pushesAggregation = settings.aggregationPushdown;
-    this.pool = new ConnectionPool({ open: (deadline, lost) => this.open(deadline, lost), destroy: (client) => void client.end().catch(() => undefined) }, { max: 4, idleMs: 10_000 });
+    this.pool = new ConnectionPool(
+      {
+        open: (deadline, lost) => this.open(deadline, lost),
+        destroy: (client) => void client.end().catch(() => undefined),
+      },
+      { max: 4, idleMs: 10_000 },
+    );
   }
 
   /** A new connection, ready within the deadline, with text output that DuckDB parses back exactly. */
   private async open(deadline: Deadline, lost: () => void): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.settings.url, connectionTimeoutMillis: deadline.connectTimeoutMs() });
+    const client = new pg.Client({
+      connectionString: this.settings.url,
+      connectionTimeoutMillis: deadline.connectTimeoutMs(),
+    });
     client.on('error', lost);
     client.on('end', lost);
     const cut = () => void client.end().catch(() => undefined);
     try {
       await deadline.bound(client.connect(), cut);
       // ISO dates, UTC instants, shortest exact floats.
-      await deadline.bound(client.query("SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET extra_float_digits = 3"), cut);
+      await deadline.bound(
+        client.query("SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET extra_float_digits = 3"),
+        cut,
+      );
       return client;
     } catch (error) {
       cut();
@@ -178,8 +225,16 @@ export class PostgresConnector implements Connector {
 
   private tables(deadline: Deadline, only?: string): Promise<TableInfo[]> {
     return this.withClient(deadline, async (client) => {
-      const result = await client.query<{ table_name: string; column_name: string; type_name: string; formatted: string }>(columnsQuery, [this.settings.schema, only ?? null]);
-      const columns = result.rows.map((row) => ({ table: row.table_name, column: { name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) } }));
+      const result = await client.query<{
+        table_name: string;
+        column_name: string;
+        type_name: string;
+        formatted: string;
+      }>(columnsQuery, [this.settings.schema, only ?? null]);
+      const columns = result.rows.map((row) => ({
+        table: row.table_name,
+        column: { name: row.column_name, type: duckdbTypeOfPostgres(row.type_name, row.formatted) },
+      }));
       return tablesOfColumns(columns, this.settings.tables);
     });
   }
@@ -203,7 +258,8 @@ export class PostgresConnector implements Connector {
       [this.settings.schema, table],
     );
     const info = result.rows[0];
-    const parts = info && info.kind === 'r' && info.version >= 140000 && info.pages >= parallelMinPages ? parallelScans : 1;
+    const parts =
+      info && info.kind === 'r' && info.version >= 140000 && info.pages >= parallelMinPages ? parallelScans : 1;
     if (parts === 1) return [''];
     const step = Math.ceil((info.pages + 1) / parts);
     return Array.from({ length: parts }, (_, i) => {
@@ -215,14 +271,23 @@ export class PostgresConnector implements Connector {
 
   /** Runs one COPY ... TO STDOUT into `file` on its own pooled connection. */
   private copyInto(sql: string, file: string, deadline: Deadline): Promise<void> {
-    return this.withClient(deadline, (client) => pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: deadline.signal }));
+    return this.withClient(deadline, (client) =>
+      pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: deadline.signal }),
+    );
   }
 
   /** Whether the planner expects grouping to cut the rows enough to pay off (see {@link minRowsPerGroup}). */
-  private async worthGrouping(client: pg.Client, from: string, where: string, aggregation: PartialAggregation): Promise<boolean> {
+  private async worthGrouping(
+    client: pg.Client,
+    from: string,
+    where: string,
+    aggregation: PartialAggregation,
+  ): Promise<boolean> {
     if (aggregation.groupBy.length === 0) return true;
     const keys = aggregation.groupBy.map(groupColumn);
-    const result = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) SELECT ${keys.join(', ')} FROM ${from}${where ? ` WHERE ${where}` : ''}${groupByClause(keys)}`);
+    const result = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      `EXPLAIN (FORMAT JSON) SELECT ${keys.join(', ')} FROM ${from}${where ? ` WHERE ${where}` : ''}${groupByClause(keys)}`,
+    );
     const estimate = aggregateEstimate(result.rows[0]['QUERY PLAN'][0].Plan);
     return estimate !== undefined && estimate.groups * minRowsPerGroup <= estimate.rows;
   }
@@ -231,23 +296,39 @@ export class PostgresConnector implements Connector {
     const pushed = portableFilters(request.filters, request.table.columns);
     const from = `${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}`;
     const { where, ranges, aggregation } = await this.withClient(request.deadline, async (client) => {
-      const literal = (value: unknown) => (typeof value === 'string' ? client.escapeLiteral(value) : typeof value === 'boolean' ? String(value).toUpperCase() : String(value));
+      const literal = (value: unknown) =>
+        typeof value === 'string'
+          ? client.escapeLiteral(value)
+          : typeof value === 'boolean'
+            ? String(value).toUpperCase()
+            : String(value);
       const where = filtersToSql(pushed, sqlIdent, literal);
       const ranges = await this.blockRanges(client, request.table.name);
       const offered = request.aggregation;
       const appliesFilters = offered?.filters.every((f) => pushed.some((p) => JSON.stringify(p) === JSON.stringify(f)));
-      const aggregation = offered && appliesFilters && (await this.worthGrouping(client, from, where, offered)) ? offered : undefined;
+      const aggregation =
+        offered && appliesFilters && (await this.worthGrouping(client, from, where, offered)) ? offered : undefined;
       return { where, ranges, aggregation };
     });
     const { select, groupBy } = scanShape(request.columns, aggregation);
-    const files = ranges.map((_, i) => path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}-${i}.csv`));
+    const files = ranges.map((_, i) =>
+      path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}-${i}.csv`),
+    );
     await Promise.all(
       ranges.map((range, i) => {
         const condition = [where, range].filter(Boolean).join(' AND ');
-        return this.copyInto(`COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT WITH (FORMAT csv)`, files[i], request.deadline);
+        return this.copyInto(
+          `COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT WITH (FORMAT csv)`,
+          files[i],
+          request.deadline,
+        );
       }),
     );
-    return { output: { kind: 'duckdb', select: csvSelect(files, aggregation?.columns ?? request.columns) }, pushed, aggregated: aggregation !== undefined };
+    return {
+      output: { kind: 'duckdb', select: csvSelect(files, aggregation?.columns ?? request.columns) },
+      pushed,
+      aggregated: aggregation !== undefined,
+    };
   }
 
   async check(deadline: Deadline): Promise<Record<string, unknown>> {
@@ -271,7 +352,10 @@ function csvColumn(column: ColumnInfo): { read: string; select: string } {
   const name = sqlIdent(column.name);
   const wide = wideDecimal.exec(column.type);
   if (wide && Number(wide[1]) > 18 && Number(wide[2]) <= 18) {
-    return { read: 'VARCHAR', select: `coalesce(TRY_CAST(${name} AS DECIMAL(18,${wide[2]})), CAST(${name} AS ${column.type})) AS ${name}` };
+    return {
+      read: 'VARCHAR',
+      select: `coalesce(TRY_CAST(${name} AS DECIMAL(18,${wide[2]})), CAST(${name} AS ${column.type})) AS ${name}`,
+    };
   }
   return { read: column.type === 'JSON' ? 'VARCHAR' : column.type, select: name };
 }

@@ -3,7 +3,15 @@ import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { rowPredicate } from './filters.js';
 import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import { findTable, sourceFailure, type ColumnInfo, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  sourceFailure,
+  type ColumnInfo,
+  type Connector,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 
 interface StreamTable extends StreamTableSettings {
   key: string;
@@ -23,8 +31,11 @@ const metadata: ColumnInfo[] = [
 export function readRedisSettings(reader: SettingsReader): RedisSettings {
   const url = reader.string('url');
   if (!/^rediss?:\/\//.test(url)) reader.fail('url', '"url" must be a redis:// URL');
-  const tables = reader.list('tables').map((t) => ({ ...readStreamTable(t, ['id', 'timestamp'], ['key']), key: t.string('key') }));
-  if (tables.length === 0) reader.fail('tables', 'a redis source needs "tables", each with a stream "key" and "fields"');
+  const tables = reader
+    .list('tables')
+    .map((t) => ({ ...readStreamTable(t, ['id', 'timestamp'], ['key']), key: t.string('key') }));
+  if (tables.length === 0)
+    reader.fail('tables', 'a redis source needs "tables", each with a stream "key" and "fields"');
   return { url, tables };
 }
 
@@ -45,7 +56,13 @@ export class RedisStreamsConnector implements Connector {
    * its commands by the deadline and disconnects the client when it passes.
    */
   private async connect(deadline: Deadline): Promise<{ client: Redis; wait: <T>(command: Promise<T>) => Promise<T> }> {
-    const client = new Redis(this.settings.url, { lazyConnect: true, connectTimeout: deadline.connectTimeoutMs(), maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    const client = new Redis(this.settings.url, {
+      lazyConnect: true,
+      connectTimeout: deadline.connectTimeoutMs(),
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
     client.on('error', () => undefined);
     const wait = <T>(command: Promise<T>) => deadline.bound(command, () => client.disconnect());
     try {
@@ -79,7 +96,9 @@ export class RedisStreamsConnector implements Connector {
         let start = '-';
         let read = 0;
         while (read < table.maxEvents) {
-          const entries = await wait(client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read)));
+          const entries = await wait(
+            client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read)),
+          );
           if (entries.length === 0) break;
           read += entries.length;
           const batch: unknown[][] = [];

@@ -6,7 +6,15 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
 import { describeFiles, fileScan, groupFileTables, type FileTable } from './file-tables.js';
-import { findTable, sourceFailure, SourceUnavailableError, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
+import {
+  findTable,
+  sourceFailure,
+  SourceUnavailableError,
+  type Connector,
+  type ScanRequest,
+  type ScanResult,
+  type TableInfo,
+} from './types.js';
 
 export interface S3Settings {
   bucket: string;
@@ -21,10 +29,15 @@ export interface S3Settings {
 /** Reads the settings of an `s3` source (any S3-compatible store). */
 export function readS3Settings(reader: SettingsReader): S3Settings {
   const endpoint = reader.optionalString('endpoint');
-  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) reader.fail('endpoint', '"endpoint" must be an http(s) URL');
+  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint))
+    reader.fail('endpoint', '"endpoint" must be an http(s) URL');
   const accessKeyId = reader.optionalString('access_key_id');
   const secretAccessKey = reader.optionalString('secret_access_key');
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) reader.fail(accessKeyId ? 'access_key_id' : 'secret_access_key', 'give both access_key_id and secret_access_key, or neither');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    reader.fail(
+      accessKeyId ? 'access_key_id' : 'secret_access_key',
+      'give both access_key_id and secret_access_key, or neither',
+    );
   const prefix = reader.string('prefix', '').replace(/^\/+/, '');
   return {
     bucket: reader.string('bucket'),
@@ -56,7 +69,9 @@ export class S3Connector implements Connector {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
-      credentials: settings.accessKeyId ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey! } : undefined,
+      credentials: settings.accessKeyId
+        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey! }
+        : undefined,
       maxAttempts: 2,
     });
     this.cacheDir = path.join(tempRoot, `s3-schemas-${source}`);
@@ -65,7 +80,10 @@ export class S3Connector implements Connector {
   private fail(error: unknown, deadline: Deadline): never {
     if (deadline.expired || error instanceof SourceUnavailableError) throw sourceFailure(this.source, error, deadline);
     const e = error as Error & { name?: string };
-    throw new SourceUnavailableError(this.source, `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message || String(error)}`);
+    throw new SourceUnavailableError(
+      this.source,
+      `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message || String(error)}`,
+    );
   }
 
   private async objects(deadline: Deadline): Promise<{ key: string; etag: string }[]> {
@@ -73,8 +91,16 @@ export class S3Connector implements Connector {
     let token: string | undefined;
     try {
       do {
-        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.settings.prefix || undefined, ContinuationToken: token }), { abortSignal: deadline.signal });
-        for (const o of page.Contents ?? []) if (o.Key && !o.Key.endsWith('/')) objects.push({ key: o.Key, etag: o.ETag ?? '' });
+        const page = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.settings.bucket,
+            Prefix: this.settings.prefix || undefined,
+            ContinuationToken: token,
+          }),
+          { abortSignal: deadline.signal },
+        );
+        for (const o of page.Contents ?? [])
+          if (o.Key && !o.Key.endsWith('/')) objects.push({ key: o.Key, etag: o.ETag ?? '' });
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     } catch (error) {
@@ -91,7 +117,10 @@ export class S3Connector implements Connector {
 
   private async download(relative: string, target: string, deadline: Deadline): Promise<void> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.settings.prefix + relative }), { abortSignal: deadline.signal });
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.settings.prefix + relative }),
+        { abortSignal: deadline.signal },
+      );
       fs.mkdirSync(path.dirname(target), { recursive: true });
       await pipeline(object.Body as Readable, fs.createWriteStream(target), { signal: deadline.signal });
     } catch (error) {

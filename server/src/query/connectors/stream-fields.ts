@@ -11,13 +11,27 @@ export interface StreamTableSettings {
 }
 
 /** Reads the common settings of a streaming table; `metadata` are the stream's own column names. */
-export function readStreamTable(reader: SettingsReader, metadata: readonly string[], extraKeys: readonly string[]): StreamTableSettings {
+export function readStreamTable(
+  reader: SettingsReader,
+  metadata: readonly string[],
+  extraKeys: readonly string[],
+): StreamTableSettings {
   reader.allowOnly(['name', 'fields', 'max_events', ...extraKeys]);
   const fields = reader.fields('fields');
   for (const field of fields) {
-    if (metadata.includes(field.name.toLowerCase())) reader.child('fields').fail(field.name, `"${field.name}" is a metadata column of this source (${metadata.join(', ')}); rename the field`);
+    if (metadata.includes(field.name.toLowerCase()))
+      reader
+        .child('fields')
+        .fail(
+          field.name,
+          `"${field.name}" is a metadata column of this source (${metadata.join(', ')}); rename the field`,
+        );
   }
-  return { name: reader.identifier('name'), fields, maxEvents: reader.integer('max_events', 1, 100_000_000, 1_000_000) };
+  return {
+    name: reader.identifier('name'),
+    fields,
+    maxEvents: reader.integer('max_events', 1, 100_000_000, 1_000_000),
+  };
 }
 
 /** Column list of a streaming table: metadata columns first, then the configured fields. */

@@ -22,8 +22,7 @@ export type FilterValue = string | number | bigint | boolean;
  * so pushing a filter only has to keep every row that passes it.
  */
 export type Filter =
-  | { column: string; op: ComparisonOp; value: FilterValue }
-  | { column: string; op: 'in'; values: FilterValue[] };
+  { column: string; op: ComparisonOp; value: FilterValue } | { column: string; op: 'in'; values: FilterValue[] };
 
 /**
  * One aggregate a source computes per group: `count` without a column is `count(*)`. Only
@@ -112,7 +111,10 @@ export function findTable(tables: readonly TableInfo[], name: string): TableInfo
  * The tables of a database catalogue's column rows (one row per column, grouped by table in order),
  * keeping only the tables of `allowList` (case-insensitive) when one is given.
  */
-export function tablesOfColumns(rows: readonly { table: string; column: ColumnInfo }[], allowList?: readonly string[]): TableInfo[] {
+export function tablesOfColumns(
+  rows: readonly { table: string; column: ColumnInfo }[],
+  allowList?: readonly string[],
+): TableInfo[] {
   const allowed = allowList && new Set(allowList.map((t) => t.toLowerCase()));
   const tables = new Map<string, TableInfo>();
   for (const { table, column } of rows) {

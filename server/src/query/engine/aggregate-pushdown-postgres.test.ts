@@ -20,7 +20,9 @@ beforeAll(async () => {
   await client.end();
   const db = new pg.Client({ connectionString: `${serviceUrls.postgres}/${database}` });
   await db.connect();
-  await db.query(`CREATE TABLE sales (id bigint, region_id int, status text, qty int, amount numeric(12,2), big bigint, sold_at timestamptz)`);
+  await db.query(
+    `CREATE TABLE sales (id bigint, region_id int, status text, qty int, amount numeric(12,2), big bigint, sold_at timestamptz)`,
+  );
   // Few groups (so PostgreSQL's planner takes the aggregation), NULLs in keys and values, sums past 2^63,
   // text keys that differ only in case.
   await db.query(`INSERT INTO sales SELECT g, CASE WHEN g % 50 = 0 THEN NULL ELSE g % 5 END, CASE WHEN g % 2 = 0 THEN 'a' ELSE 'A' END, g % 7,
@@ -76,17 +78,25 @@ describe('aggregation pushdown to PostgreSQL', () => {
     expect(scan.rows).toBeLessThanOrEqual(6);
     expect(result.rows).toHaveLength(4);
     // Sums past 2^63 stay exact (HUGEINT, as a string); decimals keep their scale.
-    expect(result.rows[0]).toMatchObject({ name: 'east', 'count_star()': 600, big_total: String(600n * 4000000000000000000n + sumOfIds((g) => g % 5 === 2)) });
+    expect(result.rows[0]).toMatchObject({
+      name: 'east',
+      'count_star()': 600,
+      big_total: String(600n * 4000000000000000000n + sumOfIds((g) => g % 5 === 2)),
+    });
   });
 
   it('keeps NULL groups, HAVING and ORDER BY on aggregates', async () => {
-    const result = await sameAsPlain('SELECT region_id, count(*) AS n, sum(amount) FROM {src}.sales GROUP BY region_id HAVING sum(amount) > 0 ORDER BY count(*) DESC, region_id NULLS FIRST');
+    const result = await sameAsPlain(
+      'SELECT region_id, count(*) AS n, sum(amount) FROM {src}.sales GROUP BY region_id HAVING sum(amount) > 0 ORDER BY count(*) DESC, region_id NULLS FIRST',
+    );
     expect(result.rows.map((r) => r.region_id)).toContain(null);
     expect(result.scans[0].aggregation).toBeDefined();
   });
 
   it('lets PostgreSQL apply exact numeric filters before grouping', async () => {
-    const result = await sameAsPlain('SELECT count(*) AS n, sum(amount) AS s, avg(qty) AS q FROM {src}.sales WHERE qty >= 3 AND region_id BETWEEN 1 AND 3 AND id IN (3, 4, 8, 9, 13)');
+    const result = await sameAsPlain(
+      'SELECT count(*) AS n, sum(amount) AS s, avg(qty) AS q FROM {src}.sales WHERE qty >= 3 AND region_id BETWEEN 1 AND 3 AND id IN (3, 4, 8, 9, 13)',
+    );
     // Ids 3 and 13 pass (qty 3 and 6, region 3); DECIMAL(38,2) sums are strings, as without pushdown.
     expect(result.rows).toEqual([{ n: 2, s: '16.02', q: 4.5 }]);
     expect(result.scans[0].aggregation?.groupBy).toEqual([]);
@@ -103,18 +113,38 @@ describe('aggregation pushdown to PostgreSQL', () => {
   });
 
   it('counts 0 and sums NULL over no rows', async () => {
-    const result = await sameAsPlain('SELECT count(*) AS n, count(amount) AS c, sum(amount) AS s, avg(qty) AS a, min(sold_at) AS first FROM {src}.empty_sales');
+    const result = await sameAsPlain(
+      'SELECT count(*) AS n, count(amount) AS c, sum(amount) AS s, avg(qty) AS a, min(sold_at) AS first FROM {src}.empty_sales',
+    );
     expect(result.rows).toEqual([{ n: 0, c: 0, s: null, a: null, first: null }]);
     expect(result.scans[0].aggregation).toBeDefined();
   });
 
   it.each([
-    ['grouping sets', 'SELECT region_id, status, count(*) AS n, sum(amount) AS s FROM {src}.sales GROUP BY ROLLUP (region_id, status) ORDER BY 1, 2, 3'],
-    ['GROUP BY ALL and expressions over aggregates', 'SELECT status, sum(amount) / count(*) AS per_row, count(*) * 2 AS twice, CASE WHEN count(*) > 1000 THEN \'big\' END AS size FROM {src}.sales GROUP BY ALL ORDER BY 1'],
-    ['DISTINCT, aliases in ORDER BY, LIMIT and OFFSET', 'SELECT DISTINCT qty % 2 AS odd, count(*) AS n FROM {src}.sales GROUP BY qty ORDER BY n DESC, odd LIMIT 3 OFFSET 1'],
-    ['DISTINCT aggregates next to pushed ones', 'SELECT region_id, count(DISTINCT qty) AS kinds, sum(amount) AS s, max(sold_at) AS last FROM {src}.sales GROUP BY region_id HAVING min(sold_at) < TIMESTAMPTZ \'2024-01-01 00:10:00+00\' ORDER BY region_id'],
-    ['a comma join with the condition in WHERE and mixed filters', "SELECT r.name, avg(s.amount) AS a, count(s.amount) AS c FROM {src}.sales s, lake.regions r WHERE s.region_id = r.id AND s.qty IN (1, 2) AND s.status = 'a' GROUP BY r.name ORDER BY r.name"],
-    ['min and max of another table and of decimals', 'SELECT s.qty, min(r.name) AS first_region, max(s.amount) AS top, min(s.amount) AS bottom FROM {src}.sales s JOIN lake.regions r ON r.id = s.region_id GROUP BY s.qty ORDER BY s.qty'],
+    [
+      'grouping sets',
+      'SELECT region_id, status, count(*) AS n, sum(amount) AS s FROM {src}.sales GROUP BY ROLLUP (region_id, status) ORDER BY 1, 2, 3',
+    ],
+    [
+      'GROUP BY ALL and expressions over aggregates',
+      "SELECT status, sum(amount) / count(*) AS per_row, count(*) * 2 AS twice, CASE WHEN count(*) > 1000 THEN 'big' END AS size FROM {src}.sales GROUP BY ALL ORDER BY 1",
+    ],
+    [
+      'DISTINCT, aliases in ORDER BY, LIMIT and OFFSET',
+      'SELECT DISTINCT qty % 2 AS odd, count(*) AS n FROM {src}.sales GROUP BY qty ORDER BY n DESC, odd LIMIT 3 OFFSET 1',
+    ],
+    [
+      'DISTINCT aggregates next to pushed ones',
+      "SELECT region_id, count(DISTINCT qty) AS kinds, sum(amount) AS s, max(sold_at) AS last FROM {src}.sales GROUP BY region_id HAVING min(sold_at) < TIMESTAMPTZ '2024-01-01 00:10:00+00' ORDER BY region_id",
+    ],
+    [
+      'a comma join with the condition in WHERE and mixed filters',
+      "SELECT r.name, avg(s.amount) AS a, count(s.amount) AS c FROM {src}.sales s, lake.regions r WHERE s.region_id = r.id AND s.qty IN (1, 2) AND s.status = 'a' GROUP BY r.name ORDER BY r.name",
+    ],
+    [
+      'min and max of another table and of decimals',
+      'SELECT s.qty, min(r.name) AS first_region, max(s.amount) AS top, min(s.amount) AS bottom FROM {src}.sales s JOIN lake.regions r ON r.id = s.region_id GROUP BY s.qty ORDER BY s.qty',
+    ],
   ])('gives the plain answer with %s', async (_, sql) => {
     const result = await sameAsPlain(sql);
     expect(result.scans.find((s) => s.source === 'pg')!.aggregation).toBeDefined();
@@ -126,10 +156,16 @@ describe('aggregation pushdown to PostgreSQL', () => {
     expect(result.scans[0].rows).toBe(3000);
   });
 
-  it('reports errors of the user\'s own SQL, not of the rewrite', async () => {
-    await expect(run('SELECT count(*), sum(nope) FROM pg.sales')).rejects.toMatchObject({ status: 400, detail: expect.stringMatching(/"nope" not found/) });
+  it("reports errors of the user's own SQL, not of the rewrite", async () => {
+    await expect(run('SELECT count(*), sum(nope) FROM pg.sales')).rejects.toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/"nope" not found/),
+    });
     // Pushable as far as its shape goes: the user's SQL is bound before the rewrite runs.
-    await expect(run('SELECT region_id, count(*) FROM pg.sales')).rejects.toMatchObject({ status: 400, detail: expect.stringMatching(/GROUP BY/) });
+    await expect(run('SELECT region_id, count(*) FROM pg.sales')).rejects.toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/GROUP BY/),
+    });
   });
 });
 

@@ -1,5 +1,21 @@
-import type { ColumnInfo, Filter, FilterValue, PartialAggregate, PartialAggregation, TableInfo } from '../connectors/types.js';
-import { comparisonTypes, constantValue, flipped, isNode, referenceKey, visit, type AstNode, type QueryShape } from './sql-analysis.js';
+import type {
+  ColumnInfo,
+  Filter,
+  FilterValue,
+  PartialAggregate,
+  PartialAggregation,
+  TableInfo,
+} from '../connectors/types.js';
+import {
+  comparisonTypes,
+  constantValue,
+  flipped,
+  isNode,
+  referenceKey,
+  visit,
+  type AstNode,
+  type QueryShape,
+} from './sql-analysis.js';
 
 /** What DuckDB's catalog says about function names (lower-case), to recognise them in the tree. */
 export interface FunctionKinds {
@@ -42,19 +58,52 @@ function replaced(node: unknown, replacements: ReadonlyMap<unknown, AstNode>): u
   const replacement = replacements.get(node);
   if (replacement) return replacement;
   if (Array.isArray(node)) return node.map((item) => replaced(item, replacements));
-  if (isNode(node)) return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replaced(value, replacements)]));
+  if (isNode(node))
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replaced(value, replacements)]));
   return node;
 }
 
 const noOrder = { type: 'ORDER_MODIFIER', orders: [] };
-const columnRef = (qualifier: string, name: string): AstNode => ({ class: 'COLUMN_REF', type: 'COLUMN_REF', alias: '', column_names: [qualifier, name] });
-const call = (name: string, ...children: AstNode[]): AstNode => ({
-  class: 'FUNCTION', type: 'FUNCTION', alias: '', function_name: name, schema: '', catalog: '', children,
-  filter: null, order_bys: noOrder, distinct: false, is_operator: ['/', '*'].includes(name), export_state: false,
+const columnRef = (qualifier: string, name: string): AstNode => ({
+  class: 'COLUMN_REF',
+  type: 'COLUMN_REF',
+  alias: '',
+  column_names: [qualifier, name],
 });
-const cast = (child: AstNode, id: string): AstNode => ({ class: 'CAST', type: 'OPERATOR_CAST', alias: '', child, cast_type: { id, type_info: null }, try_cast: false });
-const integer = (value: number): AstNode => ({ class: 'CONSTANT', type: 'VALUE_CONSTANT', alias: '', value: { type: { id: 'BIGINT', type_info: null }, is_null: false, value } });
-const coalesce = (...children: AstNode[]): AstNode => ({ class: 'OPERATOR', type: 'OPERATOR_COALESCE', alias: '', children });
+const call = (name: string, ...children: AstNode[]): AstNode => ({
+  class: 'FUNCTION',
+  type: 'FUNCTION',
+  alias: '',
+  function_name: name,
+  schema: '',
+  catalog: '',
+  children,
+  filter: null,
+  order_bys: noOrder,
+  distinct: false,
+  is_operator: ['/', '*'].includes(name),
+  export_state: false,
+});
+const cast = (child: AstNode, id: string): AstNode => ({
+  class: 'CAST',
+  type: 'OPERATOR_CAST',
+  alias: '',
+  child,
+  cast_type: { id, type_info: null },
+  try_cast: false,
+});
+const integer = (value: number): AstNode => ({
+  class: 'CONSTANT',
+  type: 'VALUE_CONSTANT',
+  alias: '',
+  value: { type: { id: 'BIGINT', type_info: null }, is_null: false, value },
+});
+const coalesce = (...children: AstNode[]): AstNode => ({
+  class: 'OPERATOR',
+  type: 'OPERATOR_COALESCE',
+  alias: '',
+  children,
+});
 
 interface ScopeTable {
   key: string;
@@ -71,9 +120,15 @@ function innerJoinTables(from: unknown, tables: ReadonlyMap<string, TableInfo>, 
   if (!isNode(from)) return false;
   if (from.type === 'JOIN') {
     const inner = from.join_type === 'INNER' && (from.ref_type === 'REGULAR' || from.ref_type === 'CROSS');
-    return inner && (from.using_columns as unknown[]).length === 0 && innerJoinTables(from.left, tables, out) && innerJoinTables(from.right, tables, out);
+    return (
+      inner &&
+      (from.using_columns as unknown[]).length === 0 &&
+      innerJoinTables(from.left, tables, out) &&
+      innerJoinTables(from.right, tables, out)
+    );
   }
-  if (from.type !== 'BASE_TABLE' || from.sample || from.at_clause || (from.column_name_alias as unknown[]).length > 0) return false;
+  if (from.type !== 'BASE_TABLE' || from.sample || from.at_clause || (from.column_name_alias as unknown[]).length > 0)
+    return false;
   const catalog = String(from.catalog_name ?? '');
   const schema = String(from.schema_name ?? '');
   if (catalog !== '' && schema.toLowerCase() !== 'main') return false;
@@ -81,7 +136,14 @@ function innerJoinTables(from: unknown, tables: ReadonlyMap<string, TableInfo>, 
   const table = String(from.table_name);
   const info = tables.get(referenceKey(source, table));
   if (!source || !info) return false;
-  out.push({ key: referenceKey(source, table), source, table: info.name, name: String(from.alias || table).toLowerCase(), node: from, info });
+  out.push({
+    key: referenceKey(source, table),
+    source,
+    table: info.name,
+    name: String(from.alias || table).toLowerCase(),
+    node: from,
+    info,
+  });
   return true;
 }
 
@@ -95,10 +157,24 @@ function unsuitable(root: AstNode, functions: FunctionKinds): boolean {
     if (node.class === 'FUNCTION' && functions.unsafe.has(String(node.function_name).toLowerCase())) bad = true;
     // The rewritten tree goes back through JSON: an integer JSON cannot hold exactly would change.
     // (`query_location` is dropped before the tree goes back.)
-    for (const [key, value] of Object.entries(node)) if (key !== 'query_location' && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) bad = true;
+    for (const [key, value] of Object.entries(node))
+      if (
+        key !== 'query_location' &&
+        typeof value === 'number' &&
+        Number.isInteger(value) &&
+        !Number.isSafeInteger(value)
+      )
+        bad = true;
   });
   const cteMap = isNode(root.cte_map) ? (root.cte_map.map as unknown[]) : [];
-  return bad || selects !== 1 || root.type !== 'SELECT_NODE' || cteMap.length > 0 || Boolean(root.sample) || Boolean(root.qualify);
+  return (
+    bad ||
+    selects !== 1 ||
+    root.type !== 'SELECT_NODE' ||
+    cteMap.length > 0 ||
+    Boolean(root.sample) ||
+    Boolean(root.qualify)
+  );
 }
 
 type Resolved = { kind: 'target'; column: ColumnInfo } | { kind: 'other' } | { kind: 'unknown' };
@@ -130,12 +206,18 @@ const countOf = (refs: AstNode[]) => cast(coalesce(call('sum', refs[0]), integer
 
 /** DuckDB's avg of exact numbers, from the sum and count: sum / count, scaled as DuckDB does for decimals. */
 function averageOf(type: string): ((refs: AstNode[]) => AstNode) | undefined {
-  if (integerTypes.has(type)) return ([sum, count]) => call('/', cast(call('sum', sum), 'DOUBLE'), cast(call('sum', count), 'DOUBLE'));
+  if (integerTypes.has(type))
+    return ([sum, count]) => call('/', cast(call('sum', sum), 'DOUBLE'), cast(call('sum', count), 'DOUBLE'));
   const scale = Number(/^DECIMAL\(\d+,(\d+)\)$/.exec(type)?.[1]);
   if (!Number.isInteger(scale) || scale > 15) return undefined;
   const factor = 10 ** scale;
   // The unscaled integer sum over (count x 10^scale), as DuckDB's own decimal average divides.
-  return ([sum, count]) => call('/', cast(cast(call('*', call('sum', sum), integer(factor)), 'HUGEINT'), 'DOUBLE'), call('*', cast(call('sum', count), 'DOUBLE'), integer(factor)));
+  return ([sum, count]) =>
+    call(
+      '/',
+      cast(cast(call('*', call('sum', sum), integer(factor)), 'HUGEINT'), 'DOUBLE'),
+      call('*', cast(call('sum', count), 'DOUBLE'), integer(factor)),
+    );
 }
 
 /** How to finish `node` (an aggregate call), or undefined when the query cannot be rewritten. */
@@ -149,7 +231,8 @@ function finishOf(node: AstNode, resolve: (node: AstNode) => Resolved): Finish |
   if (resolved.some((r) => r.kind === 'unknown')) return undefined;
   // Duplicates do not change a DISTINCT aggregate, min or max: they run as written, their columns grouped by.
   if (node.distinct) return { kind: 'keep' };
-  if (name === 'count_star' && children.length === 0) return { kind: 'replace', partials: [{ fn: 'count' }], build: countOf };
+  if (name === 'count_star' && children.length === 0)
+    return { kind: 'replace', partials: [{ fn: 'count' }], build: countOf };
   if (children.length !== 1 || resolved.length !== 1) return undefined;
   const only = resolved[0];
   if (only.kind !== 'target') return name === 'min' || name === 'max' ? { kind: 'keep' } : undefined;
@@ -158,15 +241,28 @@ function finishOf(node: AstNode, resolve: (node: AstNode) => Resolved): Finish |
     case 'count':
       return { kind: 'replace', partials: [{ fn: 'count', column: column.name }], build: countOf };
     case 'sum':
-      return exactSum(column.type) ? { kind: 'replace', partials: [{ fn: 'sum', column: column.name }], build: ([sum]) => call('sum', sum) } : undefined;
+      return exactSum(column.type)
+        ? { kind: 'replace', partials: [{ fn: 'sum', column: column.name }], build: ([sum]) => call('sum', sum) }
+        : undefined;
     case 'avg':
     case 'mean': {
       const average = averageOf(column.type);
-      return average ? { kind: 'replace', partials: [{ fn: 'sum', column: column.name }, { fn: 'count', column: column.name }], build: average } : undefined;
+      return average
+        ? {
+            kind: 'replace',
+            partials: [
+              { fn: 'sum', column: column.name },
+              { fn: 'count', column: column.name },
+            ],
+            build: average,
+          }
+        : undefined;
     }
     case 'min':
     case 'max':
-      return sameOrder(column.type) ? { kind: 'replace', partials: [{ fn: name, column: column.name }], build: ([value]) => call(name, value) } : { kind: 'keep' };
+      return sameOrder(column.type)
+        ? { kind: 'replace', partials: [{ fn: name, column: column.name }], build: ([value]) => call(name, value) }
+        : { kind: 'keep' };
     default:
       return undefined;
   }
@@ -202,7 +298,12 @@ export function planAggregatePushdown(
   const scope: ScopeTable[] = [];
   if (!innerJoinTables(root.from_table, tables, scope)) return undefined;
   for (const target of scope) {
-    if (!pushable(target.key) || shape.occurrences.get(target.key) !== 1 || scope.filter((t) => t.name === target.name).length !== 1) continue;
+    if (
+      !pushable(target.key) ||
+      shape.occurrences.get(target.key) !== 1 ||
+      scope.filter((t) => t.name === target.name).length !== 1
+    )
+      continue;
     const plan = tryTarget(root, scope, target, functions);
     if (plan) return plan;
   }
@@ -227,23 +328,34 @@ function sourceFilters(root: AstNode, resolve: (node: AstNode) => Resolved): Map
     const resolved = resolve(node);
     return resolved.kind === 'target' && exactSum(resolved.column.type) ? resolved.column.name : undefined;
   };
-  const flatten = (node: unknown): AstNode[] => (isNode(node) && node.type === 'CONJUNCTION_AND' ? (node.children as AstNode[]).flatMap(flatten) : isNode(node) ? [node] : []);
+  const flatten = (node: unknown): AstNode[] =>
+    isNode(node) && node.type === 'CONJUNCTION_AND'
+      ? (node.children as AstNode[]).flatMap(flatten)
+      : isNode(node)
+        ? [node]
+        : [];
   for (const conjunct of flatten(root.where_clause)) {
     const op = comparisonTypes[String(conjunct.type)];
     if (conjunct.class === 'COMPARISON' && op) {
       const [left, right] = [conjunct.left as AstNode, conjunct.right as AstNode];
       const name = column(left) ?? column(right);
       const value = column(left) ? exactNumber(right) : exactNumber(left);
-      if (name !== undefined && value !== undefined) found.set(conjunct, [{ column: name, op: column(left) ? op : flipped[op], value }]);
+      if (name !== undefined && value !== undefined)
+        found.set(conjunct, [{ column: name, op: column(left) ? op : flipped[op], value }]);
     } else if (conjunct.class === 'BETWEEN') {
       const name = column(conjunct.input);
       const [lower, upper] = [exactNumber(conjunct.lower as AstNode), exactNumber(conjunct.upper as AstNode)];
-      if (name !== undefined && lower !== undefined && upper !== undefined) found.set(conjunct, [{ column: name, op: '>=', value: lower }, { column: name, op: '<=', value: upper }]);
+      if (name !== undefined && lower !== undefined && upper !== undefined)
+        found.set(conjunct, [
+          { column: name, op: '>=', value: lower },
+          { column: name, op: '<=', value: upper },
+        ]);
     } else if (conjunct.type === 'COMPARE_IN') {
       const [first, ...rest] = conjunct.children as AstNode[];
       const name = column(first);
       const values = rest.map(exactNumber);
-      if (name !== undefined && values.every((v) => v !== undefined)) found.set(conjunct, [{ column: name, op: 'in', values: values as FilterValue[] }]);
+      if (name !== undefined && values.every((v) => v !== undefined))
+        found.set(conjunct, [{ column: name, op: 'in', values: values as FilterValue[] }]);
     }
   }
   return found;
@@ -254,11 +366,18 @@ function whereWithout(where: unknown, dropped: ReadonlyMap<AstNode, unknown>): u
   if (!isNode(where)) return where;
   if (dropped.has(where)) return null;
   if (where.type !== 'CONJUNCTION_AND') return where;
-  const children = (where.children as unknown[]).map((child) => whereWithout(child, dropped)).filter((child) => child !== null);
+  const children = (where.children as unknown[])
+    .map((child) => whereWithout(child, dropped))
+    .filter((child) => child !== null);
   return children.length === 0 ? null : children.length === 1 ? children[0] : { ...where, children };
 }
 
-function tryTarget(root: AstNode, scope: readonly ScopeTable[], target: ScopeTable, functions: FunctionKinds): AggregatePushdown | undefined {
+function tryTarget(
+  root: AstNode,
+  scope: readonly ScopeTable[],
+  target: ScopeTable,
+  functions: FunctionKinds,
+): AggregatePushdown | undefined {
   const resolve = resolver(scope, target);
   const finishes = new Map<AstNode, Extract<Finish, { kind: 'replace' }>>();
   const keys = new Map<string, ColumnInfo>();
@@ -305,7 +424,13 @@ function tryTarget(root: AstNode, scope: readonly ScopeTable[], target: ScopeTab
   }
   const groupBy = [...keys.values()];
   const columns = [...groupBy, ...aggregates.map((a, i) => ({ name: nameOf(i), type: partialType(a, target.info) }))];
-  built.set(target.node, { ...target.node, catalog_name: target.source, schema_name: partialSchema, table_name: target.table, alias: target.name });
+  built.set(target.node, {
+    ...target.node,
+    catalog_name: target.source,
+    schema_name: partialSchema,
+    table_name: target.table,
+    alias: target.name,
+  });
 
   return {
     key: target.key,
@@ -315,10 +440,13 @@ function tryTarget(root: AstNode, scope: readonly ScopeTable[], target: ScopeTab
     aggregation: { groupBy, aggregates, columns, filters: [...filters.values()].flat() },
     rewrite(resultNames) {
       const select = root.select_list as AstNode[];
-      if (resultNames.length !== select.length) throw new Error(`the query has ${select.length} select items but ${resultNames.length} result columns`);
+      if (resultNames.length !== select.length)
+        throw new Error(`the query has ${select.length} select items but ${resultNames.length} result columns`);
       const tree = replaced({ ...root, where_clause: whereWithout(root.where_clause, filters) }, built) as AstNode;
       // A replaced aggregate would otherwise change its column's default name (`count_star()`).
-      const items = (tree.select_list as AstNode[]).map((item, i) => (item.alias === '' && containsAny(select[i], finishes) ? { ...item, alias: resultNames[i] } : item));
+      const items = (tree.select_list as AstNode[]).map((item, i) =>
+        item.alias === '' && containsAny(select[i], finishes) ? { ...item, alias: resultNames[i] } : item,
+      );
       return { ...tree, select_list: items };
     },
   };

@@ -16,7 +16,12 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   workspace = copyExampleWorkspace();
-  const setup = setupFromText(path.join(workspace, 'query'), fs.readFileSync(path.join(workspace, 'query', 'sources.yaml'), 'utf8').replace('timeout_ms: 30000', 'timeout_ms: 1500'));
+  const setup = setupFromText(
+    path.join(workspace, 'query'),
+    fs
+      .readFileSync(path.join(workspace, 'query', 'sources.yaml'), 'utf8')
+      .replace('timeout_ms: 30000', 'timeout_ms: 1500'),
+  );
   ({ engine, close } = await engineFor(setup));
 });
 afterAll(async () => {
@@ -39,7 +44,9 @@ async function failure(sql: string, timeoutMs = 5000): Promise<HttpError> {
 
 describe('DuckDB engine on the example workspace', () => {
   it('answers "average order value by region"', async () => {
-    const result = await run('SELECT c.region, avg(o.amount) AS aov, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY c.region');
+    const result = await run(
+      'SELECT c.region, avg(o.amount) AS aov, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY c.region',
+    );
     expect(result.columns).toEqual([
       { name: 'region', type: 'VARCHAR' },
       { name: 'aov', type: 'DOUBLE' },
@@ -94,7 +101,9 @@ describe('DuckDB engine on the example workspace', () => {
   });
 
   it('keeps duplicate column names apart', async () => {
-    const result = await run('SELECT o.id, c.id FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id LIMIT 1');
+    const result = await run(
+      'SELECT o.id, c.id FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id LIMIT 1',
+    );
     const names = result.columns.map((c) => c.name);
     expect(new Set(names).size).toBe(2);
     expect(Object.keys(result.rows[0])).toEqual(names);
@@ -111,7 +120,7 @@ describe('DuckDB engine on the example workspace', () => {
     ['ATTACH', "ATTACH '/tmp/aw-escape.db' AS x"],
     ['INSTALL', 'INSTALL httpfs'],
     ['LOAD', 'LOAD httpfs'],
-    ['SET', "SET enable_external_access = true"],
+    ['SET', 'SET enable_external_access = true'],
     ['PRAGMA', 'PRAGMA database_list'],
     ['CREATE', 'CREATE TABLE t AS SELECT 1'],
     ['a second statement', "SELECT 1; COPY (SELECT 1) TO '/tmp/aw-escape.csv'"],
@@ -150,14 +159,24 @@ describe('DuckDB engine on the example workspace', () => {
       const query = engine.run(slowQuery, { maxRows: 10, timeoutMs: 60_000, signal: controller.signal });
       await new Promise((resolve) => setTimeout(resolve, delay));
       controller.abort(new QueryCancelled());
-      const stopped = await Promise.race([query.then(() => 'finished', () => 'stopped'), new Promise((resolve) => setTimeout(() => resolve('still running'), 3000))]);
+      const stopped = await Promise.race([
+        query.then(
+          () => 'finished',
+          () => 'stopped',
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still running'), 3000)),
+      ]);
       expect(stopped, `cancelled after ${delay} ms`).toBe('stopped');
     }
   });
 
   it('runs concurrent queries without sharing state', async () => {
     const regions = ['APAC', 'EU', 'LATAM', 'NA'];
-    const results = await Promise.all(regions.map((region) => run(`SELECT count(*) AS n, min(region) AS r FROM shop.customers WHERE region = '${region}'`)));
+    const results = await Promise.all(
+      regions.map((region) =>
+        run(`SELECT count(*) AS n, min(region) AS r FROM shop.customers WHERE region = '${region}'`),
+      ),
+    );
     expect(results.map((r) => r.rows[0].r)).toEqual(regions);
     const total = await run('SELECT count(*) AS n FROM shop.customers');
     expect(results.reduce((sum, r) => sum + Number(r.rows[0].n), 0)).toBe(total.rows[0].n);
@@ -191,7 +210,14 @@ describe('a source that keeps sending', () => {
         },
       }),
     };
-    const definition: SourceDefinition = { name: 'ticker', type: 'streaming', description: '', connector: 'test', trino: { catalog: 'x', schema: 'y' }, connect: () => connector };
+    const definition: SourceDefinition = {
+      name: 'ticker',
+      type: 'streaming',
+      description: '',
+      connector: 'test',
+      trino: { catalog: 'x', schema: 'y' },
+      connect: () => connector,
+    };
     return { definition, state };
   }
 
@@ -200,7 +226,9 @@ describe('a source that keeps sending', () => {
     const parser = await SqlParser.create();
     const engine = new DuckDBEngine(new SourceCatalog([definition]), parser, { ...defaultLimits });
     try {
-      const error = await engine.run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 200 }).catch((e: unknown) => e);
+      const error = await engine
+        .run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 200 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).status).toBe(504);
       // The query answers at its deadline; the stream is closed as the load unwinds, right after.
@@ -217,7 +245,9 @@ describe('a source that keeps sending', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new QueryCancelled()), 100);
     try {
-      const error = await engine.run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 10_000, signal: controller.signal }).catch((e: unknown) => e);
+      const error = await engine
+        .run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 10_000, signal: controller.signal })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QueryCancelled);
       // The query answers at its deadline; the stream is closed as the load unwinds, right after.
       await vi.waitFor(() => expect(state.closed).toBe(true));

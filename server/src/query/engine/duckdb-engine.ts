@@ -52,14 +52,16 @@ async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterabl
 
 /** Ends the row streams of fetched tables that were not read to the end, so their connections go back. */
 async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
-  for (const { scan } of fetched) if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
+  for (const { scan } of fetched)
+    if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
 }
 
 /** Maps a DuckDB error of the user's SQL to a client error: never a 500 for user input. */
 function userSqlError(error: unknown, memoryLimit: string): HttpError {
   const message = (error as Error).message ?? String(error);
   if (/^Catalog Error/.test(message)) return queryErrors.notFound(message);
-  if (/^Out of Memory Error/.test(message)) return queryErrors.badQuery(`The query needs more memory than its limit of ${memoryLimit}: ${message}`);
+  if (/^Out of Memory Error/.test(message))
+    return queryErrors.badQuery(`The query needs more memory than its limit of ${memoryLimit}: ${message}`);
   return queryErrors.badQuery(message);
 }
 
@@ -103,7 +105,9 @@ export class DuckDBEngine implements QueryEngine {
     try {
       // The query answers when its deadline passes even if a source never does (the connectors destroy
       // what they wait on; whatever is still unwinding then finishes on its own).
-      return await deadline.bound(this.runWithin(sql, ast, shape, { maxRows: options.maxRows, maxBytes: options.maxBytes }, deadline, started));
+      return await deadline.bound(
+        this.runWithin(sql, ast, shape, { maxRows: options.maxRows, maxBytes: options.maxBytes }, deadline, started),
+      );
     } catch (error) {
       throw this.translate(error, deadline.signal);
     } finally {
@@ -116,7 +120,14 @@ export class DuckDBEngine implements QueryEngine {
    * working in DuckDB, and waiting for a source is not such work, so a source that hangs cannot starve
    * the queries on other sources (or `SELECT 1`). Sources bound their own connections (per-source pools).
    */
-  private async runWithin(sql: string, ast: unknown, shape: ReturnType<typeof analyseQuery>, bounds: ResultBounds, deadline: Deadline, started: number): Promise<QueryOutcome> {
+  private async runWithin(
+    sql: string,
+    ast: unknown,
+    shape: ReturnType<typeof analyseQuery>,
+    bounds: ResultBounds,
+    deadline: Deadline,
+    started: number,
+  ): Promise<QueryOutcome> {
     const tables = await this.plan(shape.references, deadline);
     const pushdown = this.aggregatePushdown(ast, shape, tables);
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
@@ -163,7 +174,9 @@ export class DuckDBEngine implements QueryEngine {
         const source = this.catalog.get(ref.source);
         if (!source) {
           const known = this.catalog.list().map((s) => s.definition.name);
-          throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`);
+          throw queryErrors.notFound(
+            `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
+          );
         }
         const info = await source.connector.describeTable(ref.table, deadline);
         if (!info) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
@@ -173,7 +186,11 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   /** An aggregation one source can compute for the query, when its connector offers that and it is safe. */
-  private aggregatePushdown(ast: unknown, shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[]): AggregatePushdown | undefined {
+  private aggregatePushdown(
+    ast: unknown,
+    shape: ReturnType<typeof analyseQuery>,
+    tables: PlannedTable[],
+  ): AggregatePushdown | undefined {
     const infos = new Map(tables.map((t) => [t.key, t.info]));
     const pushable = (key: string) => {
       const source = tables.find((t) => t.key === key)?.source;
@@ -187,7 +204,11 @@ export class DuckDBEngine implements QueryEngine {
    * table. The user's SQL is prepared first (against the empty table of the same shape) so its errors
    * and result column names are its own.
    */
-  private async finalSql(connection: DuckDBConnection, sql: string, pushdown: AggregatePushdown | undefined): Promise<string> {
+  private async finalSql(
+    connection: DuckDBConnection,
+    sql: string,
+    pushdown: AggregatePushdown | undefined,
+  ): Promise<string> {
     if (!pushdown) return sql;
     let names: string[];
     try {
@@ -197,12 +218,24 @@ export class DuckDBEngine implements QueryEngine {
     } catch (error) {
       throw userSqlError(error, this.limits.memoryLimit);
     }
-    const serialized = JSON.stringify({ error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] }, (key, value: unknown) => (key === 'query_location' ? undefined : value));
+    const serialized = JSON.stringify(
+      { error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] },
+      (key, value: unknown) => (key === 'query_location' ? undefined : value),
+    );
     const reader = await connection.runAndReadAll('SELECT json_deserialize_sql(?::JSON)', [serialized]);
     return String(reader.getRows()[0][0]);
   }
 
-  private async execute(sql: string, instance: DuckDBInstance, fetched: FetchedTable[], pushdown: AggregatePushdown | undefined, bounds: ResultBounds, deadline: Deadline, started: number, begun: number): Promise<QueryOutcome> {
+  private async execute(
+    sql: string,
+    instance: DuckDBInstance,
+    fetched: FetchedTable[],
+    pushdown: AggregatePushdown | undefined,
+    bounds: ResultBounds,
+    deadline: Deadline,
+    started: number,
+    begun: number,
+  ): Promise<QueryOutcome> {
     const { signal } = deadline;
     let connection: DuckDBConnection | undefined;
     // DuckDB forgets an interrupt that arrives while a statement is prepared (a query starts with its flag
@@ -245,14 +278,36 @@ export class DuckDBEngine implements QueryEngine {
    * first batch of a row stream. If one fails, the row streams of the others are ended (connectors
    * hold a connection from their first read).
    */
-  private async fetch(shape: ReturnType<typeof analyseQuery>, tables: PlannedTable[], pushdown: AggregatePushdown | undefined, deadline: Deadline, workDir: string): Promise<FetchedTable[]> {
+  private async fetch(
+    shape: ReturnType<typeof analyseQuery>,
+    tables: PlannedTable[],
+    pushdown: AggregatePushdown | undefined,
+    deadline: Deadline,
+    workDir: string,
+  ): Promise<FetchedTable[]> {
     const filters = pushableFilters(shape, new Map(tables.map((t) => [t.key, t.info])));
     const scans = await Promise.allSettled(
       tables.map(async (t) => {
         const columns = neededColumns(shape, t.info);
         const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
-        const scan = await this.catalog.get(t.source)!.connector.scan({ table: t.info, columns, aggregation, filters: filters.get(t.key) ?? [], deadline, workDir });
-        return { t, columns, scan: scan.output.kind === 'rows' ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } } : scan };
+        const scan = await this.catalog
+          .get(t.source)!
+          .connector.scan({
+            table: t.info,
+            columns,
+            aggregation,
+            filters: filters.get(t.key) ?? [],
+            deadline,
+            workDir,
+          });
+        return {
+          t,
+          columns,
+          scan:
+            scan.output.kind === 'rows'
+              ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } }
+              : scan,
+        };
       }),
     );
     const fetched = scans.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -266,8 +321,15 @@ export class DuckDBEngine implements QueryEngine {
    * Attaches each source and fills its referenced tables from their fetched scans, one by one. A table
    * whose source took the offered aggregation stays empty and its partial rows fill the partial table.
    */
-  private async load(connection: DuckDBConnection, fetched: FetchedTable[], pushdown: AggregatePushdown | undefined, signal: AbortSignal, begun: number): Promise<ScanReport[]> {
-    for (const source of new Set(fetched.map((f) => f.t.source))) await connection.run(`ATTACH ':memory:' AS ${sqlIdent(source)}`);
+  private async load(
+    connection: DuckDBConnection,
+    fetched: FetchedTable[],
+    pushdown: AggregatePushdown | undefined,
+    signal: AbortSignal,
+    begun: number,
+  ): Promise<ScanReport[]> {
+    for (const source of new Set(fetched.map((f) => f.t.source)))
+      await connection.run(`ATTACH ':memory:' AS ${sqlIdent(source)}`);
     const reports: ScanReport[] = [];
     for (const { t, columns, scan } of fetched) {
       await createTable(connection, t.source, t.info.name, columns);
@@ -276,14 +338,34 @@ export class DuckDBEngine implements QueryEngine {
       let rows: number;
       try {
         rows = partial
-          ? await loadTable(connection, t.source, t.info.name, partial.aggregation.columns, scan.output, signal, partial.schema)
+          ? await loadTable(
+              connection,
+              t.source,
+              t.info.name,
+              partial.aggregation.columns,
+              scan.output,
+              signal,
+              partial.schema,
+            )
           : await loadTable(connection, t.source, t.info.name, columns, scan.output, signal);
       } catch (error) {
         if (signal.aborted || error instanceof SourceUnavailableError) throw error;
-        throw new SourceUnavailableError(t.source, `its table ${t.info.name} could not be loaded: ${(error as Error).message}`, 'failed');
+        throw new SourceUnavailableError(
+          t.source,
+          `its table ${t.info.name} could not be loaded: ${(error as Error).message}`,
+          'failed',
+        );
       }
       const aggregation = partial ? { aggregation: partial.aggregation } : {};
-      reports.push({ source: t.source, table: t.info.name, columns: columns.map((c) => c.name), pushed: scan.pushed, ...aggregation, rows, ms: Math.round(performance.now() - begun) });
+      reports.push({
+        source: t.source,
+        table: t.info.name,
+        columns: columns.map((c) => c.name),
+        pushed: scan.pushed,
+        ...aggregation,
+        rows,
+        ms: Math.round(performance.now() - begun),
+      });
     }
     return reports;
   }

@@ -31,7 +31,12 @@ export class FreshInstances {
     try {
       // DuckDB's home (where its secret and extension folders default to) is the query's folder too,
       // so nothing the engine can show names the server's own home directory.
-      const folders = { temp_directory: path.join(workDir, 'spill'), home_directory: workDir, secret_directory: path.join(workDir, 'secrets'), extension_directory: path.join(workDir, 'extensions') };
+      const folders = {
+        temp_directory: path.join(workDir, 'spill'),
+        home_directory: workDir,
+        secret_directory: path.join(workDir, 'secrets'),
+        extension_directory: path.join(workDir, 'extensions'),
+      };
       return { instance: await DuckDBInstance.create(':memory:', { ...this.options, ...folders }), workDir };
     } catch (error) {
       fs.rmSync(workDir, { recursive: true, force: true });

@@ -5,7 +5,18 @@ import { queryErrors } from '../query-errors.js';
  * server's home directory (DuckDB's secret and extension folders), its temporary files. None of them
  * says anything about the sources a query is for.
  */
-const serverDetails = new Set(['current_setting', 'duckdb_settings', 'pg_settings', 'duckdb_temporary_files', 'duckdb_extensions', 'duckdb_secrets', 'which_secret', 'duckdb_secret_types', 'duckdb_logs', 'duckdb_log_contexts']);
+const serverDetails = new Set([
+  'current_setting',
+  'duckdb_settings',
+  'pg_settings',
+  'duckdb_temporary_files',
+  'duckdb_extensions',
+  'duckdb_secrets',
+  'which_secret',
+  'duckdb_secret_types',
+  'duckdb_logs',
+  'duckdb_log_contexts',
+]);
 
 /**
  * Refuses (400) a parsed query that calls or reads one of {@link serverDetails}, wherever in the tree
@@ -18,8 +29,10 @@ export function refuseServerIntrospection(tree: unknown): void {
     if (node === null || typeof node !== 'object') continue;
     const { function_name: fn, table_name: table } = node as { function_name?: unknown; table_name?: unknown };
     for (const name of [fn, table]) {
-      if (typeof name === 'string' && serverDetails.has(name.toLowerCase())) throw queryErrors.badQuery(`${name} shows the server's own settings and files and is not available in queries`);
+      if (typeof name === 'string' && serverDetails.has(name.toLowerCase()))
+        throw queryErrors.badQuery(`${name} shows the server's own settings and files and is not available in queries`);
     }
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push(child);
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push(child);
   }
 }

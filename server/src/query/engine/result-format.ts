@@ -31,7 +31,9 @@ export interface SqlResult {
 
 /** Integers a JSON number carries exactly; anything beyond is sent as a string. */
 function integerJson(value: bigint): Json {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }
 
 /** ISO 8601 from microseconds since the epoch, with a `Z` when the value is an instant. */
@@ -63,9 +65,13 @@ export const jsonValue: DuckDBValueConverter<Json> = (value: DuckDBValue, type: 
     case DuckDBTypeId.DECIMAL:
       return (type as DuckDBDecimalType).width <= 15 ? Number(String(value)) : String(value);
     case DuckDBTypeId.TIMESTAMP:
-      return (value as DuckDBTimestampValue).isFinite ? isoFromMicros((value as DuckDBTimestampValue).micros, false) : String(value);
+      return (value as DuckDBTimestampValue).isFinite
+        ? isoFromMicros((value as DuckDBTimestampValue).micros, false)
+        : String(value);
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return (value as DuckDBTimestampTZValue).isFinite ? isoFromMicros((value as DuckDBTimestampTZValue).micros, true) : String(value);
+      return (value as DuckDBTimestampTZValue).isFinite
+        ? isoFromMicros((value as DuckDBTimestampTZValue).micros, true)
+        : String(value);
     default:
       return JsonDuckDBValueConverter(value, type, converter);
   }
@@ -76,11 +82,16 @@ export const jsonValue: DuckDBValueConverter<Json> = (value: DuckDBValue, type: 
  * stops reading (the query is then stopped by closing its connection) once the result is full: the
  * server never holds more rows than the bounds allow, however large the result the SQL asks for.
  */
-export async function readDuckDBResult(result: DuckDBResult, bounds: ResultBounds, elapsedMs: () => number): Promise<SqlResult> {
+export async function readDuckDBResult(
+  result: DuckDBResult,
+  bounds: ResultBounds,
+  elapsedMs: () => number,
+): Promise<SqlResult> {
   const columns = result.columnNames().map((name, i) => ({ name, type: result.columnType(i).toString() }));
   const collected = new ResultRows(columns, bounds);
   const values: Json[] = new Array<Json>(columns.length);
-  const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) => (values[column] = jsonValue(value, type, jsonValue));
+  const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
+    (values[column] = jsonValue(value, type, jsonValue));
   reading: for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;

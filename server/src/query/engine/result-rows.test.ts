@@ -6,11 +6,26 @@ const column = (name: string) => ({ name, type: 'INTEGER' });
 
 describe('resultColumnNames', () => {
   it('leaves distinct ordinary names alone', () => {
-    expect(resultColumnNames(['id', 'name', 'a1', '01', '-3', '4294967295'])).toEqual(['id', 'name', 'a1', '01', '-3', '4294967295']);
+    expect(resultColumnNames(['id', 'name', 'a1', '01', '-3', '4294967295'])).toEqual([
+      'id',
+      'name',
+      'a1',
+      '01',
+      '-3',
+      '4294967295',
+    ]);
   });
 
   it('prefixes names a JavaScript object would reorder or drop, then numbers repeats', () => {
-    expect(resultColumnNames(['a', 'a', '3', '0', '__proto__', '_3', 'a'])).toEqual(['a', 'a:1', '_3', '_0', '___proto__', '_3:1', 'a:2']);
+    expect(resultColumnNames(['a', 'a', '3', '0', '__proto__', '_3', 'a'])).toEqual([
+      'a',
+      'a:1',
+      '_3',
+      '_0',
+      '___proto__',
+      '_3:1',
+      'a:2',
+    ]);
   });
 });
 

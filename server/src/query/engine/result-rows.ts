@@ -68,7 +68,8 @@ export class ResultRows {
    * marked truncated. False once the result is truncated.
    */
   wantsMore(): boolean {
-    if (this.reason === undefined && this.rows.length >= this.bounds.maxRows) this.reason = `the row limit, limits.max_rows = ${this.bounds.maxRows}`;
+    if (this.reason === undefined && this.rows.length >= this.bounds.maxRows)
+      this.reason = `the row limit, limits.max_rows = ${this.bounds.maxRows}`;
     return this.reason === undefined;
   }
 
@@ -95,6 +96,13 @@ export class ResultRows {
   result(elapsedMs: number): SqlResult {
     const columns: ResultColumn[] = this.columns.map((c, i) => ({ name: this.names[i], type: c.type }));
     const reason = this.reason === undefined ? {} : { truncated_reason: `the result was cut at ${this.reason}` };
-    return { columns, rows: this.rows, row_count: this.rows.length, truncated: this.reason !== undefined, ...reason, elapsed_ms: elapsedMs };
+    return {
+      columns,
+      rows: this.rows,
+      row_count: this.rows.length,
+      truncated: this.reason !== undefined,
+      ...reason,
+      elapsed_ms: elapsedMs,
+    };
   }
 }

@@ -1,7 +1,12 @@
 /** Bounds how many queries run at once; the others wait in order, and may give up while waiting. */
 export class Semaphore {
   private running = 0;
-  private readonly waiting: { resolve: () => void; reject: (reason: unknown) => void; signal?: AbortSignal; onAbort: () => void }[] = [];
+  private readonly waiting: {
+    resolve: () => void;
+    reject: (reason: unknown) => void;
+    signal?: AbortSignal;
+    onAbort: () => void;
+  }[] = [];
 
   constructor(private readonly capacity: number) {}
 

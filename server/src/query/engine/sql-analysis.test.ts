@@ -37,7 +37,9 @@ async function filtersOf(sql: string) {
 
 describe('query analysis', () => {
   it('finds qualified references (two- and three-part), not CTE names or unqualified tables', async () => {
-    const shape = analyseQuery(await parser.parse('WITH x AS (SELECT 1) SELECT * FROM pg.orders, crm.main.customers, x, plain'));
+    const shape = analyseQuery(
+      await parser.parse('WITH x AS (SELECT 1) SELECT * FROM pg.orders, crm.main.customers, x, plain'),
+    );
     expect(shape.references).toEqual([
       { source: 'pg', table: 'orders' },
       { source: 'crm', table: 'customers' },
@@ -70,7 +72,10 @@ describe('query analysis', () => {
     ['a table used twice', 'SELECT * FROM pg.orders a JOIN pg.orders b ON a.id = b.id WHERE a.amount > 5'],
     ['a disjunction', 'SELECT * FROM pg.orders WHERE amount > 5 OR id = 1'],
     ['a constant of another kind', "SELECT * FROM pg.orders WHERE amount > '5'"],
-    ['an ambiguous unqualified column', 'SELECT * FROM pg.orders o JOIN crm.customers c ON o.customer_id = c.id WHERE id = 1'],
+    [
+      'an ambiguous unqualified column',
+      'SELECT * FROM pg.orders o JOIN crm.customers c ON o.customer_id = c.id WHERE id = 1',
+    ],
     ['a filter on a subquery', 'SELECT * FROM (SELECT * FROM pg.orders) s WHERE s.amount > 5'],
     ['a positional join', 'SELECT * FROM pg.orders o POSITIONAL JOIN crm.customers c WHERE o.amount > 5'],
     ['a sampled table', 'SELECT * FROM pg.orders TABLESAMPLE 10 WHERE amount > 5'],
@@ -82,7 +87,9 @@ describe('query analysis', () => {
   });
 
   it('still pushes through outer joins (comparisons reject NULL rows either way)', async () => {
-    const filters = await filtersOf('SELECT * FROM crm.customers c LEFT JOIN pg.orders o ON o.customer_id = c.id WHERE o.amount >= 100');
+    const filters = await filtersOf(
+      'SELECT * FROM crm.customers c LEFT JOIN pg.orders o ON o.customer_id = c.id WHERE o.amount >= 100',
+    );
     expect(filters.get('pg.orders')).toEqual([{ column: 'amount', op: '>=', value: 100 }]);
   });
 });

@@ -44,7 +44,8 @@ const pushableJoinTypes = new Set(['INNER', 'LEFT', 'RIGHT', 'OUTER']);
 const pushableRefTypes = new Set(['REGULAR', 'NATURAL', 'CROSS']);
 
 /** Whether a value of the tree is a node (an object, not an array). */
-export const isNode = (value: unknown): value is AstNode => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isNode = (value: unknown): value is AstNode =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Visits every object in the tree, depth first. */
 export function visit(node: unknown, fn: (node: AstNode) => void): void {
@@ -60,7 +61,10 @@ function qualifiedReference(node: AstNode): TableReference | undefined {
   const catalog = String(node.catalog_name ?? '');
   const schema = String(node.schema_name ?? '');
   const table = String(node.table_name ?? '');
-  if (catalog !== '') return schema === '' || schema.toLowerCase() === 'main' ? { source: catalog, table } : { source: catalog, table: `${schema}.${table}` };
+  if (catalog !== '')
+    return schema === '' || schema.toLowerCase() === 'main'
+      ? { source: catalog, table }
+      : { source: catalog, table: `${schema}.${table}` };
   if (schema !== '') return { source: schema, table };
   return undefined;
 }
@@ -72,7 +76,10 @@ function fromTables(from: unknown, out: ScopeTable[]): boolean {
   if (from.type === 'BASE_TABLE') {
     const ref = qualifiedReference(from);
     if (!ref || from.sample) return false;
-    out.push({ key: referenceKey(ref.source, ref.table), name: String(from.alias || ref.table.split('.').pop()).toLowerCase() });
+    out.push({
+      key: referenceKey(ref.source, ref.table),
+      name: String(from.alias || ref.table.split('.').pop()).toLowerCase(),
+    });
     return true;
   }
   if (from.type === 'JOIN') {
@@ -86,7 +93,8 @@ function fromTables(from: unknown, out: ScopeTable[]): boolean {
 
 function conjunctsOf(where: unknown): AstNode[] {
   if (!isNode(where)) return [];
-  if (where.class === 'CONJUNCTION' && where.type === 'CONJUNCTION_AND') return (where.children as unknown[]).flatMap(conjunctsOf);
+  if (where.class === 'CONJUNCTION' && where.type === 'CONJUNCTION_AND')
+    return (where.children as unknown[]).flatMap(conjunctsOf);
   return [where];
 }
 
@@ -95,7 +103,13 @@ function conjunctsOf(where: unknown): AstNode[] {
  * must load: table references, the column names mentioned, and candidate filters.
  */
 export function analyseQuery(root: unknown): QueryShape {
-  const shape: QueryShape = { references: [], columnNames: new Set(), star: false, occurrences: new Map(), selects: [] };
+  const shape: QueryShape = {
+    references: [],
+    columnNames: new Set(),
+    star: false,
+    occurrences: new Map(),
+    selects: [],
+  };
   const tableNames = new Set<string>();
   visit(root, (node) => {
     if (node.type === 'BASE_TABLE') {
@@ -122,7 +136,8 @@ export function analyseQuery(root: unknown): QueryShape {
   // A bare column reference that names a table (`SELECT t FROM src.t`) means the whole row.
   const bare = new Set<string>();
   visit(root, (node) => {
-    if (node.class === 'COLUMN_REF' && Array.isArray(node.column_names) && node.column_names.length === 1) bare.add(String(node.column_names[0]).toLowerCase());
+    if (node.class === 'COLUMN_REF' && Array.isArray(node.column_names) && node.column_names.length === 1)
+      bare.add(String(node.column_names[0]).toLowerCase());
   });
   for (const name of bare) if (tableNames.has(name)) shape.star = true;
   return shape;
@@ -167,7 +182,14 @@ export function constantValue(node: unknown): FilterValue | undefined {
 }
 
 /** The comparison seen from the other side (`5 < x` is `x > 5`). */
-export const flipped: Record<ComparisonOp, ComparisonOp> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+export const flipped: Record<ComparisonOp, ComparisonOp> = {
+  '=': '=',
+  '<>': '<>',
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
+};
 /** Comparison node types of the syntax tree, by their operator. */
 export const comparisonTypes: Record<string, ComparisonOp> = {
   COMPARE_EQUAL: '=',
@@ -221,13 +243,16 @@ export function pushableFilters(shape: QueryShape, tables: ReadonlyMap<string, T
         const rightColumn = resolve(conjunct.right);
         const leftValue = constantValue(conjunct.left);
         const rightValue = constantValue(conjunct.right);
-        if (leftColumn && rightValue !== undefined) add(leftColumn, { column: leftColumn.column, op, value: rightValue });
-        else if (rightColumn && leftValue !== undefined) add(rightColumn, { column: rightColumn.column, op: flipped[op], value: leftValue });
+        if (leftColumn && rightValue !== undefined)
+          add(leftColumn, { column: leftColumn.column, op, value: rightValue });
+        else if (rightColumn && leftValue !== undefined)
+          add(rightColumn, { column: rightColumn.column, op: flipped[op], value: leftValue });
       } else if (conjunct.type === 'COMPARE_IN' && Array.isArray(conjunct.children)) {
         const [first, ...rest] = conjunct.children as unknown[];
         const target = resolve(first);
         const values = rest.map(constantValue);
-        if (target && values.length > 0 && values.every((v) => v !== undefined)) add(target, { column: target.column, op: 'in', values: values as FilterValue[] });
+        if (target && values.length > 0 && values.every((v) => v !== undefined))
+          add(target, { column: target.column, op: 'in', values: values as FilterValue[] });
       } else if (conjunct.class === 'BETWEEN') {
         const target = resolve(conjunct.input);
         const lower = constantValue(conjunct.lower);

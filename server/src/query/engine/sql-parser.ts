@@ -26,14 +26,20 @@ export class SqlParser {
   ) {}
 
   static async create(): Promise<SqlParser> {
-    const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false', autoinstall_known_extensions: 'false' });
+    const instance = await DuckDBInstance.create(':memory:', {
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+    });
     const connection = await instance.connect();
     try {
       const reader = await connection.runAndReadAll(
         `SELECT DISTINCT lower(function_name), function_type = 'aggregate' FROM duckdb_functions() WHERE function_type IN ('aggregate', 'macro') OR stability = 'VOLATILE'`,
       );
       const rows = reader.getRows() as [string, boolean][];
-      return new SqlParser(instance, { aggregates: new Set(rows.filter(([, aggregate]) => aggregate).map(([name]) => name)), unsafe: new Set(rows.filter(([, aggregate]) => !aggregate).map(([name]) => name)) });
+      return new SqlParser(instance, {
+        aggregates: new Set(rows.filter(([, aggregate]) => aggregate).map(([name]) => name)),
+        unsafe: new Set(rows.filter(([, aggregate]) => !aggregate).map(([name]) => name)),
+      });
     } finally {
       connection.closeSync();
     }
@@ -59,13 +65,21 @@ export class SqlParser {
       if (serialized.error_type === 'parser') {
         const offset = charOffset(sql, Number(serialized.position ?? 0));
         const { line, column } = lineAndColumn(sql, offset);
-        throw queryErrors.badQuery(`Syntax error at line ${line}, column ${column}: ${message}`, { position: offset, line, column });
+        throw queryErrors.badQuery(`Syntax error at line ${line}, column ${column}: ${message}`, {
+          position: offset,
+          line,
+          column,
+        });
       }
-      if (/Only SELECT statements/i.test(message)) throw queryErrors.badQuery('Only SELECT queries are allowed (no COPY, ATTACH, INSTALL, SET, PRAGMA, DDL or DML)');
+      if (/Only SELECT statements/i.test(message))
+        throw queryErrors.badQuery(
+          'Only SELECT queries are allowed (no COPY, ATTACH, INSTALL, SET, PRAGMA, DDL or DML)',
+        );
       throw queryErrors.badQuery(message);
     }
     const statements = serialized.statements ?? [];
-    if (statements.length !== 1) throw queryErrors.badQuery(`Send exactly one SELECT statement; the query holds ${statements.length}`);
+    if (statements.length !== 1)
+      throw queryErrors.badQuery(`Send exactly one SELECT statement; the query holds ${statements.length}`);
     refuseServerIntrospection(statements[0].node);
     return statements[0].node;
   }

@@ -24,7 +24,13 @@ function appendValue(appender: DuckDBAppender, value: unknown, type: string): vo
 }
 
 /** Creates `<catalog>.<schema>.<table>` with `columns` in the query's DuckDB instance (and the schema if needed). */
-export async function createTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], schema = 'main'): Promise<void> {
+export async function createTable(
+  connection: DuckDBConnection,
+  catalog: string,
+  table: string,
+  columns: readonly ColumnInfo[],
+  schema = 'main',
+): Promise<void> {
   const definition = columns.map((c) => `${sqlIdent(c.name)} ${c.type}`).join(', ');
   if (schema !== 'main') await connection.run(`CREATE SCHEMA IF NOT EXISTS ${sqlIdent(catalog)}.${sqlIdent(schema)}`);
   await connection.run(`CREATE TABLE ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} (${definition})`);
@@ -34,11 +40,21 @@ export async function createTable(connection: DuckDBConnection, catalog: string,
  * Loads a connector's scan output into an existing table and returns how many rows arrived: batches
  * through the appender, or DuckDB's own SELECT (setup first, teardown always).
  */
-export async function loadTable(connection: DuckDBConnection, catalog: string, table: string, columns: readonly ColumnInfo[], output: ScanOutput, signal: AbortSignal, schema = 'main'): Promise<number> {
+export async function loadTable(
+  connection: DuckDBConnection,
+  catalog: string,
+  table: string,
+  columns: readonly ColumnInfo[],
+  output: ScanOutput,
+  signal: AbortSignal,
+  schema = 'main',
+): Promise<number> {
   if (output.kind === 'duckdb') {
     try {
       for (const statement of output.setup ?? []) await connection.run(statement);
-      const result = await connection.run(`INSERT INTO ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} ${output.select}`);
+      const result = await connection.run(
+        `INSERT INTO ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} ${output.select}`,
+      );
       return result.rowsChanged;
     } finally {
       for (const statement of output.teardown ?? []) await connection.run(statement).catch(() => undefined);

@@ -53,24 +53,51 @@ describe('Trino engine against a protocol replay server', () => {
     expect(await engine.translate(sql)).toBe(
       `SELECT o.region, 'shop.orders' AS label, "lake" . "products".x FROM "postgresql"."public"."orders" o JOIN "hive"."lake"."products" p ON o.pid = p.id -- shop.orders\nWHERE o.region = 'EU'`,
     );
-    expect(await engine.translate('SELECT * FROM "shop"."Orders"')).toBe('SELECT * FROM "postgresql"."public"."Orders"');
+    expect(await engine.translate('SELECT * FROM "shop"."Orders"')).toBe(
+      'SELECT * FROM "postgresql"."public"."Orders"',
+    );
   });
 
   it('follows QUEUED and RUNNING pages to FINISHED, retrying a 503, and converts the values', async () => {
-    const result = await engine.run('SELECT region, count(*) AS orders FROM shop.orders GROUP BY 1', { maxRows: 100, timeoutMs: 5000 });
-    expect(replay.statements.at(-1)).toBe('SELECT region, count(*) AS orders FROM "postgresql"."public"."orders" GROUP BY 1');
+    const result = await engine.run('SELECT region, count(*) AS orders FROM shop.orders GROUP BY 1', {
+      maxRows: 100,
+      timeoutMs: 5000,
+    });
+    expect(replay.statements.at(-1)).toBe(
+      'SELECT region, count(*) AS orders FROM "postgresql"."public"."orders" GROUP BY 1',
+    );
     expect(replay.requests.find((r) => r.method === 'POST')!.headers['x-trino-user']).toBe('analyst');
     expect(replay.retries).toBeGreaterThanOrEqual(1);
-    expect(result.columns.map((c) => c.type)).toEqual(['varchar', 'bigint', 'decimal(12,2)', 'timestamp(3)', 'timestamp(3) with time zone']);
+    expect(result.columns.map((c) => c.type)).toEqual([
+      'varchar',
+      'bigint',
+      'decimal(12,2)',
+      'timestamp(3)',
+      'timestamp(3) with time zone',
+    ]);
     expect(result.rows).toEqual([
-      { region: 'EU', orders: 12, revenue: 1234.5, last_order: '2024-03-01T10:11:12.5', first_seen: '2024-01-02T03:04:05Z' },
-      { region: 'NA', orders: 7, revenue: 99.99, last_order: '2024-03-02T00:00:00', first_seen: '2024-01-03T00:00:00Z' },
+      {
+        region: 'EU',
+        orders: 12,
+        revenue: 1234.5,
+        last_order: '2024-03-01T10:11:12.5',
+        first_seen: '2024-01-02T03:04:05Z',
+      },
+      {
+        region: 'NA',
+        orders: 7,
+        revenue: 99.99,
+        last_order: '2024-03-02T00:00:00',
+        first_seen: '2024-01-03T00:00:00Z',
+      },
     ]);
     expect(result.truncated).toBe(false);
   });
 
   it('maps a FAILED page to 404 for a missing table and 400 with the position for a syntax error', async () => {
-    expect((await failure(engine.run('SELECT * FROM lake.missing_table', { maxRows: 10, timeoutMs: 5000 }))).status).toBe(404);
+    expect(
+      (await failure(engine.run('SELECT * FROM lake.missing_table', { maxRows: 10, timeoutMs: 5000 }))).status,
+    ).toBe(404);
     const syntax = await failure(engine.run('SELECT *\nFROM lake.bad_syntax', { maxRows: 10, timeoutMs: 5000 }));
     expect(syntax.status).toBe(400);
     expect(syntax.extra).toMatchObject({ line: 2, column: 3 });
@@ -78,7 +105,9 @@ describe('Trino engine against a protocol replay server', () => {
 
   it('refuses non-SELECT statements and unknown sources before reaching Trino', async () => {
     const before = replay.statements.length;
-    expect((await failure(engine.run("COPY shop.orders TO '/tmp/x'", { maxRows: 10, timeoutMs: 5000 }))).status).toBe(400);
+    expect((await failure(engine.run("COPY shop.orders TO '/tmp/x'", { maxRows: 10, timeoutMs: 5000 }))).status).toBe(
+      400,
+    );
     expect((await failure(engine.run('SELECT * FROM nowhere.t', { maxRows: 10, timeoutMs: 5000 }))).status).toBe(404);
     expect(replay.statements.length).toBe(before);
   });
@@ -86,13 +115,19 @@ describe('Trino engine against a protocol replay server', () => {
   it('cancels the query at Trino on timeout (504) and after the row limit (truncated)', async () => {
     const timeout = await failure(engine.run('SELECT slow FROM shop.orders', { maxRows: 10, timeoutMs: 300 }));
     expect(timeout.status).toBe(504);
-    const slowId = [...replay.requests].reverse().find((r) => r.url.includes('/executing/'))!.url.split('/')[4];
+    const slowId = [...replay.requests]
+      .reverse()
+      .find((r) => r.url.includes('/executing/'))!
+      .url.split('/')[4];
     await vi.waitFor(() => expect(replay.cancelled.has(slowId)).toBe(true));
 
     const big = await engine.run('SELECT big FROM shop.orders', { maxRows: 150, timeoutMs: 5000 });
     expect(big.row_count).toBe(150);
     expect(big.truncated).toBe(true);
-    const bigId = [...replay.requests].reverse().find((r) => r.url.includes('/executing/'))!.url.split('/')[4];
+    const bigId = [...replay.requests]
+      .reverse()
+      .find((r) => r.url.includes('/executing/'))!
+      .url.split('/')[4];
     await vi.waitFor(() => expect(replay.cancelled.has(bigId)).toBe(true));
   });
 
@@ -102,10 +137,17 @@ describe('Trino engine against a protocol replay server', () => {
     const pino = (await import('pino')).default;
     const file = path.join(dir, 'trino-sources.yaml');
     fs.writeFileSync(file, sourcesYaml(replay.url));
-    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', QUERY_SOURCES: file, DATA_DIR: path.join(dir, 'data') }, { workspace: dir });
+    const config = loadConfig(
+      { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', QUERY_SOURCES: file, DATA_DIR: path.join(dir, 'data') },
+      { workspace: dir },
+    );
     const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
     try {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/query/sql', payload: { query: 'SELECT region FROM shop.orders' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/query/sql',
+        payload: { query: 'SELECT region FROM shop.orders' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ row_count: 2, truncated: false });
       expect(replay.statements.at(-1)).toBe('SELECT region FROM "postgresql"."public"."orders"');

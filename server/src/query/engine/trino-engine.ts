@@ -41,9 +41,13 @@ function queryIdOf(iterator: unknown): string | undefined {
  * client keeps and sends every request with (`Client.clientConfig`).
  */
 function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
-  const trino = Trino.create({ server: settings.server, source: 'adaptive-workbench', auth: new BasicAuth(settings.user, settings.password) });
+  const trino = Trino.create({
+    server: settings.server,
+    source: 'adaptive-workbench',
+    auth: new BasicAuth(settings.user, settings.password),
+  });
   const config = (trino as unknown as { client?: { clientConfig?: { signal?: AbortSignal } } }).client?.clientConfig;
-  if (!config) throw new Error('trino-client has no clientConfig to carry the query\'s signal (library changed?)');
+  if (!config) throw new Error("trino-client has no clientConfig to carry the query's signal (library changed?)");
   config.signal = signal;
   return trino;
 }
@@ -52,7 +56,8 @@ function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
 export function trinoJsonValue(value: unknown, type: string): Json {
   if (value === null || value === undefined) return null;
   const base = type.toLowerCase();
-  if (base === 'bigint' && typeof value === 'number') return Number.isSafeInteger(value) ? value : String(BigInt(Math.round(value)));
+  if (base === 'bigint' && typeof value === 'number')
+    return Number.isSafeInteger(value) ? value : String(BigInt(Math.round(value)));
   if (base.startsWith('decimal')) {
     const precision = Number(/decimal\((\d+)/.exec(base)?.[1] ?? 38);
     return precision <= 15 ? Number(value) : String(value);
@@ -92,7 +97,8 @@ export class TrinoEngine implements QueryEngine {
     if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
     const ast = await this.parser.parse(sql);
     for (const ref of analyseQuery(ast).references) {
-      if (!this.catalog.get(ref.source)) throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
+      if (!this.catalog.get(ref.source))
+        throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
     }
     return rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino);
   }
@@ -109,7 +115,10 @@ export class TrinoEngine implements QueryEngine {
           await deadline.bound(sleep(Math.min(50 * 2 ** attempt, 1000)));
           continue;
         }
-        const reason = status !== undefined ? `answered HTTP ${status}` : (error as AxiosLikeError).message || (error as AxiosLikeError).code || String(error);
+        const reason =
+          status !== undefined
+            ? `answered HTTP ${status}`
+            : (error as AxiosLikeError).message || (error as AxiosLikeError).code || String(error);
         throw queryErrors.sourceUnavailable(`Trino at ${this.settings.server} is unreachable: ${reason}`);
       }
     }
@@ -118,11 +127,17 @@ export class TrinoEngine implements QueryEngine {
   /** Maps a Trino query error to a client error: user errors are 400/404, the rest 502. */
   private queryError(error: NonNullable<QueryResult['error']>, sql: string): HttpError {
     const location = (error as { errorLocation?: { lineNumber: number; columnNumber: number } }).errorLocation;
-    if (error.errorName === 'TABLE_NOT_FOUND' || error.errorName === 'SCHEMA_NOT_FOUND' || error.errorName === 'CATALOG_NOT_FOUND') return queryErrors.notFound(error.message);
+    if (
+      error.errorName === 'TABLE_NOT_FOUND' ||
+      error.errorName === 'SCHEMA_NOT_FOUND' ||
+      error.errorName === 'CATALOG_NOT_FOUND'
+    )
+      return queryErrors.notFound(error.message);
     if (error.errorType === 'USER_ERROR') {
       if (location) {
         const lines = sql.split('\n');
-        const offset = lines.slice(0, location.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + location.columnNumber - 1;
+        const offset =
+          lines.slice(0, location.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + location.columnNumber - 1;
         const { line, column } = lineAndColumn(sql, offset);
         return queryErrors.badQuery(error.message, { position: offset, line, column });
       }
@@ -153,10 +168,16 @@ export class TrinoEngine implements QueryEngine {
         }
         if (!collected && result.columns) {
           types = result.columns.map((c) => c.type);
-          collected = new ResultRows(result.columns.map((c) => ({ name: c.name, type: c.type })), options);
+          collected = new ResultRows(
+            result.columns.map((c) => ({ name: c.name, type: c.type })),
+            options,
+          );
         }
         for (const values of result.data ?? []) {
-          if (!collected!.wantsMore() || !collected!.add(values.map((value: unknown, i: number) => trinoJsonValue(value, types[i])))) {
+          if (
+            !collected!.wantsMore() ||
+            !collected!.add(values.map((value: unknown, i: number) => trinoJsonValue(value, types[i])))
+          ) {
             full = true;
             break;
           }
@@ -180,7 +201,10 @@ export class TrinoEngine implements QueryEngine {
       // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled;
       // the answer does not wait for the cancel (a Trino that hangs would hang it too).
       const queryId = queryIdOf(iterator);
-      if (queryId && !finished) void trinoClient(this.settings, AbortSignal.timeout(cancelTimeoutMs)).cancel(queryId).catch(() => undefined);
+      if (queryId && !finished)
+        void trinoClient(this.settings, AbortSignal.timeout(cancelTimeoutMs))
+          .cancel(queryId)
+          .catch(() => undefined);
     }
   }
 

@@ -5,7 +5,8 @@ import { sqlIdent } from '../../core/sql-text.js';
 
 type AstNode = Record<string, unknown>;
 
-const isNode = (value: unknown): value is AstNode => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isNode = (value: unknown): value is AstNode =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** String offsets of every qualified base-table reference, with the source name it names. */
 function tableLocations(sql: string, root: unknown): { offset: number; source: string }[] {
@@ -55,19 +56,27 @@ function dottedName(sql: string, offset: number): { parts: string[]; end: number
   }
 }
 
-
 /**
  * Replaces each reference to a source in `sql` by the Trino catalog and schema `mapping` gives that
  * source, leaving everything else of the text as it was. `root` is the query's syntax tree.
  */
-export function rewriteForTrino(sql: string, root: unknown, mapping: (source: string) => { catalog: string; schema: string } | undefined): string {
+export function rewriteForTrino(
+  sql: string,
+  root: unknown,
+  mapping: (source: string) => { catalog: string; schema: string } | undefined,
+): string {
   const edits = tableLocations(sql, root)
     .map(({ offset, source }) => {
       const name = dottedName(sql, offset);
       const target = mapping(source);
-      if (!name || !target || name.parts.length < 2 || name.parts[0].toLowerCase() !== source.toLowerCase()) return undefined;
+      if (!name || !target || name.parts.length < 2 || name.parts[0].toLowerCase() !== source.toLowerCase())
+        return undefined;
       const table = name.parts[name.parts.length - 1];
-      return { start: offset, end: name.end, text: `${sqlIdent(target.catalog)}.${sqlIdent(target.schema)}.${sqlIdent(table)}` };
+      return {
+        start: offset,
+        end: name.end,
+        text: `${sqlIdent(target.catalog)}.${sqlIdent(target.schema)}.${sqlIdent(table)}`,
+      };
     })
     .filter((edit): edit is { start: number; end: number; text: string } => edit !== undefined)
     .sort((a, b) => b.start - a.start);

@@ -29,7 +29,8 @@ async function submit(app: FastifyInstance, query: string, headers: Headers = {}
 }
 
 /** Bytes of the files in a folder. */
-const folderBytes = (dir: string): number => fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+const folderBytes = (dir: string): number =>
+  fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
 
 describe('async result size', () => {
   let workspace: string;
@@ -53,7 +54,9 @@ describe('async result size', () => {
     expect(page.total_row_count).toBeGreaterThan(10);
     expect(page.total_row_count).toBeLessThan(21);
     expect(page.rows.map((r: { i: number }) => r.i)).toEqual(Array.from({ length: page.total_row_count }, (_, i) => i));
-    const rows = fs.readdirSync(path.join(dataDir(), 'query-jobs')).find((name) => name.startsWith(id) && name.endsWith('.rows'))!;
+    const rows = fs
+      .readdirSync(path.join(dataDir(), 'query-jobs'))
+      .find((name) => name.startsWith(id) && name.endsWith('.rows'))!;
     expect(fs.statSync(path.join(dataDir(), 'query-jobs', rows)).size).toBeLessThanOrEqual(20 * 1024 + 1);
   });
 
@@ -65,7 +68,8 @@ describe('async result size', () => {
     }
     // 20 kB each, 50 kB in all: the two newest stay, the older ones were removed.
     expect(folderBytes(path.join(dataDir(), 'query-jobs'))).toBeLessThan(50 * 1024 + 4096);
-    for (const id of ids.slice(2)) expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results` })).statusCode).toBe(200);
+    for (const id of ids.slice(2))
+      expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results` })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: `${base}/async/${ids[0]}/status` })).statusCode).toBe(404);
   });
 
@@ -97,7 +101,11 @@ describe('async jobs with authentication on', () => {
     workspace = workspaceWith('  workers: 1\n');
     const users = path.join(workspace, 'users');
     fs.writeFileSync(users, ['alice', 'bob'].map((user) => `${user}:${bcrypt.hashSync(`pw-${user}`, 4)}`).join('\n'));
-    app = await startServer(workspace, { DATA_DIR: path.join(workspace, 'data'), AUTH_ENABLED: 'true', AUTH_USERS_FILE: users });
+    app = await startServer(workspace, {
+      DATA_DIR: path.join(workspace, 'data'),
+      AUTH_ENABLED: 'true',
+      AUTH_USERS_FILE: users,
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -117,7 +125,9 @@ describe('async jobs with authentication on', () => {
       expect(other.json().detail).toMatch(/unknown or expired/);
       expect((await app.inject({ method, url })).statusCode).toBe(401);
     }
-    expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results`, headers: basic('alice') })).json().rows).toEqual([{ answer: 42 }]);
+    expect(
+      (await app.inject({ method: 'GET', url: `${base}/async/${id}/results`, headers: basic('alice') })).json().rows,
+    ).toEqual([{ answer: 42 }]);
   });
 });
 
@@ -135,7 +145,9 @@ describe('async jobs across a restart', () => {
     try {
       expect(await settle(second, running)).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
       expect(await settle(second, waiting)).toMatchObject({ status: 'COMPLETED' });
-      expect((await second.inject({ method: 'GET', url: `${base}/async/${waiting}/results` })).json().rows).toEqual([{ seven: 7 }]);
+      expect((await second.inject({ method: 'GET', url: `${base}/async/${waiting}/results` })).json().rows).toEqual([
+        { seven: 7 },
+      ]);
     } finally {
       await second.close();
       fs.rmSync(workspace, { recursive: true, force: true });
@@ -147,22 +159,32 @@ describe('an async job store that is down', () => {
   it.each([
     ['redis', 'redis://127.0.0.1:1'],
     ['postgres', 'postgres://postgres@127.0.0.1:1/postgres'],
-  ])('makes the async endpoints answer 503 at once while %s is unreachable; every other query is unaffected', async (_kind, url) => {
-    const workspace = workspaceWith('  workers: 1\n');
-    const app = await startServer(workspace, { QUERY_JOB_STORE: url, DATA_DIR: path.join(workspace, 'data') });
-    try {
-      const started = Date.now();
-      const refused = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1' } });
-      expect(refused.statusCode).toBe(503);
-      expect(refused.json().detail).toMatch(/async job store .* is unavailable/);
-      expect((await app.inject({ method: 'GET', url: `${base}/async/00000000-0000-4000-8000-000000000000/status` })).statusCode).toBe(503);
-      expect(Date.now() - started).toBeLessThan(10_000);
-      const sync = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT count(*) AS n FROM shop.customers' } });
-      expect(sync.statusCode).toBe(200);
-      expect(sync.json().rows).toEqual([{ n: 120 }]);
-    } finally {
-      await app.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-    }
-  });
+  ])(
+    'makes the async endpoints answer 503 at once while %s is unreachable; every other query is unaffected',
+    async (_kind, url) => {
+      const workspace = workspaceWith('  workers: 1\n');
+      const app = await startServer(workspace, { QUERY_JOB_STORE: url, DATA_DIR: path.join(workspace, 'data') });
+      try {
+        const started = Date.now();
+        const refused = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: 'SELECT 1' } });
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json().detail).toMatch(/async job store .* is unavailable/);
+        expect(
+          (await app.inject({ method: 'GET', url: `${base}/async/00000000-0000-4000-8000-000000000000/status` }))
+            .statusCode,
+        ).toBe(503);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        const sync = await app.inject({
+          method: 'POST',
+          url: `${base}/sql`,
+          payload: { query: 'SELECT count(*) AS n FROM shop.customers' },
+        });
+        expect(sync.statusCode).toBe(200);
+        expect(sync.json().rows).toEqual([{ n: 120 }]);
+      } finally {
+        await app.close();
+        fs.rmSync(workspace, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -38,7 +38,15 @@ export class FolderJobStore implements JobStore {
       if (!job) continue;
       // Records written before jobs had owners and leases: a started one held a lease that has ended.
       const started = job.started_at !== null;
-      this.jobs.set(id, { job: { ...job, owner: job.owner ?? null, replica: job.replica ?? (started ? 'an earlier run' : null), lease_until: job.lease_until ?? (started ? 0 : null) }, version: 0 });
+      this.jobs.set(id, {
+        job: {
+          ...job,
+          owner: job.owner ?? null,
+          replica: job.replica ?? (started ? 'an earlier run' : null),
+          lease_until: job.lease_until ?? (started ? 0 : null),
+        },
+        version: 0,
+      });
       const header = job.status === 'COMPLETED' ? this.readFile<ResultHeader>(id, '.header.json') : undefined;
       if (header) this.resultBytes.set(id, header.bytes ?? 0);
     }
@@ -63,7 +71,9 @@ export class FolderJobStore implements JobStore {
   }
 
   private waitingJobs(): JobRecord[] {
-    return [...this.jobs.values()].map(({ job }) => job).filter((job) => job.status === 'RUNNING' && job.replica === null);
+    return [...this.jobs.values()]
+      .map(({ job }) => job)
+      .filter((job) => job.status === 'RUNNING' && job.replica === null);
   }
 
   async enqueue(job: JobRecord): Promise<void> {
@@ -97,7 +107,9 @@ export class FolderJobStore implements JobStore {
   }
 
   async lapsed(now: number): Promise<string[]> {
-    return [...this.jobs.values()].filter(({ job }) => job.status === 'RUNNING' && job.lease_until !== null && job.lease_until < now).map(({ job }) => job.query_id);
+    return [...this.jobs.values()]
+      .filter(({ job }) => job.status === 'RUNNING' && job.lease_until !== null && job.lease_until < now)
+      .map(({ job }) => job.query_id);
   }
 
   async writeChunks(id: string, chunks: readonly string[]): Promise<void> {
@@ -116,7 +128,8 @@ export class FolderJobStore implements JobStore {
   }
 
   async header(id: string): Promise<ResultHeader | undefined> {
-    const header = this.jobs.get(id)?.job.status === 'COMPLETED' ? this.readFile<ResultHeader>(id, '.header.json') : undefined;
+    const header =
+      this.jobs.get(id)?.job.status === 'COMPLETED' ? this.readFile<ResultHeader>(id, '.header.json') : undefined;
     // A result stored before chunks cannot be paged: it answers as gone.
     return Array.isArray(header?.chunk_starts) ? header : undefined;
   }
@@ -132,7 +145,11 @@ export class FolderJobStore implements JobStore {
       try {
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, position);
-        return buffer.subarray(0, bytesRead).toString('utf8').split('\n').slice(0, last - first + 1);
+        return buffer
+          .subarray(0, bytesRead)
+          .toString('utf8')
+          .split('\n')
+          .slice(0, last - first + 1);
       } finally {
         await handle.close();
       }
@@ -142,7 +159,12 @@ export class FolderJobStore implements JobStore {
   async finished(before: number, limit: number, withResult = false): Promise<string[]> {
     return [...this.jobs.values()]
       .map(({ job }) => job)
-      .filter((job) => job.status !== 'RUNNING' && completedAt(job) < before && (!withResult || (this.resultBytes.get(job.query_id) ?? 0) > 0))
+      .filter(
+        (job) =>
+          job.status !== 'RUNNING' &&
+          completedAt(job) < before &&
+          (!withResult || (this.resultBytes.get(job.query_id) ?? 0) > 0),
+      )
       .sort((a, b) => completedAt(a) - completedAt(b))
       .slice(0, limit)
       .map((job) => job.query_id);

@@ -11,7 +11,9 @@ export function principalOf(request: FastifyRequest): Principal {
   if (request.server.authentication === null) return null;
   const subject = request.auth?.sub;
   if (typeof subject !== 'string' || subject === '') {
-    throw httpError('AUTH_FORBIDDEN', ['Async queries belong to the subject of their credentials, and these carry none (no "sub" claim)']);
+    throw httpError('AUTH_FORBIDDEN', [
+      'Async queries belong to the subject of their credentials, and these carry none (no "sub" claim)',
+    ]);
   }
   const issuer = request.auth?.iss;
   return `${typeof issuer === 'string' ? issuer : 'local'}#${subject}`;

@@ -23,10 +23,20 @@ export interface JobRecord {
 }
 
 /** The status fields served by `GET /async/{id}/status`. */
-export type JobStatusView = Pick<JobRecord, 'query_id' | 'status' | 'submitted_at' | 'started_at' | 'completed_at' | 'error'>;
+export type JobStatusView = Pick<
+  JobRecord,
+  'query_id' | 'status' | 'submitted_at' | 'started_at' | 'completed_at' | 'error'
+>;
 
 /** The served part of a record: never the query text, the owner or the lease. */
-export const statusView = ({ query_id, status, submitted_at, started_at, completed_at, error }: JobRecord): JobStatusView => ({
+export const statusView = ({
+  query_id,
+  status,
+  submitted_at,
+  started_at,
+  completed_at,
+  error,
+}: JobRecord): JobStatusView => ({
   query_id,
   status,
   submitted_at,
@@ -37,7 +47,18 @@ export const statusView = ({ query_id, status, submitted_at, started_at, complet
 
 /** A new job, waiting for a worker. */
 export function waitingJob(query_id: string, query: string, owner: string | null, now: Date): JobRecord {
-  return { query_id, status: 'RUNNING', submitted_at: now.toISOString(), started_at: null, completed_at: null, error: null, query, owner, replica: null, lease_until: null };
+  return {
+    query_id,
+    status: 'RUNNING',
+    submitted_at: now.toISOString(),
+    started_at: null,
+    completed_at: null,
+    error: null,
+    query,
+    owner,
+    replica: null,
+    lease_until: null,
+  };
 }
 
 /**

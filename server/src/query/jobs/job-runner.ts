@@ -60,11 +60,15 @@ export class JobRunner {
    * leases, since another replica may be running them.
    */
   async start(): Promise<void> {
-    if (!this.store.shared) await this.failLapsed(Infinity, 'interrupted by restart').catch((error: unknown) => this.storeFailed(error));
+    if (!this.store.shared)
+      await this.failLapsed(Infinity, 'interrupted by restart').catch((error: unknown) => this.storeFailed(error));
     await this.sweep().catch((error: unknown) => this.storeFailed(error));
     this.heartbeat = setInterval(() => void this.beat(), Math.max(250, Math.floor(this.leaseMs / 3)));
     this.heartbeat.unref();
-    this.sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.storeFailed(error)), Math.min(this.settings.retentionMs / 4, 600_000));
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((error: unknown) => this.storeFailed(error)),
+      Math.min(this.settings.retentionMs / 4, 600_000),
+    );
     this.sweeper.unref();
     this.pump();
   }
@@ -78,7 +82,10 @@ export class JobRunner {
       for (const [id, controller] of this.running) {
         if (!(await renewLease(this.store, id, this.replica, leaseUntil))) controller.abort(new QueryCancelled());
       }
-      await this.failLapsed(Date.now(), `interrupted: the replica running it stopped (no heartbeat for ${this.leaseMs} ms)`);
+      await this.failLapsed(
+        Date.now(),
+        `interrupted: the replica running it stopped (no heartbeat for ${this.leaseMs} ms)`,
+      );
       this.pump();
     } catch (error) {
       this.storeFailed(error);
@@ -89,7 +96,8 @@ export class JobRunner {
 
   private async failLapsed(now: number, message: string): Promise<void> {
     for (const id of await this.store.lapsed(now)) {
-      if (await settleJob(this.store, id, { status: 'FAILED', error: message }, { leaseEndedBefore: now })) await this.store.discardResult(id);
+      if (await settleJob(this.store, id, { status: 'FAILED', error: message }, { leaseEndedBefore: now }))
+        await this.store.discardResult(id);
     }
   }
 
@@ -119,7 +127,8 @@ export class JobRunner {
   /** The job `id` as `principal` may see it; 404 for an unknown, expired or someone else's job. */
   private async visibleJob(id: string, principal: Principal): Promise<JobRecord> {
     const job = (await this.store.read(id))?.job;
-    if (!job || (principal !== null && job.owner !== principal)) throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
+    if (!job || (principal !== null && job.owner !== principal))
+      throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
     return job;
   }
 
@@ -132,7 +141,8 @@ export class JobRunner {
     return this.storeCall(async () => {
       const job = await this.visibleJob(id, principal);
       if (job.status !== 'COMPLETED') {
-        const why = job.status === 'RUNNING' ? 'is still running' : `is ${job.status}${job.error ? `: ${job.error}` : ''}`;
+        const why =
+          job.status === 'RUNNING' ? 'is still running' : `is ${job.status}${job.error ? `: ${job.error}` : ''}`;
         throw queryErrors.conflict(`Async query ${id} ${why}; results exist only once it is COMPLETED`, job.status);
       }
       const header = await this.store.header(id);
@@ -198,12 +208,20 @@ export class JobRunner {
     const id = job.query_id;
     let settlement: Settlement;
     try {
-      const { scans: _scans, ...result } = await this.engine.run(job.query, { maxRows: this.settings.maxRows, timeoutMs: this.settings.timeoutMs, signal: controller.signal });
+      const { scans: _scans, ...result } = await this.engine.run(job.query, {
+        maxRows: this.settings.maxRows,
+        timeoutMs: this.settings.timeoutMs,
+        signal: controller.signal,
+      });
       if (controller.signal.aborted) return;
-      const { header, chunks } = encodeResult(result, { maxBytes: this.settings.maxResultBytes, maxRows: this.settings.maxRows });
+      const { header, chunks } = encodeResult(result, {
+        maxBytes: this.settings.maxResultBytes,
+        maxRows: this.settings.maxRows,
+      });
       await this.makeRoom(header.bytes);
       await this.store.writeChunks(id, chunks);
-      if (!(await settleJob(this.store, id, { status: 'COMPLETED', error: null }, { replica: this.replica }, header))) await this.store.discardResult(id);
+      if (!(await settleJob(this.store, id, { status: 'COMPLETED', error: null }, { replica: this.replica }, header)))
+        await this.store.discardResult(id);
       return;
     } catch (error) {
       // A cancelled job already has its final status.
@@ -220,10 +238,16 @@ export class JobRunner {
 
   /** Removes the oldest stored results until `bytes` more fit within `max_stored_size`. */
   private async makeRoom(bytes: number): Promise<void> {
-    for (let stored = await this.store.storedBytes(); stored + bytes > this.settings.maxStoredBytes; stored = await this.store.storedBytes()) {
+    for (
+      let stored = await this.store.storedBytes();
+      stored + bytes > this.settings.maxStoredBytes;
+      stored = await this.store.storedBytes()
+    ) {
       const [oldest] = await this.store.finished(Infinity, 1, true);
       if (!oldest) {
-        throw queryErrors.busy(`No room for a ${bytes}-byte result: results being written hold ${stored} of the ${this.settings.maxStoredBytes} bytes of async.max_stored_size`);
+        throw queryErrors.busy(
+          `No room for a ${bytes}-byte result: results being written hold ${stored} of the ${this.settings.maxStoredBytes} bytes of async.max_stored_size`,
+        );
       }
       await this.store.remove(oldest);
     }
@@ -236,7 +260,9 @@ export class JobRunner {
     } catch (error) {
       if (error instanceof HttpError) throw error;
       this.storeFailed(error);
-      throw queryErrors.jobStoreUnavailable(`The async job store (${this.store.kind}) is unavailable: ${(error as Error).message}`);
+      throw queryErrors.jobStoreUnavailable(
+        `The async job store (${this.store.kind}) is unavailable: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -260,7 +286,15 @@ export class JobRunner {
     for (const controller of this.running.values()) controller.abort(new Error('the server is shutting down'));
     try {
       for (const id of interrupted) {
-        if (await settleJob(this.store, id, { status: 'FAILED', error: 'interrupted by restart' }, { replica: this.replica })) await this.store.discardResult(id);
+        if (
+          await settleJob(
+            this.store,
+            id,
+            { status: 'FAILED', error: 'interrupted by restart' },
+            { replica: this.replica },
+          )
+        )
+          await this.store.discardResult(id);
       }
     } catch (error) {
       // Their leases lapse instead.

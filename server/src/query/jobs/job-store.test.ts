@@ -23,11 +23,21 @@ describe.each(storeKinds)('the %s job store', (kind) => {
 
   it('hands out waiting jobs oldest first, each once, and counts the waiting ones', async () => {
     const base = Date.now();
-    const jobs = [job('SELECT 1', new Date(base)), job('SELECT 2', new Date(base + 1)), job('SELECT 3', new Date(base + 2))];
+    const jobs = [
+      job('SELECT 1', new Date(base)),
+      job('SELECT 2', new Date(base + 1)),
+      job('SELECT 3', new Date(base + 2)),
+    ];
     for (const j of jobs) await store.enqueue(j);
     expect(await store.waiting()).toBe(3);
     const first = await store.claim('replica-a', base + 60_000, new Date(base).toISOString());
-    expect(first).toMatchObject({ query_id: jobs[0].query_id, replica: 'replica-a', lease_until: base + 60_000, started_at: new Date(base).toISOString(), owner: 'local#alice' });
+    expect(first).toMatchObject({
+      query_id: jobs[0].query_id,
+      replica: 'replica-a',
+      lease_until: base + 60_000,
+      started_at: new Date(base).toISOString(),
+      owner: 'local#alice',
+    });
     expect((await store.read(jobs[0].query_id))?.job).toEqual(first);
     expect(await store.waiting()).toBe(2);
     // A cancelled waiting job is never handed out.
@@ -41,13 +51,19 @@ describe.each(storeKinds)('the %s job store', (kind) => {
     const j = job();
     await store.enqueue(j);
     await store.claim('replica-a', Date.now() + 60_000, new Date().toISOString());
-    expect(await settleJob(store, j.query_id, { status: 'COMPLETED', error: null }, { replica: 'replica-b' })).toBeUndefined();
-    expect(await settleJob(store, j.query_id, { status: 'FAILED', error: 'lapsed' }, { leaseEndedBefore: Date.now() })).toBeUndefined();
+    expect(
+      await settleJob(store, j.query_id, { status: 'COMPLETED', error: null }, { replica: 'replica-b' }),
+    ).toBeUndefined();
+    expect(
+      await settleJob(store, j.query_id, { status: 'FAILED', error: 'lapsed' }, { leaseEndedBefore: Date.now() }),
+    ).toBeUndefined();
     expect(await renewLease(store, j.query_id, 'replica-a', Date.now() + 120_000)).toBe(true);
     const cancelled = await settleJob(store, j.query_id, { status: 'CANCELLED', error: 'cancelled by request' }, {});
     expect(cancelled).toMatchObject({ status: 'CANCELLED', lease_until: null });
     expect(cancelled?.completed_at).not.toBeNull();
-    expect(await settleJob(store, j.query_id, { status: 'COMPLETED', error: null }, { replica: 'replica-a' })).toBeUndefined();
+    expect(
+      await settleJob(store, j.query_id, { status: 'COMPLETED', error: null }, { replica: 'replica-a' }),
+    ).toBeUndefined();
     // The replica learns at its next heartbeat that it lost the job.
     expect(await renewLease(store, j.query_id, 'replica-a', Date.now() + 180_000)).toBe(false);
     expect((await store.read(j.query_id))?.job.status).toBe('CANCELLED');
@@ -68,7 +84,12 @@ describe.each(storeKinds)('the %s job store', (kind) => {
     const now = Date.now();
     await store.claim('replica-dead', now - 1, new Date().toISOString());
     expect(await store.lapsed(now)).toContain(j.query_id);
-    const failed = await settleJob(store, j.query_id, { status: 'FAILED', error: 'replica stopped' }, { leaseEndedBefore: now });
+    const failed = await settleJob(
+      store,
+      j.query_id,
+      { status: 'FAILED', error: 'replica stopped' },
+      { leaseEndedBefore: now },
+    );
     expect(failed).toMatchObject({ status: 'FAILED', error: 'replica stopped' });
     expect(await store.lapsed(now)).not.toContain(j.query_id);
   });
@@ -78,7 +99,10 @@ describe.each(storeKinds)('the %s job store', (kind) => {
     await store.enqueue(j);
     await store.claim('replica-a', Date.now() + 60_000, new Date().toISOString());
     const rows = Array.from({ length: 2500 }, (_, i) => ({ id: i, text: `row ${i} ✓` }));
-    const encoded = encodeResult({ columns: [{ name: 'id', type: 'INTEGER' }], rows, row_count: rows.length, truncated: false, elapsed_ms: 3 }, { maxBytes: 10_000_000, maxRows: 10_000 });
+    const encoded = encodeResult(
+      { columns: [{ name: 'id', type: 'INTEGER' }], rows, row_count: rows.length, truncated: false, elapsed_ms: 3 },
+      { maxBytes: 10_000_000, maxRows: 10_000 },
+    );
     expect(encoded.chunks.length).toBe(3);
     const before = await store.storedBytes();
     await store.writeChunks(j.query_id, encoded.chunks);
@@ -134,7 +158,9 @@ describe.each(['redis', 'postgres'] as const)('the %s job store shared by replic
     const jobs = Array.from({ length: 30 }, () => job());
     for (const j of jobs) await replicas[0].enqueue(j);
     const claims = await Promise.all(
-      Array.from({ length: 45 }, (_, i) => replicas[i % 3].claim(`replica-${i % 3}`, Date.now() + 60_000, new Date().toISOString())),
+      Array.from({ length: 45 }, (_, i) =>
+        replicas[i % 3].claim(`replica-${i % 3}`, Date.now() + 60_000, new Date().toISOString()),
+      ),
     );
     const claimed = claims.filter((c) => c !== undefined).map((c) => c.query_id);
     expect(claimed.sort()).toEqual(jobs.map((j) => j.query_id).sort());
@@ -158,7 +184,9 @@ describe.each(['redis', 'postgres'] as const)('the %s job store when its server 
     const settings = storeUnderTest(kind).settings;
     const dead = kind === 'redis' ? 'redis://127.0.0.1:1' : 'postgres://postgres@127.0.0.1:1/postgres';
     const { openJobStore } = await import('./open-job-store.js');
-    const store = await openJobStore({ ...settings, store: { kind, url: dead } }, '/nonexistent', { error: () => undefined });
+    const store = await openJobStore({ ...settings, store: { kind, url: dead } }, '/nonexistent', {
+      error: () => undefined,
+    });
     const started = Date.now();
     await expect(store.waiting()).rejects.toThrow();
     await expect(store.read(randomUUID())).rejects.toThrow();

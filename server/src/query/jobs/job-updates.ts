@@ -20,7 +20,8 @@ export interface SettleGuard {
 export function passesGuard(job: JobRecord, guard: SettleGuard): boolean {
   if (job.status !== 'RUNNING') return false;
   if (guard.replica !== undefined && job.replica !== guard.replica) return false;
-  if (guard.leaseEndedBefore !== undefined && (job.lease_until === null || job.lease_until >= guard.leaseEndedBefore)) return false;
+  if (guard.leaseEndedBefore !== undefined && (job.lease_until === null || job.lease_until >= guard.leaseEndedBefore))
+    return false;
   return true;
 }
 
@@ -29,7 +30,12 @@ export function passesGuard(job: JobRecord, guard: SettleGuard): boolean {
  * only if nobody changed it meanwhile, else starts over. `change` answering undefined leaves the job
  * as it is; the answer is the record written, or undefined.
  */
-export async function updateJob(store: JobStore, id: string, change: (job: JobRecord) => JobRecord | undefined, header?: ResultHeader): Promise<JobRecord | undefined> {
+export async function updateJob(
+  store: JobStore,
+  id: string,
+  change: (job: JobRecord) => JobRecord | undefined,
+  header?: ResultHeader,
+): Promise<JobRecord | undefined> {
   for (;;) {
     const current = await store.read(id);
     const next = current && change(current.job);
@@ -39,12 +45,27 @@ export async function updateJob(store: JobStore, id: string, change: (job: JobRe
 }
 
 /** Moves a running job that passes `guard` to its final state; undefined when it had settled already or fails the guard. */
-export function settleJob(store: JobStore, id: string, settlement: Settlement, guard: SettleGuard, header?: ResultHeader): Promise<JobRecord | undefined> {
+export function settleJob(
+  store: JobStore,
+  id: string,
+  settlement: Settlement,
+  guard: SettleGuard,
+  header?: ResultHeader,
+): Promise<JobRecord | undefined> {
   const completed_at = new Date().toISOString();
-  return updateJob(store, id, (job) => (passesGuard(job, guard) ? { ...job, ...settlement, completed_at, lease_until: null } : undefined), header);
+  return updateJob(
+    store,
+    id,
+    (job) => (passesGuard(job, guard) ? { ...job, ...settlement, completed_at, lease_until: null } : undefined),
+    header,
+  );
 }
 
 /** Extends `replica`'s lease on a job; false when the replica no longer holds it (cancelled, or failed elsewhere). */
 export async function renewLease(store: JobStore, id: string, replica: string, leaseUntil: number): Promise<boolean> {
-  return (await updateJob(store, id, (job) => (passesGuard(job, { replica }) ? { ...job, lease_until: leaseUntil } : undefined))) !== undefined;
+  return (
+    (await updateJob(store, id, (job) =>
+      passesGuard(job, { replica }) ? { ...job, lease_until: leaseUntil } : undefined,
+    )) !== undefined
+  );
 }

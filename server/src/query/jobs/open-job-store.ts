@@ -21,7 +21,10 @@ export async function openJobStore(settings: JobStoreSettings, dataDir: string, 
     lastLoggedAt = Date.now();
     log.error({ reason: error.message, store: store.kind }, 'async job store unavailable');
   };
-  const shared = store.kind === 'redis' ? new RedisJobStore(store.url, settings.prefix, onError) : new PostgresJobStore(store.url, settings.prefix, onError);
+  const shared =
+    store.kind === 'redis'
+      ? new RedisJobStore(store.url, settings.prefix, onError)
+      : new PostgresJobStore(store.url, settings.prefix, onError);
   await shared.open().catch(onError);
   return shared;
 }

@@ -25,7 +25,14 @@ export class PostgresJobStore implements JobStore {
     private readonly prefix: string,
     onError: (error: Error) => void,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 3000, idleTimeoutMillis: 10_000, statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1000 });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 4,
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 10_000,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1000,
+    });
     this.pool.on('error', onError);
     this.jobs = `${prefix}_jobs`;
     this.chunkTable = `${prefix}_chunks`;
@@ -56,8 +63,12 @@ export class PostgresJobStore implements JobStore {
         record text NOT NULL,
         header text,
         bytes bigint NOT NULL DEFAULT 0)`);
-      await client.query(`CREATE INDEX IF NOT EXISTS ${this.jobs}_waiting ON ${this.jobs} (seq) WHERE status = 'RUNNING' AND replica IS NULL`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.chunkTable} (query_id uuid NOT NULL, n integer NOT NULL, rows text NOT NULL, PRIMARY KEY (query_id, n))`);
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS ${this.jobs}_waiting ON ${this.jobs} (seq) WHERE status = 'RUNNING' AND replica IS NULL`,
+      );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.chunkTable} (query_id uuid NOT NULL, n integer NOT NULL, rows text NOT NULL, PRIMARY KEY (query_id, n))`,
+      );
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -73,11 +84,17 @@ export class PostgresJobStore implements JobStore {
   }
 
   async enqueue(job: JobRecord): Promise<void> {
-    await this.query(`INSERT INTO ${this.jobs} (query_id, status, record) VALUES ($1, $2, $3)`, [job.query_id, job.status, JSON.stringify(job)]);
+    await this.query(`INSERT INTO ${this.jobs} (query_id, status, record) VALUES ($1, $2, $3)`, [
+      job.query_id,
+      job.status,
+      JSON.stringify(job),
+    ]);
   }
 
   async waiting(): Promise<number> {
-    const [row] = await this.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.jobs} WHERE status = 'RUNNING' AND replica IS NULL`);
+    const [row] = await this.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.jobs} WHERE status = 'RUNNING' AND replica IS NULL`,
+    );
     return Number(row.n);
   }
 
@@ -95,7 +112,10 @@ export class PostgresJobStore implements JobStore {
 
   async read(id: string): Promise<VersionedJob | undefined> {
     if (!isJobId(id)) return undefined;
-    const [row] = await this.query<{ record: string; version: number }>(`SELECT record, version FROM ${this.jobs} WHERE query_id = $1`, [id]);
+    const [row] = await this.query<{ record: string; version: number }>(
+      `SELECT record, version FROM ${this.jobs} WHERE query_id = $1`,
+      [id],
+    );
     return row && { job: JSON.parse(row.record) as JobRecord, version: row.version };
   }
 
@@ -105,14 +125,27 @@ export class PostgresJobStore implements JobStore {
       `UPDATE ${this.jobs} SET version = version + 1, status = $3, replica = $4, lease_until = $5, completed_ms = $6, record = $7,
          header = coalesce($8, header), bytes = coalesce($9, bytes)
        WHERE query_id = $1 AND version = $2 RETURNING 1`,
-      [id, version, job.status, job.replica, job.lease_until, completed, JSON.stringify(job), header ? JSON.stringify(header) : null, header?.bytes ?? null],
+      [
+        id,
+        version,
+        job.status,
+        job.replica,
+        job.lease_until,
+        completed,
+        JSON.stringify(job),
+        header ? JSON.stringify(header) : null,
+        header?.bytes ?? null,
+      ],
     );
     return rows.length === 1;
   }
 
   async lapsed(now: number): Promise<string[]> {
     const bound = Number.isFinite(now) ? now : Number.MAX_SAFE_INTEGER;
-    const rows = await this.query<{ query_id: string }>(`SELECT query_id FROM ${this.jobs} WHERE status = 'RUNNING' AND lease_until < $1`, [bound]);
+    const rows = await this.query<{ query_id: string }>(
+      `SELECT query_id FROM ${this.jobs} WHERE status = 'RUNNING' AND lease_until < $1`,
+      [bound],
+    );
     return rows.map((row) => row.query_id);
   }
 
@@ -132,13 +165,19 @@ export class PostgresJobStore implements JobStore {
 
   async header(id: string): Promise<ResultHeader | undefined> {
     if (!isJobId(id)) return undefined;
-    const [row] = await this.query<{ header: string | null }>(`SELECT header FROM ${this.jobs} WHERE query_id = $1 AND status = 'COMPLETED'`, [id]);
+    const [row] = await this.query<{ header: string | null }>(
+      `SELECT header FROM ${this.jobs} WHERE query_id = $1 AND status = 'COMPLETED'`,
+      [id],
+    );
     return row?.header ? (JSON.parse(row.header) as ResultHeader) : undefined;
   }
 
   chunks(id: string): ChunkReader {
     return async (first, last) => {
-      const rows = await this.query<{ rows: string }>(`SELECT rows FROM ${this.chunkTable} WHERE query_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n`, [id, first, last]);
+      const rows = await this.query<{ rows: string }>(
+        `SELECT rows FROM ${this.chunkTable} WHERE query_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n`,
+        [id, first, last],
+      );
       return rows.map((row) => row.rows);
     };
   }

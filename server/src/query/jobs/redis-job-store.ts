@@ -57,8 +57,29 @@ const below = (n: number): string => (Number.isFinite(n) ? `(${n}` : '+inf');
 const commandTimeoutMs = 5000;
 
 interface JobScripts {
-  claimJob(queue: string, leases: string, prefix: string, replica: string, leaseUntil: number, startedAt: string): Promise<string | null>;
-  replaceJob(job: string, leases: string, finished: string, queue: string, sizes: string, results: string, id: string, version: string, record: string, lease: string, completed: string, header: string, bytes: string): Promise<number>;
+  claimJob(
+    queue: string,
+    leases: string,
+    prefix: string,
+    replica: string,
+    leaseUntil: number,
+    startedAt: string,
+  ): Promise<string | null>;
+  replaceJob(
+    job: string,
+    leases: string,
+    finished: string,
+    queue: string,
+    sizes: string,
+    results: string,
+    id: string,
+    version: string,
+    record: string,
+    lease: string,
+    completed: string,
+    header: string,
+    bytes: string,
+  ): Promise<number>;
 }
 
 /**
@@ -91,7 +112,13 @@ export class RedisJobStore implements JobStore {
     this.client.defineCommand('replaceJob', { numberOfKeys: 6, lua: replaceScript });
     this.client.on('error', onError);
     const base = `{${prefix}}:`;
-    this.keys = { queue: `${base}queue`, leases: `${base}leases`, finished: `${base}finished`, sizes: `${base}sizes`, results: `${base}results` };
+    this.keys = {
+      queue: `${base}queue`,
+      leases: `${base}leases`,
+      finished: `${base}finished`,
+      sizes: `${base}sizes`,
+      results: `${base}results`,
+    };
   }
 
   /** Connects; the store keeps reconnecting by itself after an outage. */
@@ -108,7 +135,11 @@ export class RedisJobStore implements JobStore {
   }
 
   async enqueue(job: JobRecord): Promise<void> {
-    await this.client.multi().hset(this.job(job.query_id), 'record', JSON.stringify(job), 'version', '0').rpush(this.keys.queue, job.query_id).exec();
+    await this.client
+      .multi()
+      .hset(this.job(job.query_id), 'record', JSON.stringify(job), 'version', '0')
+      .rpush(this.keys.queue, job.query_id)
+      .exec();
   }
 
   async waiting(): Promise<number> {
@@ -116,7 +147,14 @@ export class RedisJobStore implements JobStore {
   }
 
   async claim(replica: string, leaseUntil: number, startedAt: string): Promise<JobRecord | undefined> {
-    const claimed = await this.client.claimJob(this.keys.queue, this.keys.leases, `{${this.prefix}}:job:`, replica, leaseUntil, startedAt);
+    const claimed = await this.client.claimJob(
+      this.keys.queue,
+      this.keys.leases,
+      `{${this.prefix}}:job:`,
+      replica,
+      leaseUntil,
+      startedAt,
+    );
     return claimed === null ? undefined : (JSON.parse(claimed) as JobRecord);
   }
 
@@ -156,7 +194,13 @@ export class RedisJobStore implements JobStore {
   }
 
   async discardResult(id: string): Promise<void> {
-    await this.client.multi().del(this.rows(id)).hdel(this.job(id), 'header').hdel(this.keys.sizes, id).zrem(this.keys.results, id).exec();
+    await this.client
+      .multi()
+      .del(this.rows(id))
+      .hdel(this.job(id), 'header')
+      .hdel(this.keys.sizes, id)
+      .zrem(this.keys.results, id)
+      .exec();
   }
 
   async header(id: string): Promise<ResultHeader | undefined> {
@@ -170,7 +214,14 @@ export class RedisJobStore implements JobStore {
   }
 
   async finished(before: number, limit: number, withResult = false): Promise<string[]> {
-    return this.client.zrangebyscore(withResult ? this.keys.results : this.keys.finished, '-inf', below(before), 'LIMIT', 0, limit);
+    return this.client.zrangebyscore(
+      withResult ? this.keys.results : this.keys.finished,
+      '-inf',
+      below(before),
+      'LIMIT',
+      0,
+      limit,
+    );
   }
 
   async storedBytes(): Promise<number> {

@@ -8,7 +8,12 @@ import { copyExampleWorkspace, slowQuery } from '../test-support/query-fixtures.
 const leaseMs = 1500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(server: ServerProcess, method: string, url: string, body?: object): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  body?: object,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${server.base}/api/v1/query${url}`, {
     method,
     headers: body ? { 'content-type': 'application/json' } : {},
@@ -24,7 +29,12 @@ async function submit(server: ServerProcess, query: string): Promise<string> {
 }
 
 /** Polls `server` until the job's status satisfies `done`; gives up after `withinMs`. */
-async function waitFor(server: ServerProcess, id: string, done: (status: Record<string, unknown>) => boolean, withinMs = 20_000): Promise<Record<string, unknown>> {
+async function waitFor(
+  server: ServerProcess,
+  id: string,
+  done: (status: Record<string, unknown>) => boolean,
+  withinMs = 20_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const { body } = await call(server, 'GET', `/async/${id}/status`);
@@ -136,8 +146,12 @@ describe('one server on the folder store, killed with SIGKILL', () => {
       first.child.kill('SIGKILL');
       await first.exit;
       second = await startServerProcess(env);
-      expect(await waitFor(second, running, (s) => s.status !== 'RUNNING')).toMatchObject({ status: 'FAILED', error: 'interrupted by restart' });
-      for (const id of waiting) expect(await waitFor(second, id, (s) => s.status !== 'RUNNING')).toMatchObject({ status: 'COMPLETED' });
+      expect(await waitFor(second, running, (s) => s.status !== 'RUNNING')).toMatchObject({
+        status: 'FAILED',
+        error: 'interrupted by restart',
+      });
+      for (const id of waiting)
+        expect(await waitFor(second, id, (s) => s.status !== 'RUNNING')).toMatchObject({ status: 'COMPLETED' });
       expect((await call(second, 'GET', `/async/${waiting[1]}/results`)).body.rows).toEqual([{ two: 2 }]);
     } finally {
       first.child.kill('SIGKILL');
@@ -155,6 +169,8 @@ describe('QUERY_JOB_STORE with a bad value', () => {
       (e: Error) => e,
     );
     fs.rmSync(workspace, { recursive: true, force: true });
-    expect(error?.message).toMatch(/exited with 2 before listening: adaptive-gateway: QUERY_JOB_STORE="mongodb:\/\/db:27017" is not valid: expected .*redis:\/\/.*postgres:\/\/.*\n$/);
+    expect(error?.message).toMatch(
+      /exited with 2 before listening: adaptive-gateway: QUERY_JOB_STORE="mongodb:\/\/db:27017" is not valid: expected .*redis:\/\/.*postgres:\/\/.*\n$/,
+    );
   });
 });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { SqlResult } from '../engine/result-format.js';
 import { encodeResult, readPage } from './result-chunks.js';
 
-const resultOf = (rows: Record<string, string | number>[], truncated = false): SqlResult => ({ columns: [{ name: 's', type: 'VARCHAR' }], rows, row_count: rows.length, truncated, elapsed_ms: 1 });
+const resultOf = (rows: Record<string, string | number>[], truncated = false): SqlResult => ({
+  columns: [{ name: 's', type: 'VARCHAR' }],
+  rows,
+  row_count: rows.length,
+  truncated,
+  elapsed_ms: 1,
+});
 const stored = (chunks: string[]) => async (first: number, last: number) => chunks.slice(first, last + 1);
 
 describe('encodeResult', () => {
@@ -14,13 +20,21 @@ describe('encodeResult', () => {
     expect(header.bytes).toBeLessThanOrEqual(10_000);
     // One more row (about 210 bytes) would not have fitted.
     expect(header.bytes).toBeGreaterThan(10_000 - 220);
-    expect(header).toMatchObject({ truncated: true, truncated_reason: 'the result reached async.max_result_size (10000 bytes)' });
+    expect(header).toMatchObject({
+      truncated: true,
+      truncated_reason: 'the result reached async.max_result_size (10000 bytes)',
+    });
     expect(chunks.flatMap((chunk) => JSON.parse(chunk))).toEqual(rows.slice(0, header.row_count));
   });
 
   it('keeps a result under the limits whole, names the row limit when the engine cut it, and stores nothing of a single oversized row', () => {
-    expect(encodeResult(resultOf([{ s: 'a' }, { s: 'b' }]), { maxBytes: 100, maxRows: 10 }).header).toMatchObject({ row_count: 2, truncated: false });
-    expect(encodeResult(resultOf([{ s: 'a' }], true), { maxBytes: 100, maxRows: 1 }).header.truncated_reason).toBe('the result reached async.max_rows (1 rows)');
+    expect(encodeResult(resultOf([{ s: 'a' }, { s: 'b' }]), { maxBytes: 100, maxRows: 10 }).header).toMatchObject({
+      row_count: 2,
+      truncated: false,
+    });
+    expect(encodeResult(resultOf([{ s: 'a' }], true), { maxBytes: 100, maxRows: 1 }).header.truncated_reason).toBe(
+      'the result reached async.max_rows (1 rows)',
+    );
     const huge = encodeResult(resultOf([{ s: 'x'.repeat(1000) }]), { maxBytes: 100, maxRows: 10 });
     expect(huge.header).toMatchObject({ row_count: 0, bytes: 0, truncated: true });
     expect(huge.chunks).toEqual([]);

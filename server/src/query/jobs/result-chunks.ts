@@ -52,7 +52,8 @@ export function encodeResult(result: SqlResult, limits: ResultLimits): EncodedRe
   for (const row of result.rows) {
     const json = JSON.stringify(row);
     const size = Buffer.byteLength(json);
-    const startsChunk = pending.length === 0 || pending.length >= chunkRowLimit || pendingBytes + size + 1 > chunkByteLimit;
+    const startsChunk =
+      pending.length === 0 || pending.length >= chunkRowLimit || pendingBytes + size + 1 > chunkByteLimit;
     // A row costs its JSON plus a comma, or the brackets of the chunk it opens: exactly what is stored.
     const cost = size + (startsChunk ? 2 : 1);
     if (header.bytes + cost > limits.maxBytes) {
@@ -86,7 +87,12 @@ function chunkOf(starts: readonly number[], row: number): number {
 }
 
 /** Rows `offset` to `offset + limit` of a stored result, reading only the chunks they lie in. */
-export async function readPage(header: ResultHeader, offset: number, limit: number, read: ChunkReader): Promise<ResultPage> {
+export async function readPage(
+  header: ResultHeader,
+  offset: number,
+  limit: number,
+  read: ChunkReader,
+): Promise<ResultPage> {
   const end = Math.min(offset + limit, header.row_count);
   const rows: Record<string, Json>[] = [];
   if (offset < end) {

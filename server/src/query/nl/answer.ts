@@ -17,12 +17,19 @@ const humanise = (name: string): string =>
 /** A value as a sentence shows it: numbers with at most two decimals, text as is. */
 function formatValue(value: Json): string {
   if (value === null) return 'nothing (null)';
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
-  if (typeof value === 'string') return /^-?\d+(\.\d+)?$/.test(value) && value.includes('.') ? Number(value).toLocaleString('en-US', { maximumFractionDigits: 2 }) : value;
+  if (typeof value === 'number')
+    return Number.isInteger(value)
+      ? value.toLocaleString('en-US')
+      : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  if (typeof value === 'string')
+    return /^-?\d+(\.\d+)?$/.test(value) && value.includes('.')
+      ? Number(value).toLocaleString('en-US', { maximumFractionDigits: 2 })
+      : value;
   return JSON.stringify(value);
 }
 
-const isNumeric = (value: Json): boolean => typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value));
+const isNumeric = (value: Json): boolean =>
+  typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value));
 
 /**
  * One readable sentence from a result: a single value with its meaning, a grouped result (labels and
@@ -40,7 +47,9 @@ export function answerSentence(result: SqlResult, meaning?: string, grouped = fa
   const last = columns[columns.length - 1];
   if (grouped && columns.length >= 2 && rows.every((r) => r[last.name] === null || isNumeric(r[last.name]))) {
     const labels = columns.slice(0, -1).map((c) => c.name);
-    const shown = rows.slice(0, summaryRows).map((r) => `${labels.map((l) => formatValue(r[l])).join(' / ')}: ${formatValue(r[last.name])}`);
+    const shown = rows
+      .slice(0, summaryRows)
+      .map((r) => `${labels.map((l) => formatValue(r[l])).join(' / ')}: ${formatValue(r[last.name])}`);
     const rest = rows.length > summaryRows ? `, and ${rows.length - summaryRows} more` : '';
     const title = humanise(last.name);
     return `${title[0].toUpperCase()}${title.slice(1)} by ${labels.map(humanise).join(' and ')} (${rows.length} ${rows.length === 1 ? 'group' : 'groups'}${more}): ${shown.join('; ')}${rest}.`;

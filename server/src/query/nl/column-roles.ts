@@ -54,12 +54,16 @@ export function comparisonSql(op: Comparison, values: number[]): string {
 export const describeComparison = (rhs: string): string => rhs.replace('BETWEEN', 'between').replace('IN', 'in');
 
 /** The column of `table` holding a year as a number or text (`year`), not as a date. */
-export const yearColumnOf = (table: SchemaTable): SchemaColumn | undefined => table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
+export const yearColumnOf = (table: SchemaTable): SchemaColumn | undefined =>
+  table.columns.find((c) => (c.kind === 'number' || c.kind === 'text') && /^year$/i.test(c.name));
 
 /** The column identifying a row: `id`, or `<table>_id` / `<table>id` named after the table itself. */
 export function keyColumn(table: SchemaTable): SchemaColumn | undefined {
   const own = lemmaOf(table.name.toLowerCase());
-  return table.columns.find((c) => /^id$/i.test(c.name)) ?? table.columns.find((c) => [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()));
+  return (
+    table.columns.find((c) => /^id$/i.test(c.name)) ??
+    table.columns.find((c) => [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()))
+  );
 }
 
 /** The column a "for each" names: the column itself, or the key (else the label) of a table. */
@@ -84,5 +88,7 @@ export function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
 /** The one number of a table that is an amount ("total sales": the sale price), or undefined. */
 export function amountMeasure(table: SchemaTable): SchemaColumn | undefined {
   const measure = defaultMeasure(table);
-  return measure && /amount|price|cost|revenue|sales|value|balance|fee|salary|income|payment|spend/i.test(measure.name) ? measure : undefined;
+  return measure && /amount|price|cost|revenue|sales|value|balance|fee|salary|income|payment|spend/i.test(measure.name)
+    ? measure
+    : undefined;
 }

@@ -12,7 +12,15 @@ export interface BucketMention {
   end: number;
 }
 
-const adjectives: Record<string, DateUnit> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year', annually: 'year' };
+const adjectives: Record<string, DateUnit> = {
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  quarterly: 'quarter',
+  yearly: 'year',
+  annual: 'year',
+  annually: 'year',
+};
 
 /**
  * The date groupings among the words nothing else claimed (`free`): an adjective ("monthly",
@@ -22,7 +30,11 @@ const adjectives: Record<string, DateUnit> = { daily: 'day', weekly: 'week', mon
  * column or table of the schema was linked to it and is not free, so "each month" over a `month` column
  * stays that column.
  */
-export function readBuckets(tokens: readonly Token[], free: (k: number) => boolean, groupEnds: ReadonlySet<number>): BucketMention[] {
+export function readBuckets(
+  tokens: readonly Token[],
+  free: (k: number) => boolean,
+  groupEnds: ReadonlySet<number>,
+): BucketMention[] {
   const found: BucketMention[] = [];
   for (let k = 0; k < tokens.length; k++) {
     if (!free(k)) continue;
@@ -35,7 +47,8 @@ export function readBuckets(tokens: readonly Token[], free: (k: number) => boole
     if (!unit) continue;
     const start = tokens[k - 1]?.text === 'the' ? k - 1 : k;
     const asked = groupEnds.has(start) || ['which', 'what'].includes(tokens[start - 1]?.text ?? '');
-    const weekday = unit === 'day' && ['of', 'the', 'week'].every((w, n) => tokens[k + 1 + n]?.text === w && free(k + 1 + n));
+    const weekday =
+      unit === 'day' && ['of', 'the', 'week'].every((w, n) => tokens[k + 1 + n]?.text === w && free(k + 1 + n));
     const bucket: Bucket = weekday ? 'weekday' : unit;
     if (asked || found.some((f) => f.bucket === bucket)) {
       found.push({ bucket, at: k, end: weekday ? k + 4 : k + 1 });

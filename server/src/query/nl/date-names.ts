@@ -8,7 +8,10 @@ import { sqlLiteral } from '../../core/sql-text.js';
  * header row) among `names`, lower-case day or month names.
  */
 export function namesColumn(tables: readonly SchemaTable[], names: readonly string[]): ColumnRef | undefined {
-  const isNames = (c: SchemaColumn): boolean => c.kind === 'text' && c.values.length > 0 && c.values.filter((v) => names.includes(v.toLowerCase())).length >= 0.8 * c.values.length;
+  const isNames = (c: SchemaColumn): boolean =>
+    c.kind === 'text' &&
+    c.values.length > 0 &&
+    c.values.filter((v) => names.includes(v.toLowerCase())).length >= 0.8 * c.values.length;
   for (const table of tables) {
     const column = table.columns.find(isNames);
     if (column) return { table, column };
@@ -18,6 +21,11 @@ export function namesColumn(tables: readonly SchemaTable[], names: readonly stri
 
 /** The names as `column` stores them ("Monday", "MONDAY": the sampled spelling, else capitalised), and the comparison with them. */
 export function namesCondition(column: SchemaColumn, names: readonly string[]): { values: string[]; rhs: string } {
-  const values = names.map((name) => column.values.find((v) => v.toLowerCase() === name) ?? name[0].toUpperCase() + name.slice(1));
-  return { values, rhs: values.length === 1 ? `= ${sqlLiteral(values[0])}` : `IN (${values.map(sqlLiteral).join(', ')})` };
+  const values = names.map(
+    (name) => column.values.find((v) => v.toLowerCase() === name) ?? name[0].toUpperCase() + name.slice(1),
+  );
+  return {
+    values,
+    rhs: values.length === 1 ? `= ${sqlLiteral(values[0])}` : `IN (${values.map(sqlLiteral).join(', ')})`,
+  };
 }

@@ -26,17 +26,37 @@ export type DateCue =
 export const openStart = '0001-01-01';
 export const openEnd = '9999-12-31';
 
-export const monthNames = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const monthNames = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 export const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-const unitWords: Record<string, DateUnit> = { day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year' };
+const unitWords: Record<string, DateUnit> = {
+  day: 'day',
+  week: 'week',
+  month: 'month',
+  quarter: 'quarter',
+  year: 'year',
+};
 const ordinals: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
 const ordinalSuffixes = new Set(['st', 'nd', 'rd', 'th']);
 /** Words after "since (the)" that make it the latest row's date: "since the last admitted student". */
 const latestWords = [['last'], ['latest'], ['most', 'recent'], ['newest']];
 
 /** Whether a token is a plausible year (1900-2100). */
-export const isYear = (t: Token | undefined): boolean => t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
+export const isYear = (t: Token | undefined): boolean =>
+  t?.kind === 'number' && /^\d{4}$/.test(t.text) && Number(t.text) >= 1900 && Number(t.text) <= 2100;
 /** The unit a word names, singular or plural ("weeks"). */
 export const unitOf = (t: Token | undefined): DateUnit | undefined => (t ? unitWords[t.lemma] : undefined);
 
@@ -70,7 +90,13 @@ function quarterPeriod(tokens: readonly Token[], at: number): DateCue | undefine
   if (!isYear(tokens[yearAt])) return undefined;
   const year = Number(tokens[yearAt].text);
   const first = 3 * (quarter.quarter - 1) + 1;
-  return { kind: 'period', from: monthPeriod(first, year).from, to: monthPeriod(first + 2, year).to, at, end: yearAt + 1 };
+  return {
+    kind: 'period',
+    from: monthPeriod(first, year).from,
+    to: monthPeriod(first + 2, year).to,
+    at,
+    end: yearAt + 1,
+  };
 }
 
 /** "weekends", "weekdays", "Mondays": the days of the week a word names. */
@@ -122,7 +148,13 @@ function elapsed(tokens: readonly Token[], at: number): DateCue[] | undefined {
   const asked = wordsAt(tokens, at, ['how', 'long']) ? 2 : wordsAt(tokens, at, ['how', 'many', 'days']) ? 3 : 0;
   if (asked === 0) return undefined;
   let k = at + asked;
-  for (const phrase of [['has', 'it', 'been'], ['have', 'passed'], ['has', 'passed'], ['in', 'days']]) if (wordsAt(tokens, k, phrase)) k += phrase.length;
+  for (const phrase of [
+    ['has', 'it', 'been'],
+    ['have', 'passed'],
+    ['has', 'passed'],
+    ['in', 'days'],
+  ])
+    if (wordsAt(tokens, k, phrase)) k += phrase.length;
   if (tokens[k]?.text !== 'since') return undefined;
   const the = tokens[k + 1]?.text === 'the' ? 1 : 0;
   const latest = latestWords.find((w) => wordsAt(tokens, k + 1 + the, w));
@@ -145,13 +177,15 @@ function format(tokens: readonly Token[], at: number): DateCue | undefined {
     return undefined;
   }
   if (k !== at || tokens[k]?.text !== 'in') return undefined;
-  for (const phrase of [['days'], ['no', 'of', 'days'], ['number', 'of', 'days']]) if (wordsAt(tokens, k + 1, phrase)) return { kind: 'format', as: 'days', at, end: k + 1 + phrase.length };
+  for (const phrase of [['days'], ['no', 'of', 'days'], ['number', 'of', 'days']])
+    if (wordsAt(tokens, k + 1, phrase)) return { kind: 'format', as: 'days', at, end: k + 1 + phrase.length };
   return undefined;
 }
 
 /** "represented as the first date of the quarter", "as the first day in the month": what a truncated date is. */
 function firstDay(tokens: readonly Token[], at: number): DateCue | undefined {
-  if (!wordsAt(tokens, at, ['as', 'the', 'first']) || !['day', 'date'].includes(tokens[at + 3]?.text ?? '')) return undefined;
+  if (!wordsAt(tokens, at, ['as', 'the', 'first']) || !['day', 'date'].includes(tokens[at + 3]?.text ?? ''))
+    return undefined;
   if (!['of', 'in'].includes(tokens[at + 4]?.text ?? '')) return undefined;
   const the = ['the', 'each', 'its'].includes(tokens[at + 5]?.text ?? '') ? 1 : 0;
   return unitOf(tokens[at + 5 + the]) ? { kind: 'format', as: 'date', at, end: at + 6 + the } : undefined;
@@ -161,7 +195,8 @@ function firstDay(tokens: readonly Token[], at: number): DateCue | undefined {
 function spanAt(tokens: readonly Token[], at: number): { from: string; to: string; end: number } | undefined {
   const t = tokens[at];
   const month = monthNames.indexOf(t?.text ?? '');
-  if (month >= 0 && isYear(tokens[at + 1])) return { ...monthPeriod(month + 1, Number(tokens[at + 1].text)), end: at + 2 };
+  if (month >= 0 && isYear(tokens[at + 1]))
+    return { ...monthPeriod(month + 1, Number(tokens[at + 1].text)), end: at + 2 };
   if (t?.kind !== 'date') return undefined;
   const day = new Date(`${t.text}T00:00:00Z`);
   if (Number.isNaN(day.getTime())) return undefined;
@@ -181,7 +216,8 @@ function betweenPeriod(tokens: readonly Token[], at: number): DateCue | undefine
 function ago(tokens: readonly Token[], at: number): DateCue | undefined {
   const amount = tokens[at];
   const unit = unitOf(tokens[at + 1]);
-  if (amount?.kind !== 'number' || !unit || tokens[at + 2]?.text !== 'ago' || Number(amount.text) > 10_000) return undefined;
+  if (amount?.kind !== 'number' || !unit || tokens[at + 2]?.text !== 'ago' || Number(amount.text) > 10_000)
+    return undefined;
   return { kind: 'ago', amount: Number(amount.text), unit, at, end: at + 3 };
 }
 
@@ -191,7 +227,13 @@ export function readDateCues(tokens: readonly Token[], at: number): DateCue[] | 
   const before = tokens[at - 1]?.text === 'the' ? tokens[at - 2] : tokens[at - 1];
   const days = ['on', 'during', 'over'].includes(before?.text ?? '') ? weekdays(tokens[at]) : undefined;
   if (days) return [{ kind: 'weekday', days, at, end: at + 1 }];
-  const one = betweenPeriod(tokens, at) ?? quarterPeriod(tokens, at) ?? calendarPeriod(tokens, at) ?? ago(tokens, at) ?? format(tokens, at) ?? firstDay(tokens, at);
+  const one =
+    betweenPeriod(tokens, at) ??
+    quarterPeriod(tokens, at) ??
+    calendarPeriod(tokens, at) ??
+    ago(tokens, at) ??
+    format(tokens, at) ??
+    firstDay(tokens, at);
   return one ? [one] : elapsed(tokens, at);
 }
 

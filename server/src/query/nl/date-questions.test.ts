@@ -34,7 +34,9 @@ describe('date questions over the example workspace', () => {
   beforeAll(async () => {
     workspace = copyExampleWorkspace();
     const file = path.join(workspace, 'query', 'sources.yaml');
-    service = await QueryService.create(loadQuerySetup(file), fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-dates-')), { error: () => undefined });
+    service = await QueryService.create(loadQuerySetup(file), fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-dates-')), {
+      error: () => undefined,
+    });
     nl = new NaturalLanguageService(service, loadNlSettings(file));
   }, 60_000);
   afterAll(async () => {
@@ -45,13 +47,27 @@ describe('date questions over the example workspace', () => {
   it('groups by calendar units: "per month", "quarterly", "which month ... the most"', async () => {
     const monthly = await ask('How many orders per month?');
     expect(monthly.sql).toContain(`CAST(date_trunc('month', t1."ordered_at") AS DATE) AS "month"`);
-    expect(monthly.rows).toEqual(await rows(`SELECT CAST(date_trunc('month', ordered_at) AS DATE), count(*) FROM shop.orders GROUP BY 1 ORDER BY 1`));
+    expect(monthly.rows).toEqual(
+      await rows(
+        `SELECT CAST(date_trunc('month', ordered_at) AS DATE), count(*) FROM shop.orders GROUP BY 1 ORDER BY 1`,
+      ),
+    );
     const quarterly = await ask('What is the quarterly total revenue?');
-    expect(quarterly.rows).toEqual(await rows(`SELECT CAST(date_trunc('quarter', ordered_at) AS DATE), sum(amount) FROM shop.orders GROUP BY 1 ORDER BY 1`));
+    expect(quarterly.rows).toEqual(
+      await rows(
+        `SELECT CAST(date_trunc('quarter', ordered_at) AS DATE), sum(amount) FROM shop.orders GROUP BY 1 ORDER BY 1`,
+      ),
+    );
     const busiest = await ask('Which month had the most orders? Return the month as a date and the number of orders.');
-    expect(busiest.rows).toEqual(await rows(`SELECT CAST(date_trunc('month', ordered_at) AS DATE) AS m, count(*) AS n FROM shop.orders GROUP BY 1 ORDER BY n DESC, m LIMIT 1`));
+    expect(busiest.rows).toEqual(
+      await rows(
+        `SELECT CAST(date_trunc('month', ordered_at) AS DATE) AS m, count(*) AS n FROM shop.orders GROUP BY 1 ORDER BY n DESC, m LIMIT 1`,
+      ),
+    );
     // The unit a question names is a column where the table has one (`month` of names, see date-names.test.ts), else a truncation.
-    expect((await ask('How many customers signed up each week?')).sql).toContain(`date_trunc('week', t1."signup_date")`);
+    expect((await ask('How many customers signed up each week?')).sql).toContain(
+      `date_trunc('week', t1."signup_date")`,
+    );
   });
 
   it('refuses a date grouping with nothing to count, and "as a date" with no grouping', async () => {
@@ -61,17 +77,37 @@ describe('date questions over the example workspace', () => {
 
   it('filters quarters, ranges of months and whole calendar units before the current one', async () => {
     const q1 = await ask('total revenue in the 1st quarter of 2024');
-    expect(q1.rows).toEqual(await rows(`SELECT sum(amount) FROM shop.orders WHERE ordered_at >= DATE '2024-01-01' AND ordered_at < DATE '2024-04-01'`));
-    expect((await ask('How many orders in Q2 2024?')).rows).toEqual(await rows(`SELECT count(*) FROM shop.orders WHERE ordered_at >= DATE '2024-04-01' AND ordered_at < DATE '2024-07-01'`));
+    expect(q1.rows).toEqual(
+      await rows(
+        `SELECT sum(amount) FROM shop.orders WHERE ordered_at >= DATE '2024-01-01' AND ordered_at < DATE '2024-04-01'`,
+      ),
+    );
+    expect((await ask('How many orders in Q2 2024?')).rows).toEqual(
+      await rows(
+        `SELECT count(*) FROM shop.orders WHERE ordered_at >= DATE '2024-04-01' AND ordered_at < DATE '2024-07-01'`,
+      ),
+    );
     const range = await ask('How many customers signed up between March 2023 and May 2023?');
-    expect(range.rows).toEqual(await rows(`SELECT count(*) FROM shop.customers WHERE signup_date >= DATE '2023-03-01' AND signup_date < DATE '2023-06-01'`));
+    expect(range.rows).toEqual(
+      await rows(
+        `SELECT count(*) FROM shop.customers WHERE signup_date >= DATE '2023-03-01' AND signup_date < DATE '2023-06-01'`,
+      ),
+    );
     const previous = await ask('How many orders in the previous week?');
-    expect(previous.sql).toContain(`t1."ordered_at" >= date_trunc('week', current_date) - INTERVAL 1 WEEK AND t1."ordered_at" < date_trunc('week', current_date)`);
+    expect(previous.sql).toContain(
+      `t1."ordered_at" >= date_trunc('week', current_date) - INTERVAL 1 WEEK AND t1."ordered_at" < date_trunc('week', current_date)`,
+    );
     const excluded = await ask('How many orders in the last 3 months not including the current month?');
-    expect(excluded.sql).toContain(`>= date_trunc('month', current_date) - INTERVAL 3 MONTH AND t1."ordered_at" < date_trunc('month', current_date)`);
-    expect((await ask('How many customers signed up this year?')).sql).toContain(`< date_trunc('year', current_date) + INTERVAL 1 YEAR`);
+    expect(excluded.sql).toContain(
+      `>= date_trunc('month', current_date) - INTERVAL 3 MONTH AND t1."ordered_at" < date_trunc('month', current_date)`,
+    );
+    expect((await ask('How many customers signed up this year?')).sql).toContain(
+      `< date_trunc('year', current_date) + INTERVAL 1 YEAR`,
+    );
     // A rolling window stays one, in calendar units.
-    expect((await ask('How many orders in the last 6 months?')).sql).toContain(`t1."ordered_at" >= current_date - INTERVAL 6 MONTH`);
+    expect((await ask('How many orders in the last 6 months?')).sql).toContain(
+      `t1."ordered_at" >= current_date - INTERVAL 6 MONTH`,
+    );
   });
 
   it('refuses two separate periods, which one WHERE cannot hold', async () => {
@@ -85,7 +121,9 @@ describe('date questions over the example workspace', () => {
     const mondays = await ask('total revenue on Mondays');
     expect(mondays.rows).toEqual(await rows(`SELECT sum(amount) FROM shop.orders WHERE dayofweek(ordered_at) = 1`));
     const ago = await ask('How many customers signed up 3 years ago?');
-    expect(ago.rows).toEqual(await rows(`SELECT count(*) FROM shop.customers WHERE year(signup_date) = year(current_date) - 3`));
+    expect(ago.rows).toEqual(
+      await rows(`SELECT count(*) FROM shop.customers WHERE year(signup_date) = year(current_date) - 3`),
+    );
     const since = await ask('How many days since the last order?');
     expect(since.sql).toContain(`date_diff('day', max(t1."ordered_at"), current_date)`);
     expect(since.rows).toEqual(await rows(`SELECT date_diff('day', max(ordered_at), current_date) FROM shop.orders`));

@@ -23,7 +23,9 @@ export function daysBetween(start: SchemaColumn, end: SchemaColumn): SchemaColum
 }
 
 const dateOf = (link: Link): Extract<Candidate, { kind: 'column' }> | undefined =>
-  link.candidates.find((c): c is Extract<Candidate, { kind: 'column' }> => c.kind === 'column' && c.column.kind === 'date');
+  link.candidates.find(
+    (c): c is Extract<Candidate, { kind: 'column' }> => c.kind === 'column' && c.column.kind === 'date',
+  );
 
 /** Whether the words before `link` say it starts or ends a span. */
 function roleOf(tokens: readonly Token[], link: Link): 'start' | 'end' | undefined {
@@ -39,7 +41,11 @@ function roleOf(tokens: readonly Token[], link: Link): 'start' | 'end' | undefin
  * ("to", "and"): the links with every mention of the two columns (`absorbed`) replaced by one link, at
  * the span word, to the days between them. Undefined when the question has no such span.
  */
-export function linkDateSpan(tokens: readonly Token[], links: readonly Link[], free: (k: number) => boolean): { links: Link[]; absorbed: Link[] } | undefined {
+export function linkDateSpan(
+  tokens: readonly Token[],
+  links: readonly Link[],
+  free: (k: number) => boolean,
+): { links: Link[]; absorbed: Link[] } | undefined {
   const at = tokens.findIndex((t, k) => spanWords.has(t.text) && free(k));
   if (at < 0) return undefined;
   const dated = links.filter((l) => dateOf(l) !== undefined);
@@ -47,12 +53,20 @@ export function linkDateSpan(tokens: readonly Token[], links: readonly Link[], f
   if (columns.length !== 2) return undefined;
   const table: SchemaTable = dateOf(dated[0])!.table;
   if (dated.some((l) => dateOf(l)!.table !== table)) return undefined;
-  const roles = (column: SchemaColumn): ('start' | 'end' | undefined)[] => dated.filter((l) => dateOf(l)!.column === column).map((l) => roleOf(tokens, l));
+  const roles = (column: SchemaColumn): ('start' | 'end' | undefined)[] =>
+    dated.filter((l) => dateOf(l)!.column === column).map((l) => roleOf(tokens, l));
   const [first, second] = columns;
   const firstStarts = roles(first).includes('start') || roles(second).includes('end');
   const secondStarts = roles(second).includes('start') || roles(first).includes('end');
   if (firstStarts === secondStarts) return undefined;
   const [start, end] = firstStarts ? [first, second] : [second, first];
-  const span: Link = { start: at, end: at + 1, candidates: [{ kind: 'column', table, column: daysBetween(start, end) }] };
-  return { links: [...links.filter((l) => !dated.includes(l)), span].sort((a, b) => a.start - b.start), absorbed: dated };
+  const span: Link = {
+    start: at,
+    end: at + 1,
+    candidates: [{ kind: 'column', table, column: daysBetween(start, end) }],
+  };
+  return {
+    links: [...links.filter((l) => !dated.includes(l)), span].sort((a, b) => a.start - b.start),
+    absorbed: dated,
+  };
 }

@@ -16,7 +16,9 @@ export function bucketSql(bucket: Bucket, column: string, type: SchemaColumn): s
 
 /** The first day of the calendar unit `amount` units before the current one. */
 const unitStart = (unit: DateUnit, amount: number): string =>
-  amount === 0 ? `date_trunc('${unit}', current_date)` : `date_trunc('${unit}', current_date) - INTERVAL ${amount} ${unit.toUpperCase()}`;
+  amount === 0
+    ? `date_trunc('${unit}', current_date)`
+    : `date_trunc('${unit}', current_date) - INTERVAL ${amount} ${unit.toUpperCase()}`;
 
 /**
  * The condition "`column` lies in the `amount` whole calendar units before the current one" (the
@@ -28,14 +30,16 @@ export function calendarCondition(column: string, amount: number, unit: DateUnit
 }
 
 /** "`column` is within the last `amount` units" (a rolling window ending today). */
-export const recentCondition = (column: string, amount: number, unit: DateUnit): string => `${column} >= current_date - INTERVAL ${amount} ${unit.toUpperCase()}`;
+export const recentCondition = (column: string, amount: number, unit: DateUnit): string =>
+  `${column} >= current_date - INTERVAL ${amount} ${unit.toUpperCase()}`;
 
 /** "`column` falls in the calendar unit `amount` units ago" ("2 years ago": the whole of that year). */
 export const agoCondition = (column: string, amount: number, unit: DateUnit): string =>
   `date_trunc('${unit}', ${column}) = date_trunc('${unit}', current_date - INTERVAL ${amount} ${unit.toUpperCase()})`;
 
 /** "`column` (a number of a year) is the year `amount` years ago". */
-export const yearsAgoCondition = (column: string, amount: number): string => `${column} = year(current_date) - ${amount}`;
+export const yearsAgoCondition = (column: string, amount: number): string =>
+  `${column} = year(current_date) - ${amount}`;
 
 /** "`column` falls on one of `days` (0 Sunday ... 6 Saturday)". */
 export const weekdayCondition = (column: string, days: readonly number[]): string =>

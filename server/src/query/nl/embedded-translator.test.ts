@@ -29,7 +29,9 @@ const orders: SchemaTable = {
 };
 const schema: SchemaContext = {
   tables: [customers, orders],
-  relationships: [{ from: { table: 'shop.orders', column: 'customer_id' }, to: { table: 'shop.customers', column: 'id' } }],
+  relationships: [
+    { from: { table: 'shop.orders', column: 'customer_id' }, to: { table: 'shop.customers', column: 'id' } },
+  ],
   synonyms: [],
 };
 
@@ -61,7 +63,10 @@ describe('embedded translator on generated questions', () => {
     const translator = new EmbeddedTranslator();
     const outcomes = { sql: 0, refused: 0 };
     for (let i = 0; i < 600; i++) {
-      const words = Array.from({ length: 1 + Math.floor(next() * 9) }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+      const words = Array.from(
+        { length: 1 + Math.floor(next() * 9) },
+        () => vocabulary[Math.floor(next() * vocabulary.length)],
+      );
       const question = words.join(' ');
       try {
         const { sql } = await translator.translate(question, schema, async (s) => void (await parser.parse(s)));
@@ -79,7 +84,11 @@ describe('embedded translator on generated questions', () => {
   });
 
   it('keeps a sampled value with quotes and semicolons inside one escaped literal', async () => {
-    const { sql } = await new EmbeddedTranslator().translate("how many orders with status it's; drop table x", schema, async (s) => void (await parser.parse(s)));
+    const { sql } = await new EmbeddedTranslator().translate(
+      "how many orders with status it's; drop table x",
+      schema,
+      async (s) => void (await parser.parse(s)),
+    );
     expect(sql).toBe(`SELECT count(*) AS "count" FROM "shop"."orders" AS t1 WHERE t1."status" = 'it''s; DROP TABLE x'`);
   });
 });

@@ -22,15 +22,22 @@ export class EmbeddedTranslator implements Translator {
   readonly name = 'embedded';
   private indexed?: { schema: SchemaContext; index: SchemaIndex };
 
-  async translate(question: string, schema: SchemaContext, check: (sql: string) => Promise<void>): Promise<Translation> {
+  async translate(
+    question: string,
+    schema: SchemaContext,
+    check: (sql: string) => Promise<void>,
+  ): Promise<Translation> {
     if (question.length > maxQuestionLength)
-      throw notUnderstood(`The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`, schema);
+      throw notUnderstood(
+        `The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`,
+        schema,
+      );
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
     const { index } = this.indexed;
     const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index).build();
-    const translation = translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
+    const translation =
+      translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
     await check(translation.sql);
     return translation;
   }
 }
-

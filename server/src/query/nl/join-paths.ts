@@ -60,17 +60,24 @@ export function joinTables(
   for (const table of tables) {
     if (aliases.has(table)) continue;
     const steps = relationshipPath(schema, main, table);
-    if (!steps) refuse(`No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`);
+    if (!steps)
+      refuse(
+        `No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`,
+      );
     for (const { step, from, to } of steps) {
       const target = byKey.get(to)!;
       if (aliases.has(target)) continue;
       const alias = `t${aliases.size + 1}`;
       aliases.set(target, alias);
-      const [fromColumn, toColumn] = step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
+      const [fromColumn, toColumn] =
+        step.from.table === from ? [step.from.column, step.to.column] : [step.to.column, step.from.column];
       const left = `${aliases.get(byKey.get(from)!)}.${sqlIdent(fromColumn)}`;
       const right = `${alias}.${sqlIdent(toColumn)}`;
       // Keys stored with different types (a text id referencing a number) are compared as text.
-      const kinds = [byKey.get(from)!.columns.find((c) => c.name === fromColumn)?.kind, target.columns.find((c) => c.name === toColumn)?.kind];
+      const kinds = [
+        byKey.get(from)!.columns.find((c) => c.name === fromColumn)?.kind,
+        target.columns.find((c) => c.name === toColumn)?.kind,
+      ];
       const on = kinds[0] === kinds[1] ? `${left} = ${right}` : `CAST(${left} AS VARCHAR) = CAST(${right} AS VARCHAR)`;
       sql += ` JOIN ${qualified(target)} AS ${alias} ON ${on}`;
     }
@@ -83,7 +90,8 @@ export function labelReference(schema: SchemaContext, main: SchemaTable, table: 
   const label = labelColumn(table);
   const step = schema.relationships.find(
     (r) =>
-      (r.from.table === main.key && r.to.table === table.key && r.to.column === label.name) || (r.to.table === main.key && r.from.table === table.key && r.from.column === label.name),
+      (r.from.table === main.key && r.to.table === table.key && r.to.column === label.name) ||
+      (r.to.table === main.key && r.from.table === table.key && r.from.column === label.name),
   );
   const name = step ? (step.from.table === main.key ? step.from.column : step.to.column) : undefined;
   return main.columns.find((c) => c.name === name);

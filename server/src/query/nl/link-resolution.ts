@@ -40,7 +40,10 @@ function mergeTableColumns(plan: PlanContext, input: readonly Link[]): Link[] {
   ]);
   for (const link of input) {
     const previous = links[links.length - 1];
-    const tables = previous?.end === link.start && !counted.has(previous.start) ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table) : [];
+    const tables =
+      previous?.end === link.start && !counted.has(previous.start)
+        ? previous.candidates.filter((c) => c.kind === 'table').map((c) => c.table)
+        : [];
     const column = link.candidates.find((c) => c.kind === 'column' && tables.includes(c.table));
     if (column) links[links.length - 1] = { start: previous.start, end: link.end, candidates: [column] };
     else links.push(link);
@@ -53,8 +56,12 @@ function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
   const named = links.filter((l) => l.candidates[0].kind === 'table');
   for (const [k, first] of named.entries()) {
     const again = named.slice(k + 1).find((l) => l.candidates[0].table === first.candidates[0].table);
-    const clause = again && plan.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
-    if (again && clause) plan.refuse(`"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`);
+    const clause =
+      again && plan.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
+    if (again && clause)
+      plan.refuse(
+        `"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`,
+      );
   }
 }
 
@@ -63,20 +70,28 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   // "the name of the shop": a column followed by "of <table>" belongs to that table; so does a value
   // right before a table's name ("the Computer Science program").
   const between = next ? plan.tokens.slice(link.end, next.start).map((t) => t.text) : [];
-  const ofTable = between.length > 0 ? between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every') : link.candidates[0].kind === 'value';
+  const ofTable =
+    between.length > 0
+      ? between.every((w) => w === 'of' || w === 'the' || w === 'a' || w === 'each' || w === 'every')
+      : link.candidates[0].kind === 'value';
   const owner = next && ofTable ? next.candidates.find((c) => c.kind === 'table') : undefined;
   // "the state of New York": a value right after the name of a column it is a value of belongs to that column.
   const gap = previous ? plan.tokens.slice(previous.end, link.start).map((t) => t.text) : [];
-  const named = gap.every((w) => w === 'of' || w === 'is') ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column) : undefined;
+  const named = gap.every((w) => w === 'of' || w === 'is')
+    ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column)
+    : undefined;
   // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that table's.
-  const having = gap.length > 0 && ['with', 'whose'].includes(gap[0]) && gap.slice(1).every((w) => ['a', 'an', 'the'].includes(w));
+  const having =
+    gap.length > 0 && ['with', 'whose'].includes(gap[0]) && gap.slice(1).every((w) => ['a', 'an', 'the'].includes(w));
   const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
   const table = link.candidates.find((c) => c.kind === 'table');
   if (table && link.candidates[0].kind !== 'value') return table;
   return (
     link.candidates.find((c) => c.kind === 'value' && named?.includes(c.column)) ??
     // "the easiness scores ... show courses and scores": a word naming a column named before is that column again.
-    link.candidates.find((c) => c.kind === 'column' && plan.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column)) ??
+    link.candidates.find(
+      (c) => c.kind === 'column' && plan.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column),
+    ) ??
     link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
     link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
     link.candidates.find((c) => plan.tables.includes(c.table)) ??

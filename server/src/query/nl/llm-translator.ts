@@ -30,7 +30,9 @@ export function describeSchema(schema: SchemaContext): string {
     });
     return `${t.source}.${t.name}(${columns.join(', ')})`;
   });
-  const relationships = schema.relationships.map((r) => `${r.from.table}.${r.from.column} = ${r.to.table}.${r.to.column}`);
+  const relationships = schema.relationships.map(
+    (r) => `${r.from.table}.${r.from.column} = ${r.to.table}.${r.to.column}`,
+  );
   return `Tables:\n${lines.join('\n')}${relationships.length ? `\nJoin keys:\n${relationships.join('\n')}` : ''}`;
 }
 
@@ -57,7 +59,11 @@ export class LlmTranslator implements Translator {
 
   constructor(private readonly settings: LlmSettings) {}
 
-  async translate(question: string, schema: SchemaContext, check: (sql: string) => Promise<void>): Promise<Translation> {
+  async translate(
+    question: string,
+    schema: SchemaContext,
+    check: (sql: string) => Promise<void>,
+  ): Promise<Translation> {
     const messages: ChatMessage[] = [
       { role: 'system', content: systemPrompt },
       {
@@ -108,12 +114,19 @@ export class LlmTranslator implements Translator {
         signal: AbortSignal.timeout(this.settings.timeoutMs ?? 60_000),
       });
     } catch (error) {
-      throw new HttpError(502, `The language model at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`, 'NL_LLM_UNAVAILABLE');
+      throw new HttpError(
+        502,
+        `The language model at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`,
+        'NL_LLM_UNAVAILABLE',
+      );
     }
-    if (!response.ok) throw new HttpError(502, `The language model answered HTTP ${response.status}`, 'NL_LLM_UNAVAILABLE');
-    const body = (await response.json().catch(() => undefined)) as { choices?: { message?: { content?: unknown } }[] } | undefined;
+    if (!response.ok)
+      throw new HttpError(502, `The language model answered HTTP ${response.status}`, 'NL_LLM_UNAVAILABLE');
+    const body = (await response.json().catch(() => undefined)) as
+      { choices?: { message?: { content?: unknown } }[] } | undefined;
     const content = body?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new HttpError(502, 'The language model answered without a message', 'NL_LLM_UNAVAILABLE');
+    if (typeof content !== 'string')
+      throw new HttpError(502, 'The language model answered without a message', 'NL_LLM_UNAVAILABLE');
     return content;
   }
 }

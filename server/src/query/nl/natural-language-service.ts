@@ -38,7 +38,12 @@ export class NaturalLanguageService {
   /** The schema context, read on first use and again once it is older than a few minutes. */
   schemaContext(): Promise<SchemaContext> {
     if (!this.schema || Date.now() - this.schema.at > schemaLifetimeMs) {
-      const context = buildSchemaContext(this.service.catalog, this.settings, (sql) => this.service.sql(sql), this.service.setup.limits.timeoutMs);
+      const context = buildSchemaContext(
+        this.service.catalog,
+        this.settings,
+        (sql) => this.service.sql(sql),
+        this.service.setup.limits.timeoutMs,
+      );
       this.schema = { context, at: Date.now() };
       context.catch(() => (this.schema = undefined));
     }
@@ -48,7 +53,12 @@ export class NaturalLanguageService {
   /** Translates and runs `question`; throws 413 (too long), 422 (not understood), or the engine's errors. */
   async ask(question: string): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
     if (question.trim() === '') throw new HttpError(400, 'The question is empty', 'BAD_REQUEST');
-    if (question.length > maxQuestionLength) throw new HttpError(413, `The question is ${question.length} characters long; the limit is ${maxQuestionLength}`, 'QUESTION_TOO_LONG');
+    if (question.length > maxQuestionLength)
+      throw new HttpError(
+        413,
+        `The question is ${question.length} characters long; the limit is ${maxQuestionLength}`,
+        'QUESTION_TOO_LONG',
+      );
     const schema = await this.schemaContext();
     let outcome: QueryOutcome | undefined;
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
@@ -56,8 +66,16 @@ export class NaturalLanguageService {
       try {
         outcome = await this.service.sql(sql);
       } catch (error) {
-        if (error instanceof HttpError && this.translator.name === 'embedded' && (error.status === 400 || error.status === 404)) {
-          throw new HttpError(422, `The question was translated into a query that does not run (${error.detail}); rephrase it`, 'QUESTION_NOT_UNDERSTOOD');
+        if (
+          error instanceof HttpError &&
+          this.translator.name === 'embedded' &&
+          (error.status === 400 || error.status === 404)
+        ) {
+          throw new HttpError(
+            422,
+            `The question was translated into a query that does not run (${error.detail}); rephrase it`,
+            'QUESTION_NOT_UNDERSTOOD',
+          );
         }
         throw error;
       }
@@ -68,11 +86,19 @@ export class NaturalLanguageService {
     } catch (error) {
       if (error instanceof HttpError) throw error;
       // A question is user input: a translator fault is reported as not understood, never as a 500.
-      throw new HttpError(422, `The question could not be translated (${(error as Error).message})`, 'QUESTION_NOT_UNDERSTOOD');
+      throw new HttpError(
+        422,
+        `The question could not be translated (${(error as Error).message})`,
+        'QUESTION_NOT_UNDERSTOOD',
+      );
     }
     if (!outcome) throw new Error('the translator returned without running its query');
     return {
-      answer: answerSentence(outcome, translation.meaning, translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql)),
+      answer: answerSentence(
+        outcome,
+        translation.meaning,
+        translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql),
+      ),
       generated_query: translation.sql,
       results: outcome.rows,
       outcome,

@@ -88,7 +88,10 @@ describe('embedded translator over the example workspace', () => {
     const { status, body } = await ask(app, 'What is the average order amount by region?');
     expect(status).toBe(200);
     expect(body.generated_query).toMatch(/JOIN "shop"."customers"/);
-    const expected = await sql(app, 'SELECT c.region, avg(o.amount) AS a FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY a DESC');
+    const expected = await sql(
+      app,
+      'SELECT c.region, avg(o.amount) AS a FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY a DESC',
+    );
     expect(body.results.map((r) => [r.region, r.avg_amount])).toEqual(expected.map((r) => [r.region, r.a]));
     expect(body.answer).toMatch(/^Average amount by region \(4 groups\): [A-Z]+: [\d.,]+; /);
   });
@@ -131,8 +134,13 @@ describe('embedded translator over the example workspace', () => {
 
   it('compares with the average: "above the average"', async () => {
     const { body } = await ask(app, 'products with price above the average');
-    expect(body.generated_query).toBe('SELECT t1.* FROM "lake"."products" AS t1 WHERE t1."price" > (SELECT avg("price") FROM "lake"."products")');
-    const expected = await sql(app, 'SELECT count(*) AS n FROM lake.products WHERE price > (SELECT avg(price) FROM lake.products)');
+    expect(body.generated_query).toBe(
+      'SELECT t1.* FROM "lake"."products" AS t1 WHERE t1."price" > (SELECT avg("price") FROM "lake"."products")',
+    );
+    const expected = await sql(
+      app,
+      'SELECT count(*) AS n FROM lake.products WHERE price > (SELECT avg(price) FROM lake.products)',
+    );
     expect(body.results).toHaveLength(Number(expected[0].n));
   });
 
@@ -145,8 +153,13 @@ describe('embedded translator over the example workspace', () => {
     const year = await ask(app, 'How many customers signed up in 2023?');
     expect(year.body.generated_query).toContain('year(t1."signup_date") = 2023');
     const month = await ask(app, 'shipped orders in March 2024');
-    expect(month.body.generated_query).toContain(`t1."ordered_at" >= DATE '2024-03-01' AND t1."ordered_at" < DATE '2024-04-01'`);
-    const [expected] = await sql(app, "SELECT count(*) AS n FROM shop.orders WHERE status = 'shipped' AND ordered_at >= DATE '2024-03-01' AND ordered_at < DATE '2024-04-01'");
+    expect(month.body.generated_query).toContain(
+      `t1."ordered_at" >= DATE '2024-03-01' AND t1."ordered_at" < DATE '2024-04-01'`,
+    );
+    const [expected] = await sql(
+      app,
+      "SELECT count(*) AS n FROM shop.orders WHERE status = 'shipped' AND ordered_at >= DATE '2024-03-01' AND ordered_at < DATE '2024-04-01'",
+    );
     expect(month.body.results).toHaveLength(Number(expected.n));
     const recent = await ask(app, 'How many orders in the last 30 days?');
     expect(recent.body.generated_query).toContain('current_date - INTERVAL 30 DAY');
@@ -169,19 +182,29 @@ describe('embedded translator over the example workspace', () => {
 
   it('puts count conditions in HAVING and ranks groups by their count', async () => {
     const having = await ask(app, 'Which regions have more than 25 customers?');
-    expect(having.body.generated_query).toBe('SELECT t1."region" FROM "shop"."customers" AS t1 GROUP BY t1."region" HAVING count(*) > 25');
+    expect(having.body.generated_query).toBe(
+      'SELECT t1."region" FROM "shop"."customers" AS t1 GROUP BY t1."region" HAVING count(*) > 25',
+    );
     const expected = await sql(app, 'SELECT region FROM shop.customers GROUP BY region HAVING count(*) > 25');
     expect(having.body.results.map((r) => r.region).sort()).toEqual(expected.map((r) => r.region).sort());
     const perEntity = await ask(app, 'Which customers have 3 or more orders?');
-    expect(perEntity.body.generated_query).toMatch(/GROUP BY t1."name", t1."id" HAVING count\(DISTINCT t2."id"\) >= 3$/);
+    expect(perEntity.body.generated_query).toMatch(
+      /GROUP BY t1."name", t1."id" HAVING count\(DISTINCT t2."id"\) >= 3$/,
+    );
     const common = await ask(app, 'What is the most common status of orders?');
-    expect(common.body.generated_query).toBe('SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC, t1."status" ASC LIMIT 1');
+    expect(common.body.generated_query).toBe(
+      'SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC, t1."status" ASC LIMIT 1',
+    );
     expect(common.body.answer).toMatch(/^The status is \w+\.$/);
   });
 
   it('orders without aggregating: "sort ... by", "in descending order of", "customers by region"', async () => {
-    expect((await ask(app, 'Sort customer names by their signup date')).body.generated_query).toBe('SELECT t1."name" FROM "shop"."customers" AS t1 ORDER BY t1."signup_date" ASC');
-    expect((await ask(app, 'list products in descending order of price')).body.generated_query).toMatch(/ORDER BY t1."price" DESC$/);
+    expect((await ask(app, 'Sort customer names by their signup date')).body.generated_query).toBe(
+      'SELECT t1."name" FROM "shop"."customers" AS t1 ORDER BY t1."signup_date" ASC',
+    );
+    expect((await ask(app, 'list products in descending order of price')).body.generated_query).toMatch(
+      /ORDER BY t1."price" DESC$/,
+    );
     expect((await ask(app, 'customers by region')).body.generated_query).toMatch(/ORDER BY t1."region"$/);
   });
 
@@ -196,7 +219,9 @@ describe('embedded translator over the example workspace', () => {
   it('reads ontology labels as words for columns ("region code" labels customers.region in ontology.ttl)', async () => {
     const { status, body } = await ask(app, 'How many customers per region code?');
     expect(status).toBe(200);
-    expect(body.generated_query).toBe('SELECT t1."region", count(*) AS "count" FROM "shop"."customers" AS t1 GROUP BY t1."region" ORDER BY "count" DESC');
+    expect(body.generated_query).toBe(
+      'SELECT t1."region", count(*) AS "count" FROM "shop"."customers" AS t1 GROUP BY t1."region" ORDER BY "count" DESC',
+    );
   });
 
   it('says so when nothing matches', async () => {
@@ -240,7 +265,13 @@ describe('hostile input', () => {
   });
 
   it('answers 400 to a missing, empty or non-string question', async () => {
-    for (const payload of [{}, { question: '' }, { question: 42 }, { question: ['how many customers'] }, { question: null }]) {
+    for (const payload of [
+      {},
+      { question: '' },
+      { question: 42 },
+      { question: ['how many customers'] },
+      { question: null },
+    ]) {
       const response = await app.inject({ method: 'POST', url, payload });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toHaveProperty('detail');
@@ -344,7 +375,10 @@ async function fakeLlm(replies: string[]): Promise<{
 
 describe('LLM translator (OpenAI-compatible chat completions)', () => {
   it('prompts with the schema and sample values, and retries once with the error of an invalid statement', async () => {
-    const llm = await fakeLlm(['Sure: ```sql\nDELETE FROM shop.orders\n```', "```sql\nSELECT count(*) AS n FROM shop.customers WHERE region = 'EU'\n```"]);
+    const llm = await fakeLlm([
+      'Sure: ```sql\nDELETE FROM shop.orders\n```',
+      "```sql\nSELECT count(*) AS n FROM shop.customers WHERE region = 'EU'\n```",
+    ]);
     const app = await start({
       NL_LLM_BASE_URL: llm.url,
       NL_LLM_MODEL: 'test-model',

@@ -28,7 +28,6 @@ export interface NlSettings {
   synonyms: DeclaredSynonym[];
 }
 
-
 function columnPath(value: unknown, at: string): ColumnPath {
   const parts = typeof value === 'string' ? value.split('.') : [];
   if (parts.length !== 3 || parts.some((p) => p === '')) throw new Error(`${at} must be source.table.column`);
@@ -51,9 +50,11 @@ export function nlSettingsOf(section: unknown): NlSettings {
   });
   const synonyms = (Array.isArray(section.synonyms) ? section.synonyms : []).map((entry: unknown, i) => {
     const at = `natural_language.synonyms[${i}]`;
-    if (!isObject(entry) || !Array.isArray(entry.words) || typeof entry.means !== 'string') throw new Error(`${at} needs words (a list) and means`);
+    if (!isObject(entry) || !Array.isArray(entry.words) || typeof entry.means !== 'string')
+      throw new Error(`${at} needs words (a list) and means`);
     const parts = entry.means.split('.');
-    if (parts.length < 2 || parts.length > 3) throw new Error(`${at}.means must be source.table or source.table.column`);
+    if (parts.length < 2 || parts.length > 3)
+      throw new Error(`${at}.means must be source.table or source.table.column`);
     if (entry.value !== undefined && parts.length !== 3) throw new Error(`${at}.value needs means to name a column`);
     return {
       words: entry.words.map((w) => String(w).toLowerCase()),

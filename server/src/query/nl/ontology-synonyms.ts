@@ -5,7 +5,8 @@ import { loadMapping, type TermMap } from '../sparql/r2rml.js';
 import { rdfType } from '../sparql/rdf.js';
 import type { DeclaredSynonym } from './nl-settings.js';
 
-const constantIri = (map: TermMap): string | undefined => (map.kind === 'constant' && map.term.type === 'iri' ? map.term.value : undefined);
+const constantIri = (map: TermMap): string | undefined =>
+  map.kind === 'constant' && map.term.type === 'iri' ? map.term.value : undefined;
 
 /**
  * Ontology labels as synonyms: the label of a class mapped from a table names that table, the label
@@ -36,7 +37,8 @@ export function ontologySynonyms(sourcesFile: string): DeclaredSynonym[] {
     const label = labels.get(classIri ?? predicate)?.toLowerCase();
     if (!label) continue;
     if (classIri) synonyms.push({ words: [label], source, table });
-    else if (triple.object.kind === 'column') synonyms.push({ words: [label], source, table, column: triple.object.column });
+    else if (triple.object.kind === 'column')
+      synonyms.push({ words: [label], source, table, column: triple.object.column });
   }
   return synonyms;
 }

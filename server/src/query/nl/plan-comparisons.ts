@@ -13,18 +13,27 @@ type CompareCue = CueOf<'compare'>;
 export function compare(plan: PlanContext, cue: CompareCue): void {
   if (cue.average) return compareWithAverage(plan, cue);
   if (cue.implied) {
-    const target = plan.impliedColumn(cue.implied) ?? plan.refuse(`Could not tell which column "${plan.tokens[cue.at].text}" compares`);
+    const target =
+      plan.impliedColumn(cue.implied) ??
+      plan.refuse(`Could not tell which column "${plan.tokens[cue.at].text}" compares`);
     const rhs = comparisonSql(cue.op, cue.values);
     plan.where.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`);
     return;
   }
-  const compared = cue.values.length === 0 ? columnThenNumber(plan, cue) : cue.year ? comparedYear(plan, cue) : comparedNumber(plan, cue);
+  const compared =
+    cue.values.length === 0
+      ? columnThenNumber(plan, cue)
+      : cue.year
+        ? comparedYear(plan, cue)
+        : comparedNumber(plan, cue);
   if (!compared) return;
   const { target, values } = compared;
-  if (values.length > 1 && cue.op !== '=' && cue.op !== 'between') plan.refuse(`Cannot compare with several numbers at "${plan.tokens[cue.at].text}"`);
+  if (values.length > 1 && cue.op !== '=' && cue.op !== 'between')
+    plan.refuse(`Cannot compare with several numbers at "${plan.tokens[cue.at].text}"`);
   // A year kept as text (Spider's "Year" columns) is compared as a number.
   const textYear = target.column.kind === 'text' && /year/i.test(target.column.name);
-  if (target.column.kind !== 'number' && !textYear) plan.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
+  if (target.column.kind !== 'number' && !textYear)
+    plan.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
   const rhs = comparisonSql(cue.op, values);
   plan.where.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`, textYear);
 }
@@ -38,7 +47,8 @@ interface Compared {
 function columnThenNumber(plan: PlanContext, cue: CompareCue): Compared {
   const link = plan.linkAfter(cue.end);
   const number = link ? plan.tokens[link.end] : undefined;
-  if (!link || link.chosen.kind !== 'column' || number?.kind !== 'number') plan.refuse(`Could not read the comparison at "${plan.tokens[cue.at].text}"`);
+  if (!link || link.chosen.kind !== 'column' || number?.kind !== 'number')
+    plan.refuse(`Could not read the comparison at "${plan.tokens[cue.at].text}"`);
   plan.used.add(link);
   return { target: { table: link.chosen.table, column: link.chosen.column }, values: [Number(number.text)] };
 }
@@ -48,7 +58,11 @@ function comparedYear(plan: PlanContext, cue: CompareCue): Compared | undefined 
   const year = yearColumn(plan, cue.at);
   if (year.kind === 'number') return { target: year.ref, values: cue.values };
   const rhs = comparisonSql(cue.op, cue.values);
-  plan.where.condition(year.ref, (c) => `year(${c}) ${rhs}`, `the year of ${year.ref.column.name} ${describeComparison(rhs)}`);
+  plan.where.condition(
+    year.ref,
+    (c) => `year(${c}) ${rhs}`,
+    `the year of ${year.ref.column.name} ${describeComparison(rhs)}`,
+  );
   return undefined;
 }
 
@@ -59,7 +73,8 @@ function comparedYear(plan: PlanContext, cue: CompareCue): Compared | undefined 
 function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefined {
   const before = plan.numberColumnBefore(cue.at);
   const after = plan.linkAfter(cue.end);
-  const counted = after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table ? after.chosen.table : undefined;
+  const counted =
+    after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table ? after.chosen.table : undefined;
   if (after && counted && cue.values.length === 1 && cue.op !== 'between' && !plan.having) {
     plan.used.add(after);
     plan.having = { op: cue.op, value: cue.values[0], table: counted };
@@ -81,8 +96,13 @@ function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefine
 function compareWithAverage(plan: PlanContext, cue: CompareCue): void {
   const implied = cue.implied ? plan.impliedColumn(cue.implied) : undefined;
   const after = plan.linkAfter(cue.end);
-  const link = implied ? undefined : after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !plan.used.has(after) ? after : plan.numberColumnBefore(cue.at);
-  if (!implied && (!link || link.chosen.kind !== 'column')) plan.refuse(`Could not tell which number "${plan.tokens[cue.at].text} the average" compares`);
+  const link = implied
+    ? undefined
+    : after?.chosen.kind === 'column' && after.chosen.column.kind === 'number' && !plan.used.has(after)
+      ? after
+      : plan.numberColumnBefore(cue.at);
+  if (!implied && (!link || link.chosen.kind !== 'column'))
+    plan.refuse(`Could not tell which number "${plan.tokens[cue.at].text} the average" compares`);
   if (link) plan.used.add(link);
   const { table, column } = implied ?? (link!.chosen as { table: SchemaTable; column: SchemaColumn });
   // "amount more than the average amount": the column named before is the same comparison.

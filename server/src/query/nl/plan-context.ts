@@ -106,7 +106,9 @@ export class PlanContext implements QuestionReading {
 
   /** The nearest column link ending at or before token `at`, of a number column. */
   numberColumnBefore(at: number): Resolved | undefined {
-    return [...this.links].reverse().find((l) => l.end <= at && l.chosen.kind === 'column' && l.chosen.column.kind === 'number');
+    return [...this.links]
+      .reverse()
+      .find((l) => l.end <= at && l.chosen.kind === 'column' && l.chosen.column.kind === 'number');
   }
 
   /** The words of tokens `[at, end)`, for refusals that quote the question. */
@@ -131,7 +133,10 @@ export class PlanContext implements QuestionReading {
   impliedColumn(kind: Implied): ColumnRef | undefined {
     const test = impliedTests[kind];
     if (!test) return undefined;
-    const tables = [...this.tables, ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined)];
+    const tables = [
+      ...this.tables,
+      ...this.schema.tables.filter((t) => !this.tables.includes(t) && this.path(this.tables[0], t) !== undefined),
+    ];
     for (const table of tables) {
       const column = table.columns.find(test);
       if (!column) continue;

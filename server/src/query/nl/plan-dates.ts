@@ -13,40 +13,64 @@ import { sqlLiteral } from '../../core/sql-text.js';
 export function dateCondition(plan: PlanContext, cue: Cue): void {
   if (cue.kind === 'recent') {
     const date = dateColumn(plan, cue.at);
-    plan.where.condition(date, (c) => recentCondition(c, cue.amount, cue.unit), `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`);
+    plan.where.condition(
+      date,
+      (c) => recentCondition(c, cue.amount, cue.unit),
+      `${date.column.name} is in the last ${cue.amount} ${cue.unit}(s)`,
+    );
   } else if (cue.kind === 'calendar') {
     const date = dateColumn(plan, cue.at);
-    const which = cue.amount === 0 ? `the current ${cue.unit}` : `the ${cue.amount} ${cue.unit}(s) before the current one`;
+    const which =
+      cue.amount === 0 ? `the current ${cue.unit}` : `the ${cue.amount} ${cue.unit}(s) before the current one`;
     plan.where.condition(date, (c) => calendarCondition(c, cue.amount, cue.unit), `${date.column.name} is in ${which}`);
   } else if (cue.kind === 'ago') agoFilter(plan, cue);
   else if (cue.kind === 'weekday') weekdayFilter(plan, cue.days, cue.at);
   else if (cue.kind === 'period') {
     const date = findDateColumn(plan, cue.at);
     const [from, to] = [sqlLiteral(cue.from), sqlLiteral(cue.to)];
-    if (date) plan.where.condition(date, (c) => `${c} >= DATE ${from} AND ${c} < DATE ${to}`, `${date.column.name} is from ${cue.from} to before ${cue.to}`);
+    if (date)
+      plan.where.condition(
+        date,
+        (c) => `${c} >= DATE ${from} AND ${c} < DATE ${to}`,
+        `${date.column.name} is from ${cue.from} to before ${cue.to}`,
+      );
     else monthNameFilter(plan, monthsOfPeriod(cue.from, cue.to));
   } else if (cue.kind === 'month') {
     const date = findDateColumn(plan, cue.at);
-    if (date) plan.where.condition(date, (c) => `month(${c}) = ${cue.month}`, `${date.column.name} is in month ${cue.month}`);
+    if (date)
+      plan.where.condition(date, (c) => `month(${c}) = ${cue.month}`, `${date.column.name} is in month ${cue.month}`);
     else monthNameFilter(plan, { months: [cue.month] });
   }
 }
 
 /** "in June 2021 and in December 2021" asks for two sets of rows, which one WHERE cannot say ("after X and before Y" is one range). */
 export function refuseTwoPeriods(plan: PlanContext): void {
-  const bounded = plan.cues.filter((c) => c.kind === 'month' || (c.kind === 'period' && c.from !== openStart && c.to !== openEnd));
-  if (bounded.length > 1) plan.refuse('The question names two periods; ask about one period (or a range: "between June 2021 and December 2021")');
+  const bounded = plan.cues.filter(
+    (c) => c.kind === 'month' || (c.kind === 'period' && c.from !== openStart && c.to !== openEnd),
+  );
+  if (bounded.length > 1)
+    plan.refuse(
+      'The question names two periods; ask about one period (or a range: "between June 2021 and December 2021")',
+    );
 }
 
 /** "registered 2 years ago": a column holding years equals that year; a date falls in that calendar unit. */
 function agoFilter(plan: PlanContext, cue: CueOf<'ago'>): void {
   const year = cue.unit === 'year' ? yearColumn(plan, cue.at) : undefined;
   if (year?.kind === 'number') {
-    plan.where.condition(year.ref, (c) => yearsAgoCondition(c, cue.amount), `${year.ref.column.name} is ${cue.amount} year(s) ago`);
+    plan.where.condition(
+      year.ref,
+      (c) => yearsAgoCondition(c, cue.amount),
+      `${year.ref.column.name} is ${cue.amount} year(s) ago`,
+    );
     return;
   }
   const date = year?.ref ?? dateColumn(plan, cue.at);
-  plan.where.condition(date, (c) => agoCondition(c, cue.amount, cue.unit), `${date.column.name} is ${cue.amount} ${cue.unit}(s) ago`);
+  plan.where.condition(
+    date,
+    (c) => agoCondition(c, cue.amount, cue.unit),
+    `${date.column.name} is ${cue.amount} ${cue.unit}(s) ago`,
+  );
 }
 
 /**
@@ -56,12 +80,19 @@ function agoFilter(plan: PlanContext, cue: CueOf<'ago'>): void {
 function weekdayFilter(plan: PlanContext, days: readonly number[], at: number): void {
   const named = linkedNamesColumn(plan, dayNames);
   if (named) {
-    const { values, rhs } = namesCondition(named.column, days.map((d) => dayNames[d]));
+    const { values, rhs } = namesCondition(
+      named.column,
+      days.map((d) => dayNames[d]),
+    );
     plan.where.filter(named, rhs, `${named.column.name} is ${values.join(' or ')}`);
     return;
   }
   const date = dateColumn(plan, at);
-  plan.where.condition(date, (c) => weekdayCondition(c, days), `${date.column.name} falls on ${days.map((d) => dayNames[d]).join(' or ')}`);
+  plan.where.condition(
+    date,
+    (c) => weekdayCondition(c, days),
+    `${date.column.name} falls on ${days.map((d) => dayNames[d]).join(' or ')}`,
+  );
 }
 
 /**
@@ -70,26 +101,44 @@ function weekdayFilter(plan: PlanContext, days: readonly number[], at: number): 
  */
 function monthNameFilter(plan: PlanContext, period: { year?: number; months: number[] } | undefined): void {
   const named = linkedNamesColumn(plan, monthNames);
-  if (!named) plan.refuse('The question names a date or month, but none of its tables has a date column or a column of month names');
-  if (!period) plan.refuse(`A period that is not whole months of one year cannot be compared with ${named.column.name}, which holds month names`);
-  const { values, rhs } = namesCondition(named.column, period.months.map((m) => monthNames[m - 1]));
+  if (!named)
+    plan.refuse(
+      'The question names a date or month, but none of its tables has a date column or a column of month names',
+    );
+  if (!period)
+    plan.refuse(
+      `A period that is not whole months of one year cannot be compared with ${named.column.name}, which holds month names`,
+    );
+  const { values, rhs } = namesCondition(
+    named.column,
+    period.months.map((m) => monthNames[m - 1]),
+  );
   plan.where.filter(named, rhs, `${named.column.name} is ${values.join(' or ')}`);
   if (period.year === undefined) return;
   const year = yearColumnOf(named.table);
-  if (!year) plan.refuse(`${named.table.name} stores months by name but has no year column to compare ${period.year} with`);
-  plan.where.filter({ table: named.table, column: year }, `= ${period.year}`, `${year.name} is ${period.year}`, year.kind === 'text');
+  if (!year)
+    plan.refuse(`${named.table.name} stores months by name but has no year column to compare ${period.year} with`);
+  plan.where.filter(
+    { table: named.table, column: year },
+    `= ${period.year}`,
+    `${year.name} is ${period.year}`,
+    year.kind === 'text',
+  );
 }
 
 /** A column of the question's tables holding `names` (see date-names.ts); the words naming it ("in the month of") are part of the filter. */
 function linkedNamesColumn(plan: PlanContext, names: readonly string[]): ColumnRef | undefined {
   const named = namesColumn(plan.tables, names);
-  for (const l of plan.links) if (named && l.chosen.kind === 'column' && l.chosen.column === named.column) plan.used.add(l);
+  for (const l of plan.links)
+    if (named && l.chosen.kind === 'column' && l.chosen.column === named.column) plan.used.add(l);
   return named;
 }
 
 /** The column a year is about: a linked or own column holding years as numbers or text, else a date column. */
 export function yearColumn(plan: PlanContext, near: number): { kind: 'date' | 'number'; ref: ColumnRef } {
-  const linked = plan.links.find((l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind !== 'date');
+  const linked = plan.links.find(
+    (l) => l.chosen.kind === 'column' && /year/i.test(l.chosen.column.name) && l.chosen.column.kind !== 'date',
+  );
   if (linked && linked.chosen.kind === 'column') {
     plan.used.add(linked);
     return { kind: 'number', ref: { table: linked.chosen.table, column: linked.chosen.column } };
@@ -107,7 +156,10 @@ export function yearColumn(plan: PlanContext, near: number): { kind: 'date' | 'n
  * transaction's), else of the question's other tables. Refused when there is none.
  */
 export function dateColumn(plan: PlanContext, near: number): ColumnRef {
-  return findDateColumn(plan, near) ?? plan.refuse('The question names a date or year, but none of its tables has a date column');
+  return (
+    findDateColumn(plan, near) ??
+    plan.refuse('The question names a date or year, but none of its tables has a date column')
+  );
 }
 
 /** The date column of a date phrase at token `near` (see {@link dateColumn}), or undefined when the question's tables have none. */
@@ -115,7 +167,8 @@ function findDateColumn(plan: PlanContext, near: number): ColumnRef | undefined 
   const linked = plan.links.find((l) => l.chosen.kind === 'column' && l.chosen.column.kind === 'date');
   if (linked && linked.chosen.kind === 'column') {
     // "predicted to graduate": every word naming the column is part of the date phrase.
-    for (const l of plan.links) if (l.chosen.kind === 'column' && l.chosen.column === linked.chosen.column) plan.used.add(l);
+    for (const l of plan.links)
+      if (l.chosen.kind === 'column' && l.chosen.column === linked.chosen.column) plan.used.add(l);
     return { table: linked.chosen.table, column: linked.chosen.column };
   }
   const before = plan.links
@@ -147,7 +200,8 @@ export function bucketGroups(plan: PlanContext): ColumnRef[] {
 /** "as a date" needs a date grouping to describe, "in days" / "as an integer" a count of days: refused where there is none. */
 export function checkFormats(plan: PlanContext, buckets: readonly ColumnRef[]): void {
   for (const cue of plan.cue('format')) {
-    if (cue.as === 'date' && !buckets.some((b) => b.bucket && b.bucket !== 'weekday')) plan.refuse('"as a date" needs a grouping by a calendar unit ("per month") to describe');
+    if (cue.as === 'date' && !buckets.some((b) => b.bucket && b.bucket !== 'weekday'))
+      plan.refuse('"as a date" needs a grouping by a calendar unit ("per month") to describe');
     if (cue.as === 'days' && plan.cue('elapsed').length === 0 && !plan.dateSpan)
       plan.refuse('"in days" or "as an integer" is only read for the days since the latest date or between two dates');
   }

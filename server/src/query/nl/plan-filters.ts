@@ -16,9 +16,14 @@ export function readFilters(plan: PlanContext): void {
   for (const match of plan.textMatches) textMatchFilter(plan, match);
   for (const { link, value } of plan.equalities) {
     const resolved = plan.links.find((l) => l.start === link.start);
-    if (resolved?.chosen.kind !== 'column' || resolved.chosen.column.kind !== 'number') plan.refuse(`Could not tell what the number ${value} is`);
+    if (resolved?.chosen.kind !== 'column' || resolved.chosen.column.kind !== 'number')
+      plan.refuse(`Could not tell what the number ${value} is`);
     plan.used.add(resolved);
-    plan.where.filter({ table: resolved.chosen.table, column: resolved.chosen.column }, `= ${value}`, `${resolved.chosen.column.name} is ${value}`);
+    plan.where.filter(
+      { table: resolved.chosen.table, column: resolved.chosen.column },
+      `= ${value}`,
+      `${resolved.chosen.column.name} is ${value}`,
+    );
   }
   refuseTwoPeriods(plan);
   for (const cue of plan.cues) {
@@ -33,7 +38,8 @@ function refuseOrAcrossColumns(plan: PlanContext): void {
     if (t.text !== 'or' || plan.cues.some((c) => c.at <= k && k < c.end)) continue;
     const before = plan.links.find((l) => l.end === k);
     const after = plan.links.find((l) => l.start === k + 1);
-    if (!before || !after || alternatives(plan, before).indexOf(after) < 0) plan.refuse('"or" between conditions on different columns is not supported');
+    if (!before || !after || alternatives(plan, before).indexOf(after) < 0)
+      plan.refuse('"or" between conditions on different columns is not supported');
   }
 }
 
@@ -42,7 +48,13 @@ function valueFilter(plan: PlanContext, link: Resolved): void {
   const chosen = link.chosen as Extract<Resolved['chosen'], { kind: 'value' }>;
   plan.used.add(link);
   // "status is refunded": the column named before its value is part of the filter.
-  const named = plan.links.find((l) => l.end <= link.start && l.chosen.kind === 'column' && l.chosen.column === chosen.column && plan.linkAfter(l.end) === link);
+  const named = plan.links.find(
+    (l) =>
+      l.end <= link.start &&
+      l.chosen.kind === 'column' &&
+      l.chosen.column === chosen.column &&
+      plan.linkAfter(l.end) === link,
+  );
   if (named) plan.used.add(named);
   // ...and so is one named right after it ("Italian food": food_type = 'italian').
   const after = plan.linkAfter(link.end);
@@ -53,12 +65,22 @@ function valueFilter(plan: PlanContext, link: Resolved): void {
     for (const l of chain) plan.used.add(l);
     if (link !== chain[0]) return;
     const values = [...new Set(chain.map((l) => (l.chosen as { value: string }).value))];
-    plan.where.filter(ref, `IN (${values.map(sqlLiteral).join(', ')})`, `${chosen.column.name} is ${values.join(' or ')}`);
+    plan.where.filter(
+      ref,
+      `IN (${values.map(sqlLiteral).join(', ')})`,
+      `${chosen.column.name} is ${values.join(' or ')}`,
+    );
     return;
   }
   // "from LAX to ORD" matched twice on one column: the two values are different roles, not one filter.
-  const other = plan.links.find((l) => l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value);
-  if (other) plan.refuse(`Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`);
+  const other = plan.links.find(
+    (l) =>
+      l !== link && l.chosen.kind === 'value' && l.chosen.column === chosen.column && l.chosen.value !== chosen.value,
+  );
+  if (other)
+    plan.refuse(
+      `Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`,
+    );
   plan.where.filter(ref, `= ${sqlLiteral(chosen.value)}`, `${chosen.column.name} is ${chosen.value}`);
 }
 
@@ -68,9 +90,11 @@ function alternatives(plan: PlanContext, link: Resolved): Resolved[] {
   const column = (link.chosen as { column: SchemaColumn }).column;
   const chain = [link];
   const ofColumn = (l: Resolved): boolean => l.chosen.kind === 'value' && l.chosen.column === column;
-  const joined = (a: Resolved, b: Resolved): boolean => b.start === a.end + 1 && tokens[a.end].text === 'or' && ofColumn(a) && ofColumn(b);
+  const joined = (a: Resolved, b: Resolved): boolean =>
+    b.start === a.end + 1 && tokens[a.end].text === 'or' && ofColumn(a) && ofColumn(b);
   for (let at = links.indexOf(link); at > 0 && joined(links[at - 1], links[at]); at--) chain.unshift(links[at - 1]);
-  for (let at = links.indexOf(link); at < links.length - 1 && joined(links[at], links[at + 1]); at++) chain.push(links[at + 1]);
+  for (let at = links.indexOf(link); at < links.length - 1 && joined(links[at], links[at + 1]); at++)
+    chain.push(links[at + 1]);
   return chain;
 }
 
@@ -83,7 +107,11 @@ function flagFilters(plan: PlanContext): void {
     if (plan.used.has(link) || link.chosen.kind !== 'column' || !isFlagColumn(link.chosen.column)) continue;
     plan.used.add(link);
     const holds = withoutBefore(plan.tokens, link) === undefined;
-    plan.where.filter({ table: link.chosen.table, column: link.chosen.column }, `= ${holds}`, `${link.chosen.column.name} is ${holds}`);
+    plan.where.filter(
+      { table: link.chosen.table, column: link.chosen.column },
+      `= ${holds}`,
+      `${link.chosen.column.name} is ${holds}`,
+    );
   }
 }
 
@@ -93,7 +121,10 @@ function flagFilters(plan: PlanContext): void {
  * table named before it, matched ignoring case.
  */
 function textMatchFilter(plan: PlanContext, match: TextMatch): void {
-  const link = match.columnAt !== undefined ? plan.linkAfter(match.columnAt) : [...plan.links].reverse().find((l) => l.end <= match.at);
+  const link =
+    match.columnAt !== undefined
+      ? plan.linkAfter(match.columnAt)
+      : [...plan.links].reverse().find((l) => l.end <= match.at);
   const between = link && match.columnAt === undefined ? plan.tokens.slice(link.end, match.at) : [];
   const chosen = link && between.every((t) => t.kind === 'word' && fillerWords.has(t.text)) ? link.chosen : undefined;
   const ref: ColumnRef | undefined =
@@ -103,7 +134,10 @@ function textMatchFilter(plan: PlanContext, match: TextMatch): void {
         ? { table: chosen.table, column: labelColumn(chosen.table) }
         : undefined;
   const how = { prefix: 'starts with', suffix: 'ends with', contains: 'contains' }[match.mode];
-  if (!link || !ref) plan.refuse(`Could not tell which text should ${{ prefix: 'start with', suffix: 'end with', contains: 'contain' }[match.mode]} "${match.text}"`);
+  if (!link || !ref)
+    plan.refuse(
+      `Could not tell which text should ${{ prefix: 'start with', suffix: 'end with', contains: 'contain' }[match.mode]} "${match.text}"`,
+    );
   if (chosen?.kind === 'column') plan.used.add(link);
   plan.where.condition(ref, (c) => textMatchSql(match.mode, c, match.text), `${ref.column.name} ${how} ${match.text}`);
 }

@@ -25,13 +25,20 @@ export function readAggregates(plan: PlanContext): AggregateCue[] {
   // "number of products" where a column is called Number_products: the column, not a count.
   const numberColumn = (a: AggregateCue): boolean => {
     const next = a.fn === 'count' ? plan.links.find((l) => l.start === a.end) : undefined;
-    return next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number';
+    return (
+      next?.chosen.kind === 'column' && /num/i.test(next.chosen.column.name) && next.chosen.column.kind === 'number'
+    );
   };
   // ...and "maximum number of final tables" is the maximum of that number.
-  const afterAggregate = (a: AggregateCue): boolean => a.fn === 'count' && aggregates.some((b) => b.fn !== 'count' && b.end === a.at);
+  const afterAggregate = (a: AggregateCue): boolean =>
+    a.fn === 'count' && aggregates.some((b) => b.fn !== 'count' && b.end === a.at);
   // "the total number of citations" with a citation_num column is the sum of that column.
   return aggregates.flatMap((a) =>
-    numberColumn(a) && plan.tokens[a.at].text === 'total' ? [{ ...a, fn: 'sum' as const }] : numberColumn(a) || afterAggregate(a) ? [] : [a],
+    numberColumn(a) && plan.tokens[a.at].text === 'total'
+      ? [{ ...a, fn: 'sum' as const }]
+      : numberColumn(a) || afterAggregate(a)
+        ? []
+        : [a],
   );
 }
 
@@ -47,15 +54,26 @@ export interface Counting {
  * What is counted: the table (or column) right after "how many" / "number of"; "the stadium with the
  * most concerts": a superlative right before a table counts that table.
  */
-export function readCount(plan: PlanContext, aggregates: readonly AggregateCue[], superlative: SuperlativeCue | undefined): Counting {
+export function readCount(
+  plan: PlanContext,
+  aggregates: readonly AggregateCue[],
+  superlative: SuperlativeCue | undefined,
+): Counting {
   const frequency = superlative?.implied === 'frequency';
   // Only "most", "least" and "fewest" count: "the highest mountains" ranks them by a number.
   const counting = superlative !== undefined && ['most', 'least', 'fewest'].includes(plan.tokens[superlative.at].text);
-  const mostOf = frequency || (superlative && counting && !superlative.implied && plan.linkAfter(superlative.end)?.chosen.kind === 'table') ? superlative : undefined;
+  const mostOf =
+    frequency ||
+    (superlative && counting && !superlative.implied && plan.linkAfter(superlative.end)?.chosen.kind === 'table')
+      ? superlative
+      : undefined;
   const countCue =
     aggregates.find((a) => a.fn === 'count') ??
-    (mostOf && superlative ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end } : undefined);
-  const countTarget = countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? plan.linkAfter(countCue.end) : undefined;
+    (mostOf && superlative
+      ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end }
+      : undefined);
+  const countTarget =
+    countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? plan.linkAfter(countCue.end) : undefined;
   if (countTarget) plan.used.add(countTarget);
   return { countCue, countTarget, frequency };
 }
@@ -66,11 +84,18 @@ export function readMeasures(plan: PlanContext, aggregates: readonly AggregateCu
   for (const a of aggregates.filter((x) => x.fn !== 'count')) {
     const ref = measured(plan, a) ?? plan.refuse(`Could not tell which number to take the ${aggregateNames[a.fn]} of`);
     // "their average ratings ordered by the highest average rating": one aggregate, named twice.
-    if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column)) measures.push({ fn: a.fn, ref, name: `${a.fn}_${ref.column.name}` });
+    if (!measures.some((m) => m.fn === a.fn && m.ref.column === ref.column))
+      measures.push({ fn: a.fn, ref, name: `${a.fn}_${ref.column.name}` });
   }
   for (const cue of plan.cue('elapsed')) {
     const ref = dateColumn(plan, cue.at);
-    measures.push({ fn: 'max', ref, name: `days_since_latest_${ref.column.name}`, wrap: daysSince, meaning: `days since the latest ${ref.column.name}` });
+    measures.push({
+      fn: 'max',
+      ref,
+      name: `days_since_latest_${ref.column.name}`,
+      wrap: daysSince,
+      meaning: `days since the latest ${ref.column.name}`,
+    });
   }
   return measures;
 }
@@ -81,7 +106,9 @@ export function readMeasures(plan: PlanContext, aggregates: readonly AggregateCu
  */
 function measured(plan: PlanContext, a: AggregateCue): ColumnRef | undefined {
   const isFilter = (l: Resolved): boolean => plan.used.has(l) && l.chosen.kind === 'value';
-  const link = plan.links.find((l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !isFilter(l));
+  const link = plan.links.find(
+    (l) => l.start >= a.end && l.chosen.kind === 'column' && l.chosen.column.kind === 'number' && !isFilter(l),
+  );
   if (link?.chosen.kind === 'column') {
     plan.used.add(link);
     return { table: link.chosen.table, column: link.chosen.column };
@@ -113,6 +140,8 @@ export function superlativeColumn(plan: PlanContext, cue: SuperlativeCue): Colum
     // "the shop whose number of products is the largest": a superlative ending the question ranks the number before it.
     unused(cue.end === plan.tokens.length ? plan.numberColumnBefore(cue.at) : undefined) ??
     (cue.implied ? plan.impliedColumn(cue.implied) : undefined) ??
-    (plan.cue('aggregate').length > 0 ? undefined : plan.refuse('Could not tell what "highest", "lowest", "most" or "least" compares'))
+    (plan.cue('aggregate').length > 0
+      ? undefined
+      : plan.refuse('Could not tell what "highest", "lowest", "most" or "least" compares'))
   );
 }

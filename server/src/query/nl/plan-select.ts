@@ -1,4 +1,13 @@
-import { aggregateNames, columnSql, defaultMeasure, groupedColumn, keyColumn, labelColumn, tallyColumn, type ColumnRef } from './column-roles.js';
+import {
+  aggregateNames,
+  columnSql,
+  defaultMeasure,
+  groupedColumn,
+  keyColumn,
+  labelColumn,
+  tallyColumn,
+  type ColumnRef,
+} from './column-roles.js';
 import { bucketSql } from './date-sql.js';
 import { joinTables } from './join-paths.js';
 import type { CountCondition, CueOf, PlanContext, Resolved } from './plan-context.js';
@@ -77,7 +86,13 @@ class QueryWriter {
 
   write(): PlannedQuery {
     const { plan, shape } = this;
-    if (plan.having && shape.countTarget?.chosen.kind === 'table' && shape.measures.length === 0 && this.groupSelect.length === 0 && shape.projection.length === 0)
+    if (
+      plan.having &&
+      shape.countTarget?.chosen.kind === 'table' &&
+      shape.measures.length === 0 &&
+      this.groupSelect.length === 0 &&
+      shape.projection.length === 0
+    )
       return this.countMatching(plan.having, shape.countTarget.chosen.table);
     if (plan.having) this.havingGroups(plan.having);
     if (this.aggregated) this.aggregateSelect();
@@ -116,7 +131,17 @@ class QueryWriter {
       sql,
       meaning: `number of ${counted.name} with ${having.op} ${having.value} ${having.table.name}${this.plan.where.text}`,
       grouped: false,
-      parts: { select: [`count(*) AS ${sqlIdent('count')}`], from: `(${sql}) AS one`, where: [], groupBy: [], keys: [], keyIds: [], aggregated: true, counted: 'rows', limited: false },
+      parts: {
+        select: [`count(*) AS ${sqlIdent('count')}`],
+        from: `(${sql}) AS one`,
+        where: [],
+        groupBy: [],
+        keys: [],
+        keyIds: [],
+        aggregated: true,
+        counted: 'rows',
+        limited: false,
+      },
     };
   }
 
@@ -134,7 +159,8 @@ class QueryWriter {
     const entityKey = projected || !entity ? undefined : keyColumn(entity);
     if (entityKey && rows[0].table === entity) this.groups.push({ table: rows[0].table, column: entityKey });
     const key = keyColumn(having.table);
-    const counted = key && this.from.joined ? `count(DISTINCT ${this.col({ table: having.table, column: key })})` : 'count(*)';
+    const counted =
+      key && this.from.joined ? `count(DISTINCT ${this.col({ table: having.table, column: key })})` : 'count(*)';
     this.having = ` HAVING ${counted} ${having.op} ${having.value}`;
   }
 
@@ -148,11 +174,15 @@ class QueryWriter {
       // "business names and their average ratings": a column of another table than the aggregated one, with
       // "their"/"its", names the rows the aggregate is taken per (grouped by that table's key too).
       const aggregatedTable = shape.countTarget?.chosen.table ?? shape.measures[0]?.ref.table;
-      const per = aggregatedTable !== undefined && p.table !== aggregatedTable && this.plan.tokens.some((t) => t.text === 'their' || t.text === 'its');
+      const per =
+        aggregatedTable !== undefined &&
+        p.table !== aggregatedTable &&
+        this.plan.tokens.some((t) => t.text === 'their' || t.text === 'its');
       if (!per && !shape.groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
         this.plan.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
       const key = per ? keyColumn(p.table) : undefined;
-      if (key && key !== p.column && !groups.some((g) => g.column === key)) groups.push({ table: p.table, column: key });
+      if (key && key !== p.column && !groups.some((g) => g.column === key))
+        groups.push({ table: p.table, column: key });
       groups.push(p);
       select.splice(groupSelect.length, 0, this.col(p));
       groupSelect.push(p);
@@ -167,8 +197,10 @@ class QueryWriter {
     if (groups.length > 0) {
       const first = shape.countCue ? 'count' : shape.measures[0].name;
       // A series over dates ("monthly totals") reads in date order, then by the other groups; other groups rank by their aggregate.
-      if (this.order.length === 0 && shape.buckets.length > 0 && !superlative) this.order.push(...groupSelect.map((g) => `${this.col(g)} ASC`));
-      if (this.order.length === 0) this.order.push(`${sqlIdent(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
+      if (this.order.length === 0 && shape.buckets.length > 0 && !superlative)
+        this.order.push(...groupSelect.map((g) => `${this.col(g)} ASC`));
+      if (this.order.length === 0)
+        this.order.push(`${sqlIdent(first)} ${superlative && !superlative.descending ? 'ASC' : 'DESC'}`);
       if (superlative && this.limit === undefined && !shape.listsAll) this.limit = 1;
       this.meaning = undefined;
     } else if (superlative) this.plan.refuse('A "most" or "least" needs something to compare: say what to group by');
@@ -189,12 +221,14 @@ class QueryWriter {
       // A table of tallies (a `count` column per row, as check-ins per day): how many is their sum.
       expression = `sum(${this.col({ table: main, column: tally })})`;
       what = `${main.name} (sum of ${tally.name})`;
-    } else if (this.from.joined && keyColumn(main)) expression = `count(DISTINCT ${this.col({ table: main, column: keyColumn(main)! })})`;
+    } else if (this.from.joined && keyColumn(main))
+      expression = `count(DISTINCT ${this.col({ table: main, column: keyColumn(main)! })})`;
     // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked groups.
     // ...but not "the year with the most number of concerts", where the count only ranks.
     const askedApart = shape.aggregates.some((a) => a.fn === 'count' && a.at !== shape.superlative?.end);
     const countShown = !shape.rankByCount || shape.top !== undefined || askedApart;
-    if (shape.rankByCount && this.groupSelect.length > 0) this.order.push(`${expression} ${shape.superlative!.descending ? 'DESC' : 'ASC'}`);
+    if (shape.rankByCount && this.groupSelect.length > 0)
+      this.order.push(`${expression} ${shape.superlative!.descending ? 'DESC' : 'ASC'}`);
     if (countShown || this.groupSelect.length === 0) this.select.push(`${expression} AS ${sqlIdent('count')}`);
     this.meaning = `number of ${what}${this.plan.where.text}`;
   }
@@ -207,10 +241,15 @@ class QueryWriter {
     else this.select.push(`${this.alias(shape.main)}.*`);
     // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
     if (!plan.having) this.groups.splice(0);
-    if (!shape.orderLink) for (const g of shape.groupLinks) if (g.chosen.kind === 'column') this.order.push(this.col({ table: g.chosen.table, column: g.chosen.column }));
+    if (!shape.orderLink)
+      for (const g of shape.groupLinks)
+        if (g.chosen.kind === 'column') this.order.push(this.col({ table: g.chosen.table, column: g.chosen.column }));
     const { rankBy } = shape;
     if (rankBy) {
-      if (!plan.toOne(shape.main, rankBy.table)) plan.refuse(`Ranking ${shape.main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`);
+      if (!plan.toOne(shape.main, rankBy.table))
+        plan.refuse(
+          `Ranking ${shape.main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`,
+        );
       this.order.push(`${this.col(rankBy)} ${shape.superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
       if (!shape.listsAll) this.limit ??= 1;
     }
@@ -221,17 +260,35 @@ class QueryWriter {
     const { shape, plan, order } = this;
     const { orderLink, countCue, top } = shape;
     const descending = plan.cue('direction')[0]?.descending ?? plan.cue('superlative')[0]?.descending ?? false;
-    const orderedMeasure = orderLink?.chosen.kind === 'column' ? shape.measures.find((m) => m.ref.column === (orderLink.chosen as { column: SchemaColumn }).column) : undefined;
-    const byCount = orderLink?.chosen.kind === 'table' && countCue !== undefined && this.groups.length > 0 && this.select.some((s) => s.endsWith(` AS ${sqlIdent('count')}`));
+    const orderedMeasure =
+      orderLink?.chosen.kind === 'column'
+        ? shape.measures.find((m) => m.ref.column === (orderLink.chosen as { column: SchemaColumn }).column)
+        : undefined;
+    const byCount =
+      orderLink?.chosen.kind === 'table' &&
+      countCue !== undefined &&
+      this.groups.length > 0 &&
+      this.select.some((s) => s.endsWith(` AS ${sqlIdent('count')}`));
     if (byCount) {
       // "ordered by the number of restaurants": the count already shown.
-      order.splice(0, order.length, `${sqlIdent('count')} ${(plan.cue('direction')[0]?.descending ?? true) ? 'DESC' : 'ASC'}`);
+      order.splice(
+        0,
+        order.length,
+        `${sqlIdent('count')} ${(plan.cue('direction')[0]?.descending ?? true) ? 'DESC' : 'ASC'}`,
+      );
     } else if (orderLink && orderedMeasure) {
       // "ordered by the highest average rating": the aggregate already shown.
       order.splice(0, order.length, `${sqlIdent(orderedMeasure.name)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (orderLink) {
-      const ref = { table: orderLink.chosen.table, column: orderLink.chosen.kind === 'table' ? labelColumn(orderLink.chosen.table) : (orderLink.chosen as { column: SchemaColumn }).column };
-      if (!this.from.aliases.has(ref.table)) plan.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
+      const ref = {
+        table: orderLink.chosen.table,
+        column:
+          orderLink.chosen.kind === 'table'
+            ? labelColumn(orderLink.chosen.table)
+            : (orderLink.chosen as { column: SchemaColumn }).column,
+      };
+      if (!this.from.aliases.has(ref.table))
+        plan.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
       order.unshift(`${this.col(ref)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (top && order.length === 0) {
       const measure = defaultMeasure(shape.main) ?? plan.refuse(`Could not tell what "top ${top.n}" ranks by`);
@@ -243,15 +300,19 @@ class QueryWriter {
   private query(): PlannedQuery {
     const { shape, plan, groups, groupSelect, order, limit, from } = this;
     // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..." lists each once.
-    const distinct = (plan.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !this.aggregated ? 'DISTINCT ' : '';
+    const distinct =
+      (plan.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !this.aggregated ? 'DISTINCT ' : '';
     // Groups tied on a ranked aggregate come in the order of their values, so a LIMIT keeps the same ones every time.
-    if (limit !== undefined && groups.length > 0 && order.length > 0) for (const g of groupSelect) if (!order.some((o) => o.startsWith(this.col(g)))) order.push(`${this.col(g)} ASC`);
+    if (limit !== undefined && groups.length > 0 && order.length > 0)
+      for (const g of groupSelect) if (!order.some((o) => o.startsWith(this.col(g)))) order.push(`${this.col(g)} ASC`);
     const sql =
       `SELECT ${distinct}${this.select.join(', ')} FROM ${from.sql}${plan.where.sql}` +
       (groups.length ? ` GROUP BY ${groups.map((g) => this.col(g)).join(', ')}${this.having}` : '') +
       (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
       (limit !== undefined ? ` LIMIT ${limit}` : '');
-    const keyRefs = this.aggregated ? groupSelect : shape.groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
+    const keyRefs = this.aggregated
+      ? groupSelect
+      : shape.groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
     return {
       sql,
       meaning: this.meaning,

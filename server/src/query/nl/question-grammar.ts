@@ -1,4 +1,13 @@
-import { isYear, monthNames, monthPeriod, openEnd, openStart, readDateCues, type DateCue, type DateUnit } from './date-phrases.js';
+import {
+  isYear,
+  monthNames,
+  monthPeriod,
+  openEnd,
+  openStart,
+  readDateCues,
+  type DateCue,
+  type DateUnit,
+} from './date-phrases.js';
 import { wordsAt, type Token } from './question-words.js';
 
 /** The column a superlative adjective implies ("oldest": age, "cheapest": price). */
@@ -133,10 +142,54 @@ const comparatives: Record<string, { op: Comparison; implied: Implied }> = {
   pricier: { op: '>', implied: 'price' },
 };
 
-const highWords = new Set(['long', 'longest', 'high', 'highest', 'old', 'oldest', 'large', 'largest', 'big', 'biggest', 'most', 'new', 'newest', 'late', 'latest']);
-const lowWords = new Set(['short', 'shortest', 'low', 'lowest', 'young', 'youngest', 'small', 'smallest', 'least', 'early', 'earliest']);
+const highWords = new Set([
+  'long',
+  'longest',
+  'high',
+  'highest',
+  'old',
+  'oldest',
+  'large',
+  'largest',
+  'big',
+  'biggest',
+  'most',
+  'new',
+  'newest',
+  'late',
+  'latest',
+]);
+const lowWords = new Set([
+  'short',
+  'shortest',
+  'low',
+  'lowest',
+  'young',
+  'youngest',
+  'small',
+  'smallest',
+  'least',
+  'early',
+  'earliest',
+]);
 
-const unitWords = new Set(['square', 'meters', 'metres', 'meter', 'metre', 'kilometers', 'kilometres', 'kilometer', 'kilometre', 'km', 'miles', 'mile', 'mph', 'feet', 'foot']);
+const unitWords = new Set([
+  'square',
+  'meters',
+  'metres',
+  'meter',
+  'metre',
+  'kilometers',
+  'kilometres',
+  'kilometer',
+  'kilometre',
+  'km',
+  'miles',
+  'mile',
+  'mph',
+  'feet',
+  'foot',
+]);
 
 /** Numbers after a comparator: `N`, `N or M`, `N and M` (for between). */
 function numbersAt(tokens: readonly Token[], at: number): { values: number[]; end: number } | undefined {
@@ -176,7 +229,12 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     // "no. of students": the abbreviation of "number of".
-    if (wordsAt(tokens, i, ['how', 'many']) || wordsAt(tokens, i, ['number', 'of']) || wordsAt(tokens, i, ['count', 'of']) || wordsAt(tokens, i, ['no', 'of'])) {
+    if (
+      wordsAt(tokens, i, ['how', 'many']) ||
+      wordsAt(tokens, i, ['number', 'of']) ||
+      wordsAt(tokens, i, ['count', 'of']) ||
+      wordsAt(tokens, i, ['no', 'of'])
+    ) {
       take({ kind: 'aggregate', fn: 'count', at: i, end: i + 2 });
       continue;
     }
@@ -201,8 +259,16 @@ export function readCues(tokens: readonly Token[]): {
     // "Order the results by ...": "order" as a verb, followed by what is ordered.
     const orderVerb = tokens
       .slice(Math.max(0, i - 4), i)
-      .some((w, k, near) => ['order', 'ordered'].includes(w.text) && ['the', 'results', 'them', 'it', 'these', 'those', 'all'].includes(near[k + 1]?.text ?? ''));
-    if (t.text === 'by' && (orderVerb || tokens.slice(0, i).some((w) => ['sort', 'sorted', 'rank', 'ranked'].includes(w.text))) && !cues.some((c) => c.kind === 'order')) {
+      .some(
+        (w, k, near) =>
+          ['order', 'ordered'].includes(w.text) &&
+          ['the', 'results', 'them', 'it', 'these', 'those', 'all'].includes(near[k + 1]?.text ?? ''),
+      );
+    if (
+      t.text === 'by' &&
+      (orderVerb || tokens.slice(0, i).some((w) => ['sort', 'sorted', 'rank', 'ranked'].includes(w.text))) &&
+      !cues.some((c) => c.kind === 'order')
+    ) {
       take({ kind: 'order', at: i, end: i + 1 });
       continue;
     }
@@ -211,8 +277,19 @@ export function readCues(tokens: readonly Token[]): {
       continue;
     }
     // "two or more people", "3 or fewer".
-    if (t.kind === 'number' && next?.text === 'or' && ['more', 'fewer', 'less', 'greater'].includes(tokens[i + 2]?.text ?? '')) {
-      take({ kind: 'compare', op: tokens[i + 2].text === 'more' || tokens[i + 2].text === 'greater' ? '>=' : '<=', values: [Number(t.text)], at: i, end: i + 3, year: false });
+    if (
+      t.kind === 'number' &&
+      next?.text === 'or' &&
+      ['more', 'fewer', 'less', 'greater'].includes(tokens[i + 2]?.text ?? '')
+    ) {
+      take({
+        kind: 'compare',
+        op: tokens[i + 2].text === 'more' || tokens[i + 2].text === 'greater' ? '>=' : '<=',
+        values: [Number(t.text)],
+        at: i,
+        end: i + 3,
+        year: false,
+      });
       continue;
     }
     if (t.text === 'most' && ['common', 'frequent', 'popular'].includes(next?.text ?? '')) {
@@ -230,16 +307,27 @@ export function readCues(tokens: readonly Token[]): {
       take({ kind: 'noise', at: i, end });
       continue;
     }
-    if (unitWords.has(t.text) && tokens[i - 1]?.kind === 'number' && (t.text !== 'square' || unitWords.has(next?.text ?? ''))) {
+    if (
+      unitWords.has(t.text) &&
+      tokens[i - 1]?.kind === 'number' &&
+      (t.text !== 'square' || unitWords.has(next?.text ?? ''))
+    ) {
       take({ kind: 'noise', at: i, end: i + (t.text === 'square' ? 2 : 1) });
       continue;
     }
     // "Give both city names and the population": "both" only announces the list.
-    if (t.text === 'both' && ['give', 'show', 'return', 'list', 'display', 'include'].includes(tokens[i - 1]?.text ?? '')) {
+    if (
+      t.text === 'both' &&
+      ['give', 'show', 'return', 'list', 'display', 'include'].includes(tokens[i - 1]?.text ?? '')
+    ) {
       take({ kind: 'noise', at: i, end: i + 1 });
       continue;
     }
-    if (['desc', 'descending'].includes(t.text) || wordsAt(tokens, i, ['from', 'highest']) || wordsAt(tokens, i, ['from', 'the', 'highest'])) {
+    if (
+      ['desc', 'descending'].includes(t.text) ||
+      wordsAt(tokens, i, ['from', 'highest']) ||
+      wordsAt(tokens, i, ['from', 'the', 'highest'])
+    ) {
       take({ kind: 'direction', descending: true, at: i, end: i + 1 });
       continue;
     }
@@ -277,7 +365,12 @@ export function readCues(tokens: readonly Token[]): {
         continue;
       }
     }
-    if (t.text === 'between' && next?.kind === 'number' && tokens[i + 2]?.text === 'and' && tokens[i + 3]?.kind === 'number') {
+    if (
+      t.text === 'between' &&
+      next?.kind === 'number' &&
+      tokens[i + 2]?.text === 'and' &&
+      tokens[i + 3]?.kind === 'number'
+    ) {
       take({
         kind: 'compare',
         op: 'between',
@@ -301,12 +394,29 @@ export function readCues(tokens: readonly Token[]): {
     if (comparative && next?.text === 'than') {
       const averageAt = i + 2 + (tokens[i + 2]?.text === 'the' ? 1 : 0);
       if (tokens[averageAt]?.text === 'average') {
-        take({ kind: 'compare', op: comparative.op, values: [], at: i, end: averageAt + 1, year: false, average: true, implied: comparative.implied });
+        take({
+          kind: 'compare',
+          op: comparative.op,
+          values: [],
+          at: i,
+          end: averageAt + 1,
+          year: false,
+          average: true,
+          implied: comparative.implied,
+        });
         continue;
       }
       const numbers = numbersAt(tokens, i + 2);
       if (numbers && numbers.values.length === 1) {
-        take({ kind: 'compare', op: comparative.op, values: numbers.values, at: i, end: numbers.end, year: false, implied: comparative.implied });
+        take({
+          kind: 'compare',
+          op: comparative.op,
+          values: numbers.values,
+          at: i,
+          end: numbers.end,
+          year: false,
+          implied: comparative.implied,
+        });
         continue;
       }
     }
@@ -331,7 +441,11 @@ export function readCues(tokens: readonly Token[]): {
       }
       const numbers = numbersAt(tokens, i + words.length);
       // "not higher than 4" is "at most 4": a negated bound is the opposite bound.
-      const negated = tokens[i - 1]?.text === 'not' && !taken.has(i - 1) && numbers?.values.length === 1 && negations[op] !== undefined;
+      const negated =
+        tokens[i - 1]?.text === 'not' &&
+        !taken.has(i - 1) &&
+        numbers?.values.length === 1 &&
+        negations[op] !== undefined;
       if (numbers) {
         take({
           kind: 'compare',

@@ -96,7 +96,9 @@ describe('question patterns over a small schema', () => {
     expect(rivers.sql).toContain('ORDER BY t1."length" DESC');
     expect(rivers.rows.map((r) => r[0])).toEqual(['Nile', 'Rhine', 'Loire']);
     // "highest" before a table ranks it by a number, it does not count it.
-    const mountains = await db.ask('What are the highest mountains in meters, ordered from highest to lowest altitude?');
+    const mountains = await db.ask(
+      'What are the highest mountains in meters, ordered from highest to lowest altitude?',
+    );
     expect(mountains.rows.map((r) => r[0])).toEqual(['Everest', 'Mont Blanc', 'Rigi', 'Pilatus']);
     // Without the range, a superlative still picks the top row.
     expect((await db.ask('What is the longest river?')).rows).toEqual([['Nile', 6650]]);
@@ -117,7 +119,9 @@ describe('question patterns over a small schema', () => {
   });
 
   it('takes an aggregate per row of another table named with "their", grouped by that table\'s key', async () => {
-    const { sql, rows } = await db.ask('list business names in Austin and their average ratings ordered by the highest average rating first');
+    const { sql, rows } = await db.ask(
+      'list business names in Austin and their average ratings ordered by the highest average rating first',
+    );
     expect(sql).toContain('GROUP BY t2."business_id", t2."name"');
     expect(rows).toEqual([
       ['Joe', 4],
@@ -129,7 +133,9 @@ describe('question patterns over a small schema', () => {
   });
 
   it('reads "ordered by the number of X" after a superlative as ranking every group by that count', async () => {
-    const { rows } = await db.ask('Which airlines have the most flights, ordered by the number of flights in descending order?');
+    const { rows } = await db.ask(
+      'Which airlines have the most flights, ordered by the number of flights in descending order?',
+    );
     expect(rows).toEqual([
       ['American', 3],
       ['United', 2],
@@ -144,13 +150,17 @@ describe('question patterns over a small schema', () => {
   });
 
   it('refuses one table named in two roles ("restaurants in the city of the restaurant that ...")', async () => {
-    await expect(db.ask('Which restaurants are in the city of the restaurant where Wok is?')).rejects.toThrow(/named twice/);
+    await expect(db.ask('Which restaurants are in the city of the restaurant where Wok is?')).rejects.toThrow(
+      /named twice/,
+    );
     // Named twice in one role is fine.
     expect((await db.ask('restaurants in Boston: list restaurant names')).rows).toHaveLength(2);
   });
 
   it('links a whole column name spelled with grammar words ("minimum connect time") to the column', async () => {
-    const { sql, rows } = await db.ask('Which airports have the shortest minimum connect time, sorted in ascending order? Show the minimum connect time.');
+    const { sql, rows } = await db.ask(
+      'Which airports have the shortest minimum connect time, sorted in ascending order? Show the minimum connect time.',
+    );
     expect(sql).not.toMatch(/min\(/);
     // A sorted list with its label ("Which airports"), not only the first row.
     expect(rows).toEqual([
@@ -158,7 +168,9 @@ describe('question patterns over a small schema', () => {
       ['Kennedy', 45],
       ['Los Angeles', 60],
     ]);
-    expect((await db.ask('Which airport has the shortest minimum connect time?')).rows).toEqual([['ORD', 'O Hare', 30]]);
+    expect((await db.ask('Which airport has the shortest minimum connect time?')).rows).toEqual([
+      ['ORD', 'O Hare', 30],
+    ]);
   });
 
   it('links other forms of a word: "highest-rated" to rating, "enrollment" to num_enrolled', async () => {
@@ -248,18 +260,29 @@ describe('question patterns that pick columns by their neighbours', () => {
   afterAll(() => db.close());
 
   it('reads "not higher than" as the opposite bound, and "in terms of" as what a top-N ranks by', async () => {
-    expect((await db.ask('courses whose easiness score is not higher than 3')).sql).toContain(`t1."easiness_score" <= 3`);
-    expect((await db.ask('What are the top 2 businesses in terms of review count?')).rows.map((r) => r[1])).toEqual(['Ann', 'Joe']);
+    expect((await db.ask('courses whose easiness score is not higher than 3')).sql).toContain(
+      `t1."easiness_score" <= 3`,
+    );
+    expect((await db.ask('What are the top 2 businesses in terms of review count?')).rows.map((r) => r[1])).toEqual([
+      'Ann',
+      'Joe',
+    ]);
   });
 
   it('gives a value before a table name, and a column after "<table> with a", to that table', async () => {
     // "Computer Science" is also a department: "the Computer Science program" is the program's.
-    expect((await db.ask('How many courses are in the Computer Science program?')).sql).toContain(`t2."name" = 'Computer Science'`);
-    expect((await db.ask('Which lakes are in states with an area greater than 1000?')).rows.map((r) => r[0])).toEqual(['Salt']);
+    expect((await db.ask('How many courses are in the Computer Science program?')).sql).toContain(
+      `t2."name" = 'Computer Science'`,
+    );
+    expect((await db.ask('Which lakes are in states with an area greater than 1000?')).rows.map((r) => r[0])).toEqual([
+      'Salt',
+    ]);
   });
 
   it('reads a word naming a column named before as that column, and "show both X and Y" as naming the rows', async () => {
-    const { sql, rows } = await db.ask('What are the easiness scores for courses in the Physics department? Show both courses and scores.');
+    const { sql, rows } = await db.ask(
+      'What are the easiness scores for courses in the Physics department? Show both courses and scores.',
+    );
     expect(sql).not.toContain('clarity_score');
     expect(rows).toEqual([['Optics', 4]]);
   });

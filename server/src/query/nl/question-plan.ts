@@ -3,7 +3,17 @@ import { labelReference } from './join-paths.js';
 import type { CueOf, PlanContext, Resolved } from './plan-context.js';
 import { bucketGroups, checkFormats } from './plan-dates.js';
 import { readFilters } from './plan-filters.js';
-import { rangeOrder, readAggregates, readCount, readMeasures, superlativeColumn, type AggregateCue, type Counting, type Measure, type SuperlativeCue } from './plan-measures.js';
+import {
+  rangeOrder,
+  readAggregates,
+  readCount,
+  readMeasures,
+  superlativeColumn,
+  type AggregateCue,
+  type Counting,
+  type Measure,
+  type SuperlativeCue,
+} from './plan-measures.js';
 import type { PlannedQuery } from './plan-parts.js';
 import { writeQuery } from './plan-select.js';
 import { readQuestion } from './question-reading.js';
@@ -60,18 +70,41 @@ export class QuestionPlan {
       projection[0]?.table ??
       plan.links[0].chosen.table;
     const groupLinks = grouping.groupLinks.map((g) => this.groupDirectly(main, g));
-    return writeQuery(plan, { aggregates, superlative, top, listsAll, buckets, groupLinks, orderLink: grouping.orderLink, ...counting, measures, entityLinks, rankByCount, rankBy, projection, main });
+    return writeQuery(plan, {
+      aggregates,
+      superlative,
+      top,
+      listsAll,
+      buckets,
+      groupLinks,
+      orderLink: grouping.orderLink,
+      ...counting,
+      measures,
+      entityLinks,
+      rankByCount,
+      rankBy,
+      projection,
+      main,
+    });
   }
 
   /** The superlative and top-N, and whether a superlative lists every row in order rather than picking the first. */
-  private readRanking(aggregates: readonly AggregateCue[]): { superlative?: SuperlativeCue; top?: CueOf<'top'>; listsAll: boolean } {
+  private readRanking(aggregates: readonly AggregateCue[]): {
+    superlative?: SuperlativeCue;
+    top?: CueOf<'top'>;
+    listsAll: boolean;
+  } {
     const plan = this.plan;
     // "the most authors, ordered by the number of authors": the ordering restates the superlative's count,
     // so the superlative still groups and ranks, over every group.
-    const restated = plan.cue('order').some((o) => aggregates.some((a) => a.fn === 'count' && a.at >= o.end && a.at <= o.end + 1));
+    const restated = plan
+      .cue('order')
+      .some((o) => aggregates.some((a) => a.fn === 'count' && a.at >= o.end && a.at <= o.end + 1));
     const ordered = plan.cue('order').length > 0 && !restated;
     // "Which airports have the shortest connect time, sorted in ascending order?": a sorted list, not one row.
-    const sortedList = plan.cue('direction').length > 0 && plan.tokens.some((t) => ['sorted', 'ordered', 'sort', 'order'].includes(t.text));
+    const sortedList =
+      plan.cue('direction').length > 0 &&
+      plan.tokens.some((t) => ['sorted', 'ordered', 'sort', 'order'].includes(t.text));
     // With an explicit ordering, "from the oldest to the youngest" only gives its direction.
     return {
       superlative: ordered ? undefined : plan.cue('superlative')[0],
@@ -90,7 +123,13 @@ export class QuestionPlan {
     // "top 5 products by price": with a top-N and nothing aggregated, "by" a number ranks instead of grouping.
     let topBy: ColumnRef | undefined;
     const lone = groupLinks[0];
-    if (top && aggregates.length === 0 && groupLinks.length === 1 && lone.chosen.kind === 'column' && lone.chosen.column.kind === 'number') {
+    if (
+      top &&
+      aggregates.length === 0 &&
+      groupLinks.length === 1 &&
+      lone.chosen.kind === 'column' &&
+      lone.chosen.column.kind === 'number'
+    ) {
       topBy = { table: lone.chosen.table, column: lone.chosen.column };
       plan.used.add(lone);
       groupLinks = [];
@@ -115,12 +154,23 @@ export class QuestionPlan {
    * "Which year has the most concerts?": with a counted superlative, what is asked for is what is grouped,
    * ranked by the count (not shown: the question asks for the year). Returns whether groups rank by the count.
    */
-  private rankByCount(superlative: SuperlativeCue | undefined, { countCue, frequency }: Counting, grouping: Grouping, bucketed: boolean, entityLinks: Resolved[]): boolean {
+  private rankByCount(
+    superlative: SuperlativeCue | undefined,
+    { countCue, frequency }: Counting,
+    grouping: Grouping,
+    bucketed: boolean,
+    entityLinks: Resolved[],
+  ): boolean {
     const plan = this.plan;
     const after = superlative ? plan.linkAfter(superlative.end) : undefined;
-    const rankByCount = !!superlative && !!countCue && (!superlative.implied || frequency) && !(after?.chosen.kind === 'column' && after.chosen.column.kind === 'number');
+    const rankByCount =
+      !!superlative &&
+      !!countCue &&
+      (!superlative.implied || frequency) &&
+      !(after?.chosen.kind === 'column' && after.chosen.column.kind === 'number');
     if (!rankByCount || !superlative || grouping.groupLinks.length > 0 || bucketed) return rankByCount;
-    const columnBefore = (l: Resolved): boolean => l.end <= superlative.at && l.chosen.kind === 'column' && !plan.used.has(l);
+    const columnBefore = (l: Resolved): boolean =>
+      l.end <= superlative.at && l.chosen.kind === 'column' && !plan.used.has(l);
     const asked =
       frequency && after?.chosen.kind === 'column'
         ? after
@@ -137,11 +187,17 @@ export class QuestionPlan {
   }
 
   /** "Which users have posted reviews ..., and how many reviews have they posted?": counts per row asked for. */
-  private countPerRow({ countTarget }: Counting, superlative: SuperlativeCue | undefined, grouping: Grouping, bucketed: boolean): void {
+  private countPerRow(
+    { countTarget }: Counting,
+    superlative: SuperlativeCue | undefined,
+    grouping: Grouping,
+    bucketed: boolean,
+  ): void {
     const plan = this.plan;
     const which = plan.tokens[0]?.text === 'which' ? plan.links.find((l) => l.start === 1) : undefined;
     if (!countTarget || superlative || grouping.groupLinks.length > 0 || bucketed || plan.having) return;
-    if (which?.chosen.kind !== 'table' || which === countTarget || which.chosen.table === countTarget.chosen.table) return;
+    if (which?.chosen.kind !== 'table' || which === countTarget || which.chosen.table === countTarget.chosen.table)
+      return;
     grouping.groupLinks = [which];
     plan.used.add(which);
   }
@@ -159,10 +215,21 @@ export class QuestionPlan {
       if (!projection.some((p) => p.column === column)) projection.push({ table: l.chosen.table, column });
     }
     // "Show both courses and scores": a table listed with a column names the rows too.
-    const listed = entityLinks.find((l) => plan.tokens[l.end]?.text === 'and' || plan.tokens[l.start - 1]?.text === 'and');
+    const listed = entityLinks.find(
+      (l) => plan.tokens[l.end]?.text === 'and' || plan.tokens[l.start - 1]?.text === 'and',
+    );
     const asked = listed ?? entityLinks[0];
-    const namesRows = asked !== undefined && (listed !== undefined || plan.tokens[asked.start - 1]?.text === 'which' || plan.tokens.some((t) => t.text === 'their' || t.text === 'its'));
-    if (namesRows && asked.chosen.kind === 'table' && projection.length > 0 && projection.every((p) => p.table === asked.chosen.table)) {
+    const namesRows =
+      asked !== undefined &&
+      (listed !== undefined ||
+        plan.tokens[asked.start - 1]?.text === 'which' ||
+        plan.tokens.some((t) => t.text === 'their' || t.text === 'its'));
+    if (
+      namesRows &&
+      asked.chosen.kind === 'table' &&
+      projection.length > 0 &&
+      projection.every((p) => p.table === asked.chosen.table)
+    ) {
       const label = labelColumn(asked.chosen.table);
       if (!projection.some((p) => p.column === label)) projection.unshift({ table: asked.chosen.table, column: label });
     }
@@ -178,7 +245,8 @@ export class QuestionPlan {
     const plan = this.plan;
     if (group.chosen.kind !== 'table') return group;
     const table = group.chosen.table;
-    const needed = main === table || plan.links.filter((l) => l.chosen.table === table).length > 1 || plan.where.mentions(table);
+    const needed =
+      main === table || plan.links.filter((l) => l.chosen.table === table).length > 1 || plan.where.mentions(table);
     const direct = needed ? undefined : labelReference(plan.schema, main, table);
     if (!direct) return group;
     const at = plan.tables.indexOf(table);

@@ -27,22 +27,37 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
   const textMatches = readTextMatches(tokens, spans);
   for (const m of textMatches) for (let k = m.at; k < m.end; k++) taken.add(k);
   const matched = (span: QuotedSpan): boolean => textMatches.some((m) => m.at <= span.start && span.end <= m.end);
-  const linked = linkQuotedValues(tokens, index.link(tokens, taken), spans.filter((span) => !matched(span)));
+  const linked = linkQuotedValues(
+    tokens,
+    index.link(tokens, taken),
+    spans.filter((span) => !matched(span)),
+  );
   // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
   const spanned = linkDateSpan(tokens, linked, (k) => !taken.has(k));
   const links = spanned?.links ?? linked;
   const covered = new Set(taken);
-  for (const link of [...(spanned?.absorbed ?? []), ...links]) for (let k = link.start; k < link.end; k++) covered.add(k);
+  for (const link of [...(spanned?.absorbed ?? []), ...links])
+    for (let k = link.start; k < link.end; k++) covered.add(k);
   const equalities = coverAroundLinks(tokens, cues, links, covered);
   const groupEnds = new Set(cues.filter((c) => c.kind === 'group').map((c) => c.end));
   const buckets = readBuckets(tokens, (k) => !covered.has(k), groupEnds);
   for (const b of buckets) for (let k = b.at; k < b.end; k++) covered.add(k);
   const unlinked = tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
   if (unlinked.length > 0) {
-    throw notUnderstood(`Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`, schema);
+    throw notUnderstood(
+      `Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`,
+      schema,
+    );
   }
   if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
-  const plan = new PlanContext(schema, { tokens, cues, buckets, textMatches, dateSpan: spanned !== undefined, equalities });
+  const plan = new PlanContext(schema, {
+    tokens,
+    cues,
+    buckets,
+    textMatches,
+    dateSpan: spanned !== undefined,
+    equalities,
+  });
   resolveLinks(plan, links);
   return plan;
 }
@@ -51,7 +66,12 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
  * Marks as `covered` the words next to links that belong to them (a compared or equated number, an "or"
  * in a list of values, a "without"); returns the numbers that are a column's value.
  */
-function coverAroundLinks(tokens: readonly Token[], cues: readonly Cue[], links: readonly Link[], covered: Set<number>): Equality[] {
+function coverAroundLinks(
+  tokens: readonly Token[],
+  cues: readonly Cue[],
+  links: readonly Link[],
+  covered: Set<number>,
+): Equality[] {
   // "above age 20": the number after the column belongs to the comparison.
   for (const cue of cues) {
     if (cue.kind !== 'compare' || cue.values.length > 0) continue;
@@ -62,13 +82,18 @@ function coverAroundLinks(tokens: readonly Token[], cues: readonly Cue[], links:
   const equalities: Equality[] = [];
   for (const link of links) {
     const at = tokens[link.end]?.text === 'is' || tokens[link.end]?.text === 'of' ? link.end + 1 : link.end;
-    if (tokens[at]?.kind === 'number' && !covered.has(at) && link.candidates.some((c) => c.kind === 'column' && c.column.kind === 'number')) {
+    if (
+      tokens[at]?.kind === 'number' &&
+      !covered.has(at) &&
+      link.candidates.some((c) => c.kind === 'column' && c.column.kind === 'number')
+    ) {
       covered.add(at);
       equalities.push({ link, value: Number(tokens[at].text) });
     }
   }
   // "a grade of A or C": "or" between two values of one column is a list of values.
-  const valueColumns = (l?: Link): SchemaColumn[] => (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
+  const valueColumns = (l?: Link): SchemaColumn[] =>
+    (l?.candidates ?? []).filter((c) => c.kind === 'value').map((c) => (c as { column: SchemaColumn }).column);
   for (const [k, t] of tokens.entries()) {
     const before = links.find((l) => l.end === k);
     const after = links.find((l) => l.start === k + 1);

@@ -15,15 +15,36 @@ export function lemmaOf(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith('ses') && word.length > 5) return word.slice(0, -1);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
+    return word.slice(0, -1);
   return word;
 }
 
 /** Small numbers written as words ("more than one") read as numbers. */
-const numberWords: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };
+const numberWords: Record<string, string> = {
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+};
 
 /** Comparison symbols ("rating > 4.5") are words of the grammar; "!=" and "<>" read as "not", which is refused. */
-const symbolWords: Record<string, string> = { '>=': '>=', '<=': '<=', '>': '>', '<': '<', '=': '=', '==': '=', '!=': 'not', '<>': 'not' };
+const symbolWords: Record<string, string> = {
+  '>=': '>=',
+  '<=': '<=',
+  '>': '>',
+  '<': '<',
+  '=': '=',
+  '==': '=',
+  '!=': 'not',
+  '<>': 'not',
+};
 
 const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?|<>|[<>!=]=|[<>=]/gu;
 

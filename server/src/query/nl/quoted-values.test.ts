@@ -29,7 +29,9 @@ describe('quoted values', () => {
   });
 
   it('reads a quoted literal as a value of the column, or of the label of the table, named before it', async () => {
-    const named = await db.ask('How many papers were published in the journal named "IEEE Transactions on Pattern Analysis and Machine Intelligence"?');
+    const named = await db.ask(
+      'How many papers were published in the journal named "IEEE Transactions on Pattern Analysis and Machine Intelligence"?',
+    );
     expect(named.sql).toContain(`"journal_name" = 'IEEE Transactions on Pattern Analysis and Machine Intelligence'`);
     expect(named.rows).toEqual([[84]]);
     // A title longer than the sample keeps: still a value of the title column.

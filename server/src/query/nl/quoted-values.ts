@@ -49,7 +49,11 @@ export function linkQuotedValues(tokens: readonly Token[], links: Link[], spans:
   let result = links;
   for (const span of spans) {
     const inside = result.filter((l) => l.start < span.end && l.end > span.start);
-    const spelled = inside.length === 1 && inside[0].start === span.start && inside[0].end === span.end && inside[0].candidates[0].kind === 'value';
+    const spelled =
+      inside.length === 1 &&
+      inside[0].start === span.start &&
+      inside[0].end === span.end &&
+      inside[0].candidates[0].kind === 'value';
     // "with \"IEEE\" in its name" asks for a part of the value, which an equality would not find.
     const part = tokens[span.end]?.text === 'in' && ['its', 'their', 'the'].includes(tokens[span.end + 1]?.text ?? '');
     if (spelled || part || inside.some((l) => l.start < span.start || l.end > span.end)) continue;
@@ -57,7 +61,12 @@ export function linkQuotedValues(tokens: readonly Token[], links: Link[], spans:
     while (at > 0 && joiningWords.has(tokens[at - 1].text)) at--;
     const holder = result.find((l) => l.end === at);
     const candidates: Candidate[] = (holder?.candidates ?? []).flatMap((c): Candidate[] => {
-      const column = c.kind === 'column' && c.column.kind === 'text' ? c.column : c.kind === 'table' ? labelColumn(c.table) : undefined;
+      const column =
+        c.kind === 'column' && c.column.kind === 'text'
+          ? c.column
+          : c.kind === 'table'
+            ? labelColumn(c.table)
+            : undefined;
       return column && mayHold(column, span.text) ? [{ kind: 'value', table: c.table, column, value: span.text }] : [];
     });
     if (!holder || candidates.length === 0) continue;

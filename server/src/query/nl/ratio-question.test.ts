@@ -28,24 +28,34 @@ describe('ratio questions', () => {
     expect(reading.numerator.map((t) => t.text)).toEqual(['restaurants', 'in', 'boston']);
     expect(reading.denominator.map((t) => t.text)).toEqual(['restaurants']);
     expect(reading.qualifier.map((t) => t.text)).toEqual(['in', 'denver']);
-    expect(readRatio('proportion of Italian restaurants out of all restaurants')![0].denominator.map((t) => t.text)).toEqual(['restaurants']);
+    expect(
+      readRatio('proportion of Italian restaurants out of all restaurants')![0].denominator.map((t) => t.text),
+    ).toEqual(['restaurants']);
     expect(readRatio('How many restaurants are there?')).toBeUndefined();
     // "ratio" that is not asked for ("restaurants with the best price ratio of ...") is left to the other rules.
     expect(readRatio('list restaurants with a ratio of 2')).toBeUndefined();
   });
 
   it('divides two counts with their own conditions', async () => {
-    const { sql, rows } = await db.ask('What is the ratio of restaurants with a rating above 4.0 to restaurants with a rating below 4.0?');
+    const { sql, rows } = await db.ask(
+      'What is the ratio of restaurants with a rating above 4.0 to restaurants with a rating below 4.0?',
+    );
     expect(sql).toMatch(/\/ NULLIF/);
     expect(rows).toEqual([[3 / 2]]);
-    expect((await db.ask('ratio of restaurants with rating > 4.5 to the total number of restaurants')).rows).toEqual([[2 / 5]]);
+    expect((await db.ask('ratio of restaurants with rating > 4.5 to the total number of restaurants')).rows).toEqual([
+      [2 / 5],
+    ]);
   });
 
   it('shares a trailing qualifier with both sides, unless the numerator constrains the same column', async () => {
     // "in Boston" qualifies both: 2 of the 3 restaurants in Boston are Italian.
-    expect((await db.ask('What is the ratio of Italian restaurants out of all restaurants in Boston?')).rows).toEqual([[2 / 3]]);
+    expect((await db.ask('What is the ratio of Italian restaurants out of all restaurants in Boston?')).rows).toEqual([
+      [2 / 3],
+    ]);
     // "in Denver" only qualifies the denominator: the numerator already names a city.
-    expect((await db.ask('What is the ratio of restaurants in Boston to restaurants in Denver?')).rows).toEqual([[3 / 2]]);
+    expect((await db.ask('What is the ratio of restaurants in Boston to restaurants in Denver?')).rows).toEqual([
+      [3 / 2],
+    ]);
   });
 
   it('divides two columns row by row, per key, with a zero divisor as NULL', async () => {
@@ -57,7 +67,9 @@ describe('ratio questions', () => {
       ]),
     );
     // "payload" names pay_load (a name's words written together).
-    expect((await db.ask('ratio of capacity to payload for each aircraft code')).rows).toEqual(expect.arrayContaining([['B737', null]]));
+    expect((await db.ask('ratio of capacity to payload for each aircraft code')).rows).toEqual(
+      expect.arrayContaining([['B737', null]]),
+    );
   });
 
   it('divides counts of two tables per group of a column they share ("differ by continent")', async () => {
@@ -76,18 +88,24 @@ describe('ratio questions', () => {
 
   it('gives percentages and orders by the ratio when asked', async () => {
     expect((await db.ask('percentage of Italian restaurants out of all restaurants')).rows).toEqual([[60]]);
-    const ascending = await db.ask('ratio of Italian restaurants to restaurants for each city, ordered by ascending ratio');
+    const ascending = await db.ask(
+      'ratio of Italian restaurants to restaurants for each city, ordered by ascending ratio',
+    );
     expect(ascending.rows).toEqual([
       ['Denver', 1 / 2],
       ['Boston', 2 / 3],
     ]);
-    const descending = await db.ask('ratio of Italian restaurants to restaurants for each city, ordered by descending ratio');
+    const descending = await db.ask(
+      'ratio of Italian restaurants to restaurants for each city, ordered by descending ratio',
+    );
     expect(descending.rows.map((r) => r[0])).toEqual(['Boston', 'Denver']);
   });
 
   it('refuses a ratio whose sides cannot be read, or read as one number', async () => {
     await expect(db.ask('ratio of restaurants to unicorns')).rejects.toBeInstanceOf(HttpError);
-    await expect(db.ask('ratio of restaurants to restaurants that are not Italian')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('ratio of restaurants to restaurants that are not Italian')).rejects.toMatchObject({
+      status: 422,
+    });
     await expect(db.ask('How does the ratio of authors to organizations vary')).rejects.toMatchObject({ status: 422 });
   });
 });

@@ -35,7 +35,9 @@ interface RatioReading {
 
 /** Where the grouping phrase of a side starts ("for each X", "per X", "by X"), or -1. */
 function groupStart(tokens: readonly Token[]): number {
-  const at = tokens.findIndex((t, k) => groupWords.has(t.text) && !(t.text === 'by' && /ed$|en$/.test(tokens[k - 1]?.text ?? '')));
+  const at = tokens.findIndex(
+    (t, k) => groupWords.has(t.text) && !(t.text === 'by' && /ed$|en$/.test(tokens[k - 1]?.text ?? '')),
+  );
   if (at < 0) return -1;
   return at > 0 && ['for', 'in', 'within', 'across', 'of'].includes(tokens[at - 1].text) ? at - 1 : at;
 }
@@ -48,9 +50,14 @@ export function readRatio(question: string): RatioReading[] | undefined {
   let body = tokens.slice(at + 2);
   let order: RatioReading['order'];
   // "..., ordered by descending ratio": the ratio itself orders the result.
-  const orderAt = body.findIndex((t, k) => ['ordered', 'sorted', 'order', 'sort'].includes(t.text) && body.slice(k).some((w) => ratioWords.has(w.text)));
+  const orderAt = body.findIndex(
+    (t, k) =>
+      ['ordered', 'sorted', 'order', 'sort'].includes(t.text) && body.slice(k).some((w) => ratioWords.has(w.text)),
+  );
   if (orderAt >= 0) {
-    order = body.slice(orderAt).some((t) => ['descending', 'desc', 'highest', 'largest'].includes(t.text)) ? 'DESC' : 'ASC';
+    order = body.slice(orderAt).some((t) => ['descending', 'desc', 'highest', 'largest'].includes(t.text))
+      ? 'DESC'
+      : 'ASC';
     body = body.slice(0, orderAt);
   }
   // "vary across different categories": a grouping by what follows.
@@ -79,12 +86,20 @@ export function readRatio(question: string): RatioReading[] | undefined {
     const shared = denominator.findLastIndex((t, i) => i > 0 && sharedPrepositions.has(t.text));
     const qualifier = shared > 0 ? denominator.slice(shared) : [];
     if (numerator.length > 0 && denominator.length > 0)
-      readings.push({ numerator, denominator: shared > 0 ? denominator.slice(0, shared) : denominator, grouping, qualifier, scale: tokens[at].text === 'percentage' ? 100 : 1, order });
+      readings.push({
+        numerator,
+        denominator: shared > 0 ? denominator.slice(0, shared) : denominator,
+        grouping,
+        qualifier,
+        scale: tokens[at].text === 'percentage' ? 100 : 1,
+        order,
+      });
   }
   return readings;
 }
 
-const columnNames = (conditions: readonly string[]): Set<string> => new Set(conditions.flatMap((c) => [...c.matchAll(/\."([^"]+)"/g)].map((m) => m[1])));
+const columnNames = (conditions: readonly string[]): Set<string> =>
+  new Set(conditions.flatMap((c) => [...c.matchAll(/\."([^"]+)"/g)].map((m) => m[1])));
 
 /** The aggregate of a plan's SELECT list without its alias (`count(*) AS "count"` -> `count(*)`). */
 const expression = (item: string): string => item.replace(/ AS "[^"]*"$/, '');
@@ -107,7 +122,8 @@ function valueOf(parts: PlanParts, refuse: (reason: string) => never): string {
   return expression(values[0]);
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, k) => x === b[k]);
 
 /**
  * The SQL of a ratio from its two planned sides: two scalar counts divide as scalar subqueries; two
@@ -117,9 +133,11 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean => a.leng
 function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse: (reason: string) => never): string {
   const [pa, pb] = [a.parts, b.parts];
   if (pa.limited || pb.limited) refuse('A side of a ratio that keeps only some rows or groups is not supported');
-  const divide = (x: string, y: string): string => `CAST(${x} AS DOUBLE) ${reading.scale !== 1 ? `* ${reading.scale} ` : ''}/ NULLIF(${y}, 0) AS ${sqlIdent('ratio')}`;
+  const divide = (x: string, y: string): string =>
+    `CAST(${x} AS DOUBLE) ${reading.scale !== 1 ? `* ${reading.scale} ` : ''}/ NULLIF(${y}, 0) AS ${sqlIdent('ratio')}`;
   const order = reading.order ? ` ORDER BY ${sqlIdent('ratio')} ${reading.order} NULLS LAST` : '';
-  const where = (conditions: readonly string[]): string => (conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '');
+  const where = (conditions: readonly string[]): string =>
+    conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
   const grouped = (p: PlanParts): boolean => p.groupBy.length > 0;
   if (pa.aggregated && pb.aggregated && !grouped(pa) && !grouped(pb)) {
     valueOf(pa, refuse);
@@ -135,17 +153,30 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
     // each side grouped on its own, the two joined on the group columns.
     const side = (p: PlanParts): string =>
       `SELECT ${[...p.keys.map((k, i) => `${k} AS "k${i}"`), `${valueOf(p, refuse)} AS "v"`].join(', ')} FROM ${p.from}${where(p.where)} GROUP BY ${p.groupBy.join(', ')}`;
-    const keys = pa.keys.map((_, i) => `coalesce(a."k${i}", b."k${i}") AS ${sqlIdent(pa.keys[i].replace(/^.*\."|"$/g, ''))}`);
+    const keys = pa.keys.map(
+      (_, i) => `coalesce(a."k${i}", b."k${i}") AS ${sqlIdent(pa.keys[i].replace(/^.*\."|"$/g, ''))}`,
+    );
     const on = pa.keys.map((_, i) => `a."k${i}" = b."k${i}"`).join(' AND ');
     return `SELECT ${[...keys, divide('coalesce(a."v", 0)', 'b."v"')].join(', ')} FROM (${side(pa)}) AS a FULL JOIN (${side(pb)}) AS b ON ${on}${order}`;
   }
-  if (!pa.aggregated && !pb.aggregated && pa.keys.length === 0 && pb.keys.length === 0 && !sameList(pa.where, pb.where)) {
+  if (
+    !pa.aggregated &&
+    !pb.aggregated &&
+    pa.keys.length === 0 &&
+    pb.keys.length === 0 &&
+    !sameList(pa.where, pb.where)
+  ) {
     // "the length of the Mississippi to the length of the Rhine": one value each (a subquery with more rows fails to run).
     valueOf(pa, refuse);
     valueOf(pb, refuse);
     return `SELECT ${divide(`(${a.sql})`, `(${b.sql})`)}`;
   }
-  if (pa.from !== pb.from || !sameList(pa.keys, pb.keys) || !sameList(pa.groupBy, pb.groupBy) || pa.aggregated !== pb.aggregated)
+  if (
+    pa.from !== pb.from ||
+    !sameList(pa.keys, pb.keys) ||
+    !sameList(pa.groupBy, pb.groupBy) ||
+    pa.aggregated !== pb.aggregated
+  )
     refuse('The two sides of the ratio do not count over the same tables and groups');
   if (pa.aggregated) {
     // Conditions both sides share stay in WHERE; each side's own become a FILTER of its aggregate.
@@ -174,7 +205,9 @@ function planOrUndefined(make: () => PlannedQuery): PlannedQuery | undefined {
 function shareQualifier(numerator: PlannedQuery, qualified: PlannedQuery): PlannedQuery {
   const own = columnNames(numerator.parts.where);
   const added = columnNames(qualified.parts.where.filter((c) => !numerator.parts.where.includes(c)));
-  return sameList(qualified.parts.select, numerator.parts.select) && ![...added].some((c) => own.has(c)) ? qualified : numerator;
+  return sameList(qualified.parts.select, numerator.parts.select) && ![...added].some((c) => own.has(c))
+    ? qualified
+    : numerator;
 }
 
 /**
@@ -183,7 +216,11 @@ function shareQualifier(numerator: PlannedQuery, qualified: PlannedQuery): Plann
  * ("... in New York") qualifies both sides unless the numerator already constrains the same column.
  * Returns undefined when the question asks for no ratio.
  */
-export function translateRatio(question: string, plan: PlanQuestion, refuse: (reason: string) => never): Translation | undefined {
+export function translateRatio(
+  question: string,
+  plan: PlanQuestion,
+  refuse: (reason: string) => never,
+): Translation | undefined {
   const readings = readRatio(question);
   if (readings === undefined) return undefined;
   let failure: unknown;
@@ -192,12 +229,20 @@ export function translateRatio(question: string, plan: PlanQuestion, refuse: (re
       const denominator = planSide([...reading.denominator, ...reading.qualifier, ...reading.grouping], plan);
       let numerator = planSide([...reading.numerator, ...reading.grouping], plan);
       if (reading.qualifier.length > 0) {
-        const qualified = planOrUndefined(() => planSide([...reading.numerator, ...reading.qualifier, ...reading.grouping], plan));
+        const qualified = planOrUndefined(() =>
+          planSide([...reading.numerator, ...reading.qualifier, ...reading.grouping], plan),
+        );
         if (qualified) numerator = shareQualifier(numerator, qualified);
       }
       const sql = combine(numerator, denominator, reading, refuse);
       const grouped = numerator.parts.groupBy.length > 0;
-      return { sql, grouped, meaning: grouped ? undefined : `${reading.scale === 100 ? 'percentage' : 'ratio'} of ${words(reading.numerator)} to ${words(reading.denominator)}` };
+      return {
+        sql,
+        grouped,
+        meaning: grouped
+          ? undefined
+          : `${reading.scale === 100 ? 'percentage' : 'ratio'} of ${words(reading.numerator)} to ${words(reading.denominator)}`,
+      };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       failure ??= error;

@@ -29,10 +29,18 @@ describe('relationships inferred from names', () => {
     await connection.run(ddl);
     connection.closeSync();
     instance.closeSync();
-    const setup = setupFromText(dir, 'sources:\n  - name: broker\n    type: relational\n    connector: duckdb\n    path: broker.duckdb\n');
+    const setup = setupFromText(
+      dir,
+      'sources:\n  - name: broker\n    type: relational\n    connector: duckdb\n    path: broker.duckdb\n',
+    );
     const opened = await engineFor(setup);
     close = opened.close;
-    schema = await buildSchemaContext(opened.catalog, nlSettingsOf(undefined), (sql) => opened.engine.run(sql, { maxRows: 1000, timeoutMs: 5000 }), 5000);
+    schema = await buildSchemaContext(
+      opened.catalog,
+      nlSettingsOf(undefined),
+      (sql) => opened.engine.run(sql, { maxRows: 1000, timeoutMs: 5000 }),
+      5000,
+    );
   });
   afterAll(async () => {
     await close();
@@ -52,6 +60,8 @@ describe('relationships inferred from names', () => {
   });
 
   it('reads no prefix into names that merely share letters (name, nationality)', () => {
-    expect(schema.relationships.filter((r) => r.from.table === 'broker.notes' || r.to.table === 'broker.notes')).toEqual([]);
+    expect(
+      schema.relationships.filter((r) => r.from.table === 'broker.notes' || r.to.table === 'broker.notes'),
+    ).toEqual([]);
   });
 });

@@ -48,7 +48,12 @@ export const valuesPerColumn = 200;
 /** The kind of a DuckDB type, for deciding what a column can be compared, summed or grouped by. */
 export function columnKind(type: string): ColumnKind {
   const t = type.toUpperCase();
-  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(t)) return 'number';
+  if (
+    /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(
+      t,
+    )
+  )
+    return 'number';
   if (/^(DATE|TIMESTAMP.*)$/.test(t)) return 'date';
   if (/^(VARCHAR|TEXT|STRING|CHAR.*|ENUM.*)$/.test(t)) return 'text';
   return 'other';
@@ -63,7 +68,12 @@ export const tableKey = (source: string, table: string): string => `${source}.${
  * column names (`customer_id` -> `customers.id`). A source that cannot be read, or does not list
  * its tables within `timeoutMs` (the query limit), is left out.
  */
-export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSettings, run: (sql: string) => Promise<SqlResult>, timeoutMs: number): Promise<SchemaContext> {
+export async function buildSchemaContext(
+  catalog: SourceCatalog,
+  settings: NlSettings,
+  run: (sql: string) => Promise<SqlResult>,
+  timeoutMs: number,
+): Promise<SchemaContext> {
   // Sources are listed, and tables sampled, all at once: a source that hangs costs one timeout, not one per table.
   const listed = await Promise.all(
     catalog.list().map(async ({ definition, connector }) => ({
@@ -76,7 +86,12 @@ export async function buildSchemaContext(catalog: SourceCatalog, settings: NlSet
       source,
       name: info.name,
       key: tableKey(source, info.name),
-      columns: info.columns.map((c) => ({ name: c.name, type: c.type, kind: columnKind(c.type), values: [] as string[] })),
+      columns: info.columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        kind: columnKind(c.type),
+        values: [] as string[],
+      })),
     })),
   );
   await Promise.all(tables.map((table) => sampleValues(table, run)));
@@ -91,21 +106,28 @@ async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<Sq
   const text = table.columns.filter((c) => c.kind === 'text');
   if (text.length === 0) return;
   const lists = text.map(
-    (c) => `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
+    (c) =>
+      `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
   );
   try {
     const result = await run(`SELECT ${lists.join(', ')} FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)}`);
     const row = result.rows[0] ?? {};
     for (const column of text) {
       const values = row[column.name];
-      if (Array.isArray(values)) column.values = values.filter((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
+      if (Array.isArray(values))
+        column.values = values.filter((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
     }
   } catch {
     // A table that cannot be sampled is still linkable by its names.
   }
 }
 
-function findColumn(tables: SchemaTable[], source: string, table: string, column: string): { table: string; column: string } | undefined {
+function findColumn(
+  tables: SchemaTable[],
+  source: string,
+  table: string,
+  column: string,
+): { table: string; column: string } | undefined {
   const t = tables.find((x) => x.key === tableKey(source, table));
   const c = t?.columns.find((x) => x.name.toLowerCase() === column.toLowerCase());
   return t && c ? { table: t.key, column: c.name } : undefined;
@@ -128,13 +150,15 @@ const singular = (word: string): string =>
     .replace(/([^s])s$/, '$1');
 
 /** Whether a word of a name starts at `at` (after an underscore, or at a capital: `sbCust|Id`, `order_|id`). */
-const wordStart = (name: string, at: number): boolean => at === 0 || name[at - 1] === '_' || /[A-Z0-9]/.test(name[at] ?? '');
+const wordStart = (name: string, at: number): boolean =>
+  at === 0 || name[at - 1] === '_' || /[A-Z0-9]/.test(name[at] ?? '');
 
 /** The longest prefix all `names` share that ends where a word of each starts (`sbCust` of sbCustId, sbCustName; `order_`), or ''. */
 function sharedPrefix(names: readonly string[]): string {
   if (names.length < 2) return '';
   let length = names[0].length;
-  for (const name of names) while (length > 0 && name.slice(0, length).toLowerCase() !== names[0].slice(0, length).toLowerCase()) length--;
+  for (const name of names)
+    while (length > 0 && name.slice(0, length).toLowerCase() !== names[0].slice(0, length).toLowerCase()) length--;
   while (length > 0 && !names.every((n) => n.length > length && wordStart(n, length))) length--;
   return length >= 2 ? names[0].slice(0, length) : '';
 }
@@ -157,8 +181,12 @@ function prefixedReferences(tables: SchemaTable[]): Relationship[] {
       if (table === target || table.source !== target.source || prefix === '') continue;
       const shared = sharedPrefix([own, prefix]).length;
       const wanted = key.name.slice(shared).toLowerCase();
-      const column = shared < own.length ? table.columns.find((c) => c.name.slice(prefix.length).toLowerCase() === wanted) : undefined;
-      if (column) found.push({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+      const column =
+        shared < own.length
+          ? table.columns.find((c) => c.name.slice(prefix.length).toLowerCase() === wanted)
+          : undefined;
+      if (column)
+        found.push({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
     }
   }
   return found;
@@ -184,13 +212,20 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
     // A table of identifiers only (writes(aid, pid)) links others; it is not what their keys point to.
     if (target.columns.every((c) => /(id|_code|_name)$/i.test(c.name))) continue;
     const first = target.columns[0];
-    const leading = first && /^.+(id|_code|_name)$/i.test(first.name) && !/^(id|name|code)$/i.test(first.name) ? [first] : [];
+    const leading =
+      first && /^.+(id|_code|_name)$/i.test(first.name) && !/^(id|name|code)$/i.test(first.name) ? [first] : [];
     // Also the column named by the table's initial (publication.pid, author.aid), wherever it stands.
-    const initial = target.columns.filter((c) => c.name.toLowerCase() === `${target.name[0].toLowerCase()}id` && c !== first);
+    const initial = target.columns.filter(
+      (c) => c.name.toLowerCase() === `${target.name[0].toLowerCase()}id` && c !== first,
+    );
     for (const key of [...leading, ...initial])
       for (const table of tables) {
-        const column = table !== target && table.source === target.source ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase()) : undefined;
-        if (column) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+        const column =
+          table !== target && table.source === target.source
+            ? table.columns.find((c) => c.name.toLowerCase() === key.name.toLowerCase())
+            : undefined;
+        if (column)
+          add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
       }
   }
   for (const r of prefixedReferences(tables)) add(r);
@@ -198,9 +233,15 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
     for (const column of table.columns) {
       const m = /^(.+?)_?id$/i.exec(column.name);
       if (!m) continue;
-      const target = tables.find((t) => t !== table && t.source === table.source && singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()));
-      const key = target?.columns.find((c) => c.name.toLowerCase() === 'id') ?? target?.columns.find((c) => c.name.toLowerCase() === column.name.toLowerCase());
-      if (target && key) add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
+      const target = tables.find(
+        (t) =>
+          t !== table && t.source === table.source && singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()),
+      );
+      const key =
+        target?.columns.find((c) => c.name.toLowerCase() === 'id') ??
+        target?.columns.find((c) => c.name.toLowerCase() === column.name.toLowerCase());
+      if (target && key)
+        add({ from: { table: table.key, column: column.name }, to: { table: target.key, column: key.name } });
     }
   }
   return found;

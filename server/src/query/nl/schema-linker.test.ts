@@ -42,7 +42,10 @@ describe('schema linking of flags, codes and name variants', () => {
   });
 
   it('reads no state names into country codes that happen to be state codes too (CA, DE)', async () => {
-    const countries = await smallDatabase('trade', `CREATE TABLE supplier (name VARCHAR, country VARCHAR); INSERT INTO supplier VALUES ('x', 'CA'), ('y', 'DE');`);
+    const countries = await smallDatabase(
+      'trade',
+      `CREATE TABLE supplier (name VARCHAR, country VARCHAR); INSERT INTO supplier VALUES ('x', 'CA'), ('y', 'DE');`,
+    );
     try {
       await expect(countries.ask('How many suppliers in California?')).rejects.toMatchObject({ status: 422 });
     } finally {
@@ -52,7 +55,9 @@ describe('schema linking of flags, codes and name variants', () => {
 
   it('links names around "of" either way, verb forms, and "<column> of <table phrase>"', async () => {
     expect((await db.ask('average age of visitors whose membership level is not higher than 4')).rows).toEqual([[45]]);
-    expect((await db.ask('What month were most students admitted?')).rows).toEqual(await db.rows(`SELECT DATE '2018-01-01'`));
+    expect((await db.ask('What month were most students admitted?')).rows).toEqual(
+      await db.rows(`SELECT DATE '2018-01-01'`),
+    );
     expect((await db.ask('total amount of payments received')).rows).toEqual([[100]]);
   });
 });

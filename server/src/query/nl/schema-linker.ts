@@ -6,7 +6,9 @@ import { tableKey } from './schema-context.js';
 
 /** What a span of the question refers to. */
 export type Candidate =
-  { kind: 'table'; table: SchemaTable } | { kind: 'column'; table: SchemaTable; column: SchemaColumn } | { kind: 'value'; table: SchemaTable; column: SchemaColumn; value: string };
+  | { kind: 'table'; table: SchemaTable }
+  | { kind: 'column'; table: SchemaTable; column: SchemaColumn }
+  | { kind: 'value'; table: SchemaTable; column: SchemaColumn; value: string };
 
 /** A span of tokens `[start, end)` and the schema elements it may mean (best first). */
 export interface Link {
@@ -16,7 +18,25 @@ export interface Link {
 }
 
 /** Parts of names too general to stand for the name on their own. */
-const genericNameWords = new Set(['id', 'num', 'number', 'of', 'the', 'name', 'type', 'code', 'is', 'count', 'total', 'date', 'time', 'and', 'per', 'value', 'info']);
+const genericNameWords = new Set([
+  'id',
+  'num',
+  'number',
+  'of',
+  'the',
+  'name',
+  'type',
+  'code',
+  'is',
+  'count',
+  'total',
+  'date',
+  'time',
+  'and',
+  'per',
+  'value',
+  'info',
+]);
 
 /** Longest phrase (in words) a table, column, value or synonym is matched with. */
 const maxPhrase = 4;
@@ -41,21 +61,37 @@ export class SchemaIndex {
         const parts = nameWords(column.name);
         this.addName(parts, { kind: 'column', table, column });
         // "has_final_exam", "is_placebo": a flag is also named by what it flags ("a final exam", "placebo").
-        if (isFlagColumn(column) && ['has', 'is'].includes(parts[0]) && parts.length > 1) this.addName(parts.slice(1), { kind: 'column', table, column });
+        if (isFlagColumn(column) && ['has', 'is'].includes(parts[0]) && parts.length > 1)
+          this.addName(parts.slice(1), { kind: 'column', table, column });
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
-          if (words.length > 0 && words.length <= maxPhrase) this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
+          if (words.length > 0 && words.length <= maxPhrase)
+            this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
         }
         // "California" where the column holds "CA".
-        for (const [name, code] of stateNames(column)) this.add(tokenize(name).map((t) => t.text).join(' '), { kind: 'value', table, column, value: code }, 1);
+        for (const [name, code] of stateNames(column))
+          this.add(
+            tokenize(name)
+              .map((t) => t.text)
+              .join(' '),
+            { kind: 'value', table, column, value: code },
+            1,
+          );
       }
     }
     for (const synonym of schema.synonyms) {
       const table = schema.tables.find((t) => t.key === tableKey(synonym.source, synonym.table));
-      const column = synonym.column === undefined ? undefined : table?.columns.find((c) => c.name.toLowerCase() === synonym.column!.toLowerCase());
+      const column =
+        synonym.column === undefined
+          ? undefined
+          : table?.columns.find((c) => c.name.toLowerCase() === synonym.column!.toLowerCase());
       if (!table || (synonym.column !== undefined && !column)) continue;
       const candidate: Candidate =
-        column && synonym.value !== undefined ? { kind: 'value', table, column, value: synonym.value } : column ? { kind: 'column', table, column } : { kind: 'table', table };
+        column && synonym.value !== undefined
+          ? { kind: 'value', table, column, value: synonym.value }
+          : column
+            ? { kind: 'column', table, column }
+            : { kind: 'table', table };
       for (const words of synonym.words) this.add(words.split(/\s+/).map(lemmaOf).join(' '), candidate, 3);
     }
   }
@@ -66,7 +102,8 @@ export class SchemaIndex {
     if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
     // `Level_of_membership` is also "membership level".
     const of = words.indexOf('of');
-    if (of > 0 && of < words.length - 1) this.add([...words.slice(of + 1), ...words.slice(0, of)].join(' '), candidate, 2);
+    if (of > 0 && of < words.length - 1)
+      this.add([...words.slice(of + 1), ...words.slice(0, of)].join(' '), candidate, 2);
     this.addPartial(words, candidate);
   }
 
@@ -96,7 +133,9 @@ export class SchemaIndex {
   private suffixed(token: Token): Candidate[] {
     if (token.lemma !== 'name' && token.lemma !== 'id') return [];
     return this.schema.tables.flatMap((table) =>
-      table.columns.filter((c) => c.name.toLowerCase().endsWith(token.lemma) && c.name.length > token.lemma.length).map((column) => ({ kind: 'column' as const, table, column })),
+      table.columns
+        .filter((c) => c.name.toLowerCase().endsWith(token.lemma) && c.name.length > token.lemma.length)
+        .map((column) => ({ kind: 'column' as const, table, column })),
     );
   }
 
@@ -110,7 +149,9 @@ export class SchemaIndex {
     const stem = token.text.replace(/(ed|ing|ment|ful)$/, '');
     const root = stem !== token.text ? stem.replace(/([b-df-hj-np-tv-z])\1$/, '$1') : token.text.replace(/ssion$/, 't');
     const noun = /ate$/.test(token.text) ? `${token.text.slice(0, -1)}ion` : root;
-    const forms = [...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem, `${stem}ing`, `${stem}ed`, root, noun])];
+    const forms = [
+      ...new Set([token.lemma, stem, stem.length > 3 ? `${stem}e` : stem, `${stem}ing`, `${stem}ed`, root, noun]),
+    ];
     for (const form of forms.slice(1)) {
       const found = this.lookup(form, form);
       if (found.length > 0) return found;
@@ -129,7 +170,9 @@ export class SchemaIndex {
       for (let n = Math.min(maxPhrase, tokens.length - i); n >= 2; n--) {
         const span = tokens.slice(i, i + n);
         if (span.some((t) => t.kind !== 'word') || span.every((t) => fillerWords.has(t.text))) continue;
-        const found = (this.entries.get(span.map((t) => t.lemma).join(' ')) ?? []).some((e) => e.candidate.kind === 'column' && e.rank === 2);
+        const found = (this.entries.get(span.map((t) => t.lemma).join(' ')) ?? []).some(
+          (e) => e.candidate.kind === 'column' && e.rank === 2,
+        );
         if (found) {
           spans.push({ start: i, end: i + n });
           i += n - 1;
@@ -141,7 +184,11 @@ export class SchemaIndex {
   }
 
   /** The table named by the longest phrase starting at token `at` (no token of it in `taken`), and where the phrase ends. */
-  private tableNamedAt(tokens: readonly Token[], at: number, taken: ReadonlySet<number>): { table: SchemaTable; end: number } | undefined {
+  private tableNamedAt(
+    tokens: readonly Token[],
+    at: number,
+    taken: ReadonlySet<number>,
+  ): { table: SchemaTable; end: number } | undefined {
     for (let n = Math.min(maxPhrase, tokens.length - at); n >= 1; n--) {
       const span = tokens.slice(at, at + n);
       if (span.some((t, k) => taken.has(at + k) || t.kind !== 'word')) continue;
@@ -165,13 +212,17 @@ export class SchemaIndex {
         if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
         let candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
         // "check-ins", "check ins": the words written together may name a table ("checkin").
-        if (candidates.length === 0 && n > 1) candidates = this.lookup(lemmaOf(span.map((t) => t.text).join('')), '').filter((c) => c.kind !== 'value');
+        if (candidates.length === 0 && n > 1)
+          candidates = this.lookup(lemmaOf(span.map((t) => t.text).join('')), '').filter((c) => c.kind !== 'value');
         // A value spelled like a filler word ("a" for grade 'A') is not a mention of it.
         if (span.every((t) => fillerWords.has(t.text))) candidates = candidates.filter((c) => c.kind !== 'value');
         // "type of food", "cost of round trip": a column named the other way round (food_type, round_trip_cost).
         const of = span.findIndex((t, k) => k > 0 && k < n - 1 && t.text === 'of');
         if (candidates.length === 0 && of > 0) {
-          candidates = this.lookup([...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '), '').filter((c) => c.kind === 'column');
+          candidates = this.lookup(
+            [...span.slice(of + 1), ...span.slice(0, of)].map((t) => t.lemma).join(' '),
+            '',
+          ).filter((c) => c.kind === 'column');
           // "amount of payments received": the words after "of" go on to name the table whose column it is.
           const owner = candidates.length > 1 ? this.tableNamedAt(tokens, i + of + 1, taken) : undefined;
           const owned = candidates.filter((c) => c.table === owner?.table);
@@ -185,7 +236,12 @@ export class SchemaIndex {
         // parts of longer names stay candidates after the exact ones.
         // So do columns ending in "name" or "id" after a column called just that ("its name": journal.journalname).
         else if (n === 1 && candidates.every((c) => c.kind !== 'value'))
-          candidates = [...candidates, ...[...(this.partial.get(span[0].lemma) ?? []), ...this.suffixed(span[0])].filter((c) => !candidates.includes(c))];
+          candidates = [
+            ...candidates,
+            ...[...(this.partial.get(span[0].lemma) ?? []), ...this.suffixed(span[0])].filter(
+              (c) => !candidates.includes(c),
+            ),
+          ];
         if (candidates.length > 0) found = { start: i, end: i + n, candidates };
       }
       if (found) {

@@ -61,6 +61,11 @@ const states: Record<string, string> = {
  * is still found. Empty for any other column (country codes such as "CA" or "DE" are not states).
  */
 export function stateNames(column: SchemaColumn): [string, string][] {
-  if (!/state/i.test(column.name) || column.values.length === 0 || !column.values.every((v) => Object.hasOwn(states, v))) return [];
+  if (
+    !/state/i.test(column.name) ||
+    column.values.length === 0 ||
+    !column.values.every((v) => Object.hasOwn(states, v))
+  )
+    return [];
   return Object.entries(states).map(([code, name]) => [name, code]);
 }

@@ -20,11 +20,15 @@ describe('parts of texts', () => {
 
   it('reads the phrase around a quoted literal', () => {
     const question = 'How many journals have names that start with the letter "J"?';
-    expect(readTextMatches(tokenize(question), quotedSpans(question))).toEqual([{ mode: 'prefix', text: 'J', at: 6, end: 11 }]);
+    expect(readTextMatches(tokenize(question), quotedSpans(question))).toEqual([
+      { mode: 'prefix', text: 'J', at: 6, end: 11 },
+    ]);
   });
 
   it('matches a start, an end, or a part of the column (or label) named with it, ignoring case', async () => {
-    const start = await db.ask('How many publications were published in journals whose names start with the letter "j"?');
+    const start = await db.ask(
+      'How many publications were published in journals whose names start with the letter "j"?',
+    );
     expect(start.sql).toContain(`starts_with(lower(t2."name"), 'j')`);
     expect(start.rows).toEqual([[2]]);
     expect((await db.ask('Which journals end with "review"?')).rows).toEqual([[4, "O'Brien Review"]]);
@@ -35,6 +39,8 @@ describe('parts of texts', () => {
 
   it('refuses a literal with no text column to match', async () => {
     await expect(db.ask('How many start with "J"?')).rejects.toMatchObject({ status: 422 });
-    await expect(db.ask('How many publications have a jid that starts with "1"?')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('How many publications have a jid that starts with "1"?')).rejects.toMatchObject({
+      status: 422,
+    });
   });
 });

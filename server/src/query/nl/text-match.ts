@@ -34,7 +34,18 @@ const verbs: Record<string, TextMatchMode> = {
   containing: 'contains',
 };
 /** Words naming what the literal is: "the letter", "the word", "the prefix". */
-const kindWords = new Set(['letter', 'letters', 'word', 'words', 'prefix', 'suffix', 'string', 'phrase', 'text', 'characters']);
+const kindWords = new Set([
+  'letter',
+  'letters',
+  'word',
+  'words',
+  'prefix',
+  'suffix',
+  'string',
+  'phrase',
+  'text',
+  'characters',
+]);
 
 /** The phrases of `tokens` that ask for part of a text, one per quoted literal that has one. */
 export function readTextMatches(tokens: readonly Token[], spans: readonly QuotedSpan[]): TextMatch[] {
@@ -42,7 +53,11 @@ export function readTextMatches(tokens: readonly Token[], spans: readonly Quoted
   for (const span of spans) {
     let at = span.start;
     if (kindWords.has(tokens[at - 1]?.text ?? '')) at -= tokens[at - 2]?.text === 'the' ? 2 : 1;
-    if (tokens[at - 1]?.text === 'with' && verbs[tokens[at - 2]?.text ?? ''] && verbs[tokens[at - 2].text] !== 'contains') {
+    if (
+      tokens[at - 1]?.text === 'with' &&
+      verbs[tokens[at - 2]?.text ?? ''] &&
+      verbs[tokens[at - 2].text] !== 'contains'
+    ) {
       found.push({ mode: verbs[tokens[at - 2].text], text: span.text, at: at - 2, end: span.end });
       continue;
     }
@@ -51,7 +66,11 @@ export function readTextMatches(tokens: readonly Token[], spans: readonly Quoted
       continue;
     }
     // "with the word 'Hey' in its title", "with \"IEEE\" in their name".
-    if (tokens[at - 1]?.text === 'with' && tokens[span.end]?.text === 'in' && ['its', 'their', 'the'].includes(tokens[span.end + 1]?.text ?? ''))
+    if (
+      tokens[at - 1]?.text === 'with' &&
+      tokens[span.end]?.text === 'in' &&
+      ['its', 'their', 'the'].includes(tokens[span.end + 1]?.text ?? '')
+    )
       found.push({ mode: 'contains', text: span.text, at: at - 1, end: span.end + 2, columnAt: span.end + 2 });
   }
   return found;

@@ -22,7 +22,9 @@ export interface Translator {
 
 /** The names of the tables a context knows, for error messages. */
 export const knownTables = (schema: SchemaContext): string =>
-  schema.tables.length === 0 ? 'none (no sources are configured)' : schema.tables.map((t) => `${t.source}.${t.name}`).join(', ');
+  schema.tables.length === 0
+    ? 'none (no sources are configured)'
+    : schema.tables.map((t) => `${t.source}.${t.name}`).join(', ');
 
 /** 422: the question could not be translated; `reason` says why, the known tables are listed. */
 export function notUnderstood(reason: string, schema: SchemaContext): HttpError {

@@ -32,7 +32,10 @@ export class WhereClause {
       const all = [...(this.bounds.get(ref.column) ?? []), { op: bound[1], value: Number(bound[2]) }];
       const lower = Math.max(...all.filter((b) => b.op.startsWith('>')).map((b) => b.value));
       const upper = Math.min(...all.filter((b) => b.op.startsWith('<')).map((b) => b.value));
-      if (lower >= upper) this.refuse(`The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not supported)`);
+      if (lower >= upper)
+        this.refuse(
+          `The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not supported)`,
+        );
       this.bounds.set(ref.column, all);
     }
     this.condition(ref, (column) => `${asInteger ? `TRY_CAST(${column} AS INTEGER)` : column} ${rhs}`, description);

@@ -4,7 +4,13 @@ import { columnComparison, conjuncts } from './column-filters.js';
 import type { TermMap } from './r2rml.js';
 import type { BoundMap } from './term-sql.js';
 
-const types: Record<string, string> = { name: 'VARCHAR', age: 'INTEGER', price: 'DECIMAL(10,2)', score: 'DOUBLE', id: 'BIGINT' };
+const types: Record<string, string> = {
+  name: 'VARCHAR',
+  age: 'INTEGER',
+  price: 'DECIMAL(10,2)',
+  score: 'DOUBLE',
+  id: 'BIGINT',
+};
 const maps: Record<string, TermMap> = {
   n: { kind: 'column', column: 'name', termType: 'literal' },
   a: { kind: 'column', column: 'age', termType: 'literal' },
@@ -14,11 +20,14 @@ const maps: Record<string, TermMap> = {
   tagged: { kind: 'column', column: 'name', termType: 'literal', language: 'en' },
   x: { kind: 'template', termType: 'iri', parts: [{ text: 'http://example.com/p/' }, { column: 'id' }] },
 };
-const binding = (name: string): BoundMap | undefined => (maps[name] ? { map: maps[name], alias: 't', types: (c) => types[c] } : undefined);
+const binding = (name: string): BoundMap | undefined =>
+  maps[name] ? { map: maps[name], alias: 't', types: (c) => types[c] } : undefined;
 
 /** The FILTER expression of `SELECT * WHERE { FILTER(<text>) }`. */
 function filterOf(text: string): Expression {
-  const query = new sparqljs.Parser().parse(`PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT * WHERE { FILTER(${text}) }`) as SelectQuery;
+  const query = new sparqljs.Parser().parse(
+    `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT * WHERE { FILTER(${text}) }`,
+  ) as SelectQuery;
   return (query.where![0] as { expression: Expression }).expression;
 }
 const sql = (text: string) => columnComparison(filterOf(text), binding);

@@ -6,7 +6,8 @@ import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 /** `A && B && ...` as its operands: a FILTER of a conjunction keeps a row only when every operand is true. */
 export function conjuncts(expression: Expression): Expression[] {
   const node = expression as { type?: string; operator?: string; args?: Expression[] };
-  if (node.type === 'operation' && node.operator === '&&' && node.args?.length === 2) return node.args.flatMap(conjuncts);
+  if (node.type === 'operation' && node.operator === '&&' && node.args?.length === 2)
+    return node.args.flatMap(conjuncts);
   return [expression];
 }
 
@@ -24,13 +25,18 @@ type Node = { termType?: string; value?: string; language?: string; datatype?: {
  * Such conditions run on the column itself and are simple enough for connectors to apply while
  * loading. Undefined when the comparison needs SPARQL's general operator rules.
  */
-export function columnComparison(expression: Expression, binding: (variable: string) => BoundMap | undefined): string | undefined {
+export function columnComparison(
+  expression: Expression,
+  binding: (variable: string) => BoundMap | undefined,
+): string | undefined {
   const node = expression as { type?: string; operator?: string; args?: Node[] };
-  if (node.type !== 'operation' || !node.operator || !(node.operator in operators) || node.args?.length !== 2) return undefined;
+  if (node.type !== 'operation' || !node.operator || !(node.operator in operators) || node.args?.length !== 2)
+    return undefined;
   let [left, right] = node.args;
   let op = node.operator;
   if (left.termType !== 'Variable') [left, right, op] = [right, left, mirrored[op]];
-  if (left.termType !== 'Variable' || (right.termType !== 'Literal' && right.termType !== 'NamedNode')) return undefined;
+  if (left.termType !== 'Variable' || (right.termType !== 'Literal' && right.termType !== 'NamedNode'))
+    return undefined;
   const bound = binding(left.value!);
   if (!bound) return undefined;
   if (right.termType === 'NamedNode') return iriComparison(bound, right.value!, op);
@@ -40,10 +46,15 @@ export function columnComparison(expression: Expression, binding: (variable: str
   const natural = naturalDatatype(sqlType);
   const ref = `${bound.alias}.${sqlIdent(map.column)}`;
   const datatype = right.language ? 'lang' : (right.datatype?.value ?? xsdString);
-  if (sqlType === 'VARCHAR' && (map.datatype === undefined || map.datatype === xsdString) && datatype === xsdString) return `${ref} ${operators[op]} ${sqlLiteral(right.value!)}`;
-  const numericColumn = (natural === xsdInteger || natural === xsdDecimal) && (map.datatype === undefined || map.datatype === natural);
-  const numericConstant = ((datatype === xsdInteger || datatype === xsdDecimal) && decimalText.test(right.value!)) || (datatype === xsdDouble && doubleText.test(right.value!));
-  if (numericColumn && numericConstant) return `${ref} ${operators[op]} ${datatype === xsdDouble ? `CAST(${sqlLiteral(right.value!)} AS DOUBLE)` : right.value}`;
+  if (sqlType === 'VARCHAR' && (map.datatype === undefined || map.datatype === xsdString) && datatype === xsdString)
+    return `${ref} ${operators[op]} ${sqlLiteral(right.value!)}`;
+  const numericColumn =
+    (natural === xsdInteger || natural === xsdDecimal) && (map.datatype === undefined || map.datatype === natural);
+  const numericConstant =
+    ((datatype === xsdInteger || datatype === xsdDecimal) && decimalText.test(right.value!)) ||
+    (datatype === xsdDouble && doubleText.test(right.value!));
+  if (numericColumn && numericConstant)
+    return `${ref} ${operators[op]} ${datatype === xsdDouble ? `CAST(${sqlLiteral(right.value!)} AS DOUBLE)` : right.value}`;
   return undefined;
 }
 
@@ -51,7 +62,10 @@ export function columnComparison(expression: Expression, binding: (variable: str
 function iriComparison(bound: BoundMap, iri: string, op: string): string | undefined {
   const producesIris = bound.map.kind === 'constant' ? bound.map.term.type === 'iri' : bound.map.termType === 'iri';
   if (!producesIris || (op !== '=' && op !== '!=')) return undefined;
-  const equal = termsEqual({ map: { kind: 'constant', term: { type: 'iri', value: iri } }, alias: '', types: () => undefined }, bound);
+  const equal = termsEqual(
+    { map: { kind: 'constant', term: { type: 'iri', value: iri } }, alias: '', types: () => undefined },
+    bound,
+  );
   if (equal === false) return op === '=' ? 'FALSE' : 'TRUE';
   return op === '=' ? equal : `NOT (${equal})`;
 }

@@ -24,7 +24,15 @@ const add = (map: Map<string, Set<string>>, key: string, value: string) => {
 };
 
 /** An ontology with no axioms: queries see exactly the mapped triples. */
-export const emptyOntology = (): Ontology => ({ superClasses: new Map(), superProperties: new Map(), inverses: new Map(), domains: new Map(), ranges: new Map(), labels: new Map(), prefixes: {} });
+export const emptyOntology = (): Ontology => ({
+  superClasses: new Map(),
+  superProperties: new Map(),
+  inverses: new Map(),
+  domains: new Map(),
+  ranges: new Map(),
+  labels: new Map(),
+  prefixes: {},
+});
 
 /** Reads an ontology from Turtle. Throws MappingError when it is not valid Turtle. */
 export function loadOntology(text: string): Ontology {
@@ -59,7 +67,8 @@ export function loadOntology(text: string): Ontology {
         add(ontology.ranges, s, o);
         break;
       case `${RDFS}label`:
-        if (!ontology.labels.has(s) || (object.termType === 'Literal' && (object as N3.Literal).language === 'en')) ontology.labels.set(s, o);
+        if (!ontology.labels.has(s) || (object.termType === 'Literal' && (object as N3.Literal).language === 'en'))
+          ontology.labels.set(s, o);
         break;
     }
   }
@@ -70,7 +79,8 @@ export function loadOntology(text: string): Ontology {
 function closure(start: string, edges: Map<string, Set<string>>): Set<string> {
   const seen = new Set([start]);
   const queue = [start];
-  while (queue.length) for (const next of edges.get(queue.pop()!) ?? []) if (!seen.has(next)) (seen.add(next), queue.push(next));
+  while (queue.length)
+    for (const next of edges.get(queue.pop()!) ?? []) if (!seen.has(next)) (seen.add(next), queue.push(next));
   return seen;
 }
 
@@ -83,14 +93,17 @@ function entailedProperties(property: string, ontology: Ontology): { property: s
     const key = `${item.inverted ? '^' : ''}${item.property}`;
     if (seen.has(key)) continue;
     seen.set(key, item);
-    for (const sup of ontology.superProperties.get(item.property) ?? []) queue.push({ property: sup, inverted: item.inverted });
-    for (const inv of ontology.inverses.get(item.property) ?? []) queue.push({ property: inv, inverted: !item.inverted });
+    for (const sup of ontology.superProperties.get(item.property) ?? [])
+      queue.push({ property: sup, inverted: item.inverted });
+    for (const inv of ontology.inverses.get(item.property) ?? [])
+      queue.push({ property: inv, inverted: !item.inverted });
   }
   return [...seen.values()];
 }
 
 const iri = (value: string): TermMap => ({ kind: 'constant', term: { type: 'iri', value } });
-const isLiteralMap = (map: TermMap) => (map.kind === 'constant' ? map.term.type === 'literal' : map.termType === 'literal');
+const isLiteralMap = (map: TermMap) =>
+  map.kind === 'constant' ? map.term.type === 'literal' : map.termType === 'literal';
 
 /**
  * Saturates mapped triples with the ontology (Ontop's T-mappings): a triple of a property also
@@ -100,14 +113,31 @@ const isLiteralMap = (map: TermMap) => (map.kind === 'constant' ? map.term.type 
 export function saturate(triples: readonly MappedTriple[], ontology: Ontology): MappedTriple[] {
   const out = new Map<string, MappedTriple>();
   const keep = (t: MappedTriple) => {
-    const key = JSON.stringify([t.origin, t.child.from, t.parent, t.subject, t.predicate, t.object, t.subjectOnParent, t.objectOnParent, t.graphs]);
+    const key = JSON.stringify([
+      t.origin,
+      t.child.from,
+      t.parent,
+      t.subject,
+      t.predicate,
+      t.object,
+      t.subjectOnParent,
+      t.objectOnParent,
+      t.graphs,
+    ]);
     if (!out.has(key)) out.set(key, t);
   };
   const typeTriples = (base: MappedTriple, onObject: boolean, cls: string) => {
     const subject = onObject ? base.object : base.subject;
     if (isLiteralMap(subject)) return;
     for (const c of closure(cls, ontology.superClasses)) {
-      keep({ ...base, subject, subjectOnParent: onObject ? base.objectOnParent : base.subjectOnParent, predicate: iri(rdfType), object: iri(c), objectOnParent: false });
+      keep({
+        ...base,
+        subject,
+        subjectOnParent: onObject ? base.objectOnParent : base.subjectOnParent,
+        predicate: iri(rdfType),
+        object: iri(c),
+        objectOnParent: false,
+      });
     }
   };
   for (const triple of triples) {
@@ -120,7 +150,14 @@ export function saturate(triples: readonly MappedTriple[], ontology: Ontology): 
     }
     for (const { property: entailed, inverted } of entailedProperties(property, ontology)) {
       const derived: MappedTriple = inverted
-        ? { ...triple, subject: triple.object, object: triple.subject, subjectOnParent: triple.objectOnParent, objectOnParent: triple.subjectOnParent, predicate: iri(entailed) }
+        ? {
+            ...triple,
+            subject: triple.object,
+            object: triple.subject,
+            subjectOnParent: triple.objectOnParent,
+            objectOnParent: triple.subjectOnParent,
+            predicate: iri(entailed),
+          }
         : { ...triple, predicate: iri(entailed) };
       if (isLiteralMap(derived.subject)) continue;
       keep(derived);

@@ -19,7 +19,14 @@ export type TemplatePart = { text: string } | { column: string };
 export type TermMap =
   | { kind: 'constant'; term: Term }
   | { kind: 'column'; column: string; termType: TermType; datatype?: string; language?: string; base?: string }
-  | { kind: 'template'; parts: TemplatePart[]; termType: TermType; datatype?: string; language?: string; base?: string };
+  | {
+      kind: 'template';
+      parts: TemplatePart[];
+      termType: TermType;
+      datatype?: string;
+      language?: string;
+      base?: string;
+    };
 
 /** The rows a triples map reads: an SQL FROM item over `<source>.<table>` names. */
 export interface LogicalTable {
@@ -66,9 +73,13 @@ const rr = (name: string) => N3.DataFactory.namedNode(`${RR}${name}`);
 type N3Term = N3.Quad['object'];
 
 /** Quotes each dot-separated part of an SQL name unless it is quoted already. */
-function quoteTableName(name: string, defaultSource: string | undefined): { from: string; source?: string; table?: string } {
+function quoteTableName(
+  name: string,
+  defaultSource: string | undefined,
+): { from: string; source?: string; table?: string } {
   const parts = name.match(/"(?:[^"]|"")*"|[^."]+/g) ?? [];
-  if (parts.length === 0 || parts.join('.').length !== name.trim().length) throw new MappingError(`rr:tableName "${name}" is not a table name`);
+  if (parts.length === 0 || parts.join('.').length !== name.trim().length)
+    throw new MappingError(`rr:tableName "${name}" is not a table name`);
   const bare = parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p));
   if (bare.length === 1 && defaultSource) bare.unshift(defaultSource);
   if (bare.length < 2) throw new MappingError(`rr:tableName "${name}" must name its source: <source>.<table>`);
@@ -88,7 +99,8 @@ export function parseTemplate(template: string, where: string): TemplatePart[] {
       let j = i + 1;
       let column = '';
       while (j < template.length && template[j] !== '}') {
-        if (template[j] === '{') throw new MappingError(`${where}: rr:template "${template}" has a "{" inside a column name`);
+        if (template[j] === '{')
+          throw new MappingError(`${where}: rr:template "${template}" has a "{" inside a column name`);
         if (template[j] === '\\' && j + 1 < template.length) j++;
         column += template[j++];
       }
@@ -110,10 +122,28 @@ export function parseTemplate(template: string, where: string): TemplatePart[] {
 const languageTag = /^([a-zA-Z]{2,3}|[xXiI])(-[a-zA-Z0-9]{1,8})*$/;
 
 /** SQL versions R2RML names (the W3C list); another rr:sqlVersion is an error. */
-const sqlVersions = new Set(['SQL2008', 'Oracle', 'MySQL', 'MSSQLServer', 'HSQLDB', 'PostgreSQL', 'DB2', 'Informix', 'Ingres', 'Progress', 'SybaseASE', 'SybaseSQLAnywhere', 'Virtuoso', 'Firebird'].map((v) => `${RR}${v}`));
+const sqlVersions = new Set(
+  [
+    'SQL2008',
+    'Oracle',
+    'MySQL',
+    'MSSQLServer',
+    'HSQLDB',
+    'PostgreSQL',
+    'DB2',
+    'Informix',
+    'Ingres',
+    'Progress',
+    'SybaseASE',
+    'SybaseSQLAnywhere',
+    'Virtuoso',
+    'Firebird',
+  ].map((v) => `${RR}${v}`),
+);
 
 /** A column name as R2RML gives it: `"Name"` is a delimited identifier, `Name` a regular one. */
-const columnName = (value: string) => (value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/""/g, '"') : value);
+const columnName = (value: string) =>
+  value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/""/g, '"') : value;
 
 /** Reads the R2RML mapping of `text` (Turtle) into the triples it produces. Throws MappingError. */
 export function loadMapping(text: string, options: MappingOptions = {}): MappedTriple[] {
@@ -126,14 +156,20 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
   const store = new N3.Store(quads);
   const one = (subject: N3Term, name: string, where: string): N3Term | undefined => {
     const values = store.getObjects(subject, rr(name), null);
-    if (values.length > 1) throw new MappingError(`${where} has ${values.length} rr:${name} values; at most one is allowed`);
+    if (values.length > 1)
+      throw new MappingError(`${where} has ${values.length} rr:${name} values; at most one is allowed`);
     return values[0];
   };
   const label = (node: N3Term) => (node.termType === 'NamedNode' ? `<${node.value}>` : `_:${node.value}`);
 
   const triplesMaps = new Set<string>();
   const nodes = new Map<string, N3Term>();
-  for (const q of [...store.getQuads(null, rr('logicalTable'), null, null), ...store.getQuads(null, rr('subjectMap'), null, null), ...store.getQuads(null, rr('subject'), null, null), ...store.getQuads(null, N3.DataFactory.namedNode(`${RDF}type`), rr('TriplesMap'), null)]) {
+  for (const q of [
+    ...store.getQuads(null, rr('logicalTable'), null, null),
+    ...store.getQuads(null, rr('subjectMap'), null, null),
+    ...store.getQuads(null, rr('subject'), null, null),
+    ...store.getQuads(null, N3.DataFactory.namedNode(`${RDF}type`), rr('TriplesMap'), null),
+  ]) {
     triplesMaps.add(q.subject.id);
     nodes.set(q.subject.id, q.subject as N3Term);
   }
@@ -145,7 +181,8 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     if (!node) throw new MappingError(`${where} has no rr:logicalTable`);
     const tableName = one(node, 'tableName', where);
     const sqlQuery = one(node, 'sqlQuery', where);
-    if (tableName && sqlQuery) throw new MappingError(`${where}: a logical table has both rr:tableName and rr:sqlQuery`);
+    if (tableName && sqlQuery)
+      throw new MappingError(`${where}: a logical table has both rr:tableName and rr:sqlQuery`);
     if (tableName) {
       if (tableName.termType !== 'Literal') throw new MappingError(`${where}: rr:tableName must be a string`);
       return { ...quoteTableName(tableName.value, options.defaultSource), ...uniqueKeys(node, where) };
@@ -155,7 +192,8 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
       const query = sqlQuery.value.trim().replace(/;\s*$/, '');
       if (query === '') throw new MappingError(`${where}: rr:sqlQuery is empty`);
       for (const version of store.getObjects(node, rr('sqlVersion'), null)) {
-        if (!sqlVersions.has(version.value)) throw new MappingError(`${where}: rr:sqlVersion <${version.value}> is not an SQL version R2RML knows`);
+        if (!sqlVersions.has(version.value))
+          throw new MappingError(`${where}: rr:sqlVersion <${version.value}> is not an SQL version R2RML knows`);
       }
       return { from: `(${query})`, ...uniqueKeys(node, where) };
     }
@@ -166,7 +204,8 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
   const uniqueKeys = (node: N3Term, where: string): { keys?: string[][] } => {
     const keys = store.getObjects(node, N3.DataFactory.namedNode(`${AW}uniqueKey`), null).map((value) => {
       const columns = value.termType === 'Literal' ? value.value.split(',').map((c) => columnName(c.trim())) : [];
-      if (columns.length === 0 || columns.some((c) => c === '')) throw new MappingError(`${where}: aw:uniqueKey must be a string of comma-separated column names`);
+      if (columns.length === 0 || columns.some((c) => c === ''))
+        throw new MappingError(`${where}: aw:uniqueKey must be a string of comma-separated column names`);
       return columns;
     });
     return keys.length ? { keys } : {};
@@ -178,32 +217,55 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     const column = one(node, 'column', where);
     const template = one(node, 'template', where);
     const given = [constant, column, template].filter(Boolean).length;
-    if (given !== 1) throw new MappingError(`${where}: a ${position} map needs exactly one of rr:constant, rr:column, rr:template (found ${given})`);
+    if (given !== 1)
+      throw new MappingError(
+        `${where}: a ${position} map needs exactly one of rr:constant, rr:column, rr:template (found ${given})`,
+      );
     const termTypeNode = one(node, 'termType', where);
     const datatypeNode = one(node, 'datatype', where);
     const languageNode = one(node, 'language', where);
-    if (position !== 'object' && (datatypeNode || languageNode)) throw new MappingError(`${where}: rr:datatype and rr:language are allowed only on object maps`);
-    if (datatypeNode && languageNode) throw new MappingError(`${where}: an object map may not have both rr:datatype and rr:language`);
-    if (languageNode && (languageNode.termType !== 'Literal' || !languageTag.test(languageNode.value))) throw new MappingError(`${where}: rr:language "${languageNode.value}" is not a valid language tag`);
-    if (datatypeNode && datatypeNode.termType !== 'NamedNode') throw new MappingError(`${where}: rr:datatype must be an IRI`);
+    if (position !== 'object' && (datatypeNode || languageNode))
+      throw new MappingError(`${where}: rr:datatype and rr:language are allowed only on object maps`);
+    if (datatypeNode && languageNode)
+      throw new MappingError(`${where}: an object map may not have both rr:datatype and rr:language`);
+    if (languageNode && (languageNode.termType !== 'Literal' || !languageTag.test(languageNode.value)))
+      throw new MappingError(`${where}: rr:language "${languageNode.value}" is not a valid language tag`);
+    if (datatypeNode && datatypeNode.termType !== 'NamedNode')
+      throw new MappingError(`${where}: rr:datatype must be an IRI`);
 
     if (constant) {
-      if (termTypeNode || datatypeNode || languageNode) throw new MappingError(`${where}: a constant term map may not have rr:termType, rr:datatype or rr:language`);
+      if (termTypeNode || datatypeNode || languageNode)
+        throw new MappingError(`${where}: a constant term map may not have rr:termType, rr:datatype or rr:language`);
       return { kind: 'constant', term: constantTerm(constant, position, where) };
     }
     let termType: TermType = position === 'object' && (column || datatypeNode || languageNode) ? 'literal' : 'iri';
     if (termTypeNode) {
-      const allowed: Record<string, TermType> = { [`${RR}IRI`]: 'iri', [`${RR}BlankNode`]: 'bnode', [`${RR}Literal`]: 'literal' };
+      const allowed: Record<string, TermType> = {
+        [`${RR}IRI`]: 'iri',
+        [`${RR}BlankNode`]: 'bnode',
+        [`${RR}Literal`]: 'literal',
+      };
       const chosen = allowed[termTypeNode.value];
-      if (!chosen) throw new MappingError(`${where}: rr:termType <${termTypeNode.value}> is not rr:IRI, rr:BlankNode or rr:Literal`);
+      if (!chosen)
+        throw new MappingError(
+          `${where}: rr:termType <${termTypeNode.value}> is not rr:IRI, rr:BlankNode or rr:Literal`,
+        );
       termType = chosen;
     }
-    if (termType === 'literal' && position !== 'object') throw new MappingError(`${where}: a ${position} map may not produce literals`);
-    if (termType === 'bnode' && (position === 'predicate' || position === 'graph')) throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
-    if (termType !== 'literal' && (datatypeNode || languageNode)) throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
-    const tags = { datatype: datatypeNode?.value, language: languageNode?.value.toLowerCase(), ...(termType === 'iri' && options.baseIri ? { base: options.baseIri } : {}) };
+    if (termType === 'literal' && position !== 'object')
+      throw new MappingError(`${where}: a ${position} map may not produce literals`);
+    if (termType === 'bnode' && (position === 'predicate' || position === 'graph'))
+      throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
+    if (termType !== 'literal' && (datatypeNode || languageNode))
+      throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
+    const tags = {
+      datatype: datatypeNode?.value,
+      language: languageNode?.value.toLowerCase(),
+      ...(termType === 'iri' && options.baseIri ? { base: options.baseIri } : {}),
+    };
     if (column) {
-      if (column.termType !== 'Literal' || column.value === '') throw new MappingError(`${where}: rr:column must be a non-empty string`);
+      if (column.termType !== 'Literal' || column.value === '')
+        throw new MappingError(`${where}: rr:column must be a non-empty string`);
       return { kind: 'column', column: columnName(column.value), termType, ...tags };
     }
     if (template!.termType !== 'Literal') throw new MappingError(`${where}: rr:template must be a string`);
@@ -218,13 +280,23 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
       const datatype = language || literal.datatype.value === `${XSD}string` ? undefined : literal.datatype.value;
       return { type: 'literal', value: literal.value, language, datatype };
     }
-    throw new MappingError(`${where}: rr:constant of a ${position} map must be an IRI${position === 'object' ? ' or a literal' : ''}`);
+    throw new MappingError(
+      `${where}: rr:constant of a ${position} map must be an IRI${position === 'object' ? ' or a literal' : ''}`,
+    );
   };
 
   /** Term maps given as nodes (rr:subjectMap) or as constant shortcuts (rr:subject). */
-  const termMaps = (owner: N3Term, mapProperty: string, shortcut: string, position: 'subject' | 'predicate' | 'object' | 'graph', where: string): TermMap[] => [
+  const termMaps = (
+    owner: N3Term,
+    mapProperty: string,
+    shortcut: string,
+    position: 'subject' | 'predicate' | 'object' | 'graph',
+    where: string,
+  ): TermMap[] => [
     ...store.getObjects(owner, rr(mapProperty), null).map((node) => termMap(node, position, where)),
-    ...store.getObjects(owner, rr(shortcut), null).map((node) => ({ kind: 'constant' as const, term: constantTerm(node, position, where) })),
+    ...store
+      .getObjects(owner, rr(shortcut), null)
+      .map((node) => ({ kind: 'constant' as const, term: constantTerm(node, position, where) })),
   ];
 
   const subjects = new Map<string, { table: LogicalTable; subject: TermMap; graphs: TermMap[]; classes: string[] }>();
@@ -236,11 +308,14 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     const table = logicalTable(node, where);
     const subjectNodes = store.getObjects(node, rr('subjectMap'), null);
     const subjectMaps = termMaps(node, 'subjectMap', 'subject', 'subject', where);
-    if (subjectMaps.length !== 1) throw new MappingError(`${where} needs exactly one subject map (found ${subjectMaps.length})`);
-    const classes = subjectNodes.flatMap((s) => store.getObjects(s, rr('class'), null)).map((c) => {
-      if (c.termType !== 'NamedNode') throw new MappingError(`${where}: rr:class must be an IRI`);
-      return c.value;
-    });
+    if (subjectMaps.length !== 1)
+      throw new MappingError(`${where} needs exactly one subject map (found ${subjectMaps.length})`);
+    const classes = subjectNodes
+      .flatMap((s) => store.getObjects(s, rr('class'), null))
+      .map((c) => {
+        if (c.termType !== 'NamedNode') throw new MappingError(`${where}: rr:class must be an IRI`);
+        return c.value;
+      });
     const graphs = subjectNodes.flatMap((s) => termMaps(s, 'graphMap', 'graph', 'graph', where));
     const entry = { table, subject: subjectMaps[0], graphs, classes };
     subjects.set(id, entry);
@@ -253,17 +328,40 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     const where = `triples map ${label(node)}`;
     const { table, subject, graphs, classes } = subjectOf(id);
     for (const cls of classes) {
-      triples.push({ origin: where, child: table, subject, predicate: { kind: 'constant', term: { type: 'iri', value: rdfType } }, object: { kind: 'constant', term: { type: 'iri', value: cls } }, subjectOnParent: false, objectOnParent: false, graphs });
+      triples.push({
+        origin: where,
+        child: table,
+        subject,
+        predicate: { kind: 'constant', term: { type: 'iri', value: rdfType } },
+        object: { kind: 'constant', term: { type: 'iri', value: cls } },
+        subjectOnParent: false,
+        objectOnParent: false,
+        graphs,
+      });
     }
     for (const pom of store.getObjects(node, rr('predicateObjectMap'), null)) {
       const predicates = termMaps(pom, 'predicateMap', 'predicate', 'predicate', where);
       if (predicates.length === 0) throw new MappingError(`${where}: a predicate-object map has no predicate map`);
       const pomGraphs = [...graphs, ...termMaps(pom, 'graphMap', 'graph', 'graph', where)];
       const objectNodes = store.getObjects(pom, rr('objectMap'), null);
-      const plainObjects = store.getObjects(pom, rr('object'), null).map((o) => ({ kind: 'constant' as const, term: constantTerm(o, 'object', where) }));
-      if (objectNodes.length + plainObjects.length === 0) throw new MappingError(`${where}: a predicate-object map has no object map`);
+      const plainObjects = store
+        .getObjects(pom, rr('object'), null)
+        .map((o) => ({ kind: 'constant' as const, term: constantTerm(o, 'object', where) }));
+      if (objectNodes.length + plainObjects.length === 0)
+        throw new MappingError(`${where}: a predicate-object map has no object map`);
       const emit = (object: TermMap, parent?: MappedTriple['parent']) => {
-        for (const predicate of predicates) triples.push({ origin: where, child: table, parent, subject, predicate, object, subjectOnParent: false, objectOnParent: parent !== undefined, graphs: pomGraphs });
+        for (const predicate of predicates)
+          triples.push({
+            origin: where,
+            child: table,
+            parent,
+            subject,
+            predicate,
+            object,
+            subjectOnParent: false,
+            objectOnParent: parent !== undefined,
+            graphs: pomGraphs,
+          });
       };
       for (const object of plainObjects) emit(object);
       for (const objectNode of objectNodes) {
@@ -272,15 +370,20 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
           emit(termMap(objectNode, 'object', where));
           continue;
         }
-        if (!triplesMaps.has(parentNode.id)) throw new MappingError(`${where}: rr:parentTriplesMap ${label(parentNode)} is not a triples map`);
+        if (!triplesMaps.has(parentNode.id))
+          throw new MappingError(`${where}: rr:parentTriplesMap ${label(parentNode)} is not a triples map`);
         const parent = subjectOf(parentNode.id);
         const joins = store.getObjects(objectNode, rr('joinCondition'), null).map((condition) => {
           const child = one(condition, 'child', where);
           const parentColumn = one(condition, 'parent', where);
-          if (!child || !parentColumn) throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
+          if (!child || !parentColumn)
+            throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
           return { child: columnName(child.value), parent: columnName(parentColumn.value) };
         });
-        if (joins.length === 0 && parent.table.from !== table.from) throw new MappingError(`${where}: a referencing object map over a different logical table needs an rr:joinCondition`);
+        if (joins.length === 0 && parent.table.from !== table.from)
+          throw new MappingError(
+            `${where}: a referencing object map over a different logical table needs an rr:joinCondition`,
+          );
         if (joins.length === 0) emit(parent.subject);
         else emit(parent.subject, { table: parent.table, joins });
       }
@@ -293,7 +396,9 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
 /** A key is a property of the rows: declared on one logical table, it holds for every one with the same FROM text. */
 function shareKeys(tables: LogicalTable[]): void {
   const keys = new Map<string, Map<string, string[]>>();
-  for (const table of tables) for (const key of table.keys ?? []) keys.set(table.from, (keys.get(table.from) ?? new Map()).set(JSON.stringify(key), key));
+  for (const table of tables)
+    for (const key of table.keys ?? [])
+      keys.set(table.from, (keys.get(table.from) ?? new Map()).set(JSON.stringify(key), key));
   for (const table of tables) {
     const shared = keys.get(table.from);
     if (shared) table.keys = [...shared.values()];

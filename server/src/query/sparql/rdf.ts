@@ -17,8 +17,22 @@ export const rdfLangString = `${RDF}langString`;
 
 /** Datatypes whose values are numbers (SPARQL 1.1 §17.1 numeric types). */
 export const numericDatatypes = [
-  'integer', 'decimal', 'float', 'double', 'nonPositiveInteger', 'negativeInteger', 'long', 'int', 'short', 'byte',
-  'nonNegativeInteger', 'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte', 'positiveInteger',
+  'integer',
+  'decimal',
+  'float',
+  'double',
+  'nonPositiveInteger',
+  'negativeInteger',
+  'long',
+  'int',
+  'short',
+  'byte',
+  'nonNegativeInteger',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+  'positiveInteger',
 ].map((name) => `${XSD}${name}`);
 
 /** An RDF term as the translator and the result writers see it. Simple literals have no datatype. */
@@ -36,7 +50,8 @@ export const termCode = { bnode: 1, iri: 2, literal: 3 } as const;
 /** The XSD datatype of a literal taken from a column of the given DuckDB type (R2RML natural mapping). */
 export function naturalDatatype(sqlType: string): string | undefined {
   const type = sqlType.toUpperCase();
-  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|INT\d*)$/.test(type)) return xsdInteger;
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|INT\d*)$/.test(type))
+    return xsdInteger;
   if (type.startsWith('DECIMAL') || type.startsWith('NUMERIC')) return xsdDecimal;
   if (type === 'DOUBLE' || type === 'FLOAT' || type === 'REAL') return xsdDouble;
   if (type === 'BOOLEAN') return xsdBoolean;

@@ -7,8 +7,18 @@ const iri = { t: 2, d: '', l: '' };
 describe('solutions', () => {
   it('joins a template read in parts with its fixed text; a NULL part leaves the variable unbound', () => {
     const rows = solutions(
-      [{ v0_p1: '7', v0_p3: 'a%20b' }, { v0_p1: null, v0_p3: 'x' }],
-      [{ name: 'x', id: 'v0', fixed: iri, template: [{ text: 'http://example.com/' }, { column: 'v0_p1' }, { text: '/' }, { column: 'v0_p3' }] }],
+      [
+        { v0_p1: '7', v0_p3: 'a%20b' },
+        { v0_p1: null, v0_p3: 'x' },
+      ],
+      [
+        {
+          name: 'x',
+          id: 'v0',
+          fixed: iri,
+          template: [{ text: 'http://example.com/' }, { column: 'v0_p1' }, { text: '/' }, { column: 'v0_p3' }],
+        },
+      ],
     );
     expect(rows.map((row) => row.get('x'))).toEqual([{ type: 'iri', value: 'http://example.com/7/a%20b' }, undefined]);
   });
@@ -40,7 +50,14 @@ describe('resultsJson', () => {
       ],
     );
     expect(JSON.stringify(resultsJson(['n', 'b', 'unbound'], rows))).toBe(
-      JSON.stringify({ head: { vars: ['n', 'b', 'unbound'] }, results: { bindings: [{ n: { type: 'literal', value: '42', datatype: xsdInteger }, b: { type: 'bnode', value: 'b6e31' } }] } }),
+      JSON.stringify({
+        head: { vars: ['n', 'b', 'unbound'] },
+        results: {
+          bindings: [
+            { n: { type: 'literal', value: '42', datatype: xsdInteger }, b: { type: 'bnode', value: 'b6e31' } },
+          ],
+        },
+      }),
     );
   });
 });

@@ -65,14 +65,20 @@ function termReader({ id, fixed, template }: Translation['columns'][number]): Te
     };
   }
   const v = `${id}_v`;
-  if (fixed) return (row) => { const value = row[v]; return value === null || value === undefined ? undefined : termOf(fixed.t, String(value), fixed.d, fixed.l); };
+  if (fixed)
+    return (row) => {
+      const value = row[v];
+      return value === null || value === undefined ? undefined : termOf(fixed.t, String(value), fixed.d, fixed.l);
+    };
   const t = `${id}_t`;
   const d = `${id}_d`;
   const l = `${id}_l`;
   return (row) => {
     const code = row[t];
     const value = row[v];
-    return code === null || code === undefined || value === null || value === undefined ? undefined : termOf(Number(code), String(value), row[d], row[l]);
+    return code === null || code === undefined || value === null || value === undefined
+      ? undefined
+      : termOf(Number(code), String(value), row[d], row[l]);
   };
 }
 
@@ -118,13 +124,22 @@ const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/
 /** SPARQL 1.1 Query Results CSV: plain values, as the format defines. */
 export function resultsCsv(vars: string[], rows: Solution[]): string {
   const lines = [vars.map(csvField).join(',')];
-  for (const row of rows) lines.push(vars.map((v) => { const t = row.get(v); return t ? csvField(t.type === 'bnode' ? `_:${bnodeLabel(t.value)}` : t.value) : ''; }).join(','));
+  for (const row of rows)
+    lines.push(
+      vars
+        .map((v) => {
+          const t = row.get(v);
+          return t ? csvField(t.type === 'bnode' ? `_:${bnodeLabel(t.value)}` : t.value) : '';
+        })
+        .join(','),
+    );
   return `${lines.join('\r\n')}\r\n`;
 }
 
 /** A term in N-Triples / SPARQL TSV syntax. */
 export function termText(term: Term): string {
-  if (term.type === 'iri') return `<${term.value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`;
+  if (term.type === 'iri')
+    return `<${term.value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`;
   if (term.type === 'bnode') return `_:${bnodeLabel(term.value)}`;
   const lexical = `"${term.value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
   if (term.language) return `${lexical}@${term.language}`;
@@ -134,7 +149,15 @@ export function termText(term: Term): string {
 /** SPARQL 1.1 Query Results TSV. */
 export function resultsTsv(vars: string[], rows: Solution[]): string {
   const lines = [vars.map((v) => `?${v}`).join('\t')];
-  for (const row of rows) lines.push(vars.map((v) => { const t = row.get(v); return t ? termText(t) : ''; }).join('\t'));
+  for (const row of rows)
+    lines.push(
+      vars
+        .map((v) => {
+          const t = row.get(v);
+          return t ? termText(t) : '';
+        })
+        .join('\t'),
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -147,9 +170,17 @@ export function n3Term(term: Term): N3.Quad['object'] {
 }
 
 /** Triples as Turtle (with `prefixes`) or N-Triples. */
-export function writeTriples(triples: [Term, Term, Term][], format: 'turtle' | 'ntriples', prefixes: Record<string, string>): string {
-  const writer = new N3.Writer({ format: format === 'turtle' ? 'Turtle' : 'N-Triples', prefixes: format === 'turtle' ? prefixes : undefined });
-  for (const [s, p, o] of triples) writer.addQuad(n3Term(s) as N3.Quad['subject'], n3Term(p) as N3.Quad['predicate'], n3Term(o));
+export function writeTriples(
+  triples: [Term, Term, Term][],
+  format: 'turtle' | 'ntriples',
+  prefixes: Record<string, string>,
+): string {
+  const writer = new N3.Writer({
+    format: format === 'turtle' ? 'Turtle' : 'N-Triples',
+    prefixes: format === 'turtle' ? prefixes : undefined,
+  });
+  for (const [s, p, o] of triples)
+    writer.addQuad(n3Term(s) as N3.Quad['subject'], n3Term(p) as N3.Quad['predicate'], n3Term(o));
   let text = '';
   writer.end((error, result) => {
     if (error) throw error;

@@ -24,7 +24,7 @@ export class ColumnClasses {
     let node = key;
     while (this.parent.has(node) && this.parent.get(node) !== node) node = this.parent.get(node)!;
     // Path compression keeps later look-ups short.
-    for (let step = key; step !== node; ) {
+    for (let step = key; step !== node;) {
       const next = this.parent.get(step)!;
       this.parent.set(step, node);
       step = next;
@@ -61,13 +61,15 @@ const exactEquality = (type: string | undefined): boolean => type !== undefined 
 export function mergeSelfJoins(occurrences: readonly Occurrence[], classes: ColumnClasses): Map<string, string> {
   const merged = new Map<string, string>();
   for (const x of occurrences) {
-    const sameColumn = (y: Occurrence, column: string) => exactEquality(x.types(column)) && classes.same([x.alias, column], [y.alias, column]);
+    const sameColumn = (y: Occurrence, column: string) =>
+      exactEquality(x.types(column)) && classes.same([x.alias, column], [y.alias, column]);
     const target = occurrences.find(
       (y) =>
         y !== x &&
         !merged.has(y.alias) &&
         y.table.from === x.table.from &&
-        ((x.table.keys ?? []).some((key) => key.length > 0 && key.every((column) => sameColumn(y, column))) || [...x.used].every((column) => sameColumn(y, column))),
+        ((x.table.keys ?? []).some((key) => key.length > 0 && key.every((column) => sameColumn(y, column))) ||
+          [...x.used].every((column) => sameColumn(y, column))),
     );
     if (!target) continue;
     merged.set(x.alias, target.alias);
@@ -86,7 +88,19 @@ export function mergeSelfJoins(occurrences: readonly Occurrence[], classes: Colu
  * reference has a declared unique key whose columns all equal projected columns, so equal projections
  * mean the same row of every table.
  */
-export function distinctOnProjection(occurrences: readonly Occurrence[], classes: ColumnClasses, projected: readonly ColumnNode[]): boolean {
+export function distinctOnProjection(
+  occurrences: readonly Occurrence[],
+  classes: ColumnClasses,
+  projected: readonly ColumnNode[],
+): boolean {
   const projectedClasses = new Set(projected.map((node) => classes.classOf(node)));
-  return occurrences.every((o) => (o.table.keys ?? []).some((key) => key.length > 0 && key.every((column) => exactEquality(o.types(column)) && projectedClasses.has(classes.classOf([o.alias, column])))));
+  return occurrences.every((o) =>
+    (o.table.keys ?? []).some(
+      (key) =>
+        key.length > 0 &&
+        key.every(
+          (column) => exactEquality(o.types(column)) && projectedClasses.has(classes.classOf([o.alias, column])),
+        ),
+    ),
+  );
 }

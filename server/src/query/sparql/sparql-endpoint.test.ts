@@ -12,10 +12,17 @@ let workspace: string;
 let app: FastifyInstance;
 
 async function sparql(query: string, headers: Record<string, string> = {}, explain = false) {
-  return app.inject({ method: 'POST', url: `${url}${explain ? '?explain=true' : ''}`, headers: { 'content-type': 'application/sparql-query', ...headers }, payload: query });
+  return app.inject({
+    method: 'POST',
+    url: `${url}${explain ? '?explain=true' : ''}`,
+    headers: { 'content-type': 'application/sparql-query', ...headers },
+    payload: query,
+  });
 }
 
-type Bindings = { results: { bindings: Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>[] } };
+type Bindings = {
+  results: { bindings: Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>[] };
+};
 const bindings = async (query: string) => {
   const response = await sparql(query);
   expect(response.statusCode, response.body).toBe(200);
@@ -24,7 +31,10 @@ const bindings = async (query: string) => {
 
 beforeAll(async () => {
   workspace = copyExampleWorkspace();
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${workspace}/.data` }, { workspace });
+  const config = loadConfig(
+    { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${workspace}/.data` },
+    { workspace },
+  );
   app = await buildServer(config, { logger: pino({ level: 'silent' }) });
   await app.ready();
 });
@@ -38,10 +48,16 @@ describe('GET /api/v1/query/sparql/vocabulary on the example workspace', () => {
   it('serves the ontology prefixes, classes and properties with labels', async () => {
     const response = await app.inject({ method: 'GET', url: `${url}/vocabulary` });
     expect(response.statusCode, response.body).toBe(200);
-    const body = response.json<{ prefixes: Record<string, string>; classes: { iri: string; label?: string }[]; properties: { iri: string }[] }>();
+    const body = response.json<{
+      prefixes: Record<string, string>;
+      classes: { iri: string; label?: string }[];
+      properties: { iri: string }[];
+    }>();
     expect(body.prefixes.ex).toBe('http://example.com/shop#');
     expect(body.classes).toContainEqual({ iri: 'http://example.com/shop#PremiumCustomer', label: 'Premium customer' });
-    expect(body.properties.map((p) => p.iri)).toEqual(expect.arrayContaining(['http://example.com/shop#placedBy', 'http://example.com/shop#placed']));
+    expect(body.properties.map((p) => p.iri)).toEqual(
+      expect.arrayContaining(['http://example.com/shop#placedBy', 'http://example.com/shop#placed']),
+    );
   });
 
   it('is read-only', async () => {
@@ -52,7 +68,9 @@ describe('GET /api/v1/query/sparql/vocabulary on the example workspace', () => {
 
 describe('POST /api/v1/query/sparql on the example workspace', () => {
   it('answers the type + property + FILTER + LIMIT query of the service document', async () => {
-    const response = await sparql(`${ex}SELECT ?c ?name WHERE { ?c a ex:Customer ; ex:name ?name ; ex:region ?r . FILTER(?r = "Europe") } LIMIT 10`);
+    const response = await sparql(
+      `${ex}SELECT ?c ?name WHERE { ?c a ex:Customer ; ex:name ?name ; ex:region ?r . FILTER(?r = "Europe") } LIMIT 10`,
+    );
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('application/sparql-results+json');
     const body = response.json<Bindings & { head: { vars: string[] } }>();
@@ -73,7 +91,9 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
   });
 
   it('joins across sources and aggregates', async () => {
-    const rows = await bindings(`${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`);
+    const rows = await bindings(
+      `${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`,
+    );
     expect(rows).toHaveLength(5);
     expect(rows[0].total.datatype).toBe('http://www.w3.org/2001/XMLSchema#decimal');
     // Decimals in canonical form: no trailing zeros of the column's scale.
@@ -100,7 +120,12 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
   });
 
   it('accepts the form-encoded query= of the SPARQL protocol', async () => {
-    const response = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `query=${encodeURIComponent(`${ex}ASK { ?c a ex:Order }`)}` });
+    const response = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `query=${encodeURIComponent(`${ex}ASK { ?c a ex:Order }`)}`,
+    });
     expect(response.json()).toEqual({ head: {}, boolean: true });
   });
 
@@ -161,9 +186,13 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
     expect(deepGroups.json<{ detail: string }>().detail).toMatch(/nested/);
     const deepExpr = await sparql(`${ex}SELECT ?c WHERE { ?c ex:quantity ?q FILTER(${'!'.repeat(5000)}(?q > 1)) }`);
     expect(deepExpr.statusCode).toBe(400);
-    const deepUnion = await sparql(`${ex}SELECT ?c WHERE { ${Array.from({ length: 400 }, () => '{ ?c ex:name ?n }').join(' UNION ')} }`);
+    const deepUnion = await sparql(
+      `${ex}SELECT ?c WHERE { ${Array.from({ length: 400 }, () => '{ ?c ex:name ?n }').join(' UNION ')} }`,
+    );
     expect([200, 400, 413]).toContain(deepUnion.statusCode);
-    const manyPatterns = await sparql(`${ex}SELECT * WHERE { ${Array.from({ length: 12 }, (_, i) => `?s${i} ?p${i} ?o${i} .`).join(' ')} }`);
+    const manyPatterns = await sparql(
+      `${ex}SELECT * WHERE { ${Array.from({ length: 12 }, (_, i) => `?s${i} ?p${i} ?o${i} .`).join(' ')} }`,
+    );
     expect(manyPatterns.statusCode).toBe(400);
     expect(manyPatterns.json<{ detail: string }>().detail).toContain('alternatives');
   });
@@ -173,8 +202,14 @@ describe('an invalid mapping', () => {
   it('stops the server from starting with an error naming the file and the problem', async () => {
     const dir = copyExampleWorkspace();
     try {
-      fs.writeFileSync(`${dir}/query/mapping.ttl`, '@prefix rr: <http://www.w3.org/ns/r2rml#> .\n<#M> rr:logicalTable [ rr:tableName "shop.customers" ] .\n');
-      const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${dir}/.data` }, { workspace: dir });
+      fs.writeFileSync(
+        `${dir}/query/mapping.ttl`,
+        '@prefix rr: <http://www.w3.org/ns/r2rml#> .\n<#M> rr:logicalTable [ rr:tableName "shop.customers" ] .\n',
+      );
+      const config = loadConfig(
+        { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${dir}/.data` },
+        { workspace: dir },
+      );
       const start = async () => (await buildServer(config, { logger: pino({ level: 'silent' }) })).ready();
       await expect(start()).rejects.toThrow(/mapping\.ttl: triples map .* needs exactly one subject map/);
     } finally {

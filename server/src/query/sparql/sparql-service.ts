@@ -70,17 +70,22 @@ export class SparqlService {
     if (text.length > limit) throw queryErrors.tooLarge(text.length, limit);
     if (text.includes('\u0000')) throw queryErrors.badQuery('The query contains a NUL character');
     // The parser's time grows with the square of the nesting: bound it before parsing.
-    if (bracketDepth(text) > maxBrackets) throw queryErrors.badQuery(`The query is nested more than ${maxBrackets} levels deep`);
+    if (bracketDepth(text) > maxBrackets)
+      throw queryErrors.badQuery(`The query is nested more than ${maxBrackets} levels deep`);
     try {
       const parsed = new sparqljs.Parser().parse(text);
-      if (nestingDepth(parsed) > maxNesting) throw queryErrors.badQuery(`The query is nested more than ${maxNesting} levels deep`);
+      if (nestingDepth(parsed) > maxNesting)
+        throw queryErrors.badQuery(`The query is nested more than ${maxNesting} levels deep`);
       return parsed as Query;
     } catch (error) {
       if (error instanceof HttpError) throw error;
       if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
       const message = (error as Error).message ?? String(error);
       const line = /on line (\d+)/.exec(message)?.[1];
-      throw queryErrors.badQuery(`SPARQL syntax error: ${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`, line ? { line: Number(line) } : {});
+      throw queryErrors.badQuery(
+        `SPARQL syntax error: ${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`,
+        line ? { line: Number(line) } : {},
+      );
     }
   }
 
@@ -90,7 +95,8 @@ export class SparqlService {
   /** Column types of every logical table: tables from their connectors, SQL queries from the engine. */
   private async tableTypes(): Promise<(table: LogicalTable) => ColumnTypes> {
     const tables = new Map<string, LogicalTable>();
-    for (const t of this.triples) for (const table of [t.child, t.parent?.table]) if (table) tables.set(table.from, table);
+    for (const t of this.triples)
+      for (const table of [t.child, t.parent?.table]) if (table) tables.set(table.from, table);
     const types = new Map<string, Map<string, string>>();
     const limits = this.queries.setup.limits;
     await Promise.all(
@@ -98,14 +104,20 @@ export class SparqlService {
         if (table.source && table.table) {
           const { connector } = this.queries.catalog.get(table.source) ?? {};
           const name = table.table;
-          const info = connector && (await withDeadline(limits.timeoutMs, (deadline) => connector.describeTable(name, deadline)).catch(() => undefined));
+          const info =
+            connector &&
+            (await withDeadline(limits.timeoutMs, (deadline) => connector.describeTable(name, deadline)).catch(
+              () => undefined,
+            ));
           if (info) types.set(table.from, new Map(info.columns.map((c) => [c.name.toLowerCase(), c.type])));
           return;
         }
         const cached = this.queryTypes.get(table.from);
         if (cached && Date.now() - cached.at < 60_000) return types.set(table.from, cached.types);
         // A query that cannot run leaves its columns untyped; running the SPARQL query reports the error.
-        const outcome = await this.queries.engine.run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs }).catch(() => undefined);
+        const outcome = await this.queries.engine
+          .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs })
+          .catch(() => undefined);
         if (!outcome) return;
         const found = new Map(outcome.columns.map((c) => [c.name.toLowerCase(), c.type]));
         this.queryTypes.set(table.from, { at: Date.now(), types: found });
@@ -133,11 +145,26 @@ export class SparqlService {
     const query = this.parse(text);
     const { translation, ms } = await this.translate(query);
     const outcome = await this.queries.sql(translation.sql);
-    if (query.queryType === 'ASK') return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
+    if (query.queryType === 'ASK')
+      return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
     const rows = solutions(outcome.rows, translation.columns);
     const truncation: Truncation = { truncated: outcome.truncated, truncatedReason: outcome.truncated_reason };
-    if (query.queryType === 'CONSTRUCT') return { kind: 'construct', triples: construct(query, rows), sql: translation.sql, translateMs: ms, ...truncation };
-    return { kind: 'select', vars: translation.columns.map((c) => c.name), rows, sql: translation.sql, translateMs: ms, ...truncation };
+    if (query.queryType === 'CONSTRUCT')
+      return {
+        kind: 'construct',
+        triples: construct(query, rows),
+        sql: translation.sql,
+        translateMs: ms,
+        ...truncation,
+      };
+    return {
+      kind: 'select',
+      vars: translation.columns.map((c) => c.name),
+      rows,
+      sql: translation.sql,
+      translateMs: ms,
+      ...truncation,
+    };
   }
 }
 
@@ -176,7 +203,8 @@ function nestingDepth(root: unknown): number {
     if (node === null || typeof node !== 'object') continue;
     deepest = Math.max(deepest, depth);
     if (deepest > maxNesting) return deepest;
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push([value, depth + 1]);
+    for (const value of Object.values(node))
+      if (value !== null && typeof value === 'object') stack.push([value, depth + 1]);
   }
   return deepest;
 }
@@ -204,5 +232,3 @@ function construct(query: ConstructQuery, rows: Solution[]): [Term, Term, Term][
   });
   return out;
 }
-
-

@@ -1,4 +1,13 @@
-import { naturalDatatype, numericDatatypes, termCode, xsdDecimal, xsdDouble, xsdInteger, xsdString, type Term } from './rdf.js';
+import {
+  naturalDatatype,
+  numericDatatypes,
+  termCode,
+  xsdDecimal,
+  xsdDouble,
+  xsdInteger,
+  xsdString,
+  type Term,
+} from './rdf.js';
 import type { TemplatePart, TermMap, TermType } from './r2rml.js';
 import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
@@ -20,11 +29,16 @@ export interface TermSql {
 }
 
 /** Normalises a datatype as the SQL columns carry it: xsd:string and "no datatype" are both ''. */
-export const datatypeColumn = (datatype: string | undefined): string => (datatype === undefined || datatype === xsdString ? '' : datatype);
+export const datatypeColumn = (datatype: string | undefined): string =>
+  datatype === undefined || datatype === xsdString ? '' : datatype;
 
 /** The SQL expressions of a constant term. */
 export function constantSql(term: Term): TermSql {
-  const numeric = term.type === 'literal' && term.datatype !== undefined && numericDatatypes.includes(term.datatype) && Number.isFinite(Number(term.value));
+  const numeric =
+    term.type === 'literal' &&
+    term.datatype !== undefined &&
+    numericDatatypes.includes(term.datatype) &&
+    Number.isFinite(Number(term.value));
   return {
     n: numeric ? `CAST(${sqlLiteral(term.value)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)',
     t: String(termCode[term.type]),
@@ -67,7 +81,8 @@ export function columnEqualsText(ref: string, sqlType: string | undefined, text:
   return `${lexical(ref, sqlType)} = ${sqlLiteral(text)}`;
 }
 
-const isIntegerType = (sqlType: string | undefined) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i.test(sqlType ?? '');
+const isIntegerType = (sqlType: string | undefined) =>
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i.test(sqlType ?? '');
 
 /** The columns a term map reads: all must be non-NULL for the triple to exist. */
 export function mapColumns(map: TermMap): string[] {
@@ -80,7 +95,11 @@ export function mapColumns(map: TermMap): string[] {
 const invalidIriCharacter = '[\\x00-\\x20<>"{}|^`\\\\]';
 
 /** A template's fixed text and, for each column, the SQL of its text in the term (IRI-safe encoded in IRIs). */
-export function templateParts(map: Extract<TermMap, { kind: 'template' }>, alias: string, types: ColumnTypes): ({ text: string } | { sql: string })[] {
+export function templateParts(
+  map: Extract<TermMap, { kind: 'template' }>,
+  alias: string,
+  types: ColumnTypes,
+): ({ text: string } | { sql: string })[] {
   return map.parts.map((part) => {
     if ('text' in part) return part;
     const text = lexical(columnRef(alias, part.column), types(part.column));
@@ -98,7 +117,8 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     natural = naturalDatatype(types(map.column) ?? '');
     v = lexical(columnRef(alias, map.column), types(map.column));
     // A column value that cannot be an IRI is a data error (R2RML §11): the query fails naming it.
-    if (map.termType === 'iri') v = `CASE WHEN regexp_matches(${v}, ${sqlLiteral(invalidIriCharacter)}) THEN error(${sqlLiteral(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
+    if (map.termType === 'iri')
+      v = `CASE WHEN regexp_matches(${v}, ${sqlLiteral(invalidIriCharacter)}) THEN error(${sqlLiteral(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
   } else {
     v = templateParts(map, alias, types)
       .map((part) => ('text' in part ? sqlLiteral(part.text) : part.sql))
@@ -107,9 +127,16 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
   }
   const literal = map.termType === 'literal';
   const datatype = map.language ? undefined : (map.datatype ?? natural);
-  const numericColumn = map.kind === 'column' && literal && natural !== undefined && datatype !== undefined && [xsdInteger, xsdDecimal, xsdDouble].includes(natural) && numericDatatypes.includes(datatype);
+  const numericColumn =
+    map.kind === 'column' &&
+    literal &&
+    natural !== undefined &&
+    datatype !== undefined &&
+    [xsdInteger, xsdDecimal, xsdDouble].includes(natural) &&
+    numericDatatypes.includes(datatype);
   // A relative IRI is resolved against the mapping's base IRI (R2RML §7.3).
-  if (map.termType === 'iri' && map.base) v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlLiteral(map.base)} || ${v} END`;
+  if (map.termType === 'iri' && map.base)
+    v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlLiteral(map.base)} || ${v} END`;
   return {
     t,
     v,
@@ -129,17 +156,32 @@ function staticKind(bound: BoundMap): { termType: TermType; datatype?: string; l
   const { map } = bound;
   if (map.kind === 'constant') {
     const term = map.term;
-    return term.type === 'literal' ? { termType: 'literal', datatype: term.language ? '' : datatypeColumn(term.datatype), language: term.language ?? '' } : { termType: term.type };
+    return term.type === 'literal'
+      ? {
+          termType: 'literal',
+          datatype: term.language ? '' : datatypeColumn(term.datatype),
+          language: term.language ?? '',
+        }
+      : { termType: term.type };
   }
   if (map.termType !== 'literal') return { termType: map.termType };
   const natural = map.kind === 'column' ? naturalDatatype(bound.types(map.column) ?? '') : undefined;
-  return { termType: 'literal', datatype: map.language ? '' : datatypeColumn(map.datatype ?? natural), language: map.language ?? '' };
+  return {
+    termType: 'literal',
+    datatype: map.language ? '' : datatypeColumn(map.datatype ?? natural),
+    language: map.language ?? '',
+  };
 }
 
 /** Whether a term map may produce a relative IRI that the base IRI completes. */
 function mayResolve(map: TermMap): boolean {
   if (map.kind === 'constant' || !map.base) return false;
-  return !(map.kind === 'template' && map.parts.length > 0 && 'text' in map.parts[0] && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(map.parts[0].text));
+  return !(
+    map.kind === 'template' &&
+    map.parts.length > 0 &&
+    'text' in map.parts[0] &&
+    /^[A-Za-z][A-Za-z0-9+.-]*:/.test(map.parts[0].text)
+  );
 }
 
 /** Whether two templates render values the same way, so equal IRIs mean equal column values. */
@@ -153,11 +195,18 @@ function sameShape(a: TemplatePart[], b: TemplatePart[]): boolean {
   }
   // Adjacent columns must be split by a character IRI-safe encoding never emits, or values could shift between them.
   for (let i = 1; i < a.length; i++) if ('column' in a[i] && 'column' in a[i - 1]) return false;
-  return a.every((part) => !('text' in part) || /[^A-Za-z0-9\-._~]/.test(part.text) || part === a[0] || part === a[a.length - 1]);
+  return a.every(
+    (part) => !('text' in part) || /[^A-Za-z0-9\-._~]/.test(part.text) || part === a[0] || part === a[a.length - 1],
+  );
 }
 
 /** The fixed text a template's IRIs start with. */
-const prefixOf = (map: TermMap): string | undefined => (map.kind === 'template' && map.parts.length && 'text' in map.parts[0] ? map.parts[0].text : map.kind === 'template' ? '' : undefined);
+const prefixOf = (map: TermMap): string | undefined =>
+  map.kind === 'template' && map.parts.length && 'text' in map.parts[0]
+    ? map.parts[0].text
+    : map.kind === 'template'
+      ? ''
+      : undefined;
 
 /** Splits a constant IRI or literal by a template: column -> value, or undefined when it cannot match. */
 function decompose(value: string, parts: TemplatePart[], iri: boolean): Map<string, string> | undefined {
@@ -185,7 +234,8 @@ function decompose(value: string, parts: TemplatePart[], iri: boolean): Map<stri
 }
 
 /** `left = right`; a column compared with itself only needs to be present. */
-export const sqlEquals = (left: string, right: string): string => (left === right ? `${left} IS NOT NULL` : `${left} = ${right}`);
+export const sqlEquals = (left: string, right: string): string =>
+  left === right ? `${left} IS NOT NULL` : `${left} = ${right}`;
 
 /**
  * SQL that holds when two bound term maps produce the same term, or `false` when they never can.
@@ -208,17 +258,23 @@ function compareMaps(a: BoundMap, b: BoundMap): { sql: string | false; pairs: [s
   const ka = staticKind(a);
   const kb = staticKind(b);
   if (ka.termType !== kb.termType || ka.datatype !== kb.datatype || ka.language !== kb.language) return none(false);
-  if (a.map.kind === 'constant' && b.map.kind === 'constant') return none(a.map.term.value === b.map.term.value ? 'TRUE' : false);
+  if (a.map.kind === 'constant' && b.map.kind === 'constant')
+    return none(a.map.term.value === b.map.term.value ? 'TRUE' : false);
   // Where a base IRI may be prepended, only the rendered IRIs can be compared.
   if (mayResolve(a.map) || mayResolve(b.map)) return none(sqlEquals(termMapSql(a).v, termMapSql(b).v));
   if (b.map.kind === 'constant') return none(compareMaps(b, a).sql);
   if (a.map.kind === 'constant') {
     const value = a.map.term.value;
-    if (b.map.kind === 'column') return none(columnEqualsText(columnRef(b.alias, b.map.column), b.types(b.map.column), value));
+    if (b.map.kind === 'column')
+      return none(columnEqualsText(columnRef(b.alias, b.map.column), b.types(b.map.column), value));
     if (b.map.kind !== 'template') return none(false);
     const values = decompose(value, b.map.parts, b.map.termType === 'iri');
     if (!values) return none(false);
-    return none([...values].map(([column, text]) => columnEqualsText(columnRef(b.alias, column), b.types(column), text)).join(' AND ') || 'TRUE');
+    return none(
+      [...values]
+        .map(([column, text]) => columnEqualsText(columnRef(b.alias, column), b.types(column), text))
+        .join(' AND ') || 'TRUE',
+    );
   }
   // Column pairs whose values are compared: same type directly, otherwise by their lexical forms.
   const compareColumns = (columns: [string, string][], direct: boolean) => {
@@ -242,9 +298,15 @@ function compareMaps(a: BoundMap, b: BoundMap): { sql: string | false; pairs: [s
     if (!pa.startsWith(pb) && !pb.startsWith(pa)) return none(false);
     if (sameShape(a.map.parts, b.map.parts)) {
       const partsB = b.map.parts;
-      return compareColumns(a.map.parts.flatMap((part, i): [string, string][] => ('column' in part && 'column' in partsB[i] ? [[part.column, (partsB[i] as { column: string }).column]] : [])), true);
+      return compareColumns(
+        a.map.parts.flatMap((part, i): [string, string][] =>
+          'column' in part && 'column' in partsB[i] ? [[part.column, (partsB[i] as { column: string }).column]] : [],
+        ),
+        true,
+      );
     }
   }
-  if (a.map.kind === 'column' && b.map.kind === 'column') return compareColumns([[a.map.column, b.map.column]], ka.termType === 'literal');
+  if (a.map.kind === 'column' && b.map.kind === 'column')
+    return compareColumns([[a.map.column, b.map.column]], ka.termType === 'literal');
   return none(sqlEquals(termMapSql(a).v, termMapSql(b).v));
 }

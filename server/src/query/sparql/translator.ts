@@ -1,7 +1,38 @@
-import type { AggregateExpression, ConstructQuery, Expression, Grouping, Ordering, Pattern, Query, SelectQuery, Triple, VariableExpression } from 'sparqljs';
-import { compileExpression, numberOf, rdfTerm, sqlText, toBool, toNum, toTerm, type ExpressionScope, type Value } from './expressions.js';
+import type {
+  AggregateExpression,
+  ConstructQuery,
+  Expression,
+  Grouping,
+  Ordering,
+  Pattern,
+  Query,
+  SelectQuery,
+  Triple,
+  VariableExpression,
+} from 'sparqljs';
+import {
+  compileExpression,
+  numberOf,
+  rdfTerm,
+  sqlText,
+  toBool,
+  toNum,
+  toTerm,
+  type ExpressionScope,
+  type Value,
+} from './expressions.js';
 import type { LogicalTable, MappedTriple, TemplatePart, TermMap } from './r2rml.js';
-import { sqlEquals, termMapSql, termsEqual, equatedColumns, mapColumns, templateParts, type BoundMap, type ColumnTypes, type TermSql } from './term-sql.js';
+import {
+  sqlEquals,
+  termMapSql,
+  termsEqual,
+  equatedColumns,
+  mapColumns,
+  templateParts,
+  type BoundMap,
+  type ColumnTypes,
+  type TermSql,
+} from './term-sql.js';
 import { ColumnClasses, distinctOnProjection, mergeSelfJoins, type Occurrence } from './self-joins.js';
 import { columnComparison, conjuncts } from './column-filters.js';
 import { unsupported } from './sparql-errors.js';
@@ -51,7 +82,13 @@ export interface Translation {
 const maxBranches = 256;
 
 const suffixes = ['t', 'v', 'd', 'l', 'n'] as const;
-const nullTerm: TermSql = { t: 'CAST(NULL AS INTEGER)', v: 'CAST(NULL AS VARCHAR)', d: 'CAST(NULL AS VARCHAR)', l: 'CAST(NULL AS VARCHAR)', n: 'CAST(NULL AS DOUBLE)' };
+const nullTerm: TermSql = {
+  t: 'CAST(NULL AS INTEGER)',
+  v: 'CAST(NULL AS VARCHAR)',
+  d: 'CAST(NULL AS VARCHAR)',
+  l: 'CAST(NULL AS VARCHAR)',
+  n: 'CAST(NULL AS DOUBLE)',
+};
 /** Names the SPARQL grammar cannot produce, for blank nodes of the query acting as hidden variables. */
 const hiddenPrefix = ' b';
 
@@ -85,8 +122,14 @@ export class Translator {
 
   /** The projected columns of `names` read through `alias`: only the value where the kind is fixed. */
   private output(rel: Rel, alias: string, names: string[]): Translation {
-    const columns = names.map((name) => ({ name, id: this.id(name), fixed: rel.vars.get(name) === false ? fixedKind(rel.fixed?.get(name)) : undefined }));
-    const items = columns.flatMap(({ id, fixed }) => (fixed ? ['v'] : ['t', 'v', 'd', 'l']).map((k) => `${alias}.${id}_${k}`));
+    const columns = names.map((name) => ({
+      name,
+      id: this.id(name),
+      fixed: rel.vars.get(name) === false ? fixedKind(rel.fixed?.get(name)) : undefined,
+    }));
+    const items = columns.flatMap(({ id, fixed }) =>
+      (fixed ? ['v'] : ['t', 'v', 'd', 'l']).map((k) => `${alias}.${id}_${k}`),
+    );
     return { sql: this.selectList(items), columns };
   }
 
@@ -103,7 +146,12 @@ export class Translator {
       const { map } = bound;
       if (fixed && map.kind === 'template' && !map.base) {
         const parts = templateParts(map, bound.alias, bound.types);
-        read.set(name, { name, id, fixed, template: parts.map((part, i) => ('text' in part ? part : { column: `${id}_p${i}` })) });
+        read.set(name, {
+          name,
+          id,
+          fixed,
+          template: parts.map((part, i) => ('text' in part ? part : { column: `${id}_p${i}` })),
+        });
         return parts.flatMap((part, i) => ('sql' in part ? [`${part.sql} AS ${id}_p${i}`] : []));
       }
       read.set(name, { name, id, fixed });
@@ -129,7 +177,8 @@ export class Translator {
   /** The whole query: SELECT, ASK or CONSTRUCT (whose template is filled in by the caller). */
   translate(query: Query): Translation {
     if (query.type !== 'query') throw unsupported('SPARQL Update');
-    if ((query.from?.default?.length ?? 0) + (query.from?.named?.length ?? 0) > 0) throw unsupported('FROM / FROM NAMED');
+    if ((query.from?.default?.length ?? 0) + (query.from?.named?.length ?? 0) > 0)
+      throw unsupported('FROM / FROM NAMED');
     if (query.queryType === 'DESCRIBE') throw unsupported('DESCRIBE');
     if (query.queryType === 'ASK') {
       const rel = this.group(query.where ?? []);
@@ -155,9 +204,16 @@ export class Translator {
   }
 
   /** ORDER BY, LIMIT and OFFSET over the columns of `alias`. */
-  private orderAndSlice(query: ConstructQuery & { order?: Ordering[]; limit?: number; offset?: number }, rel: Rel, alias: string, scope?: ExpressionScope): string {
+  private orderAndSlice(
+    query: ConstructQuery & { order?: Ordering[]; limit?: number; offset?: number },
+    rel: Rel,
+    alias: string,
+    scope?: ExpressionScope,
+  ): string {
     const s = scope ?? this.scope(rel, alias);
-    const keys = (query.order ?? []).flatMap((o: Ordering) => this.orderKeys(compileExpression(o.expression, s), o.descending ?? false));
+    const keys = (query.order ?? []).flatMap((o: Ordering) =>
+      this.orderKeys(compileExpression(o.expression, s), o.descending ?? false),
+    );
     let sql = keys.length ? ` ORDER BY ${keys.join(', ')}` : '';
     if (query.limit !== undefined) sql += ` LIMIT ${Number(query.limit)}`;
     if (query.offset !== undefined) sql += ` OFFSET ${Number(query.offset)}`;
@@ -170,7 +226,9 @@ export class Translator {
     if (value.kind === 'num') return [`${value.sql}${dir}`];
     if (value.kind === 'bool') return [`${value.sql}${dir}`];
     // Keys that are the same for every row (a fixed kind, a non-numeric datatype) order nothing.
-    return [value.t, numberOf(value), value.v].filter((key) => !/^(\d+|CAST\(NULL AS DOUBLE\))$/.test(key)).map((key) => `${key}${dir}`);
+    return [value.t, numberOf(value), value.v]
+      .filter((key) => !/^(\d+|CAST\(NULL AS DOUBLE\))$/.test(key))
+      .map((key) => `${key}${dir}`);
   }
 
   private scope(rel: Rel, alias: string, extra: Partial<ExpressionScope> = {}): ExpressionScope {
@@ -187,7 +245,9 @@ export class Translator {
     const variables = query.variables;
     const star = variables.length === 1 && (variables[0] as { termType?: string }).termType === 'Wildcard';
     const projections = star ? [] : (variables as (VariableExpression | { termType: 'Variable'; value: string })[]);
-    const hasAggregate = JSON.stringify([projections, query.having ?? [], query.order ?? []]).includes('"type":"aggregate"');
+    const hasAggregate = JSON.stringify([projections, query.having ?? [], query.order ?? []]).includes(
+      '"type":"aggregate"',
+    );
     let orderSql: string[] | undefined;
     let a = this.alias();
 
@@ -202,18 +262,38 @@ export class Translator {
         }
       }
     }
-    const names = star ? [...rel.vars.keys()].filter((n) => !n.startsWith(hiddenPrefix)) : projections.map((p) => ('expression' in p ? p.variable.value : p.value));
-    const order = orderSql ?? (query.order ?? []).flatMap((o: Ordering) => this.orderKeys(compileExpression(o.expression, this.scope(rel, a)), o.descending ?? false));
+    const names = star
+      ? [...rel.vars.keys()].filter((n) => !n.startsWith(hiddenPrefix))
+      : projections.map((p) => ('expression' in p ? p.variable.value : p.value));
+    const order =
+      orderSql ??
+      (query.order ?? []).flatMap((o: Ordering) =>
+        this.orderKeys(compileExpression(o.expression, this.scope(rel, a)), o.descending ?? false),
+      );
     let slice = '';
     if (query.limit !== undefined) slice += ` LIMIT ${Number(query.limit)}`;
     if (query.offset !== undefined) slice += ` OFFSET ${Number(query.offset)}`;
-    const plain = !orderSql && !query.distinct && !query.reduced && order.length === 0 && names.length > 0 && new Set(names).size === names.length && names.every((n) => rel.vars.has(n));
+    const plain =
+      !orderSql &&
+      !query.distinct &&
+      !query.reduced &&
+      order.length === 0 &&
+      names.length > 0 &&
+      new Set(names).size === names.length &&
+      names.every((n) => rel.vars.has(n));
     if (plain && rel.branch && !(slice && rel.sliced)) {
       // Some of one pattern's variables, unmodified, with LIMIT/OFFSET: that pattern's SELECT with fewer items and the slice.
       const vars = new Map(names.map((n) => [n, rel.vars.get(n)!]));
       const { branch } = rel;
-      const projected: Rel['branch'] = (project) => branch((n, bound) => (vars.has(n) ? project(n, bound) : [])) + slice;
-      return { sql: projected(this.termItems), vars, fixed: keepFixed(vars, rel.fixed), branch: projected, sliced: rel.sliced || slice !== '' };
+      const projected: Rel['branch'] = (project) =>
+        branch((n, bound) => (vars.has(n) ? project(n, bound) : [])) + slice;
+      return {
+        sql: projected(this.termItems),
+        vars,
+        fixed: keepFixed(vars, rel.fixed),
+        branch: projected,
+        sliced: rel.sliced || slice !== '',
+      };
     }
     if (plain && !slice && names.length === rel.vars.size) {
       // Projecting exactly the relation's variables, unmodified, is the relation itself: no SELECT around it to parse and plan.
@@ -232,7 +312,9 @@ export class Translator {
       const keyAgg = order.map((k, i) => `min(${b}._k${i}) AS _k${i}`);
       const grouped = `SELECT ${this.selectList([...outCols, ...keyAgg])} FROM (${inner}) ${b} GROUP BY ${groupCols.join(', ')}`;
       const c = this.alias();
-      const orderBy = order.length ? ` ORDER BY ${order.map((k, i) => `${c}._k${i}${k.match(/ (ASC|DESC) NULLS (FIRST|LAST)$/)![0]}`).join(', ')}` : '';
+      const orderBy = order.length
+        ? ` ORDER BY ${order.map((k, i) => `${c}._k${i}${k.match(/ (ASC|DESC) NULLS (FIRST|LAST)$/)![0]}`).join(', ')}`
+        : '';
       const finalCols = names.flatMap((n) => suffixes.map((s) => `${c}.${this.id(n)}_${s}`));
       sql = `SELECT ${this.selectList(finalCols)} FROM (${grouped}) ${c}${orderBy}${slice}`;
     } else {
@@ -243,7 +325,12 @@ export class Translator {
   }
 
   /** GROUP BY with aggregates: one row per group carrying group variables and computed expressions. */
-  private aggregate(query: SelectQuery, input: Rel, a: string, projections: (VariableExpression | { termType: 'Variable'; value: string })[]) {
+  private aggregate(
+    query: SelectQuery,
+    input: Rel,
+    a: string,
+    projections: (VariableExpression | { termType: 'Variable'; value: string })[],
+  ) {
     let rel = input;
     const groupNames: string[] = [];
     for (const g of (query.group ?? []) as Grouping[]) {
@@ -258,7 +345,8 @@ export class Translator {
     const inputScope = this.scope(rel, a);
     const computed = new Map<string, TermSql>();
     const groupScope: ExpressionScope = {
-      variable: (name) => computed.get(name) ?? (groupNames.includes(name) && rel.vars.has(name) ? this.cols(a, name, rel) : undefined),
+      variable: (name) =>
+        computed.get(name) ?? (groupNames.includes(name) && rel.vars.has(name) ? this.cols(a, name, rel) : undefined),
       aggregate: (agg) => this.aggregateValue(agg, inputScope, rel, a),
     };
     const items: string[] = groupNames.filter((n) => rel.vars.has(n)).map((n) => this.select(n, this.cols(a, n, rel)));
@@ -288,7 +376,13 @@ export class Translator {
       });
     });
     // Kind columns fixed to constants group nothing (and a number in GROUP BY would name a position).
-    const groupBy = groupNames.filter((n) => rel.vars.has(n)).flatMap((n) => suffixes.map((s) => this.cols(a, n, rel)[s]).filter((key) => key !== undefined && !/^\d+$/.test(key) && sqlText(key) === undefined));
+    const groupBy = groupNames
+      .filter((n) => rel.vars.has(n))
+      .flatMap((n) =>
+        suffixes
+          .map((s) => this.cols(a, n, rel)[s])
+          .filter((key) => key !== undefined && !/^\d+$/.test(key) && sqlText(key) === undefined),
+      );
     const sql = `SELECT ${this.selectList([...items, ...keyItems])} FROM (${rel.sql}) ${a}${groupBy.length ? ` GROUP BY ${groupBy.join(', ')}` : ''}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
     const groupFixed = new Map([...(rel.fixed ?? [])].filter(([name]) => groupNames.includes(name)));
     return { rel: { sql, vars, fixed: keepFixed(vars, groupFixed) }, a: out, orderSql };
@@ -302,11 +396,21 @@ export class Translator {
     if (name === 'count') {
       if (expr.termType === 'Wildcard') {
         const all = [...rel.vars.keys()].map((n) => this.cols(a, n));
-        const key = all.map((x) => `coalesce(CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v}, '')`).join(` || chr(2) || `);
-        return { kind: 'num', sql: distinct && all.length ? `CAST(count(DISTINCT ${key}) AS DOUBLE)` : 'CAST(count(*) AS DOUBLE)', dt: sqlLiteral(xsdInteger) };
+        const key = all
+          .map(
+            (x) => `coalesce(CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v}, '')`,
+          )
+          .join(` || chr(2) || `);
+        return {
+          kind: 'num',
+          sql: distinct && all.length ? `CAST(count(DISTINCT ${key}) AS DOUBLE)` : 'CAST(count(*) AS DOUBLE)',
+          dt: sqlLiteral(xsdInteger),
+        };
       }
       const x = toTerm(compileExpression(agg.expression as Expression, scope));
-      const arg = distinct ? `DISTINCT (CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v})` : x.t;
+      const arg = distinct
+        ? `DISTINCT (CAST(${x.t} AS VARCHAR) || chr(1) || ${x.d} || chr(1) || ${x.l} || chr(1) || ${x.v})`
+        : x.t;
       return { kind: 'num', sql: `CAST(count(${arg}) AS DOUBLE)`, dt: sqlLiteral(xsdInteger) };
     }
     const value = compileExpression(agg.expression as Expression, scope);
@@ -316,9 +420,17 @@ export class Translator {
       const known = sqlText(n.dt);
       if (known !== undefined) {
         // One datatype for every input (a mapped column): the result's is known, except over no rows.
-        const typed = known === xsdDouble ? xsdDouble : name === 'avg' || known === xsdDecimal ? xsdDecimal : xsdInteger;
+        const typed =
+          known === xsdDouble ? xsdDouble : name === 'avg' || known === xsdDecimal ? xsdDecimal : xsdInteger;
         const empty = name === 'avg' ? xsdDecimal : xsdInteger;
-        return { kind: 'num', sql, dt: typed === empty ? sqlLiteral(typed) : `CASE WHEN count(*) > 0 THEN ${sqlLiteral(typed)} ELSE ${sqlLiteral(empty)} END` };
+        return {
+          kind: 'num',
+          sql,
+          dt:
+            typed === empty
+              ? sqlLiteral(typed)
+              : `CASE WHEN count(*) > 0 THEN ${sqlLiteral(typed)} ELSE ${sqlLiteral(empty)} END`,
+        };
       }
       const dt = `CASE WHEN bool_or(${n.dt} = ${sqlLiteral(xsdDouble)}) THEN ${sqlLiteral(xsdDouble)} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${sqlLiteral(xsdDecimal)}) THEN ${sqlLiteral(xsdDecimal)} ELSE ${sqlLiteral(xsdInteger)} END`;
       return { kind: 'num', sql, dt: `coalesce(${dt}, ${sqlLiteral(xsdInteger)})` };
@@ -327,7 +439,14 @@ export class Translator {
       const x = toTerm(value);
       const key = `CASE WHEN ${x.t} IS NOT NULL THEN struct_pack(t := ${x.t}, n := ${numberOf(x)}, s := ${x.v}) END`;
       const fn = name === 'max' ? 'arg_max' : 'arg_min';
-      return { kind: 'term', t: `${fn}(${x.t}, ${key})`, v: `${fn}(${x.v}, ${key})`, d: `${fn}(${x.d}, ${key})`, l: `${fn}(${x.l}, ${key})`, n: `${fn}(${numberOf(x)}, ${key})` };
+      return {
+        kind: 'term',
+        t: `${fn}(${x.t}, ${key})`,
+        v: `${fn}(${x.v}, ${key})`,
+        d: `${fn}(${x.d}, ${key})`,
+        l: `${fn}(${x.l}, ${key})`,
+        n: `${fn}(${numberOf(x)}, ${key})`,
+      };
     }
     if (name === 'group_concat') {
       const x = toTerm(value);
@@ -342,9 +461,14 @@ export class Translator {
   private group(patterns: Pattern[]): Rel {
     // A group of one basic graph pattern and filters: the filters go into the pattern's SQL, before deduplication.
     const bgps = patterns.filter((p) => p.type === 'bgp');
-    const pushable = patterns.filter((p) => p.type === 'filter' && !/"operator":"(not)?exists"/.test(JSON.stringify(p)));
+    const pushable = patterns.filter(
+      (p) => p.type === 'filter' && !/"operator":"(not)?exists"/.test(JSON.stringify(p)),
+    );
     if (bgps.length === 1 && pushable.length > 0 && bgps.length + pushable.length === patterns.length) {
-      return this.bgp((bgps[0] as { triples: Triple[] }).triples, pushable.map((p) => (p as { expression: Expression }).expression));
+      return this.bgp(
+        (bgps[0] as { triples: Triple[] }).triples,
+        pushable.map((p) => (p as { expression: Expression }).expression),
+      );
     }
     let rel: Rel = { sql: 'SELECT 1 AS _u', vars: new Map() };
     const filters: Expression[] = [];
@@ -355,7 +479,9 @@ export class Translator {
           break;
         case 'optional': {
           const inner = pattern.patterns;
-          const innerFilters = inner.filter((p) => p.type === 'filter').map((p) => (p as { expression: Expression }).expression);
+          const innerFilters = inner
+            .filter((p) => p.type === 'filter')
+            .map((p) => (p as { expression: Expression }).expression);
           const right = this.group(inner.filter((p) => p.type !== 'filter'));
           rel = this.leftJoin(rel, right, innerFilters);
           break;
@@ -392,7 +518,10 @@ export class Translator {
         throw unsupported('GRAPH (named graph queries)');
       case 'service':
         throw unsupported('SERVICE (federated queries)');
-      case 'bind': case 'filter': case 'optional': case 'minus':
+      case 'bind':
+      case 'filter':
+      case 'optional':
+      case 'minus':
         return this.group([pattern]);
       default:
         throw unsupported(`the pattern "${(pattern as { type: string }).type}"`);
@@ -412,16 +541,32 @@ export class Translator {
             return this.select(n, nullTerm);
           }
           const term = toTerm(compileExpression(node as unknown as Expression, { variable: () => undefined }));
-          return this.select(n, { t: `CAST(${term.t} AS INTEGER)`, v: `CAST(${term.v} AS VARCHAR)`, d: `CAST(${term.d} AS VARCHAR)`, l: `CAST(${term.l} AS VARCHAR)`, n: `CAST(${numberOf(term)} AS DOUBLE)` });
+          return this.select(n, {
+            t: `CAST(${term.t} AS INTEGER)`,
+            v: `CAST(${term.v} AS VARCHAR)`,
+            d: `CAST(${term.d} AS VARCHAR)`,
+            l: `CAST(${term.l} AS VARCHAR)`,
+            n: `CAST(${numberOf(term)} AS DOUBLE)`,
+          });
         })
         .join(', '),
     );
-    if (lines.length === 0) return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars: nullable };
+    if (lines.length === 0)
+      return {
+        sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`,
+        vars: nullable,
+      };
     return { sql: lines.map((l) => `SELECT ${l || '1 AS _u'}`).join(' UNION ALL '), vars: nullable };
   }
 
   /** Columns of the union of two relations' variables, taking shared ones from both. */
-  private joinOutput(x: Rel, y: Rel, ax: string, ay: string, left: boolean): { items: string[]; vars: Map<string, boolean>; on: string[] } {
+  private joinOutput(
+    x: Rel,
+    y: Rel,
+    ax: string,
+    ay: string,
+    left: boolean,
+  ): { items: string[]; vars: Map<string, boolean>; on: string[] } {
     const items: string[] = [];
     const on: string[] = [];
     const vars = new Map<string, boolean>();
@@ -437,7 +582,13 @@ export class Translator {
       const equal = `${cx.v} = ${cy.v} AND ${cx.t} = ${cy.t} AND ${cx.d} = ${cy.d} AND ${cx.l} = ${cy.l}`;
       on.push(nx || ny ? `(${cx.t} IS NULL OR ${cy.t} IS NULL OR (${equal}))` : equal);
       if (nx || ny) {
-        const merged: TermSql = { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})`, n: `coalesce(${cx.n}, ${cy.n})` };
+        const merged: TermSql = {
+          t: `coalesce(${cx.t}, ${cy.t})`,
+          v: `coalesce(${cx.v}, ${cy.v})`,
+          d: `coalesce(${cx.d}, ${cy.d})`,
+          l: `coalesce(${cx.l}, ${cy.l})`,
+          n: `coalesce(${cx.n}, ${cy.n})`,
+        };
         items.push(this.select(name, merged));
       } else items.push(this.select(name, cx));
       vars.set(name, nx && (ny || left));
@@ -458,7 +609,11 @@ export class Translator {
     const { items, vars, on } = this.joinOutput(x, y, ax, ay, false);
     const joinSql = on.length ? `JOIN (${y.sql}) ${ay} ON ${on.join(' AND ')}` : `CROSS JOIN (${y.sql}) ${ay}`;
     // An inner join matches equal terms: a kind fixed on either side is the kind of the output.
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} ${joinSql}`, vars, fixed: keepFixed(vars, x.fixed, y.fixed) };
+    return {
+      sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} ${joinSql}`,
+      vars,
+      fixed: keepFixed(vars, x.fixed, y.fixed),
+    };
   }
 
   private leftJoin(x: Rel, y: Rel, filters: Expression[]): Rel {
@@ -473,13 +628,23 @@ export class Translator {
         if (inX && inY) {
           const cx = this.cols(ax, name);
           const cy = this.cols(ay, name);
-          return { t: `coalesce(${cx.t}, ${cy.t})`, v: `coalesce(${cx.v}, ${cy.v})`, d: `coalesce(${cx.d}, ${cy.d})`, l: `coalesce(${cx.l}, ${cy.l})`, n: `coalesce(${cx.n}, ${cy.n})` };
+          return {
+            t: `coalesce(${cx.t}, ${cy.t})`,
+            v: `coalesce(${cx.v}, ${cy.v})`,
+            d: `coalesce(${cx.d}, ${cy.d})`,
+            l: `coalesce(${cx.l}, ${cy.l})`,
+            n: `coalesce(${cx.n}, ${cy.n})`,
+          };
         }
         return inX ? this.cols(ax, name) : inY ? this.cols(ay, name) : undefined;
       },
     };
     const conditions = [...on, ...filters.map((f) => `coalesce(${toBool(compileExpression(f, both))}, FALSE)`)];
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} LEFT JOIN (${y.sql}) ${ay} ON ${conditions.length ? conditions.join(' AND ') : 'TRUE'}`, vars, fixed: keepFixed(vars, x.fixed) };
+    return {
+      sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} LEFT JOIN (${y.sql}) ${ay} ON ${conditions.length ? conditions.join(' AND ') : 'TRUE'}`,
+      vars,
+      fixed: keepFixed(vars, x.fixed),
+    };
   }
 
   private union(x: Rel, y: Rel): Rel {
@@ -489,7 +654,12 @@ export class Translator {
       const a = this.alias();
       return `SELECT ${this.selectList(names.map((n) => this.select(n, r.vars.has(n) ? this.cols(a, n) : nullTerm)))} FROM (${r.sql}) ${a}`;
     };
-    const same = new Map([...(x.fixed ?? [])].filter(([name, k]) => { const other = y.fixed?.get(name); return other && other.t === k.t && other.d === k.d && other.l === k.l; }));
+    const same = new Map(
+      [...(x.fixed ?? [])].filter(([name, k]) => {
+        const other = y.fixed?.get(name);
+        return other && other.t === k.t && other.d === k.d && other.l === k.l;
+      }),
+    );
     return { sql: `${side(x)} UNION ALL ${side(y)}`, vars, fixed: keepFixed(vars, same) };
   }
 
@@ -503,9 +673,15 @@ export class Translator {
       const cy = this.cols(ay, n);
       return `(${cx.t} IS NULL OR ${cy.t} IS NULL OR (${cx.v} = ${cy.v} AND ${cx.t} = ${cy.t} AND ${cx.d} = ${cy.d} AND ${cx.l} = ${cy.l}))`;
     });
-    const overlap = shared.map((n) => `(${this.cols(ax, n).t} IS NOT NULL AND ${this.cols(ay, n).t} IS NOT NULL)`).join(' OR ');
+    const overlap = shared
+      .map((n) => `(${this.cols(ax, n).t} IS NOT NULL AND ${this.cols(ay, n).t} IS NOT NULL)`)
+      .join(' OR ');
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(ax, n)));
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} WHERE NOT EXISTS (SELECT 1 FROM (${y.sql}) ${ay} WHERE ${compatible.join(' AND ')} AND (${overlap}))`, vars: x.vars, fixed: x.fixed };
+    return {
+      sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${ax} WHERE NOT EXISTS (SELECT 1 FROM (${y.sql}) ${ay} WHERE ${compatible.join(' AND ')} AND (${overlap}))`,
+      vars: x.vars,
+      fixed: x.fixed,
+    };
   }
 
   private extend(x: Rel, name: string, expression: Expression): Rel {
@@ -513,14 +689,22 @@ export class Translator {
     const term = toTerm(compileExpression(expression, this.scope(x, a)));
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(a, n)));
     items.push(this.select(name, term));
-    return { sql: `SELECT ${items.join(', ')} FROM (${x.sql}) ${a}`, vars: new Map([...x.vars, [name, true]]), fixed: x.fixed };
+    return {
+      sql: `SELECT ${items.join(', ')} FROM (${x.sql}) ${a}`,
+      vars: new Map([...x.vars, [name, true]]),
+      fixed: x.fixed,
+    };
   }
 
   private filter(x: Rel, expression: Expression): Rel {
     const a = this.alias();
     const condition = toBool(compileExpression(expression, this.scope(x, a)));
     const items = [...x.vars.keys()].map((n) => this.select(n, this.cols(a, n)));
-    return { sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${a} WHERE ${condition}`, vars: x.vars, fixed: x.fixed };
+    return {
+      sql: `SELECT ${this.selectList(items)} FROM (${x.sql}) ${a} WHERE ${condition}`,
+      vars: x.vars,
+      fixed: x.fixed,
+    };
   }
 
   /** EXISTS { pattern } as a correlated sub-query on the variables the outer row binds. */
@@ -538,7 +722,9 @@ export class Translator {
   }
 
   /** A pattern position: a variable name or a constant term map. */
-  private position(node: Triple['subject'] | Triple['predicate'] | Triple['object']): { variable: string } | { constant: TermMap } {
+  private position(
+    node: Triple['subject'] | Triple['predicate'] | Triple['object'],
+  ): { variable: string } | { constant: TermMap } {
     const n = node as { termType: string; value: string };
     if (n.termType === 'Variable') return { variable: n.value };
     if (n.termType === 'BlankNode') return { variable: `${hiddenPrefix}${n.value}` };
@@ -552,7 +738,9 @@ export class Translator {
    * becomes one SELECT over the joined source tables; their set union is the pattern's answer.
    */
   private bgp(patterns: Triple[], filters: Expression[] = []): Rel {
-    const positions = patterns.map((p) => [this.position(p.subject), this.position(p.predicate), this.position(p.object)] as const);
+    const positions = patterns.map(
+      (p) => [this.position(p.subject), this.position(p.predicate), this.position(p.object)] as const,
+    );
     const names = [...new Set(positions.flatMap((ps) => ps.flatMap((p) => ('variable' in p ? [p.variable] : []))))];
     const vars = new Map(names.map((n) => [n, false]));
     const branches: string[] = [];
@@ -562,7 +750,14 @@ export class Translator {
     const kinds = new Map<string, Fixed | null>();
     const chosen: { triple: MappedTriple; alias: string }[] = [];
     const candidates = positions.map(([, predicate]) =>
-      this.triples.filter((t) => !('constant' in predicate) || termsEqual({ map: predicate.constant, alias: '', types: () => undefined }, { map: t.predicate, alias: '', types: () => undefined }) !== false),
+      this.triples.filter(
+        (t) =>
+          !('constant' in predicate) ||
+          termsEqual(
+            { map: predicate.constant, alias: '', types: () => undefined },
+            { map: t.predicate, alias: '', types: () => undefined },
+          ) !== false,
+      ),
     );
 
     /**
@@ -593,18 +788,27 @@ export class Translator {
           where.push(sqlEquals(`${at(child.alias)}.${sqlIdent(j.child)}`, `${at(parent.alias)}.${sqlIdent(j.parent)}`));
           child.used.add(j.child);
           parent.used.add(j.parent);
-          if (childTypes(j.child) !== undefined && childTypes(j.child) === parentTypes(j.parent)) facts?.classes.union([child.alias, j.child], [parent.alias, j.parent]);
+          if (childTypes(j.child) !== undefined && childTypes(j.child) === parentTypes(j.parent))
+            facts?.classes.union([child.alias, j.child], [parent.alias, j.parent]);
         }
         const bound = (map: TermMap, onParent: boolean): BoundMap => {
           const o = onParent ? parent : child;
           for (const column of mapColumns(map)) o.used.add(column);
           return { map, alias: at(o.alias), types: o.types };
         };
-        const maps = [bound(triple.subject, triple.subjectOnParent), bound(triple.predicate, false), bound(triple.object, triple.objectOnParent)];
-        for (const m of maps) for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlIdent(column)} IS NOT NULL`);
+        const maps = [
+          bound(triple.subject, triple.subjectOnParent),
+          bound(triple.predicate, false),
+          bound(triple.object, triple.objectOnParent),
+        ];
+        for (const m of maps)
+          for (const column of mapColumns(m.map)) where.push(`${m.alias}.${sqlIdent(column)} IS NOT NULL`);
         positions[i].forEach((position, k) => {
           const m = maps[k];
-          const previous = 'constant' in position ? { map: position.constant, alias: '', types: () => undefined } : bindings.get(position.variable);
+          const previous =
+            'constant' in position
+              ? { map: position.constant, alias: '', types: () => undefined }
+              : bindings.get(position.variable);
           if (!previous) {
             bindings.set((position as { variable: string }).variable, m);
             return;
@@ -630,8 +834,14 @@ export class Translator {
         if (known === undefined) kinds.set(name, { t, d, l });
         else if (known && (known.t !== t || known.d !== d || known.l !== l)) kinds.set(name, null);
       }
-      const rowScope: ExpressionScope = { variable: (name) => (bindings.has(name) ? termMapSql(bindings.get(name)!) : undefined) };
-      for (const f of filters.flatMap(conjuncts)) where.push(columnComparison(f, (name) => bindings.get(name)) ?? `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`);
+      const rowScope: ExpressionScope = {
+        variable: (name) => (bindings.has(name) ? termMapSql(bindings.get(name)!) : undefined),
+      };
+      for (const f of filters.flatMap(conjuncts))
+        where.push(
+          columnComparison(f, (name) => bindings.get(name)) ??
+            `coalesce(${toBool(compileExpression(f, rowScope))}, FALSE)`,
+        );
       const body = `FROM ${from.join(', ')}${where.length ? ` WHERE ${[...new Set(where)].join(' AND ')}` : ''}`;
       const bound = names.map((n) => bindings.get(n)!);
       let reproject: Rel['branch'];
@@ -639,22 +849,33 @@ export class Translator {
         const projected = bound.flatMap((b) => mapColumns(b.map).map((column) => [b.alias, column] as const));
         const kept = facts.occurrences.filter((o) => !merged.has(o.alias));
         // Rows unique on a key of every table are already a set: the terms are rendered from them directly.
-        if (distinctOnProjection(kept, facts.classes, projected)) reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, bound[i])))} ${body}`;
+        if (distinctOnProjection(kept, facts.classes, projected))
+          reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, bound[i])))} ${body}`;
         else {
           // Distinct source values give distinct terms: deduplicate the narrow source columns, then render the terms.
           const raw = new Map<string, string>();
-          const renamed = bound.map((b) => renameColumns(b, (column) => {
-            const name = `${b.alias}__${column}`;
-            raw.set(name, `${b.alias}.${sqlIdent(column)} AS ${sqlIdent(name)}`);
-            return name;
-          }));
+          const renamed = bound.map((b) =>
+            renameColumns(b, (column) => {
+              const name = `${b.alias}__${column}`;
+              raw.set(name, `${b.alias}.${sqlIdent(column)} AS ${sqlIdent(name)}`);
+              return name;
+            }),
+          );
           const r = this.alias();
-          reproject = (project) => `SELECT ${this.selectList(names.flatMap((n, i) => project(n, { ...renamed[i], alias: r })))} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`;
+          reproject = (project) =>
+            `SELECT ${this.selectList(names.flatMap((n, i) => project(n, { ...renamed[i], alias: r })))} FROM (SELECT DISTINCT ${this.selectList([...raw.values()])} ${body}) ${r}`;
         }
       }
-      branches.push(reproject ? reproject(this.termItems) : `SELECT DISTINCT ${this.selectList(names.flatMap((n, i) => this.termItems(n, bound[i])))} ${body}`);
+      branches.push(
+        reproject
+          ? reproject(this.termItems)
+          : `SELECT DISTINCT ${this.selectList(names.flatMap((n, i) => this.termItems(n, bound[i])))} ${body}`,
+      );
       reprojections.push(reproject);
-      if (branches.length > maxBranches) throw unsupported(`a basic graph pattern that unfolds into more than ${maxBranches} alternatives over the mapping`);
+      if (branches.length > maxBranches)
+        throw unsupported(
+          `a basic graph pattern that unfolds into more than ${maxBranches} alternatives over the mapping`,
+        );
     };
     const choose = (i: number) => {
       if (i === patterns.length) return emit();
@@ -669,10 +890,16 @@ export class Translator {
       return filters.reduce((rel, f) => this.filter(rel, f), unit);
     }
     choose(0);
-    if (branches.length === 0) return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars };
+    if (branches.length === 0)
+      return { sql: `SELECT ${this.selectList(names.map((n) => this.select(n, nullTerm)))} WHERE FALSE`, vars };
     // The graph is a set: a solution found through several mappings (or duplicate rows) counts once.
     const fixed = new Map([...kinds].filter((entry): entry is [string, Fixed] => entry[1] !== null));
-    return { sql: branches.length === 1 ? branches[0] : branches.join(' UNION '), vars, fixed, branch: branches.length === 1 ? reprojections[0] : undefined };
+    return {
+      sql: branches.length === 1 ? branches[0] : branches.join(' UNION '),
+      vars,
+      fixed,
+      branch: branches.length === 1 ? reprojections[0] : undefined,
+    };
   }
 }
 
@@ -695,8 +922,6 @@ function fixedKind(fixed: Fixed | undefined): FixedKind | undefined {
   return d === undefined || l === undefined ? undefined : { t: Number(fixed.t), d, l };
 }
 
-
-
 /** Whether different source values of a bound term map always give different terms. */
 function injective(bound: BoundMap): boolean {
   const { map } = bound;
@@ -708,7 +933,14 @@ function injective(bound: BoundMap): boolean {
   if (columns.some((c) => timestamp(c.column))) return false;
   if (columns.length <= 1) return true;
   // Several columns: IRI-safe encoding keeps values apart only where fixed text with a reserved character separates them.
-  return map.termType === 'iri' && map.parts.every((p, i) => 'text' in p ? i === 0 || i === map.parts.length - 1 || /[^A-Za-z0-9\-._~]/.test(p.text) : !('column' in (map.parts[i + 1] ?? {})));
+  return (
+    map.termType === 'iri' &&
+    map.parts.every((p, i) =>
+      'text' in p
+        ? i === 0 || i === map.parts.length - 1 || /[^A-Za-z0-9\-._~]/.test(p.text)
+        : !('column' in (map.parts[i + 1] ?? {})),
+    )
+  );
 }
 
 /** The same term map reading renamed columns (of a sub-query), with the original column types. */
@@ -721,7 +953,11 @@ function renameColumns(bound: BoundMap, rename: (column: string) => string): Bou
     return name;
   };
   const renamed: TermMap =
-    map.kind === 'column' ? { ...map, column: column(map.column) } : map.kind === 'template' ? { ...map, parts: map.parts.map((p) => ('column' in p ? { column: column(p.column) } : p)) } : map;
+    map.kind === 'column'
+      ? { ...map, column: column(map.column) }
+      : map.kind === 'template'
+        ? { ...map, parts: map.parts.map((p) => ('column' in p ? { column: column(p.column) } : p)) }
+        : map;
   return { map: renamed, alias: bound.alias, types: (c) => types.get(c.toLowerCase()) };
 }
 

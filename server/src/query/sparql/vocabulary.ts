@@ -31,5 +31,9 @@ export function vocabularyOf(triples: readonly MappedTriple[], ontology: Ontolog
   const sorted = (set: Set<string>) => [...set].sort().map(term);
   // Empty prefixes (`@prefix : <...>`) cannot be typed as a name; the ontology's own win over the standard ones.
   const declared = Object.entries(ontology.prefixes).filter(([name]) => name !== '');
-  return { prefixes: { ...standardPrefixes, ...Object.fromEntries(declared) }, classes: sorted(classes), properties: sorted(properties) };
+  return {
+    prefixes: { ...standardPrefixes, ...Object.fromEntries(declared) },
+    classes: sorted(classes),
+    properties: sorted(properties),
+  };
 }

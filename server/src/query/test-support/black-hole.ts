@@ -40,5 +40,7 @@ export class BlackHole {
 
 /** The `sources:` entries of hung-sources.yaml (one source per connector) on the black hole at `port`. */
 export function hungSourceEntries(port: number): string {
-  return fs.readFileSync(new URL('./hung-sources.yaml', import.meta.url), 'utf8').replaceAll('${HUNG_PORT}', String(port));
+  return fs
+    .readFileSync(new URL('./hung-sources.yaml', import.meta.url), 'utf8')
+    .replaceAll('${HUNG_PORT}', String(port));
 }

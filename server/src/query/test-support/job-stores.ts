@@ -27,7 +27,10 @@ export const storeKinds = ['folder', 'redis', 'postgres'] as const;
 export function storeUnderTest(kind: (typeof storeKinds)[number], leaseMs = 15_000): StoreUnderTest {
   const prefix = uniqueName('jobs');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-jobs-'));
-  const store: JobStoreSettings['store'] = kind === 'folder' ? { kind } : { kind, url: kind === 'redis' ? serviceUrls.redis : `${serviceUrls.postgres}/postgres` };
+  const store: JobStoreSettings['store'] =
+    kind === 'folder'
+      ? { kind }
+      : { kind, url: kind === 'redis' ? serviceUrls.redis : `${serviceUrls.postgres}/postgres` };
   const settings: JobStoreSettings = { store, prefix, leaseMs };
   return {
     settings,

@@ -21,7 +21,8 @@ export const serviceUrls = {
 export const exampleQueryDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../query');
 
 /** A unique lower-case name for databases, keys and streams of one test run. */
-export const uniqueName = (prefix: string): string => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+export const uniqueName = (prefix: string): string =>
+  `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 
 /** A temporary folder holding a copy of the example `query/` folder. */
 export function copyExampleWorkspace(): string {
@@ -38,7 +39,9 @@ export function setupFromText(dir: string, yaml: string, env: Record<string, str
 }
 
 /** A DuckDB engine over `setup`, with a `close()` that releases everything. */
-export async function engineFor(setup: QuerySetup): Promise<{ engine: DuckDBEngine; catalog: SourceCatalog; close(): Promise<void> }> {
+export async function engineFor(
+  setup: QuerySetup,
+): Promise<{ engine: DuckDBEngine; catalog: SourceCatalog; close(): Promise<void> }> {
   const catalog = new SourceCatalog(setup.sources);
   const parser = await SqlParser.create();
   const engine = new DuckDBEngine(catalog, parser, setup.limits);

@@ -76,10 +76,36 @@ export class TrinoReplayServer {
           return this.send(response, 503);
         }
         if (query.sql.includes('missing_table')) {
-          return this.send(response, 200, this.page(id, 'FAILED', undefined, { error: { message: "line 1:15: Table 'hive.lake.missing_table' does not exist", errorCode: 46, errorName: 'TABLE_NOT_FOUND', errorType: 'USER_ERROR', errorLocation: { lineNumber: 1, columnNumber: 15 }, failureInfo: { type: 'io.trino.spi.TrinoException', message: 'x', suppressed: [], stack: [] } } }));
+          return this.send(
+            response,
+            200,
+            this.page(id, 'FAILED', undefined, {
+              error: {
+                message: "line 1:15: Table 'hive.lake.missing_table' does not exist",
+                errorCode: 46,
+                errorName: 'TABLE_NOT_FOUND',
+                errorType: 'USER_ERROR',
+                errorLocation: { lineNumber: 1, columnNumber: 15 },
+                failureInfo: { type: 'io.trino.spi.TrinoException', message: 'x', suppressed: [], stack: [] },
+              },
+            }),
+          );
         }
         if (query.sql.includes('bad_syntax')) {
-          return this.send(response, 200, this.page(id, 'FAILED', undefined, { error: { message: "line 2:3: mismatched input 'bad_syntax'", errorCode: 1, errorName: 'SYNTAX_ERROR', errorType: 'USER_ERROR', errorLocation: { lineNumber: 2, columnNumber: 3 }, failureInfo: { type: 'io.trino.sql.parser.ParsingException', message: 'x', suppressed: [], stack: [] } } }));
+          return this.send(
+            response,
+            200,
+            this.page(id, 'FAILED', undefined, {
+              error: {
+                message: "line 2:3: mismatched input 'bad_syntax'",
+                errorCode: 1,
+                errorName: 'SYNTAX_ERROR',
+                errorType: 'USER_ERROR',
+                errorLocation: { lineNumber: 2, columnNumber: 3 },
+                failureInfo: { type: 'io.trino.sql.parser.ParsingException', message: 'x', suppressed: [], stack: [] },
+              },
+            }),
+          );
         }
         return this.send(response, 200, this.page(id, 'QUEUED', `/v1/statement/executing/${id}/1`));
       }
@@ -88,22 +114,53 @@ export class TrinoReplayServer {
         { name: 'orders', type: 'bigint', typeSignature: { rawType: 'bigint', arguments: [] } },
         { name: 'revenue', type: 'decimal(12,2)', typeSignature: { rawType: 'decimal', arguments: [] } },
         { name: 'last_order', type: 'timestamp(3)', typeSignature: { rawType: 'timestamp', arguments: [] } },
-        { name: 'first_seen', type: 'timestamp(3) with time zone', typeSignature: { rawType: 'timestamp with time zone', arguments: [] } },
+        {
+          name: 'first_seen',
+          type: 'timestamp(3) with time zone',
+          typeSignature: { rawType: 'timestamp with time zone', arguments: [] },
+        },
       ];
       if (query.sql.includes('slow')) {
         // Never finishes: a RUNNING page without data after a pause, forever.
-        setTimeout(() => this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`)), 30);
+        setTimeout(
+          () => this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`)),
+          30,
+        );
         return;
       }
       if (query.sql.includes('big')) {
-        const data = Array.from({ length: 100 }, (_, i) => [`r${token * 100 + i}`, token * 100 + i, '1.00', '2024-01-01 00:00:00.000', '2024-01-01 00:00:00.000 UTC']);
-        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`, { columns, data }));
+        const data = Array.from({ length: 100 }, (_, i) => [
+          `r${token * 100 + i}`,
+          token * 100 + i,
+          '1.00',
+          '2024-01-01 00:00:00.000',
+          '2024-01-01 00:00:00.000 UTC',
+        ]);
+        return this.send(
+          response,
+          200,
+          this.page(id, 'RUNNING', `/v1/statement/executing/${id}/${token + 1}`, { columns, data }),
+        );
       }
       if (token === 1) {
-        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/2`, { columns, data: [['EU', 12, '1234.50', '2024-03-01 10:11:12.500', '2024-01-02 03:04:05.000 UTC']] }));
+        return this.send(
+          response,
+          200,
+          this.page(id, 'RUNNING', `/v1/statement/executing/${id}/2`, {
+            columns,
+            data: [['EU', 12, '1234.50', '2024-03-01 10:11:12.500', '2024-01-02 03:04:05.000 UTC']],
+          }),
+        );
       }
       if (token === 2) {
-        return this.send(response, 200, this.page(id, 'RUNNING', `/v1/statement/executing/${id}/3`, { columns, data: [['NA', 7, '99.99', '2024-03-02 00:00:00.000', '2024-01-03 00:00:00.000 UTC']] }));
+        return this.send(
+          response,
+          200,
+          this.page(id, 'RUNNING', `/v1/statement/executing/${id}/3`, {
+            columns,
+            data: [['NA', 7, '99.99', '2024-03-02 00:00:00.000', '2024-01-03 00:00:00.000 UTC']],
+          }),
+        );
       }
       return this.send(response, 200, this.page(id, 'FINISHED', undefined, { columns }));
     });

@@ -17,20 +17,37 @@ export interface SmallDatabase {
  * `source`, and a schema context over them as the service builds it (columns, every distinct text
  * value as the sample, the given relationships as `table.column` pairs).
  */
-export async function smallDatabase(source: string, ddl: string, relationships: [string, string][] = []): Promise<SmallDatabase> {
+export async function smallDatabase(
+  source: string,
+  ddl: string,
+  relationships: [string, string][] = [],
+): Promise<SmallDatabase> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection: DuckDBConnection = await instance.connect();
   await connection.run(`ATTACH ':memory:' AS ${source}; USE ${source}; ${ddl}`);
   // Plain JS values, with BIGINT counts as numbers so tests compare them with number literals.
   const read = async (sql: string): Promise<unknown[][]> =>
-    (await connection.runAndReadAll(sql)).getRowsJS().map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : value)));
+    (await connection.runAndReadAll(sql))
+      .getRowsJS()
+      .map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : value)));
   const tables: SchemaTable[] = [];
-  for (const [name] of await read(`SELECT table_name FROM information_schema.tables WHERE table_catalog = '${source}' ORDER BY table_name`)) {
-    const columns = await read(`SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = '${source}' AND table_name = '${String(name)}' ORDER BY ordinal_position`);
+  for (const [name] of await read(
+    `SELECT table_name FROM information_schema.tables WHERE table_catalog = '${source}' ORDER BY table_name`,
+  )) {
+    const columns = await read(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = '${source}' AND table_name = '${String(name)}' ORDER BY ordinal_position`,
+    );
     const table: SchemaTable = { source, name: String(name), key: tableKey(source, String(name)), columns: [] };
     for (const [column, type] of columns) {
       const kind = columnKind(String(type));
-      const values = kind === 'text' ? (await read(`SELECT DISTINCT "${String(column)}" FROM "${String(name)}" WHERE "${String(column)}" IS NOT NULL`)).map((r) => String(r[0])) : [];
+      const values =
+        kind === 'text'
+          ? (
+              await read(
+                `SELECT DISTINCT "${String(column)}" FROM "${String(name)}" WHERE "${String(column)}" IS NOT NULL`,
+              )
+            ).map((r) => String(r[0]))
+          : [];
       table.columns.push({ name: String(column), type: String(type), kind, values });
     }
     tables.push(table);

@@ -1,0 +1,120 @@
+// The lint gate (`npm run lint`, part of `npm test`). Formatting is Prettier's job (`npm run format`);
+// these rules keep what a formatter cannot: the layers of docs/architecture.md, no import cycles, and
+// the sizes a reader can take in at once.
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const src = './server/src';
+
+/**
+ * What each feature folder of server/src may import besides itself, `core` and `contract`. An edge
+ * not listed here is a lint error: add it here (and to docs/architecture.md) or move the code.
+ */
+const featureNeighbours = {
+  auth: [],
+  runtime: [],
+  'handler-sdk': [],
+  gateway: ['handler-sdk', 'runtime'],
+  query: ['runtime'],
+  health: ['query'],
+  workbench: ['gateway'],
+};
+
+const layerZones = [
+  // The kernel and the wire types depend on nothing else of the server.
+  { target: `${src}/core`, from: src, except: ['./core'], message: 'core imports only core.' },
+  { target: `${src}/contract`, from: src, except: ['./contract'], message: 'contract imports only contract.' },
+  // The composition root is imported by nobody.
+  { target: `${src}/!(main)/**`, from: `${src}/main`, message: 'nothing imports main.' },
+  ...Object.entries(featureNeighbours).map(([feature, neighbours]) => ({
+    target: `${src}/${feature}`,
+    from: src,
+    except: [`./${feature}`, './core', './contract', ...neighbours.map((n) => `./${n}`)],
+    message: `${feature} may import core, contract${neighbours.map((n) => `, ${n}`).join('')} (eslint.config.mjs featureNeighbours).`,
+  })),
+  // The desktop shell embeds the server through its entry points only.
+  {
+    target: './electron',
+    from: src,
+    except: ['./main', './core', './contract'],
+    message: 'electron embeds the server through main, core and contract.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'coverage/**',
+      'server/python/**',
+      'specs/**',
+      'query/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.json', 'renderer/tsconfig.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'max-len': ['error', { code: 120, ignoreUrls: false, ignoreRegExpLiterals: false }],
+    },
+  },
+  {
+    // The layers bind the code that ships; tests and test support may start whole servers.
+    ignores: ['**/*.test.ts', '**/*.test-d.ts', '**/test-support/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+  },
+  {
+    // Sizes, for the code that ships (tests may be long lists of cases).
+    files: ['server/src/**/*.ts', 'renderer/src/**/*.{ts,tsx}', 'electron/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-d.ts', '**/test-support/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The renderer reaches the server only through the wire types, and only as types.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '!**/server/src/contract/**'],
+              message: 'the renderer imports only server/src/contract.',
+            },
+            {
+              group: ['**/server/src/contract/**'],
+              allowTypeImports: true,
+              message: 'contract is imported as types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
