@@ -1,6 +1,6 @@
 /** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for them. */
+import type { Aggregate, Comparison } from './cues.js';
 import type { Bucket } from './date-buckets.js';
-import type { Aggregate, Comparison } from './question-grammar.js';
 import { lemmaOf } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
 import type { Candidate } from './schema-linker.js';
