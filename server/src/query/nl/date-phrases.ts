@@ -191,16 +191,21 @@ function firstDay(tokens: readonly Token[], at: number): DateCue | undefined {
   return unitOf(tokens[at + 5 + the]) ? { kind: 'format', as: 'date', at, end: at + 6 + the } : undefined;
 }
 
+/** The day an ISO date token names: from that day to before the next, or undefined for no such day. */
+export function dayPeriod(t: Token): { from: string; to: string } | undefined {
+  const day = new Date(`${t.text}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return undefined;
+  return { from: t.text, to: new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10) };
+}
+
 /** A month and year ("June 2021") or an ISO day at token `at`: the first day it covers, the day after it, and where it ends. */
 function spanAt(tokens: readonly Token[], at: number): { from: string; to: string; end: number } | undefined {
   const t = tokens[at];
   const month = monthNames.indexOf(t?.text ?? '');
   if (month >= 0 && isYear(tokens[at + 1]))
     return { ...monthPeriod(month + 1, Number(tokens[at + 1].text)), end: at + 2 };
-  if (t?.kind !== 'date') return undefined;
-  const day = new Date(`${t.text}T00:00:00Z`);
-  if (Number.isNaN(day.getTime())) return undefined;
-  return { from: t.text, to: new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10), end: at + 1 };
+  const day = t?.kind === 'date' ? dayPeriod(t) : undefined;
+  return day && { ...day, end: at + 1 };
 }
 
 /** "between June 2021 and December 2021", "between 2023-01-01 and 2023-03-31": both ends included. */
