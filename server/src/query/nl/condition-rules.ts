@@ -2,6 +2,7 @@
 import type { Comparison, CueRule, Implied } from './cues.js';
 import { dayPeriod, isYear, monthNames, monthPeriod, openEnd, openStart, type DateUnit } from './date-phrases.js';
 import { wordsAt, type Token } from './question-words.js';
+import { wordTable } from '../../core/json.js';
 
 const comparators: [string[], Comparison][] = [
   [['at', 'least'], '>='],
@@ -36,7 +37,7 @@ const comparators: [string[], Comparison][] = [
 
 const negations: Partial<Record<Comparison, Comparison>> = { '>': '<=', '>=': '<', '<': '>=', '<=': '>' };
 
-const comparatives: Record<string, { op: Comparison; implied: Implied }> = {
+const comparatives = wordTable<{ op: Comparison; implied: Implied }>({
   older: { op: '>', implied: 'age' },
   younger: { op: '<', implied: 'age' },
   taller: { op: '>', implied: 'height' },
@@ -46,7 +47,7 @@ const comparatives: Record<string, { op: Comparison; implied: Implied }> = {
   lighter: { op: '<', implied: 'weight' },
   cheaper: { op: '<', implied: 'price' },
   pricier: { op: '>', implied: 'price' },
-};
+});
 
 /** The bound an "N or ..." sets: "two or more people", "3 or fewer". */
 const orBounds = new Map<string, Comparison>([

@@ -1,5 +1,6 @@
 /** The phrases of a question that speak about calendar time: quarters, weekdays, calendar periods, "ago", "since the last". */
 import { wordsAt, type Token } from './question-words.js';
+import { wordTable } from '../../core/json.js';
 
 /** A calendar unit a date is truncated to, compared in, or counted in. */
 export type DateUnit = 'day' | 'week' | 'month' | 'quarter' | 'year';
@@ -42,14 +43,14 @@ export const monthNames = [
 ];
 export const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-const unitWords: Record<string, DateUnit> = {
+const unitWords = wordTable<DateUnit>({
   day: 'day',
   week: 'week',
   month: 'month',
   quarter: 'quarter',
   year: 'year',
-};
-const ordinals: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
+});
+const ordinals = wordTable<number>({ first: 1, second: 2, third: 3, fourth: 4 });
 const ordinalSuffixes = new Set(['st', 'nd', 'rd', 'th']);
 /** Words after "since (the)" that make it the latest row's date: "since the last admitted student". */
 const latestWords = [['last'], ['latest'], ['most', 'recent'], ['newest']];

@@ -52,4 +52,15 @@ describe('question grammar: where two rules could read the same words, the earli
       { kind: 'compare', op: '=', values: [2020, 2021], at: 1, end: 5, year: true },
     ]);
   });
+
+  it('a word that names a member of Object ("constructor") is an ordinary word, not a table entry', () => {
+    for (const question of [
+      'Which constructor has the most wins?',
+      'how many constructor',
+      'top 5 constructor by points',
+    ]) {
+      expect(() => cuesOf(question), question).not.toThrow();
+    }
+    expect(cuesOf('Which constructor has the most wins?')).toEqual(cuesOf('Which team has the most wins?'));
+  });
 });

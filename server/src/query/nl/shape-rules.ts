@@ -1,6 +1,7 @@
 /** Grammar rules for the phrases that shape the result: aggregates, superlatives, grouping, ordering, top-N, noise. */
 import type { Aggregate, CueRule, Implied } from './cues.js';
 import { wordsAt } from './question-words.js';
+import { wordTable } from '../../core/json.js';
 
 /** "no. of students": "no" is the abbreviation of "number". */
 const countPhrases = [
@@ -12,7 +13,7 @@ const countPhrases = [
   ['total', 'count', 'of'],
 ];
 
-const aggregateWords: Record<string, Aggregate> = {
+const aggregateWords = wordTable<Aggregate>({
   average: 'avg',
   avg: 'avg',
   mean: 'avg',
@@ -23,9 +24,9 @@ const aggregateWords: Record<string, Aggregate> = {
   minimum: 'min',
   min: 'min',
   count: 'count',
-};
+});
 
-const superlatives: Record<string, { descending: boolean; implied?: Implied }> = {
+const superlatives = wordTable<{ descending: boolean; implied?: Implied }>({
   highest: { descending: true },
   largest: { descending: true },
   biggest: { descending: true },
@@ -46,7 +47,7 @@ const superlatives: Record<string, { descending: boolean; implied?: Implied }> =
   newest: { descending: true, implied: 'date' },
   latest: { descending: true, implied: 'date' },
   earliest: { descending: false, implied: 'date' },
-};
+});
 
 /** What "most <word>" implies: "most common" is the most frequent, "most expensive" the highest price. */
 const mostImplied = new Map<string, Implied>([
