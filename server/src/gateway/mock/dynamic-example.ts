@@ -5,7 +5,7 @@ import { httpError } from '../../core/errors.js';
 import { copyJson } from '../json-copy.js';
 import { createAjv } from '../request-validator.js';
 import { resolvePointer } from '../spec/json-pointer.js';
-import { validationDocument } from '../validation-document.js';
+import { validationDocument } from '../spec/validation-document.js';
 import { isObject } from '../../core/json.js';
 
 /**

@@ -1,19 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../core/logger.js';
-import { httpError } from '../core/errors.js';
-import { concreteMediaType, negotiate, serialize } from './content-negotiation.js';
+import type { Logger } from '../../core/logger.js';
+import { httpError } from '../../core/errors.js';
+import { concreteMediaType, negotiate, serialize } from '../content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
-import { RequestValidator, requestIssues, validationError } from './request-validator.js';
-import type { RouteEntry, WorkspaceUnit } from './route-table.js';
+import { RequestValidator, requestIssues, validationError } from '../request-validator.js';
+import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import { validationDocument } from './validation-document.js';
-import { mockModes, type MockContext } from './mock/mock-modes.js';
-import { resolvePointer } from './spec/json-pointer.js';
-import { allowedBodyDepth, nestingDepth } from './body-depth.js';
-import type { CompiledSpec, MediaExample, OperationSpec } from './spec/spec-types.js';
-import { DynamicExamples } from './mock/dynamic-example.js';
-import { delayFor, describeFault, faultHeader, injectedError, planFault } from './mock/faults.js';
-import { isPlain, mockSettingsOf } from './mock/mock-settings.js';
-import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../core/settings.js';
+import { mockModes, type MockContext } from '../mock/mock-modes.js';
+import { resolvePointer } from './json-pointer.js';
+import { allowedBodyDepth, nestingDepth } from '../body-depth.js';
+import type { CompiledSpec, MediaExample, OperationSpec } from './spec-types.js';
+import { DynamicExamples } from '../mock/dynamic-example.js';
+import { delayFor, describeFault, faultHeader, injectedError, planFault } from '../mock/faults.js';
+import { isPlain, mockSettingsOf } from '../mock/mock-settings.js';
+import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
