@@ -47,8 +47,6 @@ const plausibleByName: Record<string, () => string> = {
   description: () => faker.lorem.sentence(),
 };
 
-type Json = Record<string, unknown>;
-
 /** Why a schema cannot be generated within {@link generationBounds}, or `undefined`. Follows `$ref`s once each. */
 export function boundsProblem(document: unknown, pointer: string): string | undefined {
   const seen = new Set<unknown>();

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError } from '../../core/errors.js';

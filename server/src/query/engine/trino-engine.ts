@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import type { Json } from '@duckdb/node-api';
-import { HttpError } from '../../core/errors.js';
+import type { HttpError } from '../../core/errors.js';
 import { queryErrors } from '../query-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
