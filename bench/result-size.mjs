@@ -69,7 +69,9 @@ try {
         summary =
           parsed.detail ??
           `row_count ${parsed.row_count}, truncated ${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
-      } catch {}
+      } catch {
+        // Not JSON (a cut-off body): its start is the summary.
+      }
       console.log(
         `  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`,
       );

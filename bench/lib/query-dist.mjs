@@ -3,5 +3,5 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** A module of the built query service (`dist/server/src/query/<module>`); run `npm run build:server` first. */
-export const queryModule = (module) => import(path.join(root, 'dist/server/src/query', module));
+/** A module of the built query service (`server/dist/src/query/<module>`); run `npm run build:server` first. */
+export const queryModule = (module) => import(path.join(root, 'server/dist/src/query', module));

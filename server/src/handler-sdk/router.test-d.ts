@@ -20,7 +20,7 @@ describe('route function types', () => {
       expectTypeOf(body).toBeUnknown();
     });
     expectTypeOf<PathParams<'/a/{x}/b/{y}'>>().toEqualTypeOf<{ x: string; y: string }>();
-    expectTypeOf<PathParams<'/plain'>>().toEqualTypeOf<{}>();
+    expectTypeOf<PathParams<'/plain'>>().toEqualTypeOf<Record<never, string>>();
     expectTypeOf<PathParams<string>>().toEqualTypeOf<Record<string, string>>();
   });
 

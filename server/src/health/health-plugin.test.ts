@@ -1,5 +1,5 @@
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';

@@ -14,18 +14,7 @@ import { HttpError, httpError } from '../core/errors.js';
 import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
 import { serverPathScrubber } from '../core/server-paths.js';
-import { Gateway, type UnitLoader } from '../gateway/gateway.js';
-import { gatewayPlugin } from '../gateway/gateway-plugin.js';
-import type { MockContext } from '../gateway/mock/mock-modes.js';
-import { MockStateStore } from '../gateway/mock/state-store.js';
-import { handlerFilesLoader } from '../gateway/handlers/handler-loader.js';
-import { pythonHandlersLoader } from '../gateway/python/python-loader.js';
-import { mockSpecLoaders } from '../gateway/mock-specs.js';
-import { specFilesLoader } from '../gateway/spec-loader-unit.js';
-import { RuntimeFaults, type RuntimeFault } from '../gateway/runtime-faults.js';
-import { gatewayPrefix } from '../gateway/spec/mount.js';
-import { defaultSpecLimits } from '../core/settings.js';
-import { watchWorkspace } from '../gateway/watcher.js';
+import { createGateway, gatewayPlugin, watchGatewayFiles, type Gateway } from '../gateway/index.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
 import { loadHealthConfig } from '../health/health-config.js';
 import { healthPlugin } from '../health/health-plugin.js';
@@ -57,36 +46,50 @@ export interface ServerOptions {
   rendererDir?: string;
 }
 
+/** Logs every request's method, path, status and time (at debug level: off the hot path otherwise). */
+function logRequests(app: FastifyInstance, logger: Logger): void {
+  app.addHook('onResponse', async (request, reply) => {
+    // The path only: a query string may carry a token (the workbench event stream's ?token=).
+    logger.debug(
+      { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime },
+      'request',
+    );
+  });
+}
+
 /**
- * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
- * mode, the spec files and folders given to `serve` only.
+ * Starts the gateway (and its file watcher) once the server is ready, and stops both when it closes:
+ * handler calls in flight get `drainMs`, new requests a 503, idle keep-alive connections are closed.
  */
-function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, modes: MockContext): UnitLoader[] {
-  const specOptions = {
-    validateRequests: config.validateRequests,
-    mock: config.mock,
-    modes,
-    limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb },
-  };
-  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
-  const isolation = {
-    timeoutMs: config.handlerTimeoutMs,
-    loadTimeoutMs: config.handlerLoadTimeoutMs,
-    memoryMb: config.handlerMemoryMb,
-    responseLimit: config.handlerResponseLimit,
-  };
-  const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
-  return [
-    specFilesLoader(config.specsDir, log, specOptions),
-    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault }),
-    pythonHandlersLoader({
-      handlersDir: config.handlersDir,
-      python: config.handlerPython,
-      timeoutMs: config.handlerTimeoutMs,
-      log,
-      onFault,
-    }),
-  ];
+function manageLifecycle(
+  app: FastifyInstance,
+  config: Config,
+  gateway: Gateway,
+  logger: Logger,
+  drainMs: number,
+): void {
+  let watcher: { close(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    // Query, fetch and handler folders of a server that was killed (kill -9, OOM) before it cleaned up.
+    const swept = sweepOrphanFolders();
+    if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
+    void gateway.start();
+    if (config.hotReload) watcher = watchGatewayFiles(config, gateway, logger);
+  });
+  trackConnections(app.server);
+  app.addHook('preClose', async () => {
+    gateway.drain(drainMs);
+    // A request that arrives once closing has begun gets a {detail} 503 like every other error.
+    refuseNewRequests(app.server);
+    // Keep-alive connections that finish a request after close() started would otherwise stay open
+    // until their keep-alive timeout and hold the shutdown.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
+  app.addHook('onClose', async () => {
+    await watcher?.close();
+    await gateway.close();
+  });
 }
 
 /**
@@ -142,29 +145,13 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     reply.code(404).send(httpError('NOT_FOUND', [request.method, path]).body());
   });
 
-  if (logger.isLevelEnabled('debug')) {
-    app.addHook('onResponse', async (request, reply) => {
-      // The path only: a query string may carry a token (the workbench event stream's ?token=).
-      logger.debug(
-        { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime },
-        'request',
-      );
-    });
-  }
+  if (logger.isLevelEnabled('debug')) logRequests(app, logger);
 
   // First: its root-level hook covers every route registered below, whichever plugin adds it.
   registerAuthentication(app, config, logger);
 
   const mocking = config.specPaths.length > 0;
-  const faults = new RuntimeFaults();
-  const routePrefix = mocking ? '' : gatewayPrefix;
-  const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
-  const gateway = new Gateway(
-    workspaceLoaders(config, logger, faults, { settings: config.mockModes, store: mockState, routePrefix }),
-    logger,
-    routePrefix,
-    faults,
-  );
+  const { gateway, mockState } = createGateway(config, logger);
   app.decorate('gateway', gateway);
   if (config.workbench)
     await app.register(workbenchPlugin, {
@@ -193,33 +180,6 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     mayShowDetails: isAuthenticated,
   });
 
-  let watcher: { close(): Promise<void> } | undefined;
-  app.addHook('onReady', async () => {
-    // Query, fetch and handler folders of a server that was killed (kill -9, OOM) before it cleaned up.
-    const swept = sweepOrphanFolders();
-    if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
-    void gateway.start();
-    if (config.hotReload) {
-      watcher = watchWorkspace(
-        mocking ? config.specPaths : [config.specsDir, config.handlersDir],
-        () => void gateway.reload(),
-        logger,
-      );
-    }
-  });
-  trackConnections(app.server);
-  app.addHook('preClose', async () => {
-    gateway.drain(options.handlerDrainMs ?? 8000);
-    // A request that arrives once closing has begun gets a {detail} 503 like every other error.
-    refuseNewRequests(app.server);
-    // Keep-alive connections that finish a request after close() started would otherwise stay open
-    // until their keep-alive timeout and hold the shutdown.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    app.server.once('close', () => clearInterval(sweep));
-  });
-  app.addHook('onClose', async () => {
-    await watcher?.close();
-    await gateway.close();
-  });
+  manageLifecycle(app, config, gateway, logger, options.handlerDrainMs ?? 8000);
   return app;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadline, maxConnectMs, withDeadline } from './deadline.js';
-import { QueryCancelled, QueryTimeout } from './engine/query-engine.js';
+import { Deadline, maxConnectMs, QueryCancelled, QueryTimeout, withDeadline } from './deadline.js';
 
 const never = () => new Promise<never>(() => undefined);
 

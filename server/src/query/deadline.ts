@@ -1,5 +1,20 @@
 import { setMaxListeners } from 'node:events';
-import { QueryCancelled, QueryTimeout } from './engine/query-engine.js';
+
+/** The reason a query was aborted because it ran out of time. */
+export class QueryTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the query did not finish within ${timeoutMs} ms`);
+    this.name = 'QueryTimeout';
+  }
+}
+
+/** The reason a query was aborted because its job was cancelled. */
+export class QueryCancelled extends Error {
+  constructor() {
+    super('the query was cancelled');
+    this.name = 'QueryCancelled';
+  }
+}
 
 /** The longest a connection attempt may take however much time is left: a source that takes longer is down. */
 export const maxConnectMs = 5000;

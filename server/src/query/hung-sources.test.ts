@@ -10,7 +10,7 @@ import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
 import { HttpError } from '../core/errors.js';
 import { Deadline } from './deadline.js';
-import { QueryCancelled } from './engine/query-engine.js';
+import { QueryCancelled } from './deadline.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';

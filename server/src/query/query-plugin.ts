@@ -3,7 +3,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
-import { QueryTimeout } from './engine/query-engine.js';
+import { QueryTimeout } from './deadline.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';

@@ -1,6 +1,5 @@
 import type { WorkbenchDiagnostic } from '../contract/index.js';
-import type { Gateway } from '../gateway/gateway.js';
-import { isSpecFile } from '../gateway/spec/mount.js';
+import { isSpecFile, type Gateway } from '../gateway/index.js';
 
 /** The workspace path of a file the gateway loaded: spec files live in `specs/`, everything else in `handlers/`. */
 export function gatewayFilePath(file: string): string {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
-import type { Gateway } from '../gateway/gateway.js';
-import { gatewayPrefix } from '../gateway/spec/mount.js';
+import { gatewayPrefix, type Gateway } from '../gateway/index.js';
 import type { EventHub } from './event-hub.js';
 
 /** Bodies are cut at this many characters in the inspector. */

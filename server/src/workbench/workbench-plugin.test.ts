@@ -15,7 +15,7 @@ import type {
 } from '../contract/index.js';
 import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
-import { Gateway } from '../gateway/gateway.js';
+import { Gateway } from '../gateway/index.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
 import { workbenchPlugin } from './workbench-plugin.js';
 

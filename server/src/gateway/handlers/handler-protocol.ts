@@ -2,11 +2,10 @@
  * The messages between the gateway and the process that runs one handler module, over Node's IPC
  * channel as JSON (for small messages a quarter cheaper than its `advanced` serialization). Kept small
  * and flat: every field of every request is copied across. Each `send` carries an array of them (see
- * {@link MessageBatch}).
+ * `MessageBatch` in message-batch.ts).
  */
 import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
-import type { MessageBatch } from './message-batch.js';
 
 /** What the process is started with (as JSON, its first argument). */
 export interface HandlerProcessData {

@@ -33,7 +33,7 @@ function compile(ajv: Ajv, schema: object, part: string): ValidateFunction {
   try {
     return ajv.compile(schema);
   } catch (error) {
-    throw new Error(`schema.${part} cannot be used for validation: ${(error as Error).message}`);
+    throw new Error(`schema.${part} cannot be used for validation: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -5,7 +5,7 @@ import { httpError } from '../../core/errors.js';
 import { copyJson } from '../json-copy.js';
 import { createAjv } from '../request-validator.js';
 import { resolvePointer } from '../spec/json-pointer.js';
-import { validationDocument } from '../validation-document.js';
+import { validationDocument } from '../spec/validation-document.js';
 import { isObject } from '../../core/json.js';
 
 /**
@@ -46,8 +46,6 @@ const plausibleByName: Record<string, () => string> = {
   title: () => faker.lorem.sentence({ min: 2, max: 5 }),
   description: () => faker.lorem.sentence(),
 };
-
-type Json = Record<string, unknown>;
 
 /** Why a schema cannot be generated within {@link generationBounds}, or `undefined`. Follows `$ref`s once each. */
 export function boundsProblem(document: unknown, pointer: string): string | undefined {

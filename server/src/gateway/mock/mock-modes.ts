@@ -1,7 +1,7 @@
 import type { MockModeSettings } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
-import { validationDocument } from '../validation-document.js';
+import { validationDocument } from '../spec/validation-document.js';
 import type { RequestValidator } from '../request-validator.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import { ResponseValidator } from './contract.js';

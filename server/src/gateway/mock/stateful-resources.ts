@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { concreteMediaType, isJsonMediaType, negotiate } from '../content-negotiation.js';
-import { selectResponse } from '../example-responder.js';
+import { selectResponse } from '../spec/example-responder.js';
 import { resolvePointer } from '../spec/json-pointer.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import { declaredResponse, reportViolations, responseSchemaPointer, type ResponseValidator } from './contract.js';

@@ -2,18 +2,9 @@ import net from 'node:net';
 import { connect, type NatsConnection } from 'nats';
 import { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
-import { rowPredicate } from './filters.js';
-import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import {
-  findTable,
-  sourceFailure,
-  type ColumnInfo,
-  type Connector,
-  type Filter,
-  type ScanRequest,
-  type ScanResult,
-  type TableInfo,
-} from './types.js';
+import { StreamConnector, type RowPredicate } from './stream-connector.js';
+import { fieldValue, readStreamTable, type StreamTableSettings } from './stream-fields.js';
+import { sourceFailure, type ColumnInfo, type Filter, type ScanRequest } from './types.js';
 
 interface JetStreamTable extends StreamTableSettings {
   stream: string;
@@ -104,11 +95,13 @@ async function firstGreeting(servers: readonly string[], deadline: Deadline): Pr
  * `timestamp`, then the configured fields of the JSON payload), read with an ordered consumer up to
  * the last sequence at the start of the scan. `sequence >= n` filters start the consumer at `n`.
  */
-export class NatsJetStreamConnector implements Connector {
+export class NatsJetStreamConnector extends StreamConnector<JetStreamTable> {
   constructor(
-    private readonly source: string,
+    source: string,
     private readonly settings: NatsSettings,
-  ) {}
+  ) {
+    super(source, settings.tables, metadata);
+  }
 
   /**
    * A connection (server INFO and CONNECT included) within the deadline, with `wait`, which bounds one
@@ -133,79 +126,64 @@ export class NatsJetStreamConnector implements Connector {
     }
   }
 
-  async listTables(): Promise<TableInfo[]> {
-    return this.settings.tables.map((t) => ({ name: t.name, columns: streamColumns(metadata, t.fields) }));
-  }
-
-  async describeTable(name: string): Promise<TableInfo | undefined> {
-    return findTable(await this.listTables(), name);
-  }
-
-  async scan(request: ScanRequest): Promise<ScanResult> {
-    const table = this.settings.tables.find((t) => t.name === request.table.name)!;
-    const predicate = rowPredicate(request.filters, request.columns);
+  protected async *batches(
+    table: JetStreamTable,
+    request: ScanRequest,
+    predicate: RowPredicate,
+  ): AsyncGenerator<unknown[][]> {
+    const { columns, deadline } = request;
     const start = startSequence(request.filters);
-    const source = this.source;
-    const columns = request.columns;
-    const { deadline } = request;
-    const open = () => this.connection(deadline);
-    // The connection is made when rows are first read, so a scan that is never read holds none.
-    async function* batches(): AsyncGenerator<unknown[][]> {
-      const { nc, wait } = await open();
-      try {
-        const jsm = await wait(nc.jetstreamManager());
-        const info = await wait(jsm.streams.info(table.stream));
-        const last = info.state.last_seq;
-        if (info.state.messages === 0 || start > last) return;
-        const consumer = await wait(
-          nc
-            .jetstream()
-            .consumers.get(table.stream, {
-              opt_start_seq: start,
-              ...(table.subject ? { filterSubjects: table.subject } : {}),
-            }),
-        );
-        let read = 0;
-        let done = false;
-        while (!done) {
-          const messages = (await wait(consumer.fetch({ max_messages: 1000, expires: 2000 })))[Symbol.asyncIterator]();
-          const batch: unknown[][] = [];
-          let received = 0;
-          for (let next = await wait(messages.next()); !next.done; next = await wait(messages.next())) {
-            const message = next.value;
-            received++;
-            read++;
-            let payload: Record<string, unknown> = {};
-            try {
-              const parsed: unknown = JSON.parse(decoder.decode(message.data));
-              if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-                payload = parsed as Record<string, unknown>;
-            } catch {
-              // A payload that is not a JSON object still yields its metadata columns.
-            }
-            const row = columns.map((c) => {
-              if (c.name === 'sequence') return message.seq;
-              if (c.name === 'subject') return message.subject;
-              if (c.name === 'timestamp') return new Date(Math.floor(message.info.timestampNanos / 1e6)).toISOString();
-              return fieldValue(payload[c.name], c.type);
-            });
-            if (predicate.test(row)) batch.push(row);
-            if (message.seq >= last || message.info.pending === 0 || read >= table.maxEvents) {
-              done = true;
-              await messages.return?.();
-              break;
-            }
+    const { nc, wait } = await this.connection(deadline);
+    try {
+      const jsm = await wait(nc.jetstreamManager());
+      const info = await wait(jsm.streams.info(table.stream));
+      const last = info.state.last_seq;
+      if (info.state.messages === 0 || start > last) return;
+      const consumer = await wait(
+        nc.jetstream().consumers.get(table.stream, {
+          opt_start_seq: start,
+          ...(table.subject ? { filterSubjects: table.subject } : {}),
+        }),
+      );
+      let read = 0;
+      let done = false;
+      while (!done) {
+        const messages = (await wait(consumer.fetch({ max_messages: 1000, expires: 2000 })))[Symbol.asyncIterator]();
+        const batch: unknown[][] = [];
+        let received = 0;
+        for (let next = await wait(messages.next()); !next.done; next = await wait(messages.next())) {
+          const message = next.value;
+          received++;
+          read++;
+          let payload: Record<string, unknown> = {};
+          try {
+            const parsed: unknown = JSON.parse(decoder.decode(message.data));
+            if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+              payload = parsed as Record<string, unknown>;
+          } catch {
+            // A payload that is not a JSON object still yields its metadata columns.
           }
-          if (batch.length > 0) yield batch;
-          if (received === 0) done = true;
+          const row = columns.map((c) => {
+            if (c.name === 'sequence') return message.seq;
+            if (c.name === 'subject') return message.subject;
+            if (c.name === 'timestamp') return new Date(Math.floor(message.info.timestampNanos / 1e6)).toISOString();
+            return fieldValue(payload[c.name], c.type);
+          });
+          if (predicate.test(row)) batch.push(row);
+          if (message.seq >= last || message.info.pending === 0 || read >= table.maxEvents) {
+            done = true;
+            await messages.return?.();
+            break;
+          }
         }
-      } catch (error) {
-        throw sourceFailure(source, error, deadline);
-      } finally {
-        await nc.close().catch(() => undefined);
+        if (batch.length > 0) yield batch;
+        if (received === 0) done = true;
       }
+    } catch (error) {
+      throw sourceFailure(this.source, error, deadline);
+    } finally {
+      await nc.close().catch(() => undefined);
     }
-    return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
   }
 
   async check(deadline: Deadline): Promise<Record<string, unknown>> {
@@ -221,6 +199,4 @@ export class NatsJetStreamConnector implements Connector {
       await nc.close().catch(() => undefined);
     }
   }
-
-  async close(): Promise<void> {}
 }

@@ -1,17 +1,9 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { SettingsReader } from '../settings-reader.js';
-import { rowPredicate } from './filters.js';
-import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import {
-  findTable,
-  SourceUnavailableError,
-  type ColumnInfo,
-  type Connector,
-  type ScanRequest,
-  type ScanResult,
-  type TableInfo,
-} from './types.js';
+import { StreamConnector, type RowPredicate } from './stream-connector.js';
+import { fieldValue, readStreamTable, type StreamTableSettings } from './stream-fields.js';
+import { SourceUnavailableError, type ColumnInfo, type ScanRequest } from './types.js';
 
 interface LogTable extends StreamTableSettings {
   path: string;
@@ -44,52 +36,19 @@ export function readNdjsonSettings(reader: SettingsReader, baseDir: string): Ndj
  * `sequence` is its line number and `timestamp` its configured time field. A line still being written
  * (no newline yet) or not valid JSON is skipped, as a consumer of the log would.
  */
-export class NdjsonLogConnector implements Connector {
+export class NdjsonLogConnector extends StreamConnector<LogTable> {
   constructor(
-    private readonly source: string,
+    source: string,
     private readonly settings: NdjsonSettings,
-  ) {}
-
-  private info(table: LogTable): TableInfo {
-    return { name: table.name, columns: streamColumns(metadata, table.fields) };
+  ) {
+    super(source, settings.tables, metadata);
   }
 
-  async listTables(): Promise<TableInfo[]> {
-    return this.settings.tables.map((t) => this.info(t));
-  }
-
-  async describeTable(name: string): Promise<TableInfo | undefined> {
-    return findTable(await this.listTables(), name);
-  }
-
-  async scan(request: ScanRequest): Promise<ScanResult> {
-    const table = this.settings.tables.find((t) => t.name === request.table.name)!;
+  protected batches(table: LogTable, request: ScanRequest, predicate: RowPredicate): AsyncGenerator<unknown[][]> {
     if (!fs.existsSync(table.path))
       throw new SourceUnavailableError(this.source, `log file ${table.path} does not exist`);
-    const predicate = rowPredicate(request.filters, request.columns);
     const size = fs.statSync(table.path).size;
     const columns = request.columns;
-    async function* batches(): AsyncGenerator<unknown[][]> {
-      // Read up to the size seen at the start, so events appended meanwhile do not make the scan endless.
-      const input = fs.createReadStream(table.path, { end: Math.max(0, size - 1), signal: request.deadline.signal });
-      const lines = readline.createInterface({ input, crlfDelay: Infinity });
-      let sequence = 0;
-      let batch: unknown[][] = [];
-      let pending: string | undefined;
-      for await (const line of lines) {
-        if (pending !== undefined) batch.push(...eventRow(pending, sequence));
-        sequence++;
-        pending = line;
-        if (batch.length >= 2048) {
-          yield batch;
-          batch = [];
-        }
-      }
-      // The last line counts only when the file ends with a newline (the event is complete).
-      if (pending !== undefined && size > 0 && lastByte(table.path, size) === 0x0a)
-        batch.push(...eventRow(pending, sequence));
-      if (batch.length > 0) yield batch;
-    }
     const eventRow = (line: string, sequence: number): unknown[][] => {
       let event: unknown;
       try {
@@ -107,7 +66,7 @@ export class NdjsonLogConnector implements Connector {
       });
       return predicate.test(row) ? [row] : [];
     };
-    return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
+    return readLines(table.path, size, request.deadline.signal, eventRow);
   }
 
   async check(): Promise<Record<string, unknown>> {
@@ -115,8 +74,35 @@ export class NdjsonLogConnector implements Connector {
     if (missing.length > 0) throw new SourceUnavailableError(this.source, `log file ${missing[0].path} does not exist`);
     return { tables: this.settings.tables.length };
   }
+}
 
-  async close(): Promise<void> {}
+/**
+ * The complete lines of `file` up to `size` (the size seen at the start, so events appended meanwhile
+ * do not make the scan endless), each turned into rows by `rowsOf`, in batches.
+ */
+async function* readLines(
+  file: string,
+  size: number,
+  signal: AbortSignal,
+  rowsOf: (line: string, sequence: number) => unknown[][],
+): AsyncGenerator<unknown[][]> {
+  const input = fs.createReadStream(file, { end: Math.max(0, size - 1), signal });
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  let sequence = 0;
+  let batch: unknown[][] = [];
+  let pending: string | undefined;
+  for await (const line of lines) {
+    if (pending !== undefined) batch.push(...rowsOf(pending, sequence));
+    sequence++;
+    pending = line;
+    if (batch.length >= 2048) {
+      yield batch;
+      batch = [];
+    }
+  }
+  // The last line counts only when the file ends with a newline (the event is complete).
+  if (pending !== undefined && size > 0 && lastByte(file, size) === 0x0a) batch.push(...rowsOf(pending, sequence));
+  if (batch.length > 0) yield batch;
 }
 
 function lastByte(file: string, size: number): number {

@@ -1,17 +1,9 @@
 import { Redis } from 'ioredis';
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
-import { rowPredicate } from './filters.js';
-import { fieldValue, readStreamTable, streamColumns, type StreamTableSettings } from './stream-fields.js';
-import {
-  findTable,
-  sourceFailure,
-  type ColumnInfo,
-  type Connector,
-  type ScanRequest,
-  type ScanResult,
-  type TableInfo,
-} from './types.js';
+import { StreamConnector, type RowPredicate } from './stream-connector.js';
+import { fieldValue, readStreamTable, type StreamTableSettings } from './stream-fields.js';
+import { sourceFailure, type ColumnInfo, type ScanRequest } from './types.js';
 
 interface StreamTable extends StreamTableSettings {
   key: string;
@@ -45,11 +37,13 @@ const pageSize = 1000;
  * Redis Streams through `ioredis`: the retained entries of a stream as rows, with the entry `id` and its
  * `timestamp` (the id's millisecond part) before the configured fields. Reads with XRANGE in pages.
  */
-export class RedisStreamsConnector implements Connector {
+export class RedisStreamsConnector extends StreamConnector<StreamTable> {
   constructor(
-    private readonly source: string,
+    source: string,
     private readonly settings: RedisSettings,
-  ) {}
+  ) {
+    super(source, settings.tables, metadata);
+  }
 
   /**
    * A client connected (ready check included) within the deadline, with `wait`, which bounds one of
@@ -74,54 +68,41 @@ export class RedisStreamsConnector implements Connector {
     return { client, wait };
   }
 
-  async listTables(): Promise<TableInfo[]> {
-    return this.settings.tables.map((t) => ({ name: t.name, columns: streamColumns(metadata, t.fields) }));
-  }
-
-  async describeTable(name: string): Promise<TableInfo | undefined> {
-    return findTable(await this.listTables(), name);
-  }
-
-  async scan(request: ScanRequest): Promise<ScanResult> {
-    const table = this.settings.tables.find((t) => t.name === request.table.name)!;
-    const predicate = rowPredicate(request.filters, request.columns);
-    const columns = request.columns;
-    const { deadline } = request;
-    const connect = () => this.connect(deadline);
-    const source = this.source;
-    // The connection is made when rows are first read, so a scan that is never read holds none.
-    async function* batches(): AsyncGenerator<unknown[][]> {
-      const { client, wait } = await connect();
-      try {
-        let start = '-';
-        let read = 0;
-        while (read < table.maxEvents) {
-          const entries = await wait(
-            client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read)),
-          );
-          if (entries.length === 0) break;
-          read += entries.length;
-          const batch: unknown[][] = [];
-          for (const [id, flat] of entries) {
-            const fields: Record<string, string> = {};
-            for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
-            const row = columns.map((c) => {
-              if (c.name === 'id') return id;
-              if (c.name === 'timestamp') return new Date(Number(id.split('-')[0])).toISOString();
-              return fieldValue(fields[c.name], c.type);
-            });
-            if (predicate.test(row)) batch.push(row);
-          }
-          if (batch.length > 0) yield batch;
-          start = `(${entries[entries.length - 1][0]}`;
+  protected async *batches(
+    table: StreamTable,
+    request: ScanRequest,
+    predicate: RowPredicate,
+  ): AsyncGenerator<unknown[][]> {
+    const { columns, deadline } = request;
+    const { client, wait } = await this.connect(deadline);
+    try {
+      let start = '-';
+      let read = 0;
+      while (read < table.maxEvents) {
+        const entries = await wait(
+          client.xrange(table.key, start, '+', 'COUNT', Math.min(pageSize, table.maxEvents - read)),
+        );
+        if (entries.length === 0) break;
+        read += entries.length;
+        const batch: unknown[][] = [];
+        for (const [id, flat] of entries) {
+          const fields: Record<string, string> = {};
+          for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+          const row = columns.map((c) => {
+            if (c.name === 'id') return id;
+            if (c.name === 'timestamp') return new Date(Number(id.split('-')[0])).toISOString();
+            return fieldValue(fields[c.name], c.type);
+          });
+          if (predicate.test(row)) batch.push(row);
         }
-      } catch (error) {
-        throw sourceFailure(source, error, deadline);
-      } finally {
-        client.disconnect();
+        if (batch.length > 0) yield batch;
+        start = `(${entries[entries.length - 1][0]}`;
       }
+    } catch (error) {
+      throw sourceFailure(this.source, error, deadline);
+    } finally {
+      client.disconnect();
     }
-    return { output: { kind: 'rows', batches: batches() }, pushed: predicate.applied };
   }
 
   async check(deadline: Deadline): Promise<Record<string, unknown>> {
@@ -135,6 +116,4 @@ export class RedisStreamsConnector implements Connector {
       client.disconnect();
     }
   }
-
-  async close(): Promise<void> {}
 }

@@ -19,73 +19,67 @@ export interface ConnectorKind {
   read(reader: SettingsReader, baseDir: string): (source: string) => Connector;
 }
 
-const mysqlKind: ConnectorKind = {
-  sourceType: 'relational',
-  settingKeys: ['url', 'tables'],
-  read: (r) => {
-    const s = readMysqlSettings(r);
-    return (source) => new MysqlConnector(source, s);
-  },
-};
+/**
+ * A connector kind whose settings `readSettings` checks once, when sources.yaml is read, and `open`
+ * turns into a connector of one source.
+ */
+function connectorKind<Settings>(
+  sourceType: SourceType,
+  settingKeys: readonly string[],
+  readSettings: (reader: SettingsReader, baseDir: string) => Settings,
+  open: (source: string, settings: Settings) => Connector,
+): ConnectorKind {
+  return {
+    sourceType,
+    settingKeys,
+    read: (reader, baseDir) => {
+      const settings = readSettings(reader, baseDir);
+      return (source) => open(source, settings);
+    },
+  };
+}
+
+const mysqlKind = connectorKind(
+  'relational',
+  ['url', 'tables'],
+  readMysqlSettings,
+  (source, s) => new MysqlConnector(source, s),
+);
 
 /** Every connector, by the `connector` value of sources.yaml. */
 export const connectorKinds: Record<string, ConnectorKind> = {
-  postgres: {
-    sourceType: 'relational',
-    settingKeys: ['url', 'schema', 'tables', 'aggregation_pushdown'],
-    read: (r) => {
-      const s = readPostgresSettings(r);
-      return (source) => new PostgresConnector(source, s);
-    },
-  },
+  postgres: connectorKind(
+    'relational',
+    ['url', 'schema', 'tables', 'aggregation_pushdown'],
+    readPostgresSettings,
+    (source, s) => new PostgresConnector(source, s),
+  ),
   mysql: mysqlKind,
   mariadb: mysqlKind,
-  duckdb: {
-    sourceType: 'relational',
-    settingKeys: ['path', 'schema'],
-    read: (r, baseDir) => {
-      const s = readDuckDBFileSettings(r, baseDir);
-      return (source) => new DuckDBFileConnector(source, s);
-    },
-  },
-  redis: {
-    sourceType: 'streaming',
-    settingKeys: ['url', 'tables'],
-    read: (r) => {
-      const s = readRedisSettings(r);
-      return (source) => new RedisStreamsConnector(source, s);
-    },
-  },
-  nats: {
-    sourceType: 'streaming',
-    settingKeys: ['servers', 'tables'],
-    read: (r) => {
-      const s = readNatsSettings(r);
-      return (source) => new NatsJetStreamConnector(source, s);
-    },
-  },
-  ndjson: {
-    sourceType: 'streaming',
-    settingKeys: ['tables'],
-    read: (r, baseDir) => {
-      const s = readNdjsonSettings(r, baseDir);
-      return (source) => new NdjsonLogConnector(source, s);
-    },
-  },
-  folder: {
-    sourceType: 'object-storage',
-    settingKeys: ['path'],
-    read: (r, baseDir) => {
-      const s = readFolderSettings(r, baseDir);
-      return (source) => new FolderConnector(source, s);
-    },
-  },
-  s3: {
-    sourceType: 'object-storage',
-    settingKeys: ['bucket', 'prefix', 'endpoint', 'region', 'access_key_id', 'secret_access_key', 'force_path_style'],
-    read: (r) => {
-      const s = readS3Settings(r);
-      return (source) => new S3Connector(source, s, os.tmpdir());
-    },
-  },
+  duckdb: connectorKind(
+    'relational',
+    ['path', 'schema'],
+    readDuckDBFileSettings,
+    (source, s) => new DuckDBFileConnector(source, s),
+  ),
+  redis: connectorKind(
+    'streaming',
+    ['url', 'tables'],
+    readRedisSettings,
+    (source, s) => new RedisStreamsConnector(source, s),
+  ),
+  nats: connectorKind(
+    'streaming',
+    ['servers', 'tables'],
+    readNatsSettings,
+    (source, s) => new NatsJetStreamConnector(source, s),
+  ),
+  ndjson: connectorKind('streaming', ['tables'], readNdjsonSettings, (source, s) => new NdjsonLogConnector(source, s)),
+  folder: connectorKind('object-storage', ['path'], readFolderSettings, (source, s) => new FolderConnector(source, s)),
+  s3: connectorKind(
+    'object-storage',
+    ['bucket', 'prefix', 'endpoint', 'region', 'access_key_id', 'secret_access_key', 'force_path_style'],
+    readS3Settings,
+    (source, s) => new S3Connector(source, s, os.tmpdir()),
+  ),
 };

@@ -1,5 +1,4 @@
-import type { FieldSpec } from '../settings-reader.js';
-import { SettingsReader } from '../settings-reader.js';
+import type { FieldSpec, SettingsReader } from '../settings-reader.js';
 import type { ColumnInfo } from './types.js';
 
 /** Settings of one table of a streaming source: its events' field schema and how many to read. */

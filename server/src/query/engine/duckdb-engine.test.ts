@@ -7,7 +7,7 @@ import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';
 import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
 import { DuckDBEngine } from './duckdb-engine.js';
-import { QueryCancelled } from './query-engine.js';
+import { QueryCancelled } from '../deadline.js';
 import { SqlParser } from './sql-parser.js';
 
 let workspace: string;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError } from '../../core/errors.js';
@@ -7,10 +6,9 @@ import { SourceUnavailableError, type ColumnInfo, type ScanResult, type TableInf
 import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
-import { Deadline } from '../deadline.js';
-import { QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions, type ScanReport } from './query-engine.js';
-import { readDuckDBResult } from './result-format.js';
-import type { ResultBounds } from './result-rows.js';
+import { Deadline, QueryTimeout } from '../deadline.js';
+import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
+import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
 import { Semaphore } from './semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
@@ -290,16 +288,14 @@ export class DuckDBEngine implements QueryEngine {
       tables.map(async (t) => {
         const columns = neededColumns(shape, t.info);
         const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
-        const scan = await this.catalog
-          .get(t.source)!
-          .connector.scan({
-            table: t.info,
-            columns,
-            aggregation,
-            filters: filters.get(t.key) ?? [],
-            deadline,
-            workDir,
-          });
+        const scan = await this.catalog.get(t.source)!.connector.scan({
+          table: t.info,
+          columns,
+          aggregation,
+          filters: filters.get(t.key) ?? [],
+          deadline,
+          workDir,
+        });
         return {
           t,
           columns,

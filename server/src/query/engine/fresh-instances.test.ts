@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { FreshInstances } from './fresh-instances.js';
 
-async function tableCount(instance: import('@duckdb/node-api').DuckDBInstance): Promise<number> {
+async function tableCount(instance: DuckDBInstance): Promise<number> {
   const connection = await instance.connect();
   try {
     return Number((await connection.runAndReadAll('SELECT count(*) FROM duckdb_tables()')).getRows()[0][0]);

@@ -37,19 +37,3 @@ export interface QueryEngine {
   run(sql: string, options: RunOptions): Promise<QueryOutcome>;
   close(): Promise<void>;
 }
-
-/** The reason a query was aborted because it ran out of time. */
-export class QueryTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`the query did not finish within ${timeoutMs} ms`);
-    this.name = 'QueryTimeout';
-  }
-}
-
-/** The reason a query was aborted because its job was cancelled. */
-export class QueryCancelled extends Error {
-  constructor() {
-    super('the query was cancelled');
-    this.name = 'QueryCancelled';
-  }
-}

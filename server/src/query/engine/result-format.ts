@@ -1,16 +1,14 @@
 import {
-  DuckDBDecimalType,
-  type DuckDBResult,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
+  type DuckDBDecimalType,
+  type DuckDBTimestampTZValue,
+  type DuckDBTimestampValue,
   type DuckDBType,
   type DuckDBValue,
   type DuckDBValueConverter,
   type Json,
 } from '@duckdb/node-api';
-import { ResultRows, type ResultBounds } from './result-rows.js';
 
 /** A result column as the API shows it: its name and DuckDB type. */
 export interface ResultColumn {
@@ -76,30 +74,3 @@ export const jsonValue: DuckDBValueConverter<Json> = (value: DuckDBValue, type: 
       return JsonDuckDBValueConverter(value, type, converter);
   }
 };
-
-/**
- * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds`, and
- * stops reading (the query is then stopped by closing its connection) once the result is full: the
- * server never holds more rows than the bounds allow, however large the result the SQL asks for.
- */
-export async function readDuckDBResult(
-  result: DuckDBResult,
-  bounds: ResultBounds,
-  elapsedMs: () => number,
-): Promise<SqlResult> {
-  const columns = result.columnNames().map((name, i) => ({ name, type: result.columnType(i).toString() }));
-  const collected = new ResultRows(columns, bounds);
-  const values: Json[] = new Array<Json>(columns.length);
-  const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
-    (values[column] = jsonValue(value, type, jsonValue));
-  reading: for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    for (let row = 0; row < chunk.rowCount; row++) {
-      if (!collected.wantsMore()) break reading;
-      chunk.visitRowValues(row, visit);
-      if (!collected.add(values)) break reading;
-    }
-  }
-  return collected.result(elapsedMs());
-}

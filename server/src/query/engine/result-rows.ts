@@ -1,6 +1,6 @@
-import type { Json } from '@duckdb/node-api';
+import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
-import type { ResultColumn, SqlResult } from './result-format.js';
+import { jsonValue, type ResultColumn, type SqlResult } from './result-format.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
 export interface ResultBounds {
@@ -105,4 +105,31 @@ export class ResultRows {
       elapsed_ms: elapsedMs,
     };
   }
+}
+
+/**
+ * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds`, and
+ * stops reading (the query is then stopped by closing its connection) once the result is full: the
+ * server never holds more rows than the bounds allow, however large the result the SQL asks for.
+ */
+export async function readDuckDBResult(
+  result: DuckDBResult,
+  bounds: ResultBounds,
+  elapsedMs: () => number,
+): Promise<SqlResult> {
+  const columns = result.columnNames().map((name, i) => ({ name, type: result.columnType(i).toString() }));
+  const collected = new ResultRows(columns, bounds);
+  const values: Json[] = new Array<Json>(columns.length);
+  const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
+    (values[column] = jsonValue(value, type, jsonValue));
+  reading: for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    for (let row = 0; row < chunk.rowCount; row++) {
+      if (!collected.wantsMore()) break reading;
+      chunk.visitRowValues(row, visit);
+      if (!collected.add(values)) break reading;
+    }
+  }
+  return collected.result(elapsedMs());
 }

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import type { Json } from '@duckdb/node-api';
-import { HttpError } from '../../core/errors.js';
+import type { HttpError } from '../../core/errors.js';
 import { queryErrors } from '../query-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
-import { Deadline } from '../deadline.js';
-import { QueryTimeout, type QueryEngine, type QueryOutcome, type RunOptions } from './query-engine.js';
+import { Deadline, QueryTimeout } from '../deadline.js';
+import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';

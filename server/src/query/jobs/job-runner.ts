@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { HttpError } from '../../core/errors.js';
 import type { QueryEngine } from '../engine/query-engine.js';
-import { QueryCancelled } from '../engine/query-engine.js';
+import { QueryCancelled } from '../deadline.js';
 import { queryErrors } from '../query-errors.js';
 import type { AsyncSettings } from '../sources.js';
 import { statusView, waitingJob, type JobRecord, type JobStatusView, type ResultPage } from './job-record.js';

@@ -1,15 +1,15 @@
 import path from 'node:path';
-import type { Logger } from '../core/logger.js';
-import { stampsOf } from './file-stamps.js';
-import type { UnitLoader } from './gateway.js';
-import type { WorkspaceUnit } from './route-table.js';
-import { NotOpenApiError, SkippedFileError } from './load-error.js';
-import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './spec/mount.js';
-import { loadSpec } from './spec/spec-loader.js';
-import { defaultSpecLimits, type SpecLimits } from '../core/settings.js';
+import type { Logger } from '../../core/logger.js';
+import { stampsOf } from '../file-stamps.js';
+import type { UnitLoader } from '../gateway.js';
+import type { WorkspaceUnit } from '../route-table.js';
+import { NotOpenApiError, SkippedFileError } from '../load-error.js';
+import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './mount.js';
+import { loadSpec } from './spec-loader.js';
+import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 import { specUnit } from './spec-routes.js';
-import type { MockContext } from './mock/mock-modes.js';
-import type { WorkspaceMockSettings } from '../core/settings.js';
+import type { MockContext } from '../mock/mock-modes.js';
+import type { WorkspaceMockSettings } from '../../core/settings.js';
 
 /** How a spec loader reads its folder. */
 export interface SpecLoaderOptions {

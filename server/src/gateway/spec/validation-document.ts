@@ -1,4 +1,4 @@
-import { bundledKey } from './spec/spec-bundle.js';
+import { bundledKey } from './spec-bundle.js';
 
 type Json = Record<string, unknown>;
 const isContainer = (value: unknown): value is Json | unknown[] => value !== null && typeof value === 'object';

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../main/app.js';
-import { loadConfig } from '../core/config.js';
-import { makeWorkspace, removeWorkspace, startServer, writeFile } from '../test-support/workspace.js';
+import { buildServer } from '../../main/app.js';
+import { loadConfig } from '../../core/config.js';
+import { makeWorkspace, removeWorkspace, startServer, writeFile } from '../../test-support/workspace.js';
 
 /** An OpenAPI document with one GET operation answering `example`, served at `server` when given. */
 const openApi = (route: string, example: unknown, server?: string) =>

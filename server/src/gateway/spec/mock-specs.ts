@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../core/logger.js';
-import type { UnitLoader } from './gateway.js';
+import type { Logger } from '../../core/logger.js';
+import type { UnitLoader } from '../gateway.js';
 import { specFilesLoader, type SpecLoaderOptions } from './spec-loader-unit.js';
 
 /**

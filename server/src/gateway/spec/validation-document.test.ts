@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
+import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
 import { validationDocument } from './validation-document.js';
 
 describe('validationDocument', () => {

@@ -1,0 +1,78 @@
+// The gateway as the rest of the server sees it: the composition root and the workbench import
+// this file only, so the loaders, the spec path and the mock modes stay the gateway's own business.
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import { defaultSpecLimits } from '../core/settings.js';
+import { Gateway, type UnitLoader } from './gateway.js';
+import { handlerFilesLoader } from './handlers/handler-loader.js';
+import type { MockContext } from './mock/mock-modes.js';
+import { MockStateStore } from './mock/state-store.js';
+import { pythonHandlersLoader } from './python/python-loader.js';
+import { RuntimeFaults, type RuntimeFault } from './runtime-faults.js';
+import { mockSpecLoaders } from './spec/mock-specs.js';
+import { gatewayPrefix } from './spec/mount.js';
+import { specFilesLoader } from './spec/spec-loader-unit.js';
+import { watchWorkspace } from './watcher.js';
+
+export { Gateway } from './gateway.js';
+export { gatewayPlugin } from './gateway-plugin.js';
+export { gatewayPrefix, isSpecFile } from './spec/mount.js';
+
+/** A gateway with what its plugin serves besides the route table. */
+export interface AssembledGateway {
+  gateway: Gateway;
+  /** The stateful mocks of every mount, which the actuator's state reset empties; it outlives reloads. */
+  mockState: MockStateStore;
+}
+
+/**
+ * The workspace loaders: specs first, then handlers (whose routes override spec routes); in mock
+ * mode, the spec files and folders given to `serve` only.
+ */
+function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, modes: MockContext): UnitLoader[] {
+  const specOptions = {
+    validateRequests: config.validateRequests,
+    mock: config.mock,
+    modes,
+    limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb },
+  };
+  if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
+  const isolation = {
+    timeoutMs: config.handlerTimeoutMs,
+    loadTimeoutMs: config.handlerLoadTimeoutMs,
+    memoryMb: config.handlerMemoryMb,
+    responseLimit: config.handlerResponseLimit,
+  };
+  const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
+  return [
+    specFilesLoader(config.specsDir, log, specOptions),
+    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault }),
+    pythonHandlersLoader({
+      handlersDir: config.handlersDir,
+      python: config.handlerPython,
+      timeoutMs: config.handlerTimeoutMs,
+      log,
+      onFault,
+    }),
+  ];
+}
+
+/**
+ * The gateway of `config`: the workspace's specs, TypeScript and Python handlers under `/api/adaptive`,
+ * or in mock mode (`config.specPaths`) the specs given to `serve`, each at its own server path. Nothing
+ * is loaded yet: `gateway.start()` loads the workspace.
+ */
+export function createGateway(config: Config, log: Logger): AssembledGateway {
+  const faults = new RuntimeFaults();
+  const routePrefix = config.specPaths.length > 0 ? '' : gatewayPrefix;
+  const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
+  const modes: MockContext = { settings: config.mockModes, store: mockState, routePrefix };
+  const gateway = new Gateway(workspaceLoaders(config, log, faults, modes), log, routePrefix, faults);
+  return { gateway, mockState };
+}
+
+/** Reloads `gateway` whenever a file it serves changes (hot reload): the spec paths in mock mode, else the workspace. */
+export function watchGatewayFiles(config: Config, gateway: Gateway, log: Logger): { close(): Promise<void> } {
+  const watched = config.specPaths.length > 0 ? config.specPaths : [config.specsDir, config.handlersDir];
+  return watchWorkspace(watched, () => void gateway.reload(), log);
+}

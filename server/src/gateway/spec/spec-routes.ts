@@ -1,0 +1,269 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../../core/logger.js';
+import { httpError } from '../../core/errors.js';
+import { concreteMediaType, negotiate, serialize } from '../content-negotiation.js';
+import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
+import { RequestValidator, requestIssues, validationError } from '../request-validator.js';
+import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
+import type { StatefulAction } from '../mock/stateful-resources.js';
+import { validationDocument } from './validation-document.js';
+import { mockModes, type MockContext, type SpecMockModes } from '../mock/mock-modes.js';
+import { resolvePointer } from './json-pointer.js';
+import { allowedBodyDepth, nestingDepth } from '../body-depth.js';
+import type { CompiledSpec, MediaExample, OperationSpec } from './spec-types.js';
+import { DynamicExamples } from '../mock/dynamic-example.js';
+import { delayFor, describeFault, faultHeader, injectedError, planFault } from '../mock/faults.js';
+import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
+import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
+
+const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Distinct Accept headers whose answers an operation remembers; browsers and clients send few. */
+const maxPlainAnswers = 32;
+
+/** What a generated route sends: status, the response's example headers, content type and body. */
+interface Answer {
+  status: number;
+  /** The spec's example headers, if the response has any. */
+  headers?: Record<string, string>;
+  contentType?: string;
+  payload?: string;
+}
+
+/** Options of the generated routes of one spec. */
+export interface SpecRouteOptions {
+  /** Validate requests against the spec's parameters and bodies (400 on failure). */
+  validateRequests: boolean;
+  log: Logger;
+  /** Workspace-wide mock settings (static or dynamic examples, the delay bound); default: static. */
+  mock?: WorkspaceMockSettings;
+  /** Stateful resources and the proxy (off without it). */
+  modes?: MockContext;
+}
+
+/** The operation object for the merged document, with the path item's shared parameters folded in. */
+function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Record<string, unknown> {
+  const object = (resolvePointer(spec.document, operation.pointer) ?? {}) as Record<string, unknown>;
+  const itemPointer = operation.pointer.slice(0, operation.pointer.lastIndexOf('/'));
+  const item = (resolvePointer(spec.document, itemPointer) ?? {}) as Record<string, unknown>;
+  const shared = Array.isArray(item.parameters) ? item.parameters : [];
+  if (shared.length === 0) return object;
+  return { ...object, parameters: [...shared, ...(Array.isArray(object.parameters) ? object.parameters : [])] };
+}
+
+/** Sends an answer. */
+function send(reply: FastifyReply, answer: Answer): void {
+  reply.code(answer.status);
+  if (answer.headers) reply.headers(answer.headers);
+  // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
+  if (answer.contentType) reply.type(answer.contentType);
+  reply.send(answer.payload);
+}
+
+/**
+ * The example `Prefer: example=<name>` names, or `undefined` without one; a 404 `PREFER_NOT_DECLARED`
+ * listing the names when the media type has no example of that name (as Prism answers).
+ */
+function namedExample(media: MediaExample, preference: Preference, label: string): string | undefined {
+  if (preference.example === undefined) return undefined;
+  if (Object.hasOwn(media.named, preference.example)) return preference.example;
+  const names = Object.keys(media.named);
+  throw httpError('PREFER_NOT_DECLARED', [
+    `Prefer: example=${preference.example} names no example of ${label} (examples: ${names.length > 0 ? names.join(', ') : 'none'})`,
+  ]);
+}
+
+/** What the routes of one spec share. */
+interface SpecServing {
+  spec: CompiledSpec;
+  modes: SpecMockModes;
+  workspaceMock: WorkspaceMockSettings;
+  /** The spec's request validator, if requests are validated (or the mock modes asked for one). */
+  validator(): RequestValidator | undefined;
+  /** The spec's generator of dynamic examples, made on first use. */
+  dynamicExamples(): DynamicExamples;
+}
+
+/**
+ * The route of one operation, answering with the spec's examples. What does not change between
+ * requests is decided once, when the route is made: a plain route (no `x-mock` faults or dynamic
+ * examples) keeps a cached answer per Accept header.
+ */
+class ExampleRoute {
+  private readonly label: string;
+  private readonly mock: MockSettings;
+  // Decided once per route: a plain route keeps the cached fast path of handle().
+  private readonly plain: boolean;
+  private readonly payloads = new Map<string, string>();
+  private readonly stateful: StatefulAction | undefined;
+  private readonly validator: RequestValidator | undefined;
+  private readonly validates: boolean;
+  // Such an operation has nothing to check in a request without a query string (a list endpoint's
+  // plain GET, the most frequent request of all).
+  private readonly onlyOptionalQuery: boolean;
+  // Without Prefer and without a body to echo, the same Accept header always gets the same answer.
+  private readonly plainAnswers = new Map<string | undefined, Answer>();
+  // Checked before a body is validated or echoed, both of which recurse through it.
+  private bodyDepth: number | undefined;
+
+  constructor(
+    private readonly serving: SpecServing,
+    private readonly operation: OperationSpec,
+  ) {
+    const { spec } = serving;
+    this.label = `${operation.method} ${operation.path}`;
+    this.mock = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
+    this.plain = isPlain(this.mock);
+    this.stateful = serving.modes.stateful?.get(operation);
+    this.validator = serving.validator();
+    const located = new Set(operation.parameters.map((p) => p.in));
+    this.validates = this.validator !== undefined && (located.size > 0 || operation.requestBody !== undefined);
+    this.onlyOptionalQuery =
+      operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
+  }
+
+  /** The route's entry in the route table: the proxy's handler instead when the spec proxies. */
+  entry(): RouteEntry {
+    const { spec, modes } = this.serving;
+    const operation = this.operation;
+    return {
+      method: operation.method,
+      path: spec.mount === '' ? operation.path : `/${spec.mount}${operation.path === '/' ? '' : operation.path}`,
+      source: 'spec' as const,
+      file: spec.file,
+      operation: documentedOperation(spec, operation),
+      handle: modes.proxy?.handler(operation) ?? this.handle,
+    };
+  }
+
+  private checkBodyDepth(body: unknown): void {
+    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
+    const { document } = this.serving.spec;
+    this.bodyDepth ??= Math.max(
+      ...Object.values(this.operation.requestBody?.content ?? {}).map((pointer) =>
+        allowedBodyDepth(document, pointer ? { $ref: pointer } : {}),
+      ),
+      allowedBodyDepth(document, {}),
+    );
+    if (nestingDepth(body, this.bodyDepth) > this.bodyDepth) throw httpError('BODY_TOO_DEEP', [this.bodyDepth]);
+  }
+
+  private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
+    const { status, response } = selectResponse(this.operation, preference);
+    const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
+    if (!response || response.mediaTypes.length === 0) return { status, headers };
+    const offered = response.mediaTypes.map((m) => m.mediaType);
+    const mediaType = negotiate(request.headers.accept, offered);
+    if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
+    const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
+    const exampleName = namedExample(media, preference, `${this.label} ${status} ${mediaType}`);
+    const contentType = concreteMediaType(mediaType);
+    const dynamic =
+      exampleName === undefined &&
+      media.schemaPointer !== undefined &&
+      (preference.dynamic ?? (preference.seed !== undefined || this.mock.examples === 'dynamic'));
+    if (dynamic) {
+      const generated = this.serving
+        .dynamicExamples()
+        .generate(media.schemaPointer!, preference.seed, `${this.label} ${status} ${mediaType}`);
+      return {
+        status,
+        headers,
+        contentType,
+        payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated),
+      };
+    }
+    const example = exampleName !== undefined ? media.named[exampleName] : media.example;
+    if (echo) return { status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
+    if (example === undefined) return { status, headers, contentType };
+    const key = `${status}|${mediaType}|${exampleName ?? ''}`;
+    let payload = this.payloads.get(key);
+    if (payload === undefined) {
+      payload = serialize(mediaType, example);
+      this.payloads.set(key, payload);
+    }
+    return { status, headers, contentType, payload };
+  }
+
+  /** Serves a request (a property, so the route table calls it without binding). */
+  readonly handle = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: Record<string, string>,
+  ): void | Promise<void> => {
+    const hasBody = request.body !== undefined && request.body !== null;
+    if (hasBody) this.checkBodyDepth(request.body);
+    if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
+      const issues = requestIssues(this.validator!, this.operation, request, params);
+      if (issues.length > 0) throw validationError(issues);
+    }
+    if (this.stateful !== undefined && this.stateful(request, reply, params)) return;
+    const echo = hasBody && echoMethods.has(this.operation.method);
+    if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo);
+    let answer: Answer | undefined;
+    if (!echo) {
+      const accept = request.headers.accept;
+      answer = this.plainAnswers.get(accept);
+      if (!answer) {
+        answer = this.answerFor(request, false, {});
+        if (this.plainAnswers.size < maxPlainAnswers) this.plainAnswers.set(accept, answer);
+      }
+    } else {
+      answer = this.answerFor(request, echo, {});
+    }
+    send(reply, answer);
+  };
+
+  /** Prefer, dynamic examples or faults: the answer is made for this request, after any delay. */
+  private async mockedAnswer(request: FastifyRequest, reply: FastifyReply, echo: boolean): Promise<void> {
+    const mock = this.mock;
+    const preference = parsePrefer(request.headers.prefer);
+    const fault = planFault(mock, preference, this.serving.workspaceMock.maxDelayMs);
+    const described = describeFault(fault);
+    if (described) reply.header(faultHeader, described);
+    await delayFor(fault);
+    if (fault.errorStatus === undefined) return send(reply, this.answerFor(request, echo, preference));
+    const declared = this.operation.responses.some(
+      (r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`,
+    );
+    if (!declared) throw injectedError(fault.errorStatus, `x-mock.errorRate ${mock.errorRate} of ${this.label}`);
+    send(
+      reply,
+      this.answerFor(request, false, { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed }),
+    );
+  }
+}
+
+/**
+ * Turns a compiled spec into gateway routes that answer with the spec's examples: status and example
+ * chosen by {@link selectResponse} and `Prefer`, media type by the Accept header, and for POST, PUT and
+ * PATCH the request body merged over the example.
+ */
+export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
+  const newValidator = () =>
+    new RequestValidator(spec.openapi, validationDocument(spec.document), (message) =>
+      options.log.warn({ spec: spec.file }, message),
+    );
+  let validator = options.validateRequests ? newValidator() : undefined;
+  const modes = mockModes(spec, options.modes, options.log, () => (validator ??= newValidator()));
+  let dynamicExamples: DynamicExamples | undefined;
+  const serving: SpecServing = {
+    spec,
+    modes,
+    workspaceMock: options.mock ?? defaultWorkspaceMock,
+    validator: () => validator,
+    dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
+  };
+  const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
+  if (modes.proxy) routes.push(...modes.proxy.fallthroughRoutes());
+  const dispose = modes.proxy && (() => modes.proxy!.close());
+  return {
+    kind: 'spec',
+    file: spec.file,
+    mount: spec.mount,
+    routes,
+    document: spec.document,
+    warnings: spec.warnings,
+    dispose,
+  };
+}
