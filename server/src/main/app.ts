@@ -23,7 +23,7 @@ import { pythonHandlersLoader } from '../gateway/python/python-loader.js';
 import { mockSpecLoaders } from '../gateway/mock-specs.js';
 import { specFilesLoader } from '../gateway/spec-loader-unit.js';
 import { RuntimeFaults, type RuntimeFault } from '../gateway/runtime-faults.js';
-import { gatewayPrefix } from '../gateway/spec/mount.js';
+import { routeAreas } from '../core/routes.js';
 import { defaultSpecLimits } from '../core/settings.js';
 import { watchWorkspace } from '../gateway/watcher.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
@@ -157,7 +157,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
 
   const mocking = config.specPaths.length > 0;
   const faults = new RuntimeFaults();
-  const routePrefix = mocking ? '' : gatewayPrefix;
+  const routePrefix = mocking ? '' : routeAreas.gateway.prefix;
   const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
   const gateway = new Gateway(
     workspaceLoaders(config, logger, faults, { settings: config.mockModes, store: mockState, routePrefix }),
@@ -179,7 +179,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
     // mock server (`serve petstore.yaml`), which has no query sources.
     const { queryPlugin } = await import('../query/query-plugin.js');
-    await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
+    await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, log: logger });
   }
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;

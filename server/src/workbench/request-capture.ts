@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
 import type { Gateway } from '../gateway/gateway.js';
+import { routeAreas } from '../core/routes.js';
 import { gatewayPrefix } from '../gateway/spec/mount.js';
 import type { EventHub } from './event-hub.js';
 
@@ -11,7 +12,7 @@ const gatewayCatchAll = `${gatewayPrefix}/*`;
 
 /** Requests the inspector leaves out: the workbench's own traffic and the documents the docs panel fetches. */
 function isCaptured(url: string): boolean {
-  if (!url.startsWith('/api/') || url.startsWith('/api/workbench/')) return false;
+  if (!url.startsWith('/api/') || url.startsWith(`${routeAreas.workbench.prefix}/`)) return false;
   return !url.startsWith(`${gatewayPrefix}/openapi.json`) && !url.startsWith(`${gatewayPrefix}/swagger-ui/`);
 }
 

@@ -9,6 +9,7 @@ import type {
 } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
+import { declareAccess, routeAreas } from '../core/routes.js';
 import { stringFields } from '../core/string-fields.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
@@ -41,7 +42,7 @@ export interface WorkbenchOptions {
   rendererDir?: string;
 }
 
-const apiPrefix = '/api/workbench';
+const apiPrefix = routeAreas.workbench.prefix;
 const heartbeatMs = 15_000;
 /** An event stream whose client reads slower than this backlog is closed; EventSource reconnects and replays. */
 const maxStreamBacklogBytes = 4 * 1024 * 1024;
@@ -77,6 +78,8 @@ function sseFrame(event: HubEvent): string {
  */
 export async function workbenchPlugin(app: FastifyInstance, options: WorkbenchOptions): Promise<void> {
   const { config, gateway, logger } = options;
+  declareAccess(app, routeAreas.workbench);
+  declareAccess(app, routeAreas.workbenchUi);
   const areas = workspaceAreas(config);
   const hub = new EventHub();
   const resolve = (raw: unknown) => resolveWorkspacePath(areas, raw);
