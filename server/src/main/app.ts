@@ -30,7 +30,7 @@ import { gatewayComponent, sourceComponents } from '../health/builtin-components
 import { loadHealthConfig } from '../health/health-config.js';
 import { healthPlugin } from '../health/health-plugin.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { querySourceHealth } from '../query/source-health.js';
+import { querySourceHealth, type SourceHealth } from '../query/source-health.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
@@ -87,6 +87,21 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
       onFault,
     }),
   ];
+}
+
+/**
+ * Registers the query service under its prefix, over the query folder read once here, and returns the
+ * health checks of its sources. Imported only here: DuckDB and the connectors' clients would add half a
+ * second to the start of a mock server (`serve petstore.yaml`), which has no query sources.
+ */
+async function registerQueryService(app: FastifyInstance, config: Config, logger: Logger): Promise<SourceHealth[]> {
+  const [{ queryPlugin }, { loadQueryWorkspace }] = await Promise.all([
+    import('../query/query-plugin.js'),
+    import('../query/query-workspace.js'),
+  ]);
+  const workspace = loadQueryWorkspace(config);
+  await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, workspace, log: logger });
+  return querySourceHealth(workspace.setup);
 }
 
 /**
@@ -175,17 +190,12 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       rendererDir: options.rendererDir,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
-  if (!mocking) {
-    // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
-    // mock server (`serve petstore.yaml`), which has no query sources.
-    const { queryPlugin } = await import('../query/query-plugin.js');
-    await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, log: logger });
-  }
+  const querySources = mocking ? [] : await registerQueryService(app, config, logger);
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
   const builtinHealth = {
     gateway: gatewayComponent({ app, authCheck }),
-    ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))),
+    ...sourceComponents(querySources),
   };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
