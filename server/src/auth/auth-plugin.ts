@@ -7,6 +7,7 @@ import { countAuthorizationHeaders, readCredentials } from './authorization-head
 import { Authenticator } from './authenticator.js';
 import type { AuthClaims } from './identity.js';
 import { classifyRequest } from './request-path.js';
+import type { RouteAccess } from '../core/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,19 @@ declare module 'fastify' {
  */
 export function isAuthenticated(request: FastifyRequest): boolean {
   return request.auth !== null || request.server.authentication === null;
+}
+
+/**
+ * The access a request needs: what its route declares (`config.access`; protected when it declares
+ * nothing, so a route nobody thought about fails closed), or the path rule for a request no route
+ * matched. CORS preflights (`OPTIONS` with `Access-Control-Request-Method`) carry no credentials by
+ * design and pass.
+ */
+function requestAccess(request: FastifyRequest): RouteAccess {
+  const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+  if (request.is404) return classifyRequest(request.method, request.url, preflight);
+  const access = request.routeOptions.config.access ?? 'protected';
+  return access === 'protected' && preflight ? 'public' : access;
 }
 
 function refuse(reply: FastifyReply, error: HttpError, authenticator: Authenticator): FastifyReply {
@@ -61,8 +75,7 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
   app.decorate('authentication', authenticator);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    const access = classifyRequest(request.method, request.url, preflight);
+    const access = requestAccess(request);
     if (access === 'public') return;
     try {
       const credentials = readCredentials(

@@ -12,8 +12,8 @@ export const maxAuthorizationLength = 16 * 1024;
 
 const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const token68 = /^[A-Za-z0-9\-._~+/]+=*$/;
-// RFC 7617: neither the user-id nor the password may contain control characters.
-const controlCharacter = /[\u0000-\u001f\u007f]/;
+/** RFC 7617: neither the user-id nor the password may contain control characters (U+0000–U+001F, U+007F). */
+const hasControlCharacter = (text: string): boolean => [...text].some((char) => char < ' ' || char === '\u007f');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -48,7 +48,7 @@ function parseBasic(encoded: string): Credentials {
   const username = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   if (username === '') throw malformed('Basic credentials have an empty user name', false);
-  if (controlCharacter.test(decoded)) throw malformed('Basic credentials contain control characters', false);
+  if (hasControlCharacter(decoded)) throw malformed('Basic credentials contain control characters', false);
   return { scheme: 'basic', username, password };
 }
 

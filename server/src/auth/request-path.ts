@@ -1,26 +1,24 @@
+import { probePaths, routeAreas, type RouteAccess } from '../core/routes.js';
+
 /**
- * Which requests need credentials. The decision is taken on every way the router or an upstream could read
- * the path (raw, percent-decoded, slashes collapsed, dot segments resolved, lower case), and a request is
- * protected when ANY reading falls under a protected prefix: `//api/adaptive`, `%2e%2e`, encoded slashes
- * or upper case never turn a protected request into an open one.
+ * The path rule: which requests need credentials by their path alone. It is the second line of defence:
+ * the authentication hook applies it to a request no route matched (a route declares its own access,
+ * see core/routes.ts), so that a 404 tells an unauthenticated caller no more than the route would. The
+ * decision is taken on every way the router or an upstream could read the path (raw, percent-decoded,
+ * slashes collapsed, dot segments resolved, lower case), and a request is protected when ANY reading
+ * falls under a protected area: `//api/adaptive`, `%2e%2e`, encoded slashes or upper case never turn a
+ * protected request into an open one.
  */
 
-/** `protected`: credentials required; `optional`: checked when sent (health); `public`: not looked at. */
-export type PathAccess = 'protected' | 'optional' | 'public';
-
-const protectedPrefixes = ['/api/adaptive', '/api/v1/query'];
-const optionalPrefix = '/api/health';
+const areas = Object.values(routeAreas);
+const protectedPrefixes = areas.filter((area) => area.access === 'protected').map((area) => area.prefix);
+const optionalPrefixes = areas.filter((area) => area.access === 'optional').map((area) => area.prefix);
 
 /**
  * The orchestrator probes stay open, but only when the path is exactly theirs: an exemption never
  * depends on normalisation, so no encoded variant of another path can borrow it.
  */
-const openProbePaths = new Set([
-  '/api/adaptive/actuator/health/liveness',
-  '/api/adaptive/actuator/health/liveness/',
-  '/api/adaptive/actuator/health/readiness',
-  '/api/adaptive/actuator/health/readiness/',
-]);
+const openProbePaths = new Set(Object.values(probePaths).flatMap((probe) => [probe, `${probe}/`]));
 
 /** A path with nothing to normalise: no escapes, no dot segments, no doubled or back slashes. */
 const plainPath = /^(?:\/[A-Za-z0-9_~!$&'()*+,=:@-]+(?:\.[A-Za-z0-9_~!$&'()*+,=:@-]+)*)*\/?$/;
@@ -76,7 +74,7 @@ function pathReadings(url: string): string[] | null {
  * `Access-Control-Request-Method`) carry no credentials by design and are public; a request target that
  * cannot be read as a path is protected.
  */
-export function classifyRequest(method: string, url: string, isPreflight: boolean): PathAccess {
+export function classifyRequest(method: string, url: string, isPreflight: boolean): RouteAccess {
   const query = url.indexOf('?');
   const rawPath = query === -1 ? url : url.slice(0, query);
   if ((method === 'GET' || method === 'HEAD') && openProbePaths.has(rawPath)) return 'public';
@@ -84,6 +82,6 @@ export function classifyRequest(method: string, url: string, isPreflight: boolea
   if (readings === null || readings.some((path) => protectedPrefixes.some((prefix) => path.startsWith(prefix)))) {
     return isPreflight && method === 'OPTIONS' ? 'public' : 'protected';
   }
-  if (readings.some((path) => path.startsWith(optionalPrefix))) return 'optional';
+  if (readings.some((path) => optionalPrefixes.some((prefix) => path.startsWith(prefix)))) return 'optional';
   return 'public';
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { HttpError, httpError } from '../core/errors.js';
+import { httpError, type HttpError } from '../core/errors.js';
 import { notAnAccessToken } from './access-token-rule.js';
 import { invalidToken } from './auth-failure.js';
 import { callIdp, IdpUnavailable, unavailableError } from './idp-http.js';

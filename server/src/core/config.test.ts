@@ -35,6 +35,17 @@ describe('loadConfig', () => {
     expect(config.handlersDir).toBe('/ws/handlers');
   });
 
+  it('puts the query folder where QUERY_SOURCES is, inside the workspace or not', () => {
+    expect(loadConfig({}, { workspace: '/ws' })).toMatchObject({
+      querySources: '/ws/query/sources.yaml',
+      queryDir: '/ws/query',
+    });
+    expect(loadConfig({ QUERY_SOURCES: '/etc/aw/sources.yaml' }, { workspace: '/ws' })).toMatchObject({
+      querySources: '/etc/aw/sources.yaml',
+      queryDir: '/etc/aw',
+    });
+  });
+
   it('resolves the spec files and folders given to serve (mock mode)', () => {
     expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([
       path.resolve('petstore.yaml'),

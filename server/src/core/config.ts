@@ -32,6 +32,11 @@ export interface Config {
   healthConfig: string;
   /** Query sources and engine (query/sources.yaml); a missing file means no sources. */
   querySources: string;
+  /**
+   * The query folder: the folder of `querySources`, where ontology.ttl and mapping.ttl sit beside it,
+   * and the workbench's `query` area.
+   */
+  queryDir: string;
   /** Where async query jobs live (`QUERY_JOB_STORE`, `QUERY_JOB_STORE_PREFIX`, `QUERY_JOB_LEASE_MS`). */
   queryJobs: JobStoreSettings;
   corsOrigins: '*' | string[];
@@ -353,6 +358,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     );
   }
   if (host.trim() === '') throw new ConfigError('HOST', host, 'a host name or IP address');
+  const querySources = inWorkspace('QUERY_SOURCES', 'query/sources.yaml');
   return {
     port: readInteger(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT ?? '8080', 0, 65535),
     host,
@@ -380,7 +386,8 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     auth: readAuthSettings(env, workspace),
     dataDir: inWorkspace('DATA_DIR', '.adaptive'),
     healthConfig: inWorkspace('HEALTH_CONFIG', 'health.yaml'),
-    querySources: inWorkspace('QUERY_SOURCES', 'query/sources.yaml'),
+    querySources,
+    queryDir: path.dirname(querySources),
     queryJobs: readJobStoreSettings(env),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),

@@ -65,6 +65,10 @@ export const errorCatalogue = {
   DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
   INJECTED_FAULT: { status: 500, message: 'Fault injected by the mock (%s)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
+  SPARQL_UNAVAILABLE: {
+    status: 503,
+    message: 'SPARQL is unavailable until the knowledge graph is fixed and the server restarted: %s',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -39,7 +39,8 @@ export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
     done();
   });
 
-  app.options('*', (request, reply) => {
+  // The same answer for every path, with nothing to protect: public, as preflights carry no credentials.
+  app.options('*', { config: { access: 'public' } }, (request, reply) => {
     reply.header('access-control-allow-methods', allowedMethods);
     const requestedHeaders = request.headers['access-control-request-headers'];
     if (requestedHeaders !== undefined) {

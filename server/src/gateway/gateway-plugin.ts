@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
+import { declareAccess, probePaths, routeAreas } from '../core/routes.js';
 import { productName, productVersion } from '../core/version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
@@ -24,6 +25,7 @@ export async function gatewayPlugin(
 ): Promise<void> {
   const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
+  declareAccess(app, routeAreas.gateway);
   registerCors(app, config.corsOrigins);
 
   // Generated and handler routes accept any media type; they decide what is valid.
@@ -54,8 +56,9 @@ export async function gatewayPlugin(
   );
   registerSwaggerUi(app, gatewayPrefix);
 
-  app.get(`${gatewayPrefix}/actuator/health/liveness`, async () => ({ status: 'UP' }));
-  app.get(`${gatewayPrefix}/actuator/health/readiness`, async (_request, reply) => {
+  // The orchestrator's probes answer without credentials.
+  app.get(probePaths.liveness, { config: { access: 'public' } }, async () => ({ status: 'UP' }));
+  app.get(probePaths.readiness, { config: { access: 'public' } }, async (_request, reply) => {
     if (!gateway.ready) return reply.code(503).send({ status: 'DOWN', detail: 'the workspace is still loading' });
     return { status: 'UP' };
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { probePaths } from '../core/routes.js';
 import type { SourceHealth } from '../query/source-health.js';
 import type { Check, Contributor } from './health-types.js';
 
@@ -20,7 +21,7 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
       auth: { check: authCheck ?? disabled },
       hello: {
         check: async () => {
-          const response = await app.inject({ method: 'GET', url: '/api/adaptive/actuator/health/readiness' });
+          const response = await app.inject({ method: 'GET', url: probePaths.readiness });
           if (response.statusCode !== 200)
             throw new Error(
               `the gateway answered ${response.statusCode}: ${response.json<{ detail?: string }>().detail ?? ''}`,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.js';
+import { declareAccess, routeAreas } from '../core/routes.js';
 import { evaluate, httpStatusOf } from './aggregate.js';
 import { healthGroups, type Contributor, type HealthNode } from './health-types.js';
 
@@ -26,21 +27,23 @@ function subtree(root: Record<string, Contributor>, names: string[]): Contributo
  * every call, answered with Spring Boot Actuator semantics (503 when DOWN or OUT_OF_SERVICE).
  */
 export async function healthPlugin(app: FastifyInstance, options: HealthOptions): Promise<void> {
+  const { prefix } = routeAreas.health;
+  declareAccess(app, routeAreas.health);
   const answer = async (request: FastifyRequest, names: string[]) => {
     const node: HealthNode = await evaluate(subtree(options.components(), names));
     const body: HealthNode = options.mayShowDetails(request) ? node : { status: node.status };
     if (names.length <= 1) body.groups = healthGroups;
     return { code: httpStatusOf(node.status), body };
   };
-  app.get('/api/health', async (request, reply) => {
+  app.get(prefix, async (request, reply) => {
     const { code, body } = await answer(request, []);
     return reply.code(code).send(body);
   });
-  app.get<{ Params: { component: string } }>('/api/health/:component', async (request, reply) => {
+  app.get<{ Params: { component: string } }>(`${prefix}/:component`, async (request, reply) => {
     const { code, body } = await answer(request, [request.params.component]);
     return reply.code(code).send(body);
   });
-  app.get<{ Params: { component: string; sub: string } }>('/api/health/:component/:sub', async (request, reply) => {
+  app.get<{ Params: { component: string; sub: string } }>(`${prefix}/:component/:sub`, async (request, reply) => {
     const { code, body } = await answer(request, [request.params.component, request.params.sub]);
     return reply.code(code).send(body);
   });

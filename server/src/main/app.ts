@@ -15,11 +15,12 @@ import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
 import { serverPathScrubber } from '../core/server-paths.js';
 import { createGateway, gatewayPlugin, watchGatewayFiles, type Gateway } from '../gateway/index.js';
+import { routeAreas } from '../core/routes.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
 import { loadHealthConfig } from '../health/health-config.js';
 import { healthPlugin } from '../health/health-plugin.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { querySourceHealth } from '../query/source-health.js';
+import { querySourceHealth, type SourceHealth } from '../query/source-health.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
@@ -93,6 +94,21 @@ function manageLifecycle(
 }
 
 /**
+ * Registers the query service under its prefix, over the query folder read once here, and returns the
+ * health checks of its sources. Imported only here: DuckDB and the connectors' clients would add half a
+ * second to the start of a mock server (`serve petstore.yaml`), which has no query sources.
+ */
+async function registerQueryService(app: FastifyInstance, config: Config, logger: Logger): Promise<SourceHealth[]> {
+  const [{ queryPlugin }, { loadQueryWorkspace }] = await Promise.all([
+    import('../query/query-plugin.js'),
+    import('../query/query-workspace.js'),
+  ]);
+  const workspace = loadQueryWorkspace(config);
+  await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, workspace, log: logger });
+  return querySourceHealth(workspace.setup);
+}
+
+/**
  * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`;
  * in mock mode (`config.specPaths`), the gateway and health without the query service.
  * The workspace loads in the background once the server is ready; `app.gateway.start()` resolves
@@ -162,17 +178,12 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       rendererDir: options.rendererDir,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
-  if (!mocking) {
-    // Imported only here: DuckDB and the connectors' clients would add half a second to the start of a
-    // mock server (`serve petstore.yaml`), which has no query sources.
-    const { queryPlugin } = await import('../query/query-plugin.js');
-    await app.register(queryPlugin, { prefix: '/api/v1/query', config, log: logger });
-  }
+  const querySources = mocking ? [] : await registerQueryService(app, config, logger);
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
   const builtinHealth = {
     gateway: gatewayComponent({ app, authCheck }),
-    ...(mocking ? {} : sourceComponents(querySourceHealth(config.querySources))),
+    ...sourceComponents(querySources),
   };
   const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {

@@ -15,6 +15,7 @@ import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';
 import { querySourceHealth } from './source-health.js';
+import { loadQuerySetup } from './sources.js';
 import { BlackHole, hungSourceEntries } from './test-support/black-hole.js';
 import { engineFor, serviceUrls, setupFromText, uniqueName } from './test-support/query-fixtures.js';
 
@@ -135,7 +136,7 @@ describe('a source that accepts connections and never answers', () => {
   });
 
   it('fails its health check at the check timeout and leaves no connection behind', async () => {
-    const health = querySourceHealth(path.join(workspace, 'query', 'sources.yaml'));
+    const health = querySourceHealth(loadQuerySetup(path.join(workspace, 'query', 'sources.yaml')));
     for (const source of health.filter((h) => h.name.startsWith('hung_'))) {
       const { ms, value: outcome } = await timed(
         source.check(AbortSignal.timeout(500)).then(

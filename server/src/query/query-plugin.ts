@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
+import { declareAccess, routeAreas } from '../core/routes.js';
+import { stringFields } from '../core/string-fields.js';
 import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './deadline.js';
+import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
 import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
-import { loadQuerySetup } from './sources.js';
+import type { QueryWorkspace } from './query-workspace.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
-import path from 'node:path';
-import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
-import { stringFields } from '../core/string-fields.js';
 
 const queryBody = {
   type: 'object',
@@ -31,14 +31,23 @@ const pageQuery = {
 /** How long the sources may take to confirm an async query's tables before the job is queued anyway. */
 const submitCheckTimeoutMs = 2000;
 
+/** Options of {@link queryPlugin}. */
+export interface QueryPluginOptions {
+  config: Config;
+  /** The query folder, read once by loadQueryWorkspace (a bad sources.yaml has stopped the start there). */
+  workspace: QueryWorkspace;
+  log: Logger;
+}
+
 /**
- * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL and
- * async jobs. sources.yaml is read when the plugin registers, so a bad file stops the server from
- * starting with an error naming its line.
+ * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL, async
+ * jobs, SPARQL and natural language, all over the one query folder in `options.workspace`. Its routes
+ * are protected.
  */
-export async function queryPlugin(app: FastifyInstance, options: { config: Config; log: Logger }): Promise<void> {
-  const { config } = options;
-  const setup = loadQuerySetup(config.querySources);
+export async function queryPlugin(app: FastifyInstance, options: QueryPluginOptions): Promise<void> {
+  const { config, workspace } = options;
+  declareAccess(app, routeAreas.query);
+  const { setup } = workspace;
   const service = await QueryService.create(setup, config.dataDir, options.log, config.queryJobs);
   app.addHook('onClose', async () => service.close());
 
@@ -66,7 +75,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   });
 
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
-  await app.register(sparqlRoutes, { queries: service, folder: path.dirname(config.querySources) });
+  await app.register(sparqlRoutes, { queries: service, graph: workspace, log: options.log });
 
   app.post<{ Body: { query: string } }>(
     '/sql',
@@ -101,7 +110,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
       service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
-  naturalLanguageRoutes(app, service, config, options.log);
+  await app.register(naturalLanguageRoutes, { queries: service, workspace, llm: config.nlLlm, log: options.log });
 
   app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) =>
     service.jobs.delete(request.params.id, principalOf(request)),

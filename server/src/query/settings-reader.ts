@@ -113,6 +113,11 @@ export class SettingsReader {
     return SettingsReader.of(this.file, [...this.at, key], this.value[key], `"${key}"`);
   }
 
+  /** A nested mapping, or `undefined` when the key is absent. */
+  optionalChild(key: string): SettingsReader | undefined {
+    return this.has(key) ? this.child(key) : undefined;
+  }
+
   /** A list of mappings; an absent key is an empty list. */
   list(key: string): SettingsReader[] {
     const value = this.value[key];

@@ -1,6 +1,6 @@
 import type { SourceType } from './connectors/types.js';
 import { Deadline } from './deadline.js';
-import { loadQuerySetup } from './sources.js';
+import type { QuerySetup } from './sources.js';
 
 /** A query source as the health component sees it: what it is, and a check to run on demand. */
 export interface SourceHealth {
@@ -12,13 +12,13 @@ export interface SourceHealth {
 }
 
 /**
- * The sources of `sourcesFile` (config.querySources), each with a `check()` that opens a connector,
+ * The sources of `setup` (sources.yaml), each with a `check()` that opens a connector,
  * asks the source (tables listed, streams and buckets reachable) and closes it again, so health checks
  * never share connections with queries. Every wait of the check ends when `signal` aborts (the health
- * check's own timeout), and the connection is destroyed then. A missing file gives an empty list.
+ * check's own timeout), and the connection is destroyed then.
  */
-export function querySourceHealth(sourcesFile: string, env?: Record<string, string | undefined>): SourceHealth[] {
-  return loadQuerySetup(sourcesFile, env).sources.map((definition) => ({
+export function querySourceHealth(setup: QuerySetup): SourceHealth[] {
+  return setup.sources.map((definition) => ({
     name: definition.name,
     type: definition.type,
     description: definition.description,

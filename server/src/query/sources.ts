@@ -187,10 +187,23 @@ function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>):
   return { name, type, description: reader.string('description', ''), connector, trino, connect: () => open(name) };
 }
 
-/** Reads an already parsed sources.yaml. */
-export function querySetupOf(file: ConfigFile): QuerySetup {
+/** The root mapping of a parsed sources.yaml (an empty file is an empty mapping). */
+export function sourcesReader(file: ConfigFile): SettingsReader {
   const root = file.value === null || file.value === undefined ? {} : file.value;
-  const reader = SettingsReader.of(file, [], root, 'sources.yaml');
+  return SettingsReader.of(file, [], root, 'sources.yaml');
+}
+
+/** The setup of a query folder without sources.yaml: no sources, default limits. */
+export function emptyQuerySetup(): QuerySetup {
+  return { engine: 'duckdb', limits: { ...defaultLimits }, async: { ...defaultAsync }, sources: [] };
+}
+
+/**
+ * Reads an already parsed sources.yaml: everything but the `natural_language` section, which the NL
+ * service reads (nlSettingsOf).
+ */
+export function querySetupOf(file: ConfigFile): QuerySetup {
+  const reader = sourcesReader(file);
   reader.allowOnly(['engine', 'limits', 'async', 'trino', 'sources', 'natural_language']);
   const engine = reader.oneOf('engine', engineNames, 'duckdb');
   const baseDir = path.dirname(file.file);
@@ -201,8 +214,8 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
   return {
     file: file.file,
     engine,
-    limits: readLimits(reader.has('limits') ? reader.child('limits') : undefined),
-    async: readAsync(reader.has('async') ? reader.child('async') : undefined),
+    limits: readLimits(reader.optionalChild('limits')),
+    async: readAsync(reader.optionalChild('async')),
     trino,
     sources,
   };
@@ -211,9 +224,10 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
 /**
  * Loads `query/sources.yaml`: the engine, limits and sources. `${VAR}` and `${VAR:-default}` in values
  * come from `env`. A missing file means no sources; a bad one throws a ConfigFileError naming the line.
+ * The server reads the file once with the rest of the query folder (loadQueryWorkspace); this is for
+ * tools and tests that need the setup alone.
  */
 export function loadQuerySetup(file: string, env?: Record<string, string | undefined>): QuerySetup {
   const parsed = readConfigFile(file, env);
-  if (!parsed) return { engine: 'duckdb', limits: { ...defaultLimits }, async: { ...defaultAsync }, sources: [] };
-  return querySetupOf(parsed);
+  return parsed ? querySetupOf(parsed) : emptyQuerySetup();
 }

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { routeAreas } from '../core/routes.js';
 import { packageRoot } from '../core/version.js';
 
 /** Where the workbench UI is served. */
-export const workbenchUiPrefix = '/workbench';
+export const workbenchUiPrefix = routeAreas.workbenchUi.prefix;
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

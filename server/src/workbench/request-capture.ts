@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
 import { gatewayPrefix, type Gateway } from '../gateway/index.js';
+import { routeAreas } from '../core/routes.js';
 import type { EventHub } from './event-hub.js';
 
 /** Bodies are cut at this many characters in the inspector. */
@@ -10,7 +11,7 @@ const gatewayCatchAll = `${gatewayPrefix}/*`;
 
 /** Requests the inspector leaves out: the workbench's own traffic and the documents the docs panel fetches. */
 function isCaptured(url: string): boolean {
-  if (!url.startsWith('/api/') || url.startsWith('/api/workbench/')) return false;
+  if (!url.startsWith('/api/') || url.startsWith(`${routeAreas.workbench.prefix}/`)) return false;
   return !url.startsWith(`${gatewayPrefix}/openapi.json`) && !url.startsWith(`${gatewayPrefix}/swagger-ui/`);
 }
 

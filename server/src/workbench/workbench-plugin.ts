@@ -4,6 +4,7 @@ import type { RefreshResult, WorkbenchDiagnostics } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
 import type { Gateway } from '../gateway/index.js';
+import { declareAccess, routeAreas } from '../core/routes.js';
 import type { Logger } from '../core/logger.js';
 import { workspaceDiagnostics } from './diagnostics.js';
 import { EventHub } from './event-hub.js';
@@ -26,7 +27,7 @@ export interface WorkbenchOptions {
   rendererDir?: string;
 }
 
-const apiPrefix = '/api/workbench';
+const apiPrefix = routeAreas.workbench.prefix;
 
 /**
  * The workspace API of the workbench under `/api/workbench` (files, diagnostics, event stream) and the
@@ -35,6 +36,8 @@ const apiPrefix = '/api/workbench';
  */
 async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promise<void> {
   const { config, gateway, logger, token } = options;
+  declareAccess(app, routeAreas.workbench);
+  declareAccess(app, routeAreas.workbenchUi);
   const hub = new EventHub();
   const untap = tapLogger(logger, (line) => {
     hub.publish('log', () => parseLogLine(line) ?? { time: Date.now(), level: 'info', msg: line.trim() });

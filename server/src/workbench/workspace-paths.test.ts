@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../core/errors.js';
-import { parseWorkspacePath, type WorkspaceArea } from './workspace-paths.js';
+import { loadConfig } from '../core/config.js';
+import type { HttpError } from '../core/errors.js';
+import { parseWorkspacePath, resolveWorkspacePath, workspaceAreas, type WorkspaceArea } from './workspace-paths.js';
 
 const areas: WorkspaceArea[] = [
   { name: 'specs', type: 'directory', root: '/ws/specs' },
@@ -46,6 +50,8 @@ describe('parseWorkspacePath', () => {
     'specs/%2F',
     'specs/a\u0000',
     'specs/a\u001b',
+    'specs/a\u001f',
+    'specs/a\u007f',
     'specs//x',
     '.env',
     'specs/.git/x',
@@ -59,5 +65,21 @@ describe('parseWorkspacePath', () => {
 
   it.each([undefined, null, '', 42, ['specs/x']])('asks for a path (400) when given %j', (raw) => {
     expect(statusOf(raw)).toBe(400);
+  });
+});
+
+describe('workspaceAreas', () => {
+  it('edits the query folder the server reads: the folder of QUERY_SOURCES, also outside the workspace', () => {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-ws-'));
+    const queryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-query-elsewhere-'));
+    try {
+      const config = loadConfig({ QUERY_SOURCES: path.join(queryDir, 'sources.yaml') }, { workspace });
+      const areas = workspaceAreas(config);
+      expect(areas.find((area) => area.name === 'query')?.root).toBe(queryDir);
+      expect(resolveWorkspacePath(areas, 'query/mapping.ttl').absolute).toBe(path.join(queryDir, 'mapping.ttl'));
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+      fs.rmSync(queryDir, { recursive: true, force: true });
+    }
   });
 });

@@ -30,7 +30,7 @@ export function workspaceAreas(config: Config): WorkspaceArea[] {
   return [
     { name: 'specs', type: 'directory', root: config.specsDir },
     { name: 'handlers', type: 'directory', root: config.handlersDir },
-    { name: 'query', type: 'directory', root: path.join(config.workspace, 'query') },
+    { name: 'query', type: 'directory', root: config.queryDir },
     { name: 'health.yaml', type: 'file', root: config.healthConfig },
   ];
 }
@@ -52,7 +52,7 @@ function refuse(raw: string, why: string): never {
 export function parseWorkspacePath(areas: WorkspaceArea[], raw: unknown): ResolvedPath {
   if (typeof raw !== 'string' || raw === '') throw new HttpError(400, 'A workspace path is required', 'BAD_REQUEST');
   if (raw.length > maxPathLength) refuse(raw, `longer than ${maxPathLength} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(raw)) refuse(raw, 'it contains control characters');
+  if ([...raw].some((char) => char < ' ' || char === '\u007f')) refuse(raw, 'it contains control characters');
   if (raw.includes('\\')) refuse(raw, 'use / as the separator');
   if (/%[0-9a-f]{2}/i.test(raw)) refuse(raw, 'it contains percent-encoded characters');
   if (raw.startsWith('/') || /^[a-z]:/i.test(raw)) refuse(raw, 'absolute paths are outside the workspace');

@@ -31,9 +31,12 @@ export interface AuthServer {
 /**
  * A whole server (buildServer) with authentication on, the library API spec loaded, and two probe routes
  * registered AFTER the authentication hook (`/api/adaptive/_whoami`, `/api/v1/query/_whoami`) that
- * answer what the hook left on the request.
+ * answer what the hook left on the request; `addRoutes` may register more before the server is ready.
  */
-export async function startAuthServer(env: Record<string, string>): Promise<AuthServer> {
+export async function startAuthServer(
+  env: Record<string, string>,
+  addRoutes?: (app: FastifyInstance) => Promise<void>,
+): Promise<AuthServer> {
   const workspace = makeWorkspace({ 'specs/library-api.openapi.yaml': librarySpec });
   let app: FastifyInstance;
   try {
@@ -54,6 +57,7 @@ export async function startAuthServer(env: Record<string, string>): Promise<Auth
       authenticated: isAuthenticated(request),
     }));
   }
+  await addRoutes?.(app);
   await app.ready();
   await app.gateway.start();
   return {

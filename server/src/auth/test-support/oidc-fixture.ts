@@ -183,7 +183,6 @@ export class IdentityProviderFixture {
   }
 
   private buildProvider(): Provider {
-    const fixture = this;
     const { clients, users } = this.options;
     const provider = new Provider(this.issuer, {
       jwks: { keys: [...this.keys, ...this.extraKeys].map((key) => key.privateJwk) },
@@ -197,8 +196,8 @@ export class IdentityProviderFixture {
       })),
       findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
       ttl: {
-        AccessToken: () => fixture.accessTokenTtl,
-        ClientCredentials: () => fixture.accessTokenTtl,
+        AccessToken: () => this.accessTokenTtl,
+        ClientCredentials: () => this.accessTokenTtl,
         IdToken: 3600,
         RefreshToken: 3600,
       },
@@ -216,8 +215,8 @@ export class IdentityProviderFixture {
         customizers: {
           jwt: async (_ctx: unknown, token: { fixtureClaims?: JWTPayload }, jwt: { payload: JWTPayload }) => {
             Object.assign(jwt.payload, token.fixtureClaims);
-            if (fixture.jtiOverride === null) delete jwt.payload.jti;
-            else if (fixture.jtiOverride !== undefined) jwt.payload.jti = fixture.jtiOverride;
+            if (this.jtiOverride === null) delete jwt.payload.jti;
+            else if (this.jtiOverride !== undefined) jwt.payload.jti = this.jtiOverride;
           },
         },
       },
@@ -245,7 +244,7 @@ export class IdentityProviderFixture {
     provider.registerGrantType(
       'password',
       async (ctx) => {
-        fixture.counters.password++;
+        this.counters.password++;
         const { username = '', password = '' } = ctx.oidc.params;
         const expected = Object.hasOwn(users, username) ? users[username] : undefined;
         if (expected === undefined || expected !== password) throw new errors.InvalidGrant('invalid user credentials');
@@ -263,7 +262,7 @@ export class IdentityProviderFixture {
         ctx.body = {
           access_token: accessToken,
           token_type: 'Bearer',
-          expires_in: fixture.accessTokenTtl,
+          expires_in: this.accessTokenTtl,
           id_token: await idToken.issue({ use: 'idtoken' }),
           refresh_token: await refreshToken.save(),
           scope: 'openid api',
@@ -275,9 +274,9 @@ export class IdentityProviderFixture {
     provider.registerGrantType(
       tokenExchangeGrant,
       async (ctx) => {
-        fixture.counters.exchange++;
+        this.counters.exchange++;
         const params = ctx.oidc.params;
-        fixture.lastExchangeForm = {
+        this.lastExchangeForm = {
           grant_type: tokenExchangeGrant,
           client_id: ctx.oidc.client.clientId,
           subject_token_type: params.subject_token_type,
@@ -286,12 +285,12 @@ export class IdentityProviderFixture {
         };
         if (params.subject_token_type !== 'urn:ietf:params:oauth:token-type:jwt')
           throw new errors.InvalidRequest('unsupported subject_token_type');
-        if (!fixture.exchangeClients.has(ctx.oidc.client.clientId)) {
+        if (!this.exchangeClients.has(ctx.oidc.client.clientId)) {
           ctx.status = 403;
           ctx.body = { error: 'access_denied', error_description: 'Client not allowed to exchange' };
           return;
         }
-        const subject = await fixture.verifySubject(params.subject_token ?? '');
+        const subject = await this.verifySubject(params.subject_token ?? '');
         if (!subject) throw new errors.InvalidGrant('invalid subject token');
         const accessToken = await issueAccessToken(ctx, String(subject.sub), 'token-exchange', {
           exchanged_from: subject.iss,
@@ -300,7 +299,7 @@ export class IdentityProviderFixture {
           access_token: accessToken,
           issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
           token_type: 'Bearer',
-          expires_in: fixture.accessTokenTtl,
+          expires_in: this.accessTokenTtl,
         };
       },
       ['subject_token', 'subject_token_type', 'requested_token_type', 'scope', 'audience'],

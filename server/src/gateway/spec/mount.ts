@@ -1,6 +1,9 @@
 /** Mount paths: where a spec or handler is served under `/api/adaptive`. */
 
-export const gatewayPrefix = '/api/adaptive';
+import { routeAreas } from '../../core/routes.js';
+
+/** The gateway's prefix (core/routes.ts). */
+export const gatewayPrefix = routeAreas.gateway.prefix;
 
 /** Mounts that would be shadowed by the gateway's own system routes. */
 export const reservedMounts = new Set(['actuator', 'openapi.json', 'swagger-ui']);
@@ -12,6 +15,12 @@ export function isValidMount(mount: string): boolean {
   return mountPattern.test(mount) && !reservedMounts.has(mount.split('/')[0]) && !mount.split('/').includes('..');
 }
 
+/** `[scheme://host]/api/adaptive/<mount>[/]`: a `servers[0].url` that names a mount under the gateway. */
+const serverUrlPattern = new RegExp(
+  `^(?:[a-z][a-z0-9+.-]*://[^/]+)?${gatewayPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(.+?)/*$`,
+  'i',
+);
+
 /**
  * The mount declared by a spec's `servers[0].url` when it has the form `/api/adaptive/<mount>`
  * (optionally with scheme and host); `undefined` otherwise.
@@ -20,7 +29,7 @@ export function mountFromServers(servers: unknown): string | undefined {
   if (!Array.isArray(servers) || servers.length === 0) return undefined;
   const url = (servers[0] as { url?: unknown })?.url;
   if (typeof url !== 'string') return undefined;
-  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/]+)?\/api\/adaptive\/(.+?)\/*$/i.exec(url.trim());
+  const match = serverUrlPattern.exec(url.trim());
   if (!match || !isValidMount(match[1])) return undefined;
   return match[1];
 }

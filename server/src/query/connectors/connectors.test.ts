@@ -13,6 +13,7 @@ import { HttpError } from '../../core/errors.js';
 import type { DuckDBEngine } from '../engine/duckdb-engine.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import { querySourceHealth } from '../source-health.js';
+import { loadQuerySetup } from '../sources.js';
 import { engineFor, serviceUrls, setupFromText, testDeadline, uniqueName } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-connectors-'));
@@ -329,7 +330,7 @@ describe('connectors against real services', () => {
   });
 
   it('offers a check per source for the health component, without settings', async () => {
-    const health = querySourceHealth(sourcesFile, process.env);
+    const health = querySourceHealth(loadQuerySetup(sourcesFile, process.env));
     const byName = new Map(health.map((h) => [h.name, h]));
     expect(await byName.get('pgshop')!.check(AbortSignal.timeout(10_000))).toMatchObject({
       connector: 'postgres',

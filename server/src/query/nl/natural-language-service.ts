@@ -6,7 +6,7 @@ import { answerSentence } from './answer.js';
 import { EmbeddedTranslator, maxQuestionLength } from './embedded-translator.js';
 import { LlmTranslator, type LlmSettings } from './llm-translator.js';
 import type { NlSettings } from './nl-settings.js';
-import { buildSchemaContext, type SchemaContext } from './schema-context.js';
+import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
 import type { Translator } from './translator.js';
 
 /** The natural-language result of the service document (part 2). */
@@ -31,6 +31,7 @@ export class NaturalLanguageService {
     private readonly service: QueryService,
     private readonly settings: NlSettings,
     llm?: LlmSettings,
+    private readonly log?: SchemaLog,
   ) {
     this.translator = llm ? new LlmTranslator(llm) : new EmbeddedTranslator();
   }
@@ -43,6 +44,7 @@ export class NaturalLanguageService {
         this.settings,
         (sql) => this.service.sql(sql),
         this.service.setup.limits.timeoutMs,
+        this.log,
       );
       this.schema = { context, at: Date.now() };
       context.catch(() => (this.schema = undefined));

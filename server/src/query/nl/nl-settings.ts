@@ -1,5 +1,6 @@
 import { readConfigFile } from '../../core/config-file.js';
-import { isObject } from '../../core/json.js';
+import type { SettingsReader } from '../settings-reader.js';
+import { sourcesReader } from '../sources.js';
 
 /** A join key declared in sources.yaml: `from` (source.table.column) references `to`. */
 export interface DeclaredRelationship {
@@ -28,47 +29,57 @@ export interface NlSettings {
   synonyms: DeclaredSynonym[];
 }
 
-function columnPath(value: unknown, at: string): ColumnPath {
-  const parts = typeof value === 'string' ? value.split('.') : [];
-  if (parts.length !== 3 || parts.some((p) => p === '')) throw new Error(`${at} must be source.table.column`);
+function columnPath(reader: SettingsReader, key: string): ColumnPath {
+  const parts = reader.string(key).split('.');
+  if (parts.length !== 3 || parts.some((p) => p === ''))
+    return reader.fail(key, `"${key}" must be source.table.column`);
   return { source: parts[0], table: parts[1], column: parts[2] };
 }
 
-/**
- * Reads the optional `natural_language` section of sources.yaml (relationships and synonyms). Another
- * reader validates the rest of the file; a malformed section here throws an Error naming the entry.
- */
-export function nlSettingsOf(section: unknown): NlSettings {
-  if (section === undefined || section === null) return { relationships: [], synonyms: [] };
-  if (!isObject(section)) throw new Error('natural_language must be a mapping');
-  const relationships = (Array.isArray(section.relationships) ? section.relationships : []).map((entry: unknown, i) => {
-    if (!isObject(entry)) throw new Error(`natural_language.relationships[${i}] must be a mapping with from and to`);
-    return {
-      from: columnPath(entry.from, `natural_language.relationships[${i}].from`),
-      to: columnPath(entry.to, `natural_language.relationships[${i}].to`),
-    };
-  });
-  const synonyms = (Array.isArray(section.synonyms) ? section.synonyms : []).map((entry: unknown, i) => {
-    const at = `natural_language.synonyms[${i}]`;
-    if (!isObject(entry) || !Array.isArray(entry.words) || typeof entry.means !== 'string')
-      throw new Error(`${at} needs words (a list) and means`);
-    const parts = entry.means.split('.');
-    if (parts.length < 2 || parts.length > 3)
-      throw new Error(`${at}.means must be source.table or source.table.column`);
-    if (entry.value !== undefined && parts.length !== 3) throw new Error(`${at}.value needs means to name a column`);
-    return {
-      words: entry.words.map((w) => String(w).toLowerCase()),
-      source: parts[0],
-      table: parts[1],
-      column: parts[2],
-      value: entry.value === undefined ? undefined : String(entry.value),
-    };
-  });
-  return { relationships, synonyms };
+function readRelationship(reader: SettingsReader): DeclaredRelationship {
+  reader.allowOnly(['from', 'to']);
+  return { from: columnPath(reader, 'from'), to: columnPath(reader, 'to') };
 }
 
-/** The `natural_language` section of the sources.yaml at `file` (empty when the file or the section is missing). */
+function readSynonym(reader: SettingsReader): DeclaredSynonym {
+  reader.allowOnly(['words', 'means', 'value']);
+  const words = reader.value.words;
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string' || typeof w === 'number'))
+    return reader.fail('words', '"words" must be a list of words');
+  const parts = reader.string('means').split('.');
+  if (parts.length < 2 || parts.length > 3)
+    return reader.fail('means', '"means" must be source.table or source.table.column');
+  const value = reader.optionalString('value');
+  if (value !== undefined && parts.length !== 3) return reader.fail('value', '"value" needs "means" to name a column');
+  return {
+    words: words.map((w) => String(w).toLowerCase()),
+    source: parts[0],
+    table: parts[1],
+    column: parts[2],
+    value,
+  };
+}
+
+/**
+ * Reads the optional `natural_language` section of sources.yaml (relationships and synonyms); `undefined`
+ * when there is none. Like the rest of the file, a malformed entry or an unknown key throws a
+ * ConfigFileError naming its line and column.
+ */
+export function nlSettingsOf(section: SettingsReader | undefined): NlSettings {
+  if (!section) return { relationships: [], synonyms: [] };
+  section.allowOnly(['relationships', 'synonyms']);
+  return {
+    relationships: section.list('relationships').map(readRelationship),
+    synonyms: section.list('synonyms').map(readSynonym),
+  };
+}
+
+/**
+ * The `natural_language` section of the sources.yaml at `file` alone (empty when the file or the section is
+ * missing), for tools that drive the NL service without a server; the server reads it with the rest of the
+ * query folder (loadQueryWorkspace).
+ */
 export function loadNlSettings(file: string): NlSettings {
   const parsed = readConfigFile(file);
-  return nlSettingsOf(isObject(parsed?.value) ? parsed.value.natural_language : undefined);
+  return nlSettingsOf(parsed && sourcesReader(parsed).optionalChild('natural_language'));
 }

@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineFor, setupFromText } from '../test-support/query-fixtures.js';
 import { nlSettingsOf } from './nl-settings.js';
+import type { SourceCatalog } from '../source-catalog.js';
 import { buildSchemaContext, type SchemaContext } from './schema-context.js';
 
 // A schema that prefixes every column with its table's abbreviation, and declares no foreign keys.
@@ -63,5 +64,22 @@ describe('relationships inferred from names', () => {
     expect(
       schema.relationships.filter((r) => r.from.table === 'broker.notes' || r.to.table === 'broker.notes'),
     ).toEqual([]);
+  });
+});
+
+describe('a source that does not list its tables', () => {
+  it('is left out of the schema, with a warning naming it', async () => {
+    const down = {
+      definition: { name: 'crm' },
+      connector: { listTables: () => Promise.reject(new Error('connection refused')) },
+    };
+    const catalog = { list: () => [down] } as unknown as SourceCatalog;
+    const warnings: { details: object; message: string }[] = [];
+    const log = { warn: (details: object, message: string) => warnings.push({ details, message }) };
+    const schema = await buildSchemaContext(catalog, nlSettingsOf(undefined), () => Promise.reject(), 1000, log);
+    expect(schema.tables).toEqual([]);
+    expect(warnings).toEqual([
+      { details: { source: 'crm', err: 'connection refused' }, message: expect.stringContaining('did not list') },
+    ]);
   });
 });

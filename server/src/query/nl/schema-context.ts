@@ -40,6 +40,11 @@ export interface SchemaContext {
   synonyms: NlSettings['synonyms'];
 }
 
+/** Where a source that cannot be listed is reported (the server's logger). */
+export interface SchemaLog {
+  warn(details: object, message: string): void;
+}
+
 /** Longest sampled value kept: longer texts are descriptions, not something a question names. */
 export const maxValueLength = 60;
 /** Most distinct values sampled per text column; a column with fewer has all of its values sampled. */
@@ -66,19 +71,29 @@ export const tableKey = (source: string, table: string): string => `${source}.${
  * a sample of distinct values of each text column (one query per table through `run`, so sampling
  * goes through the engine and its limits), declared relationships, and relationships inferred from
  * column names (`customer_id` -> `customers.id`). A source that cannot be read, or does not list
- * its tables within `timeoutMs` (the query limit), is left out.
+ * its tables within `timeoutMs` (the query limit), is left out, with a warning to `log`.
  */
 export async function buildSchemaContext(
   catalog: SourceCatalog,
   settings: NlSettings,
   run: (sql: string) => Promise<SqlResult>,
   timeoutMs: number,
+  log?: SchemaLog,
 ): Promise<SchemaContext> {
+  const unlisted = (source: string) => (error: unknown) => {
+    log?.warn(
+      { source, err: (error as Error).message },
+      'natural language leaves out a source that did not list its tables; its tables come back when it answers',
+    );
+    return [];
+  };
   // Sources are listed, and tables sampled, all at once: a source that hangs costs one timeout, not one per table.
   const listed = await Promise.all(
     catalog.list().map(async ({ definition, connector }) => ({
       source: definition.name,
-      infos: await withDeadline(timeoutMs, (deadline) => connector.listTables(deadline)).catch(() => []),
+      infos: await withDeadline(timeoutMs, (deadline) => connector.listTables(deadline)).catch(
+        unlisted(definition.name),
+      ),
     })),
   );
   const tables: SchemaTable[] = listed.flatMap(({ source, infos }) =>

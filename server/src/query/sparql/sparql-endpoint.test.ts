@@ -199,20 +199,41 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
 });
 
 describe('an invalid mapping', () => {
-  it('stops the server from starting with an error naming the file and the problem', async () => {
+  it('makes SPARQL answer 503 with the file, line and problem, logged; SQL and questions still serve', async () => {
     const dir = copyExampleWorkspace();
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    fs.writeFileSync(
+      `${dir}/query/mapping.ttl`,
+      '@prefix rr: <http://www.w3.org/ns/r2rml#> .\n<#M> rr:logicalTable [ rr:tableName "shop.customers" ] .\n',
+    );
+    const config = loadConfig({ HOT_RELOAD: 'false', DATA_DIR: `${dir}/.data` }, { workspace: dir });
+    const broken = await buildServer(config, { logger });
     try {
-      fs.writeFileSync(
-        `${dir}/query/mapping.ttl`,
-        '@prefix rr: <http://www.w3.org/ns/r2rml#> .\n<#M> rr:logicalTable [ rr:tableName "shop.customers" ] .\n',
-      );
-      const config = loadConfig(
-        { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', DATA_DIR: `${dir}/.data` },
-        { workspace: dir },
-      );
-      const start = async () => (await buildServer(config, { logger: pino({ level: 'silent' }) })).ready();
-      await expect(start()).rejects.toThrow(/mapping\.ttl: triples map .* needs exactly one subject map/);
+      await broken.ready();
+      const fault = 'mapping.ttl:2:1: triples map <#M> needs exactly one subject map (found 0)';
+      for (const request of [
+        { method: 'POST', url, headers: { 'content-type': 'application/sparql-query' }, payload: 'ASK {}' },
+        { method: 'GET', url: `${url}/vocabulary` },
+      ] as const) {
+        const response = await broken.inject(request);
+        expect(response.statusCode).toBe(503);
+        expect(response.json<{ detail: string }>().detail).toContain(fault);
+      }
+      const sql = await broken.inject({
+        method: 'POST',
+        url: '/api/v1/query/sql',
+        payload: { query: 'SELECT 1 AS x' },
+      });
+      expect(sql.statusCode).toBe(200);
+      const question = { question: 'How many customers are there?' };
+      const nl = await broken.inject({ method: 'POST', url: '/api/v1/query/natural-language', payload: question });
+      expect(nl.statusCode).toBe(200);
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(logged).toContainEqual(expect.objectContaining({ level: 50, msg: expect.stringContaining(fault) }));
+      expect(logged).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringContaining(fault) }));
     } finally {
+      await broken.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,22 +1,36 @@
 import type { FastifyInstance } from 'fastify';
+import { httpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import { queryErrors } from '../query-errors.js';
+import { knowledgeGraph, type GraphFiles } from '../query-workspace.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
 import type { SparqlVocabulary } from '../../contract/index.js';
 
+/** Options of {@link sparqlRoutes}. */
+export interface SparqlOptions {
+  queries: QueryService;
+  /** The ontology and mapping as loadQueryWorkspace read them, at start. */
+  graph: GraphFiles;
+  log: Logger;
+}
+
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,
  * with the query as `application/sparql-query` or a form field `query=`; `GET /sparql/vocabulary`:
- * the prefixes, classes and properties a query can use (for the console's completion). The ontology and mapping
- * are read from `folder` here, so an invalid mapping fails the server's start (`ready()`).
+ * the prefixes, classes and properties a query can use (for the console's completion). When the
+ * ontology or the mapping did not load, both answer 503 naming the file, line and problem (logged at
+ * start too), while the rest of the query service serves.
  */
-export async function sparqlRoutes(
-  app: FastifyInstance,
-  options: { queries: QueryService; folder: string },
-): Promise<void> {
-  const sparql = SparqlService.fromFolder(options.queries, options.folder);
+export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions): Promise<void> {
+  const graph = knowledgeGraph(options.graph);
+  const sparql = 'fault' in graph ? undefined : SparqlService.of(options.queries, graph);
+  const fault = 'fault' in graph ? graph.fault : '';
+  if (!sparql) options.log.error(`SPARQL is unavailable until the knowledge graph is fixed: ${fault}`);
+  const unavailable = () => httpError('SPARQL_UNAVAILABLE', [fault]);
+
   // Content types of this scope only: the other query endpoints keep their JSON bodies.
   app.addContentTypeParser('application/sparql-query', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
@@ -26,10 +40,14 @@ export async function sparqlRoutes(
   );
 
   // Read-only and fixed for the server's life: the files are read once, at start.
-  const vocabulary = vocabularyOf(sparql.triples, sparql.ontology);
-  app.get('/sparql/vocabulary', async (): Promise<SparqlVocabulary> => vocabulary);
+  const vocabulary = sparql && vocabularyOf(sparql.triples, sparql.ontology);
+  app.get('/sparql/vocabulary', async (): Promise<SparqlVocabulary> => {
+    if (!vocabulary) throw unavailable();
+    return vocabulary;
+  });
 
   app.post<{ Querystring: { explain?: string } }>('/sparql', async (request, reply) => {
+    if (!sparql) throw unavailable();
     const body = request.body;
     const text =
       typeof body === 'string'

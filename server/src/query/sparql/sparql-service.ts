@@ -1,13 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
 import { HttpError } from '../../core/errors.js';
 import { queryErrors } from '../query-errors.js';
 import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';
-import { loadOntology, saturate, emptyOntology, type Ontology } from './ontology.js';
-import { loadMapping, MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
+import { knowledgeGraph, readGraphFiles, type KnowledgeGraph } from '../query-workspace.js';
+import { saturate, type Ontology } from './ontology.js';
+import { MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
 import { rdfTerm } from './expressions.js';
 import { solutions, type Solution } from './results.js';
 import type { Term } from './rdf.js';
@@ -34,34 +33,20 @@ export class SparqlService {
     readonly ontology: Ontology,
   ) {}
 
+  /** The service over `graph` (as loadQueryWorkspace read it): its mapping saturated with its ontology. */
+  static of(queries: QueryService, graph: KnowledgeGraph): SparqlService {
+    return new SparqlService(queries, saturate(graph.mapping, graph.ontology), graph.ontology);
+  }
+
   /**
-   * Reads `ontology.ttl` and `mapping.ttl` next to sources.yaml. No mapping means an empty graph;
-   * an invalid one throws MappingError naming the problem, so the server does not start with it.
+   * Reads `ontology.ttl` and `mapping.ttl` in `folder` (for runners and benchmarks; the server reads them
+   * with the rest of the query folder). No mapping means an empty graph; a file that does not load
+   * throws MappingError naming the file, the line and column, and the problem.
    */
   static fromFolder(queries: QueryService, folder: string, options: MappingOptions = {}): SparqlService {
-    const read = (name: string) => {
-      const file = path.join(folder, name);
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    };
-    const mappingText = read('mapping.ttl');
-    const ontologyText = read('ontology.ttl');
-    const prefix = (file: string) => (error: unknown) => {
-      if (error instanceof MappingError) throw new MappingError(`${path.join(folder, file)}: ${error.message}`);
-      throw error;
-    };
-    let ontology = emptyOntology();
-    let triples: MappedTriple[] = [];
-    try {
-      if (ontologyText !== undefined) ontology = loadOntology(ontologyText);
-    } catch (error) {
-      prefix('ontology.ttl')(error);
-    }
-    try {
-      if (mappingText !== undefined) triples = loadMapping(mappingText, options);
-    } catch (error) {
-      prefix('mapping.ttl')(error);
-    }
-    return new SparqlService(queries, saturate(triples, ontology), ontology);
+    const graph = knowledgeGraph(readGraphFiles(folder, options));
+    if ('fault' in graph) throw new MappingError(graph.fault);
+    return SparqlService.of(queries, graph);
   }
 
   /** Parses SPARQL: 400 with the line of a syntax error. */
