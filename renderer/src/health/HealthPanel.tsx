@@ -1,14 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { usePersistedState } from '../state/persisted.js';
-import {
-  errorOf,
-  groupPaths,
-  latencyOf,
-  otherDetails,
-  problemPaths,
-  visibleRows,
-  type HealthNode,
-} from './health-tree.js';
+import { errorOf, groupPaths, latencyOf, otherDetails, problemPaths, visibleRows } from './health-tree.js';
+import type { ErrorBody, HealthNode } from '../../../server/src/contract/index.js';
 import './health.css';
 
 const intervals = [
@@ -23,8 +16,8 @@ const intervals = [
 /** `/api/health` answers 503 with the same tree when the top level is DOWN or OUT_OF_SERVICE. */
 async function fetchHealth(): Promise<HealthNode> {
   const response = await fetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
-  const body = (await response.json().catch(() => undefined)) as (HealthNode & { detail?: string }) | undefined;
-  if (body && typeof body.status === 'string') return body;
+  const body = (await response.json().catch(() => undefined)) as HealthNode | ErrorBody | undefined;
+  if (body && 'status' in body) return body;
   throw new Error(body?.detail ?? `${response.status} ${response.statusText}`);
 }
 

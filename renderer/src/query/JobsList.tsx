@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { queryApi, type JobState } from './query-api.js';
+import type { AsyncSubmission, JobStatusView } from '../../../server/src/contract/index.js';
+import { queryApi } from './query-api.js';
 
-/** An async job submitted from this console, with the query it runs. */
-export interface TrackedJob extends JobState {
-  query: string;
-}
+/**
+ * An async job submitted from this console, with the query it runs: what `POST /async` answered, and
+ * the rest of the status document once a status or cancel answer has arrived.
+ */
+export type TrackedJob = AsyncSubmission & Partial<JobStatusView> & { query: string };
 
 const pollMs = 1000;
 

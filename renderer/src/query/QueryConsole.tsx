@@ -4,8 +4,8 @@ import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { JobsList, useJobPolling, type TrackedJob } from './JobsList.js';
-import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
-import { queryApi, rowsToResult, sparqlToResult, type QueryResult } from './query-api.js';
+import type { SparqlVocabulary, SqlResult } from '../../../server/src/contract/index.js';
+import { queryApi, rowsToResult, sparqlToResult } from './query-api.js';
 import { declaredPrefixes } from './sparql-completion.js';
 import { isGroupedAggregate } from './chart-data.js';
 import { ResultChart } from './ResultChart.js';
@@ -28,7 +28,7 @@ const maxJobs = 50;
 
 /** What the result area shows: a result (with the generated SQL or answer of a question), an error, or a run in progress. */
 interface Outcome {
-  result?: QueryResult;
+  result?: SqlResult;
   answer?: string;
   generatedQuery?: string;
   /** A question's grouped aggregate: its chart is drawn above the rows. */

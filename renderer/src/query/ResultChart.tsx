@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { chartData } from './chart-data.js';
-import type { QueryResult } from './query-api.js';
+import type { SqlResult } from '../../../server/src/contract/index.js';
 
 const palette = ['#2f6feb', '#e16f24', '#1a7f37', '#a0369a', '#b76e00', '#0f7b8a'];
 const width = 800;
@@ -12,7 +12,7 @@ function tickLabel(value: number): string {
 }
 
 /** A bar or line chart (SVG) of a result: numeric columns against the first text column. */
-export function ResultChart({ result }: { result: QueryResult }) {
+export function ResultChart({ result }: { result: SqlResult }) {
   const [kind, setKind] = useState<'bar' | 'line'>('bar');
   const data = useMemo(() => chartData(result), [result]);
   if (!data) return <div className="placeholder">No numeric column to chart.</div>;

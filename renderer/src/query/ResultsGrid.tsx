@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState, type UIEvent } from 'react';
-import type { QueryResult } from './query-api.js';
+import type { SqlResult } from '../../../server/src/contract/index.js';
 import { cellText, numericValue, sortRows, toCsv, toJson, toTsv, type SortDirection } from './result-format.js';
 
 const rowHeight = 24;
@@ -18,7 +18,7 @@ function download(name: string, type: string, text: string): void {
  * The rows of a result in a grid that renders only the rows in view (results reach 10,000 rows and
  * more), sortable by clicking a column header, with copy and CSV/JSON export of the sorted rows.
  */
-export function ResultsGrid({ result, onNotify }: { result: QueryResult; onNotify(message: string): void }) {
+export function ResultsGrid({ result, onNotify }: { result: SqlResult; onNotify(message: string): void }) {
   const [sort, setSort] = useState<{ column: string; direction: SortDirection }>();
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Catalog } from './completion.js';
-import type { QuerySource } from './query-api.js';
+import type { QuerySource } from '../../../server/src/contract/index.js';
 import type { TableReference } from './sql-references.js';
 
 const typeLabels: Record<QuerySource['type'], string> = {

@@ -1,6 +1,6 @@
 import type { Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
-import type { ResultColumn, SqlResult } from './result-format.js';
+import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
 export interface ResultBounds {

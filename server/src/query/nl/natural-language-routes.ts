@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { stringFields } from '../../core/string-fields.js';
+import type { NaturalLanguageResult, QuestionRequest } from '../../contract/index.js';
 import type { QueryService } from '../query-service.js';
 import { NaturalLanguageService } from './natural-language-service.js';
 import { loadNlSettings } from './nl-settings.js';
@@ -22,10 +23,10 @@ export function naturalLanguageRoutes(app: FastifyInstance, service: QueryServic
   const settings = loadNlSettings(config.querySources);
   settings.synonyms.push(...ontologySynonyms(config.querySources));
   const nl = new NaturalLanguageService(service, settings, config.nlLlm);
-  app.post<{ Body: { question: string } }>(
+  app.post<{ Body: QuestionRequest }>(
     '/natural-language',
     { schema: { body: questionBody }, preValidation: stringFields('question') },
-    async (request) => {
+    async (request): Promise<NaturalLanguageResult> => {
       const { outcome, ...result } = await nl.ask(request.body.question);
       log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;

@@ -4,7 +4,7 @@ import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js'
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
-import type { SparqlVocabulary } from '../../contract/index.js';
+import type { SparqlAskResult, SparqlExplanation, SparqlVocabulary } from '../../contract/index.js';
 
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,
@@ -45,12 +45,15 @@ export async function sparqlRoutes(
     if (explain) {
       const query = sparql.parse(text);
       const { translation, ms } = await sparql.translate(query);
-      return { sql: translation.sql, translate_ms: Math.round(ms * 1000) / 1000 };
+      const explanation: SparqlExplanation = { sql: translation.sql, translate_ms: Math.round(ms * 1000) / 1000 };
+      return explanation;
     }
     const answer = await sparql.run(text);
     const accept = String(request.headers.accept ?? '');
-    if (answer.kind === 'ask')
-      return reply.type('application/sparql-results+json').send({ head: {}, boolean: answer.value });
+    if (answer.kind === 'ask') {
+      const result: SparqlAskResult = { head: {}, boolean: answer.value };
+      return reply.type('application/sparql-results+json').send(result);
+    }
     if (answer.kind === 'construct') {
       const ntriples = /application\/n-triples/.test(accept);
       return reply
