@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useState, useSyncExternalStore } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
 import type { EventStore, ServerState } from '../api/event-store.js';
 import type { DocumentStore, DocumentsState } from '../state/documents.js';
@@ -47,13 +47,22 @@ export function useTabs(): TabsState {
 
 /**
  * `useState` whose value outlives the component for as long as the workbench runs (not across a
- * reload): a panel that is hidden and shown again finds what it showed.
+ * reload): a panel that is hidden and shown again finds what it showed, including what arrived while
+ * it was hidden (a query that finished meanwhile).
  */
 export function useSessionState<T>(key: string, initial: T): [T, (value: T | ((previous: T) => T)) => void] {
   const { session } = useWorkbench();
-  const [value, setValue] = useState<T>(() => (session.has(key) ? (session.get(key) as T) : initial));
-  useEffect(() => {
-    session.set(key, value);
-  }, [session, key, value]);
-  return [value, setValue];
+  const [first] = useState(initial);
+  const read = useCallback(() => (session.has(key) ? (session.get(key) as T) : first), [session, key, first]);
+  const [value, setValue] = useState<T>(read);
+  const update = useCallback(
+    (next: T | ((previous: T) => T)) => {
+      const value = typeof next === 'function' ? (next as (previous: T) => T)(read()) : next;
+      // The session first: an unmounted view's state is gone, the session's is not.
+      session.set(key, value);
+      setValue(value);
+    },
+    [session, key, read],
+  );
+  return [value, update];
 }
