@@ -59,6 +59,9 @@ test('the console runs the cross-source demo join with Ctrl+Enter and shows rows
 
   await typeQuery(page, crossSourceJoin);
   await page.keyboard.press('ControlOrMeta+Enter');
+  // Only the active panel is mounted: the console keeps its outcome, even one that arrives while hidden.
+  await page.locator('.panel-tab[data-panel="problems"]').click();
+  await page.locator('.panel-tab[data-panel="query"]').click();
   const grid = page.getByRole('grid', { name: 'Query results' });
   await expect(grid.getByRole('gridcell', { name: 'books', exact: true })).toBeVisible();
   await expect(page.getByLabel('Result statistics')).toContainText(/5 rows · \d+ ms/);

@@ -200,10 +200,8 @@ test('edits the library handler with SDK typings, and the change shows in a requ
 }) => {
   const handlerPath = 'handlers/library_api_handler.ts';
   const original = fs.readFileSync(path.join(workspace(), handlerPath), 'utf8');
-  const changed = original.replace(
-    '() => ({ total_books: books.length })',
-    '() => ({ total_books: books.length + 1000 })',
-  );
+  // Only the value: the handler's layout is Prettier's.
+  const changed = original.replace('total_books: books.length,', 'total_books: books.length + 1000,');
   expect(changed).not.toBe(original);
 
   await page.goto(url());
@@ -244,6 +242,68 @@ test('edits the library handler with SDK typings, and the change shows in a requ
   await expect(inspector).toContainText('library_api_handler.ts');
   await expect(inspector.getByLabel('Response body')).toContainText(/"total_books": 10\d\d/);
   await screenshot(page, '06-requests-inspector');
+});
+
+test('runs the shell from the keyboard and the title bar: files, tabs, panes, panels and the help', async ({
+  page,
+}) => {
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(url());
+  const activeTab = page.locator('.tab.active');
+
+  // Alt+N asks for a name in the selected file's folder; the new file opens in a tab.
+  await treeItem(page, 'specs/library-api.openapi.yaml').click();
+  await page.keyboard.press('Alt+KeyN');
+  const name = page.getByRole('textbox', { name: 'Name' });
+  await name.fill('e2e-shell.openapi.yaml');
+  await name.press('Enter');
+  await expect(activeTab).toHaveAttribute('data-path', 'specs/e2e-shell.openapi.yaml');
+  await expect(page.locator('.tabs .tab')).toHaveCount(2);
+  await page.keyboard.press('Alt+PageDown');
+  await expect(activeTab).toHaveAttribute('data-path', 'specs/library-api.openapi.yaml');
+  await page.keyboard.press('Alt+PageUp');
+  await expect(activeTab).toHaveAttribute('data-path', 'specs/e2e-shell.openapi.yaml');
+
+  // F2 renames the selected file, and its tab follows; Delete removes both (after the confirmation).
+  await treeItem(page, 'specs/e2e-shell.openapi.yaml').click();
+  await page.keyboard.press('F2');
+  await name.fill('e2e-shell-renamed.openapi.yaml');
+  await name.press('Enter');
+  await expect(treeItem(page, 'specs/e2e-shell-renamed.openapi.yaml')).toBeVisible();
+  await expect(activeTab).toHaveAttribute('data-path', 'specs/e2e-shell-renamed.openapi.yaml');
+  await treeItem(page, 'specs/e2e-shell-renamed.openapi.yaml').click();
+  await page.keyboard.press('Delete');
+  await expect(treeItem(page, 'specs/e2e-shell-renamed.openapi.yaml')).toHaveCount(0);
+  await expect(page.locator('.tabs .tab')).toHaveCount(1);
+  expect(fs.existsSync(path.join(workspace(), 'specs/e2e-shell-renamed.openapi.yaml'))).toBe(false);
+  await page.keyboard.press('Alt+KeyW');
+  await expect(page.locator('.tabs .tab')).toHaveCount(0);
+
+  // A pane hides by its shortcut and shows again by its title bar button, which names the same keys.
+  await page.keyboard.press('Control+KeyB');
+  await expect(page.locator('.explorer-pane')).toHaveCount(0);
+  const explorerButton = page.locator('.titlebar button', { hasText: 'Explorer' });
+  await expect(explorerButton).toHaveAttribute('title', 'Explorer (Ctrl+B)');
+  await explorerButton.click();
+  await expect(page.locator('.explorer-pane')).toBeVisible();
+  await expect(explorerButton).toHaveClass(/\bon\b/);
+
+  // Alt+<n> shows the n-th panel; the status bar's counts show the problems.
+  await page.keyboard.press('Alt+Digit3');
+  await expect(page.locator('[data-panel-body="logs"]')).toBeVisible();
+  await page.locator('.statusbar .status-problems').click();
+  await expect(page.locator('[data-panel-body="problems"]')).toBeVisible();
+
+  // Alt+H opens and closes the help, which lists the shortcuts with the keys of this platform.
+  await page.keyboard.press('Alt+KeyH');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.locator('tr', { hasText: 'Save the active file' })).toContainText('Ctrl+S');
+  await expect(help).toContainText('Rename the selected file (explorer)');
+  await page.keyboard.press('Alt+KeyH');
+  await expect(help).toHaveCount(0);
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await help.getByRole('button', { name: 'Close' }).click();
+  await expect(help).toHaveCount(0);
 });
 
 test.describe('dark theme', () => {

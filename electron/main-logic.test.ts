@@ -6,7 +6,6 @@ import {
   contentSecurityPolicy,
   initialWorkspace,
   isAllowedNavigation,
-  isBridgeChannel,
   isExternalLink,
   isInsideWorkspace,
   readState,
@@ -65,12 +64,6 @@ describe('navigation', () => {
 });
 
 describe('bridge', () => {
-  it('allow-lists its channels', () => {
-    expect(isBridgeChannel('workspace:open')).toBe(true);
-    expect(isBridgeChannel('file:reveal')).toBe(true);
-    expect(isBridgeChannel('shell:exec')).toBe(false);
-    expect(isBridgeChannel(42)).toBe(false);
-  });
   it('reveals only files inside the workspace', () => {
     expect(isInsideWorkspace('/ws', 'specs/a.yaml')).toBe(true);
     expect(isInsideWorkspace('/ws', '../etc/passwd')).toBe(false);

@@ -1,21 +1,10 @@
 /**
- * The desktop app's decisions that need no Electron: window options, navigation rules, the bridge
- * allow-list, remembered state. Kept apart from main.ts so they are tested without an Electron binary.
+ * The desktop app's decisions that need no Electron: window options, navigation rules, remembered
+ * state (the bridge allow-list is in channels.ts). Kept apart from main.ts so they are tested without
+ * an Electron binary.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-
-/** IPC channels the preload bridge may invoke; anything else is refused in both processes. */
-export const bridgeChannels = ['workspace:open', 'workspace:recent', 'workspace:open-recent', 'file:reveal'] as const;
-export type BridgeChannel = (typeof bridgeChannels)[number];
-
-/** Events the main process sends to the renderer (menu commands). */
-export const menuEvents = ['menu:new-spec', 'menu:new-handler'] as const;
-
-/** True for the channels of {@link bridgeChannels}. */
-export function isBridgeChannel(channel: unknown): channel is BridgeChannel {
-  return typeof channel === 'string' && (bridgeChannels as readonly string[]).includes(channel);
-}
 
 export interface WindowBounds {
   x?: number;

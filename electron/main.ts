@@ -2,18 +2,18 @@
  * The desktop workbench: the whole server in-process on 127.0.0.1 and a free port, with the
  * workbench API on behind a per-launch token, and one window on the renderer it serves.
  */
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions } from 'electron';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from 'adaptive-workbench/app';
+import { buildServer, newWorkbenchToken, workbenchUrl } from 'adaptive-workbench/app';
 import { loadConfig } from 'adaptive-workbench/config';
+import type { MenuCommand } from '../server/src/contract/index.js';
+import { isBridgeChannel, menuEvents } from './channels.js';
 import {
   contentSecurityPolicy,
   initialWorkspace,
   isAllowedNavigation,
-  isBridgeChannel,
   isExternalLink,
   isInsideWorkspace,
   readState,
@@ -34,9 +34,11 @@ const stateFile = path.join(app.getPath('userData'), 'state.json');
 let state: AppState = readState(stateFile);
 let server: FastifyInstance | undefined;
 let serverUrl = '';
+/** The page the window shows: the embedded server's workbench, with the token. */
+let workbenchPageUrl = '';
 let workspace = '';
 let window: BrowserWindow | undefined;
-const token = crypto.randomBytes(24).toString('base64url');
+const token = newWorkbenchToken();
 
 async function startServer(folder: string): Promise<void> {
   const previous = server;
@@ -49,18 +51,15 @@ async function startServer(folder: string): Promise<void> {
   // The renderer built beside this bundle (dist/renderer), wherever a packaged app puts the server package.
   server = await buildServer(config, { workbenchToken: token, rendererDir: path.join(here, '..', 'renderer') });
   serverUrl = await server.listen({ host: '127.0.0.1', port: 0 });
+  workbenchPageUrl = workbenchUrl(server.server.address(), '127.0.0.1', token);
   workspace = folder;
   state = rememberWorkspace(state, folder);
   writeState(stateFile, state);
 }
 
-function workbenchUrl(): string {
-  return `${serverUrl}/workbench/?token=${encodeURIComponent(token)}`;
-}
-
 async function openWorkspace(folder: string): Promise<void> {
   await startServer(folder);
-  await window?.loadURL(workbenchUrl());
+  await window?.loadURL(workbenchPageUrl);
   window?.setTitle(`Adaptive Workbench — ${path.basename(folder)}`);
   buildMenu();
 }
@@ -74,7 +73,7 @@ async function chooseWorkspace(): Promise<string | undefined> {
 }
 
 function buildMenu(): void {
-  const send = (channel: string) => () => window?.webContents.send(channel);
+  const send = (command: MenuCommand) => () => window?.webContents.send(menuEvents[command]);
   const template: MenuItemConstructorOptions[] = [
     {
       label: 'File',
@@ -92,8 +91,8 @@ function buildMenu(): void {
           submenu: state.recentWorkspaces.map((folder) => ({ label: folder, click: () => void openWorkspace(folder) })),
         },
         { type: 'separator' },
-        { label: 'New Spec', accelerator: 'CmdOrCtrl+Alt+N', click: send('menu:new-spec') },
-        { label: 'New Handler', accelerator: 'CmdOrCtrl+Alt+H', click: send('menu:new-handler') },
+        { label: 'New Spec', accelerator: 'CmdOrCtrl+Alt+N', click: send('new-spec') },
+        { label: 'New Handler', accelerator: 'CmdOrCtrl+Alt+H', click: send('new-handler') },
         { type: 'separator' },
         { role: 'quit' },
       ],
@@ -190,7 +189,7 @@ if (!app.requestSingleInstanceLock()) {
     registerBridge();
     createWindow();
     buildMenu();
-    await window!.loadURL(workbenchUrl());
+    await window!.loadURL(workbenchPageUrl);
   });
   app.on('window-all-closed', () => app.quit());
   let closing = false;

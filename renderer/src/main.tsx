@@ -1,6 +1,6 @@
-import { StrictMode, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { setUnauthorizedHandler, WorkbenchApi } from './api/client.js';
+import { WorkbenchApi } from './api/client.js';
 import { App } from './app/App.js';
 import './styles.css';
 
@@ -55,16 +55,15 @@ function TokenPrompt({ rejected, onToken }: { rejected: boolean; onToken(token: 
 function Root() {
   const [token, setToken] = useState(takeToken);
   const [rejected, setRejected] = useState(false);
-  const api = useMemo(() => (token ? new WorkbenchApi(token) : undefined), [token]);
-  useEffect(
-    () =>
-      setUnauthorizedHandler(() => {
-        sessionStorage.removeItem(tokenKey);
-        setRejected(true);
-        setToken(undefined);
-      }),
-    [],
-  );
+  const api = useMemo(() => {
+    if (!token) return undefined;
+    // The server refused the token: ask for the new one.
+    return new WorkbenchApi(token, () => {
+      sessionStorage.removeItem(tokenKey);
+      setRejected(true);
+      setToken(undefined);
+    });
+  }, [token]);
   if (!api) {
     return (
       <TokenPrompt

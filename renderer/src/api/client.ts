@@ -17,20 +17,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Called when the server refuses the token (it restarted with a new one). */
-let onUnauthorized: () => void = () => undefined;
-
-/** Sets what happens when the server answers 401 (ask for a new token). */
-export function setUnauthorizedHandler(handler: () => void): void {
-  onUnauthorized = handler;
-}
-
 /**
  * The workspace API of the server that serves this page (`/api/workbench/*`). Every call carries the
- * per-launch token in the `X-Workbench-Token` header.
+ * per-launch token in the `X-Workbench-Token` header; `onUnauthorized` runs when the server refuses it
+ * (it restarted with a new one).
  */
 export class WorkbenchApi {
-  constructor(readonly token: string) {}
+  constructor(
+    readonly token: string,
+    private readonly onUnauthorized: () => void = () => undefined,
+  ) {}
 
   private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { 'x-workbench-token': this.token };
@@ -41,7 +37,7 @@ export class WorkbenchApi {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
     });
-    if (response.status === 401) onUnauthorized();
+    if (response.status === 401) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
       throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 
 /** A keyboard shortcut: `Mod` is Ctrl, or Cmd on macOS. Keys are physical (`KeyS`, `Digit1`), so they work on any layout. */
 export interface Shortcut {
@@ -37,18 +37,18 @@ function matches(event: KeyboardEvent, keys: string): boolean {
  * runs in the capture phase, before Monaco sees the key.
  */
 export function useShortcuts(shortcuts: Shortcut[], handlers: Record<string, () => void>): void {
-  const current = useRef(handlers);
-  current.current = handlers;
+  // An effect event: the listener stays while it always runs this render's handlers.
+  const onKeyDown = useEffectEvent((event: KeyboardEvent) => {
+    const shortcut = shortcuts.find((s) => matches(event, s.keys));
+    const handler = shortcut && handlers[shortcut.id];
+    if (!handler) return;
+    event.preventDefault();
+    event.stopPropagation();
+    handler();
+  });
   useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const shortcut = shortcuts.find((s) => matches(event, s.keys));
-      const handler = shortcut && current.current[shortcut.id];
-      if (!handler) return;
-      event.preventDefault();
-      event.stopPropagation();
-      handler();
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [shortcuts]);
+    const listener = (event: KeyboardEvent) => onKeyDown(event);
+    window.addEventListener('keydown', listener, true);
+    return () => window.removeEventListener('keydown', listener, true);
+  }, []);
 }

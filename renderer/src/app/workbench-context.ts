@@ -1,13 +1,17 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useState, useSyncExternalStore } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
 import type { EventStore, ServerState } from '../api/event-store.js';
 import type { DocumentStore, DocumentsState } from '../state/documents.js';
+import type { TabsState, TabsStore } from '../state/tabs.js';
 
 /** What panels and views use to talk to the server and to the rest of the workbench. */
 export interface Workbench {
   api: WorkbenchApi;
   events: EventStore;
   documents: DocumentStore;
+  tabs: TabsStore;
+  /** Values views keep while they are not shown (only the active panel of a region is mounted). */
+  session: Map<string, unknown>;
   /** Opens a file in a tab and, when given, puts the cursor at `line`/`column`. */
   openFile(path: string, position?: { line: number; column: number }): void;
   /** Shows a short message in the status bar. */
@@ -33,4 +37,32 @@ export function useServerState(): ServerState {
 export function useDocuments(): DocumentsState {
   const { documents } = useWorkbench();
   return useSyncExternalStore(documents.subscribe, documents.snapshot);
+}
+
+/** The editor tabs. */
+export function useTabs(): TabsState {
+  const { tabs } = useWorkbench();
+  return useSyncExternalStore(tabs.subscribe, tabs.snapshot);
+}
+
+/**
+ * `useState` whose value outlives the component for as long as the workbench runs (not across a
+ * reload): a panel that is hidden and shown again finds what it showed, including what arrived while
+ * it was hidden (a query that finished meanwhile).
+ */
+export function useSessionState<T>(key: string, initial: T): [T, (value: T | ((previous: T) => T)) => void] {
+  const { session } = useWorkbench();
+  const [first] = useState(initial);
+  const read = useCallback(() => (session.has(key) ? (session.get(key) as T) : first), [session, key, first]);
+  const [value, setValue] = useState<T>(read);
+  const update = useCallback(
+    (next: T | ((previous: T) => T)) => {
+      const value = typeof next === 'function' ? (next as (previous: T) => T)(read()) : next;
+      // The session first: an unmounted view's state is gone, the session's is not.
+      session.set(key, value);
+      setValue(value);
+    },
+    [session, key, read],
+  );
+  return [value, update];
 }

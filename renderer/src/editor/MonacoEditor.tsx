@@ -44,8 +44,11 @@ function toMarker(model: monaco.editor.ITextModel, diagnostic: WorkbenchDiagnost
 export default function MonacoEditor(props: MonacoEditorProps) {
   const { path, initialText, theme, openPaths, diagnostics, reveal } = props;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  // The editor's own callbacks (set up once, on mount) call this render's handlers.
   const callbacks = useRef(props);
-  callbacks.current = props;
+  useEffect(() => {
+    callbacks.current = props;
+  });
 
   // The server's diagnostics as markers on every open model.
   useEffect(() => {

@@ -8,28 +8,30 @@ export interface EditorMarker {
   source: string;
 }
 
-type Listener = () => void;
-
-let markers: Record<string, EditorMarker[]> = {};
-const listeners = new Set<Listener>();
-
 /**
  * The editor's own markers, by workspace path, for the problems panel. A plain store rather than a
  * Monaco call so that the panel does not pull Monaco into the initial bundle.
  */
-export const editorMarkers = {
-  subscribe(listener: Listener): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
-  snapshot(): Record<string, EditorMarker[]> {
-    return markers;
-  },
+export class MarkersStore {
+  private markers: Record<string, EditorMarker[]> = {};
+  private readonly listeners = new Set<() => void>();
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly snapshot = (): Record<string, EditorMarker[]> => this.markers;
+
+  /** Replaces the markers of one file (none: the file drops out). */
   set(path: string, list: EditorMarker[]): void {
-    const next = { ...markers };
+    const next = { ...this.markers };
     if (list.length === 0) delete next[path];
     else next[path] = list;
-    markers = next;
-    for (const listener of listeners) listener();
-  },
-};
+    this.markers = next;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** The markers of every Monaco model of the page (Monaco's marker service is global to the page). */
+export const editorMarkers = new MarkersStore();

@@ -1,6 +1,16 @@
+/**
+ * Every registration with Monaco, whose registries are global to the page: the bundled Monaco for
+ * @monaco-editor/react, YAML and OpenAPI validation, the editor's markers for the problems panel and
+ * the handler typings when this module loads; the query console's languages through `ensure...()` and
+ * `register...()` below.
+ */
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
 import { configureMonacoYaml } from 'monaco-yaml';
+import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
+import { suggestions, type Catalog, type Suggestion } from '../query/completion.js';
+import { sparqlSuggestions, type SparqlSuggestion } from '../query/sparql-completion.js';
+import { sparqlConfiguration, sparqlMonarch } from '../query/sparql-language.js';
 import { loadHandlerTypings } from './handler-typings.js';
 import { isOpenApiPath, pathOfModelUri } from './languages.js';
 import { editorMarkers, type EditorMarker } from './markers-store.js';
@@ -112,3 +122,103 @@ export const baseEditorOptions: monaco.editor.IStandaloneEditorConstructionOptio
   scrollBeyondLastLine: false,
   fixedOverflowWidgets: true,
 };
+
+/** A function that does its work on the first call only. */
+function once(work: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+}
+
+/**
+ * The SPARQL language of the query console (Monarch highlighting, brackets, comments), replacing
+ * Monaco's basic one; registered on the first call.
+ */
+export const ensureSparqlLanguage = once(() => {
+  monaco.languages.register({ id: 'sparql', extensions: ['.rq', '.sparql'], aliases: ['SPARQL'] });
+  monaco.languages.setMonarchTokensProvider('sparql', sparqlMonarch);
+  monaco.languages.setLanguageConfiguration('sparql', sparqlConfiguration);
+});
+
+/** The range of the word at `position`, which a suggestion replaces. */
+function wordRange(model: monaco.editor.ITextModel, position: monaco.Position): monaco.IRange {
+  const word = model.getWordUntilPosition(position);
+  const line = position.lineNumber;
+  return { startLineNumber: line, endLineNumber: line, startColumn: word.startColumn, endColumn: word.endColumn };
+}
+
+/** The text of the line before `column`. */
+function lineBefore(model: monaco.editor.ITextModel, line: number, column: number): string {
+  return model.getValueInRange({ startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: column });
+}
+
+/** Names before keywords, each group in the order the completion gave them. */
+const sortText = (kind: string, index: number) => `${kind === 'keyword' ? 1 : 0}${String(index).padStart(5, '0')}`;
+
+const sqlKinds: Record<Suggestion['kind'], monaco.languages.CompletionItemKind> = {
+  source: monaco.languages.CompletionItemKind.Module,
+  table: monaco.languages.CompletionItemKind.Class,
+  column: monaco.languages.CompletionItemKind.Field,
+  keyword: monaco.languages.CompletionItemKind.Keyword,
+};
+
+/** Completes the sources, tables and columns of `catalog` (and SQL keywords) in SQL models until disposed. */
+export function registerSqlCompletion(catalog: Catalog): monaco.IDisposable {
+  return monaco.languages.registerCompletionItemProvider('sql', {
+    triggerCharacters: ['.'],
+    provideCompletionItems(model, position) {
+      const range = wordRange(model, position);
+      const before = lineBefore(model, position.lineNumber, range.startColumn);
+      const prefix = /((?:[A-Za-z_][\w$]*\.)+)$/.exec(before)?.[1] ?? '';
+      return {
+        suggestions: suggestions(catalog, prefix, model.getValue()).map((s, i) => ({
+          label: s.label,
+          kind: sqlKinds[s.kind],
+          detail: s.detail,
+          insertText: s.label,
+          sortText: sortText(s.kind, i),
+          range,
+        })),
+      };
+    },
+  });
+}
+
+const sparqlKinds: Record<SparqlSuggestion['kind'], monaco.languages.CompletionItemKind> = {
+  prefix: monaco.languages.CompletionItemKind.Module,
+  class: monaco.languages.CompletionItemKind.Class,
+  property: monaco.languages.CompletionItemKind.Property,
+  variable: monaco.languages.CompletionItemKind.Variable,
+  keyword: monaco.languages.CompletionItemKind.Keyword,
+};
+
+/**
+ * Completes the prefixes, classes and properties of `vocabulary` (declaring a missing PREFIX at the
+ * top), variables and keywords in SPARQL models until disposed.
+ */
+export function registerSparqlCompletion(vocabulary: SparqlVocabulary): monaco.IDisposable {
+  return monaco.languages.registerCompletionItemProvider('sparql', {
+    triggerCharacters: [':', '?'],
+    provideCompletionItems(model, position) {
+      const range = wordRange(model, position);
+      const before = lineBefore(model, position.lineNumber, position.column);
+      const top = { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 };
+      return {
+        suggestions: sparqlSuggestions(vocabulary, before, model.getValue()).map((s, i) => ({
+          label: s.label,
+          kind: sparqlKinds[s.kind],
+          detail: s.detail,
+          insertText: s.insertText ?? s.label,
+          sortText: sortText(s.kind, i),
+          range,
+          additionalTextEdits: s.declare
+            ? [{ range: top, text: `PREFIX ${s.declare.prefix}: <${s.declare.iri}>\n` }]
+            : undefined,
+        })),
+      };
+    },
+  });
+}

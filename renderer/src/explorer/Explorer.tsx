@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { Icon } from '../app/icons.js';
+import { isChangeable, parentOf } from '../state/paths.js';
 
 /** What the explorer is asking a name for. */
 export type NameRequest = { kind: 'file' | 'directory'; parent: string } | { kind: 'rename'; path: string };
@@ -16,14 +17,12 @@ export interface ExplorerProps {
   onToggle(path: string, open?: boolean): void;
   nameRequest?: NameRequest;
   onRequestName(request: NameRequest | undefined): void;
+  /** Opens `parent` and asks for the name of a new file or folder in it. */
+  onRequestNew(kind: 'file' | 'directory', parent: string): void;
   onCreate(parent: string, name: string, kind: 'file' | 'directory'): void;
   onRename(path: string, newName: string): void;
   onDelete(path: string): void;
   onRefresh(): void;
-}
-
-function parentOf(path: string): string {
-  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
 }
 
 function findEntry(entries: WorkspaceEntry[], path: string): WorkspaceEntry | undefined {
@@ -80,10 +79,139 @@ function NameInput({ initial, onDone }: { initial: string; onDone(value: string 
   );
 }
 
+interface ToolbarProps {
+  /** The folder a new file or folder goes into. */
+  target: string;
+  selected?: string;
+  onRequestNew(kind: 'file' | 'directory', parent: string): void;
+  onRequestName(request: NameRequest): void;
+  onDelete(path: string): void;
+  onRefresh(): void;
+}
+
+function ExplorerToolbar({ target, selected, onRequestNew, onRequestName, onDelete, onRefresh }: ToolbarProps) {
+  const canChange = selected !== undefined && isChangeable(selected);
+  return (
+    <div className="toolbar explorer-toolbar">
+      <span className="title">Explorer</span>
+      <span className="spacer" />
+      <button type="button" title="New file (Alt+N)" aria-label="New file" onClick={() => onRequestNew('file', target)}>
+        <Icon name="newFile" />
+      </button>
+      <button
+        type="button"
+        title="New folder"
+        aria-label="New folder"
+        onClick={() => onRequestNew('directory', target)}
+      >
+        <Icon name="newFolder" />
+      </button>
+      <button
+        type="button"
+        title="Rename (F2)"
+        aria-label="Rename"
+        disabled={!canChange}
+        onClick={() => selected && onRequestName({ kind: 'rename', path: selected })}
+      >
+        <Icon name="rename" />
+      </button>
+      <button
+        type="button"
+        title="Delete (Del)"
+        aria-label="Delete"
+        disabled={!canChange}
+        onClick={() => selected && onDelete(selected)}
+      >
+        <Icon name="delete" />
+      </button>
+      <button type="button" title="Refresh" aria-label="Refresh" onClick={onRefresh}>
+        <Icon name="refresh" />
+      </button>
+    </div>
+  );
+}
+
+interface EntriesProps {
+  entries: WorkspaceEntry[];
+  depth: number;
+  /** The folder that holds `entries` (`''` at the top). */
+  parent: string;
+  explorer: ExplorerProps;
+}
+
+/** The rows of one folder, after the name input of a new entry when one is asked for in it. */
+function EntryList({ entries, depth, parent, explorer }: EntriesProps) {
+  const request = explorer.nameRequest;
+  return (
+    <>
+      {request && request.kind !== 'rename' && request.parent === parent && (
+        <li style={{ paddingLeft: depth * 12 + 8 }} className="tree-row">
+          <span className="icon">{request.kind === 'directory' ? '▸' : '·'}</span>
+          <NameInput
+            initial={request.kind === 'directory' ? 'folder' : defaultFileName(parent)}
+            onDone={(name) => {
+              explorer.onRequestName(undefined);
+              if (name) explorer.onCreate(parent, name, request.kind);
+            }}
+          />
+        </li>
+      )}
+      {entries.map((entry) => (
+        <EntryRow key={entry.path} entry={entry} depth={depth} explorer={explorer} />
+      ))}
+    </>
+  );
+}
+
+/** One file or folder, and a folder's entries while it is open. */
+function EntryRow({ entry, depth, explorer }: { entry: WorkspaceEntry; depth: number; explorer: ExplorerProps }) {
+  const { selected, activePath, nameRequest } = explorer;
+  const isOpen = explorer.expanded.includes(entry.path);
+  const renaming = nameRequest?.kind === 'rename' && nameRequest.path === entry.path;
+  const state = `${entry.path === selected ? ' selected' : ''}${entry.path === activePath ? ' active' : ''}`;
+  return (
+    <li>
+      <div
+        className={`tree-row${state}`}
+        style={{ paddingLeft: depth * 12 + 8 }}
+        role="treeitem"
+        aria-selected={entry.path === selected}
+        aria-expanded={entry.type === 'directory' ? isOpen : undefined}
+        data-path={entry.path}
+        onClick={() => {
+          explorer.onSelect(entry.path);
+          if (entry.type === 'directory') explorer.onToggle(entry.path);
+          else explorer.onOpen(entry.path);
+        }}
+      >
+        <span className="icon">{entry.type === 'directory' ? (isOpen ? '▾' : '▸') : '·'}</span>
+        {renaming ? (
+          <NameInput
+            initial={entry.name}
+            onDone={(name) => {
+              explorer.onRequestName(undefined);
+              if (name) explorer.onRename(entry.path, name);
+            }}
+          />
+        ) : (
+          <span className={`name${depth === 0 ? ' area' : ''}`}>
+            {entry.name}
+            {explorer.dirtyPaths.has(entry.path) && <span className="dirty-dot" aria-label="unsaved" />}
+          </span>
+        )}
+      </div>
+      {entry.type === 'directory' && isOpen && (
+        <ul role="group">
+          <EntryList entries={entry.children ?? []} depth={depth + 1} parent={entry.path} explorer={explorer} />
+        </ul>
+      )}
+    </li>
+  );
+}
+
 /** The workspace tree (specs, handlers, query, health.yaml) with new, rename and delete. */
 export function Explorer(props: ExplorerProps) {
-  const { entries, selected, expanded, nameRequest } = props;
-  const expandedSet = new Set(expanded);
+  const { entries, selected, nameRequest } = props;
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (!selected || nameRequest) return;
@@ -96,121 +224,18 @@ export function Explorer(props: ExplorerProps) {
     }
   };
 
-  const renderEntries = (list: WorkspaceEntry[], depth: number, parent: string) => {
-    const rows = list.map((entry) => renderEntry(entry, depth));
-    if (nameRequest && nameRequest.kind !== 'rename' && nameRequest.parent === parent) {
-      rows.unshift(
-        <li key="__new" style={{ paddingLeft: depth * 12 + 8 }} className="tree-row">
-          <span className="icon">{nameRequest.kind === 'directory' ? '▸' : '·'}</span>
-          <NameInput
-            initial={nameRequest.kind === 'directory' ? 'folder' : defaultFileName(parent)}
-            onDone={(name) => {
-              props.onRequestName(undefined);
-              if (name) props.onCreate(parent, name, nameRequest.kind);
-            }}
-          />
-        </li>,
-      );
-    }
-    return rows;
-  };
-
-  const renderEntry = (entry: WorkspaceEntry, depth: number) => {
-    const isOpen = expandedSet.has(entry.path);
-    const renaming = nameRequest?.kind === 'rename' && nameRequest.path === entry.path;
-    const isArea = depth === 0;
-    return (
-      <li key={entry.path}>
-        <div
-          className={`tree-row${entry.path === selected ? ' selected' : ''}${entry.path === props.activePath ? ' active' : ''}`}
-          style={{ paddingLeft: depth * 12 + 8 }}
-          role="treeitem"
-          aria-selected={entry.path === selected}
-          aria-expanded={entry.type === 'directory' ? isOpen : undefined}
-          data-path={entry.path}
-          onClick={() => {
-            props.onSelect(entry.path);
-            if (entry.type === 'directory') props.onToggle(entry.path);
-            else props.onOpen(entry.path);
-          }}
-        >
-          <span className="icon">{entry.type === 'directory' ? (isOpen ? '▾' : '▸') : '·'}</span>
-          {renaming ? (
-            <NameInput
-              initial={entry.name}
-              onDone={(name) => {
-                props.onRequestName(undefined);
-                if (name) props.onRename(entry.path, name);
-              }}
-            />
-          ) : (
-            <span className={`name${isArea ? ' area' : ''}`}>
-              {entry.name}
-              {props.dirtyPaths.has(entry.path) && <span className="dirty-dot" aria-label="unsaved" />}
-            </span>
-          )}
-        </div>
-        {entry.type === 'directory' && isOpen && (
-          <ul role="group">{renderEntries(entry.children ?? [], depth + 1, entry.path)}</ul>
-        )}
-      </li>
-    );
-  };
-
-  const target = targetFolder(entries, selected);
-  // The area folders themselves stay; their contents and health.yaml can be renamed and deleted.
-  const canChange = selected !== undefined && (selected.includes('/') || selected === 'health.yaml');
   return (
     <div className="explorer" onKeyDown={onKeyDown}>
-      <div className="toolbar explorer-toolbar">
-        <span className="title">Explorer</span>
-        <span className="spacer" />
-        <button
-          type="button"
-          title="New file (Alt+N)"
-          aria-label="New file"
-          onClick={() => {
-            props.onToggle(target, true);
-            props.onRequestName({ kind: 'file', parent: target });
-          }}
-        >
-          <Icon name="newFile" />
-        </button>
-        <button
-          type="button"
-          title="New folder"
-          aria-label="New folder"
-          onClick={() => {
-            props.onToggle(target, true);
-            props.onRequestName({ kind: 'directory', parent: target });
-          }}
-        >
-          <Icon name="newFolder" />
-        </button>
-        <button
-          type="button"
-          title="Rename (F2)"
-          aria-label="Rename"
-          disabled={!canChange}
-          onClick={() => selected && props.onRequestName({ kind: 'rename', path: selected })}
-        >
-          <Icon name="rename" />
-        </button>
-        <button
-          type="button"
-          title="Delete (Del)"
-          aria-label="Delete"
-          disabled={!canChange}
-          onClick={() => selected && props.onDelete(selected)}
-        >
-          <Icon name="delete" />
-        </button>
-        <button type="button" title="Refresh" aria-label="Refresh" onClick={props.onRefresh}>
-          <Icon name="refresh" />
-        </button>
-      </div>
+      <ExplorerToolbar
+        target={targetFolder(entries, selected)}
+        selected={selected}
+        onRequestNew={props.onRequestNew}
+        onRequestName={props.onRequestName}
+        onDelete={props.onDelete}
+        onRefresh={props.onRefresh}
+      />
       <ul className="tree" role="tree" aria-label="Workspace files" tabIndex={0}>
-        {renderEntries(entries, 0, '')}
+        <EntryList entries={entries} depth={0} parent="" explorer={props} />
       </ul>
     </div>
   );

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  errorOf,
-  groupPaths,
-  latencyOf,
-  otherDetails,
-  problemPaths,
-  visibleRows,
-  type HealthNode,
-} from './health-tree.js';
+import { errorOf, groupPaths, latencyOf, otherDetails, problemPaths, visibleRows } from './health-tree.js';
+import type { HealthNode } from '../../../server/src/contract/index.js';
 
 const tree: HealthNode = {
   status: 'DOWN',

@@ -1,13 +1,4 @@
-/** Health statuses, worst first (DESIGN.md §7). */
-export type HealthStatus = 'DOWN' | 'OUT_OF_SERVICE' | 'UP' | 'UNKNOWN';
-
-/** A node of `/api/health`. */
-export interface HealthNode {
-  status: HealthStatus | string;
-  components?: Record<string, HealthNode>;
-  details?: Record<string, unknown>;
-  groups?: string[];
-}
+import type { HealthNode } from '../../../server/src/contract/index.js';
 
 /** One row of the tree as shown: where it is, how deep, and its node. */
 export interface HealthRow {

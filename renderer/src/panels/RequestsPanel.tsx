@@ -67,6 +67,62 @@ function Inspector({ request }: { request: WorkbenchRequest }) {
   );
 }
 
+interface RequestsTableProps {
+  requests: WorkbenchRequest[];
+  selected?: WorkbenchRequest;
+  onSelect(id: number): void;
+}
+
+/** The requests, newest first: time, method, path (without the gateway prefix), status, duration, what served it. */
+function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
+  return (
+    <table className="grid requests" aria-label="Requests">
+      <colgroup>
+        <col className="col-time" />
+        <col className="col-method" />
+        <col />
+        <col className="col-status" />
+        <col className="col-ms" />
+        <col className="col-source" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th>Time</th>
+          <th>Method</th>
+          <th>Path</th>
+          <th>Status</th>
+          <th>ms</th>
+          <th>Served by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {requests.map((r) => (
+          <tr
+            key={r.id}
+            className={r === selected ? 'selected' : ''}
+            tabIndex={0}
+            onClick={() => onSelect(r.id)}
+            onKeyDown={(e) => e.key === 'Enter' && onSelect(r.id)}
+          >
+            <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
+            <td className="method">{r.method}</td>
+            <td className="url" title={r.url}>
+              {r.url.startsWith(gatewayPrefix) ? r.url.slice(gatewayPrefix.length) : r.url}
+            </td>
+            <td>
+              <span className={`status ${statusClass(r.status)}`}>{r.status}</span>
+            </td>
+            <td className="number">{r.durationMs}</td>
+            <td className="source" title={r.file ? `${r.source}: ${r.file}` : r.source}>
+              {r.file ?? r.source}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Requests the server answered while the workbench is open, and the inspector for one of them. */
 export function RequestsPanel() {
   const { events } = useWorkbench();
@@ -103,50 +159,7 @@ export function RequestsPanel() {
       ) : (
         <div className="requests-split">
           <div className="panel-scroll">
-            <table className="grid requests" aria-label="Requests">
-              <colgroup>
-                <col className="col-time" />
-                <col className="col-method" />
-                <col />
-                <col className="col-status" />
-                <col className="col-ms" />
-                <col className="col-source" />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Method</th>
-                  <th>Path</th>
-                  <th>Status</th>
-                  <th>ms</th>
-                  <th>Served by</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((r) => (
-                  <tr
-                    key={r.id}
-                    className={r === selected ? 'selected' : ''}
-                    tabIndex={0}
-                    onClick={() => setSelectedId(r.id)}
-                    onKeyDown={(e) => e.key === 'Enter' && setSelectedId(r.id)}
-                  >
-                    <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
-                    <td className="method">{r.method}</td>
-                    <td className="url" title={r.url}>
-                      {r.url.startsWith(gatewayPrefix) ? r.url.slice(gatewayPrefix.length) : r.url}
-                    </td>
-                    <td>
-                      <span className={`status ${statusClass(r.status)}`}>{r.status}</span>
-                    </td>
-                    <td className="number">{r.durationMs}</td>
-                    <td className="source" title={r.file ? `${r.source}: ${r.file}` : r.source}>
-                      {r.file ?? r.source}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <RequestsTable requests={shown} selected={selected} onSelect={setSelectedId} />
           </div>
           {selected && <Inspector request={selected} />}
         </div>

@@ -1,21 +1,29 @@
-import { useEffect, useRef } from 'react';
-import { queryApi, type JobState } from './query-api.js';
+import { useEffect, useEffectEvent } from 'react';
+import type { AsyncSubmission, JobStatusView } from '../../../server/src/contract/index.js';
+import { queryApi } from './query-api.js';
 
-/** An async job submitted from this console, with the query it runs. */
-export interface TrackedJob extends JobState {
-  query: string;
-}
+/**
+ * An async job submitted from this console, with the query it runs: what `POST /async` answered, and
+ * the rest of the status document once a status or cancel answer has arrived.
+ */
+export type TrackedJob = AsyncSubmission & Partial<JobStatusView> & { query: string };
 
 const pollMs = 1000;
 
 type JobsUpdate = (update: (jobs: TrackedJob[]) => TrackedJob[]) => void;
 
+/** The jobs with what the server said about job `id` merged into its entry. */
+function withChange(jobs: TrackedJob[], id: string, change: Partial<TrackedJob>): TrackedJob[] {
+  return jobs.map((j) => (j.query_id === id ? { ...j, ...change } : j));
+}
+
 /** Polls the status of the running jobs (while the console is open, whichever sidebar tab shows). */
 export function useJobPolling(jobs: TrackedJob[], onChange: JobsUpdate): void {
   const running = jobs.filter((j) => j.status === 'RUNNING').map((j) => j.query_id);
   const key = running.join(',');
-  const change = useRef(onChange);
-  change.current = onChange;
+  const update = useEffectEvent((id: string, change: Partial<TrackedJob>) =>
+    onChange((list) => withChange(list, id, change)),
+  );
 
   useEffect(() => {
     if (!key) return;
@@ -23,11 +31,8 @@ export function useJobPolling(jobs: TrackedJob[], onChange: JobsUpdate): void {
     const timer = setInterval(() => {
       for (const id of ids) {
         queryApi.status(id).then(
-          (state) => change.current((list) => list.map((j) => (j.query_id === id ? { ...j, ...state } : j))),
-          (e: Error) =>
-            change.current((list) =>
-              list.map((j) => (j.query_id === id ? { ...j, status: 'FAILED', error: e.message } : j)),
-            ),
+          (state) => update(id, state),
+          (e: Error) => update(id, { status: 'FAILED', error: e.message }),
         );
       }
     }, pollMs);
@@ -45,10 +50,11 @@ export function JobsList({
   onChange: JobsUpdate;
   onOpen(job: TrackedJob): void;
 }) {
+  const update = (id: string, change: Partial<TrackedJob>) => onChange((list) => withChange(list, id, change));
   const cancel = (job: TrackedJob) =>
     queryApi.cancel(job.query_id).then(
-      (state) => onChange((list) => list.map((j) => (j.query_id === job.query_id ? { ...j, ...state } : j))),
-      (e: Error) => onChange((list) => list.map((j) => (j.query_id === job.query_id ? { ...j, error: e.message } : j))),
+      (state) => update(job.query_id, state),
+      (e: Error) => update(job.query_id, { error: e.message }),
     );
 
   if (jobs.length === 0) return <div className="placeholder">Tick Async and run a query to submit a job.</div>;

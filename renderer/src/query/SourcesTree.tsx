@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { QuerySource, ResultColumn } from '../../../server/src/contract/index.js';
 import type { Catalog } from './completion.js';
-import type { QuerySource } from './query-api.js';
 import type { TableReference } from './sql-references.js';
 
 const typeLabels: Record<QuerySource['type'], string> = {
@@ -18,14 +18,77 @@ export interface SourcesTreeProps {
   onInsert(text: string): void;
 }
 
+interface TableNodeProps {
+  table: string;
+  /** `source.table`, what a double-click inserts. */
+  name: string;
+  columns: ResultColumn[];
+  open: boolean;
+  onToggle(): void;
+  onInsert(text: string): void;
+}
+
+/** A table of a source, and its columns with their types while it is open. */
+function TableNode({ table, name, columns, open, onToggle, onInsert }: TableNodeProps) {
+  return (
+    <div role="treeitem" aria-expanded={open} aria-label={name}>
+      <div className="table-row" onClick={onToggle} onDoubleClick={() => onInsert(name)} title="Double-click to insert">
+        <span className="twisty">{open ? '▾' : '▸'}</span>
+        {table}
+      </div>
+      {open && (
+        <ul className="column-list">
+          {columns.map((c) => (
+            <li key={c.name} onDoubleClick={() => onInsert(c.name)} title="Double-click to insert">
+              {c.name} <span className="muted">{c.type}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+interface AddTableProps {
+  source: string;
+  /** The form shows (one source's at a time), else the button that opens it. */
+  adding: boolean;
+  error?: string;
+  onAdding(source: string | undefined, error?: string): void;
+  onLearn: SourcesTreeProps['onLearn'];
+}
+
+/** Adds a table the source does not list, by name: it is looked up with a query, and its error shown. */
+function AddTable({ source, adding, error, onAdding, onLearn }: AddTableProps) {
+  if (!adding)
+    return (
+      <button type="button" className="link" onClick={() => onAdding(source)}>
+        + table by name
+      </button>
+    );
+  return (
+    <form
+      className="add-table"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const table = new FormData(e.currentTarget).get('table')?.toString().trim();
+        if (!table) return;
+        void onLearn([{ source, table }]).then((failure) => onAdding(failure ? source : undefined, failure));
+      }}
+    >
+      <input name="table" aria-label={`Table of ${source}`} placeholder="table name" autoFocus />
+      {error && <div className="error-text">{error}</div>}
+    </form>
+  );
+}
+
 /**
  * Sources -> tables -> columns with their types. The API lists sources only: tables appear once a query
  * names them, or when added by name here. Double-click a name to put it into the editor.
  */
 export function SourcesTree({ sources, error, catalog, onRefresh, onLearn, onInsert }: SourcesTreeProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
-  const [adding, setAdding] = useState<string>();
-  const [addError, setAddError] = useState<string>();
+  const [adding, setAdding] = useState<{ source?: string; error?: string }>({});
   const toggle = (key: string) =>
     setOpen((s) => {
       const next = new Set(s);
@@ -44,7 +107,6 @@ export function SourcesTree({ sources, error, catalog, onRefresh, onLearn, onIns
       </div>
       {error && <div className="banner error">{error}</div>}
       {sources.map((source) => {
-        const tables = catalog.tables[source.name] ?? [];
         const isOpen = open.has(source.name);
         return (
           <div key={source.name} role="treeitem" aria-expanded={isOpen} aria-label={source.name}>
@@ -61,60 +123,27 @@ export function SourcesTree({ sources, error, catalog, onRefresh, onLearn, onIns
             {isOpen && (
               <div role="group" className="source-children">
                 <div className="muted source-description">{source.description}</div>
-                {tables.map((table) => {
+                {(catalog.tables[source.name] ?? []).map((table) => {
                   const key = `${source.name}.${table}`;
-                  const tableOpen = open.has(key);
                   return (
-                    <div key={key} role="treeitem" aria-expanded={tableOpen} aria-label={key}>
-                      <div
-                        className="table-row"
-                        onClick={() => toggle(key)}
-                        onDoubleClick={() => onInsert(key)}
-                        title="Double-click to insert"
-                      >
-                        <span className="twisty">{tableOpen ? '▾' : '▸'}</span>
-                        {table}
-                      </div>
-                      {tableOpen && (
-                        <ul className="column-list">
-                          {(catalog.columns[key] ?? []).map((c) => (
-                            <li key={c.name} onDoubleClick={() => onInsert(c.name)} title="Double-click to insert">
-                              {c.name} <span className="muted">{c.type}</span>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </div>
+                    <TableNode
+                      key={key}
+                      table={table}
+                      name={key}
+                      columns={catalog.columns[key] ?? []}
+                      open={open.has(key)}
+                      onToggle={() => toggle(key)}
+                      onInsert={onInsert}
+                    />
                   );
                 })}
-                {adding === source.name ? (
-                  <form
-                    className="add-table"
-                    onSubmit={(e) => {
-                      e.preventDefault();
-                      const table = new FormData(e.currentTarget).get('table')?.toString().trim();
-                      if (!table) return;
-                      void onLearn([{ source: source.name, table }]).then((failure) => {
-                        setAddError(failure);
-                        if (!failure) setAdding(undefined);
-                      });
-                    }}
-                  >
-                    <input name="table" aria-label={`Table of ${source.name}`} placeholder="table name" autoFocus />
-                    {addError && <div className="error-text">{addError}</div>}
-                  </form>
-                ) : (
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => {
-                      setAdding(source.name);
-                      setAddError(undefined);
-                    }}
-                  >
-                    + table by name
-                  </button>
-                )}
+                <AddTable
+                  source={source.name}
+                  adding={adding.source === source.name}
+                  error={adding.error}
+                  onAdding={(source, error) => setAdding({ source, error })}
+                  onLearn={onLearn}
+                />
               </div>
             )}
           </div>

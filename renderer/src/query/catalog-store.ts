@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Catalog } from './completion.js';
-import { queryApi, type QuerySource } from './query-api.js';
+import type { QuerySource } from '../../../server/src/contract/index.js';
+import { queryApi } from './query-api.js';
 import { quoteIdentifier, type TableReference } from './sql-references.js';
 
 /**

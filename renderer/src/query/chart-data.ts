@@ -1,4 +1,4 @@
-import type { QueryResult } from './query-api.js';
+import type { SqlResult } from '../../../server/src/contract/index.js';
 import { cellText, numericValue } from './result-format.js';
 
 /** What a chart of a result draws: one label per row and one or more numeric series. */
@@ -18,7 +18,7 @@ const numericType =
  * Undefined when no column is numeric.
  */
 export function chartData(
-  result: Pick<QueryResult, 'columns' | 'rows'>,
+  result: Pick<SqlResult, 'columns' | 'rows'>,
   maxRows = 500,
   maxSeries = 6,
 ): ChartData | undefined {
@@ -38,6 +38,6 @@ export function chartData(
 }
 
 /** Whether a question's result is a grouped aggregate worth a chart beside its rows: its SQL groups, it has several rows and a numeric column. */
-export function isGroupedAggregate(result: Pick<QueryResult, 'columns' | 'rows'>, sql: string): boolean {
+export function isGroupedAggregate(result: Pick<SqlResult, 'columns' | 'rows'>, sql: string): boolean {
   return /\bGROUP\s+BY\b/i.test(sql) && result.rows.length >= 2 && result.columns.some((c) => numericType.test(c.type));
 }

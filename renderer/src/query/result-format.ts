@@ -1,4 +1,4 @@
-import type { QueryResult } from './query-api.js';
+import type { SqlResult } from '../../../server/src/contract/index.js';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -50,19 +50,19 @@ function csvField(value: unknown): string {
 }
 
 /** The result as RFC 4180 CSV with a header line; NULL is an empty field. */
-export function toCsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
+export function toCsv(result: Pick<SqlResult, 'columns' | 'rows'>): string {
   const lines = [result.columns.map((c) => csvField(c.name)).join(',')];
   for (const row of result.rows) lines.push(result.columns.map((c) => csvField(row[c.name])).join(','));
   return lines.join('\r\n') + '\r\n';
 }
 
 /** The result as a JSON array of row objects. */
-export function toJson(result: Pick<QueryResult, 'rows'>): string {
+export function toJson(result: Pick<SqlResult, 'rows'>): string {
   return JSON.stringify(result.rows, null, 2);
 }
 
 /** The rows as tab-separated text (what a spreadsheet pastes as cells). */
-export function toTsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
+export function toTsv(result: Pick<SqlResult, 'columns' | 'rows'>): string {
   const clean = (value: unknown) =>
     value === null || value === undefined ? '' : cellText(value).replace(/[\t\r\n]+/g, ' ');
   return [

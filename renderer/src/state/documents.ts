@@ -1,4 +1,5 @@
 import type { WorkbenchApi } from '../api/client.js';
+import { isWithin, movedPath } from './paths.js';
 
 /** One open file: what is on disk (as last read or saved) and what the editor holds. */
 export interface OpenDocument {
@@ -81,7 +82,7 @@ export class DocumentStore {
   renamed(from: string, to: string): void {
     const documents: Record<string, OpenDocument> = {};
     for (const [path, doc] of Object.entries(this.state.documents)) {
-      const moved = path === from ? to : path.startsWith(`${from}/`) ? to + path.slice(from.length) : path;
+      const moved = movedPath(path, from, to);
       documents[moved] = { ...doc, path: moved };
     }
     this.replace(documents);
@@ -90,7 +91,7 @@ export class DocumentStore {
   /** Forgets a closed (or deleted) document. */
   close(path: string): void {
     const documents = { ...this.state.documents };
-    for (const key of Object.keys(documents)) if (key === path || key.startsWith(`${path}/`)) delete documents[key];
+    for (const key of Object.keys(documents)) if (isWithin(key, path)) delete documents[key];
     this.replace(documents);
   }
 

@@ -5,5 +5,6 @@
  */
 export type * from './errors.js';
 export type * from './gateway.js';
+export type * from './health.js';
 export type * from './query.js';
 export type * from './workbench.js';

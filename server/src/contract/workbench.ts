@@ -96,6 +96,9 @@ export type WorkbenchEvent =
   | { type: 'log'; data: WorkbenchLogLine }
   | { type: 'request'; data: WorkbenchRequest };
 
+/** A command of the desktop app's native menu that the renderer carries out. */
+export type MenuCommand = 'new-spec' | 'new-handler';
+
 /** What the desktop app's preload exposes to the renderer as `window.workbench` (absent in a browser). */
 export interface WorkbenchBridge {
   serverUrl: string;
@@ -106,6 +109,6 @@ export interface WorkbenchBridge {
   openRecentWorkspace(folder: string): Promise<void>;
   /** Shows a workspace file (path relative to the workspace) in the system file manager. */
   revealFile(file: string): Promise<void>;
-  /** Menu commands of the native menu. */
-  onMenuCommand(listener: (command: 'new-spec' | 'new-handler') => void): void;
+  /** Calls `listener` with each command of the native menu until the returned function is called. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
 }

@@ -1,11 +1,5 @@
-import {
-  defaultCheckTimeoutMs,
-  statusOrder,
-  type CheckResult,
-  type Contributor,
-  type HealthNode,
-  type HealthStatus,
-} from './health-types.js';
+import type { HealthNode, HealthStatus } from '../contract/index.js';
+import { defaultCheckTimeoutMs, statusOrder, type CheckResult, type Contributor } from './health-types.js';
 
 /** The worst of `statuses` (DOWN > OUT_OF_SERVICE > UP > UNKNOWN); UNKNOWN when there are none. */
 export function worstStatus(statuses: HealthStatus[]): HealthStatus {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import { evaluate, httpStatusOf } from './aggregate.js';
-import { healthGroups, type Contributor, type HealthNode } from './health-types.js';
+import type { HealthNode } from '../contract/index.js';
+import { healthGroups, type Contributor } from './health-types.js';
 
 /** Options of the health routes. */
 export interface HealthOptions {

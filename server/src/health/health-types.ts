@@ -1,14 +1,9 @@
-/** Health statuses, worst first: the aggregate of a node is the worst status among its children. */
-export const statusOrder = ['DOWN', 'OUT_OF_SERVICE', 'UP', 'UNKNOWN'] as const;
-export type HealthStatus = (typeof statusOrder)[number];
+import type { HealthStatus } from '../contract/index.js';
 
-/** One node of the health tree, as served by `/api/health`. */
-export interface HealthNode {
-  status: HealthStatus;
-  components?: Record<string, HealthNode>;
-  details?: Record<string, unknown>;
-  groups?: string[];
-}
+/** Every health status, worst first: the aggregate of a node is the worst status among its children. */
+export const statusOrder = ['DOWN', 'OUT_OF_SERVICE', 'UP', 'UNKNOWN'] as const satisfies readonly HealthStatus[];
+// A status the contract adds must be ranked above, or this line does not compile.
+const _everyStatusRanked: HealthStatus extends (typeof statusOrder)[number] ? true : never = true;
 
 /** The outcome of one check: a status and details safe to show (never secrets). */
 export interface CheckResult {

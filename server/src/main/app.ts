@@ -31,6 +31,10 @@ declare module 'fastify' {
   }
 }
 
+// What an embedder (the desktop app) needs besides the server: a per-launch token, and the URL to open.
+export { newWorkbenchToken } from '../workbench/token.js';
+export { workbenchUrl } from '../workbench/workbench-url.js';
+
 /** Options for embedding the server (tests, Electron). */
 export interface ServerOptions {
   /** A logger to use instead of one made from `config.logLevel`. */

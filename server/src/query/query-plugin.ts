@@ -11,6 +11,15 @@ import { queryErrors } from './query-errors.js';
 import { QueryService } from './query-service.js';
 import type { QueryWorkspace } from './query-workspace.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
+import type {
+  AsyncSubmission,
+  JobStatusView,
+  QueryRequest,
+  ResultPage,
+  SourceList,
+  SourceTables,
+  SqlResult,
+} from '../contract/index.js';
 
 const queryBody = {
   type: 'object',
@@ -51,8 +60,8 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   const service = await QueryService.create(setup, config.dataDir, options.log, config.queryJobs);
   app.addHook('onClose', async () => service.close());
 
-  app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
-  app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request) => {
+  app.get('/sources', async (): Promise<SourceList> => ({ sources: service.catalog.summaries() }));
+  app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request): Promise<SourceTables> => {
     const source = service.catalog.get(request.params.name);
     if (!source) throw queryErrors.notFound(`Unknown source "${request.params.name}"`);
     // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
@@ -77,17 +86,17 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
   await app.register(sparqlRoutes, { queries: service, graph: workspace, log: options.log });
 
-  app.post<{ Body: { query: string } }>(
+  app.post<{ Body: QueryRequest }>(
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
-    async (request) => {
+    async (request): Promise<SqlResult> => {
       const { scans, ...result } = await service.sql(request.body.query);
       options.log.debug({ scans }, 'query scans');
       return result;
     },
   );
 
-  app.post<{ Body: { query: string } }>(
+  app.post<{ Body: QueryRequest }>(
     '/async',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
     async (request, reply) => {
@@ -95,25 +104,30 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
       await service.engine.validate(request.body.query);
       await service.checkReferences(request.body.query, submitCheckTimeoutMs);
       const job = await service.jobs.submit(request.body.query, owner);
-      return reply.code(202).send({ query_id: job.query_id, status: job.status, submitted_at: job.submitted_at });
+      const accepted: AsyncSubmission = { query_id: job.query_id, status: job.status, submitted_at: job.submitted_at };
+      return reply.code(202).send(accepted);
     },
   );
 
-  app.get<{ Params: { id: string } }>('/async/:id/status', { schema: { params: idParams } }, async (request) =>
-    service.jobs.status(request.params.id, principalOf(request)),
+  app.get<{ Params: { id: string } }>(
+    '/async/:id/status',
+    { schema: { params: idParams } },
+    async (request): Promise<JobStatusView> => service.jobs.status(request.params.id, principalOf(request)),
   );
 
   app.get<{ Params: { id: string }; Querystring: { offset: number; limit: number } }>(
     '/async/:id/results',
     { schema: { params: idParams, querystring: pageQuery } },
-    async (request) =>
+    async (request): Promise<ResultPage> =>
       service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
   await app.register(naturalLanguageRoutes, { queries: service, workspace, llm: config.nlLlm, log: options.log });
 
-  app.delete<{ Params: { id: string } }>('/async/:id', { schema: { params: idParams } }, async (request) =>
-    service.jobs.delete(request.params.id, principalOf(request)),
+  app.delete<{ Params: { id: string } }>(
+    '/async/:id',
+    { schema: { params: idParams } },
+    async (request): Promise<JobStatusView> => service.jobs.delete(request.params.id, principalOf(request)),
   );
 
   // Any other path under the prefix: the service's own 404 body.

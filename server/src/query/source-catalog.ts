@@ -1,4 +1,5 @@
-import type { Connector, SourceType } from './connectors/types.js';
+import type { QuerySource } from '../contract/index.js';
+import type { Connector } from './connectors/types.js';
 import type { SourceDefinition } from './sources.js';
 
 /** A configured source with its open connector. */
@@ -26,7 +27,7 @@ export class SourceCatalog {
   }
 
   /** What `GET /sources` shows: names, types and descriptions only, never a setting. */
-  summaries(): { name: string; type: SourceType; description: string }[] {
+  summaries(): QuerySource[] {
     return this.list().map(({ definition }) => ({
       name: definition.name,
       type: definition.type,

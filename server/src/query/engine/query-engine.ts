@@ -1,5 +1,5 @@
 import type { Filter, PartialAggregation } from '../connectors/types.js';
-import type { SqlResult } from './result-format.js';
+import type { SqlResult } from '../../contract/index.js';
 
 /** What one connector scan of a query fetched: for logs, tests and benchmarks. */
 export interface ScanReport {

@@ -9,23 +9,7 @@ import {
   type DuckDBValueConverter,
   type Json,
 } from '@duckdb/node-api';
-
-/** A result column as the API shows it: its name and DuckDB type. */
-export interface ResultColumn {
-  name: string;
-  type: string;
-}
-
-/** The SQL result shape of DESIGN.md §6. */
-export interface SqlResult {
-  columns: ResultColumn[];
-  rows: Record<string, Json>[];
-  row_count: number;
-  truncated: boolean;
-  /** When truncated: which limit cut the result (`the result was cut at the byte limit of ...`). */
-  truncated_reason?: string;
-  elapsed_ms: number;
-}
+import type { SqlResult } from '../../contract/index.js';
 
 /** Integers a JSON number carries exactly; anything beyond is sent as a string. */
 function integerJson(value: bigint): Json {

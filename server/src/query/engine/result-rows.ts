@@ -1,6 +1,7 @@
 import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
-import { jsonValue, type ResultColumn, type SqlResult } from './result-format.js';
+import { jsonValue } from './result-format.js';
+import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
 export interface ResultBounds {

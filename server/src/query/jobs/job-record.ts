@@ -1,18 +1,10 @@
-import type { ResultColumn, SqlResult } from '../engine/result-format.js';
-
-export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+import type { JobStatusView, ResultColumn } from '../../contract/index.js';
 
 /**
- * One async query as a store keeps it: the status document of DESIGN.md §6 plus who owns it and, once
- * a worker has claimed it, which replica runs it and until when its lease holds.
+ * One async query as a store keeps it: the status document ({@link JobStatusView}) plus the query, who
+ * owns it and, once a worker has claimed it, which replica runs it and until when its lease holds.
  */
-export interface JobRecord {
-  query_id: string;
-  status: JobStatus;
-  submitted_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  error: string | null;
+export interface JobRecord extends JobStatusView {
   query: string;
   /** The authenticated subject that submitted the job; null when authentication is off. */
   owner: string | null;
@@ -21,12 +13,6 @@ export interface JobRecord {
   /** Milliseconds since the epoch until which `replica` holds the job; null while it waits. */
   lease_until: number | null;
 }
-
-/** The status fields served by `GET /async/{id}/status`. */
-export type JobStatusView = Pick<
-  JobRecord,
-  'query_id' | 'status' | 'submitted_at' | 'started_at' | 'completed_at' | 'error'
->;
 
 /** The served part of a record: never the query text, the owner or the lease. */
 export const statusView = ({
@@ -78,14 +64,6 @@ export interface ResultHeader {
   chunk_bytes: number[];
   /** Bytes of all chunks together: what counts against the async byte limits. */
   bytes: number;
-}
-
-/** A page of a stored result: the SQL result shape plus where the page sits. */
-export interface ResultPage extends SqlResult {
-  truncated_reason?: string;
-  offset: number;
-  total_row_count: number;
-  next_offset: number | null;
 }
 
 const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,4 +1,5 @@
-import type { JobRecord, JobStatus, ResultHeader } from './job-record.js';
+import type { JobStatus } from '../../contract/index.js';
+import type { JobRecord, ResultHeader } from './job-record.js';
 import type { JobStore } from './job-store.js';
 
 /** The final state a running job moves to. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlResult } from '../engine/result-format.js';
+import type { SqlResult } from '../../contract/index.js';
 import { encodeResult, readPage } from './result-chunks.js';
 
 const resultOf = (rows: Record<string, string | number>[], truncated = false): SqlResult => ({

@@ -1,6 +1,6 @@
 import type { Json } from '@duckdb/node-api';
-import type { SqlResult } from '../engine/result-format.js';
-import type { ResultHeader, ResultPage } from './job-record.js';
+import type { ResultPage, SqlResult } from '../../contract/index.js';
+import type { ResultHeader } from './job-record.js';
 
 /** Rows per stored chunk at most: a page of up to 10,000 rows reads a few chunks, never the whole result. */
 const chunkRowLimit = 1000;

@@ -1,5 +1,5 @@
 import type { Json } from '@duckdb/node-api';
-import type { SqlResult } from '../engine/result-format.js';
+import type { SqlResult } from '../../contract/index.js';
 import { wordTable } from '../../core/json.js';
 
 /** Rows named in a summary of a grouped result. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { stringFields } from '../../core/string-fields.js';
+import type { NaturalLanguageResult, QuestionRequest } from '../../contract/index.js';
 import type { QueryService } from '../query-service.js';
 import { knowledgeGraph, type QueryWorkspace } from '../query-workspace.js';
 import { NaturalLanguageService } from './natural-language-service.js';
@@ -43,10 +44,10 @@ function settingsWithLabels(workspace: QueryWorkspace, log: Logger): NlSettings 
 export async function naturalLanguageRoutes(app: FastifyInstance, options: NaturalLanguageOptions): Promise<void> {
   const { log } = options;
   const nl = new NaturalLanguageService(options.queries, settingsWithLabels(options.workspace, log), options.llm, log);
-  app.post<{ Body: { question: string } }>(
+  app.post<{ Body: QuestionRequest }>(
     '/natural-language',
     { schema: { body: questionBody }, preValidation: stringFields('question') },
-    async (request) => {
+    async (request): Promise<NaturalLanguageResult> => {
       const { outcome, ...result } = await nl.ask(request.body.question);
       log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;

@@ -1,6 +1,6 @@
-import type { Json } from '@duckdb/node-api';
 import { HttpError } from '../../core/errors.js';
 import type { QueryOutcome } from '../engine/query-engine.js';
+import type { NaturalLanguageResult } from '../../contract/index.js';
 import type { QueryService } from '../query-service.js';
 import { answerSentence } from './answer.js';
 import { EmbeddedTranslator, maxQuestionLength } from './embedded-translator.js';
@@ -8,13 +8,6 @@ import { LlmTranslator, type LlmSettings } from './llm-translator.js';
 import type { NlSettings } from './nl-settings.js';
 import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
 import type { Translator } from './translator.js';
-
-/** The natural-language result of the service document (part 2). */
-export interface NaturalLanguageResult {
-  answer: string;
-  generated_query: string;
-  results: Record<string, Json>[];
-}
 
 /** How long a schema context (tables, sample values) is reused before it is read again. */
 const schemaLifetimeMs = 5 * 60_000;

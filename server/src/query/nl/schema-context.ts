@@ -1,5 +1,5 @@
 import { withDeadline } from '../deadline.js';
-import type { SqlResult } from '../engine/result-format.js';
+import type { SqlResult } from '../../contract/index.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { NlSettings } from './nl-settings.js';
 import { sqlIdent } from '../../core/sql-text.js';

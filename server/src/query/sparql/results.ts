@@ -2,6 +2,7 @@ import N3 from 'n3';
 import type { Json } from '@duckdb/node-api';
 import { termCode, xsdDecimal, type Term } from './rdf.js';
 import { canonicalDecimal } from './expressions.js';
+import type { SparqlSelectResults, SparqlTerm } from '../../contract/index.js';
 import type { Translation } from './translator.js';
 
 /**
@@ -97,19 +98,19 @@ export function solutions(rows: Record<string, Json>[], columns: Translation['co
 const bnodeLabel = (value: string) => `b${Buffer.from(value).toString('hex')}`;
 
 /** A term as a SPARQL 1.1 Query Results JSON binding. */
-function binding(term: Term): Record<string, string> {
+function binding(term: Term): SparqlTerm {
   if (term.type === 'iri') return { type: 'uri', value: term.value };
   if (term.type === 'bnode') return { type: 'bnode', value: bnodeLabel(term.value) };
-  const out: Record<string, string> = { type: 'literal', value: term.value };
+  const out: SparqlTerm = { type: 'literal', value: term.value };
   if (term.language) out['xml:lang'] = term.language;
   if (term.datatype) out.datatype = term.datatype;
   return out;
 }
 
 /** SPARQL 1.1 Query Results JSON. */
-export function resultsJson(vars: string[], rows: Solution[]): unknown {
+export function resultsJson(vars: string[], rows: Solution[]): SparqlSelectResults {
   const bindings = rows.map((row) => {
-    const out: Record<string, Record<string, string>> = {};
+    const out: Record<string, SparqlTerm> = {};
     for (let i = 0; i < vars.length; i++) {
       const term = row.get(vars[i]);
       if (term) out[vars[i]] = binding(term);

@@ -7,7 +7,7 @@ import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js'
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
-import type { SparqlVocabulary } from '../../contract/index.js';
+import type { SparqlAskResult, SparqlExplanation, SparqlVocabulary } from '../../contract/index.js';
 
 /** Options of {@link sparqlRoutes}. */
 export interface SparqlOptions {
@@ -63,12 +63,15 @@ export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions)
     if (explain) {
       const query = sparql.parse(text);
       const { translation, ms } = await sparql.translate(query);
-      return { sql: translation.sql, translate_ms: Math.round(ms * 1000) / 1000 };
+      const explanation: SparqlExplanation = { sql: translation.sql, translate_ms: Math.round(ms * 1000) / 1000 };
+      return explanation;
     }
     const answer = await sparql.run(text);
     const accept = String(request.headers.accept ?? '');
-    if (answer.kind === 'ask')
-      return reply.type('application/sparql-results+json').send({ head: {}, boolean: answer.value });
+    if (answer.kind === 'ask') {
+      const result: SparqlAskResult = { head: {}, boolean: answer.value };
+      return reply.type('application/sparql-results+json').send(result);
+    }
     if (answer.kind === 'construct') {
       const ntriples = /application\/n-triples/.test(accept);
       return reply

@@ -1,0 +1,64 @@
+import { panelRegistry } from '../panels/registry.js';
+import type { Layout } from './layout.js';
+import { PanelRegion } from './PanelRegion.js';
+import { Splitter } from './Splitter.js';
+
+/** How each region of panels is drawn and resized. */
+const regions = {
+  bottom: {
+    size: 'bottomHeight',
+    orientation: 'horizontal',
+    min: 100,
+    max: 900,
+    resizeLabel: 'Resize panels',
+    label: 'Panels',
+    pane: 'div',
+    className: 'bottom-pane',
+  },
+  side: {
+    size: 'sideWidth',
+    orientation: 'vertical',
+    min: 280,
+    max: 1400,
+    resizeLabel: 'Resize side panel',
+    label: 'Side panel',
+    pane: 'aside',
+    className: 'side-pane',
+  },
+} as const;
+
+export interface RegionProps {
+  region: keyof typeof regions;
+  layout: Layout;
+  onLayout(change: Partial<Layout>): void;
+}
+
+/** A region of panels (below or beside the editor) with the splitter that resizes it; nothing while hidden. */
+export function Region({ region, layout, onLayout }: RegionProps) {
+  const { size: sizeKey, orientation, min, max, resizeLabel, label, pane: Pane, className } = regions[region];
+  const panels = panelRegistry.filter((p) => p.region === region);
+  if (!layout[`${region}Visible`] || panels.length === 0) return null;
+  const size = layout[sizeKey];
+  return (
+    <>
+      <Splitter
+        orientation={orientation}
+        size={size}
+        direction={-1}
+        min={min}
+        max={max}
+        label={resizeLabel}
+        onResize={(s) => onLayout({ [sizeKey]: s })}
+      />
+      <Pane className={className} style={orientation === 'vertical' ? { width: size } : { height: size }}>
+        <PanelRegion
+          panels={panels}
+          active={layout[`${region}Panel`]}
+          label={label}
+          onActivate={(id) => onLayout({ [`${region}Panel`]: id })}
+          onHide={() => onLayout({ [`${region}Visible`]: false })}
+        />
+      </Pane>
+    </>
+  );
+}

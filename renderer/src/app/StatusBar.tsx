@@ -1,0 +1,39 @@
+import { useServerState } from './workbench-context.js';
+
+/** A message of the status bar (a save, a failed command). */
+export interface StatusMessage {
+  text: string;
+  kind: 'info' | 'error';
+}
+
+export interface StatusBarProps {
+  message?: StatusMessage;
+  onShowProblems(): void;
+}
+
+/** The connection to the server, the problem counts, the last reload and the last message. */
+export function StatusBar({ message, onShowProblems }: StatusBarProps) {
+  const server = useServerState();
+  const errors = server.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = server.diagnostics.length - errors;
+  return (
+    <footer className="statusbar">
+      <span
+        className={`connection ${server.connected ? 'on' : 'off'}`}
+        title={server.connected ? 'Connected to the server' : 'Reconnecting to the server…'}
+      >
+        {server.connected ? '● connected' : '○ reconnecting'}
+      </span>
+      <button type="button" className="status-problems" onClick={onShowProblems}>
+        {errors} errors, {warnings} warnings
+      </button>
+      {server.lastReload && <span className="muted">{server.lastReload.message}</span>}
+      <span className="spacer" />
+      {message && (
+        <span className={`status-message ${message.kind}`} role="status">
+          {message.text}
+        </span>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { WorkspaceTree } from '../../../server/src/contract/index.js';
+import type { WorkbenchApi } from '../api/client.js';
+import { isChangeable, parentOf } from '../state/paths.js';
+import { newFileContent } from '../state/templates.js';
+import { useServerState, useWorkbench } from './workbench-context.js';
+
+/**
+ * The workspace tree, the path selected in it, and the file commands: create, rename and delete,
+ * which keep open tabs and documents in step and report in the status bar.
+ */
+export function useWorkspaceCommands(api: WorkbenchApi) {
+  const { documents, tabs, openFile, notify } = useWorkbench();
+  const { reloadCount } = useServerState();
+  const [tree, setTree] = useState<WorkspaceTree>();
+  const [selected, select] = useState<string>();
+
+  const refreshTree = useCallback(() => {
+    api.tree().then(setTree, (error: Error) => notify(`Cannot list the workspace: ${error.message}`, 'error'));
+  }, [api, notify]);
+
+  // The tree follows every reload: the watcher reloads on any change in specs/ and handlers/.
+  useEffect(() => refreshTree(), [refreshTree, reloadCount]);
+
+  /** Runs a command; a failure becomes an error message in the status bar. */
+  const attempt = async (failure: string, command: () => Promise<void>) => {
+    try {
+      await command();
+    } catch (error) {
+      notify(`${failure}: ${(error as Error).message}`, 'error');
+    }
+  };
+
+  const create = (parent: string, name: string, kind: 'file' | 'directory') => {
+    const path = `${parent}/${name}`;
+    return attempt(`Cannot create ${path}`, async () => {
+      await api.create(path, kind, kind === 'file' ? newFileContent(path) : undefined);
+      refreshTree();
+      select(path);
+      if (kind === 'file') openFile(path);
+      notify(`Created ${path}`);
+    });
+  };
+
+  const rename = (from: string, newName: string) => {
+    const parent = parentOf(from);
+    const to = parent ? `${parent}/${newName}` : newName;
+    return attempt(`Cannot rename ${from}`, async () => {
+      await api.rename(from, to);
+      documents.renamed(from, to);
+      tabs.renamed(from, to);
+      select(to);
+      refreshTree();
+      notify(`Renamed ${from} to ${to}`);
+    });
+  };
+
+  const remove = async (path: string) => {
+    if (!isChangeable(path) || !window.confirm(`Delete ${path}?`)) return;
+    await attempt(`Cannot delete ${path}`, async () => {
+      await api.remove(path);
+      tabs.removed(path);
+      documents.close(path);
+      select(undefined);
+      refreshTree();
+      notify(`Deleted ${path}`);
+    });
+  };
+
+  return { tree, refreshTree, selected, select, create, rename, remove };
+}

@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { SparqlVocabulary, SqlResult } from '../../../server/src/contract/index.js';
+import { useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { usePersistedState } from '../state/persisted.js';
+import { isGroupedAggregate } from './chart-data.js';
+import type { Catalog } from './completion.js';
+import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
+import { useJobPolling, type TrackedJob } from './JobsList.js';
+import { queryApi, rowsToResult, sparqlToResult } from './query-api.js';
+import { declaredPrefixes } from './sparql-completion.js';
+import { tableReferences, type TableReference } from './sql-references.js';
+
+/** The languages of the console: SQL, SPARQL, or a question in words. */
+export type QueryMode = 'sql' | 'sparql' | 'nl';
+
+export const queryModes: { id: QueryMode; title: string; placeholder: string }[] = [
+  { id: 'sql', title: 'SQL', placeholder: 'SELECT * FROM shop.orders LIMIT 10' },
+  { id: 'sparql', title: 'SPARQL', placeholder: 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10' },
+  { id: 'nl', title: 'Question', placeholder: 'average order value by region' },
+];
+
+/**
+ * What the result area shows: a result (with the generated SQL or answer of a question), an error,
+ * or a run in progress.
+ */
+export interface Outcome {
+  result?: SqlResult;
+  answer?: string;
+  generatedQuery?: string;
+  /** A question's grouped aggregate: its chart is drawn above the rows. */
+  chartAlongside?: boolean;
+  error?: string;
+  running?: boolean;
+  source?: string;
+}
+
+const maxJobs = 50;
+
+/** Runs `query` now: the outcome to show, and the SQL whose tables the catalog may learn. */
+async function execute(
+  mode: QueryMode,
+  query: string,
+  vocabulary: SparqlVocabulary | undefined,
+): Promise<{ outcome: Outcome & { result: SqlResult }; sql?: string }> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  if (mode === 'sql') return { outcome: { result: await queryApi.sql(query) }, sql: query };
+  if (mode === 'sparql') {
+    const prefixes = { ...vocabulary?.prefixes, ...declaredPrefixes(query) };
+    return { outcome: { result: sparqlToResult(await queryApi.sparql(query), elapsed(), prefixes) } };
+  }
+  const answer = await queryApi.ask(query);
+  const result = rowsToResult(answer.results, elapsed());
+  const chartAlongside = isGroupedAggregate(result, answer.generated_query);
+  return {
+    outcome: { result, answer: answer.answer, generatedQuery: answer.generated_query, chartAlongside },
+    sql: answer.generated_query,
+  };
+}
+
+export interface QueryRunsOptions {
+  mode: QueryMode;
+  /** The editor's text in the current mode. */
+  text: string;
+  /** SQL is submitted as an async job instead of run. */
+  runAsync: boolean;
+  vocabulary?: SparqlVocabulary;
+  catalog: Catalog;
+  learn(tables: TableReference[]): Promise<string | undefined>;
+  /** A job was submitted: show the jobs. */
+  onSubmitted(): void;
+}
+
+/**
+ * What the console runs and what it ran: the outcome on show (kept while the panel is hidden), the
+ * history, and the async jobs (remembered: they and their results live on the server across restarts).
+ */
+export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn, onSubmitted }: QueryRunsOptions) {
+  const { notify } = useWorkbench();
+  const [outcome, setOutcome] = useSessionState<Outcome>('query-outcome', {});
+  const [history, setHistory] = useState<HistoryEntry[]>(loadHistory);
+  const [jobs, setJobs] = usePersistedState<TrackedJob[]>('query-jobs', []);
+  useJobPolling(jobs, setJobs);
+  useLearnedFromHistory(history, catalog.sources, learn);
+  const record = useCallback(
+    (entry: Omit<HistoryEntry, 'at'>) => setHistory((h) => addToHistory(h, { ...entry, at: Date.now() })),
+    [],
+  );
+
+  const submit = async (query: string) => {
+    try {
+      const job = await queryApi.submit(query);
+      setJobs((list) => [{ ...job, query }, ...list].slice(0, maxJobs));
+      onSubmitted();
+      record({ query, kind: 'sql', ok: true });
+      notify(`Query ${job.query_id} submitted`);
+    } catch (e) {
+      setOutcome({ error: (e as Error).message });
+      record({ query, kind: 'sql', ok: false });
+    }
+  };
+
+  const run = async () => {
+    const query = text.trim();
+    if (!query) return;
+    if (mode === 'sql' && runAsync) return submit(query);
+    setOutcome({ running: true });
+    try {
+      const { outcome, sql } = await execute(mode, query, vocabulary);
+      setOutcome(outcome);
+      const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
+      record({ query, kind: mode, ok: true, rowCount, elapsedMs });
+      if (sql) void learn(tableReferences(sql, catalog.sources));
+    } catch (e) {
+      setOutcome({ error: (e as Error).message });
+      record({ query, kind: mode, ok: false });
+    }
+  };
+
+  /** The SQL the SPARQL query translates to, shown above the current result. */
+  const explain = async () => {
+    const query = text.trim();
+    if (!query) return;
+    try {
+      const { sql, translate_ms: ms } = await queryApi.explainSparql(query);
+      const answer = `Generated SQL (translated in ${ms} ms)`;
+      setOutcome((o) => ({ ...o, error: undefined, answer, generatedQuery: sql }));
+    } catch (e) {
+      setOutcome((o) => ({ ...o, error: (e as Error).message }));
+    }
+  };
+
+  const openJob = async (job: TrackedJob) => {
+    setOutcome({ running: true });
+    try {
+      const result = await queryApi.results(job.query_id);
+      setOutcome({ result, source: `Job ${job.query_id}` });
+    } catch (e) {
+      setOutcome({ error: (e as Error).message });
+    }
+  };
+
+  return { outcome, history, jobs, setJobs, run, explain, openJob };
+}
+
+/** Tables named by earlier successful queries are known again after a restart (once the sources are listed). */
+function useLearnedFromHistory(
+  history: HistoryEntry[],
+  sourceNames: string[],
+  learn: (tables: TableReference[]) => Promise<string | undefined>,
+): void {
+  const learned = useRef(false);
+  useEffect(() => {
+    if (learned.current || sourceNames.length === 0) return;
+    learned.current = true;
+    void learn(history.filter((h) => h.kind === 'sql' && h.ok).flatMap((h) => tableReferences(h.query, sourceNames)));
+  }, [history, sourceNames, learn]);
+}
+
+/**
+ * The SPARQL vocabulary (prefixes, classes, properties), fetched the first time it is `wanted`;
+ * undefined until then or when it fails.
+ */
+export function useSparqlVocabulary(wanted: boolean): SparqlVocabulary | undefined {
+  const [vocabulary, setVocabulary] = useState<SparqlVocabulary>();
+  const requested = useRef(false);
+  useEffect(() => {
+    if (!wanted || requested.current) return;
+    requested.current = true;
+    // Without it the console still runs SPARQL, only without completion of terms or short IRIs.
+    queryApi.sparqlVocabulary().then(setVocabulary, () => undefined);
+  }, [wanted]);
+  return vocabulary;
+}
