@@ -9,7 +9,6 @@ import {
   type DuckDBValueConverter,
   type Json,
 } from '@duckdb/node-api';
-import type { SqlResult } from '../../contract/index.js';
 
 /** Integers a JSON number carries exactly; anything beyond is sent as a string. */
 function integerJson(value: bigint): Json {
