@@ -36,6 +36,13 @@ const layerZones = [
     except: [`./${feature}`, './core', './contract', ...neighbours.map((n) => `./${n}`)],
     message: `${feature} may import core, contract${neighbours.map((n) => `, ${n}`).join('')} (eslint.config.mjs featureNeighbours).`,
   })),
+  // The gateway is used from outside through its index only.
+  {
+    target: [`${src}/main`, `${src}/workbench`],
+    from: `${src}/gateway`,
+    except: ['./index.ts'],
+    message: 'outside the gateway, import gateway/index.js.',
+  },
   // The desktop shell embeds the server through its entry points only.
   {
     target: './electron',
@@ -65,7 +72,10 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['tsconfig.json', 'renderer/tsconfig.json'], noWarnOnMultipleProjects: true }),
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'renderer/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
     rules: {
