@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './engine/query-engine.js';
-import { queryErrors } from './query-errors.js';
+import { httpError } from '../core/errors.js';
 import { QueryService } from './query-service.js';
 import { loadQuerySetup } from './sources.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
@@ -45,7 +45,7 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
   app.get('/sources', async () => ({ sources: service.catalog.summaries() }));
   app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request) => {
     const source = service.catalog.get(request.params.name);
-    if (!source) throw queryErrors.notFound(`Unknown source "${request.params.name}"`);
+    if (!source) throw httpError('QUERY_SOURCE_NOT_FOUND', [request.params.name]);
     // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
     const { timeoutMs } = setup.limits;
     try {
@@ -54,14 +54,10 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
         tables: await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline)),
       };
     } catch (error) {
-      if (error instanceof QueryTimeout)
-        throw queryErrors.timeout(
-          timeoutMs,
-          `Source "${source.definition.name}" did not list its tables within ${timeoutMs} ms`,
-        );
-      throw queryErrors.sourceUnavailable(
+      if (error instanceof QueryTimeout) throw httpError('QUERY_SOURCE_TIMEOUT', [source.definition.name, timeoutMs]);
+      throw httpError('QUERY_SOURCE_UNAVAILABLE', [
         `Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`,
-      );
+      ]);
     }
   });
 
@@ -109,6 +105,6 @@ export async function queryPlugin(app: FastifyInstance, options: { config: Confi
 
   // Any other path under the prefix: the service's own 404 body.
   app.all('/*', async (request) => {
-    throw queryErrors.notFound(`No query endpoint ${request.method} ${request.url.split('?')[0]}`);
+    throw httpError('QUERY_NOT_FOUND', [request.method, request.url.split('?')[0]]);
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { queryErrors } from '../query-errors.js';
+import { httpError } from '../../core/errors.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
@@ -37,10 +37,7 @@ export async function sparqlRoutes(
         : body && typeof body === 'object' && typeof (body as Record<string, unknown>).query === 'string'
           ? String((body as Record<string, unknown>).query)
           : undefined;
-    if (text === undefined || text.trim() === '')
-      throw queryErrors.badQuery(
-        'Send the SPARQL query as the body (Content-Type: application/sparql-query) or as the form field "query"',
-      );
+    if (text === undefined || text.trim() === '') throw httpError('SPARQL_QUERY_MISSING');
     const explain = request.query.explain === 'true';
     if (explain) {
       const query = sparql.parse(text);
