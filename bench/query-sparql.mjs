@@ -15,7 +15,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (module) => import(path.join(root, 'server/dist/src', module));
-const { readConfigFile } = await dist('config-file.js');
+const { readConfigFile } = await dist('core/config-file.js');
 const { querySetupOf } = await dist('query/sources.js');
 const { QueryService } = await dist('query/query-service.js');
 const { SparqlService } = await dist('query/sparql/sparql-service.js');

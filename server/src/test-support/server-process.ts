@@ -3,7 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main/cli.ts');
 
 /** A server started as its own process with `adaptive-gateway serve` (from source, through tsx). */
 export interface ServerProcess {

@@ -1,10 +1,11 @@
 import type { Json } from '@duckdb/node-api';
 import type { SqlResult } from '../engine/result-format.js';
+import { wordTable } from '../../core/json.js';
 
 /** Rows named in a summary of a grouped result. */
 const summaryRows = 5;
 
-const aggregatePrefixes: Record<string, string> = { avg: 'average', sum: 'total', min: 'minimum', max: 'maximum' };
+const aggregatePrefixes = wordTable<string>({ avg: 'average', sum: 'total', min: 'minimum', max: 'maximum' });
 
 /** A column name as words: `avg_amount` -> "average amount", `signup_date` -> "signup date". */
 const humanise = (name: string): string =>

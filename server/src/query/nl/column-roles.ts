@@ -1,9 +1,8 @@
 /** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for them. */
+import type { Aggregate, Comparison } from './cues.js';
 import type { Bucket } from './date-buckets.js';
-import type { Aggregate, Comparison } from './question-grammar.js';
 import { lemmaOf } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
-import type { Candidate } from './schema-linker.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
 /** A column of a table of the question; with `bucket`, a date column grouped by that unit. */
@@ -27,8 +26,7 @@ export function columnSql(column: SchemaColumn, alias?: string): string {
   return column.derived ? column.derived.sql(column.derived.of.map(stored)) : stored(column);
 }
 
-/** A SQL string literal: the only way question text reaches the SQL, always with quotes doubled. */
-
+/** A key column, by its name: `id`, `*_id`, `*Id`, `id*`. */
 export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
 
 /** A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to show. */
@@ -64,12 +62,6 @@ export function keyColumn(table: SchemaTable): SchemaColumn | undefined {
     table.columns.find((c) => /^id$/i.test(c.name)) ??
     table.columns.find((c) => [`${own}_id`, `${own}id`].includes(c.name.toLowerCase()))
   );
-}
-
-/** The column a "for each" names: the column itself, or the key (else the label) of a table. */
-export function groupedColumn(chosen: Candidate): ColumnRef {
-  if (chosen.kind !== 'table') return { table: chosen.table, column: chosen.column };
-  return { table: chosen.table, column: keyColumn(chosen.table) ?? labelColumn(chosen.table) };
 }
 
 /** A number column holding how many events a row stands for (`count`), which a count of rows must sum. */

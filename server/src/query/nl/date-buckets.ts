@@ -1,6 +1,7 @@
 /** Groupings of dates a question asks for ("monthly", "per quarter", "which month", "each day of the week"). */
 import { unitOf, type DateUnit } from './date-phrases.js';
 import type { Token } from './question-words.js';
+import { wordTable } from '../../core/json.js';
 
 /** A calendar unit dates are grouped by, or the day of the week. */
 export type Bucket = DateUnit | 'weekday';
@@ -12,7 +13,7 @@ export interface BucketMention {
   end: number;
 }
 
-const adjectives: Record<string, DateUnit> = {
+const adjectives = wordTable<DateUnit>({
   daily: 'day',
   weekly: 'week',
   monthly: 'month',
@@ -20,7 +21,7 @@ const adjectives: Record<string, DateUnit> = {
   yearly: 'year',
   annual: 'year',
   annually: 'year',
-};
+});
 
 /**
  * The date groupings among the words nothing else claimed (`free`): an adjective ("monthly",

@@ -1,5 +1,6 @@
 /** The phrases of a question that speak about calendar time: quarters, weekdays, calendar periods, "ago", "since the last". */
 import { wordsAt, type Token } from './question-words.js';
+import { wordTable } from '../../core/json.js';
 
 /** A calendar unit a date is truncated to, compared in, or counted in. */
 export type DateUnit = 'day' | 'week' | 'month' | 'quarter' | 'year';
@@ -42,14 +43,14 @@ export const monthNames = [
 ];
 export const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-const unitWords: Record<string, DateUnit> = {
+const unitWords = wordTable<DateUnit>({
   day: 'day',
   week: 'week',
   month: 'month',
   quarter: 'quarter',
   year: 'year',
-};
-const ordinals: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
+});
+const ordinals = wordTable<number>({ first: 1, second: 2, third: 3, fourth: 4 });
 const ordinalSuffixes = new Set(['st', 'nd', 'rd', 'th']);
 /** Words after "since (the)" that make it the latest row's date: "since the last admitted student". */
 const latestWords = [['last'], ['latest'], ['most', 'recent'], ['newest']];
@@ -191,16 +192,21 @@ function firstDay(tokens: readonly Token[], at: number): DateCue | undefined {
   return unitOf(tokens[at + 5 + the]) ? { kind: 'format', as: 'date', at, end: at + 6 + the } : undefined;
 }
 
+/** The day an ISO date token names: from that day to before the next, or undefined for no such day. */
+export function dayPeriod(t: Token): { from: string; to: string } | undefined {
+  const day = new Date(`${t.text}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return undefined;
+  return { from: t.text, to: new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10) };
+}
+
 /** A month and year ("June 2021") or an ISO day at token `at`: the first day it covers, the day after it, and where it ends. */
 function spanAt(tokens: readonly Token[], at: number): { from: string; to: string; end: number } | undefined {
   const t = tokens[at];
   const month = monthNames.indexOf(t?.text ?? '');
   if (month >= 0 && isYear(tokens[at + 1]))
     return { ...monthPeriod(month + 1, Number(tokens[at + 1].text)), end: at + 2 };
-  if (t?.kind !== 'date') return undefined;
-  const day = new Date(`${t.text}T00:00:00Z`);
-  if (Number.isNaN(day.getTime())) return undefined;
-  return { from: t.text, to: new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10), end: at + 1 };
+  const day = t?.kind === 'date' ? dayPeriod(t) : undefined;
+  return day && { ...day, end: at + 1 };
 }
 
 /** "between June 2021 and December 2021", "between 2023-01-01 and 2023-03-31": both ends included. */

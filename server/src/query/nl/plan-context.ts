@@ -1,7 +1,7 @@
 import type { ColumnRef } from './column-roles.js';
+import type { Cue, Implied } from './cues.js';
 import type { BucketMention } from './date-buckets.js';
 import { isToOne, relationshipPath, type JoinStep } from './join-paths.js';
-import type { Cue, Implied } from './question-grammar.js';
 import { fillerWords, type Token } from './question-words.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import type { Candidate, Link } from './schema-linker.js';

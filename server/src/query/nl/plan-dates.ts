@@ -1,9 +1,9 @@
 import { yearColumnOf, type ColumnRef } from './column-roles.js';
+import type { Cue } from './cues.js';
 import { namesCondition, namesColumn } from './date-names.js';
 import { dayNames, monthNames, monthsOfPeriod, openEnd, openStart } from './date-phrases.js';
 import { agoCondition, calendarCondition, recentCondition, weekdayCondition, yearsAgoCondition } from './date-sql.js';
 import type { CueOf, PlanContext } from './plan-context.js';
-import type { Cue } from './question-grammar.js';
 import { sqlLiteral } from '../../core/sql-text.js';
 
 /**

@@ -1,8 +1,8 @@
 import { aggregateNames, amountMeasure, type ColumnRef } from './column-roles.js';
+import type { Aggregate } from './cues.js';
 import { daysSince } from './date-sql.js';
 import type { CueOf, PlanContext, Resolved } from './plan-context.js';
 import { dateColumn } from './plan-dates.js';
-import type { Aggregate } from './question-grammar.js';
 
 /** "average", "total", "how many" ... */
 export type AggregateCue = CueOf<'aggregate'>;

@@ -2,7 +2,6 @@ import {
   aggregateNames,
   columnSql,
   defaultMeasure,
-  groupedColumn,
   keyColumn,
   labelColumn,
   tallyColumn,
@@ -14,7 +13,14 @@ import type { CountCondition, CueOf, PlanContext, Resolved } from './plan-contex
 import type { AggregateCue, Measure, SuperlativeCue } from './plan-measures.js';
 import type { PlannedQuery } from './plan-parts.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
+import type { Candidate } from './schema-linker.js';
 import { sqlIdent } from '../../core/sql-text.js';
+
+/** The column a "for each" names: the column itself, or the key (else the label) of a table. */
+function groupedColumn(chosen: Candidate): ColumnRef {
+  if (chosen.kind !== 'table') return { table: chosen.table, column: chosen.column };
+  return { table: chosen.table, column: keyColumn(chosen.table) ?? labelColumn(chosen.table) };
+}
 
 /** What the question asks for, decided (question-plan.ts) before any SQL is written. */
 export interface QueryShape {

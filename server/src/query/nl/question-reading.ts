@@ -1,10 +1,11 @@
 import { isFlagColumn } from './column-roles.js';
 import { readBuckets } from './date-buckets.js';
+import type { Cue } from './cues.js';
 import { linkDateSpan } from './date-spans.js';
 import { resolveLinks } from './link-resolution.js';
 import { PlanContext, type Equality } from './plan-context.js';
 import { linkQuotedValues, quotedSpans, type QuotedSpan } from './quoted-values.js';
-import { readCues, type Cue } from './question-grammar.js';
+import { readCues } from './question-grammar.js';
 import { fillerWords, tokenize, type Token } from './question-words.js';
 import type { SchemaColumn, SchemaContext } from './schema-context.js';
 import type { Link, SchemaIndex } from './schema-linker.js';

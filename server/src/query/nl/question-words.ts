@@ -1,3 +1,4 @@
+import { wordTable } from '../../core/json.js';
 /** Words of a question: tokens, their base forms, and the words that carry no meaning of their own. */
 
 export interface Token {
@@ -21,7 +22,7 @@ export function lemmaOf(word: string): string {
 }
 
 /** Small numbers written as words ("more than one") read as numbers. */
-const numberWords: Record<string, string> = {
+const numberWords = wordTable<string>({
   one: '1',
   two: '2',
   three: '3',
@@ -32,10 +33,10 @@ const numberWords: Record<string, string> = {
   eight: '8',
   nine: '9',
   ten: '10',
-};
+});
 
 /** Comparison symbols ("rating > 4.5") are words of the grammar; "!=" and "<>" read as "not", which is refused. */
-const symbolWords: Record<string, string> = {
+const symbolWords = wordTable<string>({
   '>=': '>=',
   '<=': '<=',
   '>': '>',
@@ -44,7 +45,7 @@ const symbolWords: Record<string, string> = {
   '==': '=',
   '!=': 'not',
   '<>': 'not',
-};
+});
 
 const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?|<>|[<>!=]=|[<>=]/gu;
 

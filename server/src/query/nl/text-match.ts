@@ -2,6 +2,7 @@
 import type { QuotedSpan } from './quoted-values.js';
 import type { Token } from './question-words.js';
 import { sqlLiteral } from '../../core/sql-text.js';
+import { wordTable } from '../../core/json.js';
 
 export type TextMatchMode = 'prefix' | 'suffix' | 'contains';
 
@@ -19,7 +20,7 @@ export interface TextMatch {
   columnAt?: number;
 }
 
-const verbs: Record<string, TextMatchMode> = {
+const verbs = wordTable<TextMatchMode>({
   start: 'prefix',
   starts: 'prefix',
   starting: 'prefix',
@@ -32,7 +33,7 @@ const verbs: Record<string, TextMatchMode> = {
   contain: 'contains',
   contains: 'contains',
   containing: 'contains',
-};
+});
 /** Words naming what the literal is: "the letter", "the word", "the prefix". */
 const kindWords = new Set([
   'letter',

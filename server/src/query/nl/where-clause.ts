@@ -56,6 +56,7 @@ export class WhereClause {
   /** Fills in the column references once the joins have given each table its alias. */
   resolve(aliases: ReadonlyMap<SchemaTable, string>): void {
     const resolved = (text: string): string =>
+      // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders {@link ref} writes
       text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => {
         const ref = this.refs[Number(i)];
         return columnSql(ref.column, aliases.get(ref.table));
