@@ -56,16 +56,35 @@ def load_router(path, module_name):
 
 
 def build_app(router, prefix):
+    """The handler's router in an app whose error bodies carry the gateway's codes (docs/errors.md)."""
     from fastapi import FastAPI, Request
-    from fastapi.responses import JSONResponse
+    from fastapi.encoders import jsonable_encoder
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse, Response
+    from starlette.exceptions import HTTPException
 
     app = FastAPI(openapi_url="/openapi.json", docs_url=None, redoc_url=None)
     app.include_router(router, prefix=prefix)
 
+    @app.exception_handler(HTTPException)
+    async def http_exception(request: Request, error: HTTPException):
+        headers = getattr(error, "headers", None)
+        # As FastAPI's own handler: these statuses carry no body.
+        if error.status_code < 200 or error.status_code in (204, 304):
+            return Response(status_code=error.status_code, headers=headers)
+        content = {"detail": error.detail, "code": "HANDLER_HTTP_EXCEPTION"}
+        return JSONResponse(status_code=error.status_code, content=content, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError):
+        # FastAPI's 422 body (`detail` lists the errors), plus the code.
+        content = {"detail": jsonable_encoder(error.errors()), "code": "HANDLER_VALIDATION_FAILED"}
+        return JSONResponse(status_code=422, content=content)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, error: Exception):
         traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
-        return JSONResponse(status_code=500, content={"detail": "Internal error"})
+        return JSONResponse(status_code=500, content={"detail": "Internal error", "code": "INTERNAL"})
 
     return app
 

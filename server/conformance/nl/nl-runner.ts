@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { HttpError } from '../../src/core/errors.js';
+import { NotUnderstood } from '../../src/core/domain-errors.js';
 import { NaturalLanguageService } from '../../src/query/nl/natural-language-service.js';
 import { loadNlSettings } from '../../src/query/nl/nl-settings.js';
 import { QueryService } from '../../src/query/query-service.js';
@@ -124,7 +124,7 @@ async function runDatabase(
         });
       } catch (error) {
         const ms = performance.now() - started;
-        const refused = error instanceof HttpError && error.status === 422;
+        const refused = error instanceof NotUnderstood;
         const goldRuns = (await goldRows(connection, item)) !== undefined;
         outcomes.push({
           item,

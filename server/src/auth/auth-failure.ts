@@ -1,4 +1,4 @@
-import { HttpError, httpError, type ErrorCode } from '../core/errors.js';
+import { HttpError, httpError, type FixedStatusCode } from '../core/errors.js';
 
 /** The `error` attribute of a Bearer challenge (RFC 6750 §3.1). */
 export type BearerError = 'invalid_request' | 'invalid_token';
@@ -14,13 +14,17 @@ export class AuthFailure extends HttpError {
     /** Seconds the client should wait before it tries again (`Retry-After`). */
     readonly retryAfterS?: number,
   ) {
-    super(error.status, error.detail, error.code);
+    super(error.status, error.detail, error.code, error.extra);
     this.name = 'AuthFailure';
   }
 }
 
 /** Builds the catalogued failure `code` with `args`, marked with a Bearer challenge error when given. */
-export function authFailure(code: ErrorCode, args: readonly unknown[] = [], bearerError?: BearerError): AuthFailure {
+export function authFailure(
+  code: FixedStatusCode,
+  args: readonly unknown[] = [],
+  bearerError?: BearerError,
+): AuthFailure {
   return new AuthFailure(httpError(code, args), bearerError);
 }
 

@@ -91,7 +91,7 @@ describe('df_basic with AUTH_USERS_FILE', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.body).toBe(wrong.body);
     expect(unknown.headers['www-authenticate']).toEqual(wrong.headers['www-authenticate']);
-    expect(unknown.json()).toEqual({ detail: 'Invalid username or password' });
+    expect(unknown.json()).toEqual({ detail: 'Invalid username or password', code: 'AUTH_BAD_CREDENTIALS' });
   });
 
   it('hostile: missing Basic credentials', async () => {
@@ -172,7 +172,10 @@ describe('df_basic with the identity provider password grant', () => {
     try {
       const slow = await whoami(basic('dave:x'));
       expect(slow.statusCode).toBe(504);
-      expect(slow.json()).toEqual({ detail: 'The identity provider did not answer within 300 ms' });
+      expect(slow.json()).toEqual({
+        detail: 'The identity provider did not answer within 300 ms',
+        code: 'IDP_TIMEOUT',
+      });
     } finally {
       platform.misbehaviour = 'none';
     }

@@ -87,7 +87,10 @@ describe('df_bearer_jwt with the platform issuer', () => {
   it('hostile: no credentials get 401 with a challenge for each scheme', async () => {
     const response = await whoami();
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ detail: expect.stringContaining('Authentication is required') });
+    expect(response.json()).toEqual({
+      detail: expect.stringContaining('Authentication is required'),
+      code: 'AUTH_REQUIRED',
+    });
     expect(response.headers['www-authenticate']).toEqual([
       'Basic realm="adaptive-gateway", charset="UTF-8"',
       'Bearer realm="adaptive-gateway"',

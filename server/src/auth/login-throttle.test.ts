@@ -75,6 +75,7 @@ describe('Basic logins under a burst of wrong passwords', () => {
     const refused = answers.find((a) => a.statusCode === 429)!;
     expect(refused.json()).toEqual({
       detail: 'Too many failed logins for this user name or from 10.0.0.1; retry in 10 s',
+      code: 'LOGIN_THROTTLED',
     });
     expect(refused.headers['retry-after']).toBe('10');
     // The right password of the throttled user waits too; another user from another address does not.

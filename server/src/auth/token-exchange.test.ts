@@ -166,7 +166,10 @@ describe('token exchange with a trusted provider', () => {
     try {
       const response = await call(await partnerToken());
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ detail: 'Invalid bearer token: the identity provider refused to exchange it' });
+      expect(response.json()).toEqual({
+        detail: 'Invalid bearer token: the identity provider refused to exchange it',
+        code: 'AUTH_INVALID_TOKEN',
+      });
       expect(response.headers['www-authenticate']).toContain('Bearer realm="adaptive-gateway", error="invalid_token"');
     } finally {
       platform.exchangeTrust.set(external.issuer, external);
@@ -179,6 +182,7 @@ describe('token exchange with a trusted provider', () => {
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({
       detail: "The identity provider could not be used: it refused the gateway's client",
+      code: 'IDP_BAD_GATEWAY',
     });
   });
 
@@ -187,7 +191,10 @@ describe('token exchange with a trusted provider', () => {
     try {
       const response = await call(await partnerToken());
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ detail: 'The identity provider does not allow this token to be exchanged' });
+      expect(response.json()).toEqual({
+        detail: 'The identity provider does not allow this token to be exchanged',
+        code: 'AUTH_FORBIDDEN',
+      });
     } finally {
       platform.exchangeClients.add(gatewayClient.clientId);
     }
@@ -200,6 +207,7 @@ describe('token exchange with a trusted provider', () => {
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({
       detail: 'The identity provider could not be used: it answered with an unexpected body',
+      code: 'IDP_BAD_GATEWAY',
     });
   });
 
@@ -214,7 +222,10 @@ describe('token exchange with a trusted provider', () => {
     platform.misbehaviour = 'hang';
     const response = await call(token);
     expect(response.statusCode).toBe(504);
-    expect(response.json()).toEqual({ detail: 'The identity provider did not answer within 500 ms' });
+    expect(response.json()).toEqual({
+      detail: 'The identity provider did not answer within 500 ms',
+      code: 'IDP_TIMEOUT',
+    });
   });
 
   it('hostile: the identity provider being down is 502, and the next request works once it is back', async () => {
@@ -223,7 +234,10 @@ describe('token exchange with a trusted provider', () => {
     try {
       const response = await call(token);
       expect(response.statusCode).toBe(502);
-      expect(response.json()).toEqual({ detail: 'The identity provider could not be used: it cannot be reached' });
+      expect(response.json()).toEqual({
+        detail: 'The identity provider could not be used: it cannot be reached',
+        code: 'IDP_BAD_GATEWAY',
+      });
     } finally {
       await platform.start();
     }

@@ -40,7 +40,7 @@ function raw(parts: (string | Buffer)[], pauseMs = 0): Promise<{ status: number;
   });
 }
 
-describe('errors raised before routing are {detail} with the right status', () => {
+describe('errors raised before routing are {detail, code} with the right status', () => {
   // Each fault ends one connection only: other clients are served right after it.
   afterEach(async () => {
     expect((await fetch(`http://127.0.0.1:${port}/api/adaptive/actuator/health/liveness`)).status).toBe(200);
@@ -53,7 +53,10 @@ describe('errors raised before routing are {detail} with the right status', () =
     expect(other.status).toBe(200);
     const answer = await slow;
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toEqual({ detail: `Request took longer than ${requestTimeoutMs} ms` });
+    expect(JSON.parse(answer.body)).toEqual({
+      detail: `Request took longer than ${requestTimeoutMs} ms`,
+      code: 'REQUEST_TIMEOUT',
+    });
     expect(answer.headers.toLowerCase()).toContain('content-type: application/json');
     // The issue's bound: within the timeout plus the server's checking interval and a second.
     expect(Date.now() - started).toBeLessThan(requestTimeoutMs * 2 + 1000);
@@ -62,7 +65,10 @@ describe('errors raised before routing are {detail} with the right status', () =
   it('431 for headers over the limit', async () => {
     const answer = await raw([`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
     expect(answer.status).toBe(431);
-    expect(JSON.parse(answer.body)).toEqual({ detail: 'Request headers are larger than the limit of 16384 bytes' });
+    expect(JSON.parse(answer.body)).toEqual({
+      detail: 'Request headers are larger than the limit of 16384 bytes',
+      code: 'HEADERS_TOO_LARGE',
+    });
   });
 
   it('400 naming the fault for Content-Length with Transfer-Encoding', async () => {
@@ -72,6 +78,7 @@ describe('errors raised before routing are {detail} with the right status', () =
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
       detail: 'Malformed HTTP request: its Transfer-Encoding is not valid or comes with a Content-Length',
+      code: 'MALFORMED_REQUEST',
     });
   });
 
@@ -88,10 +95,11 @@ describe('errors raised before routing are {detail} with the right status', () =
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       detail: 'The request path is not a valid URL: it holds an invalid percent-encoding or one that is not UTF-8',
+      code: 'BAD_URL',
     });
   });
 
-  it('400 {detail, errors} for a JSON body that does not parse, like every other invalid body', async () => {
+  it('400 {detail, code, errors} for a JSON body that does not parse, like every other invalid body', async () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/v1/query/sql',
@@ -101,6 +109,7 @@ describe('errors raised before routing are {detail} with the right status', () =
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       detail: expect.stringMatching(/^Request validation failed: body is not valid JSON/),
+      code: 'VALIDATION_FAILED',
       errors: [{ in: 'body', name: '', message: expect.any(String) }],
     });
   });

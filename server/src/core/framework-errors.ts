@@ -1,12 +1,13 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError } from 'fastify';
-import { HttpError, httpError } from './errors.js';
+import { httpError, httpErrorWithStatus, type HttpError } from './errors.js';
 
 /**
- * The catalogued `{detail}` error for an error Fastify raised around a route rather than our code:
- * a body over its route's limit (`bodyLimit`, the limit that really applied), a path that is not a
- * valid URL, an unparsable body, a schema validation failure. Server faults are INTERNAL.
+ * The catalogued error for an error Fastify raised around a route rather than our code: a body over
+ * its route's limit (`bodyLimit`, the limit that really applied), a path that is not a valid URL, an
+ * unparsable body, a schema validation failure (BAD_REQUEST, Fastify's words), any other refusal
+ * (REQUEST_REFUSED with Fastify's status and words). Server faults are INTERNAL.
  */
 export function frameworkError(error: FastifyError, bodyLimit: number): HttpError {
   const status = error.statusCode ?? 500;
@@ -14,8 +15,6 @@ export function frameworkError(error: FastifyError, bodyLimit: number): HttpErro
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', [bodyLimit]);
   if (error.code === 'FST_ERR_BAD_URL')
     return httpError('BAD_URL', ['it holds an invalid percent-encoding or one that is not UTF-8']);
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new HttpError(415, error.message, 'UNSUPPORTED_MEDIA_TYPE');
   if (
     status === 400 &&
     (error instanceof SyntaxError ||
@@ -26,7 +25,8 @@ export function frameworkError(error: FastifyError, bodyLimit: number): HttpErro
     const message = `is not valid JSON (${error.message})`;
     return httpError('VALIDATION_FAILED', [`body ${message}`], { errors: [{ in: 'body', name: '', message }] });
   }
-  return new HttpError(status, error.message, status === 400 ? 'BAD_REQUEST' : error.code);
+  if (status === 400) return httpError('BAD_REQUEST', [error.message]);
+  return httpErrorWithStatus('REQUEST_REFUSED', status, [error.message]);
 }
 
 /** Node's parser errors (`HPE_*`) and their wording for a client. */
@@ -53,7 +53,7 @@ export function connectionError(
 
 /**
  * Fastify's `clientErrorHandler`: answers an error Node found before any request existed (a slow
- * client, oversized headers, a request that does not parse) with the same `{detail}` body as every
+ * client, oversized headers, a request that does not parse) with the same `{detail, code}` body as every
  * other error, then closes the connection, whose state is unknown.
  */
 export function clientErrorHandler(limits: {

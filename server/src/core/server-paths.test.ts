@@ -33,6 +33,7 @@ describe('query answers name no server folder', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       detail: `${name} shows the server's own settings and files and is not available in queries`,
+      code: 'QUERY_INVALID',
     });
   });
 

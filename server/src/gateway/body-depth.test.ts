@@ -88,7 +88,10 @@ describe('a generated route with a deeply nested body', () => {
       server.app.inject('/api/adaptive/deep/books'),
     ]);
     expect(deep.statusCode).toBe(400);
-    expect(deep.json()).toEqual({ detail: `Request body is nested deeper than ${freeFormDepth} levels` });
+    expect(deep.json()).toEqual({
+      detail: `Request body is nested deeper than ${freeFormDepth} levels`,
+      code: 'BODY_TOO_DEEP',
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([{ id: 1 }]);
   });

@@ -146,13 +146,17 @@ describe('generated routes', () => {
     expect((await get('/api/adaptive/shop/items/stats')).json()).toEqual({ kind: 'stats' });
   });
 
-  it('answers 404 and 405 with {detail}', async () => {
+  it('answers 404 and 405 with {detail, code}', async () => {
     const notFound = await get('/api/adaptive/shop/nothing');
     expect(notFound.statusCode).toBe(404);
-    expect(notFound.json()).toEqual({ detail: 'No route for GET /api/adaptive/shop/nothing' });
+    expect(notFound.json()).toEqual({ detail: 'No route for GET /api/adaptive/shop/nothing', code: 'NOT_FOUND' });
     const notAllowed = await app.inject({ method: 'DELETE', url: '/api/adaptive/shop/items' });
     expect(notAllowed.statusCode).toBe(405);
     expect(notAllowed.headers.allow).toBe('GET, POST');
+    expect(notAllowed.json()).toEqual({
+      detail: 'Method DELETE is not allowed on /api/adaptive/shop/items',
+      code: 'METHOD_NOT_ALLOWED',
+    });
   });
 });
 
@@ -204,6 +208,7 @@ describe('request validation', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({
       detail: expect.stringMatching(/^Request validation failed: body is not valid JSON \(/),
+      code: 'VALIDATION_FAILED',
       errors: [{ in: 'body', name: '', message: expect.stringMatching(/^is not valid JSON/) }],
     });
     expect(malformed.body).not.toMatch(/at .*\.js/);
@@ -333,7 +338,10 @@ describe('CORS, body limit and slow clients', () => {
         payload: { name: 'x'.repeat(200) },
       });
       expect(response.statusCode).toBe(413);
-      expect(response.json()).toEqual({ detail: 'Request body is larger than the limit of 100 bytes' });
+      expect(response.json()).toEqual({
+        detail: 'Request body is larger than the limit of 100 bytes',
+        code: 'BODY_TOO_LARGE',
+      });
     } finally {
       await small.close();
     }

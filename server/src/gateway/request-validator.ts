@@ -189,7 +189,7 @@ export function toIssues(location: ValidationIssue['in'], errors: ErrorObject[])
   return issues;
 }
 
-/** The 400 answer for validation issues: `{detail, errors:[{in, name, message}]}`. */
+/** The 400 answer for validation issues: `{detail, code, errors:[{in, name, message}]}`. */
 export function validationError(issues: ValidationIssue[]) {
   const summary = issues.map((i) => `${i.in}${i.name ? ` ${i.name}` : ''} ${i.message}`).join('; ');
   return httpError('VALIDATION_FAILED', [summary], { errors: issues });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { httpError } from '../core/errors.js';
 
 const assetDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -63,7 +64,7 @@ export function registerSwaggerUi(app: FastifyInstance, prefix: string): void {
   );
   app.get<{ Params: { asset: string } }>(`${prefix}/swagger-ui/:asset`, (request, reply) => {
     const type = Object.hasOwn(assets, request.params.asset) ? assets[request.params.asset] : undefined;
-    if (!type) return reply.code(404).send({ detail: `No Swagger UI asset ${request.params.asset}` });
+    if (!type) return reply.code(404).send(httpError('SWAGGER_UI_ASSET_NOT_FOUND', [request.params.asset]).body());
     reply.header('cache-control', 'public, max-age=3600');
     return reply.type(type).send(fs.createReadStream(path.join(assetDir, request.params.asset)));
   });

@@ -1,14 +1,19 @@
-import { HttpError } from '../core/errors.js';
+import { chosenStatusRange, HttpError } from '../core/errors.js';
 
 /**
- * An error a handler throws to answer with an HTTP error status and the body `{detail}`.
+ * An error a handler throws to answer with an HTTP error status and the body
+ * `{"detail": detail, "code": "HANDLER_HTTP_EXCEPTION"}`.
  *
  * ```ts
  * throw new HTTPException(404, `Book ${params.bookId} not found`);
  * ```
  *
- * Any other error thrown by a handler becomes `500 {"detail": "Internal error"}`; its stack is logged,
- * never sent.
+ * Any other error thrown by a handler becomes `500 {"detail": "Internal error", "code": "INTERNAL"}`;
+ * its stack is logged, never sent.
+ *
+ * The SDK's name for the server's internal `HttpError` (FastAPI and Hono call it `HTTPException`): the
+ * one kind of it whose status the caller picks, and whose code is always `HANDLER_HTTP_EXCEPTION`, so a
+ * client can tell a handler's own refusal from the gateway's (docs/errors.md).
  */
 export class HTTPException extends HttpError {
   /**
@@ -17,10 +22,11 @@ export class HTTPException extends HttpError {
    * @throws RangeError when `status` is not an integer from 400 to 599
    */
   constructor(status: number, detail: string) {
-    if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`HTTPException status must be an integer from 400 to 599, got ${status}`);
+    const { min, max } = chosenStatusRange;
+    if (!Number.isInteger(status) || status < min || status > max) {
+      throw new RangeError(`HTTPException status must be an integer from ${min} to ${max}, got ${status}`);
     }
-    super(status, String(detail), 'HTTP_EXCEPTION');
+    super(status, String(detail), 'HANDLER_HTTP_EXCEPTION');
     this.name = 'HTTPException';
   }
 }

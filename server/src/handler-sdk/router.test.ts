@@ -81,12 +81,12 @@ describe('Router', () => {
 });
 
 describe('HTTPException', () => {
-  it('is an HttpError with status and {detail} body', () => {
+  it('is an HttpError with status and {detail, code} body', () => {
     const error = new HTTPException(404, 'Book 9 not found');
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toBeInstanceOf(Error);
     expect(error.status).toBe(404);
-    expect(error.body()).toEqual({ detail: 'Book 9 not found' });
+    expect(error.body()).toEqual({ detail: 'Book 9 not found', code: 'HANDLER_HTTP_EXCEPTION' });
     expect(error.name).toBe('HTTPException');
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.js';
+import { httpError } from '../core/errors.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import { evaluate, httpStatusOf } from './aggregate.js';
 import type { HealthNode } from '../contract/index.js';
@@ -17,7 +17,7 @@ function subtree(root: Record<string, Contributor>, names: string[]): Contributo
   let node: Contributor = { components: root };
   for (const name of names) {
     const next = node.components && Object.hasOwn(node.components, name) ? node.components[name] : undefined;
-    if (!next) throw new HttpError(404, `No health component ${names.join('/')}`, 'NOT_FOUND');
+    if (!next) throw httpError('HEALTH_COMPONENT_NOT_FOUND', [names.join('/')]);
     node = next;
   }
   return node;

@@ -10,7 +10,8 @@ import Fastify, {
 } from 'fastify';
 import { isAuthenticated, registerAuthentication } from '../auth/auth-plugin.js';
 import type { Config } from '../core/config.js';
-import { HttpError, httpError } from '../core/errors.js';
+import { httpError, type HttpError } from '../core/errors.js';
+import { toHttpError } from '../core/domain-errors.js';
 import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
 import { serverPathScrubber } from '../core/server-paths.js';
@@ -84,7 +85,7 @@ function manageLifecycle(
   trackConnections(app.server);
   app.addHook('preClose', async () => {
     gateway.drain(drainMs);
-    // A request that arrives once closing has begun gets a {detail} 503 like every other error.
+    // A request that arrives once closing has begun gets a {detail, code} 503 like every other error.
     refuseNewRequests(app.server);
     // Keep-alive connections that finish a request after close() started would otherwise stay open
     // until their keep-alive timeout and hold the shutdown.
@@ -137,7 +138,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
     },
     return503OnClosing: true,
-    // Errors found before a request reaches a route get the same {detail} bodies as the rest.
+    // Errors found before a request reaches a route get the same {detail, code} bodies as the rest.
     clientErrorHandler: clientErrorHandler({
       requestTimeoutMs: config.requestTimeoutMs,
       maxHeaderSize: http.maxHeaderSize,
@@ -154,8 +155,10 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const scrub = serverPathScrubber({ '<workspace>': config.workspace, '<data>': config.dataDir });
   const answer = (reply: FastifyReply, error: HttpError) =>
     reply.code(error.status).send({ ...error.body(), detail: scrub(error.detail) });
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return answer(reply, error);
+  // The one error handler: catalogued errors and domain errors as their code, Fastify's own by theirs.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = toHttpError(error);
+    if (known) return answer(reply, known);
     if ((error.statusCode ?? 500) >= 500)
       logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
     return answer(reply, frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit));

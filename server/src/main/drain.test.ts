@@ -67,7 +67,7 @@ describe('drainAndClose', () => {
 });
 
 describe('refuseNewRequests', () => {
-  it('answers every later request 503 {detail} with Connection: close instead of the application', async () => {
+  it('answers every later request 503 {detail, code} with Connection: close instead of the application', async () => {
     const server = http.createServer((_request, response) => response.end('application'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -76,7 +76,10 @@ describe('refuseNewRequests', () => {
       const response = await fetch(`http://127.0.0.1:${port}/anything`);
       expect(response.status).toBe(503);
       expect(response.headers.get('connection')).toBe('close');
-      expect(await response.json()).toEqual({ detail: 'The server is shutting down; send the request again' });
+      expect(await response.json()).toEqual({
+        detail: 'The server is shutting down; send the request again',
+        code: 'SHUTTING_DOWN',
+      });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -49,7 +49,7 @@ export async function drainAndClose(app: FastifyInstance, drainMs: number): Prom
 }
 
 /**
- * From now on answers every new request itself, 503 `{detail}` with `Connection: close`, instead of
+ * From now on answers every new request itself, 503 `{detail, code}` with `Connection: close`, instead of
  * handing it to Fastify (whose own 503 while closing has another body): for the server's last moments,
  * while `app.close()` finishes the requests in flight, which Fastify already has.
  */

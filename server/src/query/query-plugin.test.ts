@@ -83,7 +83,7 @@ describe('/api/v1/query', () => {
     expect(events.tables.map((t) => t.name)).toEqual(['clicks']);
     const unknown = await app.inject({ method: 'GET', url: `${base}/sources/nothing/tables` });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ detail: 'Unknown source "nothing"' });
+    expect(unknown.json()).toEqual({ detail: 'Unknown source "nothing"', code: 'QUERY_SOURCE_NOT_FOUND' });
   });
 
   it('runs SQL and answers in the unified shape', async () => {
@@ -104,24 +104,24 @@ describe('/api/v1/query', () => {
   });
 
   it.each([
-    ['a missing query', { nope: 1 }, 400],
-    ['a query that is not a string', { query: 42 }, 400],
-    ['a syntax error', { query: 'SELECT FROM WHERE' }, 400],
-    ['a write', { query: 'DROP TABLE shop.orders' }, 400],
-    ['an unknown source', { query: 'SELECT * FROM nowhere.t' }, 404],
-    ['an unknown table', { query: 'SELECT * FROM shop.nothing' }, 404],
-    ['an unknown column', { query: 'SELECT nope FROM shop.orders' }, 400],
-    ['a division by zero cast error', { query: "SELECT 'x'::INTEGER" }, 400],
-    ['an oversized query', { query: `SELECT 1 ${'-- padding\n'.repeat(300)}` }, 413],
-  ])('answers %s with %i and a {detail} body', async (_what, payload, status) => {
+    ['a missing query', { nope: 1 }, 400, 'BAD_REQUEST'],
+    ['a query that is not a string', { query: 42 }, 400, 'NOT_A_STRING'],
+    ['a syntax error', { query: 'SELECT FROM WHERE' }, 400, 'QUERY_INVALID'],
+    ['a write', { query: 'DROP TABLE shop.orders' }, 400, 'QUERY_INVALID'],
+    ['an unknown source', { query: 'SELECT * FROM nowhere.t' }, 404, 'QUERY_UNKNOWN_TABLE'],
+    ['an unknown table', { query: 'SELECT * FROM shop.nothing' }, 404, 'QUERY_UNKNOWN_TABLE'],
+    ['an unknown column', { query: 'SELECT nope FROM shop.orders' }, 400, 'QUERY_INVALID'],
+    ['a division by zero cast error', { query: "SELECT 'x'::INTEGER" }, 400, 'QUERY_INVALID'],
+    ['an oversized query', { query: `SELECT 1 ${'-- padding\n'.repeat(300)}` }, 413, 'QUERY_TOO_LARGE'],
+  ])('answers %s with %i and a {detail, code} body', async (_what, payload, status, code) => {
     const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload });
     expect(response.statusCode).toBe(status);
-    expect(typeof response.json().detail).toBe('string');
+    expect(response.json()).toMatchObject({ detail: expect.any(String), code });
   });
 
   it('gives a syntax error position', async () => {
     const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT 1 +' } });
-    expect(response.json()).toMatchObject({ line: 1, column: 11, position: 10 });
+    expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 1, column: 11, position: 10 });
   });
 
   it('runs an async query: 202, status, paged results', async () => {
@@ -164,8 +164,12 @@ describe('/api/v1/query', () => {
     ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
+      expect(response.json().code, url).toBe('QUERY_JOB_NOT_FOUND');
     }
-    expect((await app.inject({ method: 'GET', url: `${base}/nothing-here` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `${base}/nothing-here` })).json()).toEqual({
+      detail: `No query endpoint GET ${base}/nothing-here`,
+      code: 'QUERY_NOT_FOUND',
+    });
   });
 
   it('answers 409 before completion, cancels a running job, and bounds the queue', async () => {
@@ -174,7 +178,7 @@ describe('/api/v1/query', () => {
     }>();
     const early = await app.inject({ method: 'GET', url: `${base}/async/${first.query_id}/results` });
     expect(early.statusCode).toBe(409);
-    expect(early.json()).toMatchObject({ status: 'RUNNING' });
+    expect(early.json()).toMatchObject({ code: 'QUERY_NOT_COMPLETED', status: 'RUNNING' });
     await waitStarted(app, first.query_id);
     // One worker busy, one job waiting: the queue (max_queued 1) is full.
     const second = (await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } })).json<{
@@ -182,6 +186,10 @@ describe('/api/v1/query', () => {
     }>();
     const third = await app.inject({ method: 'POST', url: `${base}/async`, payload: { query: slowQuery } });
     expect(third.statusCode).toBe(503);
+    expect(third.json()).toEqual({
+      detail: '1 async queries are already waiting; try again later',
+      code: 'QUERY_BUSY',
+    });
 
     const cancelled = await app.inject({ method: 'DELETE', url: `${base}/async/${first.query_id}` });
     expect(cancelled.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './deadline.js';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
-import { queryErrors } from './query-errors.js';
+import { httpError } from '../core/errors.js';
 import { QueryService } from './query-service.js';
 import type { QueryWorkspace } from './query-workspace.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
@@ -63,7 +63,7 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.get('/sources', async (): Promise<SourceList> => ({ sources: service.catalog.summaries() }));
   app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request): Promise<SourceTables> => {
     const source = service.catalog.get(request.params.name);
-    if (!source) throw queryErrors.notFound(`Unknown source "${request.params.name}"`);
+    if (!source) throw httpError('QUERY_SOURCE_NOT_FOUND', [request.params.name]);
     // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
     const { timeoutMs } = setup.limits;
     try {
@@ -72,14 +72,10 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
         tables: await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline)),
       };
     } catch (error) {
-      if (error instanceof QueryTimeout)
-        throw queryErrors.timeout(
-          timeoutMs,
-          `Source "${source.definition.name}" did not list its tables within ${timeoutMs} ms`,
-        );
-      throw queryErrors.sourceUnavailable(
+      if (error instanceof QueryTimeout) throw httpError('QUERY_SOURCE_TIMEOUT', [source.definition.name, timeoutMs]);
+      throw httpError('QUERY_SOURCE_UNAVAILABLE', [
         `Source "${source.definition.name}" did not list its tables: ${(error as Error).message}`,
-      );
+      ]);
     }
   });
 
@@ -132,6 +128,6 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
 
   // Any other path under the prefix: the service's own 404 body.
   app.all('/*', async (request) => {
-    throw queryErrors.notFound(`No query endpoint ${request.method} ${request.url.split('?')[0]}`);
+    throw httpError('QUERY_NOT_FOUND', [request.method, request.url.split('?')[0]]);
   });
 }

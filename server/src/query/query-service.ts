@@ -7,7 +7,7 @@ import { localJobStore, type JobStoreSettings } from '../core/config.js';
 import { analyseQuery } from './engine/sql-analysis.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
 import { openJobStore } from './jobs/open-job-store.js';
-import { queryErrors } from './query-errors.js';
+import { UnknownTable } from '../core/domain-errors.js';
 import { SourceCatalog } from './source-catalog.js';
 import type { QuerySetup } from './sources.js';
 
@@ -69,14 +69,13 @@ export class QueryService {
       const source = this.catalog.get(ref.source);
       if (!source) {
         const known = this.catalog.list().map((s) => s.definition.name);
-        throw queryErrors.notFound(
+        throw new UnknownTable(
           `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
         );
       }
       if (this.setup.engine !== 'duckdb') continue;
       const info = await source.connector.describeTable(ref.table, deadline).catch(() => null);
-      if (info === undefined)
-        throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
+      if (info === undefined) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
     }
   }
 

@@ -43,6 +43,7 @@ describe('result byte limit (limits.max_result_bytes)', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({
       detail: 'One row of the result is larger than the result limit of 4096 bytes (limits.max_result_bytes)',
+      code: 'RESULT_TOO_LARGE',
     });
   });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { routeAreas } from '../core/routes.js';
+import { httpError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
 
 /** Where the workbench UI is served. */
@@ -64,9 +65,7 @@ export function serveRenderer(app: FastifyInstance, rendererDir: string): void {
 
   app.get(`${workbenchUiPrefix}/`, (_request, reply) => {
     const index = path.join(root, 'index.html');
-    if (!fs.existsSync(index)) {
-      return reply.code(503).send({ detail: `The workbench UI is not built (no ${index}): run npm run build` });
-    }
+    if (!fs.existsSync(index)) return reply.code(503).send(httpError('WB_UI_NOT_BUILT', [index]).body());
     reply.header('content-security-policy', contentSecurityPolicy);
     // The page URL carries the token: never send it on as a referrer.
     reply.header('referrer-policy', 'no-referrer');
@@ -81,9 +80,8 @@ export function serveRenderer(app: FastifyInstance, rendererDir: string): void {
     const plain =
       segments.every((s) => s !== '' && !s.startsWith('.')) && !relative.includes('\\') && !relative.includes('\0');
     const stat = plain && file.startsWith(root + path.sep) ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-    if (!stat?.isFile() || !fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep)) {
-      return reply.code(404).send({ detail: `No workbench file ${relative}` });
-    }
+    if (!stat?.isFile() || !fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep))
+      return reply.code(404).send(httpError('WB_UI_FILE_NOT_FOUND', [relative]).body());
     return sendFile(reply, file, segments[0] === 'assets');
   });
 }

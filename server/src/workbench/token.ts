@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.js';
+import { httpError } from '../core/errors.js';
 
 /** The header that carries the workbench token on every call of the workspace API. */
 export const tokenHeader = 'x-workbench-token';
@@ -28,13 +28,7 @@ export function tokenCheck(
     const header = request.headers[tokenHeader];
     const fromQuery = options.allowQuery ? (request.query as Record<string, unknown> | undefined)?.token : undefined;
     const given = typeof header === 'string' ? header : typeof fromQuery === 'string' ? fromQuery : undefined;
-    if (given === undefined)
-      throw new HttpError(401, `The workbench token is missing: send it in the ${tokenHeader} header`, 'UNAUTHORIZED');
-    if (!sameToken(given, token))
-      throw new HttpError(
-        401,
-        'The workbench token is wrong (it changes every time the server starts)',
-        'UNAUTHORIZED',
-      );
+    if (given === undefined) throw httpError('WB_TOKEN_MISSING', [tokenHeader]);
+    if (!sameToken(given, token)) throw httpError('WB_TOKEN_WRONG');
   };
 }

@@ -96,7 +96,10 @@ describe('workbench token', () => {
   it('refuses calls without the token or with a wrong one', async () => {
     const missing = await server.inject({ url: '/api/workbench/files' });
     expect(missing.statusCode).toBe(401);
-    expect(missing.json().detail).toMatch(/token is missing/);
+    expect(missing.json()).toMatchObject({
+      detail: expect.stringMatching(/token is missing/),
+      code: 'WB_TOKEN_MISSING',
+    });
     const wrong = await server.inject({ url: '/api/workbench/files', headers: { 'x-workbench-token': `${token}x` } });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().detail).toMatch(/wrong/);
@@ -154,6 +157,7 @@ describe('workspace files', () => {
       payload: { path: 'specs/new/a.openapi.yaml' },
     });
     expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: 'specs/new/a.openapi.yaml already exists', code: 'WB_EXISTS' });
     expect(fs.readFileSync(path.join(workspace, 'specs/new/a.openapi.yaml'), 'utf8')).toBe('openapi: 3.1.0\n');
 
     const written = await server.inject({
@@ -209,7 +213,7 @@ describe('workspace files', () => {
     ).toBe(204);
   });
 
-  it('refuses to delete, rename or overwrite an area folder, and answers {detail} for bad requests', async () => {
+  it('refuses to delete, rename or overwrite an area folder, and answers {detail, code} for bad requests', async () => {
     for (const response of [
       await server.inject({ method: 'DELETE', url: '/api/workbench/files?path=specs', headers: auth }),
       await server.inject({
@@ -221,7 +225,7 @@ describe('workspace files', () => {
       await server.inject({ method: 'PUT', url: contentUrl('specs'), headers: auth, payload: { content: 'x' } }),
     ]) {
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toHaveProperty('detail');
+      expect(response.json()).toMatchObject({ detail: expect.any(String), code: 'WB_AREA_ROOT' });
     }
     expect(fs.existsSync(path.join(workspace, 'specs/pets.openapi.yaml'))).toBe(true);
     const noBody = await server.inject({ method: 'PUT', url: contentUrl('specs/x.yaml'), headers: auth, payload: {} });
@@ -301,7 +305,7 @@ describe('path confinement', () => {
     ];
     for (const response of responses) {
       expect(response.statusCode).toBe(403);
-      expect(Object.keys(response.json())).toEqual(['detail']);
+      expect(Object.keys(response.json())).toEqual(['detail', 'code']);
     }
     expect(fs.readFileSync(path.join(workspace, 'specs/pets.openapi.yaml'), 'utf8')).toBe(petsSpec);
     expect(fs.existsSync(path.join(workspace, 'specs/stolen.yaml'))).toBe(false);
@@ -618,6 +622,6 @@ describe('workbench UI files', () => {
     app = await uiServer(path.join(workspace, 'nothing'));
     const page = await app.inject({ url: '/workbench/' });
     expect(page.statusCode).toBe(503);
-    expect(page.json().detail).toMatch(/npm run build/);
+    expect(page.json()).toEqual({ detail: expect.stringMatching(/npm run build/), code: 'WB_UI_NOT_BUILT' });
   });
 });

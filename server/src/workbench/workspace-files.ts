@@ -11,28 +11,28 @@ export const maxEditableBytes = 5 * 1024 * 1024;
 const maxTreeEntries = 10_000;
 const maxTreeDepth = 12;
 
-/** Maps a file system error to the `{detail}` error the client gets; unknown errors stay 500. */
+/** Maps a file system error to the catalogued error the client gets; unknown errors stay 500. */
 function fileError(error: unknown, file: ResolvedPath): never {
   const code = (error as NodeJS.ErrnoException).code;
   const where = file.path;
   switch (code) {
     case 'ENOENT':
-      throw new HttpError(404, `${where} does not exist`, 'NOT_FOUND');
+      throw httpError('WB_NOT_FOUND', [where]);
     case 'EEXIST':
     case 'ENOTEMPTY':
-      throw new HttpError(409, `${where} already exists`, 'CONFLICT');
+      throw httpError('WB_EXISTS', [where]);
     case 'EISDIR':
-      throw new HttpError(409, `${where} is a folder`, 'CONFLICT');
+      throw httpError('WB_IS_FOLDER', [where]);
     case 'ENOTDIR':
-      throw new HttpError(409, `A parent of ${where} is a file, not a folder`, 'CONFLICT');
+      throw httpError('WB_PARENT_IS_FILE', [where]);
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':
-      throw new HttpError(403, `The server may not change ${where} (${code})`, 'FORBIDDEN');
+      throw httpError('WB_FORBIDDEN', [where, code]);
     case 'ENAMETOOLONG':
-      throw new HttpError(400, `The path of ${where} is too long for the file system`, 'NAME_TOO_LONG');
+      throw httpError('WB_PATH_TOO_LONG', [where]);
     case 'EXDEV':
-      throw new HttpError(409, `${where} is on another file system; copy it instead`, 'CONFLICT');
+      throw httpError('WB_OTHER_FILE_SYSTEM', [where]);
     default:
       throw error;
   }
@@ -118,11 +118,10 @@ export async function listWorkspace(areas: WorkspaceArea[]): Promise<WorkspaceEn
 export async function readWorkspaceFile(file: ResolvedPath): Promise<WorkspaceFile> {
   try {
     const stat = await fs.stat(file.absolute);
-    if (stat.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
-    if (stat.size > maxEditableBytes)
-      throw new HttpError(413, `${file.path} is larger than ${maxEditableBytes} bytes`, 'TOO_LARGE');
+    if (stat.isDirectory()) throw httpError('WB_IS_FOLDER', [file.path]);
+    if (stat.size > maxEditableBytes) throw httpError('WB_FILE_TOO_LARGE', [file.path, maxEditableBytes]);
     const bytes = await fs.readFile(file.absolute);
-    if (bytes.includes(0)) throw new HttpError(415, `${file.path} is a binary file`, 'BINARY');
+    if (bytes.includes(0)) throw httpError('WB_BINARY_FILE', [file.path]);
     return { path: file.path, content: bytes.toString('utf8'), size: stat.size, mtimeMs: stat.mtimeMs };
   } catch (error) {
     if (error instanceof HttpError) throw error;
@@ -185,13 +184,11 @@ async function placeAtomically(
 
 /** Refuses content the editor could not open again (413 naming the limit), before anything is written. */
 function refuseOversized(content: string): void {
-  if (Buffer.byteLength(content) > maxEditableBytes) throw httpError('FILE_TOO_LARGE', [maxEditableBytes]);
+  if (Buffer.byteLength(content) > maxEditableBytes) throw httpError('WB_CONTENT_TOO_LARGE', [maxEditableBytes]);
 }
 
 function refuseAreaRoot(file: ResolvedPath, action: string): void {
-  if (file.isAreaRoot && file.area.type === 'directory') {
-    throw new HttpError(403, `The ${file.area.name} folder itself cannot be ${action}`, 'PATH_REFUSED');
-  }
+  if (file.isAreaRoot && file.area.type === 'directory') throw httpError('WB_AREA_ROOT', [file.area.name, action]);
 }
 
 /**
@@ -208,7 +205,7 @@ export async function writeWorkspaceFile(
   refuseOversized(content);
   try {
     const existing = await statOrUndefined(file.absolute);
-    if (existing?.isDirectory()) throw new HttpError(409, `${file.path} is a folder`, 'CONFLICT');
+    if (existing?.isDirectory()) throw httpError('WB_IS_FOLDER', [file.path]);
     await fs.mkdir(path.dirname(file.absolute), { recursive: true });
     await placeAtomically(file.absolute, content, existing ? existing.mode & 0o777 : 0o644, tempDir, fs.rename);
     return await infoOf(file);
@@ -251,9 +248,8 @@ export async function renameWorkspaceEntry(from: ResolvedPath, to: ResolvedPath)
   refuseAreaRoot(to, 'replaced');
   try {
     await fs.lstat(from.absolute);
-    if (await statOrUndefined(to.absolute)) throw new HttpError(409, `${to.path} already exists`, 'CONFLICT');
-    if (to.path.startsWith(`${from.path}/`))
-      throw new HttpError(409, `${from.path} cannot be moved into itself`, 'CONFLICT');
+    if (await statOrUndefined(to.absolute)) throw httpError('WB_EXISTS', [to.path]);
+    if (to.path.startsWith(`${from.path}/`)) throw httpError('WB_MOVE_INTO_ITSELF', [from.path]);
     await fs.mkdir(path.dirname(to.absolute), { recursive: true });
     await fs.rename(from.absolute, to.absolute);
     return await infoOf(to);

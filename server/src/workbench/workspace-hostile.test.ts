@@ -37,7 +37,7 @@ describe('workspace API with hostile input', () => {
     for (const content of [123, true, null, ['a'], { a: 1 }]) {
       const response = await put('specs/notes.txt', { content });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ detail: '"content" must be a string' });
+      expect(response.json()).toEqual({ detail: '"content" must be a string', code: 'NOT_A_STRING' });
     }
     expect(fs.readFileSync(path.join(workspace, 'specs', 'notes.txt'), 'utf8')).toBe('first\n');
   });
@@ -67,7 +67,10 @@ describe('workspace API with hostile input', () => {
     expect(accepted.statusCode).toBe(200);
     const overFile = await put('specs/big.txt', { content: 'x'.repeat(maxEditableBytes + 1) });
     expect(overFile.statusCode).toBe(413);
-    expect(overFile.json()).toEqual({ detail: `Files are limited to ${maxEditableBytes} bytes` });
+    expect(overFile.json()).toEqual({
+      detail: `Files are limited to ${maxEditableBytes} bytes`,
+      code: 'WB_CONTENT_TOO_LARGE',
+    });
     const created = await app.inject({
       method: 'POST',
       url: '/api/workbench/files',
@@ -80,6 +83,7 @@ describe('workspace API with hostile input', () => {
     expect(overBody.statusCode).toBe(413);
     expect(overBody.json()).toEqual({
       detail: `Request body is larger than the limit of ${maxEditableBytes * 2} bytes`,
+      code: 'BODY_TOO_LARGE',
     });
   });
 
@@ -91,7 +95,10 @@ describe('workspace API with hostile input', () => {
     };
     const refused = await app.inject({ method: 'OPTIONS', url: '/api/workbench/files/content', headers: preflight });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ detail: 'Cross-origin requests from https://evil.example are not accepted here' });
+    expect(refused.json()).toEqual({
+      detail: 'Cross-origin requests from https://evil.example are not accepted here',
+      code: 'CORS_ORIGIN_REFUSED',
+    });
     expect(Object.keys(refused.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     const gateway = await app.inject({ method: 'OPTIONS', url: '/api/adaptive/anything', headers: preflight });
     expect(gateway.statusCode).toBe(204);

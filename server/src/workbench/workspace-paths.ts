@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.js';
-import { HttpError, httpError } from '../core/errors.js';
+import { httpError } from '../core/errors.js';
 
 /**
  * One editable area of the workspace: a folder (`specs`, `handlers`, `query`) or a single file
@@ -40,7 +40,7 @@ const maxPathLength = 1024;
 export const maxNameBytes = 255;
 
 function refuse(raw: string, why: string): never {
-  throw new HttpError(403, `Path ${JSON.stringify(raw.slice(0, 200))} is refused: ${why}`, 'PATH_REFUSED');
+  throw httpError('WB_PATH_REFUSED', [JSON.stringify(raw.slice(0, 200)), why]);
 }
 
 /**
@@ -50,7 +50,7 @@ function refuse(raw: string, why: string): never {
  * (`.git`, Kubernetes' `..data`, our own temp files) and paths outside the four areas.
  */
 export function parseWorkspacePath(areas: WorkspaceArea[], raw: unknown): ResolvedPath {
-  if (typeof raw !== 'string' || raw === '') throw new HttpError(400, 'A workspace path is required', 'BAD_REQUEST');
+  if (typeof raw !== 'string' || raw === '') throw httpError('WB_PATH_REQUIRED');
   if (raw.length > maxPathLength) refuse(raw, `longer than ${maxPathLength} characters`);
   if ([...raw].some((char) => char < ' ' || char === '\u007f')) refuse(raw, 'it contains control characters');
   if (raw.includes('\\')) refuse(raw, 'use / as the separator');
@@ -63,7 +63,7 @@ export function parseWorkspacePath(areas: WorkspaceArea[], raw: unknown): Resolv
       refuse(raw, 'it leaves the workspace or is not normalised');
     if (segment.startsWith('.')) refuse(raw, 'hidden files are not part of the workspace');
     if (Buffer.byteLength(segment) > maxNameBytes)
-      throw httpError('NAME_TOO_LONG', [maxNameBytes, `${segment.slice(0, 40)}…`]);
+      throw httpError('WB_NAME_TOO_LONG', [maxNameBytes, `${segment.slice(0, 40)}…`]);
   }
   const area = areas.find((a) => a.name === segments[0]);
   if (!area) refuse(raw, `outside the workspace areas (${areas.map((a) => a.name).join(', ')})`);

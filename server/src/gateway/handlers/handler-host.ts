@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HttpError, httpError } from '../../core/errors.js';
+import { httpError, revivedHttpError, type HttpError } from '../../core/errors.js';
 import type { AuthClaims } from '../../handler-sdk/types.js';
 import type { Logger } from '../../core/logger.js';
 import type { RuntimeFault } from '../runtime-faults.js';
@@ -193,9 +193,7 @@ export class HandlerHost {
       case 'result':
         return this.settle(message.id)?.resolve(message.payload);
       case 'http-error':
-        return this.settle(message.id)?.reject(
-          new HttpError(message.status, message.detail, message.code, message.extra),
-        );
+        return this.settle(message.id)?.reject(revivedHttpError(message));
       case 'failed': {
         const call = this.settle(message.id);
         if (!call) return;
@@ -252,7 +250,7 @@ export class HandlerHost {
     call.reject(error);
     const child = this.child;
     if (!child) return;
-    child.send({ type: 'abort', id, detail: error.detail });
+    child.send({ type: 'abort', id, ...error.fields() });
     this.probe(child, call.route);
   }
 

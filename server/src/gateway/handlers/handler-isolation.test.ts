@@ -107,7 +107,10 @@ describe('handler modules run isolated', () => {
 
   it('answers 504 at the deadline to a synchronous endless loop, keeps every other route serving, and restarts the module', async () => {
     const { answer, ms } = await whileFaulting('/spin/spin');
-    expect(answer).toEqual({ status: 504, body: { detail: `Handler did not answer within ${timeoutMs} ms` } });
+    expect(answer).toEqual({
+      status: 504,
+      body: { detail: `Handler did not answer within ${timeoutMs} ms`, code: 'HANDLER_TIMEOUT' },
+    });
     expect(ms).toBeLessThan(timeoutMs + 1000);
     expect(await untilServing('/spin/ok')).toEqual({ status: 200, body: { ok: true } });
     const fault = app.gateway.faults.list().find((f) => f.file === 'spin_handler.ts');
@@ -128,7 +131,10 @@ describe('handler modules run isolated', () => {
   it('answers 504 to a promise that never settles, aborts its signal, and keeps the module and its state', async () => {
     expect((await get('/never/count')).body).toEqual({ count: 1, aborted: 'no' });
     const { answer, ms } = await whileFaulting('/never/never');
-    expect(answer).toEqual({ status: 504, body: { detail: `Handler did not answer within ${timeoutMs} ms` } });
+    expect(answer).toEqual({
+      status: 504,
+      body: { detail: `Handler did not answer within ${timeoutMs} ms`, code: 'HANDLER_TIMEOUT' },
+    });
     expect(ms).toBeLessThan(timeoutMs + 1000);
     expect((await get('/never/count')).body).toEqual({
       count: 2,
@@ -137,11 +143,15 @@ describe('handler modules run isolated', () => {
   });
 
   it('answers thrown errors, undefined, cycles and BigInts as before, and logs what went wrong', async () => {
-    expect(await get('/faults/throws')).toEqual({ status: 500, body: { detail: 'Internal error' } });
-    expect(await get('/faults/http')).toEqual({ status: 418, body: { detail: 'teapot' } });
+    const internal = { detail: 'Internal error', code: 'INTERNAL' };
+    expect(await get('/faults/throws')).toEqual({ status: 500, body: internal });
+    expect(await get('/faults/http')).toEqual({
+      status: 418,
+      body: { detail: 'teapot', code: 'HANDLER_HTTP_EXCEPTION' },
+    });
     expect(await get('/faults/undefined')).toEqual({ status: 200, body: {} });
-    expect(await get('/faults/cycle')).toEqual({ status: 500, body: { detail: 'Internal error' } });
-    expect(await get('/faults/bigint')).toEqual({ status: 500, body: { detail: 'Internal error' } });
+    expect(await get('/faults/cycle')).toEqual({ status: 500, body: internal });
+    expect(await get('/faults/bigint')).toEqual({ status: 500, body: internal });
     const failures = logs.filter((l) => l.msg === 'handler failed' && l.handler === 'faults_handler.ts');
     expect(failures.map((l) => (l.err as { message: string }).message)).toEqual([
       'boom',

@@ -5,7 +5,7 @@
  * hold up or take down the gateway.
  */
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, revivedHttpError } from '../../core/errors.js';
 import { Router } from '../../handler-sdk/index.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
 import type {
@@ -46,14 +46,7 @@ function describe(error: unknown): ErrorDescription {
 
 function fail(id: number, error: unknown): void {
   if (error instanceof HttpError) {
-    post({
-      type: 'http-error',
-      id,
-      status: error.status,
-      detail: error.detail,
-      code: error.code,
-      extra: structuredCloneable(error.extra),
-    });
+    post({ type: 'http-error', id, ...error.fields(), extra: structuredCloneable(error.extra) });
   } else {
     post({ type: 'failed', id, error: describe(error) });
   }
@@ -165,8 +158,7 @@ function serve(routes: readonly RouteDefinition[]): void {
   process.on('message', (messages: ToHandler[]) => {
     for (const message of messages) {
       if (message.type === 'call') call(routes, message);
-      else if (message.type === 'abort')
-        pending.get(message.id)?.abort(new HttpError(504, message.detail, 'HANDLER_TIMEOUT'));
+      else if (message.type === 'abort') pending.get(message.id)?.abort(revivedHttpError(message));
       else if (message.type === 'ping') post({ type: 'pong' });
     }
   });

@@ -4,6 +4,7 @@
  * and flat: every field of every request is copied across. Each `send` carries an array of them (see
  * `MessageBatch` in message-batch.ts).
  */
+import type { HttpErrorFields } from '../../core/errors.js';
 import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
 
@@ -35,8 +36,8 @@ export type ToHandler =
   | { type: 'load'; bundleUrl: string }
   /** `input.body` is `undefined` when the body is binary (not JSON): then `binaryBody` has it in base64. */
   | { type: 'call'; id: number; route: number; input: RouteInput; auth: AuthClaims | null; binaryBody?: string }
-  /** The call timed out on the gateway side: abort its `ctx.signal`. */
-  | { type: 'abort'; id: number; detail: string }
+  /** The call timed out on the gateway side: abort its `ctx.signal` with this HANDLER_TIMEOUT error. */
+  | ({ type: 'abort'; id: number } & HttpErrorFields)
   /** Is the event loop free? Answered with `pong`. */
   | { type: 'ping' };
 
@@ -56,7 +57,7 @@ export type FromHandler =
   /** `payload` is the JSON text; absent for `undefined`. */
   | { type: 'result'; id: number; payload?: string }
   /** An `HTTPException` (or any HttpError) the route threw. */
-  | { type: 'http-error'; id: number; status: number; detail: string; code: string; extra: Record<string, unknown> }
+  | ({ type: 'http-error'; id: number } & HttpErrorFields)
   /** Anything else the route threw, or an answer that is not JSON (a cycle, a BigInt). */
   | { type: 'failed'; id: number; error: ErrorDescription }
   /** The answer's JSON is larger than the response limit; it was not sent. */

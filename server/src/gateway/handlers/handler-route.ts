@@ -9,7 +9,7 @@ import { requestAuth } from './request-auth.js';
  * The gateway route of route `index` of a handler module: validates the request here, against the
  * route's schema, then runs the route function in the module's process ({@link HandlerHost}) and sends
  * the JSON it answered with the schema's status. Errors arrive as the `HttpError` to answer with:
- * `HTTPException`s as thrown, anything else as `500 {detail: "Internal error"}` (logged by the host).
+ * `HTTPException`s as thrown, anything else as `500 {detail: "Internal error", code: "INTERNAL"}` (logged by the host).
  * Throws when a schema cannot be compiled for validation.
  */
 export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, file: string): RouteEntry {

@@ -87,6 +87,7 @@ describe('handler routes', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({
       detail: 'Request validation failed: path id must be integer',
+      code: 'VALIDATION_FAILED',
       errors: [{ in: 'path', name: 'id', message: 'must be integer' }],
     });
     expect((await get('/typed/0')).json().detail).toBe('Request validation failed: path id must be >= 1');
@@ -168,7 +169,7 @@ describe('handler routes', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(malformed.statusCode).toBe(400);
-    expect(Object.keys(malformed.json())).toEqual(['detail', 'errors']);
+    expect(Object.keys(malformed.json())).toEqual(['detail', 'code', 'errors']);
   });
 
   it('serves PUT, PATCH and DELETE; a route without a body schema gets the body as parsed', async () => {
@@ -207,10 +208,10 @@ describe('handler routes', () => {
     expect(response.headers.allow).toBe('GET');
   });
 
-  it('turns HTTPException into its status and {detail}', async () => {
+  it('turns HTTPException into its status and {detail, code}', async () => {
     const missing = await get('/missing/9');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Item 9 not found' });
+    expect(missing.json()).toEqual({ detail: 'Item 9 not found', code: 'HANDLER_HTTP_EXCEPTION' });
     expect((await get('/teapot')).statusCode).toBe(418);
   });
 
@@ -218,7 +219,7 @@ describe('handler routes', () => {
     for (const route of ['/crash', '/crash-with-status', '/throw-string', '/bigint', '/bigint-later', '/crash-later']) {
       const response = await get(route);
       expect(response.statusCode, route).toBe(500);
-      expect(response.json(), route).toEqual({ detail: 'Internal error' });
+      expect(response.json(), route).toEqual({ detail: 'Internal error', code: 'INTERNAL' });
       expect(response.body).not.toMatch(/secret|features_handler|at /);
     }
   });
@@ -243,7 +244,7 @@ describe('handler routes', () => {
   it('cuts off a route that does not answer in time with 504 and aborts its signal', async () => {
     const response = await get('/hang');
     expect(response.statusCode).toBe(504);
-    expect(response.json()).toEqual({ detail: 'Handler did not answer within 2000 ms' });
+    expect(response.json()).toEqual({ detail: 'Handler did not answer within 2000 ms', code: 'HANDLER_TIMEOUT' });
     expect((await get('/aborted')).json()).toEqual({ aborted: true });
   });
 
@@ -267,7 +268,7 @@ describe('logging', () => {
       await server.ready();
       await server.gateway.start();
       const response = await server.inject({ method: 'GET', url: '/api/adaptive/crash' });
-      expect(response.json()).toEqual({ detail: 'Internal error' });
+      expect(response.json()).toEqual({ detail: 'Internal error', code: 'INTERNAL' });
       const entry = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'handler failed');
       expect(entry).toMatchObject({
         level: 50,

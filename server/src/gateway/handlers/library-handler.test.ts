@@ -110,7 +110,7 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
     const before = (await get('/books')).json().count as number;
     const response = await post(payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ detail: 'Title and author are required' });
+    expect(response.json()).toEqual({ detail: 'Title and author are required', code: 'HANDLER_HTTP_EXCEPTION' });
     expect((await get('/books')).json().count).toBe(before);
     expect((await post({ title: 'Next', author: 'In line' })).json().id).toBe(before + 1);
   });
@@ -125,7 +125,7 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
     expect((await get('/books/1')).json()).toMatchObject({ id: 1 });
     const missing = await get('/books/4242');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Book 4242 not found' });
+    expect(missing.json()).toEqual({ detail: 'Book 4242 not found', code: 'HANDLER_HTTP_EXCEPTION' });
     expect((await get('/books/abc')).statusCode).toBe(400);
   });
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpError, httpError } from '../../core/errors.js';
+import { httpError, httpErrorWithStatus, type HttpError } from '../../core/errors.js';
 import type { Preference } from '../spec/example-responder.js';
 import type { MockSettings } from './mock-settings.js';
 
@@ -49,8 +49,7 @@ export async function delayFor(fault: PlannedFault): Promise<void> {
   if (fault.delayMs > 0) await sleep(fault.delayMs);
 }
 
-/** The `{detail}` error of an injected fault when the spec declares no response for its status. */
+/** The error of an injected fault (with its planned status) when the spec declares no response for its status. */
 export function injectedError(status: number, reason: string): HttpError {
-  const error = httpError('INJECTED_FAULT', [reason]);
-  return new HttpError(status, error.detail, error.code);
+  return httpErrorWithStatus('INJECTED_FAULT', status, [reason]);
 }

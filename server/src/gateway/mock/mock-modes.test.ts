@@ -176,13 +176,14 @@ describe('dynamic examples', () => {
     expect(JSON.stringify(body).length).toBeLessThan(100_000);
   });
 
-  it('impossible constraints answer 500 {detail} naming the rule; other requests are served meanwhile', async () => {
+  it('impossible constraints answer 500 naming the rule; other requests are served meanwhile', async () => {
     const impossible = await get('/modes/impossible', 'dynamic=true');
     expect(impossible.status).toBe(500);
     expect(impossible.body).toEqual({
       detail: expect.stringMatching(
         /^Cannot generate a dynamic example for GET \/impossible 200 application\/json: .*(maxLength|minLength)/,
       ),
+      code: 'DYNAMIC_EXAMPLE_FAILED',
     });
     const unmatchable = await get('/modes/unmatchable', 'dynamic=true');
     expect(unmatchable.status).toBe(500);
@@ -270,7 +271,7 @@ describe('faults', () => {
     const broken = await get('/modes/broken');
     expect(broken).toMatchObject({
       status: 500,
-      body: { detail: 'Fault injected by the mock (x-mock.errorRate 1 of GET /broken)' },
+      body: { detail: 'Fault injected by the mock (x-mock.errorRate 1 of GET /broken)', code: 'INJECTED_FAULT' },
     });
   });
 });

@@ -76,7 +76,7 @@ interface UpstreamAnswer {
 /**
  * Forwards a spec's requests to its upstream, checks requests and answers against the spec, and
  * reports each violation (header, log) without changing the upstream's answer. Upstream failures
- * are `{detail}` answers: 504 when it does not answer in time, 502 when it cannot be reached, sends
+ * are `{detail, code}` answers: 504 when it does not answer in time, 502 when it cannot be reached, sends
  * something that is not HTTP, or answers more than the limit.
  */
 export class SpecProxy {

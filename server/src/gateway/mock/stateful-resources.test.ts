@@ -164,7 +164,7 @@ describe('stateful resources', () => {
     expect(await call('DELETE', '/pets/3')).toMatchObject({ status: 204, body: undefined });
     expect(await call('GET', '/pets/3')).toMatchObject({
       status: 404,
-      body: { detail: 'No item of /pets has id 3 in the mock state' },
+      body: { detail: 'No item of /pets has id 3 in the mock state', code: 'MOCK_ITEM_NOT_FOUND' },
     });
     expect((await call('PATCH', '/pets/3', { tag: 'x' })).status).toBe(404);
     expect((await call('DELETE', '/pets/3')).status).toBe(404);
@@ -277,7 +277,10 @@ describe('stateful resources', () => {
     expect((await call('GET', '/pets')).body.map((p: { id: number }) => p.id)).toEqual([1, 2]);
     const unknown = await fetch(`${origin}/api/adaptive/actuator/state/reset?mount=nope`, { method: 'POST' });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ detail: 'No stateful spec is mounted at "nope"' });
+    expect(await unknown.json()).toEqual({
+      detail: 'No stateful spec is mounted at "nope"',
+      code: 'MOCK_MOUNT_UNKNOWN',
+    });
     expect(await (await fetch(`${origin}/api/adaptive/actuator/state/reset`, { method: 'POST' })).json()).toEqual({
       reset: ['petstore'],
     });

@@ -62,17 +62,24 @@ describe('the library API as a Python handler', () => {
     expect((await app.inject({ url: '/api/adaptive/library-api/stats' })).json()).toEqual({ total_books: 2 });
   });
 
-  it('answers 400 and 404 with the documented detail', async () => {
+  it('answers 400 and 404 with the documented detail, and FastAPI validation 422, each with its code', async () => {
     const bad = await app.inject({
       method: 'POST',
       url: '/api/adaptive/library-api/books',
       payload: { title: 'No author' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ detail: 'Title and author are required' });
+    expect(bad.json()).toEqual({ detail: 'Title and author are required', code: 'HANDLER_HTTP_EXCEPTION' });
     const missing = await app.inject({ url: '/api/adaptive/library-api/books/99' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Book 99 not found' });
+    expect(missing.json()).toEqual({ detail: 'Book 99 not found', code: 'HANDLER_HTTP_EXCEPTION' });
+    // FastAPI's own validation keeps its body (detail lists the errors) and gains the code.
+    const typed = await app.inject({ url: '/api/adaptive/library-api/books/abc' });
+    expect(typed.statusCode).toBe(422);
+    expect(typed.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['path', 'book_id'] })],
+      code: 'HANDLER_VALIDATION_FAILED',
+    });
   });
 
   it('lists its routes as handler routes and merges its OpenAPI document', async () => {
@@ -162,7 +169,7 @@ describe('Python handler lifecycle', () => {
     app = await startServer(workspace);
     const boom = await app.inject({ url: '/api/adaptive/greeter/boom' });
     expect(boom.statusCode).toBe(500);
-    expect(boom.json()).toEqual({ detail: 'Internal error' });
+    expect(boom.json()).toEqual({ detail: 'Internal error', code: 'INTERNAL' });
     const pids = fs
       .readdirSync('/proc')
       .filter((entry) => /^\d+$/.test(entry))
@@ -201,7 +208,7 @@ describe('Python handler lifecycle', () => {
     expect(settled).toBe(false);
     const answer = await spinning;
     expect(answer.statusCode).toBe(504);
-    expect(answer.json()).toEqual({ detail: 'Handler did not answer within 2000 ms' });
+    expect(answer.json()).toEqual({ detail: 'Handler did not answer within 2000 ms', code: 'HANDLER_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(2000 + 1000);
     let status = 0;
     for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {

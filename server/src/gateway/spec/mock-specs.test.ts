@@ -49,7 +49,10 @@ describe('mock mode (serve <file|folder>...)', () => {
     app = await mock(['petstore.yaml']);
     expect(await get('/v1/pets')).toEqual({ status: 200, body: [{ id: 1 }] });
     expect((await get('/api/adaptive/v1/pets')).status).toBe(404);
-    expect(await get('/v1/cats')).toEqual({ status: 404, body: { detail: 'No route for GET /v1/cats' } });
+    expect(await get('/v1/cats')).toEqual({
+      status: 404,
+      body: { detail: 'No route for GET /v1/cats', code: 'NOT_FOUND' },
+    });
     expect(await get('/api/adaptive/actuator/health/readiness')).toEqual({ status: 200, body: { status: 'UP' } });
     expect((await app.inject({ url: '/api/adaptive/swagger-ui/' })).statusCode).toBe(200);
     const document = (await get('/api/adaptive/openapi.json')).body;
@@ -61,7 +64,7 @@ describe('mock mode (serve <file|folder>...)', () => {
     // No query service without a workspace: its path is just another unknown route.
     expect(await get('/api/v1/query/sources')).toEqual({
       status: 404,
-      body: { detail: 'No route for GET /api/v1/query/sources' },
+      body: { detail: 'No route for GET /api/v1/query/sources', code: 'NOT_FOUND' },
     });
   });
 

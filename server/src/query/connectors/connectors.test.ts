@@ -9,7 +9,8 @@ import { connect, type NatsConnection } from 'nats';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../core/errors.js';
+import type { HttpError } from '../../core/errors.js';
+import { toHttpError } from '../../core/domain-errors.js';
 import type { DuckDBEngine } from '../engine/duckdb-engine.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import { querySourceHealth } from '../source-health.js';
@@ -193,7 +194,8 @@ async function failure(sql: string): Promise<HttpError> {
   try {
     await run(sql);
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    const answer = toHttpError(error);
+    if (answer) return answer;
     throw error;
   }
   throw new Error(`expected ${sql} to fail`);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../core/errors.js';
+import { UnknownTable } from '../../core/domain-errors.js';
 import { engineFor, setupFromText, testDeadline } from '../test-support/query-fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-duckdb-file-'));
@@ -56,8 +56,7 @@ describe('DuckDB file source', () => {
     const error = await engine
       .run('SELECT * FROM shop.notes', { maxRows: 10, timeoutMs: 5000 })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(404);
+    expect(error).toBeInstanceOf(UnknownTable);
   });
 
   it('lists nothing for a schema the file does not have', async () => {

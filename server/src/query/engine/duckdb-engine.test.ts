@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../core/errors.js';
+import { toHttpError } from '../../core/domain-errors.js';
 import type { Connector } from '../connectors/types.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';
@@ -31,12 +32,13 @@ afterAll(async () => {
 
 const run = (sql: string, maxRows = 1000, timeoutMs = 5000) => engine.run(sql, { maxRows, timeoutMs });
 
-/** The HttpError a query fails with. */
+/** The error answer a query fails with (a domain error as the client sees it). */
 async function failure(sql: string, timeoutMs = 5000): Promise<HttpError> {
   try {
     await run(sql, 1000, timeoutMs);
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    const answer = toHttpError(error);
+    if (answer) return answer;
     throw error;
   }
   throw new Error(`expected ${sql} to fail`);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, httpError } from '../../core/errors.js';
+import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import { SourceUnavailableError, type ColumnInfo, type ScanResult, type TableInfo } from '../connectors/types.js';
-import { queryErrors } from '../query-errors.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
 import { Deadline, QueryTimeout } from '../deadline.js';
@@ -54,13 +54,13 @@ async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
     if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
 }
 
-/** Maps a DuckDB error of the user's SQL to a client error: never a 500 for user input. */
-function userSqlError(error: unknown, memoryLimit: string): HttpError {
+/** Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input. */
+function userSqlError(error: unknown, memoryLimit: string): QueryRejected | UnknownTable {
   const message = (error as Error).message ?? String(error);
-  if (/^Catalog Error/.test(message)) return queryErrors.notFound(message);
+  if (/^Catalog Error/.test(message)) return new UnknownTable(message);
   if (/^Out of Memory Error/.test(message))
-    return queryErrors.badQuery(`The query needs more memory than its limit of ${memoryLimit}: ${message}`);
-  return queryErrors.badQuery(message);
+    return new QueryRejected(`The query needs more memory than its limit of ${memoryLimit}: ${message}`);
+  return new QueryRejected(message);
 }
 
 /**
@@ -89,13 +89,15 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   async validate(sql: string): Promise<void> {
-    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    if (sql.length > this.limits.maxQueryLength)
+      throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
     await this.parser.parse(sql);
   }
 
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
-    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    if (sql.length > this.limits.maxQueryLength)
+      throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
     const ast = await this.parser.parse(sql);
     const shape = analyseQuery(ast);
 
@@ -157,14 +159,14 @@ export class DuckDBEngine implements QueryEngine {
   private translate(error: unknown, signal: AbortSignal): unknown {
     if (signal.aborted) {
       const reason: unknown = signal.reason;
-      if (reason instanceof QueryTimeout) return queryErrors.timeout(reason.timeoutMs);
+      if (reason instanceof QueryTimeout) return httpError('QUERY_TIMEOUT', [reason.timeoutMs]);
       return reason;
     }
-    if (error instanceof SourceUnavailableError) return queryErrors.sourceUnavailable(error.message);
+    if (error instanceof SourceUnavailableError) return httpError('QUERY_SOURCE_UNAVAILABLE', [error.message]);
     return error;
   }
 
-  /** Resolves every `<source>.<table>` reference: 404 for an unknown source or table. */
+  /** Resolves every `<source>.<table>` reference: {@link UnknownTable} for an unknown source or table. */
   private async plan(references: readonly TableReference[], deadline: Deadline): Promise<PlannedTable[]> {
     if (references.length === 0) return [];
     return Promise.all(
@@ -172,12 +174,12 @@ export class DuckDBEngine implements QueryEngine {
         const source = this.catalog.get(ref.source);
         if (!source) {
           const known = this.catalog.list().map((s) => s.definition.name);
-          throw queryErrors.notFound(
+          throw new UnknownTable(
             `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
           );
         }
         const info = await source.connector.describeTable(ref.table, deadline);
-        if (!info) throw queryErrors.notFound(`Source "${source.definition.name}" has no table "${ref.table}"`);
+        if (!info) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
         return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };
       }),
     );

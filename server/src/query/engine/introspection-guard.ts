@@ -1,4 +1,4 @@
-import { queryErrors } from '../query-errors.js';
+import { QueryRejected } from '../../core/domain-errors.js';
 
 /**
  * Functions and catalog views that show the engine's own settings and files: its temp folder, the
@@ -30,7 +30,7 @@ export function refuseServerIntrospection(tree: unknown): void {
     const { function_name: fn, table_name: table } = node as { function_name?: unknown; table_name?: unknown };
     for (const name of [fn, table]) {
       if (typeof name === 'string' && serverDetails.has(name.toLowerCase()))
-        throw queryErrors.badQuery(`${name} shows the server's own settings and files and is not available in queries`);
+        throw new QueryRejected(`${name} shows the server's own settings and files and is not available in queries`);
     }
     for (const child of Array.isArray(node) ? node : Object.values(node))
       if (child !== null && typeof child === 'object') stack.push(child);

@@ -32,7 +32,7 @@ export interface RunOptions {
 
 /** An engine that runs federated SELECT queries over the configured sources. */
 export interface QueryEngine {
-  /** Checks what can be checked before running (size, syntax, SELECT only): throws a 4xx HttpError. */
+  /** Checks what can be checked before running (size, syntax, SELECT only): throws QueryRejected or a 413. */
   validate(sql: string): Promise<void>;
   run(sql: string, options: RunOptions): Promise<QueryOutcome>;
   close(): Promise<void>;

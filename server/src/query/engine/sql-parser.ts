@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { charOffset, queryErrors } from '../query-errors.js';
-import { lineAndColumn } from '../../core/text-position.js';
+import { QueryRejected } from '../../core/domain-errors.js';
+import { charOffset, lineAndColumn } from '../../core/text-position.js';
 import type { FunctionKinds } from './aggregate-pushdown.js';
 import { refuseServerIntrospection } from './introspection-guard.js';
 import { sqlLiteral } from '../../core/sql-text.js';
@@ -46,12 +46,12 @@ export class SqlParser {
   }
 
   /**
-   * Returns the syntax tree (DuckDB's JSON form) of the one SELECT statement in `sql`; throws a 400
-   * {@link HttpError} with the position of a syntax error, or naming what is not allowed.
+   * Returns the syntax tree (DuckDB's JSON form) of the one SELECT statement in `sql`; throws
+   * {@link QueryRejected} with the position of a syntax error, or naming what is not allowed.
    */
   async parse(sql: string): Promise<unknown> {
-    if (sql.includes('\0')) throw queryErrors.badQuery('The query contains a NUL character');
-    if (sql.trim() === '') throw queryErrors.badQuery('The query is empty');
+    if (sql.includes('\0')) throw new QueryRejected('The query contains a NUL character');
+    if (sql.trim() === '') throw new QueryRejected('The query is empty');
     const connection = await this.instance.connect();
     let serialized: SerializedSql;
     try {
@@ -65,21 +65,19 @@ export class SqlParser {
       if (serialized.error_type === 'parser') {
         const offset = charOffset(sql, Number(serialized.position ?? 0));
         const { line, column } = lineAndColumn(sql, offset);
-        throw queryErrors.badQuery(`Syntax error at line ${line}, column ${column}: ${message}`, {
+        throw new QueryRejected(`Syntax error at line ${line}, column ${column}: ${message}`, {
           position: offset,
           line,
           column,
         });
       }
       if (/Only SELECT statements/i.test(message))
-        throw queryErrors.badQuery(
-          'Only SELECT queries are allowed (no COPY, ATTACH, INSTALL, SET, PRAGMA, DDL or DML)',
-        );
-      throw queryErrors.badQuery(message);
+        throw new QueryRejected('Only SELECT queries are allowed (no COPY, ATTACH, INSTALL, SET, PRAGMA, DDL or DML)');
+      throw new QueryRejected(message);
     }
     const statements = serialized.statements ?? [];
     if (statements.length !== 1)
-      throw queryErrors.badQuery(`Send exactly one SELECT statement; the query holds ${statements.length}`);
+      throw new QueryRejected(`Send exactly one SELECT statement; the query holds ${statements.length}`);
     refuseServerIntrospection(statements[0].node);
     return statements[0].node;
   }

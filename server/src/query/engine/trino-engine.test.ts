@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../core/errors.js';
+import type { HttpError } from '../../core/errors.js';
+import { toHttpError } from '../../core/domain-errors.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { setupFromText } from '../test-support/query-fixtures.js';
 import { TrinoReplayServer } from '../test-support/trino-replay.js';
@@ -41,7 +42,8 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    const answer = toHttpError(error);
+    if (answer) return answer;
     throw error;
   }
   throw new Error('expected a failure');

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import type { Json } from '@duckdb/node-api';
-import type { HttpError } from '../../core/errors.js';
-import { queryErrors } from '../query-errors.js';
+import { httpError, type HttpError } from '../../core/errors.js';
+import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
@@ -88,17 +88,19 @@ export class TrinoEngine implements QueryEngine {
   ) {}
 
   async validate(sql: string): Promise<void> {
-    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    if (sql.length > this.limits.maxQueryLength)
+      throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
     await this.parser.parse(sql);
   }
 
   /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`; 404 for unknown sources. */
   async translate(sql: string): Promise<string> {
-    if (sql.length > this.limits.maxQueryLength) throw queryErrors.tooLarge(sql.length, this.limits.maxQueryLength);
+    if (sql.length > this.limits.maxQueryLength)
+      throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
     const ast = await this.parser.parse(sql);
     for (const ref of analyseQuery(ast).references) {
       if (!this.catalog.get(ref.source))
-        throw queryErrors.notFound(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
+        throw new UnknownTable(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
     }
     return rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino);
   }
@@ -119,31 +121,31 @@ export class TrinoEngine implements QueryEngine {
           status !== undefined
             ? `answered HTTP ${status}`
             : (error as AxiosLikeError).message || (error as AxiosLikeError).code || String(error);
-        throw queryErrors.sourceUnavailable(`Trino at ${this.settings.server} is unreachable: ${reason}`);
+        throw httpError('QUERY_SOURCE_UNAVAILABLE', [`Trino at ${this.settings.server} is unreachable: ${reason}`]);
       }
     }
   }
 
-  /** Maps a Trino query error to a client error: user errors are 400/404, the rest 502. */
-  private queryError(error: NonNullable<QueryResult['error']>, sql: string): HttpError {
+  /** Maps a Trino query error: user errors are the statement's own (400/404), the rest Trino's (502). */
+  private queryError(error: NonNullable<QueryResult['error']>, sql: string): QueryRejected | UnknownTable | HttpError {
     const location = (error as { errorLocation?: { lineNumber: number; columnNumber: number } }).errorLocation;
     if (
       error.errorName === 'TABLE_NOT_FOUND' ||
       error.errorName === 'SCHEMA_NOT_FOUND' ||
       error.errorName === 'CATALOG_NOT_FOUND'
     )
-      return queryErrors.notFound(error.message);
+      return new UnknownTable(error.message);
     if (error.errorType === 'USER_ERROR') {
       if (location) {
         const lines = sql.split('\n');
         const offset =
           lines.slice(0, location.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + location.columnNumber - 1;
         const { line, column } = lineAndColumn(sql, offset);
-        return queryErrors.badQuery(error.message, { position: offset, line, column });
+        return new QueryRejected(error.message, { position: offset, line, column });
       }
-      return queryErrors.badQuery(error.message);
+      return new QueryRejected(error.message);
     }
-    return queryErrors.sourceUnavailable(`Trino failed the query: ${error.message}`);
+    return httpError('QUERY_SOURCE_UNAVAILABLE', [`Trino failed the query: ${error.message}`]);
   }
 
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
@@ -193,7 +195,7 @@ export class TrinoEngine implements QueryEngine {
     } catch (error) {
       if (deadline.expired) {
         const reason: unknown = deadline.signal.reason;
-        throw reason instanceof QueryTimeout ? queryErrors.timeout(reason.timeoutMs) : reason;
+        throw reason instanceof QueryTimeout ? httpError('QUERY_TIMEOUT', [reason.timeoutMs]) : reason;
       }
       throw error;
     } finally {

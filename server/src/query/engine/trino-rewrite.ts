@@ -1,6 +1,6 @@
 /** Rewrites `<source>.<table>` references of a parsed query into Trino's `<catalog>.<schema>.<table>`. */
 
-import { charOffset } from '../query-errors.js';
+import { charOffset } from '../../core/text-position.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
 type AstNode = Record<string, unknown>;

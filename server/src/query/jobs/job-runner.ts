@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, httpError } from '../../core/errors.js';
+import { toHttpError } from '../../core/domain-errors.js';
 import type { QueryEngine } from '../engine/query-engine.js';
 import { QueryCancelled } from '../deadline.js';
-import { queryErrors } from '../query-errors.js';
 import type { AsyncSettings } from '../sources.js';
 import type { JobStatusView, ResultPage } from '../../contract/index.js';
 import { statusView, waitingJob, type JobRecord } from './job-record.js';
@@ -116,7 +116,7 @@ export class JobRunner {
     return this.storeCall(async () => {
       const idle = this.settings.workers - this.running.size;
       if ((await this.store.waiting()) >= this.settings.maxQueued + idle) {
-        throw queryErrors.busy(`${this.settings.maxQueued} async queries are already waiting; try again later`);
+        throw httpError('QUERY_BUSY', [this.settings.maxQueued]);
       }
       const job = waitingJob(randomUUID(), query, owner, new Date());
       await this.store.enqueue(job);
@@ -128,8 +128,7 @@ export class JobRunner {
   /** The job `id` as `principal` may see it; 404 for an unknown, expired or someone else's job. */
   private async visibleJob(id: string, principal: Principal): Promise<JobRecord> {
     const job = (await this.store.read(id))?.job;
-    if (!job || (principal !== null && job.owner !== principal))
-      throw queryErrors.notFound(`No async query with id "${id}" (unknown or expired)`);
+    if (!job || (principal !== null && job.owner !== principal)) throw httpError('QUERY_JOB_NOT_FOUND', [id]);
     return job;
   }
 
@@ -144,10 +143,10 @@ export class JobRunner {
       if (job.status !== 'COMPLETED') {
         const why =
           job.status === 'RUNNING' ? 'is still running' : `is ${job.status}${job.error ? `: ${job.error}` : ''}`;
-        throw queryErrors.conflict(`Async query ${id} ${why}; results exist only once it is COMPLETED`, job.status);
+        throw httpError('QUERY_NOT_COMPLETED', [id, why], { status: job.status });
       }
       const header = await this.store.header(id);
-      if (!header) throw queryErrors.notFound(`The results of async query ${id} are gone`);
+      if (!header) throw httpError('QUERY_RESULTS_GONE', [id]);
       return readPage(header, offset, limit, this.store.chunks(id));
     });
   }
@@ -227,7 +226,8 @@ export class JobRunner {
     } catch (error) {
       // A cancelled job already has its final status.
       if (controller.signal.aborted) return;
-      if (error instanceof HttpError) settlement = { status: 'FAILED', error: error.detail };
+      const known = toHttpError(error);
+      if (known) settlement = { status: 'FAILED', error: known.detail };
       else {
         this.log.error({ err: error, queryId: id }, 'async query failed');
         settlement = { status: 'FAILED', error: 'internal error' };
@@ -246,9 +246,7 @@ export class JobRunner {
     ) {
       const [oldest] = await this.store.finished(Infinity, 1, true);
       if (!oldest) {
-        throw queryErrors.busy(
-          `No room for a ${bytes}-byte result: results being written hold ${stored} of the ${this.settings.maxStoredBytes} bytes of async.max_stored_size`,
-        );
+        throw httpError('QUERY_RESULT_STORE_FULL', [bytes, stored, this.settings.maxStoredBytes]);
       }
       await this.store.remove(oldest);
     }
@@ -261,9 +259,7 @@ export class JobRunner {
     } catch (error) {
       if (error instanceof HttpError) throw error;
       this.storeFailed(error);
-      throw queryErrors.jobStoreUnavailable(
-        `The async job store (${this.store.kind}) is unavailable: ${(error as Error).message}`,
-      );
+      throw httpError('QUERY_JOB_STORE_UNAVAILABLE', [this.store.kind, (error as Error).message]);
     }
   }
 

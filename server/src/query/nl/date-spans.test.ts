@@ -31,8 +31,8 @@ describe('days between two date columns', () => {
   });
 
   it('refuses a span with one date, or with no word saying which date comes first', async () => {
-    await expect(db.ask('What is the average time since hire?')).rejects.toMatchObject({ status: 422 });
-    await expect(db.ask('average time of hire date termination date')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('What is the average time since hire?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+    await expect(db.ask('average time of hire date termination date')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
   it('finds no span in a question that links no date at all (nothing configured)', () => {

@@ -1,4 +1,5 @@
-import { HttpError } from '../../core/errors.js';
+import { httpError } from '../../core/errors.js';
+import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import type { SchemaContext } from './schema-context.js';
 import { notUnderstood, type Translation, type Translator } from './translator.js';
 
@@ -52,7 +53,8 @@ const systemPrompt =
 /**
  * An OpenAI-compatible chat-completions translator (OpenAI, Ollama, vLLM): the prompt holds the schema
  * with sample values; the SQL is taken from the reply, checked, and on a failed check asked for once more
- * with the error. A reply still unusable after the retry is a 422; an unreachable model a 502.
+ * with the error. A reply still unusable after the retry is `NotUnderstood` (422); an unreachable
+ * model a 502.
  */
 export class LlmTranslator implements Translator {
   readonly name = 'llm';
@@ -81,8 +83,9 @@ export class LlmTranslator implements Translator {
           await check(sql);
           return { sql };
         } catch (error) {
-          if (!(error instanceof HttpError) || error.status >= 500) throw error;
-          lastError = error.detail;
+          // A statement that does not run goes back to the model; anything else is not the model's to fix.
+          if (!(error instanceof QueryRejected || error instanceof UnknownTable)) throw error;
+          lastError = error.message;
         }
       }
       messages.push(
@@ -114,19 +117,15 @@ export class LlmTranslator implements Translator {
         signal: AbortSignal.timeout(this.settings.timeoutMs ?? 60_000),
       });
     } catch (error) {
-      throw new HttpError(
-        502,
-        `The language model at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`,
-        'NL_LLM_UNAVAILABLE',
-      );
+      throw httpError('NL_LLM_UNAVAILABLE', [
+        `at ${this.settings.baseUrl} could not be reached: ${(error as Error).message}`,
+      ]);
     }
-    if (!response.ok)
-      throw new HttpError(502, `The language model answered HTTP ${response.status}`, 'NL_LLM_UNAVAILABLE');
+    if (!response.ok) throw httpError('NL_LLM_UNAVAILABLE', [`answered HTTP ${response.status}`]);
     const body = (await response.json().catch(() => undefined)) as
       { choices?: { message?: { content?: unknown } }[] } | undefined;
     const content = body?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string')
-      throw new HttpError(502, 'The language model answered without a message', 'NL_LLM_UNAVAILABLE');
+    if (typeof content !== 'string') throw httpError('NL_LLM_UNAVAILABLE', ['answered without a message']);
     return content;
   }
 }

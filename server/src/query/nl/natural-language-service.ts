@@ -1,4 +1,6 @@
-import { HttpError } from '../../core/errors.js';
+import type { Json } from '@duckdb/node-api';
+import { httpError } from '../../core/errors.js';
+import { NotUnderstood, QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import type { QueryOutcome } from '../engine/query-engine.js';
 import type { NaturalLanguageResult } from '../../contract/index.js';
 import type { QueryService } from '../query-service.js';
@@ -45,15 +47,14 @@ export class NaturalLanguageService {
     return this.schema.context;
   }
 
-  /** Translates and runs `question`; throws 413 (too long), 422 (not understood), or the engine's errors. */
+  /**
+   * Translates and runs `question`; throws 400 (empty), 413 (too long), {@link NotUnderstood}, or the
+   * engine's errors.
+   */
   async ask(question: string): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
-    if (question.trim() === '') throw new HttpError(400, 'The question is empty', 'BAD_REQUEST');
+    if (question.trim() === '') throw httpError('NL_QUESTION_EMPTY');
     if (question.length > maxQuestionLength)
-      throw new HttpError(
-        413,
-        `The question is ${question.length} characters long; the limit is ${maxQuestionLength}`,
-        'QUESTION_TOO_LONG',
-      );
+      throw httpError('NL_QUESTION_TOO_LONG', [question.length, maxQuestionLength]);
     const schema = await this.schemaContext();
     let outcome: QueryOutcome | undefined;
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
@@ -61,32 +62,16 @@ export class NaturalLanguageService {
       try {
         outcome = await this.service.sql(sql);
       } catch (error) {
-        if (
-          error instanceof HttpError &&
-          this.translator.name === 'embedded' &&
-          (error.status === 400 || error.status === 404)
-        ) {
-          throw new HttpError(
-            422,
-            `The question was translated into a query that does not run (${error.detail}); rephrase it`,
-            'QUESTION_NOT_UNDERSTOOD',
+        // The embedded translator does not retry: its statement not running means it misread the question.
+        const doesNotRun = error instanceof QueryRejected || error instanceof UnknownTable;
+        if (doesNotRun && this.translator.name === 'embedded')
+          throw new NotUnderstood(
+            `The question was translated into a query that does not run (${error.message}); rephrase it`,
           );
-        }
         throw error;
       }
     };
-    let translation;
-    try {
-      translation = await this.translator.translate(question, schema, check);
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      // A question is user input: a translator fault is reported as not understood, never as a 500.
-      throw new HttpError(
-        422,
-        `The question could not be translated (${(error as Error).message})`,
-        'QUESTION_NOT_UNDERSTOOD',
-      );
-    }
+    const translation = await this.translator.translate(question, schema, check);
     if (!outcome) throw new Error('the translator returned without running its query');
     return {
       answer: answerSentence(

@@ -15,6 +15,7 @@ interface NlBody {
   generated_query: string;
   results: Record<string, unknown>[];
   detail?: string;
+  code?: string;
 }
 
 async function start(env: Record<string, string> = {}): Promise<FastifyInstance> {
@@ -234,6 +235,7 @@ describe('embedded translator over the example workspace', () => {
   it('refuses a question it cannot link with 422 naming the words and the known tables', async () => {
     const { status, body } = await ask(app, 'how many unicorns are there');
     expect(status).toBe(422);
+    expect(body.code).toBe('NL_NOT_UNDERSTOOD');
     expect(body.detail).toContain('"unicorns"');
     expect(body.detail).toContain('shop.customers');
     expect(body.detail).toContain('events.clicks');
@@ -289,7 +291,7 @@ describe('hostile input', () => {
   it('answers 413 to a huge question without translating it', async () => {
     const { status, body } = await ask(app, 'how many customers '.repeat(20_000));
     expect(status).toBe(413);
-    expect(body.detail).toMatch(/limit/);
+    expect(body).toMatchObject({ detail: expect.stringMatching(/limit/), code: 'NL_QUESTION_TOO_LONG' });
   });
 
   it('never turns SQL in a question into anything but one SELECT with escaped literals', async () => {
@@ -413,7 +415,10 @@ describe('LLM translator (OpenAI-compatible chat completions)', () => {
     try {
       const { status, body } = await ask(app, 'How many customers?');
       expect(status).toBe(422);
-      expect(body.detail).toMatch(/did not produce a usable query/);
+      expect(body).toMatchObject({
+        detail: expect.stringMatching(/did not produce a usable query/),
+        code: 'NL_NOT_UNDERSTOOD',
+      });
       expect(llm.requests).toHaveLength(2);
       expect(llm.requests[1].messages.at(-1)!.content).toMatch(/nope/);
     } finally {
@@ -429,7 +434,7 @@ describe('LLM translator (OpenAI-compatible chat completions)', () => {
     try {
       const { status, body } = await ask(app, 'How many customers?');
       expect(status).toBe(502);
-      expect(body.detail).toMatch(/could not be reached/);
+      expect(body).toMatchObject({ detail: expect.stringMatching(/could not be reached/), code: 'NL_LLM_UNAVAILABLE' });
     } finally {
       await app.close();
     }

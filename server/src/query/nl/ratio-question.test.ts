@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../core/errors.js';
+import { NotUnderstood } from '../../core/domain-errors.js';
 import { readRatio } from './ratio-question.js';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
@@ -102,10 +102,12 @@ describe('ratio questions', () => {
   });
 
   it('refuses a ratio whose sides cannot be read, or read as one number', async () => {
-    await expect(db.ask('ratio of restaurants to unicorns')).rejects.toBeInstanceOf(HttpError);
+    await expect(db.ask('ratio of restaurants to unicorns')).rejects.toBeInstanceOf(NotUnderstood);
     await expect(db.ask('ratio of restaurants to restaurants that are not Italian')).rejects.toMatchObject({
-      status: 422,
+      name: 'NotUnderstood',
     });
-    await expect(db.ask('How does the ratio of authors to organizations vary')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('How does the ratio of authors to organizations vary')).rejects.toMatchObject({
+      name: 'NotUnderstood',
+    });
   });
 });

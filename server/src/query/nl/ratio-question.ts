@@ -1,11 +1,11 @@
-import { HttpError } from '../../core/errors.js';
+import { NotUnderstood } from '../../core/domain-errors.js';
 import type { PlannedQuery, PlanParts } from './plan-parts.js';
 import { readCues } from './question-grammar.js';
 import type { Translation } from './translator.js';
 import { fillerWords, tokenize, type Token } from './question-words.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
-/** Plans one plain question (no ratio) into a query with its parts; throws a 422 HttpError when it cannot. */
+/** Plans one plain question (no ratio) into a query with its parts; throws NotUnderstood when it cannot. */
 export type PlanQuestion = (question: string) => PlannedQuery;
 
 const ratioWords = new Set(['ratio', 'proportion', 'fraction', 'percentage']);
@@ -191,12 +191,12 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
   return `SELECT ${[...pa.keys, divide(valueOf(pa, refuse), valueOf(pb, refuse))].join(', ')} FROM ${pa.from}${where(pa.where)}${order}`;
 }
 
-/** A plan, or undefined when the question cannot be planned (a 422). */
+/** A plan, or undefined when the planner does not understand the question. */
 function planOrUndefined(make: () => PlannedQuery): PlannedQuery | undefined {
   try {
     return make();
   } catch (error) {
-    if (error instanceof HttpError) return undefined;
+    if (error instanceof NotUnderstood) return undefined;
     throw error;
   }
 }
@@ -244,7 +244,7 @@ export function translateRatio(
           : `${reading.scale === 100 ? 'percentage' : 'ratio'} of ${words(reading.numerator)} to ${words(reading.denominator)}`,
       };
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      if (!(error instanceof NotUnderstood)) throw error;
       failure ??= error;
     }
   }

@@ -38,9 +38,9 @@ describe('parts of texts', () => {
   });
 
   it('refuses a literal with no text column to match', async () => {
-    await expect(db.ask('How many start with "J"?')).rejects.toMatchObject({ status: 422 });
+    await expect(db.ask('How many start with "J"?')).rejects.toMatchObject({ name: 'NotUnderstood' });
     await expect(db.ask('How many publications have a jid that starts with "1"?')).rejects.toMatchObject({
-      status: 422,
+      name: 'NotUnderstood',
     });
   });
 });

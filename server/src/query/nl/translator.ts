@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/errors.js';
+import { NotUnderstood } from '../../core/domain-errors.js';
 import type { SchemaContext } from './schema-context.js';
 
 /** A question translated to one SELECT statement. */
@@ -11,9 +11,10 @@ export interface Translation {
 }
 
 /**
- * Turns a question into SQL over the sources' `<source>.<table>` names. `check` validates a candidate
- * statement (parse, SELECT only) and throws a 4xx HttpError when it is not acceptable, so a translator
- * can retry with the error. Throws a 422 (see {@link notUnderstood}) when the question cannot be translated.
+ * Turns a question into SQL over the sources' `<source>.<table>` names. `check` runs a candidate
+ * statement and throws `QueryRejected` or `UnknownTable` when it does not run, so a translator can
+ * retry with the error. Throws {@link NotUnderstood} (see {@link notUnderstood}) when the question
+ * cannot be translated.
  */
 export interface Translator {
   readonly name: 'embedded' | 'llm';
@@ -26,7 +27,7 @@ export const knownTables = (schema: SchemaContext): string =>
     ? 'none (no sources are configured)'
     : schema.tables.map((t) => `${t.source}.${t.name}`).join(', ');
 
-/** 422: the question could not be translated; `reason` says why, the known tables are listed. */
-export function notUnderstood(reason: string, schema: SchemaContext): HttpError {
-  return new HttpError(422, `${reason}. Known tables: ${knownTables(schema)}`, 'QUESTION_NOT_UNDERSTOOD');
+/** The question could not be translated: `reason` says why, followed by the tables the planner knows. */
+export function notUnderstood(reason: string, schema: SchemaContext): NotUnderstood {
+  return new NotUnderstood(`${reason}. Known tables: ${knownTables(schema)}`);
 }

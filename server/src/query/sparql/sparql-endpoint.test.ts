@@ -141,7 +141,11 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
   it('rejects syntax errors with their line, and unsupported features by name', async () => {
     const syntax = await sparql('SELECT ?x WHERE {\n ?x ?y }');
     expect(syntax.statusCode).toBe(400);
-    expect(syntax.json()).toMatchObject({ detail: expect.stringContaining('syntax error'), line: 2 });
+    expect(syntax.json()).toMatchObject({
+      detail: expect.stringContaining('syntax error'),
+      code: 'SPARQL_SYNTAX',
+      line: 2,
+    });
     for (const [query, feature] of [
       [`${ex}SELECT ?x WHERE { ?x ex:placedBy/ex:name ?n }`, 'property paths'],
       [`${ex}SELECT ?x WHERE { GRAPH ?g { ?x ex:name ?n } }`, 'GRAPH'],
@@ -152,11 +156,13 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
       const response = await sparql(query);
       expect(response.statusCode, query).toBe(400);
       expect(response.json<{ detail: string }>().detail).toContain(feature);
+      expect(response.json<{ code: string }>().code).toBe('SPARQL_UNSUPPORTED');
     }
     const update = await sparql('INSERT DATA { <http://a> <http://b> <http://c> }');
     expect(update.statusCode).toBe(400);
     const empty = await sparql('');
     expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ code: string }>().code).toBe('SPARQL_QUERY_MISSING');
   });
 
   it('keeps literals and IRIs out of the SQL text as code: injection attempts are data', async () => {

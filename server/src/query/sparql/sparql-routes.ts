@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { queryErrors } from '../query-errors.js';
 import { knowledgeGraph, type GraphFiles } from '../query-workspace.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
 import type { QueryService } from '../query-service.js';
@@ -55,10 +54,7 @@ export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions)
         : body && typeof body === 'object' && typeof (body as Record<string, unknown>).query === 'string'
           ? String((body as Record<string, unknown>).query)
           : undefined;
-    if (text === undefined || text.trim() === '')
-      throw queryErrors.badQuery(
-        'Send the SPARQL query as the body (Content-Type: application/sparql-query) or as the form field "query"',
-      );
+    if (text === undefined || text.trim() === '') throw httpError('SPARQL_QUERY_MISSING');
     const explain = request.query.explain === 'true';
     if (explain) {
       const query = sparql.parse(text);

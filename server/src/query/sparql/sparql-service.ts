@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import sparqljs, { type ConstructQuery, type Query } from 'sparqljs';
-import { HttpError } from '../../core/errors.js';
-import { queryErrors } from '../query-errors.js';
+import { HttpError, httpError } from '../../core/errors.js';
 import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';
 import { knowledgeGraph, readGraphFiles, type KnowledgeGraph } from '../query-workspace.js';
@@ -52,23 +51,24 @@ export class SparqlService {
   /** Parses SPARQL: 400 with the line of a syntax error. */
   parse(text: string): Query {
     const limit = this.queries.setup.limits.maxQueryLength;
-    if (text.length > limit) throw queryErrors.tooLarge(text.length, limit);
-    if (text.includes('\u0000')) throw queryErrors.badQuery('The query contains a NUL character');
+    if (text.length > limit) throw httpError('QUERY_TOO_LARGE', [text.length, limit]);
+    if (text.includes('\u0000')) throw httpError('SPARQL_INVALID', ['The query contains a NUL character']);
     // The parser's time grows with the square of the nesting: bound it before parsing.
     if (bracketDepth(text) > maxBrackets)
-      throw queryErrors.badQuery(`The query is nested more than ${maxBrackets} levels deep`);
+      throw httpError('SPARQL_INVALID', [`The query is nested more than ${maxBrackets} levels deep`]);
     try {
       const parsed = new sparqljs.Parser().parse(text);
       if (nestingDepth(parsed) > maxNesting)
-        throw queryErrors.badQuery(`The query is nested more than ${maxNesting} levels deep`);
+        throw httpError('SPARQL_INVALID', [`The query is nested more than ${maxNesting} levels deep`]);
       return parsed as Query;
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
+      if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);
       const message = (error as Error).message ?? String(error);
       const line = /on line (\d+)/.exec(message)?.[1];
-      throw queryErrors.badQuery(
-        `SPARQL syntax error: ${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`,
+      throw httpError(
+        'SPARQL_SYNTAX',
+        [`${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`],
         line ? { line: Number(line) } : {},
       );
     }
@@ -120,7 +120,7 @@ export class SparqlService {
       const translation = new Translator(this.triples, types).translate(query);
       return { translation, ms: performance.now() - started };
     } catch (error) {
-      if (error instanceof RangeError) throw queryErrors.badQuery('The query is nested too deeply');
+      if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);
       throw error;
     }
   }

@@ -1,0 +1,61 @@
+import { HttpError, httpError } from './errors.js';
+
+/**
+ * The errors features throw about their own work, free of HTTP: a caller inside the feature may catch
+ * and steer by them (the NL planner tries another reading; the NL service tells a translator its SQL
+ * does not run), and whatever reaches a route is answered by {@link toHttpError}, the one mapping to
+ * the catalogue (`errors.ts`), used by the server's error handler.
+ */
+
+/** A question the natural-language planner cannot turn into a query; `reason` is what the asker is told. */
+export class NotUnderstood extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NotUnderstood';
+  }
+}
+
+/** Where a parser found the fault of a statement: a character offset and its 1-based line and column. */
+export interface StatementPosition {
+  position: number;
+  line: number;
+  column: number;
+}
+
+/**
+ * A statement the query engine will not run as written: it does not parse, is not one SELECT, reads the
+ * server's own settings, needs more memory than its limit, or fails on its own terms (a bad cast, a
+ * wrong type); `at` where the parser points, when it does.
+ */
+export class QueryRejected extends Error {
+  constructor(
+    message: string,
+    readonly at?: StatementPosition,
+  ) {
+    super(message);
+    this.name = 'QueryRejected';
+  }
+}
+
+/**
+ * A statement names a source or table that does not exist (or another name the engine's catalog lacks,
+ * such as a function: DuckDB reports both as catalog errors).
+ */
+export class UnknownTable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnknownTable';
+  }
+}
+
+/**
+ * The answer to an error a request ended with: an HttpError as it is, a domain error as its catalogue
+ * code; undefined for anything else, a fault the caller logs and answers 500.
+ */
+export function toHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof NotUnderstood) return httpError('NL_NOT_UNDERSTOOD', [error.reason]);
+  if (error instanceof QueryRejected) return httpError('QUERY_INVALID', [error.message], { ...error.at });
+  if (error instanceof UnknownTable) return httpError('QUERY_UNKNOWN_TABLE', [error.message]);
+  return undefined;
+}
