@@ -25,8 +25,9 @@ const intervals = [
 async function fetchHealth(): Promise<HealthNode> {
   const response = await fetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
   const body = (await response.json().catch(() => undefined)) as HealthNode | ErrorBody | undefined;
+  if (body && 'code' in body) throw new Error(body.detail);
   if (body && 'status' in body) return body;
-  throw new Error(body?.detail ?? `${response.status} ${response.statusText}`);
+  throw new Error(`${response.status} ${response.statusText}`);
 }
 
 /** What the last check found: the tree (kept when a later check fails), its error, and when. */

@@ -1,5 +1,3 @@
-/** The body of every error answer. */
-
 /** Every error body: `detail` for people, `code` for programs (docs/errors.md lists every code). */
 export interface ErrorBody {
   /** Words for people (a Python handler's HANDLER_VALIDATION_FAILED sends FastAPI's list of errors instead). */

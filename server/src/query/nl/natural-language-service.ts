@@ -1,4 +1,3 @@
-import type { Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
 import { NotUnderstood, QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import type { QueryOutcome } from '../engine/query-engine.js';
