@@ -34,7 +34,9 @@ const layerZones = [
     target: `${src}/${feature}`,
     from: src,
     except: [`./${feature}`, './core', './contract', ...neighbours.map((n) => `./${n}`)],
-    message: `${feature} may import core, contract${neighbours.map((n) => `, ${n}`).join('')} (eslint.config.mjs featureNeighbours).`,
+    message:
+      `${feature} may import core, contract${neighbours.map((n) => `, ${n}`).join('')} ` +
+      `(eslint.config.mjs featureNeighbours).`,
   })),
   // The gateway is used from outside through its index only.
   {

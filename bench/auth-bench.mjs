@@ -146,7 +146,8 @@ try {
     `  exchanges made during the run: ${platform.counters.exchange - exchangesBefore} (one per cache, at warm-up)`,
   );
   console.log(
-    `  target: cached exchange adds < 300 µs at the median -> ${addedMs < 0.3 ? 'met' : 'NOT met'} (${fmt(addedMs).trim()})`,
+    `  target: cached exchange adds < 300 µs at the median -> ${addedMs < 0.3 ? 'met' : 'NOT met'} ` +
+      `(${fmt(addedMs).trim()})`,
   );
 } finally {
   for (const server of servers) await server.stop();

@@ -21,7 +21,9 @@ const routePath = '/api/adaptive/library-api/books';
 export const specWorkspace = () => scratchWorkspace({ specs: [exampleSpec] });
 
 const row = (label, m) =>
-  `  ${label.padEnd(26)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ${m.non2xx}   errors ${m.errors}`;
+  `  ${label.padEnd(26)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ` +
+  (`${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ` +
+    `${m.non2xx}   errors ${m.errors}`);
 
 /**
  * Generated route vs bare Fastify answering the gateway's first body: warm-up, then a, b, a, b with
@@ -53,7 +55,8 @@ export async function throughput({
       { label: 'bare Fastify', server: bare, url: bare.origin + routePath, runs: [] },
     ];
     console.log(
-      `gateway throughput: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`,
+      `gateway throughput: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ` +
+        `${rounds} alternating rounds`,
     );
     await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
       console.log(row(label, result)),
@@ -66,13 +69,17 @@ export async function throughput({
     const ratio = a.requestsPerSec / b.requestsPerSec;
     const cpuRatio = b.cpuUsPerRequest / a.cpuUsPerRequest;
     console.log(
-      `  mean: gateway ${formatCount(a.requestsPerSec)} req/s (p99 ${a.p99Ms} ms, ${a.cpuUsPerRequest.toFixed(1)} µs CPU/req), bare Fastify ${formatCount(b.requestsPerSec)} req/s (p99 ${b.p99Ms} ms, ${b.cpuUsPerRequest.toFixed(1)} µs CPU/req)`,
+      `  mean: gateway ${formatCount(a.requestsPerSec)} req/s (p99 ${a.p99Ms} ms, ` +
+        (`${a.cpuUsPerRequest.toFixed(1)} µs CPU/req), bare Fastify ${formatCount(b.requestsPerSec)} req/s (p99 ` +
+          `${b.p99Ms} ms, ${b.cpuUsPerRequest.toFixed(1)} µs CPU/req)`),
     );
     console.log(
-      `  ratio ${label} / bare Fastify: ${ratio.toFixed(2)}x requests/s (target ${target}x or better; Prism ~0.26x, Mockoon ~0.03x on static examples)`,
+      `  ratio ${label} / bare Fastify: ${ratio.toFixed(2)}x requests/s (target ${target}x or better; Prism ` +
+        `~0.26x, Mockoon ~0.03x on static examples)`,
     );
     console.log(
-      `  ratio by server CPU per request (bare / gateway): ${cpuRatio.toFixed(2)}x (less sensitive to other load on the machine)`,
+      `  ratio by server CPU per request (bare / gateway): ${cpuRatio.toFixed(2)}x (less sensitive to other ` +
+        `load on the machine)`,
     );
     return { gateway: a, bare: b, ratio, cpuRatio };
   } finally {
@@ -94,7 +101,8 @@ async function reloadUnderLoad({ connections, reloads, workspace }) {
   const gateway = await startServer(gatewayScript, gatewayEnv(workspace.dir));
   try {
     console.log(
-      `reload under load: ${reloads} reloads (spec edit + POST /actuator/refresh) at ${connections} connections on GET ${routePath}`,
+      `reload under load: ${reloads} reloads (spec edit + POST /actuator/refresh) at ${connections} connections ` +
+        `on GET ${routePath}`,
     );
     const { load, outcome } = await measureWhile(gateway.origin + routePath, { connections }, async () => {
       let applied = 0;
@@ -118,10 +126,12 @@ async function reloadUnderLoad({ connections, reloads, workspace }) {
       `  ${formatCount(load.total)} requests, ${formatCount(load.requestsPerSec)} req/s, p99 ${load.p99Ms} ms`,
     );
     console.log(
-      `  reloads applied: ${outcome.applied}/${reloads}${outcome.problems.length ? ` (${outcome.problems.join('; ')})` : ''}`,
+      `  reloads applied: ` +
+        `${outcome.applied}/${reloads}${outcome.problems.length ? ` (${outcome.problems.join('; ')})` : ''}`,
     );
     console.log(
-      `  requests failed during reloads: ${failed} (non-2xx ${load.non2xx}, errors ${load.errors}, timeouts ${load.timeouts}; target 0)`,
+      `  requests failed during reloads: ${failed} (non-2xx ${load.non2xx}, errors ${load.errors}, timeouts ` +
+        `${load.timeouts}; target 0)`,
     );
     return { failed, total: load.total, applied: outcome.applied };
   } finally {

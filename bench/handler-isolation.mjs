@@ -67,7 +67,8 @@ async function latencyWhileSpinning() {
     spinning = false;
     await spinner;
     const row = (label, m) =>
-      `  ${label.padEnd(34)} p50 ${String(m.p50).padStart(3)} ms   p99 ${String(m.p99).padStart(3)} ms   ${Math.round(m.rps)} req/s   non-2xx ${m.non2xx}   errors ${m.errors}`;
+      `  ${label.padEnd(34)} p50 ${String(m.p50).padStart(3)} ms   p99 ${String(m.p99).padStart(3)} ms   ` +
+      `${Math.round(m.rps)} req/s   non-2xx ${m.non2xx}   errors ${m.errors}`;
     console.log(
       `another module's route (10 connections, ${seconds} s each) while a module spins (HANDLER_TIMEOUT_MS=1000)`,
     );
@@ -111,7 +112,8 @@ async function memoryOverEdits() {
   const workspace = scratchWorkspace();
   const file = workspace.file('handlers', 'data_handler.ts');
   const source = (edit) =>
-    `${sdk}const data = Array.from({ length: 1_000_000 }, (_, i) => i * ${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`;
+    `${sdk}const data = Array.from({ length: 1_000_000 }, (_, i) => i * ${edit});\nrouter.get('/v', () => ({ v: ` +
+    `${edit}, n: data.length }));\n`;
   fs.writeFileSync(file, source(1));
   const server = await startServer(gatewayScript, gatewayEnv(workspace.dir));
   const refresh = () =>
@@ -120,7 +122,8 @@ async function memoryOverEdits() {
   const note = (label) => {
     const { gateway, total } = residentMb(server.pid);
     rows.push(
-      `  ${label.padEnd(30)} gateway ${gateway.toFixed(0).padStart(5)} MB   with handler processes ${total.toFixed(0).padStart(5)} MB`,
+      `  ${label.padEnd(30)} gateway ${gateway.toFixed(0).padStart(5)} MB   with handler processes ` +
+        `${total.toFixed(0).padStart(5)} MB`,
     );
   };
   try {

@@ -69,12 +69,15 @@ function summary(timings) {
   const p90 = sorted[Math.min(n - 1, Math.floor(0.9 * n))];
   return {
     median,
-    text: `median ${median.toFixed(1)} ms   min ${sorted[0].toFixed(1)} ms   p90 ${p90.toFixed(1)} ms   max ${sorted[n - 1].toFixed(1)} ms`,
+    text:
+      `median ${median.toFixed(1)} ms   min ${sorted[0].toFixed(1)} ms   p90 ${p90.toFixed(1)} ms   max ` +
+      `${sorted[n - 1].toFixed(1)} ms`,
   };
 }
 
 console.log(
-  `handler reload: save -> first request served by the new code (${saves} saves each, watcher debounce included, target < 200 ms)`,
+  `handler reload: save -> first request served by the new code (${saves} saves each, watcher debounce ` +
+    `included, target < 200 ms)`,
 );
 const scenarios = [
   ['the edited handler alone', []],

@@ -22,7 +22,8 @@ const env = (workspace) => ({
 });
 
 const row = (label, m) =>
-  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
+  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ` +
+  `${String(m.p99Ms).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
 
 async function compare(targets, { connections, durationSec, warmupSec, rounds }) {
   for (const target of targets) await measure(target.url, { connections, durationSec: warmupSec });
@@ -62,7 +63,8 @@ export async function run({ connections, durationSec, warmupSec }) {
     servers.push(bareSerializing);
 
     console.log(
-      `TypeScript handler route vs bare Fastify: ${connections} connections, ${durationSec} s per run, ${rounds} alternating rounds`,
+      `TypeScript handler route vs bare Fastify: ${connections} connections, ${durationSec} s per run, ` +
+        `${rounds} alternating rounds`,
     );
     const [handler, baseline, serializing] = await compare(
       [
@@ -74,7 +76,8 @@ export async function run({ connections, durationSec, warmupSec }) {
     );
     const ratio = (peer) => (handler.requestsPerSec / peer.requestsPerSec).toFixed(2);
     console.log(
-      `  ratio handler / bare Fastify: ${ratio(baseline)}x; / bare Fastify serialising per request: ${ratio(serializing)}x (target 0.6x, the handler isolated in its own process)`,
+      `  ratio handler / bare Fastify: ${ratio(baseline)}x; / bare Fastify serialising per request: ` +
+        `${ratio(serializing)}x (target 0.6x, the handler isolated in its own process)`,
     );
 
     const python = await startServer(gatewayScript, env(pyWorkspace.dir));

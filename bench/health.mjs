@@ -49,7 +49,8 @@ export async function run() {
     console.log(`/api/health, median of ${samples} calls each`);
     console.log(`  example workspace (gateway, database, objectstore, broker): ${median(exampleTimes).toFixed(1)} ms`);
     console.log(
-      `  ${components} HTTP components of ${checkDelayMs} ms each: ${median(clusterTimes).toFixed(1)} ms; slowest single check ${slowest.toFixed(1)} ms`,
+      `  ${components} HTTP components of ${checkDelayMs} ms each: ${median(clusterTimes).toFixed(1)} ms; ` +
+        `slowest single check ${slowest.toFixed(1)} ms`,
     );
     console.log(
       `  ratio to the slowest single check: ${(median(clusterTimes) / slowest).toFixed(2)}x (target under 1.5x)`,

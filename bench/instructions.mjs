@@ -120,7 +120,8 @@ async function instructionsPerRequest(label, script, env) {
     const split =
       counted.server === counted.total
         ? ''
-        : `   (server ${formatCount(counted.server / result.requests)}, processes it started ${formatCount((counted.total - counted.server) / result.requests)})`;
+        : `   (server ${formatCount(counted.server / result.requests)}, processes it started ` +
+          `${formatCount((counted.total - counted.server) / result.requests)})`;
     console.log(`  ${label.padEnd(48)} ${formatCount(perRequest).padStart(9)} instructions/request${split}`);
     const answer = await fetch(url);
     return { perRequest, body: await answer.text(), contentType: answer.headers.get('content-type') };
@@ -142,7 +143,8 @@ if (!hasValgrind()) {
   });
   try {
     console.log(
-      `instructions per request under callgrind: ${requests} requests at ${connections} connections, counted after ${warmup} requests of the same load`,
+      `instructions per request under callgrind: ${requests} requests at ${connections} connections, counted ` +
+        `after ${warmup} requests of the same load`,
     );
     const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly.dir));
     // Under valgrind a handler's process starts a hundred times slower than natively.
@@ -162,10 +164,12 @@ if (!hasValgrind()) {
     const bareHandlerSerializing = await bare('  the same, JSON.stringify per request', handler, true);
     const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
     console.log(
-      `  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; target 0.85x)`,
+      `  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; ` +
+        `target 0.85x)`,
     );
     console.log(
-      `  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`,
+      `  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per ` +
+        `request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`,
     );
   } finally {
     specOnly.remove();

@@ -53,7 +53,8 @@ try {
     `${attempts} wrong logins: ${counts.join(', ')} in ${wall.toFixed(0)} ms, server CPU ${cpuMs.toFixed(0)} ms`,
   );
   console.log(
-    `liveness beside them: median ${median(probes).toFixed(1)} ms, worst ${Math.max(...probes).toFixed(0)} ms (${probes.length} probes)`,
+    `liveness beside them: median ${median(probes).toFixed(1)} ms, worst ${Math.max(...probes).toFixed(0)} ms ` +
+      `(${probes.length} probes)`,
   );
 } finally {
   await server.stop();

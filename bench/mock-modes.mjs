@@ -40,7 +40,9 @@ const petstore = (extension) =>
   });
 
 const row = (label, m) =>
-  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ${m.non2xx}   errors ${m.errors}`;
+  `  ${label.padEnd(30)} ${formatCount(m.requestsPerSec).padStart(9)} req/s   p99 ` +
+  (`${String(m.p99Ms).padStart(4)} ms   server CPU ${m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req   non-2xx ` +
+    `${m.non2xx}   errors ${m.errors}`);
 
 /** Measures each pair of targets alternately (warm-up, then `rounds` rounds) and prints each pair's ratio. */
 async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
@@ -57,7 +59,8 @@ async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
     const [a, b] = [averaged(subject), averaged(baseline)];
     const ratio = a.requestsPerSec / b.requestsPerSec;
     console.log(
-      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`,
+      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ` +
+        `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`,
     );
     return { label: subject.label, ratio };
   });
@@ -98,7 +101,8 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
       BENCH_UPSTREAM: `${upstream.origin}/v1`,
     });
     console.log(
-      `mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} alternating rounds`,
+      `mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} ` +
+        `alternating rounds`,
     );
     return await compare(
       [

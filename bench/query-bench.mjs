@@ -72,10 +72,12 @@ try {
   client.on('error', () => undefined);
   await client.connect();
   await client.query(
-    `CREATE TABLE orders (id bigint PRIMARY KEY, product_id integer NOT NULL, quantity integer NOT NULL, amount numeric(12,2) NOT NULL)`,
+    `CREATE TABLE orders (id bigint PRIMARY KEY, product_id integer NOT NULL, quantity integer NOT NULL, amount ` +
+      `numeric(12,2) NOT NULL)`,
   );
   await client.query(
-    `INSERT INTO orders SELECT g, 1 + (g * 7919) % ${products}, 1 + g % 5, ((g * 31) % 100000) / 100.0 FROM generate_series(1::bigint, ${orders}) g`,
+    `INSERT INTO orders SELECT g, 1 + (g * 7919) % ${products}, 1 + g % 5, ((g * 31) % 100000) / 100.0 FROM ` +
+      `generate_series(1::bigint, ${orders}) g`,
   );
   await client.query('ANALYZE orders');
   await client.end();
@@ -85,7 +87,8 @@ try {
   const local = await DuckDBInstance.create(':memory:');
   const native = await local.connect();
   await native.run(
-    `COPY (SELECT range::INTEGER AS product_id, 'category_' || (range % 20) AS category, (range % 1000) / 10.0 AS price FROM range(1, ${products + 1})) TO '${path.join(lake, 'products.parquet')}' (FORMAT parquet)`,
+    `COPY (SELECT range::INTEGER AS product_id, 'category_' || (range % 20) AS category, (range % 1000) / 10.0 ` +
+      `AS price FROM range(1, ${products + 1})) TO '${path.join(lake, 'products.parquet')}' (FORMAT parquet)`,
   );
 
   const sourcesFile = path.join(dir, 'sources.yaml');
@@ -105,7 +108,8 @@ sources:
   const run = (sql) => engine.run(sql, { maxRows: 100_000, timeoutMs: 600_000 });
 
   const joinSql = (o, p) =>
-    `SELECT p.category, count(*) AS orders, sum(o.amount) AS revenue, avg(o.quantity) AS avg_quantity FROM ${o} o JOIN ${p} p ON o.product_id = p.product_id GROUP BY p.category ORDER BY p.category`;
+    `SELECT p.category, count(*) AS orders, sum(o.amount) AS revenue, avg(o.quantity) AS avg_quantity FROM ${o} ` +
+    `o JOIN ${p} p ON o.product_id = p.product_id GROUP BY p.category ORDER BY p.category`;
 
   const federated = await timed(() => run(joinSql('pg.orders', 'lake.products')));
   const pgScan = federated.last.scans.find((s) => s.source === 'pg');
@@ -157,7 +161,8 @@ sources:
   );
 
   const groupedSql = (source) =>
-    `SELECT quantity, count(*) AS orders, sum(amount) AS revenue, avg(amount) AS avg_amount FROM ${source}.orders GROUP BY quantity ORDER BY quantity`;
+    `SELECT quantity, count(*) AS orders, sum(amount) AS revenue, avg(amount) AS avg_amount FROM ` +
+    `${source}.orders GROUP BY quantity ORDER BY quantity`;
   const grouped = {
     pushed: await timed(() => run(groupedSql('pg'))),
     plain: await timed(() => run(groupedSql('pgscan'))),
@@ -169,24 +174,36 @@ sources:
   console.log('\n1. cross-source join (PostgreSQL x Parquet, aggregated)');
   console.log(`   runs: federated ${federated.times.map(ms).join(', ')}; native ${nativeRun.times.map(ms).join(', ')}`);
   console.log(
-    `   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`,
+    `   federated (load + query): ${ms(federated.ms)}   native DuckDB on local tables: ${ms(nativeRun.ms)}   ` +
+      `ratio: ${(federated.ms / nativeRun.ms).toFixed(1)}x (target <= 3x)   same answer: ${same}`,
   );
   console.log(
-    `   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`,
+    `   PostgreSQL load: ${pgScan.rows} rows x ${pgScan.columns.length} columns (${pgScan.columns.join(', ')}) ` +
+      `in ${ms(pgScan.ms)} = ${Math.round(pgScan.rows / (pgScan.ms / 1000)).toLocaleString('en')} rows/s`,
   );
   console.log(
-    `   the source's floor: PostgreSQL aggregates the table itself in ${ms(pgAggregate.ms)} (${(pgAggregate.ms / nativeRun.ms).toFixed(1)}x native) and sends the join's columns (COPY, ${(pgCopy.last / 1e6).toFixed(1)} MB, discarded) in ${ms(pgCopy.ms)} (${(pgCopy.ms / nativeRun.ms).toFixed(1)}x native); federated = ${(federated.ms / pgCopy.ms).toFixed(1)}x that COPY`,
+    `   the source's floor: PostgreSQL aggregates the table itself in ${ms(pgAggregate.ms)} ` +
+      (`(${(pgAggregate.ms / nativeRun.ms).toFixed(1)}x native) and sends the join's columns (COPY, ` +
+        (`${(pgCopy.last / 1e6).toFixed(1)} MB, discarded) in ${ms(pgCopy.ms)} ` +
+          (`(${(pgCopy.ms / nativeRun.ms).toFixed(1)}x native); federated = ` +
+            `${(federated.ms / pgCopy.ms).toFixed(1)}x that COPY`))),
   );
   console.log(
-    `   aggregation pushed to PostgreSQL: ${pgScan.aggregation ? `yes, grouped by ${pgScan.aggregation.groupBy.map((c) => c.name).join(', ')}` : 'no (fewer rows per join key than pays off)'}`,
+    `   aggregation pushed to PostgreSQL: ` +
+      (pgScan.aggregation
+        ? `yes, grouped by ${pgScan.aggregation.groupBy.map((c) => c.name).join(', ')}`
+        : 'no (fewer rows per join key than pays off)'),
   );
   console.log('\n2. pushdown (filter matching 1% of rows)');
   console.log(
-    `   pushed:    ${ms(selective.ms)}, rows transferred ${selective.last.scans[0].rows} (${JSON.stringify(selective.last.scans[0].pushed)})`,
+    `   pushed:    ${ms(selective.ms)}, rows transferred ${selective.last.scans[0].rows} ` +
+      `(${JSON.stringify(selective.last.scans[0].pushed)})`,
   );
   console.log(`   full scan: ${ms(fullScan.ms)}, rows transferred ${fullScan.last.scans[0].rows}`);
   console.log(
-    `   speed-up ${(fullScan.ms / selective.ms).toFixed(1)}x, ${(fullScan.last.scans[0].rows / Math.max(1, selective.last.scans[0].rows)).toFixed(0)}x fewer rows; same answer: ${selective.last.rows[0].n === fullScan.last.rows[0].n}`,
+    `   speed-up ${(fullScan.ms / selective.ms).toFixed(1)}x, ` +
+      (`${(fullScan.last.scans[0].rows / Math.max(1, selective.last.scans[0].rows)).toFixed(0)}x fewer rows; ` +
+        `same answer: ${selective.last.rows[0].n === fullScan.last.rows[0].n}`),
   );
   console.log('\n3. aggregation pushdown (PostgreSQL computes partial aggregates; DuckDB finishes them)');
   for (const [label, pair] of [
@@ -195,11 +212,15 @@ sources:
   ]) {
     const [pushedScan, plainScan] = [pair.pushed.last.scans[0], pair.plain.last.scans[0]];
     console.log(
-      `   ${label}: pushed ${ms(pair.pushed.ms)} (${pushedScan.rows} rows transferred${pushedScan.aggregation ? '' : ', NOT pushed'}), plain ${ms(pair.plain.ms)} (${plainScan.rows} rows); speed-up ${(pair.plain.ms / pair.pushed.ms).toFixed(1)}x; same answer: ${sameRows(pair.pushed, pair.plain)}`,
+      `   ${label}: pushed ${ms(pair.pushed.ms)} (${pushedScan.rows} rows ` +
+        (`transferred${pushedScan.aggregation ? '' : ', NOT pushed'}), plain ${ms(pair.plain.ms)} ` +
+          (`(${plainScan.rows} rows); speed-up ${(pair.plain.ms / pair.pushed.ms).toFixed(1)}x; same answer: ` +
+            `${sameRows(pair.pushed, pair.plain)}`)),
     );
   }
   console.log(
-    `   grouped by quantity vs native DuckDB on local tables: ${ms(grouped.pushed.ms)} vs ${ms(groupedNative.ms)} = ${(grouped.pushed.ms / groupedNative.ms).toFixed(1)}x`,
+    `   grouped by quantity vs native DuckDB on local tables: ${ms(grouped.pushed.ms)} vs ` +
+      `${ms(groupedNative.ms)} = ${(grouped.pushed.ms / groupedNative.ms).toFixed(1)}x`,
   );
   console.log(
     `\n(median of ${runs} runs after one warm-up; ${os.cpus().length} CPUs, DuckDB threads ${setup.limits.threads})`,

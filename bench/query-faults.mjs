@@ -16,6 +16,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { queryModule } from './lib/query-dist.mjs';
 
+const hungSources = fs.readFileSync(
+  new URL('../server/src/query/test-support/hung-sources.yaml', import.meta.url),
+  'utf8',
+);
+
 const [{ loadQuerySetup }, { SourceCatalog }, { SqlParser }, { DuckDBEngine }, { TrinoEngine }] = await Promise.all(
   ['sources.js', 'source-catalog.js', 'engine/sql-parser.js', 'engine/duckdb-engine.js', 'engine/trino-engine.js'].map(
     queryModule,
@@ -43,7 +48,7 @@ fs.writeFileSync(
   `limits: { timeout_ms: ${timeoutMs} }
 trino: { server: "http://127.0.0.1:${port}", user: bench }
 sources:
-${fs.readFileSync(new URL('../server/src/query/test-support/hung-sources.yaml', import.meta.url), 'utf8').replaceAll('${HUNG_PORT}', String(port))}`,
+${hungSources.replaceAll('${HUNG_PORT}', String(port))}`,
 );
 const hungQueries = {
   postgres: 'SELECT * FROM hung_pg.orders',
@@ -79,7 +84,8 @@ try {
   const viaTrino = await answer(trino, 'SELECT * FROM hung_pg.orders');
   console.log(`   ${'trino'.padEnd(9)} ${viaTrino.status} after ${viaTrino.ms.toFixed(0)} ms`);
 
-  /** `SELECT 1` answered per second by `clients` clients back to back for `seconds`, and this process's CPU time per answer. */
+  /** `SELECT 1` answered per second by `clients` clients back to back for `seconds`, and this process's CPU time per
+   * answer. */
   async function selectOneRate() {
     const end = performance.now() + seconds * 1000;
     const cpu = process.cpuUsage();
@@ -119,7 +125,8 @@ try {
   }
 
   console.log(
-    `2. SELECT 1 per second, ${clients} clients, ${seconds} s each, in the order none/hung/hung/none per round (target: with/without at least 0.9x)`,
+    `2. SELECT 1 per second, ${clients} clients, ${seconds} s each, in the order none/hung/hung/none per round ` +
+      `(target: with/without at least 0.9x)`,
   );
   await selectOneRate(); // warm-up
   const without = [];
@@ -139,8 +146,10 @@ try {
   }
   const mean = (values, key) => values.reduce((sum, m) => sum + m[key], 0) / values.length;
   console.log(
-    `   mean: none hanging ${mean(without, 'rate').toFixed(0)}/s, ${hungCount} hanging ${mean(withHung, 'rate').toFixed(0)}/s, ratio ${(mean(withHung, 'rate') / mean(without, 'rate')).toFixed(2)}; ` +
-      `CPU per SELECT 1 ${mean(without, 'cpuMs').toFixed(1)} vs ${mean(withHung, 'cpuMs').toFixed(1)} ms; hung queries answered meanwhile: ${hungAnswered}`,
+    `   mean: none hanging ${mean(without, 'rate').toFixed(0)}/s, ${hungCount} hanging ` +
+      `${mean(withHung, 'rate').toFixed(0)}/s, ratio ${(mean(withHung, 'rate') / mean(without, 'rate')).toFixed(2)}; ` +
+      (`CPU per SELECT 1 ${mean(without, 'cpuMs').toFixed(1)} vs ${mean(withHung, 'cpuMs').toFixed(1)} ms; hung ` +
+        `queries answered meanwhile: ${hungAnswered}`),
   );
 } finally {
   await engine.close();

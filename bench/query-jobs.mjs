@@ -118,7 +118,8 @@ async function clean() {
 const workspace = workspaceWith(`  workers: 2\n  max_queued: ${jobs}\n`);
 try {
   console.log(
-    `async jobs, ${jobs} x SELECT n submitted at once, 2 workers, submit to COMPLETED; median of ${rounds} rounds, stores alternating`,
+    `async jobs, ${jobs} x SELECT n submitted at once, 2 workers, submit to COMPLETED; median of ${rounds} ` +
+      `rounds, stores alternating`,
   );
   const stores = [
     ['folder (local)', ''],
@@ -185,7 +186,8 @@ try {
         ? await call(server.origin, 'GET', `/async/${query_id}/results?limit=1`)
         : undefined;
     console.log(
-      `oversized async job (20,000 rows of 10 kB, about 200 MB): ${status.status} in ${seconds} s; ${(bytes / 1024 ** 2).toFixed(1)} MB on disk`,
+      `oversized async job (20,000 rows of 10 kB, about 200 MB): ${status.status} in ${seconds} s; ` +
+        `${(bytes / 1024 ** 2).toFixed(1)} MB on disk`,
     );
     if (page)
       console.log(`  stored ${page.total_row_count} rows, truncated: ${page.truncated} (${page.truncated_reason})`);

@@ -51,7 +51,8 @@ try {
   let started = performance.now();
   const schema = await nl.schemaContext();
   console.log(
-    `schema context (${schema.tables.length} tables, sampled values, ${schema.relationships.length} relationships): ${fmt(performance.now() - started)}`,
+    `schema context (${schema.tables.length} tables, sampled values, ${schema.relationships.length} ` +
+      `relationships): ${fmt(performance.now() - started)}`,
   );
 
   const translator = new EmbeddedTranslator();
@@ -74,13 +75,15 @@ try {
     }
   }
   console.log(
-    `embedded translation per question (${questions.length} questions x ${rounds} rounds, ${refused} refused with 422):`,
+    `embedded translation per question (${questions.length} questions x ${rounds} rounds, ${refused} refused ` +
+      `with 422):`,
   );
   console.log(
     `  translate only:            median ${fmt(quantile(parseFree, 0.5))}, p95 ${fmt(quantile(parseFree, 0.95))}`,
   );
   console.log(
-    `  translate + parser check:  median ${fmt(quantile(translateTimes, 0.5))}, p95 ${fmt(quantile(translateTimes, 0.95))}`,
+    `  translate + parser check:  median ${fmt(quantile(translateTimes, 0.5))}, p95 ` +
+      `${fmt(quantile(translateTimes, 0.95))}`,
   );
 
   const answerTimes = [];
@@ -92,7 +95,8 @@ try {
     }
   }
   console.log(
-    `  whole answer (translate + run + sentence): median ${fmt(quantile(answerTimes, 0.5))}, p95 ${fmt(quantile(answerTimes, 0.95))}`,
+    `  whole answer (translate + run + sentence): median ${fmt(quantile(answerTimes, 0.5))}, p95 ` +
+      `${fmt(quantile(answerTimes, 0.95))}`,
   );
 } finally {
   parser.close();

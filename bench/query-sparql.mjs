@@ -29,32 +29,39 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sparql-bench-'));
 const instance = await DuckDBInstance.create(path.join(dir, 'shop.duckdb'));
 const db = await instance.connect();
 await db.run(
-  `CREATE TABLE customers AS SELECT i AS id, 'Customer ' || i AS name, ['EU', 'NA', 'APAC', 'LATAM'][1 + i % 4] AS region FROM range(1, ${customers + 1}) t(i)`,
+  `CREATE TABLE customers AS SELECT i AS id, 'Customer ' || i AS name, ['EU', 'NA', 'APAC', 'LATAM'][1 + i % 4] ` +
+    `AS region FROM range(1, ${customers + 1}) t(i)`,
 );
 await db.run(
-  `CREATE TABLE orders AS SELECT i AS id, 1 + (i * 7919) % ${customers} AS customer_id, CAST(1 + (i * 31) % 500 AS DECIMAL(10,2)) AS amount, ['paid', 'shipped', 'refunded'][1 + i % 3] AS status FROM range(1, ${orders + 1}) t(i)`,
+  `CREATE TABLE orders AS SELECT i AS id, 1 + (i * 7919) % ${customers} AS customer_id, CAST(1 + (i * 31) % 500 ` +
+    (`AS DECIMAL(10,2)) AS amount, ['paid', 'shipped', 'refunded'][1 + i % 3] AS status FROM range(1, ` +
+      `${orders + 1}) t(i)`),
 );
 db.closeSync();
 instance.closeSync();
 
 fs.writeFileSync(
   path.join(dir, 'sources.yaml'),
-  'engine: duckdb\nlimits:\n  max_rows: 100000\nsources:\n  - name: shop\n    type: relational\n    description: bench\n    connector: duckdb\n    path: shop.duckdb\n',
+  'engine: duckdb\nlimits:\n  max_rows: 100000\nsources:\n  - name: shop\n    type: relational\n    ' +
+    'description: bench\n    connector: duckdb\n    path: shop.duckdb\n',
 );
 fs.writeFileSync(
   path.join(dir, 'ontology.ttl'),
-  '@prefix ex: <http://example.com/shop#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\nex:placed owl:inverseOf ex:placedBy .\n',
+  '@prefix ex: <http://example.com/shop#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .\nex:placed ' +
+    'owl:inverseOf ex:placedBy .\n',
 );
 fs.writeFileSync(
   path.join(dir, 'mapping.ttl'),
-  `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <http://example.com/shop#> . @prefix aw: <urn:adaptive-workbench:r2rml#> .
+  `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <http://example.com/shop#> . @prefix aw: ` +
+    `<urn:adaptive-workbench:r2rml#> .
 <#Customers> rr:logicalTable [ rr:tableName "shop.customers" ; aw:uniqueKey "id" ] ;
   rr:subjectMap [ rr:template "http://example.com/shop/customer/{id}" ; rr:class ex:Customer ] ;
   rr:predicateObjectMap [ rr:predicate ex:name ; rr:objectMap [ rr:column "name" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:region ; rr:objectMap [ rr:column "region" ] ] .
 <#Orders> rr:logicalTable [ rr:tableName "shop.orders" ; aw:uniqueKey "id" ] ;
   rr:subjectMap [ rr:template "http://example.com/shop/order/{id}" ; rr:class ex:Order ] ;
-  rr:predicateObjectMap [ rr:predicate ex:placedBy ; rr:objectMap [ rr:template "http://example.com/shop/customer/{customer_id}" ] ] ;
+  rr:predicateObjectMap [ rr:predicate ex:placedBy ; rr:objectMap [ rr:template ` +
+    `"http://example.com/shop/customer/{customer_id}" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:amount ; rr:objectMap [ rr:column "amount" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:status ; rr:objectMap [ rr:column "status" ] ] .
 `,
@@ -68,7 +75,9 @@ const prefix = 'PREFIX ex: <http://example.com/shop#>\n';
 const cases = [
   {
     name: 'type + properties + FILTER + LIMIT (the service document example)',
-    sparql: `${prefix}SELECT ?c ?name WHERE { ?c a ex:Customer ; ex:name ?name ; ex:region ?r . FILTER(?r = "EU") } LIMIT 10`,
+    sparql:
+      `${prefix}SELECT ?c ?name WHERE { ?c a ex:Customer ; ex:name ?name ; ex:region ?r . FILTER(?r = ` +
+      `"EU") } LIMIT 10`,
     sql: `SELECT 'http://example.com/shop/customer/' || id AS c, name FROM shop.customers WHERE region = 'EU' LIMIT 10`,
   },
   {
@@ -78,13 +87,21 @@ const cases = [
   },
   {
     name: 'join orders to customers, SUM per region',
-    sparql: `${prefix}SELECT ?r (SUM(?a) AS ?total) WHERE { ?o ex:placedBy ?c ; ex:amount ?a . ?c ex:region ?r } GROUP BY ?r`,
-    sql: 'SELECT c.region, sum(o.amount) AS total FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region',
+    sparql:
+      `${prefix}SELECT ?r (SUM(?a) AS ?total) WHERE { ?o ex:placedBy ?c ; ex:amount ?a . ?c ex:region ?r ` +
+      `} GROUP BY ?r`,
+    sql:
+      'SELECT c.region, sum(o.amount) AS total FROM shop.orders o JOIN shop.customers c ON o.customer_id = ' +
+      'c.id GROUP BY c.region',
   },
   {
     name: 'inverse property, FILTER on a number, ORDER BY + LIMIT',
-    sparql: `${prefix}SELECT ?c ?o ?a WHERE { ?c ex:placed ?o . ?o ex:amount ?a FILTER(?a > 450) } ORDER BY DESC(?a) ?o LIMIT 100`,
-    sql: `SELECT 'http://example.com/shop/customer/' || customer_id AS c, 'http://example.com/shop/order/' || id AS o, amount AS a FROM shop.orders WHERE amount > 450 ORDER BY amount DESC, o LIMIT 100`,
+    sparql:
+      `${prefix}SELECT ?c ?o ?a WHERE { ?c ex:placed ?o . ?o ex:amount ?a FILTER(?a > 450) } ORDER BY ` +
+      `DESC(?a) ?o LIMIT 100`,
+    sql:
+      `SELECT 'http://example.com/shop/customer/' || customer_id AS c, 'http://example.com/shop/order/' || ` +
+      `id AS o, amount AS a FROM shop.orders WHERE amount > 450 ORDER BY amount DESC, o LIMIT 100`,
   },
 ];
 
@@ -125,10 +142,12 @@ for (const c of cases) {
   console.log(`\n${c.name}`);
   console.log(`  translation (parse + translate, incl. column types): median ${median(translateTimes).toFixed(2)} ms`);
   console.log(
-    `  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ${ratio.toFixed(2)}x (median of ${runs} paired runs)`,
+    `  SPARQL ${s.toFixed(1)} ms (${sparqlRows} rows) vs SQL ${q.toFixed(1)} ms (${sqlRows} rows): ratio ` +
+      `${ratio.toFixed(2)}x (median of ${runs} paired runs)`,
   );
   console.log(
-    `  runs: SPARQL ${sparqlTimes.map((t) => t.toFixed(0)).join(', ')} | SQL ${sqlTimes.map((t) => t.toFixed(0)).join(', ')}`,
+    `  runs: SPARQL ${sparqlTimes.map((t) => t.toFixed(0)).join(', ')} | SQL ` +
+      `${sqlTimes.map((t) => t.toFixed(0)).join(', ')}`,
   );
 }
 await queries.close();

@@ -68,16 +68,19 @@ try {
         const parsed = JSON.parse(answer.body);
         summary =
           parsed.detail ??
-          `row_count ${parsed.row_count}, truncated ${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
+          `row_count ${parsed.row_count}, truncated ` +
+            `${parsed.truncated}${parsed.truncated_reason ? ` (${parsed.truncated_reason})` : ''}`;
       } catch {
         // Not JSON (a cut-off body): its start is the summary.
       }
       console.log(
-        `  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`,
+        `  large query: HTTP ${answer.status} after ${answer.ms.toFixed(0)} ms, ` +
+          `${(answer.bytes / 1e6).toFixed(1)} MB: ${summary}`,
       );
     }
     console.log(
-      `  SELECT 1 beside: median ${median(busy).toFixed(1)} ms, worst ${Math.max(...busy).toFixed(0)} ms (${busy.length} queries)`,
+      `  SELECT 1 beside: median ${median(busy).toFixed(1)} ms, worst ${Math.max(...busy).toFixed(0)} ms ` +
+        `(${busy.length} queries)`,
     );
   }
 } finally {

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** One instruction of a Dockerfile: `COPY --from=build a b` -> `{keyword: 'COPY', flags: {from: 'build'}, args: ['a', 'b']}`. */
+/** One instruction of a Dockerfile: `COPY --from=build a b` -> `{keyword: 'COPY', flags: {from: 'build'}, args: ['a',
+ * 'b']}`. */
 export interface Instruction {
   keyword: string;
   flags: Record<string, string>;

@@ -44,7 +44,9 @@ describe('graceful shutdown', () => {
     fs.mkdirSync(path.join(workspace, 'handlers'), { recursive: true });
     fs.writeFileSync(
       path.join(workspace, 'handlers', 'slow_handler.ts'),
-      `import { Router } from 'adaptive-workbench/handler';\nexport const router = new Router();\nrouter.get('/wait', async () => { await new Promise((r) => setTimeout(r, 1000)); return { done: true }; });\n`,
+      `import { Router } from 'adaptive-workbench/handler';\nexport const router = new ` +
+        (`Router();\nrouter.get('/wait', async () => { await new Promise((r) => setTimeout(r, 1000)); return { ` +
+          `done: true }; });\n`),
     );
     const { child, base, exit } = await serve(
       [process.execPath, '--import', 'tsx', path.join(root, 'server/src/main/cli.ts')],
@@ -127,48 +129,54 @@ describe('the container recipe and the headless package', () => {
     expect(skipped.every((command) => /^(if \[ "\$WITH_PYTHON"|mkdir -p \/data)/.test(command))).toBe(true);
   });
 
-  it('the runtime stage (npm install of the tarball into an empty folder) runs the server: npx adaptive-gateway, the entrypoint, readiness, health and a TypeScript handler', async () => {
-    const app = inStage('runtime', stages.runtime.workdir);
-    const modules = path.join(app, 'node_modules');
-    expect(fs.readdirSync(modules)).not.toContain('typescript');
-    const version = execFileSync('npx', ['--no', '--', 'adaptive-gateway', '--version'], {
-      cwd: app,
-      encoding: 'utf8',
-    }).trim();
-    expect(version).toBe('0.1.0');
-    const installBytes = Number(execFileSync('du', ['-sb', modules]).toString().split('\t')[0]);
-    // The image's paths, inside the replayed stage; no identity provider here, so no authentication.
-    const env = stages.runtime.env;
-    const mapped = Object.fromEntries(
-      ['WORKSPACE', 'SPECS_DIR', 'HANDLERS_DIR', 'DATA_DIR'].map((name) => [name, inStage('runtime', env[name])]),
-    );
-    const started = performance.now();
-    const { child, base, exit } = await serve([path.join(app, stages.runtime.entrypoint[0])], app, {
-      ...env,
-      ...mapped,
-      HOST: '127.0.0.1',
-      AUTH_ENABLED: 'false',
-    });
-    try {
-      await waitUntilReady(base);
-      const coldStartMs = Math.round(performance.now() - started);
-      console.log(
-        `headless package: node_modules ${(installBytes / 1024 / 1024).toFixed(1)} MB; cold start to readiness UP ${coldStartMs} ms`,
+  it(
+    'the runtime stage (npm install of the tarball into an empty folder) runs the server: npx ' +
+      'adaptive-gateway, the entrypoint, readiness, health and a TypeScript handler',
+    async () => {
+      const app = inStage('runtime', stages.runtime.workdir);
+      const modules = path.join(app, 'node_modules');
+      expect(fs.readdirSync(modules)).not.toContain('typescript');
+      const version = execFileSync('npx', ['--no', '--', 'adaptive-gateway', '--version'], {
+        cwd: app,
+        encoding: 'utf8',
+      }).trim();
+      expect(version).toBe('0.1.0');
+      const installBytes = Number(execFileSync('du', ['-sb', modules]).toString().split('\t')[0]);
+      // The image's paths, inside the replayed stage; no identity provider here, so no authentication.
+      const env = stages.runtime.env;
+      const mapped = Object.fromEntries(
+        ['WORKSPACE', 'SPECS_DIR', 'HANDLERS_DIR', 'DATA_DIR'].map((name) => [name, inStage('runtime', env[name])]),
       );
-      expect(stages.runtime.cmd).toEqual(['serve']);
-      const health = await fetch(`${base}/api/health`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'UP', groups: ['api', 'liveness', 'readiness'] });
-      const created = await fetch(`${base}/api/adaptive/library-api/books`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'Dune', author: 'Frank Herbert' }),
+      const started = performance.now();
+      const { child, base, exit } = await serve([path.join(app, stages.runtime.entrypoint[0])], app, {
+        ...env,
+        ...mapped,
+        HOST: '127.0.0.1',
+        AUTH_ENABLED: 'false',
       });
-      expect(created.status).toBe(201);
-      expect((await fetch(`${base}/api/adaptive/swagger-ui/`)).status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-      await exit;
-    }
-  }, 120_000);
+      try {
+        await waitUntilReady(base);
+        const coldStartMs = Math.round(performance.now() - started);
+        console.log(
+          `headless package: node_modules ${(installBytes / 1024 / 1024).toFixed(1)} MB; cold start to readiness ` +
+            `UP ${coldStartMs} ms`,
+        );
+        expect(stages.runtime.cmd).toEqual(['serve']);
+        const health = await fetch(`${base}/api/health`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toMatchObject({ status: 'UP', groups: ['api', 'liveness', 'readiness'] });
+        const created = await fetch(`${base}/api/adaptive/library-api/books`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Dune', author: 'Frank Herbert' }),
+        });
+        expect(created.status).toBe(201);
+        expect((await fetch(`${base}/api/adaptive/swagger-ui/`)).status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+        await exit;
+      }
+    },
+    120_000,
+  );
 });

@@ -93,29 +93,33 @@ describe('Kubernetes manifests', () => {
     expect(volumes.find((v) => v.name === 'handlers')!.configMap!.name).toBe('adaptive-gateway-handlers');
   });
 
-  it('limits memory to at least the sum of the bounds inside: main heap, spec loader workers, DuckDB queries, handler processes, and headroom', () => {
-    const mib = (size: string) => {
-      const match = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB|Ki|Mi|Gi)$/i.exec(size)!;
-      const unit = match[2].toLowerCase().replace(/i?b$/, '').replace(/i$/, '');
-      return Number(match[1]) * { k: 1 / 1024, m: 1, g: 1024 }[unit as 'k' | 'm' | 'g']!;
-    };
-    const mainHeap = Number(/--max-old-space-size=(\d+)/.exec(env.NODE_OPTIONS ?? '')?.[1]);
-    expect(mainHeap).toBeGreaterThan(0);
-    const specWorkers = loadConcurrency * loadConfig(env, {}).specMaxHeapMb;
-    // The image ships the example workspace's query/sources.yaml; its limits are DuckDB's per query.
-    const { limits } = loadQuerySetup(path.join(import.meta.dirname, '..', 'query', 'sources.yaml'));
-    const duckdb = limits.maxConcurrent * mib(limits.memoryLimit);
-    // Each TypeScript handler module of the example workspace runs in a process of its own, plus one spare.
-    const handlerModules = fs
-      .readdirSync(path.join(import.meta.dirname, '..', 'handlers'))
-      .filter(isHandlerFile).length;
-    const handlerProcesses = (handlerModules + 1) * 2 * loadConfig(env, {}).handlerMemoryMb;
-    const headroomMib = 256; // Node and DuckDB outside their heaps: code, native buffers, thread stacks.
-    expect(mib(container.resources!.limits!.memory as string)).toBeGreaterThanOrEqual(
-      mainHeap + specWorkers + duckdb + handlerProcesses + headroomMib,
-    );
-    expect(mib(container.resources!.requests!.memory as string)).toBeLessThanOrEqual(
-      mib(container.resources!.limits!.memory as string),
-    );
-  });
+  it(
+    'limits memory to at least the sum of the bounds inside: main heap, spec loader workers, DuckDB queries, ' +
+      'handler processes, and headroom',
+    () => {
+      const mib = (size: string) => {
+        const match = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB|Ki|Mi|Gi)$/i.exec(size)!;
+        const unit = match[2].toLowerCase().replace(/i?b$/, '').replace(/i$/, '');
+        return Number(match[1]) * { k: 1 / 1024, m: 1, g: 1024 }[unit as 'k' | 'm' | 'g']!;
+      };
+      const mainHeap = Number(/--max-old-space-size=(\d+)/.exec(env.NODE_OPTIONS ?? '')?.[1]);
+      expect(mainHeap).toBeGreaterThan(0);
+      const specWorkers = loadConcurrency * loadConfig(env, {}).specMaxHeapMb;
+      // The image ships the example workspace's query/sources.yaml; its limits are DuckDB's per query.
+      const { limits } = loadQuerySetup(path.join(import.meta.dirname, '..', 'query', 'sources.yaml'));
+      const duckdb = limits.maxConcurrent * mib(limits.memoryLimit);
+      // Each TypeScript handler module of the example workspace runs in a process of its own, plus one spare.
+      const handlerModules = fs
+        .readdirSync(path.join(import.meta.dirname, '..', 'handlers'))
+        .filter(isHandlerFile).length;
+      const handlerProcesses = (handlerModules + 1) * 2 * loadConfig(env, {}).handlerMemoryMb;
+      const headroomMib = 256; // Node and DuckDB outside their heaps: code, native buffers, thread stacks.
+      expect(mib(container.resources!.limits!.memory as string)).toBeGreaterThanOrEqual(
+        mainHeap + specWorkers + duckdb + handlerProcesses + headroomMib,
+      );
+      expect(mib(container.resources!.requests!.memory as string)).toBeLessThanOrEqual(
+        mib(container.resources!.limits!.memory as string),
+      );
+    },
+  );
 });

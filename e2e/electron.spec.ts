@@ -21,7 +21,8 @@ const binary = electronBinary();
 test.describe('desktop app (Electron smoke test)', () => {
   test.skip(
     !binary,
-    'No Electron binary is installed here (npm start fetches it where it can); the same UI is tested in Chromium against serve --workbench',
+    'No Electron binary is installed here (npm start fetches it where it can); the same UI is tested in ' +
+      'Chromium against serve --workbench',
   );
 
   test('opens a window on the embedded server and reloads a spec edit', async () => {

@@ -40,7 +40,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const partnerPort = await freePort();
   fs.appendFileSync(
     path.join(workspace, 'health.yaml'),
-    `\ncomponents:\n  e2epartner:\n    components:\n      api: {http: {url: "http://127.0.0.1:${partnerPort}/health"}, timeout_ms: 1000}\n`,
+    `\ncomponents:\n  e2epartner:\n    components:\n      api: {http: {url: ` +
+      `"http://127.0.0.1:${partnerPort}/health"}, timeout_ms: 1000}\n`,
   );
   process.env.E2E_PARTNER_PORT = String(partnerPort);
   // Handlers import 'adaptive-workbench/handler': the server maps it to its own SDK, from any folder.

@@ -46,43 +46,44 @@ async function typeQuery(page: Page, text: string): Promise<void> {
   await page.keyboard.insertText(text);
 }
 
-test('the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt tables', async ({
-  page,
-}) => {
-  await openConsole(page);
-  const tree = page.getByRole('tree', { name: 'Query sources' });
-  for (const source of ['shop', 'lake', 'events'])
-    await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
-  // Every source lists its tables before any query has named them.
-  await tree.getByRole('treeitem', { name: 'events', exact: true }).locator('.source-row').click();
-  await expect(tree.getByRole('treeitem', { name: 'events.clicks' })).toBeVisible();
+test(
+  'the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt ' + 'tables',
+  async ({ page }) => {
+    await openConsole(page);
+    const tree = page.getByRole('tree', { name: 'Query sources' });
+    for (const source of ['shop', 'lake', 'events'])
+      await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
+    // Every source lists its tables before any query has named them.
+    await tree.getByRole('treeitem', { name: 'events', exact: true }).locator('.source-row').click();
+    await expect(tree.getByRole('treeitem', { name: 'events.clicks' })).toBeVisible();
 
-  await typeQuery(page, crossSourceJoin);
-  await page.keyboard.press('ControlOrMeta+Enter');
-  // Only the active panel is mounted: the console keeps its outcome, even one that arrives while hidden.
-  await page.locator('.panel-tab[data-panel="problems"]').click();
-  await page.locator('.panel-tab[data-panel="query"]').click();
-  const grid = page.getByRole('grid', { name: 'Query results' });
-  await expect(grid.getByRole('gridcell', { name: 'books', exact: true })).toBeVisible();
-  await expect(page.getByLabel('Result statistics')).toContainText(/5 rows · \d+ ms/);
-  const columns = await grid.getByRole('columnheader').allTextContents();
-  expect(columns.map((c) => c.split(' ')[0])).toEqual(['#', 'category', 'checkouts', 'avg_order_value']);
+    await typeQuery(page, crossSourceJoin);
+    await page.keyboard.press('ControlOrMeta+Enter');
+    // Only the active panel is mounted: the console keeps its outcome, even one that arrives while hidden.
+    await page.locator('.panel-tab[data-panel="problems"]').click();
+    await page.locator('.panel-tab[data-panel="query"]').click();
+    const grid = page.getByRole('grid', { name: 'Query results' });
+    await expect(grid.getByRole('gridcell', { name: 'books', exact: true })).toBeVisible();
+    await expect(page.getByLabel('Result statistics')).toContainText(/5 rows · \d+ ms/);
+    const columns = await grid.getByRole('columnheader').allTextContents();
+    expect(columns.map((c) => c.split(' ')[0])).toEqual(['#', 'category', 'checkouts', 'avg_order_value']);
 
-  // Sorting by a column: ascending checkouts puts the smallest category first.
-  await grid.getByRole('columnheader', { name: /^checkouts/ }).click();
-  await expect(grid.getByRole('row').nth(1).getByRole('gridcell').first()).toHaveText('games');
+    // Sorting by a column: ascending checkouts puts the smallest category first.
+    await grid.getByRole('columnheader', { name: /^checkouts/ }).click();
+    await expect(grid.getByRole('row').nth(1).getByRole('gridcell').first()).toHaveText('games');
 
-  // The tables the query named are now in the sidebar, with their columns.
-  await tree.getByRole('treeitem', { name: 'shop', exact: true }).locator('.source-row').click();
-  await tree.getByRole('treeitem', { name: 'shop.orders' }).locator('.table-row').click();
-  await expect(tree.getByRole('treeitem', { name: 'shop.orders' })).toContainText('amount DECIMAL(10,2)');
-  await screenshot(page, 'query-01-cross-source-join');
+    // The tables the query named are now in the sidebar, with their columns.
+    await tree.getByRole('treeitem', { name: 'shop', exact: true }).locator('.source-row').click();
+    await tree.getByRole('treeitem', { name: 'shop.orders' }).locator('.table-row').click();
+    await expect(tree.getByRole('treeitem', { name: 'shop.orders' })).toContainText('amount DECIMAL(10,2)');
+    await screenshot(page, 'query-01-cross-source-join');
 
-  await page.getByRole('tab', { name: 'Chart' }).click();
-  await expect(page.locator('.query-chart svg rect')).toHaveCount(10);
-  await screenshot(page, 'query-02-chart');
-  await page.getByRole('tab', { name: 'Grid' }).click();
-});
+    await page.getByRole('tab', { name: 'Chart' }).click();
+    await expect(page.locator('.query-chart svg rect')).toHaveCount(10);
+    await screenshot(page, 'query-02-chart');
+    await page.getByRole('tab', { name: 'Grid' }).click();
+  },
+);
 
 test('completion offers tables and columns; an error shows its detail; history keeps the runs', async ({ page }) => {
   await openConsole(page);
@@ -198,40 +199,42 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await expect(page.locator('.query-chart')).toHaveCount(0);
 });
 
-test('the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated SQL', async ({
-  page,
-}) => {
-  await openConsole(page);
-  await page.getByRole('tab', { name: 'SPARQL' }).click();
-  await typeQuery(
-    page,
-    'PREFIX ex: <http://example.com/shop#>\nSELECT DISTINCT ?class WHERE { ?x a ?class } # every class with instances',
-  );
-  // Keywords, variables, IRIs and the comment are told apart: several token classes, where plain text has one.
-  const lines = page.locator('.query-editor .view-lines');
-  await expect(lines).toContainText('every class');
-  const tokenClasses = await lines
-    .locator('span[class^="mtk"]')
-    .evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
-  expect(tokenClasses.length).toBeGreaterThanOrEqual(4);
+test(
+  'the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated ' + 'SQL',
+  async ({ page }) => {
+    await openConsole(page);
+    await page.getByRole('tab', { name: 'SPARQL' }).click();
+    await typeQuery(
+      page,
+      'PREFIX ex: <http://example.com/shop#>\nSELECT DISTINCT ?class WHERE { ?x a ?class } # every class with ' +
+        'instances',
+    );
+    // Keywords, variables, IRIs and the comment are told apart: several token classes, where plain text has one.
+    const lines = page.locator('.query-editor .view-lines');
+    await expect(lines).toContainText('every class');
+    const tokenClasses = await lines
+      .locator('span[class^="mtk"]')
+      .evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
+    expect(tokenClasses.length).toBeGreaterThanOrEqual(4);
 
-  await page.keyboard.press('ControlOrMeta+Enter');
-  const grid = page.getByRole('grid', { name: 'Query results' });
-  await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
-  await expect(grid.getByRole('gridcell', { name: 'ex:PremiumCustomer', exact: true })).toBeVisible();
+    await page.keyboard.press('ControlOrMeta+Enter');
+    const grid = page.getByRole('grid', { name: 'Query results' });
+    await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
+    await expect(grid.getByRole('gridcell', { name: 'ex:PremiumCustomer', exact: true })).toBeVisible();
 
-  // The generated SQL, above the rows it gave.
-  await page.getByRole('button', { name: 'Show SQL' }).click();
-  await expect(page.locator('.generated-query')).toContainText('SELECT');
-  await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
-  await screenshot(page, 'query-08-sparql-sql');
+    // The generated SQL, above the rows it gave.
+    await page.getByRole('button', { name: 'Show SQL' }).click();
+    await expect(page.locator('.generated-query')).toContainText('SELECT');
+    await expect(grid.getByRole('gridcell', { name: 'ex:Customer', exact: true })).toBeVisible();
+    await screenshot(page, 'query-08-sparql-sql');
 
-  // Terms of the ontology complete after their prefix.
-  await page.locator('.query-editor .monaco-editor').click();
-  await page.keyboard.press('ControlOrMeta+End');
-  await page.keyboard.press('Enter');
-  await page.keyboard.type('ex:Prem');
-  await expect(page.locator('.suggest-widget')).toContainText('PremiumCustomer');
-  await screenshot(page, 'query-09-sparql-completion');
-  await page.keyboard.press('Escape');
-});
+    // Terms of the ontology complete after their prefix.
+    await page.locator('.query-editor .monaco-editor').click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('ex:Prem');
+    await expect(page.locator('.suggest-widget')).toContainText('PremiumCustomer');
+    await screenshot(page, 'query-09-sparql-completion');
+    await page.keyboard.press('Escape');
+  },
+);

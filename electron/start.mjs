@@ -43,7 +43,8 @@ if (!binary) {
   binary = installedBinary();
   if (!binary) {
     console.error(
-      `No Electron binary is installed on this machine (${failure ?? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set'}); run the same workbench in a browser instead: npm run workbench`,
+      `No Electron binary is installed on this machine (${failure ?? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set'}); ` +
+        `run the same workbench in a browser instead: npm run workbench`,
     );
     process.exit(1);
   }

@@ -3,8 +3,10 @@
  *
  *   npm run conformance -- prism  <prism-harness folder>   [--only <substring>]
  *   npm run conformance -- corpus <openapi-corpus folder>  [--only <substring>]
- *   npm run conformance -- nl     <nl2sql folder>          [--only <set/db substring>] (execution accuracy of natural-language questions)
- *   npm run conformance -- r2rml  <rdf/r2rml folder>       [--only <test id substring>] (R2RML cases through the SPARQL endpoint's translator)
+ *   npm run conformance -- nl     <nl2sql folder>          [--only <set/db substring>] (execution accuracy of
+ * natural-language questions)
+ *   npm run conformance -- r2rml  <rdf/r2rml folder>       [--only <test id substring>] (R2RML cases through the
+ * SPARQL endpoint's translator)
  *
  * Both print one line per finding and a summary, and exit 0 whatever the pass rate: they measure.
  * A non-zero exit means the runner itself failed (bad arguments, unreadable suite) or, for the
@@ -18,7 +20,9 @@ import { runRdfCommand } from './rdf/rdf-cli.js';
 import { runPrismSuite } from './prism/prism-runner.js';
 
 const usage =
-  'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> [--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf suite dir> [--only <substring>]';
+  'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> ' +
+  ('[--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf ' +
+    'suite dir> [--only <substring>]');
 
 function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
   const [command, dir, ...rest] = argv;

@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent } from 'react';
 
-/** A keyboard shortcut: `Mod` is Ctrl, or Cmd on macOS. Keys are physical (`KeyS`, `Digit1`), so they work on any layout. */
+/** A keyboard shortcut: `Mod` is Ctrl, or Cmd on macOS. Keys are physical (`KeyS`, `Digit1`), so they work on any
+ * layout. */
 export interface Shortcut {
   id: string;
   keys: string;

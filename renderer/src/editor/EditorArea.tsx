@@ -44,7 +44,9 @@ export function EditorArea(props: EditorAreaProps) {
               key={path}
               role="tab"
               aria-selected={path === active}
-              className={`tab${path === active ? ' active' : ''}${dirty ? ' dirty' : ''}${errorsByPath.has(path) ? ' has-errors' : ''}`}
+              className={['tab', path === active && 'active', dirty && 'dirty', errorsByPath.has(path) && 'has-errors']
+                .filter(Boolean)
+                .join(' ')}
               title={path}
               data-path={path}
               onClick={() => props.onActivate(path)}

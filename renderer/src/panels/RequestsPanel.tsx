@@ -50,14 +50,14 @@ function Message({ title, message }: { title: string; message: CapturedMessage }
 }
 
 function Inspector({ request }: { request: WorkbenchRequest }) {
+  const status = <span className={`status ${statusClass(request.status)}`}>{request.status}</span>;
   return (
     <div className="inspector panel-scroll" aria-label="Request inspector">
       <h3>
         <span className="method">{request.method}</span> {request.url}
       </h3>
       <p>
-        <span className={`status ${statusClass(request.status)}`}>{request.status}</span> in {request.durationMs} ms ·{' '}
-        {request.source}
+        {status} in {request.durationMs} ms · {request.source}
         {request.file ? ` · ${request.file}` : ''} ·{' '}
         {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })}
       </p>

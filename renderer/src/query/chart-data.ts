@@ -37,7 +37,8 @@ export function chartData(
   return { labels, series: data, min, max: max === min ? min + 1 : max };
 }
 
-/** Whether a question's result is a grouped aggregate worth a chart beside its rows: its SQL groups, it has several rows and a numeric column. */
+/** Whether a question's result is a grouped aggregate worth a chart beside its rows: its SQL groups, it has several
+ * rows and a numeric column. */
 export function isGroupedAggregate(result: Pick<SqlResult, 'columns' | 'rows'>, sql: string): boolean {
   return /\bGROUP\s+BY\b/i.test(sql) && result.rows.length >= 2 && result.columns.some((c) => numericType.test(c.type));
 }

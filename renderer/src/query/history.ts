@@ -26,7 +26,8 @@ export function loadHistory(): HistoryEntry[] {
   );
 }
 
-/** Adds a run at the top; the same text of the same kind moves up instead of repeating. Keeps the newest {@link historyLimit}. */
+/** Adds a run at the top; the same text of the same kind moves up instead of repeating. Keeps the newest {@link
+ * historyLimit}. */
 export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
   const next = [entry, ...history.filter((e) => e.query !== entry.query || e.kind !== entry.kind)].slice(
     0,

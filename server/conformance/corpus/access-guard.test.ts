@@ -26,7 +26,8 @@ fs.writeFileSync(path.join(outsideDir, 'secret.txt'), 'secret');
 
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs `workerCode` (an ES module) in a worker thread of a process started with the guard preloaded; returns the worker's report and the guard's events. */
+/** Runs `workerCode` (an ES module) in a worker thread of a process started with the guard preloaded; returns the
+ * worker's report and the guard's events. */
 function runGuarded(workerCode: string, mainCode = ''): { report: Record<string, unknown>; events: GuardEvent[] } {
   const log = path.join(scratch, `events-${Math.random().toString(36).slice(2)}.jsonl`);
   const script = `
@@ -52,18 +53,21 @@ function runGuarded(workerCode: string, mainCode = ''): { report: Record<string,
 
 describe('access guard', () => {
   it('lets a worker read inside the specs folder, refuses and records reads outside it', () => {
-    const { report, events } = runGuarded(`
+    const { report, events } = runGuarded(
+      `
       import fs, { readFileSync } from 'node:fs';
       import { parentPort } from 'node:worker_threads';
       const attempt = (fn) => { try { return fn(); } catch (e) { return 'refused:' + e.code; } };
       parentPort.postMessage({
         inside: attempt(() => fs.readFileSync(${JSON.stringify(path.join(specsDir, 'inside.yaml'))}, 'utf8')),
         outside: attempt(() => fs.readFileSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))}, 'utf8')),
-        traversal: attempt(() => fs.readFileSync(${JSON.stringify(path.join(specsDir, '..', 'outside', 'secret.txt'))}, 'utf8')),
+        traversal: attempt(() => ` +
+        `fs.readFileSync(${JSON.stringify(path.join(specsDir, '..', 'outside', 'secret.txt'))}, 'utf8')),
         named: attempt(() => readFileSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))}, 'utf8')),
         probe: attempt(() => fs.existsSync(${JSON.stringify(path.join(outsideDir, 'secret.txt'))})),
       });
-    `);
+    `,
+    );
     expect(report).toEqual({
       inside: 'inside',
       outside: 'refused:EACCES',

@@ -39,11 +39,15 @@ export function formatResult(result: Result): string {
   if (!isSpecResult(result)) return `${head}  ${result.reason}`;
   const outside =
     result.guardEvents.length > 0
-      ? `; OUTSIDE ACCESS ${result.guardEvents.map((e) => `${e.kind} ${e.target} via ${e.via}${e.blocked ? ' (refused)' : ''}`).join(', ')}`
+      ? `; OUTSIDE ACCESS ` +
+        result.guardEvents.map((e) => `${e.kind} ${e.target} via ${e.via}${e.blocked ? ' (refused)' : ''}`).join(', ')
       : '';
   const escaped = result.bundledOutside.length > 0 ? `; ESCAPED REF ${result.bundledOutside.join(', ')}` : '';
   if (result.outcome === 'rejected') return `${head}  ${result.reason}${outside}`;
-  return `${head}  ${result.operations} operations, ${result.warnings} warnings${servedText(result)}${outside}${escaped}`;
+  return (
+    `${head}  ${result.operations} operations, ${result.warnings} ` +
+    `warnings${servedText(result)}${outside}${escaped}`
+  );
 }
 
 interface CategoryStats {
@@ -124,7 +128,9 @@ export function printCorpusReport(entries: CorpusSpec[], results: Result[], elap
       .map(([k, v]) => `${k}:${v}`)
       .join(' ');
     console.log(
-      `${name.padEnd(14)} ${String(s.specs).padStart(5)}  ${String(s.loaded).padStart(6)}  ${String(s.rejected).padStart(8)}  ${String(s.hang).padStart(4)}  ${String(s.crash).padStart(5)}  ${String(s.maxMs).padStart(6)}  ${served}`,
+      `${name.padEnd(14)} ${String(s.specs).padStart(5)}  ${String(s.loaded).padStart(6)}  ` +
+        (`${String(s.rejected).padStart(8)}  ${String(s.hang).padStart(4)}  ${String(s.crash).padStart(5)}  ` +
+          `${String(s.maxMs).padStart(6)}  ${served}`),
     );
     console.log(`${''.padEnd(14)} slowest: ${s.maxFile}`);
   }
@@ -132,7 +138,8 @@ export function printCorpusReport(entries: CorpusSpec[], results: Result[], elap
     console.log(`\nexpectations not met (${expectations.length}):\n  ${expectations.join('\n  ')}`);
   if (probes.length > 0)
     console.log(
-      `\npaths outside the specs folder checked (stat/realpath, not read) (${probes.length}):\n  ${probes.join('\n  ')}`,
+      `\npaths outside the specs folder checked (stat/realpath, not read) (${probes.length}):\n  ` +
+        `${probes.join('\n  ')}`,
     );
   console.log(
     safety.length > 0

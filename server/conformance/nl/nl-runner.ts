@@ -37,7 +37,8 @@ async function translationTime(nl: NaturalLanguageService, question: string): Pr
   }
 }
 
-/** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as relationships. */
+/** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as
+ * relationships. */
 function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): string {
   const relationships = keys
     .map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`)
@@ -175,8 +176,11 @@ function summaryLine(label: string, outcomes: QuestionOutcome[]): string {
   const judged = outcomes.length - count('gold-failed');
   const wrong = count('wrong') + count('error');
   return (
-    `${label.padEnd(34)} ${String(outcomes.length).padStart(4)} questions  accuracy ${percent(count('correct'), judged).padStart(6)}  ` +
-    `wrong ${percent(wrong, judged).padStart(6)}  422 ${percent(count('refused'), judged).padStart(6)}  (correct ${count('correct')}, wrong ${count('wrong')}, error ${count('error')}, refused ${count('refused')}, gold not runnable ${count('gold-failed')})`
+    `${label.padEnd(34)} ${String(outcomes.length).padStart(4)} questions  accuracy ` +
+    `${percent(count('correct'), judged).padStart(6)}  ` +
+    (`wrong ${percent(wrong, judged).padStart(6)}  422 ${percent(count('refused'), judged).padStart(6)}  ` +
+      (`(correct ${count('correct')}, wrong ${count('wrong')}, error ${count('error')}, refused ` +
+        `${count('refused')}, gold not runnable ${count('gold-failed')})`))
   );
 }
 
@@ -184,7 +188,10 @@ function summaryLine(label: string, outcomes: QuestionOutcome[]): string {
 function medianAndP95(values: number[]): string {
   if (values.length === 0) return '-';
   const sorted = [...values].sort((a, b) => a - b);
-  return `median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(2)} ms`;
+  return (
+    `median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)} ms, p95 ` +
+    `${sorted[Math.floor(sorted.length * 0.95)].toFixed(2)} ms`
+  );
 }
 
 /** Prints accuracy per set and per category, the share answered 422, and the time per question. */
@@ -202,7 +209,8 @@ export function printNlReport(outcomes: QuestionOutcome[]): void {
       );
     console.log(`  time per question (translate + run): ${medianAndP95(ofSet.map((o) => o.ms))}`);
     console.log(
-      `  translation alone (questions translated): ${medianAndP95(ofSet.flatMap((o) => (o.translateMs === undefined ? [] : [o.translateMs])))}`,
+      `  translation alone (questions translated): ` +
+        `${medianAndP95(ofSet.flatMap((o) => (o.translateMs === undefined ? [] : [o.translateMs])))}`,
     );
   }
 }

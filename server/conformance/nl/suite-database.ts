@@ -45,7 +45,11 @@ export function duckdbDialect(sql: string): string {
     .replace(/(\s)bool\b/gi, '$1VARCHAR')
     .replace(/`/g, '"')
     .replace(
-      /,\s*(CONSTRAINT\s+\w+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[\w."]+\s*\([^)]*\)(\s*ON (DELETE|UPDATE) \w+( \w+)?)*/gi,
+      new RegExp(
+        String.raw`,\s*(CONSTRAINT\s+\w+\s+)?FOREIGN KEY\s*\([^)]*\)\s*REFERENCES\s*[\w."]+\s*\([^)]*\)` +
+          String.raw`(\s*ON (DELETE|UPDATE) \w+( \w+)?)*`,
+        'gi',
+      ),
       '',
     )
     .replace(/\s+REFERENCES\s+[\w."]+\s*\([^)]*\)(\s*ON (DELETE|UPDATE) \w+( \w+)?)*/gi, '');

@@ -55,13 +55,22 @@ export function likelyCause(failure: FailedCase): string | undefined {
   const { expected, actual, spec, method } = failure;
   const declared = operations(spec);
   if (expected.status === 422 && actual.status === 400) {
-    return 'deliberate: request validation answers 400 {detail, errors} (issue 2, DESIGN.md §4); Prism answers 422 problem+json';
+    return (
+      'deliberate: request validation answers 400 {detail, errors} (issue 2, DESIGN.md §4); Prism answers ' +
+      '422 problem+json'
+    );
   }
   if (expected.status === 401 && declaresSecurity(spec)) {
-    return "deliberate: the mock does not enforce the spec's own security schemes; authentication is the gateway's (AUTH_ENABLED, DESIGN.md §5)";
+    return (
+      "deliberate: the mock does not enforce the spec's own security schemes; authentication is the " +
+      "gateway's (AUTH_ENABLED, DESIGN.md §5)"
+    );
   }
   if ((method === 'OPTIONS' || method === 'HEAD' || method === 'TRACE') && declared.some((o) => o.method === method)) {
-    return `scope: spec operations for ${method} are not served (issue 2 lists GET, POST, PUT, DELETE, PATCH; HEAD answers as GET, OPTIONS is the CORS preflight)`;
+    return (
+      `scope: spec operations for ${method} are not served (issue 2 lists GET, POST, PUT, DELETE, PATCH; ` +
+      `HEAD answers as GET, OPTIONS is the CORS preflight)`
+    );
   }
   if (method === 'HEAD' && expected.status === 405 && actual.status < 300) {
     return 'design: HEAD is answered as GET (RFC 9110 §9.3.2); Prism answers 405 when the spec has no head operation';
@@ -84,7 +93,10 @@ export function likelyCause(failure: FailedCase): string | undefined {
     isJsonType(actual.headers['content-type']) &&
     (accept === undefined || accept.trim() === '*/*')
   ) {
-    return 'design: with Accept */* (or none) the gateway prefers a JSON media type (content-negotiation.ts); Prism takes the first declared one';
+    return (
+      'design: with Accept */* (or none) the gateway prefers a JSON media type (content-negotiation.ts); ' +
+      'Prism takes the first declared one'
+    );
   }
   if (/^\s*</.test(expected.body) && /xml/.test(actual.headers['content-type'] ?? '') && !/^\s*</.test(actual.body)) {
     return 'gap: an object example is sent as JSON text under an XML media type (no XML serialisation)';

@@ -38,7 +38,8 @@ export function isPortable(entry: CaseIndexEntry, serverLine?: string): boolean 
   return serverLine === undefined || /^mock(\s+-d)?\s+-p\s+\d+(\s+-d)?\s+\$\{document\}$/.test(serverLine.trim());
 }
 
-/** True when a portable case's server line asks for dynamic examples (`prism mock -d`): run with MOCK_EXAMPLES=dynamic. */
+/** True when a portable case's server line asks for dynamic examples (`prism mock -d`): run with
+ * MOCK_EXAMPLES=dynamic. */
 export const isDynamic = (serverLine: string): boolean => /\s-d\b/.test(serverLine);
 
 /** Reads and checks `INDEX.json` of a Prism harness folder. */

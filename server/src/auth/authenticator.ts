@@ -58,7 +58,8 @@ export class Authenticator {
       basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint }, settings.loginThrottle);
     else
       log.info(
-        'Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the password grant',
+        'Basic authentication is off: set AUTH_USERS_FILE, or IDP_CLIENT_ID and IDP_CLIENT_SECRET for the ' +
+          'password grant',
       );
 
     let store: ExchangeStore | null = null;

@@ -125,15 +125,18 @@ describe('df_bearer_jwt with the platform issuer', () => {
     await expectRefused(`Bearer ${token}`, /algorithm is not one of/);
   });
 
-  it('hostile: an unknown kid is refused, and a flood of them refetches the JWKS at most once per cooldown', async () => {
-    await whoami(`Bearer ${await userToken()}`);
-    const before = platform.counters.jwks;
-    for (let i = 0; i < 10; i++) {
-      const token = await platform.craft({}, { header: { kid: `unknown-${i}` } });
-      await expectRefused(`Bearer ${token}`, /no key of the issuer matches/);
-    }
-    expect(platform.counters.jwks - before).toBeLessThanOrEqual(1);
-  });
+  it(
+    'hostile: an unknown kid is refused, and a flood of them refetches the JWKS at most once per ' + 'cooldown',
+    async () => {
+      await whoami(`Bearer ${await userToken()}`);
+      const before = platform.counters.jwks;
+      for (let i = 0; i < 10; i++) {
+        const token = await platform.craft({}, { header: { kid: `unknown-${i}` } });
+        await expectRefused(`Bearer ${token}`, /no key of the issuer matches/);
+      }
+      expect(platform.counters.jwks - before).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('hostile: a tampered payload fails the signature', async () => {
     const [header, payload, signature] = (await userToken()).split('.');
@@ -243,7 +246,8 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const token = await userToken();
     const raw = await rawRequest(
       port,
-      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ${await platform.craft({ sub: 'admin' })}`,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ` +
+        `${await platform.craft({ sub: 'admin' })}`,
     );
     expect(raw.status).toBe(400);
     expect(raw.body).toContain('only one Authorization header');
@@ -254,7 +258,8 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const basic = Buffer.from('carol:carol-password').toString('base64');
     const raw = await rawRequest(
       port,
-      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nAuthorization: Bearer ${await userToken()}`,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nAuthorization: Bearer ` +
+        `${await userToken()}`,
     );
     expect(raw.status).toBe(400);
   });
@@ -287,7 +292,8 @@ describe('df_bearer_jwt with the platform issuer', () => {
   });
 
   it('never answers with the token, whatever the failure', async () => {
-    const secret = `eyJ${crypto.randomBytes(40).toString('base64url')}.${crypto.randomBytes(40).toString('base64url')}.sig`;
+    const part = () => crypto.randomBytes(40).toString('base64url');
+    const secret = `eyJ${part()}.${part()}.sig`;
     const response = await whoami(`Bearer ${secret}`);
     expect(response.statusCode).toBe(401);
     expect(response.body).not.toContain(secret.slice(0, 20));

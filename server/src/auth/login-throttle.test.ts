@@ -65,26 +65,29 @@ describe('Basic logins under a burst of wrong passwords', () => {
   const whoami = (authorization: string, remoteAddress: string) =>
     server.app.inject({ method: 'GET', url: '/api/adaptive/_whoami', headers: { authorization }, remoteAddress });
 
-  it('checks at most the burst of 100 concurrent wrong passwords and refuses the rest with 429 and Retry-After', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => whoami(basic(`ops:wrong-${i}`), '10.0.0.1')),
-    );
-    const statuses = answers.map((a) => a.statusCode);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(95);
-    const refused = answers.find((a) => a.statusCode === 429)!;
-    expect(refused.json()).toEqual({
-      detail: 'Too many failed logins for this user name or from 10.0.0.1; retry in 10 s',
-      code: 'LOGIN_THROTTLED',
-    });
-    expect(refused.headers['retry-after']).toBe('10');
-    // The right password of the throttled user waits too; another user from another address does not.
-    expect((await whoami(basic('ops:s3cret'), '10.0.0.2')).statusCode).toBe(429);
-    expect((await whoami(basic('dev:dev-pass'), '10.0.0.3')).statusCode).toBe(200);
-    // Nor does anyone from the throttled address with a login already known to be good.
-    expect((await whoami(basic('dev:dev-pass'), '10.0.0.1')).statusCode).toBe(200);
-    expect((await whoami(basic('dev:other'), '10.0.0.1')).statusCode).toBe(429);
-  });
+  it(
+    'checks at most the burst of 100 concurrent wrong passwords and refuses the rest with 429 and ' + 'Retry-After',
+    async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => whoami(basic(`ops:wrong-${i}`), '10.0.0.1')),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(95);
+      const refused = answers.find((a) => a.statusCode === 429)!;
+      expect(refused.json()).toEqual({
+        detail: 'Too many failed logins for this user name or from 10.0.0.1; retry in 10 s',
+        code: 'LOGIN_THROTTLED',
+      });
+      expect(refused.headers['retry-after']).toBe('10');
+      // The right password of the throttled user waits too; another user from another address does not.
+      expect((await whoami(basic('ops:s3cret'), '10.0.0.2')).statusCode).toBe(429);
+      expect((await whoami(basic('dev:dev-pass'), '10.0.0.3')).statusCode).toBe(200);
+      // Nor does anyone from the throttled address with a login already known to be good.
+      expect((await whoami(basic('dev:dev-pass'), '10.0.0.1')).statusCode).toBe(200);
+      expect((await whoami(basic('dev:other'), '10.0.0.1')).statusCode).toBe(429);
+    },
+  );
 
   it('compares bcrypt hashes off the event loop', async () => {
     const before = performance.eventLoopUtilization();

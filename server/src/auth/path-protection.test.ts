@@ -105,7 +105,8 @@ describe('path tricks through a real socket', () => {
   it('lets a CORS preflight through without credentials', async () => {
     const response = await rawRequest(
       port,
-      'OPTIONS /api/adaptive/actuator/info HTTP/1.1\r\nHost: localhost\r\nOrigin: https://app.example\r\nAccess-Control-Request-Method: GET',
+      'OPTIONS /api/adaptive/actuator/info HTTP/1.1\r\nHost: localhost\r\nOrigin: ' +
+        'https://app.example\r\nAccess-Control-Request-Method: GET',
     );
     expect(response.status).toBe(204);
   });

@@ -120,7 +120,8 @@ export class TokenEndpoint {
     if (error === 'invalid_client' || error === 'unauthorized_client') {
       this.log.error(
         logged,
-        'identity provider refused the gateway client (check IDP_CLIENT_ID / IDP_CLIENT_SECRET and the client settings)',
+        'identity provider refused the gateway client (check IDP_CLIENT_ID / IDP_CLIENT_SECRET and the client ' +
+          'settings)',
       );
       return httpError('IDP_BAD_GATEWAY', ["it refused the gateway's client"]);
     }

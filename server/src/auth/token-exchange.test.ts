@@ -87,43 +87,50 @@ const sleepUntil = (epochMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now()) + 50));
 
 describe('token exchange with a trusted provider', () => {
-  it("exchanges a listed issuer's token with the service document's form and continues with the platform token", async () => {
-    const token = await partnerToken();
-    let response: Response | undefined;
-    expect(await exchangesDuring(async () => (response = await call(token)))).toBe(1);
-    expect(response!.statusCode).toBe(200);
-    const body = response!.json<WhoAmI>();
-    expect(body.auth).toMatchObject({
-      sub: 'bob',
-      iss: platform.issuer,
-      aud: gatewayClient.clientId,
-      exchanged_from: external.issuer,
-    });
-    expect(decodeJwt(body.upstreamToken!).iss).toBe(platform.issuer);
-    expect(body.authorization).toBe(`Bearer ${body.upstreamToken}`);
-    expect(platform.lastExchangeForm).toEqual({
-      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-      client_id: gatewayClient.clientId,
-      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-      scope: 'openid',
-    });
-  });
+  it(
+    "exchanges a listed issuer's token with the service document's form and continues with the platform " + 'token',
+    async () => {
+      const token = await partnerToken();
+      let response: Response | undefined;
+      expect(await exchangesDuring(async () => (response = await call(token)))).toBe(1);
+      expect(response!.statusCode).toBe(200);
+      const body = response!.json<WhoAmI>();
+      expect(body.auth).toMatchObject({
+        sub: 'bob',
+        iss: platform.issuer,
+        aud: gatewayClient.clientId,
+        exchanged_from: external.issuer,
+      });
+      expect(decodeJwt(body.upstreamToken!).iss).toBe(platform.issuer);
+      expect(body.authorization).toBe(`Bearer ${body.upstreamToken}`);
+      expect(platform.lastExchangeForm).toEqual({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        client_id: gatewayClient.clientId,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        scope: 'openid',
+      });
+    },
+  );
 
-  it('hostile: cache hit: a second request with the same token makes no exchange, and Redis holds the entry until the expiry', async () => {
-    const token = await partnerToken();
-    expect(await exchangesDuring(() => call(token))).toBe(1);
-    let second: Response | undefined;
-    expect(await exchangesDuring(async () => (second = await call(token)))).toBe(0);
-    expect(second!.statusCode).toBe(200);
-    expect(second!.json<WhoAmI>().auth?.sub).toBe('bob');
-    const { iss, jti, exp } = decodeJwt(token);
-    const key = keyPrefix + exchangeCacheKey(iss!, jti, '');
-    const ttl = await redis.pttl(key);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(exp! * 1000 - Date.now() + 1000);
-    expect(await redis.get(key)).not.toContain(token);
-  });
+  it(
+    'hostile: cache hit: a second request with the same token makes no exchange, and Redis holds the entry ' +
+      'until the expiry',
+    async () => {
+      const token = await partnerToken();
+      expect(await exchangesDuring(() => call(token))).toBe(1);
+      let second: Response | undefined;
+      expect(await exchangesDuring(async () => (second = await call(token)))).toBe(0);
+      expect(second!.statusCode).toBe(200);
+      expect(second!.json<WhoAmI>().auth?.sub).toBe('bob');
+      const { iss, jti, exp } = decodeJwt(token);
+      const key = keyPrefix + exchangeCacheKey(iss!, jti, '');
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(exp! * 1000 - Date.now() + 1000);
+      expect(await redis.get(key)).not.toContain(token);
+    },
+  );
 
   it('hostile: exchange disabled by "default" refuses external tokens', async () => {
     const disabled = await exchangingServer({ OIDC_TOKEN_EXCHANGE_IDP_LIST: `${external.issuer},default` });

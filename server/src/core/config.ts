@@ -56,7 +56,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve the workspace API and the browser workbench (`--workbench`). */
   workbench: boolean;
-  /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded translator. */
+  /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded
+   * translator. */
   nlLlm?: { baseUrl: string; model: string; apiKey?: string };
 }
 
@@ -85,9 +86,11 @@ export interface AuthSettings {
   audience?: string;
   /** Local Basic users, htpasswd-style with bcrypt hashes (`AUTH_USERS_FILE`). */
   usersFile?: string;
-  /** Trusted external issuers whose tokens are exchanged (`OIDC_TOKEN_EXCHANGE_IDP_LIST`); empty when unset or `default`. */
+  /** Trusted external issuers whose tokens are exchanged (`OIDC_TOKEN_EXCHANGE_IDP_LIST`); empty when unset or
+   * `default`. */
   exchangeIssuers: string[];
-  /** Audiences an external token must carry before it is exchanged (`OIDC_TOKEN_EXCHANGE_AUDIENCE`); empty = not checked locally. */
+  /** Audiences an external token must carry before it is exchanged (`OIDC_TOKEN_EXCHANGE_AUDIENCE`); empty = not
+   * checked locally. */
   exchangeAudiences: string[];
   /** Cache exchanged tokens (`ENABLE_REDIS_CACHING`, default true): in Redis with `REDIS_URL`, in memory without. */
   cacheExchangedTokens: boolean;
@@ -238,7 +241,8 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
       throw new ConfigError(
         'AUTH_ENABLED',
         env.AUTH_ENABLED ?? '',
-        'false, or credentials to check: an identity provider (IDP_SERVER_URL and IDP_REALM, or IDP_ISSUER) or AUTH_USERS_FILE',
+        'false, or credentials to check: an identity provider (IDP_SERVER_URL and IDP_REALM, or IDP_ISSUER) or ' +
+          'AUTH_USERS_FILE',
       );
     }
     if (issuer && !audience)
@@ -251,7 +255,8 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
       throw new ConfigError(
         'OIDC_TOKEN_EXCHANGE_IDP_LIST',
         env.OIDC_TOKEN_EXCHANGE_IDP_LIST ?? '',
-        'default, or a platform identity provider and its client (IDP_SERVER_URL, IDP_REALM, IDP_CLIENT_ID, IDP_CLIENT_SECRET) to exchange at',
+        'default, or a platform identity provider and its client (IDP_SERVER_URL, IDP_REALM, IDP_CLIENT_ID, ' +
+          'IDP_CLIENT_SECRET) to exchange at',
       );
     }
   }

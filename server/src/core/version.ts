@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The server package's root (`server/` in the repository): the nearest folder above this module with a package.json, from sources and from `dist/`. */
+/** The server package's root (`server/` in the repository): the nearest folder above this module with a package.json,
+ * from sources and from `dist/`. */
 export const packageRoot: string = (() => {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {

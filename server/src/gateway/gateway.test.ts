@@ -355,7 +355,8 @@ describe('CORS, body limit and slow clients', () => {
       const answer = await new Promise<string>((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
           socket.write(
-            'POST /api/adaptive/shop/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+            'POST /api/adaptive/shop/items HTTP/1.1\r\nHost: x\r\nContent-Type: ' +
+              'application/json\r\nContent-Length: 100\r\n\r\n{"na',
           );
         });
         let data = '';
@@ -525,7 +526,8 @@ describe('reload', () => {
   it('reloads a spec when a file it references changes, and reuses unchanged specs', async () => {
     scratch = makeWorkspace({
       'specs/ref.openapi.yaml':
-        "openapi: 3.0.3\ninfo: {title: r, version: '1'}\npaths:\n  /v: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: 'parts/value.yaml'}}}}}}}\n",
+        "openapi: 3.0.3\ninfo: {title: r, version: '1'}\npaths:\n  /v: {get: {responses: {'200': {description: " +
+        "ok, content: {application/json: {schema: {$ref: 'parts/value.yaml'}}}}}}}\n",
       'specs/parts/value.yaml': 'type: string\nexample: first\n',
     });
     server = await startServer(scratch);

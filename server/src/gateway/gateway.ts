@@ -225,7 +225,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     for (const loader of this.loaders) loader.drain?.(withinMs);
   }
 
-  /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new reason. */
+  /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new
+   * reason. */
   private skip(key: string, file: SkippedFile): void {
     this.units.get(key)?.dispose?.();
     this.units.delete(key);
@@ -244,7 +245,9 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private result(errors: LoadProblem[], elapsedMs: number): RefreshResult {
     const specs = this.files('spec');
     const handlers = this.files('handler');
-    const loaded = `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} handler${handlers.length === 1 ? '' : 's'}`;
+    const loaded =
+      `${specs.length} spec${specs.length === 1 ? '' : 's'} and ${handlers.length} ` +
+      `handler${handlers.length === 1 ? '' : 's'}`;
     const failedFiles = new Set(errors.map((e) => e.file)).size;
     const status: RefreshResult['status'] =
       errors.length === 0 ? 'success' : specs.length + handlers.length > 0 ? 'partial' : 'failed';

@@ -71,7 +71,8 @@ export function createGateway(config: Config, log: Logger): AssembledGateway {
   return { gateway, mockState };
 }
 
-/** Reloads `gateway` whenever a file it serves changes (hot reload): the spec paths in mock mode, else the workspace. */
+/** Reloads `gateway` whenever a file it serves changes (hot reload): the spec paths in mock mode, else the workspace.
+ * */
 export function watchGatewayFiles(config: Config, gateway: Gateway, log: Logger): { close(): Promise<void> } {
   const watched = config.specPaths.length > 0 ? config.specPaths : [config.specsDir, config.handlersDir];
   return watchWorkspace(watched, () => void gateway.reload(), log);

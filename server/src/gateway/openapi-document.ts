@@ -31,7 +31,8 @@ const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/
 
 /**
  * Builds one OpenAPI document for the whole gateway: every route of the table under `servers:
- * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each spec and Python handler (renamed `<file>.<name>` where two
+ * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each spec and
+ * Python handler (renamed `<file>.<name>` where two
  * files use one name),
  * and the `df_basic` / `df_bearer_jwt` security schemes.
  */

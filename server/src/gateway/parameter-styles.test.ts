@@ -92,7 +92,8 @@ describe('shapeSimple', () => {
   });
 });
 
-const spec = `openapi: 3.0.3
+const spec =
+  `openapi: 3.0.3
 info: {title: styles, version: '1'}
 servers: [{url: /api/adaptive/styles}]
 paths:
@@ -107,14 +108,16 @@ paths:
   /compact:
     get:
       parameters:
-        - {name: pagination, in: query, required: true, style: form, explode: false, schema: {$ref: '#/components/schemas/Page'}}
+        - {name: pagination, in: query, required: true, style: form, explode: false, schema: {$ref: ` +
+  `'#/components/schemas/Page'}}
         - {name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}
         - {name: X-Tags, in: header, schema: {type: array, items: {type: string, enum: [a, b]}}}
       responses: {'200': {description: ok}}
   /deep:
     get:
       parameters:
-        - {name: filter, in: query, style: deepObject, required: true, schema: {type: object, properties: {size: {type: integer}}}}
+        - {name: filter, in: query, style: deepObject, required: true, schema: {type: object, properties: ` +
+  `{size: {type: integer}}}}
       responses: {'200': {description: ok}}
 components:
   schemas:

@@ -5,7 +5,8 @@ type Values = Record<string, unknown>;
 /** A fresh object without a prototype: request-controlled keys such as `__proto__` stay plain keys. */
 const emptyObject = () => Object.create(null) as Values;
 
-/** The declared or default `style` of a parameter (OpenAPI 3: form for query and cookie, simple for path and header). */
+/** The declared or default `style` of a parameter (OpenAPI 3: form for query and cookie, simple for path and header).
+ * */
 function styleOf(parameter: ParameterSpec): string {
   return parameter.style ?? (parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple');
 }

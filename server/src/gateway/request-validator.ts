@@ -31,7 +31,8 @@ export interface RequestParts {
 export const documentId = 'urn:adaptive:spec';
 const openApiFormats = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
-/** An Ajv instance for the JSON Schema dialect of `openapi` (3.0: draft-07, 3.1: 2020-12); `coerce` converts strings to the schema's types. */
+/** An Ajv instance for the JSON Schema dialect of `openapi` (3.0: draft-07, 3.1: 2020-12); `coerce` converts strings
+ * to the schema's types. */
 export function createAjv(openapi: string, coerce: boolean): Ajv {
   const options = {
     strict: false,

@@ -43,7 +43,8 @@ export type RouteMatch =
   | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
   | { kind: 'none' };
 
-/** `{name}` -> find-my-way syntax. Names are replaced by positional ones: OpenAPI allows characters find-my-way does not. */
+/** `{name}` -> find-my-way syntax. Names are replaced by positional ones: OpenAPI allows characters find-my-way does
+ * not. */
 function toRouterPath(template: string): { path: string; names: string[] } {
   const names: string[] = [];
   const escaped = template.replace(/:/g, '::');

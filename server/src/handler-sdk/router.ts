@@ -61,7 +61,8 @@ function checkSchema(method: HttpMethod, path: string, schema: RouteSchema): voi
   const mixedCase = headerNames.find((name) => name !== name.toLowerCase());
   if (mixedCase !== undefined) {
     throw new TypeError(
-      `${method} ${path}: schema.headers names must be lower case, as Node delivers them: use "${mixedCase.toLowerCase()}"`,
+      `${method} ${path}: schema.headers names must be lower case, as Node delivers them: use ` +
+        `"${mixedCase.toLowerCase()}"`,
     );
   }
   const status = schema.status;

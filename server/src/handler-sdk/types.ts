@@ -16,7 +16,8 @@ export interface RouteSchema {
   headers?: TSchema;
   /** The JSON request body. Validated as sent, without coercion; a request without a body is rejected. */
   body?: TSchema;
-  /** The body the handler returns: types the handler's return value and documents the answer. Not checked at run time. */
+  /** The body the handler returns: types the handler's return value and documents the answer. Not checked at run time.
+   * */
   response?: TSchema;
   /** The status of a successful answer. Default 200. */
   status?: number;
@@ -26,7 +27,8 @@ export interface RouteSchema {
   description?: string;
   /** Documentation tags; default: the handler's mount. */
   tags?: string[];
-  /** Error statuses the handler answers with (through {@link HTTPException}) and what they mean, for the documentation. */
+  /** Error statuses the handler answers with (through {@link HTTPException}) and what they mean, for the
+   * documentation. */
   errors?: Record<number, string>;
 }
 
@@ -66,7 +68,8 @@ export interface HandlerContext<S extends RouteSchema = RouteSchema, P extends s
   query: Input<S, 'query', Record<string, string | string[] | undefined>>;
   /** Request headers (lower-case names): coerced and validated by `schema.headers`, else as received. */
   headers: Input<S, 'headers', Record<string, string | string[] | undefined>>;
-  /** The request body: validated by `schema.body`, else as parsed (JSON value, or a Buffer for other media types, or undefined). */
+  /** The request body: validated by `schema.body`, else as parsed (JSON value, or a Buffer for other media types, or
+   * undefined). */
   body: Input<S, 'body', unknown>;
   /** The verified claims of the caller, or `null` when the request is not authenticated. */
   auth: AuthClaims | null;

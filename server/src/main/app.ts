@@ -48,7 +48,8 @@ export interface ServerOptions {
    * CLI's 10 s bound.
    */
   handlerDrainMs?: number;
-  /** The renderer build the workbench serves (the desktop app's own); default: `dist/renderer` beside the server package. */
+  /** The renderer build the workbench serves (the desktop app's own); default: `dist/renderer` beside the server
+   * package. */
   rendererDir?: string;
 }
 

@@ -32,38 +32,42 @@ function get(
 }
 
 describe('drainAndClose', () => {
-  it('serves requests sent on idle keep-alive connections after the drain starts, with Connection: close, and finishes those in flight', async () => {
-    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent' }, { workspace });
-    const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
-    app.get('/slow', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return { done: true };
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-    const liveness = '/api/adaptive/actuator/health/liveness';
-    try {
-      // Four connections, then idle in the agent's pool.
-      await Promise.all(Array.from({ length: 4 }, () => get(port, liveness, agent)));
-      const slow = get(port, '/slow', agent);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+  it(
+    'serves requests sent on idle keep-alive connections after the drain starts, with Connection: close, and ' +
+      'finishes those in flight',
+    async () => {
+      const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent' }, { workspace });
+      const app = await buildServer(config, { logger: pino({ level: 'silent' }) });
+      app.get('/slow', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { done: true };
+      });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+      const liveness = '/api/adaptive/actuator/health/liveness';
+      try {
+        // Four connections, then idle in the agent's pool.
+        await Promise.all(Array.from({ length: 4 }, () => get(port, liveness, agent)));
+        const slow = get(port, '/slow', agent);
+        await new Promise((resolve) => setTimeout(resolve, 20));
 
-      const started = Date.now();
-      const drained = drainAndClose(app, 3000);
-      const during = await Promise.all(Array.from({ length: 3 }, () => get(port, liveness, agent)));
-      expect(during.map((r) => r.status)).toEqual([200, 200, 200]);
-      expect(during.every((r) => r.reused && r.connection === 'close')).toBe(true);
-      expect(await slow).toEqual({ status: 200, connection: 'close', reused: true });
-      await drained;
-      // Every client was told to go and went, so the drain did not wait its whole time.
-      expect(Date.now() - started).toBeLessThan(3000);
-      expect(app.server.listening).toBe(false);
-    } finally {
-      agent.destroy();
-      await app.close();
-    }
-  });
+        const started = Date.now();
+        const drained = drainAndClose(app, 3000);
+        const during = await Promise.all(Array.from({ length: 3 }, () => get(port, liveness, agent)));
+        expect(during.map((r) => r.status)).toEqual([200, 200, 200]);
+        expect(during.every((r) => r.reused && r.connection === 'close')).toBe(true);
+        expect(await slow).toEqual({ status: 200, connection: 'close', reused: true });
+        await drained;
+        // Every client was told to go and went, so the drain did not wait its whole time.
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(app.server.listening).toBe(false);
+      } finally {
+        agent.destroy();
+        await app.close();
+      }
+    },
+  );
 });
 
 describe('refuseNewRequests', () => {

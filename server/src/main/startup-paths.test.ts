@@ -27,7 +27,9 @@ describe('start-up paths', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `adaptive-gateway: --workspace="${missing}" is not valid: expected a readable folder, but it does not exist\n`,
+      stderr:
+        `adaptive-gateway: --workspace="${missing}" is not valid: expected a readable folder, but it does ` +
+        `not exist\n`,
     });
     expect(fs.existsSync(missing)).toBe(false);
   });
@@ -38,7 +40,9 @@ describe('start-up paths', () => {
     expect(serve(['--workspace', file])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `adaptive-gateway: --workspace="${file}" is not valid: expected a readable folder, but it is not a folder\n`,
+      stderr:
+        `adaptive-gateway: --workspace="${file}" is not valid: expected a readable folder, but it is not ` +
+        `a folder\n`,
     });
     expect(serve([], { WORKSPACE: file }).stderr).toBe(
       `adaptive-gateway: WORKSPACE="${file}" is not valid: expected a readable folder, but it is not a folder\n`,
@@ -48,7 +52,9 @@ describe('start-up paths', () => {
   it('a spec path that is missing or not a .yaml/.yml/.json file: one line, exit code 2', () => {
     expect(serve([path.join(scratch, 'nope.yaml')])).toMatchObject({
       code: 2,
-      stderr: `adaptive-gateway: spec="${path.join(scratch, 'nope.yaml')}" is not valid: expected an OpenAPI file or a folder of them, but it does not exist\n`,
+      stderr:
+        `adaptive-gateway: spec="${path.join(scratch, 'nope.yaml')}" is not valid: expected an OpenAPI ` +
+        `file or a folder of them, but it does not exist\n`,
     });
     fs.writeFileSync(path.join(scratch, 'notes.txt'), '');
     expect(serve([path.join(scratch, 'notes.txt')])).toMatchObject({
@@ -66,7 +72,9 @@ describe('start-up paths', () => {
     expect(serve(['--workspace', locked], {}, asRoot ? 65534 : undefined)).toEqual({
       code: 2,
       stdout: '',
-      stderr: `adaptive-gateway: --workspace="${locked}" is not valid: expected a readable folder, but it cannot be read (EACCES)\n`,
+      stderr:
+        `adaptive-gateway: --workspace="${locked}" is not valid: expected a readable folder, but it ` +
+        `cannot be read (EACCES)\n`,
     });
   });
 });

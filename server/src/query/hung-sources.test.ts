@@ -36,12 +36,14 @@ let workspace: string;
 let app: FastifyInstance;
 
 /** One hung source per connector, and a live Redis stream beside them. */
-const sourcesYaml = (port: number) => `
+const sourcesYaml = (port: number) =>
+  `
 limits: { timeout_ms: ${timeoutMs}, max_concurrent: 2 }
 async: { workers: 1, timeout_ms: ${timeoutMs} }
 sources:
 ${hungSourceEntries(port)}
-  - { name: live, type: streaming, connector: redis, url: "${serviceUrls.redis}", tables: [{ name: clicks, key: "${liveKey}", fields: { a: INTEGER } }] }
+  - { name: live, type: streaming, connector: redis, url: "${serviceUrls.redis}", tables: [{ name: clicks, key: ` +
+  `"${liveKey}", fields: { a: INTEGER } }] }
 `;
 
 /** The hung query of each connector: planning (PostgreSQL, MariaDB, S3) or reading (streams) never gets an answer. */
@@ -95,16 +97,20 @@ afterAll(async () => {
 
 describe('a source that accepts connections and never answers', () => {
   for (const [connector, query] of Object.entries(hungQueries)) {
-    it(`${connector}: the query answers 504 within its timeout + 1 s, with the true limit, and drops its connection`, async () => {
-      const accepted = hole.accepted;
-      const { ms, value: response } = await timed(sql(query));
-      expect(response.statusCode).toBe(504);
-      expect(response.json<{ detail: string }>().detail).toContain(`${timeoutMs} ms`);
-      expect(ms).toBeLessThan(answerBound);
-      expect(hole.accepted).toBeGreaterThan(accepted);
-      await vi.waitFor(() => expect(hole.open).toBe(0));
-      await expect(sql('SELECT 1 AS one').then((r) => r.json())).resolves.toMatchObject({ rows: [{ one: 1 }] });
-    });
+    it(
+      `${connector}: the query answers 504 within its timeout + 1 s, with the true limit, and drops its ` +
+        `connection`,
+      async () => {
+        const accepted = hole.accepted;
+        const { ms, value: response } = await timed(sql(query));
+        expect(response.statusCode).toBe(504);
+        expect(response.json<{ detail: string }>().detail).toContain(`${timeoutMs} ms`);
+        expect(ms).toBeLessThan(answerBound);
+        expect(hole.accepted).toBeGreaterThan(accepted);
+        await vi.waitFor(() => expect(hole.open).toBe(0));
+        await expect(sql('SELECT 1 AS one').then((r) => r.json())).resolves.toMatchObject({ rows: [{ one: 1 }] });
+      },
+    );
   }
 
   it('never exhausts the slots: while many hang, SELECT 1 and a live source answer, and answer first', async () => {
@@ -223,44 +229,48 @@ describe('a query stopped before it reaches its source', () => {
 });
 
 describe('a source that stalls after the handshake', () => {
-  it('redis: a read that never gets its page answers 504 within the timeout + 1 s and drops its connection', async () => {
-    // Answers the handshake (CLIENT SETINFO, the INFO ready check), then nothing: the XRANGE page never comes.
-    const sockets = new Set<net.Socket>();
-    const commands: string[] = [];
-    const stalling = net.createServer((socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-      socket.on('data', (chunk: Buffer) => {
-        for (const [, name] of chunk.toString('latin1').matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n/g)) {
-          commands.push(name.toUpperCase());
-          if (/^client$/i.test(name)) socket.write('+OK\r\n');
-          if (/^info$/i.test(name)) socket.write('$9\r\nloading:0\r\n');
-        }
+  it(
+    'redis: a read that never gets its page answers 504 within the timeout + 1 s and drops its ' + 'connection',
+    async () => {
+      // Answers the handshake (CLIENT SETINFO, the INFO ready check), then nothing: the XRANGE page never comes.
+      const sockets = new Set<net.Socket>();
+      const commands: string[] = [];
+      const stalling = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+        socket.on('data', (chunk: Buffer) => {
+          for (const [, name] of chunk.toString('latin1').matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n/g)) {
+            commands.push(name.toUpperCase());
+            if (/^client$/i.test(name)) socket.write('+OK\r\n');
+            if (/^info$/i.test(name)) socket.write('$9\r\nloading:0\r\n');
+          }
+        });
       });
-    });
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-stall-'));
-    const port = (stalling.address() as net.AddressInfo).port;
-    const setup = setupFromText(
-      dir,
-      `limits: { timeout_ms: ${timeoutMs} }\nsources:\n  - { name: slow, type: streaming, connector: redis, url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }\n`,
-    );
-    const opened = await engineFor(setup);
-    try {
-      const { ms, value: error } = await timed(
-        opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
+      await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-stall-'));
+      const port = (stalling.address() as net.AddressInfo).port;
+      const setup = setupFromText(
+        dir,
+        `limits: { timeout_ms: ${timeoutMs} }\nsources:\n  - { name: slow, type: streaming, connector: redis, ` +
+          `url: "redis://127.0.0.1:${port}", tables: [{ name: clicks, key: k, fields: { a: INTEGER } }] }\n`,
       );
-      expect((error as HttpError).status).toBe(504);
-      expect(ms).toBeLessThan(answerBound);
-      expect(commands).toContain('XRANGE');
-      await vi.waitFor(() => expect(sockets.size).toBe(0));
-    } finally {
-      await opened.close();
-      stalling.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      const opened = await engineFor(setup);
+      try {
+        const { ms, value: error } = await timed(
+          opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
+        );
+        expect((error as HttpError).status).toBe(504);
+        expect(ms).toBeLessThan(answerBound);
+        expect(commands).toContain('XRANGE');
+        await vi.waitFor(() => expect(sockets.size).toBe(0));
+      } finally {
+        await opened.close();
+        stalling.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('a Trino coordinator that accepts connections and never answers', () => {
@@ -268,7 +278,8 @@ describe('a Trino coordinator that accepts connections and never answers', () =>
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-hung-trino-'));
     const setup = setupFromText(
       dir,
-      `engine: trino\ntrino: { server: "http://127.0.0.1:${hole.port}", user: analyst }\nsources:\n  - { name: lake, type: object-storage, connector: folder, path: . }\n`,
+      `engine: trino\ntrino: { server: "http://127.0.0.1:${hole.port}", user: analyst }\nsources:\n  - { name: ` +
+        `lake, type: object-storage, connector: folder, path: . }\n`,
     );
     const parser = await SqlParser.create();
     const catalog = new SourceCatalog(setup.sources);

@@ -21,7 +21,8 @@ export class QueryService {
     private readonly parser: SqlParser,
   ) {}
 
-  /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in `dataDir`). */
+  /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in
+   * `dataDir`). */
   static async create(
     setup: QuerySetup,
     dataDir: string,
@@ -45,7 +46,8 @@ export class QueryService {
     return new QueryService(setup, catalog, engine, jobs, parser);
   }
 
-  /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of sources.yaml. */
+  /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of
+   * sources.yaml. */
   sql(query: string): Promise<QueryOutcome> {
     const { maxRows, timeoutMs, maxResultBytes } = this.setup.limits;
     return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes });
@@ -70,7 +72,8 @@ export class QueryService {
       if (!source) {
         const known = this.catalog.list().map((s) => s.definition.name);
         throw new UnknownTable(
-          `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
+          `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ` +
+            `${known.length ? known.join(', ') : 'none'}`,
         );
       }
       if (this.setup.engine !== 'duckdb') continue;

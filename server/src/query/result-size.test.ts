@@ -98,18 +98,22 @@ describe('result column names (docs/query.md)', () => {
     expect(response.body).toContain('"rows":[{"a":1,"a:1":2,"_3":3,"___proto__":4,"a:1:1":5}]');
   });
 
-  it("answers the issue's oversized query with a truncated result under the default limit while SELECT 1 answers beside it", async () => {
-    const large = sql(server, "SELECT repeat('x', 100000) AS s FROM range(20000)");
-    const small = await sql(server, 'SELECT 1 AS one');
-    expect(small.statusCode).toBe(200);
-    expect(small.json().rows).toEqual([{ one: 1 }]);
-    const response = await large;
-    expect(response.statusCode).toBe(200);
-    const body = response.json<{ row_count: number; truncated_reason: string }>();
-    expect(body.truncated_reason).toBe(
-      `the result was cut at the byte limit, limits.max_result_bytes = ${32 * 1024 * 1024}`,
-    );
-    expect(body.row_count).toBe(335);
-    expect(response.body.length).toBeLessThan(32 * 1024 * 1024 + 1000);
-  });
+  it(
+    "answers the issue's oversized query with a truncated result under the default limit while SELECT 1 " +
+      'answers beside it',
+    async () => {
+      const large = sql(server, "SELECT repeat('x', 100000) AS s FROM range(20000)");
+      const small = await sql(server, 'SELECT 1 AS one');
+      expect(small.statusCode).toBe(200);
+      expect(small.json().rows).toEqual([{ one: 1 }]);
+      const response = await large;
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ row_count: number; truncated_reason: string }>();
+      expect(body.truncated_reason).toBe(
+        `the result was cut at the byte limit, limits.max_result_bytes = ${32 * 1024 * 1024}`,
+      );
+      expect(body.row_count).toBe(335);
+      expect(response.body.length).toBeLessThan(32 * 1024 * 1024 + 1000);
+    },
+  );
 });

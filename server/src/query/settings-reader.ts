@@ -9,8 +9,21 @@ type Json = Record<string, unknown>;
  * DuckDB column types a configured field may have (streaming sources' field schemas). Kept to the
  * scalar types every connector can convert a JSON or string value into.
  */
-const fieldTypePattern =
-  /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|VARCHAR|DATE|TIME|TIMESTAMP|TIMESTAMPTZ|UUID|JSON|DECIMAL\(\s*\d{1,2}\s*,\s*\d{1,2}\s*\))$/;
+const plainFieldTypes = [
+  'BOOLEAN',
+  'TINYINT',
+  'SMALLINT',
+  'INTEGER',
+  'BIGINT',
+  'HUGEINT',
+  'FLOAT',
+  'DOUBLE',
+  'VARCHAR',
+];
+const timeFieldTypes = ['DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMPTZ', 'UUID', 'JSON'];
+const fieldTypePattern = new RegExp(
+  String.raw`^(${[...plainFieldTypes, ...timeFieldTypes].join('|')}|DECIMAL\(\s*\d{1,2}\s*,\s*\d{1,2}\s*\))$`,
+);
 
 /** A named, typed field of a streaming source's events. */
 export interface FieldSpec {
@@ -98,7 +111,8 @@ export class SettingsReader {
     if (!identifierPattern.test(value))
       return this.fail(
         key,
-        `"${key}" must be an identifier (letters, digits and _, not starting with a digit), got ${JSON.stringify(value)}`,
+        `"${key}" must be an identifier (letters, digits and _, not starting with a digit), got ` +
+          `${JSON.stringify(value)}`,
       );
     return value;
   }
@@ -145,7 +159,8 @@ export class SettingsReader {
       if (!fieldTypePattern.test(normalised)) {
         reader.fail(
           name,
-          `field "${name}" has type ${JSON.stringify(type)}; expected BOOLEAN, an integer type, FLOAT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, UUID or JSON`,
+          `field "${name}" has type ${JSON.stringify(type)}; expected BOOLEAN, an integer type, FLOAT, DOUBLE, ` +
+            `DECIMAL(p,s), VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, UUID or JSON`,
         );
       }
       fields.push({ name, type: normalised.replace(/\s+/g, '') });

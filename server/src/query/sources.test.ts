@@ -96,7 +96,8 @@ describe('sources.yaml', () => {
     ['an unknown source type', 'sources:\n  - name: a\n    type: graph\n    connector: postgres\n', 3, 'type'],
     [
       'a duplicate name',
-      'sources:\n  - { name: a, type: object-storage, connector: folder, path: x }\n  - name: A\n    type: object-storage\n    connector: folder\n    path: y\n',
+      'sources:\n  - { name: a, type: object-storage, connector: folder, path: x }\n  - name: A\n    type: ' +
+        'object-storage\n    connector: folder\n    path: y\n',
       3,
       'already defined',
     ],
@@ -120,13 +121,15 @@ describe('sources.yaml', () => {
     ],
     [
       'a bad field type',
-      'sources:\n  - name: a\n    type: streaming\n    connector: ndjson\n    tables:\n      - name: t\n        path: t.ndjson\n        fields:\n          x: VARCHAR\n          y: BLOBBY\n',
+      'sources:\n  - name: a\n    type: streaming\n    connector: ndjson\n    tables:\n      - name: t\n        ' +
+        'path: t.ndjson\n        fields:\n          x: VARCHAR\n          y: BLOBBY\n',
       10,
       'BLOBBY',
     ],
     [
       'a field named like a metadata column',
-      'sources:\n  - name: a\n    type: streaming\n    connector: redis\n    url: redis://localhost\n    tables:\n      - name: t\n        key: k\n        fields:\n          id: VARCHAR\n',
+      'sources:\n  - name: a\n    type: streaming\n    connector: redis\n    url: redis://localhost\n    ' +
+        'tables:\n      - name: t\n        key: k\n        fields:\n          id: VARCHAR\n',
       10,
       'metadata',
     ],

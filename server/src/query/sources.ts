@@ -33,7 +33,8 @@ export interface QueryLimits {
   maxQueryLength: number;
   /** Queries (synchronous and async together) running at once; more wait their turn. */
   maxConcurrent: number;
-  /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is truncated. */
+  /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is
+   * truncated. */
   maxResultBytes: number;
 }
 

@@ -21,7 +21,8 @@ function entryUrl(callerUrl: string, entry: string): { url: URL; fromSources: bo
 export function startModuleWorker(callerUrl: string, entry: string, options: WorkerOptions): Worker {
   const { url, fromSources } = entryUrl(callerUrl, entry);
   if (!fromSources) return new Worker(url, options);
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
+  const bootstrap =
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return ` + `import(${JSON.stringify(url.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
 

@@ -8,5 +8,6 @@ import { workbenchUiPrefix } from './renderer-static.js';
 export function workbenchUrl(address: AddressInfo | string | null, host: string, token: string): string {
   const port = typeof address === 'object' && address !== null ? address.port : undefined;
   const shownHost = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shownHost}${port === undefined ? '' : `:${port}`}${workbenchUiPrefix}/?token=${encodeURIComponent(token)}`;
+  const shownPort = port === undefined ? '' : `:${port}`;
+  return `http://${shownHost}${shownPort}${workbenchUiPrefix}/?token=${encodeURIComponent(token)}`;
 }

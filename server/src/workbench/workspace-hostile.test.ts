@@ -87,21 +87,24 @@ describe('workspace API with hostile input', () => {
     });
   });
 
-  it("refuses another origin's preflight without allowing anything, while the gateway's preflight still answers", async () => {
-    const preflight = {
-      origin: 'https://evil.example',
-      'access-control-request-method': 'PUT',
-      'access-control-request-headers': 'x-workbench-token',
-    };
-    const refused = await app.inject({ method: 'OPTIONS', url: '/api/workbench/files/content', headers: preflight });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({
-      detail: 'Cross-origin requests from https://evil.example are not accepted here',
-      code: 'CORS_ORIGIN_REFUSED',
-    });
-    expect(Object.keys(refused.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
-    const gateway = await app.inject({ method: 'OPTIONS', url: '/api/adaptive/anything', headers: preflight });
-    expect(gateway.statusCode).toBe(204);
-    expect(gateway.headers['access-control-allow-origin']).toBe('*');
-  });
+  it(
+    "refuses another origin's preflight without allowing anything, while the gateway's preflight still " + 'answers',
+    async () => {
+      const preflight = {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'x-workbench-token',
+      };
+      const refused = await app.inject({ method: 'OPTIONS', url: '/api/workbench/files/content', headers: preflight });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        detail: 'Cross-origin requests from https://evil.example are not accepted here',
+        code: 'CORS_ORIGIN_REFUSED',
+      });
+      expect(Object.keys(refused.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      const gateway = await app.inject({ method: 'OPTIONS', url: '/api/adaptive/anything', headers: preflight });
+      expect(gateway.statusCode).toBe(204);
+      expect(gateway.headers['access-control-allow-origin']).toBe('*');
+    },
+  );
 });

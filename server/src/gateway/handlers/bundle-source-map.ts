@@ -46,7 +46,8 @@ export class BundleSourceMap {
       sources: payload.sources.map((source) => path.relative(dir, source).split(path.sep).join('/')),
     };
     this.map = new SourceMap(relative as SourceMapPayload);
-    this.comment = `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(relative)).toString('base64')}\n`;
+    const encoded = Buffer.from(JSON.stringify(relative)).toString('base64');
+    this.comment = `\n//# sourceMappingURL=data:application/json;base64,${encoded}\n`;
   }
 
   /** The original position of a 1-based position in the bundle, when the map has one. */

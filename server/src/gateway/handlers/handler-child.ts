@@ -99,7 +99,8 @@ export class HandlerChild {
               fail(
                 new LoadError(
                   file,
-                  `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?`,
+                  `did not finish loading within ${loadTimeoutMs} ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a ` +
+                    `promise that never settles at its top level?`,
                 ),
               ),
             loadTimeoutMs,
@@ -168,7 +169,8 @@ export class HandlerChild {
   }
 }
 
-/** The {@link LoadError} of a failed load: a throw at the line that threw, a missing or foreign `router`, a schema that is not JSON. */
+/** The {@link LoadError} of a failed load: a throw at the line that threw, a missing or foreign `router`, a schema
+ * that is not JSON. */
 function loadFailure(
   message: Extract<FromHandler, { type: 'load-failed' }>,
   file: string,
@@ -178,7 +180,8 @@ function loadFailure(
   if (message.reason === 'no-router') {
     return new LoadError(
       file,
-      `does not export a router: add \`export const router = new Router();\` (import { Router } from '${sdkImportName}')`,
+      `does not export a router: add \`export const router = new Router();\` (import { Router } from ` +
+        `'${sdkImportName}')`,
     );
   }
   if (message.reason === 'not-a-router')

@@ -32,7 +32,8 @@ function sdkPlugin(sdkUrl: string): Plugin {
 
 // Bundled CommonJS dependencies call require(); an ES module has none unless it makes one.
 const requireBanner =
-  "import { createRequire as __adaptiveCreateRequire } from 'node:module'; const require = __adaptiveCreateRequire(import.meta.url);";
+  "import { createRequire as __adaptiveCreateRequire } from 'node:module'; const require = " +
+  '__adaptiveCreateRequire(import.meta.url);';
 
 /** The text of an esbuild message; `line` and `column` (1-based) only when the fault is in the handler file itself. */
 function describe(message: Message, dir: string, entries: string[]): { text: string; line?: number; column?: number } {

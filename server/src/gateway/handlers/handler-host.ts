@@ -254,14 +254,16 @@ export class HandlerHost {
     this.probe(child, call.route);
   }
 
-  /** Asks the process whether its event loop is free; no answer within the grace means a route is stuck in synchronous code. */
+  /** Asks the process whether its event loop is free; no answer within the grace means a route is stuck in synchronous
+   * code. */
   private probe(child: HandlerChild, route: number): void {
     if (this.pingTimer !== undefined) return;
     child.send({ type: 'ping' });
     this.pingTimer = setTimeout(() => {
       this.pingTimer = undefined;
       if (this.child !== child) return;
-      const reason = `${this.routeName(route)} did not answer within ${this.options.timeoutMs} ms and blocked the module`;
+      const reason =
+        `${this.routeName(route)} did not answer within ${this.options.timeoutMs} ms and blocked ` + `the module`;
       this.options.onFault({
         file: this.options.file,
         route: this.routeName(route),

@@ -6,7 +6,8 @@ import { loadConfig } from '../../core/config.js';
 import { startServerProcess, waitUntilReady } from '../../test-support/server-process.js';
 import { makeWorkspace, removeWorkspace, writeFile } from '../../test-support/workspace.js';
 
-const sdk = `import { Router, HTTPException } from 'adaptive-workbench/handler';\nexport const router = new Router();\n`;
+const sdk =
+  `import { Router, HTTPException } from 'adaptive-workbench/handler';\nexport const router = new ` + `Router();\n`;
 const timeoutMs = 3000;
 
 const spec = `openapi: 3.0.3
@@ -23,11 +24,15 @@ paths:
 const files: Record<string, string> = {
   'specs/pets.openapi.yaml': spec,
   'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
-  'handlers/spin_handler.ts': `${sdk}router.get('/spin', () => { while (true) {} });\nrouter.get('/ok', () => ({ ok: true }));\n`,
-  'handlers/third_handler.ts': `${sdk}let calls = 0;\nrouter.get('/', () => { calls++; if (calls === 3) { while (true) {} } return { calls }; });\n`,
+  'handlers/spin_handler.ts':
+    `${sdk}router.get('/spin', () => { while (true) {} });\nrouter.get('/ok', () => ` + `({ ok: true }));\n`,
+  'handlers/third_handler.ts':
+    `${sdk}let calls = 0;\nrouter.get('/', () => { calls++; if (calls === 3) { while ` +
+    `(true) {} } return { calls }; });\n`,
   'handlers/never_handler.ts':
     `${sdk}let count = 0;\nlet aborted = 'no';\n` +
-    `router.get('/never', ({ signal }) => { signal.addEventListener('abort', () => { aborted = String((signal.reason as Error).message); }); return new Promise(() => {}); });\n` +
+    (`router.get('/never', ({ signal }) => { signal.addEventListener('abort', () => { aborted = ` +
+      `String((signal.reason as Error).message); }); return new Promise(() => {}); });\n`) +
     `router.get('/count', () => ({ count: ++count, aborted }));\n`,
   'handlers/faults_handler.ts':
     `${sdk}router.get('/throws', () => { throw new Error('boom'); });\n` +
@@ -35,7 +40,8 @@ const files: Record<string, string> = {
     `router.get('/undefined', () => undefined);\n` +
     `router.get('/cycle', () => { const a: Record<string, unknown> = {}; a.self = a; return a; });\n` +
     `router.get('/bigint', () => ({ n: 10n }));\n` +
-    `router.get('/stray', () => { Promise.reject(new Error('nobody listens')); setTimeout(() => { throw new Error('from a timer'); }, 1); return { ok: true }; });\n` +
+    (`router.get('/stray', () => { Promise.reject(new Error('nobody listens')); setTimeout(() => { throw new ` +
+      `Error('from a timer'); }, 1); return { ok: true }; });\n`) +
     `router.post('/echo', ({ body }) => ({ body: Buffer.isBuffer(body) ? body.toString('utf8') : body }));\n`,
 };
 
@@ -105,20 +111,24 @@ describe('handler modules run isolated', () => {
     removeWorkspace(workspace);
   });
 
-  it('answers 504 at the deadline to a synchronous endless loop, keeps every other route serving, and restarts the module', async () => {
-    const { answer, ms } = await whileFaulting('/spin/spin');
-    expect(answer).toEqual({
-      status: 504,
-      body: { detail: `Handler did not answer within ${timeoutMs} ms`, code: 'HANDLER_TIMEOUT' },
-    });
-    expect(ms).toBeLessThan(timeoutMs + 1000);
-    expect(await untilServing('/spin/ok')).toEqual({ status: 200, body: { ok: true } });
-    const fault = app.gateway.faults.list().find((f) => f.file === 'spin_handler.ts');
-    expect(fault).toMatchObject({
-      route: 'GET /spin/spin',
-      message: expect.stringMatching(/did not answer within 3000 ms and blocked the module; it was stopped/),
-    });
-  });
+  it(
+    'answers 504 at the deadline to a synchronous endless loop, keeps every other route serving, and restarts ' +
+      'the module',
+    async () => {
+      const { answer, ms } = await whileFaulting('/spin/spin');
+      expect(answer).toEqual({
+        status: 504,
+        body: { detail: `Handler did not answer within ${timeoutMs} ms`, code: 'HANDLER_TIMEOUT' },
+      });
+      expect(ms).toBeLessThan(timeoutMs + 1000);
+      expect(await untilServing('/spin/ok')).toEqual({ status: 200, body: { ok: true } });
+      const fault = app.gateway.faults.list().find((f) => f.file === 'spin_handler.ts');
+      expect(fault).toMatchObject({
+        route: 'GET /spin/spin',
+        message: expect.stringMatching(/did not answer within 3000 ms and blocked the module; it was stopped/),
+      });
+    },
+  );
 
   it('cuts off a loop that starts only on the third request; the restarted module counts afresh', async () => {
     expect(await get('/third')).toEqual({ status: 200, body: { calls: 1 } });
@@ -199,7 +209,9 @@ describe('handler modules run isolated', () => {
 describe('memory', () => {
   it('answers 503 to a module that runs out of memory, restarts it, and the server lives on', async () => {
     const workspace = makeWorkspace({
-      'handlers/hog_handler.ts': `${sdk}const kept: unknown[] = [];\nrouter.get('/hog', () => { for (;;) kept.push(new Array(1_000_000).fill(kept.length)); });\nrouter.get('/ok', () => ({ ok: true }));\n`,
+      'handlers/hog_handler.ts':
+        `${sdk}const kept: unknown[] = [];\nrouter.get('/hog', () => { for (;;) ` +
+        `kept.push(new Array(1_000_000).fill(kept.length)); });\nrouter.get('/ok', () => ({ ok: true }));\n`,
       'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
     });
     // A generous deadline: a process near its heap limit collects for a while before V8 gives up.
@@ -241,7 +253,9 @@ describe('memory', () => {
 describe('large answers', () => {
   it('refuses an answer over the response limit with a 500 naming it, serialised off the gateway loop', async () => {
     const workspace = makeWorkspace({
-      'handlers/big_handler.ts': `${sdk}router.get('/big', () => ({ data: 'x'.repeat(100 * 1024 * 1024) }));\nrouter.get('/fits', () => ({ data: 'y'.repeat(100_000) }));\n`,
+      'handlers/big_handler.ts':
+        `${sdk}router.get('/big', () => ({ data: 'x'.repeat(100 * 1024 * 1024) ` +
+        `}));\nrouter.get('/fits', () => ({ data: 'y'.repeat(100_000) }));\n`,
       'handlers/other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
     });
     const app = await buildServer(
@@ -353,7 +367,8 @@ describe('reloads under load', () => {
         writeFile(
           workspace,
           'handlers/edited_handler.ts',
-          `${sdk}const data = new Array(1000).fill(${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: data.length }));\n`,
+          `${sdk}const data = new Array(1000).fill(${edit});\nrouter.get('/v', () => ({ v: ${edit}, n: ` +
+            `data.length }));\n`,
         );
         const result = await app.gateway.reload();
         expect(result.errors).toEqual([]);

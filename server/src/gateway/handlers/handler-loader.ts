@@ -52,7 +52,8 @@ export async function loadHandler(
   if (mount === undefined || !isValidMount(mount)) {
     throw new LoadError(
       file,
-      `the mount "${mount ?? file}" is not usable: use letters, digits, "_" and "-", and not a system path (actuator, openapi.json, swagger-ui)`,
+      `the mount "${mount ?? file}" is not usable: use letters, digits, "_" and "-", and not a system path ` +
+        `(actuator, openapi.json, swagger-ui)`,
     );
   }
   const compiled = await compileHandler(filePath, sdkModuleUrl);

@@ -19,16 +19,30 @@ describe('handlers that do not load', () => {
   let app: FastifyInstance;
   const broken: Record<string, string> = {
     'handlers/syntax_handler.ts': `${header}export const router = new Router();\nrouter.get('/a', () => ({ a: 1 ));\n`,
-    'handlers/missing_import_handler.ts': `${header}import { helper } from './nowhere.js';\nexport const router = new Router();\nrouter.get('/a', () => helper);\n`,
-    'handlers/missing_package_handler.ts': `${header}import pad from 'no-such-package-anywhere';\nexport const router = new Router();\nrouter.get('/a', () => pad);\n`,
-    'handlers/missing_export_handler.ts': `${header}import { nothere } from './lib/helper.js';\nexport const router = new Router();\nrouter.get('/a', () => nothere);\n`,
-    'handlers/throws_handler.ts': `${header}export const router = new Router();\n\nthrow new Error('cannot connect to the database');\n`,
-    'handlers/helper_throws_handler.ts': `${header}import { boom } from './lib/boom.js';\nexport const router = new Router();\nrouter.get('/a', () => boom);\n`,
-    'handlers/helper_syntax_handler.ts': `${header}import { bad } from './lib/bad-syntax.js';\nexport const router = new Router();\nrouter.get('/a', () => bad);\n`,
+    'handlers/missing_import_handler.ts':
+      `${header}import { helper } from './nowhere.js';\nexport const router ` +
+      `= new Router();\nrouter.get('/a', () => helper);\n`,
+    'handlers/missing_package_handler.ts':
+      `${header}import pad from 'no-such-package-anywhere';\nexport const ` +
+      `router = new Router();\nrouter.get('/a', () => pad);\n`,
+    'handlers/missing_export_handler.ts':
+      `${header}import { nothere } from './lib/helper.js';\nexport const ` +
+      `router = new Router();\nrouter.get('/a', () => nothere);\n`,
+    'handlers/throws_handler.ts':
+      `${header}export const router = new Router();\n\nthrow new Error('cannot ` + `connect to the database');\n`,
+    'handlers/helper_throws_handler.ts':
+      `${header}import { boom } from './lib/boom.js';\nexport const router = ` +
+      `new Router();\nrouter.get('/a', () => boom);\n`,
+    'handlers/helper_syntax_handler.ts':
+      `${header}import { bad } from './lib/bad-syntax.js';\nexport const ` +
+      `router = new Router();\nrouter.get('/a', () => bad);\n`,
     'handlers/no_router_handler.ts': `${header}export const routes = new Router();\n`,
     'handlers/fake_router_handler.ts': `export const router = { routes: [], get() {} };\n`,
-    'handlers/bad_route_handler.ts': `${header}export const router = new Router();\nrouter.get('/ok', () => 1);\nrouter.get('books', () => 2);\n`,
-    'handlers/bad_schema_handler.ts': `${header}export const router = new Router();\nrouter.get('/d', { query: t.Object({ when: t.Date() }) }, () => 1);\n`,
+    'handlers/bad_route_handler.ts':
+      `${header}export const router = new Router();\nrouter.get('/ok', () => ` + `1);\nrouter.get('books', () => 2);\n`,
+    'handlers/bad_schema_handler.ts':
+      `${header}export const router = new Router();\nrouter.get('/d', { query: ` +
+      `t.Object({ when: t.Date() }) }, () => 1);\n`,
     'handlers/hangs_handler.ts': `${header}export const router = new Router();\nawait new Promise(() => {});\n`,
     'handlers/actuator_handler.ts': good('1'),
     'handlers/lib/helper.ts': `export const other = 1;\n`,
@@ -118,7 +132,8 @@ describe('handlers that do not load', () => {
     expect(byFile['hangs_handler.ts']).toEqual({
       file: 'hangs_handler.ts',
       message:
-        'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never settles at its top level?',
+        'did not finish loading within 3000 ms (HANDLER_LOAD_TIMEOUT_MS): a loop or a promise that never ' +
+        'settles at its top level?',
     });
     expect(byFile['actuator_handler.ts'].message).toMatch(/the mount "actuator" is not usable/);
   }, 120_000);
@@ -161,7 +176,8 @@ describe('reload', () => {
     write('handlers/lib/greeting.ts', `export const greeting = (name: string) => 'hello ' + name;\n`);
     write(
       'handlers/greet_handler.ts',
-      `${header}import { greeting } from './lib/greeting.js';\nexport const router = new Router();\nrouter.get('/{name}', ({ params }) => ({ text: greeting(params.name) }));\n`,
+      `${header}import { greeting } from './lib/greeting.js';\nexport const router = new ` +
+        `Router();\nrouter.get('/{name}', ({ params }) => ({ text: greeting(params.name) }));\n`,
     );
     await refresh(app);
     expect(await value('/api/adaptive/greet/ada')).toEqual({ text: 'hello ada' });

@@ -101,7 +101,8 @@ function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { 
   );
 }
 
-/** What crosses of a route: the schema as JSON, so a schema JSON cannot carry (a BigInt default) fails the load here. */
+/** What crosses of a route: the schema as JSON, so a schema JSON cannot carry (a BigInt default) fails the load here.
+ * */
 function routeDescription(route: RouteDefinition): RouteDescription {
   return {
     method: route.method,

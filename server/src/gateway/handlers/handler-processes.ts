@@ -30,7 +30,8 @@ export class HandlerProcesses {
 
   constructor(private readonly settings: { memoryMb: number; responseLimit: number }) {}
 
-  /** A process for a module: the spare when it is alive, else a new one; `booted` settles once it can take the module. */
+  /** A process for a module: the spare when it is alive, else a new one; `booted` settles once it can take the module.
+   * */
   take(): BootingProcess {
     let taken = this.spare;
     this.spare = undefined;

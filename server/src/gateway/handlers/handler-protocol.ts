@@ -19,7 +19,8 @@ export interface RouteDescription {
   method: HttpMethod;
   path: string;
   paramNames: string[];
-  /** The route's schemas as JSON: TypeBox's symbol keys do not cross, and neither validation nor documentation reads them. */
+  /** The route's schemas as JSON: TypeBox's symbol keys do not cross, and neither validation nor documentation reads
+   * them. */
   schema: RouteSchema;
 }
 

@@ -7,34 +7,47 @@ import { loadConfig } from '../../core/config.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
 import pino from 'pino';
 
-const sdk = `import { Router, HTTPException, t } from 'adaptive-workbench/handler';\nexport const router = new Router();\n`;
+const sdk =
+  `import { Router, HTTPException, t } from 'adaptive-workbench/handler';\nexport const router = new ` + `Router();\n`;
 
-const features = `${sdk}
+const features =
+  `${sdk}
 let aborted = false;
 router.get('/', () => ({ root: true }));
 router.get('/raw/{shelf}/{id}', ({ params, query }) => ({ params, query }));
-router.get('/typed/{id}', { params: t.Object({ id: t.Integer({ minimum: 1 }) }) }, ({ params }) => ({ id: params.id, type: typeof params.id }));
+router.get('/typed/{id}', { params: t.Object({ id: t.Integer({ minimum: 1 }) }) }, ({ params }) => ({ id: ` +
+  `params.id, type: typeof params.id }));
 router.get('/search', {
-  query: t.Object({ available: t.Optional(t.Boolean()), limit: t.Optional(t.Integer({ maximum: 50 })), tag: t.Optional(t.Array(t.String())), sort: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')])) }),
+  query: t.Object({ available: t.Optional(t.Boolean()), limit: t.Optional(t.Integer({ maximum: 50 })), tag: ` +
+  `t.Optional(t.Array(t.String())), sort: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')])) }),
 }, ({ query }) => ({ query }));
-router.get('/tenant', { headers: t.Object({ 'x-tenant': t.String({ minLength: 2 }), 'x-count': t.Optional(t.Integer()) }) }, ({ headers }) => ({ tenant: headers['x-tenant'], count: headers['x-count'] ?? null }));
-router.post('/items', { body: t.Object({ title: t.String(), tags: t.Optional(t.Array(t.String())) }), status: 201 }, ({ body }) => ({ created: body }));
-router.put('/items/{id}', { params: t.Object({ id: t.Integer() }), body: t.Object({ title: t.String() }) }, ({ params, body }) => ({ id: params.id, ...body }));
-router.patch('/items/{id}', ({ params, body }) => ({ id: params.id, body: Buffer.isBuffer(body) ? 'buffer:' + body.toString() : body }));
+router.get('/tenant', { headers: t.Object({ 'x-tenant': t.String({ minLength: 2 }), 'x-count': ` +
+  `t.Optional(t.Integer()) }) }, ({ headers }) => ({ tenant: headers['x-tenant'], count: headers['x-count'] ?? null }));
+router.post('/items', { body: t.Object({ title: t.String(), tags: t.Optional(t.Array(t.String())) }), status: ` +
+  `201 }, ({ body }) => ({ created: body }));
+router.put('/items/{id}', { params: t.Object({ id: t.Integer() }), body: t.Object({ title: t.String() }) }, ({ ` +
+  `params, body }) => ({ id: params.id, ...body }));
+router.patch('/items/{id}', ({ params, body }) => ({ id: params.id, body: Buffer.isBuffer(body) ? 'buffer:' + ` +
+  `body.toString() : body }));
 router.delete('/items/{id}', { status: 204 }, () => undefined);
 router.get('/nothing', () => undefined);
-router.get('/missing/{id}', { params: t.Object({ id: t.Integer() }) }, async ({ params }) => { throw new HTTPException(404, 'Item ' + params.id + ' not found'); });
+router.get('/missing/{id}', { params: t.Object({ id: t.Integer() }) }, async ({ params }) => { throw new ` +
+  `HTTPException(404, 'Item ' + params.id + ' not found'); });
 router.get('/teapot', () => { throw new HTTPException(418, "I'm a teapot"); });
 router.get('/crash', () => { const e = new Error('secret database password in message'); throw e; });
-router.get('/crash-with-status', () => { const e = Object.assign(new Error('upstream said 404: secret'), { statusCode: 404 }); throw e; });
+router.get('/crash-with-status', () => { const e = Object.assign(new Error('upstream said 404: secret'), { ` +
+  `statusCode: 404 }); throw e; });
 router.get('/throw-string', () => { throw 'not an error'; });
 router.get('/bigint', () => ({ n: 1n }));
 router.get('/bigint-later', async () => ({ n: 1n }));
 router.get('/later', () => new Promise((resolve) => setTimeout(() => resolve({ later: true }), 20)));
 router.get('/later-nothing', async () => undefined);
-router.get('/crash-later', async () => { await new Promise((resolve) => setTimeout(resolve, 5)); throw new Error('secret later'); });
-router.get('/context', (ctx) => { const { signal, ...rest } = ctx; return { keys: Object.keys(rest).sort(), aborted: signal.aborted, same: ctx.signal === signal }; });
-router.get('/hang', ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => { aborted = true; resolve('late'); })));
+router.get('/crash-later', async () => { await new Promise((resolve) => setTimeout(resolve, 5)); throw new ` +
+  `Error('secret later'); });
+router.get('/context', (ctx) => { const { signal, ...rest } = ctx; return { keys: Object.keys(rest).sort(), ` +
+  `aborted: signal.aborted, same: ctx.signal === signal }; });
+router.get('/hang', ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => { aborted = ` +
+  `true; resolve('late'); })));
 router.get('/aborted', () => ({ aborted }));
 router.get('/auth', ({ auth }) => ({ auth }));
 `;
@@ -367,8 +380,10 @@ paths:
       parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
       responses: {'200': {description: ok, content: {application/json: {example: {from: spec-item}}}}}
 `;
-  const handler = `${sdk}
-router.get('/items', { summary: 'From the handler', response: t.Object({ from: t.String() }) }, () => ({ from: 'handler' }));
+  const handler =
+    `${sdk}
+router.get('/items', { summary: 'From the handler', response: t.Object({ from: t.String() }) }, () => ({ from: ` +
+    `'handler' }));
 router.get('/extra', { summary: 'Only in the handler', response: t.Object({ n: t.Integer() }) }, () => ({ n: 1 }));
 `;
   let dir: string;

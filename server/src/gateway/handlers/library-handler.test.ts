@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
 import { packageRoot } from '../../core/version.js';
 
-// The example workspace's own files (at the repository root, above the server package): the spec (phase 1) and the handler that overrides it (phase 2).
+// The example workspace's own files (at the repository root, above the server package): the spec (phase 1) and the
+// handler that overrides it (phase 2).
 const read = (name: string) => fs.readFileSync(path.join(packageRoot, '..', name), 'utf8');
 
 let workspace: string;
@@ -35,19 +36,22 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
     expect(app.gateway.loadProblems).toEqual([]);
   });
 
-  it('GET /books lists the seeded catalogue as {books, count}, served by the handler, not the spec example', async () => {
-    const response = await get('/books');
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['books', 'count']);
-    expect(body.count).toBe(body.books.length);
-    expect(body.count).toBeGreaterThanOrEqual(2);
-    expect(body.books.map((b: { id: number }) => b.id)).toEqual(body.books.map((_: unknown, i: number) => i + 1));
-    for (const book of body.books) {
-      expect(Object.keys(book).sort()).toEqual(['author', 'available', 'id', 'isbn', 'publishedYear', 'title']);
-    }
-    expect(body.books.some((b: { available: boolean }) => !b.available)).toBe(true);
-  });
+  it(
+    'GET /books lists the seeded catalogue as {books, count}, served by the handler, not the spec ' + 'example',
+    async () => {
+      const response = await get('/books');
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Object.keys(body).sort()).toEqual(['books', 'count']);
+      expect(body.count).toBe(body.books.length);
+      expect(body.count).toBeGreaterThanOrEqual(2);
+      expect(body.books.map((b: { id: number }) => b.id)).toEqual(body.books.map((_: unknown, i: number) => i + 1));
+      for (const book of body.books) {
+        expect(Object.keys(book).sort()).toEqual(['author', 'available', 'id', 'isbn', 'publishedYear', 'title']);
+      }
+      expect(body.books.some((b: { available: boolean }) => !b.available)).toBe(true);
+    },
+  );
 
   it('GET /books?available= returns only the books whose available equals it', async () => {
     const all = (await get('/books')).json().books as Array<{ available: boolean }>;
@@ -61,22 +65,25 @@ describe('library API handler (service document parts 2, 4 and 7)', () => {
     expect(bad.json().detail).toMatch(/available must be boolean/);
   });
 
-  it('POST /books adds a book with the next sequential id, AUTO-<id> isbn, available true and the current UTC year', async () => {
-    const before = (await get('/books')).json().count as number;
-    const response = await post({ title: 'Dune', author: 'Frank Herbert' });
-    expect(response.statusCode).toBe(201);
-    const book = response.json();
-    expect(book).toEqual({
-      id: before + 1,
-      title: 'Dune',
-      author: 'Frank Herbert',
-      isbn: `AUTO-${before + 1}`,
-      available: true,
-      publishedYear: thisYear,
-    });
-    expect((await get(`/books/${book.id}`)).json()).toEqual(book);
-    expect((await get('/books')).json().books.at(-1)).toEqual(book);
-  });
+  it(
+    'POST /books adds a book with the next sequential id, AUTO-<id> isbn, available true and the current UTC ' + 'year',
+    async () => {
+      const before = (await get('/books')).json().count as number;
+      const response = await post({ title: 'Dune', author: 'Frank Herbert' });
+      expect(response.statusCode).toBe(201);
+      const book = response.json();
+      expect(book).toEqual({
+        id: before + 1,
+        title: 'Dune',
+        author: 'Frank Herbert',
+        isbn: `AUTO-${before + 1}`,
+        available: true,
+        publishedYear: thisYear,
+      });
+      expect((await get(`/books/${book.id}`)).json()).toEqual(book);
+      expect((await get('/books')).json().books.at(-1)).toEqual(book);
+    },
+  );
 
   it('POST /books keeps a given isbn and publishedYear, and ignores a client-sent id or available', async () => {
     const before = (await get('/books')).json().count as number;

@@ -30,7 +30,8 @@ export function requestViolations(issues: readonly ValidationIssue[]): ContractV
   }));
 }
 
-/** The declared response of `operation` for `status` (exact, by class such as `4XX`, or `default`) and its JSON pointer. */
+/** The declared response of `operation` for `status` (exact, by class such as `4XX`, or `default`) and its JSON
+ * pointer. */
 export function declaredResponse(
   document: Record<string, unknown>,
   operation: OperationSpec,
@@ -70,7 +71,8 @@ export function responseSchemaPointer(
     : undefined;
 }
 
-/** What checking one answer's status and content type against an operation comes to; the same for every answer of that kind. */
+/** What checking one answer's status and content type against an operation comes to; the same for every answer of that
+ * kind. */
 interface ResponsePlan {
   /** The status is not declared. */
   undeclared?: ContractViolation;

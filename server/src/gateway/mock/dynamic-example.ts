@@ -92,7 +92,8 @@ export function boundedDocument(document: Record<string, unknown>): Record<strin
   ) as Record<string, unknown>;
 }
 
-/** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it free. */
+/** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it
+ * free. */
 function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
   if (typeof value !== 'string' || !isObject(schema)) return value;
   if (
@@ -205,7 +206,8 @@ export class DynamicExamples {
       if (validate(value)) return value;
       const broken = validate.errors?.[0];
       reason = broken
-        ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} (${broken.message ?? 'invalid'}); the schema may be impossible to satisfy`
+        ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} ` +
+          `(${broken.message ?? 'invalid'}); the schema may be impossible to satisfy`
         : 'the generated value does not match the schema';
     }
     throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, reason]);

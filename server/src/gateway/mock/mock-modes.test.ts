@@ -140,18 +140,22 @@ addFormats(ajv);
 const matchesPerson = ajv.compile(person);
 
 describe('dynamic examples', () => {
-  it('Prefer: dynamic=true answers values that follow the schema, plausible for the property names, different per request', async () => {
-    const bodies = [];
-    for (let i = 0; i < 5; i++) {
-      const { status, body } = await get('/modes/people', 'dynamic=true');
-      expect(status).toBe(200);
-      expect(matchesPerson(body), JSON.stringify(matchesPerson.errors)).toBe(true);
-      bodies.push(body as Record<string, unknown>);
-    }
-    expect(new Set(bodies.map((b) => b.id)).size).toBe(5);
-    // Faker's names have a space or a capital; json-schema-faker's bare strings are random characters.
-    expect(bodies.filter((b) => /^[A-Z][a-z'-]+/.test(String(b.name))).length).toBeGreaterThanOrEqual(4);
-  });
+  it(
+    'Prefer: dynamic=true answers values that follow the schema, plausible for the property names, different ' +
+      'per request',
+    async () => {
+      const bodies = [];
+      for (let i = 0; i < 5; i++) {
+        const { status, body } = await get('/modes/people', 'dynamic=true');
+        expect(status).toBe(200);
+        expect(matchesPerson(body), JSON.stringify(matchesPerson.errors)).toBe(true);
+        bodies.push(body as Record<string, unknown>);
+      }
+      expect(new Set(bodies.map((b) => b.id)).size).toBe(5);
+      // Faker's names have a space or a capital; json-schema-faker's bare strings are random characters.
+      expect(bodies.filter((b) => /^[A-Z][a-z'-]+/.test(String(b.name))).length).toBeGreaterThanOrEqual(4);
+    },
+  );
 
   it('the same seed gives the same value, another seed another one', async () => {
     const a = await get('/modes/people', 'dynamic=true; seed=42');
@@ -162,12 +166,16 @@ describe('dynamic examples', () => {
     expect(matchesPerson(c.body)).toBe(true);
   });
 
-  it('without Prefer the static example is served; x-mock examples: dynamic turns a whole spec dynamic, dynamic=false turns it back', async () => {
-    expect((await get('/modes/people')).body).toEqual({ id: 'static' });
-    const dynamic = await get('/dynamic/people');
-    expect(matchesPerson(dynamic.body)).toBe(true);
-    expect((await get('/dynamic/people', 'dynamic=false')).body).toEqual({ id: 'static' });
-  });
+  it(
+    'without Prefer the static example is served; x-mock examples: dynamic turns a whole spec dynamic, ' +
+      'dynamic=false turns it back',
+    async () => {
+      expect((await get('/modes/people')).body).toEqual({ id: 'static' });
+      const dynamic = await get('/dynamic/people');
+      expect(matchesPerson(dynamic.body)).toBe(true);
+      expect((await get('/dynamic/people', 'dynamic=false')).body).toEqual({ id: 'static' });
+    },
+  );
 
   it('a recursive schema is generated to a bounded depth', async () => {
     const { status, body } = await get('/modes/tree', 'dynamic=true');
@@ -244,18 +252,21 @@ describe('Prefer values Prism answers with 404, and bad ones', () => {
 });
 
 describe('faults', () => {
-  it('Prefer: delay= answers after the delay, with the fault in x-mock-fault; other requests are not held up', async () => {
-    const delayed = get('/modes/people', 'delay=600');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const other = await get('/modes/people');
-    expect(other.status).toBe(200);
-    expect(other.ms).toBeLessThan(500);
-    const answer = await delayed;
-    expect(answer.status).toBe(200);
-    expect(answer.ms).toBeGreaterThanOrEqual(590);
-    expect(answer.headers.get('x-mock-fault')).toBe('delay=600ms');
-    expect(other.headers.get('x-mock-fault')).toBeNull();
-  });
+  it(
+    'Prefer: delay= answers after the delay, with the fault in x-mock-fault; other requests are not held ' + 'up',
+    async () => {
+      const delayed = get('/modes/people', 'delay=600');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const other = await get('/modes/people');
+      expect(other.status).toBe(200);
+      expect(other.ms).toBeLessThan(500);
+      const answer = await delayed;
+      expect(answer.status).toBe(200);
+      expect(answer.ms).toBeGreaterThanOrEqual(590);
+      expect(answer.headers.get('x-mock-fault')).toBe('delay=600ms');
+      expect(other.headers.get('x-mock-fault')).toBeNull();
+    },
+  );
 
   it("a route's x-mock delay applies to every request", async () => {
     const answer = await get('/modes/slow');

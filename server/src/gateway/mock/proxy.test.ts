@@ -55,7 +55,8 @@ const proxiedSpec = (upstream: unknown) =>
     },
   });
 
-/** The real backend: well-behaved on /v1/pets, breaks the contract on /v1/pets/2, hangs, talks garbage, answers too much. */
+/** The real backend: well-behaved on /v1/pets, breaks the contract on /v1/pets/2, hangs, talks garbage, answers too
+ * much. */
 function startUpstream(): Promise<http.Server> {
   const server = http.createServer((request, response) => {
     const send = (status: number, body: unknown) =>
@@ -127,20 +128,23 @@ const bodyOf = async (response: Response) =>
 const violationsOf = (response: Response) => JSON.parse(response.headers.get('x-adaptive-violations') ?? '[]');
 
 describe('validating proxy (x-adaptive-proxy)', () => {
-  it('forwards a request that keeps the contract with its query, headers and body, and relays the answer unchanged', async () => {
-    const list = await get('/proxied/pets?limit=5');
-    expect(list.status).toBe(200);
-    expect(list.headers.get('x-upstream')).toBe('yes');
-    expect(list.headers.has('x-adaptive-violations')).toBe(false);
-    expect(await list.json()).toEqual([{ id: 1, name: 'Rex', query: 'limit=5' }]);
-    const created = await get('/proxied/pets', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-client': 'c1', 'x-forwarded-for': '10.0.0.1' },
-      body: JSON.stringify({ id: 7, name: 'Kitty' }),
-    });
-    expect(created.status).toBe(201);
-    expect(await created.json()).toEqual({ id: 7, name: 'Kitty', seen: 'c1', for: '10.0.0.1, 127.0.0.1' });
-  });
+  it(
+    'forwards a request that keeps the contract with its query, headers and body, and relays the answer ' + 'unchanged',
+    async () => {
+      const list = await get('/proxied/pets?limit=5');
+      expect(list.status).toBe(200);
+      expect(list.headers.get('x-upstream')).toBe('yes');
+      expect(list.headers.has('x-adaptive-violations')).toBe(false);
+      expect(await list.json()).toEqual([{ id: 1, name: 'Rex', query: 'limit=5' }]);
+      const created = await get('/proxied/pets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-client': 'c1', 'x-forwarded-for': '10.0.0.1' },
+        body: JSON.stringify({ id: 7, name: 'Kitty' }),
+      });
+      expect(created.status).toBe(201);
+      expect(await created.json()).toEqual({ id: 7, name: 'Kitty', seen: 'c1', for: '10.0.0.1, 127.0.0.1' });
+    },
+  );
 
   it('reports an answer that breaks the contract in the header and the log, and still relays it', async () => {
     const response = await get('/proxied/pets/2');
@@ -209,7 +213,9 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect(Date.now() - started).toBeLessThan(800 + 1000);
     expect(response.status).toBe(504);
     expect(await response.json()).toEqual({
-      detail: `The upstream http://127.0.0.1:${(upstream.address() as AddressInfo).port} did not answer within 800 ms (PROXY_TIMEOUT_MS)`,
+      detail:
+        `The upstream http://127.0.0.1:${(upstream.address() as AddressInfo).port} did not answer within ` +
+        `800 ms (PROXY_TIMEOUT_MS)`,
       code: 'UPSTREAM_TIMEOUT',
     });
   });
@@ -230,15 +236,18 @@ describe('validating proxy (x-adaptive-proxy)', () => {
     expect((await get('/proxied/pets/1')).status).toBe(200);
   });
 
-  it('forwards routes the spec does not declare (unless fallthrough is false), and leaves them out of openapi.json', async () => {
-    const extra = await get('/proxied/not/in/spec?x=1', { method: 'DELETE' });
-    expect(extra.status).toBe(200);
-    expect(await extra.text()).toBe('upstream saw DELETE /v1/not/in/spec?x=1');
-    expect((await get('/strict/not/in/spec')).status).toBe(404);
-    const paths = Object.keys((await bodyOf(await get('/openapi.json'))).paths);
-    expect(paths).toContain('/proxied/pets');
-    expect(paths.some((p) => p.includes('*'))).toBe(false);
-  });
+  it(
+    'forwards routes the spec does not declare (unless fallthrough is false), and leaves them out of ' + 'openapi.json',
+    async () => {
+      const extra = await get('/proxied/not/in/spec?x=1', { method: 'DELETE' });
+      expect(extra.status).toBe(200);
+      expect(await extra.text()).toBe('upstream saw DELETE /v1/not/in/spec?x=1');
+      expect((await get('/strict/not/in/spec')).status).toBe(404);
+      const paths = Object.keys((await bodyOf(await get('/openapi.json'))).paths);
+      expect(paths).toContain('/proxied/pets');
+      expect(paths.some((p) => p.includes('*'))).toBe(false);
+    },
+  );
 
   it('refuses an upstream that is not http(s) with a load error naming the spec', async () => {
     const result = await bodyOf(await get('/actuator/refresh', { method: 'POST' }));

@@ -187,7 +187,8 @@ export class SpecProxy {
     }
   }
 
-  /** The whole body of an upstream answer, at most the response limit (undici errors when a body exceeds its Content-Length). */
+  /** The whole body of an upstream answer, at most the response limit (undici errors when a body exceeds its
+   * Content-Length). */
   private async readBody(upstream: Dispatcher.ResponseData): Promise<Buffer> {
     const tooLarge = () => {
       upstream.body.destroy();

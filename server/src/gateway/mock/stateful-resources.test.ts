@@ -144,70 +144,82 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 }
 
 describe('stateful resources', () => {
-  it('creates, lists, reads back, updates and deletes items, seeded from the examples; 404 {detail} for a missing item', async () => {
-    await serve(petstore({ state: true }));
-    expect(await call('GET', '/pets')).toMatchObject({
-      status: 200,
-      body: [
-        { id: 1, name: 'Rex', tag: 'dog' },
-        { id: 2, name: 'Tom', tag: 'cat' },
-      ],
-      violations: null,
-    });
-    const created = await call('POST', '/pets', { name: 'Kitty', tag: 'cat' });
-    expect(created).toMatchObject({ status: 201, body: { id: 3, name: 'Kitty', tag: 'cat' }, violations: null });
-    expect((await call('GET', '/pets/3')).body).toEqual({ id: 3, name: 'Kitty', tag: 'cat' });
-    expect((await call('PATCH', '/pets/3', { tag: 'lion' })).body).toEqual({ id: 3, name: 'Kitty', tag: 'lion' });
-    // PUT replaces: fields the body leaves out come from the spec's example item, the id from the path.
-    expect((await call('PUT', '/pets/3', { name: 'Leo', id: 99 })).body).toEqual({ id: 3, name: 'Leo', tag: 'dog' });
-    expect((await call('GET', '/pets')).body).toHaveLength(3);
-    expect(await call('DELETE', '/pets/3')).toMatchObject({ status: 204, body: undefined });
-    expect(await call('GET', '/pets/3')).toMatchObject({
-      status: 404,
-      body: { detail: 'No item of /pets has id 3 in the mock state', code: 'MOCK_ITEM_NOT_FOUND' },
-    });
-    expect((await call('PATCH', '/pets/3', { tag: 'x' })).status).toBe(404);
-    expect((await call('DELETE', '/pets/3')).status).toBe(404);
-    // A client-chosen id that is taken is a conflict, not an overwrite.
-    expect(await call('POST', '/pets', { id: 1, name: 'Again' })).toMatchObject({
-      status: 409,
-      body: { detail: 'An item of /pets with id 1 already exists in the mock state' },
-    });
-  });
+  it(
+    'creates, lists, reads back, updates and deletes items, seeded from the examples; 404 {detail} for a ' +
+      'missing item',
+    async () => {
+      await serve(petstore({ state: true }));
+      expect(await call('GET', '/pets')).toMatchObject({
+        status: 200,
+        body: [
+          { id: 1, name: 'Rex', tag: 'dog' },
+          { id: 2, name: 'Tom', tag: 'cat' },
+        ],
+        violations: null,
+      });
+      const created = await call('POST', '/pets', { name: 'Kitty', tag: 'cat' });
+      expect(created).toMatchObject({ status: 201, body: { id: 3, name: 'Kitty', tag: 'cat' }, violations: null });
+      expect((await call('GET', '/pets/3')).body).toEqual({ id: 3, name: 'Kitty', tag: 'cat' });
+      expect((await call('PATCH', '/pets/3', { tag: 'lion' })).body).toEqual({ id: 3, name: 'Kitty', tag: 'lion' });
+      // PUT replaces: fields the body leaves out come from the spec's example item, the id from the path.
+      expect((await call('PUT', '/pets/3', { name: 'Leo', id: 99 })).body).toEqual({ id: 3, name: 'Leo', tag: 'dog' });
+      expect((await call('GET', '/pets')).body).toHaveLength(3);
+      expect(await call('DELETE', '/pets/3')).toMatchObject({ status: 204, body: undefined });
+      expect(await call('GET', '/pets/3')).toMatchObject({
+        status: 404,
+        body: { detail: 'No item of /pets has id 3 in the mock state', code: 'MOCK_ITEM_NOT_FOUND' },
+      });
+      expect((await call('PATCH', '/pets/3', { tag: 'x' })).status).toBe(404);
+      expect((await call('DELETE', '/pets/3')).status).toBe(404);
+      // A client-chosen id that is taken is a conflict, not an overwrite.
+      expect(await call('POST', '/pets', { id: 1, name: 'Again' })).toMatchObject({
+        status: 409,
+        body: { detail: 'An item of /pets with id 1 already exists in the mock state' },
+      });
+    },
+  );
 
-  it('keeps an envelope list shape, assigns UUIDs where the examples use string ids, and leaves Prefer to the example modes', async () => {
-    await serve(petstore({ state: true }));
-    const created = await call('POST', '/owners', { name: 'Bob' });
-    expect(created.status).toBe(201);
-    expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await call('GET', '/owners')).body).toEqual({
-      total: 1,
-      data: [
-        { id: 'a1', name: 'Ann' },
-        { id: created.body.id, name: 'Bob' },
-      ],
-    });
-    expect((await call('GET', `/owners/${created.body.id}`)).body).toEqual({ id: created.body.id, name: 'Bob' });
-    // Prefer asks for the spec's examples: the state is not consulted.
-    expect((await call('GET', '/owners/nobody', undefined, { prefer: 'code=200' })).status).toBe(200);
-  });
+  it(
+    'keeps an envelope list shape, assigns UUIDs where the examples use string ids, and leaves Prefer to the ' +
+      'example modes',
+    async () => {
+      await serve(petstore({ state: true }));
+      const created = await call('POST', '/owners', { name: 'Bob' });
+      expect(created.status).toBe(201);
+      expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await call('GET', '/owners')).body).toEqual({
+        total: 1,
+        data: [
+          { id: 'a1', name: 'Ann' },
+          { id: created.body.id, name: 'Bob' },
+        ],
+      });
+      expect((await call('GET', `/owners/${created.body.id}`)).body).toEqual({ id: created.body.id, name: 'Bob' });
+      // Prefer asks for the spec's examples: the state is not consulted.
+      expect((await call('GET', '/owners/nobody', undefined, { prefer: 'code=200' })).status).toBe(200);
+    },
+  );
 
-  it('is off by default; MOCK_STATE turns it on for every spec, and x-adaptive-state: false keeps one spec stateless', async () => {
-    await serve(petstore());
-    await call('POST', '/pets', { name: 'Kitty' });
-    expect((await call('GET', '/pets')).body).toHaveLength(2);
-    expect((await call('GET', '/pets/77')).status).toBe(200);
-    await app!.close();
-    removeWorkspace(workspace);
-    await serve(petstore(), { MOCK_STATE: 'true' });
-    expect((await call('POST', '/pets', { name: 'Kitty' })).status).toBe(201);
-    expect((await call('GET', '/pets')).body).toHaveLength(3);
-    await app!.close();
-    removeWorkspace(workspace);
-    await serve(petstore({ state: false }), { MOCK_STATE: 'true' });
-    await call('POST', '/pets', { name: 'Kitty' });
-    expect((await call('GET', '/pets')).body).toHaveLength(2);
-  });
+  it(
+    'is off by default; MOCK_STATE turns it on for every spec, and x-adaptive-state: false keeps one spec ' +
+      'stateless',
+    async () => {
+      await serve(petstore());
+      await call('POST', '/pets', { name: 'Kitty' });
+      expect((await call('GET', '/pets')).body).toHaveLength(2);
+      expect((await call('GET', '/pets/77')).status).toBe(200);
+      await app!.close();
+      removeWorkspace(workspace);
+      await serve(petstore(), { MOCK_STATE: 'true' });
+      expect((await call('POST', '/pets', { name: 'Kitty' })).status).toBe(201);
+      expect((await call('GET', '/pets')).body).toHaveLength(3);
+      await app!.close();
+      removeWorkspace(workspace);
+      await serve(petstore({ state: false }), { MOCK_STATE: 'true' });
+      await call('POST', '/pets', { name: 'Kitty' });
+      expect((await call('GET', '/pets')).body).toHaveLength(2);
+    },
+  );
 
   it('loses no write under concurrent POSTs, and readers always see a whole list', async () => {
     await serve(petstore({ state: true }));
@@ -234,7 +246,8 @@ describe('stateful resources', () => {
       status: 507,
       body: {
         detail:
-          'The mock collection /pets holds its limit of 3 items (MOCK_STATE_MAX_ITEMS); delete items or reset the state',
+          'The mock collection /pets holds its limit of 3 items (MOCK_STATE_MAX_ITEMS); delete items or reset ' +
+          'the state',
       },
     });
     expect((await call('GET', '/pets')).body).toHaveLength(3);

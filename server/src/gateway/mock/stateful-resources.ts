@@ -36,7 +36,8 @@ function successExample(document: Record<string, unknown>, operation: OperationS
   return isItem(object) && (object.example !== undefined || object.examples !== undefined) ? media.example : undefined;
 }
 
-/** A list example's items: the array itself, or the first array property of an envelope such as `{data: [...], total: 2}`. */
+/** A list example's items: the array itself, or the first array property of an envelope such as `{data: [...], total:
+ * 2}`. */
 function listItems(example: unknown): { items: Item[]; envelope?: { value: Item; property: string } } {
   if (Array.isArray(example)) return { items: example.filter(isItem) };
   if (isItem(example)) {

@@ -122,7 +122,9 @@ describe('Python handler lifecycle', () => {
   });
 
   const handler = (greeting: string) =>
-    `from fastapi import APIRouter, HTTPException\nrouter = APIRouter()\n\n@router.get("/hello")\nasync def hello():\n    return {"greeting": "${greeting}"}\n\n@router.get("/boom")\nasync def boom():\n    raise RuntimeError("secret internals")\n`;
+    `from fastapi import APIRouter, HTTPException\nrouter = APIRouter()\n\n@router.get("/hello")\nasync def ` +
+    (`hello():\n    return {"greeting": "${greeting}"}\n\n@router.get("/boom")\nasync def boom():\n    raise ` +
+      `RuntimeError("secret internals")\n`);
 
   it('reloads a changed module, reports an import error with its line, and keeps the last good version', async () => {
     workspace = makeWorkspace({ 'handlers/greeter_handler.py': handler('hi') });

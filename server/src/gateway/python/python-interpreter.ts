@@ -37,6 +37,7 @@ export async function findPython(configured?: string): Promise<PythonInterpreter
   }
   throw new Error(
     `no Python with FastAPI and uvicorn found; tried ${tried.join(', ')}. Install them with ` +
-      '`apt-get install python3-fastapi python3-uvicorn` or `pip install fastapi uvicorn`, or set HANDLER_PYTHON to an interpreter that has them',
+      ('`apt-get install python3-fastapi python3-uvicorn` or `pip install fastapi uvicorn`, or set ' +
+        'HANDLER_PYTHON to an interpreter that has them'),
   );
 }

@@ -77,7 +77,8 @@ function responseFor(operation: OperationSpec, code: number): ResponseSpec | und
 
 /**
  * Chooses the response: the one `Prefer: code=` names (exactly, by class such as `4XX`, or through
- * `default`; a 404 `PREFER_NOT_DECLARED` when the spec declares none of these); else the lowest declared 2xx, then `2XX`, then `default` as 200,
+ * `default`; a 404 `PREFER_NOT_DECLARED` when the spec declares none of these); else the lowest declared 2xx, then
+ * `2XX`, then `default` as 200,
  * then the lowest declared code of any class.
  */
 export function selectResponse(operation: OperationSpec, preference: Preference): SelectedResponse {
@@ -87,7 +88,8 @@ export function selectResponse(operation: OperationSpec, preference: Preference)
     // As Prism does: an undeclared code is the client's mistake, not a reason to answer 200.
     const declared = operation.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
     throw httpError('PREFER_NOT_DECLARED', [
-      `Prefer: code=${preference.code} names a response ${operation.method} ${operation.path} does not declare (declared: ${declared})`,
+      `Prefer: code=${preference.code} names a response ${operation.method} ${operation.path} does not declare ` +
+        `(declared: ${declared})`,
     ]);
   }
   const explicit = operation.responses

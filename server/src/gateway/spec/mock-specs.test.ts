@@ -44,29 +44,33 @@ const get = async (url: string) => {
 };
 
 describe('mock mode (serve <file|folder>...)', () => {
-  it('serves one file at the path of its servers[0].url, with the actuator, Swagger UI and the merged document beside it', async () => {
-    scratch = makeWorkspace({ 'petstore.yaml': openApi('/pets', [{ id: 1 }], 'https://petstore.example.com/v1/') });
-    app = await mock(['petstore.yaml']);
-    expect(await get('/v1/pets')).toEqual({ status: 200, body: [{ id: 1 }] });
-    expect((await get('/api/adaptive/v1/pets')).status).toBe(404);
-    expect(await get('/v1/cats')).toEqual({
-      status: 404,
-      body: { detail: 'No route for GET /v1/cats', code: 'NOT_FOUND' },
-    });
-    expect(await get('/api/adaptive/actuator/health/readiness')).toEqual({ status: 200, body: { status: 'UP' } });
-    expect((await app.inject({ url: '/api/adaptive/swagger-ui/' })).statusCode).toBe(200);
-    const document = (await get('/api/adaptive/openapi.json')).body;
-    expect(document.servers).toEqual([{ url: '/' }]);
-    expect(Object.keys(document.paths)).toEqual(['/v1/pets']);
-    expect((await get('/api/adaptive/')).body.endpoints).toEqual([
-      { method: 'GET', path: '/v1/pets', source: 'spec', file: 'petstore.yaml' },
-    ]);
-    // No query service without a workspace: its path is just another unknown route.
-    expect(await get('/api/v1/query/sources')).toEqual({
-      status: 404,
-      body: { detail: 'No route for GET /api/v1/query/sources', code: 'NOT_FOUND' },
-    });
-  });
+  it(
+    'serves one file at the path of its servers[0].url, with the actuator, Swagger UI and the merged document ' +
+      'beside it',
+    async () => {
+      scratch = makeWorkspace({ 'petstore.yaml': openApi('/pets', [{ id: 1 }], 'https://petstore.example.com/v1/') });
+      app = await mock(['petstore.yaml']);
+      expect(await get('/v1/pets')).toEqual({ status: 200, body: [{ id: 1 }] });
+      expect((await get('/api/adaptive/v1/pets')).status).toBe(404);
+      expect(await get('/v1/cats')).toEqual({
+        status: 404,
+        body: { detail: 'No route for GET /v1/cats', code: 'NOT_FOUND' },
+      });
+      expect(await get('/api/adaptive/actuator/health/readiness')).toEqual({ status: 200, body: { status: 'UP' } });
+      expect((await app.inject({ url: '/api/adaptive/swagger-ui/' })).statusCode).toBe(200);
+      const document = (await get('/api/adaptive/openapi.json')).body;
+      expect(document.servers).toEqual([{ url: '/' }]);
+      expect(Object.keys(document.paths)).toEqual(['/v1/pets']);
+      expect((await get('/api/adaptive/')).body.endpoints).toEqual([
+        { method: 'GET', path: '/v1/pets', source: 'spec', file: 'petstore.yaml' },
+      ]);
+      // No query service without a workspace: its path is just another unknown route.
+      expect(await get('/api/v1/query/sources')).toEqual({
+        status: 404,
+        body: { detail: 'No route for GET /api/v1/query/sources', code: 'NOT_FOUND' },
+      });
+    },
+  );
 
   it('serves a spec without servers at /, and several files and a folder together', async () => {
     scratch = makeWorkspace({

@@ -47,7 +47,8 @@ export function isSpecFile(fileName: string): boolean {
   return /\.(ya?ml|json)$/i.test(fileName) && !fileName.startsWith('.');
 }
 
-/** `<name>.openapi.yaml|yml|json`: a file named as a spec, so a document that is not OpenAPI 3.x in it is an error, not skipped. */
+/** `<name>.openapi.yaml|yml|json`: a file named as a spec, so a document that is not OpenAPI 3.x in it is an error,
+ * not skipped. */
 export function isNamedAsSpec(fileName: string): boolean {
   return /\.openapi\.(ya?ml|json)$/i.test(fileName);
 }

@@ -95,7 +95,8 @@ class SpecBundler {
     if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith('//')) {
       throw new LoadError(
         displayName,
-        `$ref "${ref}" in ${path.basename(fromFile)} is not a relative file reference; only files inside the specs directory may be referenced`,
+        `$ref "${ref}" in ${path.basename(fromFile)} is not a relative file reference; only files inside the ` +
+          `specs directory may be referenced`,
       );
     }
     let decoded: string;
@@ -147,7 +148,8 @@ class SpecBundler {
 
 /**
  * Loads a spec and every file its `$ref`s reach, and returns one document in which every `$ref` is
- * internal, with the (real) paths of the files read. External documents are placed under `x-bundled`. References may only reach files inside
+ * internal, with the (real) paths of the files read. External documents are placed under `x-bundled`. References may
+ * only reach files inside
  * `specsDir` (after resolving symlinks); URLs of any scheme are refused, so loading never touches the
  * network or the rest of the file system. Size, file count, nesting depth and node count are bounded.
  */

@@ -31,7 +31,8 @@ function checkVersion(document: Json, file: string): string {
   if (typeof version !== 'string') {
     throw new NotOpenApiError(
       file,
-      `"openapi" must be a version string such as "3.0.3" (found ${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`,
+      `"openapi" must be a version string such as "3.0.3" (found ` +
+        `${version === undefined ? 'nothing' : typeof version + ' ' + JSON.stringify(version)})`,
     );
   }
   if (!/^3\.[01]\.\d+(-.+)?$/.test(version)) {

@@ -136,10 +136,12 @@ describe('loadSpec: hostile documents are rejected or loaded within a bound', ()
       `openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
-  /node: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Node'}}}}}}}
+  /node: {get: {responses: {'200': {description: ok, content: {application/json: {schema: {$ref: ` +
+        `'#/components/schemas/Node'}}}}}}}
 components:
   schemas:
-    Node: {type: object, properties: {child: {$ref: '#/components/schemas/Node'}, both: {allOf: [{$ref: '#/components/schemas/Node'}]}}}
+    Node: {type: object, properties: {child: {$ref: '#/components/schemas/Node'}, both: {allOf: [{$ref: ` +
+        `'#/components/schemas/Node'}]}}}
 `,
     );
     const spec = await loadSpec(file, specsDir);
@@ -161,25 +163,28 @@ paths:
     expect(spec.warnings.join('\n')).toMatch(/longer than \d+ hops/);
   });
 
-  it('external file refs outside the specs directory are refused: relative, absolute and through a symlink', async () => {
-    fs.writeFileSync(path.join(root, 'secret.yaml'), 'Secret: {type: string, example: leaked}');
-    fs.symlinkSync(path.join(root, 'secret.yaml'), path.join(specsDir, 'link.yaml'));
-    for (const ref of [
-      '../secret.yaml#/Secret',
-      `${path.join(root, 'secret.yaml')}#/Secret`,
-      'link.yaml#/Secret',
-      'file:///etc/passwd',
-    ]) {
-      const file = write('escape.openapi.json', {
-        openapi: '3.0.3',
-        info,
-        paths: { '/x': getWithSchema({ $ref: ref }) },
-      });
-      const error = await rejection(file);
-      expect(error.message).toMatch(/outside the specs directory|not a relative file reference/);
-      expect(error.message).not.toContain('leaked');
-    }
-  });
+  it(
+    'external file refs outside the specs directory are refused: relative, absolute and through a ' + 'symlink',
+    async () => {
+      fs.writeFileSync(path.join(root, 'secret.yaml'), 'Secret: {type: string, example: leaked}');
+      fs.symlinkSync(path.join(root, 'secret.yaml'), path.join(specsDir, 'link.yaml'));
+      for (const ref of [
+        '../secret.yaml#/Secret',
+        `${path.join(root, 'secret.yaml')}#/Secret`,
+        'link.yaml#/Secret',
+        'file:///etc/passwd',
+      ]) {
+        const file = write('escape.openapi.json', {
+          openapi: '3.0.3',
+          info,
+          paths: { '/x': getWithSchema({ $ref: ref }) },
+        });
+        const error = await rejection(file);
+        expect(error.message).toMatch(/outside the specs directory|not a relative file reference/);
+        expect(error.message).not.toContain('leaked');
+      }
+    },
+  );
 
   it('network refs are refused without any connection being made', async () => {
     let connections = 0;
@@ -280,7 +285,8 @@ paths:
   it('__proto__ keys do not pollute prototypes', async () => {
     const file = write(
       'proto.openapi.json',
-      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"__proto__":{"polluted":true},"x":{"constructor":{"prototype":{"polluted":true}}}}',
+      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},' +
+        '"__proto__":{"polluted":true},"x":{"constructor":{"prototype":{"polluted":true}}}}',
     );
     await loadSpec(file, specsDir);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

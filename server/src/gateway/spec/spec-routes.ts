@@ -69,7 +69,8 @@ function namedExample(media: MediaExample, preference: Preference, label: string
   if (Object.hasOwn(media.named, preference.example)) return preference.example;
   const names = Object.keys(media.named);
   throw httpError('PREFER_NOT_DECLARED', [
-    `Prefer: example=${preference.example} names no example of ${label} (examples: ${names.length > 0 ? names.join(', ') : 'none'})`,
+    `Prefer: example=${preference.example} names no example of ${label} (examples: ` +
+      `${names.length > 0 ? names.join(', ') : 'none'})`,
   ]);
 }
 

@@ -27,7 +27,8 @@ export async function s3Check(settings: S3CheckSettings, signal: AbortSignal): P
   } catch (error) {
     const e = error as { name?: string; $metadata?: { httpStatusCode?: number }; message?: string };
     throw new Error(
-      `bucket ${settings.bucket}: ${e.name ?? 'error'}${e.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : ''}`,
+      `bucket ${settings.bucket}: ` +
+        `${e.name ?? 'error'}${e.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : ''}`,
       { cause: error },
     );
   } finally {

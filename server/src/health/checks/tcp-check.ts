@@ -22,7 +22,8 @@ export function tcpCheck(settings: TcpCheckSettings, signal: AbortSignal): Promi
     socket.once('error', (error) =>
       fail(
         new Error(
-          `cannot connect to ${settings.host}:${settings.port}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+          `cannot connect to ${settings.host}:${settings.port}: ` +
+            `${(error as NodeJS.ErrnoException).code ?? error.message}`,
         ),
       ),
     );

@@ -44,11 +44,14 @@ beforeAll(async () => {
   const db = new pg.Client({ connectionString: `${serviceUrls.postgres}/${pgDatabase}` });
   await db.connect();
   await db.query(
-    `CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int, product_id text, amount numeric(12,2), big bigint, placed_at timestamptz, paid boolean, meta jsonb, note text)`,
+    `CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int, product_id text, amount numeric(12,2), big ` +
+      `bigint, placed_at timestamptz, paid boolean, meta jsonb, note text)`,
   );
   await db.query(
-    `INSERT INTO orders SELECT g, 1 + g % 50, 'P' || (1 + g % 20), (g % 1000) + 0.25, CASE WHEN g = 1 THEN 9007199254740993 ELSE g END,
-       TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * INTERVAL '1 minute', g % 2 = 0, jsonb_build_object('g', g), CASE WHEN g = 2 THEN 'say "hi", ok' END
+    `INSERT INTO orders SELECT g, 1 + g % 50, 'P' || (1 + g % 20), (g % 1000) + 0.25, CASE WHEN g = 1 THEN ` +
+      `9007199254740993 ELSE g END,
+       TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * INTERVAL '1 minute', g % 2 = 0, jsonb_build_object('g', g), ` +
+      `CASE WHEN g = 2 THEN 'say "hi", ok' END
      FROM generate_series(1, ${orderCount}) g`,
   );
   // Wide enough (over 2048 pages) for the connector to copy it in parallel block ranges.
@@ -60,7 +63,8 @@ beforeAll(async () => {
   const my = await mysql.createConnection(`${serviceUrls.mysql}/`);
   await my.query(`CREATE DATABASE ${myDatabase}`);
   await my.query(
-    `CREATE TABLE ${myDatabase}.customers (id INT PRIMARY KEY, region VARCHAR(10), credit DECIMAL(20,4), joined DATETIME, big BIGINT UNSIGNED)`,
+    `CREATE TABLE ${myDatabase}.customers (id INT PRIMARY KEY, region VARCHAR(10), credit DECIMAL(20,4), joined ` +
+      `DATETIME, big BIGINT UNSIGNED)`,
   );
   const rows = Array.from({ length: 50 }, (_, i) => [
     i + 1,
@@ -116,7 +120,8 @@ beforeAll(async () => {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(
-    `COPY (SELECT 'P' || range AS product_id, CASE WHEN range % 2 = 0 THEN 'books' ELSE 'games' END AS category, range * 1.5 AS price FROM range(1, 21)) TO '${parquet}' (FORMAT parquet)`,
+    `COPY (SELECT 'P' || range AS product_id, CASE WHEN range % 2 = 0 THEN 'books' ELSE 'games' END AS ` +
+      `category, range * 1.5 AS price FROM range(1, 21)) TO '${parquet}' (FORMAT parquet)`,
   );
   connection.closeSync();
   instance.closeSync();
@@ -131,7 +136,8 @@ beforeAll(async () => {
   );
   client.destroy();
 
-  const yaml = `
+  const yaml =
+    `
 limits: { max_rows: 100000, timeout_ms: 20000 }
 sources:
   - { name: pgshop, type: relational, connector: postgres, url: "\${PG_URL}" }
@@ -147,11 +153,15 @@ sources:
     connector: nats
     servers: "\${NATS_URL}"
     tables:
-      - { name: orders, stream: ${natsStream}, subject: "${natsSubject}", fields: { order_id: INTEGER, total: DOUBLE, customer_id: INTEGER } }
-  - { name: lake, type: object-storage, connector: s3, endpoint: "${s3Endpoint}", bucket: lake, prefix: shop, access_key_id: "\${S3_KEY}", secret_access_key: "\${S3_SECRET}" }
+      - { name: orders, stream: ${natsStream}, subject: "${natsSubject}", fields: { order_id: INTEGER, total: ` +
+    `DOUBLE, customer_id: INTEGER } }
+  - { name: lake, type: object-storage, connector: s3, endpoint: "${s3Endpoint}", bucket: lake, prefix: shop, ` +
+    `access_key_id: "\${S3_KEY}", secret_access_key: "\${S3_SECRET}" }
   - { name: deadpg, type: relational, connector: postgres, url: "postgres://postgres@127.0.0.1:1/none" }
-  - { name: deadredis, type: streaming, connector: redis, url: "redis://127.0.0.1:1", tables: [{ name: events, key: k, fields: { a: INTEGER } }] }
-  - { name: deadnats, type: streaming, connector: nats, servers: "nats://127.0.0.1:1", tables: [{ name: orders, stream: S, fields: { a: INTEGER } }] }
+  - { name: deadredis, type: streaming, connector: redis, url: "redis://127.0.0.1:1", tables: [{ name: events, ` +
+    `key: k, fields: { a: INTEGER } }] }
+  - { name: deadnats, type: streaming, connector: nats, servers: "nats://127.0.0.1:1", tables: [{ name: orders, ` +
+    `stream: S, fields: { a: INTEGER } }] }
   - { name: deads3, type: object-storage, connector: s3, endpoint: "http://127.0.0.1:1", bucket: lake }
 `;
   const env = {
@@ -260,7 +270,8 @@ describe('connectors against real services', () => {
 
   it('joins MariaDB with NATS JetStream and reads S3 folders as one table', async () => {
     const result = await run(
-      `SELECT c.region, count(*) AS n, sum(b.total) AS total FROM bus.orders b JOIN crm.customers c ON c.id = b.customer_id GROUP BY 1 ORDER BY 1`,
+      `SELECT c.region, count(*) AS n, sum(b.total) AS total FROM bus.orders b JOIN crm.customers c ON c.id = ` +
+        `b.customer_id GROUP BY 1 ORDER BY 1`,
     );
     expect(result.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(100);
     const suppliers = await run('SELECT supplier FROM lake.suppliers ORDER BY 1');

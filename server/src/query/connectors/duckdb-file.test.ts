@@ -14,7 +14,8 @@ beforeAll(async () => {
   const connection = await instance.connect();
   await connection.run(`CREATE TABLE notes (id INTEGER, text VARCHAR); INSERT INTO notes VALUES (1, 'main schema')`);
   await connection.run(
-    `CREATE SCHEMA sales; CREATE TABLE sales.orders (id INTEGER, amount DECIMAL(10,2)); INSERT INTO sales.orders VALUES (1, 10.50), (2, 4.25)`,
+    `CREATE SCHEMA sales; CREATE TABLE sales.orders (id INTEGER, amount DECIMAL(10,2)); INSERT INTO ` +
+      `sales.orders VALUES (1, 10.50), (2, 4.25)`,
   );
   connection.closeSync();
   instance.closeSync();

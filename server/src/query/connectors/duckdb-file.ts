@@ -19,7 +19,8 @@ export interface DuckDBFileSettings {
   schema: string;
 }
 
-/** Reads the settings of a `duckdb` source (a database file, path relative to sources.yaml, and a schema, `main` by default). */
+/** Reads the settings of a `duckdb` source (a database file, path relative to sources.yaml, and a schema, `main` by
+ * default). */
 export function readDuckDBFileSettings(reader: SettingsReader, baseDir: string): DuckDBFileSettings {
   return { path: reader.path('path', baseDir), schema: reader.string('schema', 'main') };
 }
@@ -51,7 +52,8 @@ export class DuckDBFileConnector implements Connector {
       const tables = await withScratchDuckDB(async (connection) => {
         await connection.run(`ATTACH ${sqlLiteral(this.settings.path)} AS db (READ_ONLY)`);
         const reader = await connection.runAndReadAll(
-          `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND schema_name = ? ORDER BY table_name, column_index`,
+          `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = 'db' AND ` +
+            `schema_name = ? ORDER BY table_name, column_index`,
           [this.settings.schema],
         );
         const tables = new Map<string, TableInfo>();
@@ -77,7 +79,9 @@ export class DuckDBFileConnector implements Connector {
     this.present();
     const alias = sqlIdent(`load_${randomUUID().replace(/-/g, '')}`);
     const where = filtersToSql(request.filters, sqlIdent, duckdbLiteral);
-    const select = `SELECT ${request.columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${alias}.${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
+    const select =
+      `SELECT ${request.columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ` +
+      `${alias}.${sqlIdent(this.settings.schema)}.${sqlIdent(request.table.name)}${where ? ` WHERE ${where}` : ''}`;
     return {
       output: {
         kind: 'duckdb',

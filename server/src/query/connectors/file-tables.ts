@@ -100,6 +100,8 @@ export function fileScan(
   filters: readonly Filter[],
 ): ScanResult {
   const where = filtersToSql(filters, sqlIdent, duckdbLiteral);
-  const select = `SELECT ${columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ${readFunction(format, paths)}${where ? ` WHERE ${where}` : ''}`;
+  const select =
+    `SELECT ${columns.map((c) => sqlIdent(c.name)).join(', ')} FROM ` +
+    `${readFunction(format, paths)}${where ? ` WHERE ${where}` : ''}`;
   return { output: { kind: 'duckdb', select }, pushed: [...filters] };
 }

@@ -117,7 +117,8 @@ export class MysqlConnector implements Connector {
       (connection) =>
         new Promise<Record<string, string>[]>((resolve, reject) => {
           connection.query(
-            `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type
+            `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE ` +
+              `AS column_type
              FROM information_schema.columns WHERE table_schema = ? AND (? IS NULL OR lower(TABLE_NAME) = lower(?))
              ORDER BY TABLE_NAME, ORDINAL_POSITION`,
             [this.database, only ?? null, only ?? null],
@@ -154,7 +155,9 @@ export class MysqlConnector implements Connector {
         return '?';
       },
     );
-    const sql = `SELECT ${request.columns.map((c) => sqlIdent(c.name, 'mysql')).join(', ')} FROM ${sqlIdent(request.table.name, 'mysql')}${where ? ` WHERE ${where}` : ''}`;
+    const sql =
+      `SELECT ${request.columns.map((c) => sqlIdent(c.name, 'mysql')).join(', ')} FROM ` +
+      `${sqlIdent(request.table.name, 'mysql')}${where ? ` WHERE ${where}` : ''}`;
     const source = this.source;
     const { deadline } = request;
     const acquire = () => this.pool.acquire(deadline);

@@ -11,7 +11,8 @@ beforeAll(async () => {
   await client.connect();
   // Sends a notice while the COPY's rows stream, as a trigger or a function might.
   await client.query(
-    `CREATE FUNCTION pg_temp.noisy(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN IF n % 1000 = 0 THEN RAISE NOTICE 'row %', n; END IF; RETURN n; END $$`,
+    `CREATE FUNCTION pg_temp.noisy(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN IF n % 1000 = 0 THEN RAISE ` +
+      `NOTICE 'row %', n; END IF; RETURN n; END $$`,
   );
 });
 afterAll(async () => {

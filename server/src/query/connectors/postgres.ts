@@ -157,8 +157,10 @@ function aggregateEstimate(node: PlanNode): { rows: number; groups: number } | u
 const parallelScans = 2;
 const parallelMinPages = 2048;
 
-const columnsQuery = `
-  SELECT c.relname AS table_name, a.attname AS column_name, t.typname AS type_name, format_type(a.atttypid, a.atttypmod) AS formatted
+const columnsQuery =
+  `
+  SELECT c.relname AS table_name, a.attname AS column_name, t.typname AS type_name, format_type(a.atttypid, ` +
+  `a.atttypmod) AS formatted
   FROM pg_attribute a
   JOIN pg_class c ON c.oid = a.attrelid
   JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -214,7 +216,8 @@ export class PostgresConnector implements Connector {
     }
   }
 
-  /** Runs `work` on a pooled connection within the deadline; a failure of the source is a {@link SourceUnavailableError}. */
+  /** Runs `work` on a pooled connection within the deadline; a failure of the source is a {@link
+   * SourceUnavailableError}. */
   private async withClient<T>(deadline: Deadline, work: (client: pg.Client) => Promise<T>): Promise<T> {
     try {
       return await this.pool.use(deadline, work);
@@ -286,7 +289,8 @@ export class PostgresConnector implements Connector {
     if (aggregation.groupBy.length === 0) return true;
     const keys = aggregation.groupBy.map(groupColumn);
     const result = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) SELECT ${keys.join(', ')} FROM ${from}${where ? ` WHERE ${where}` : ''}${groupByClause(keys)}`,
+      `EXPLAIN (FORMAT JSON) SELECT ${keys.join(', ')} FROM ` +
+        `${from}${where ? ` WHERE ${where}` : ''}${groupByClause(keys)}`,
     );
     const estimate = aggregateEstimate(result.rows[0]['QUERY PLAN'][0].Plan);
     return estimate !== undefined && estimate.groups * minRowsPerGroup <= estimate.rows;
@@ -318,7 +322,8 @@ export class PostgresConnector implements Connector {
       ranges.map((range, i) => {
         const condition = [where, range].filter(Boolean).join(' AND ');
         return this.copyInto(
-          `COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT WITH (FORMAT csv)`,
+          `COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT ` +
+            `WITH (FORMAT csv)`,
           files[i],
           request.deadline,
         );
@@ -364,5 +369,9 @@ function csvColumn(column: ColumnInfo): { read: string; select: string } {
 export function csvSelect(files: readonly string[], columns: readonly ColumnInfo[]): string {
   const read = columns.map(csvColumn);
   const types = columns.map((c, i) => `${sqlLiteral(c.name)}: ${sqlLiteral(read[i].read)}`).join(', ');
-  return `SELECT ${read.map((r) => r.select).join(', ')} FROM read_csv([${files.map(sqlLiteral).join(', ')}], header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${types}})`;
+  return (
+    `SELECT ${read.map((r) => r.select).join(', ')} FROM read_csv([${files.map(sqlLiteral).join(', ')}], ` +
+    (`header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, ` +
+      `columns = {${types}})`)
+  );
 }

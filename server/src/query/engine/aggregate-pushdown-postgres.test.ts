@@ -21,13 +21,18 @@ beforeAll(async () => {
   const db = new pg.Client({ connectionString: `${serviceUrls.postgres}/${database}` });
   await db.connect();
   await db.query(
-    `CREATE TABLE sales (id bigint, region_id int, status text, qty int, amount numeric(12,2), big bigint, sold_at timestamptz)`,
+    `CREATE TABLE sales (id bigint, region_id int, status text, qty int, amount numeric(12,2), big bigint, ` +
+      `sold_at timestamptz)`,
   );
   // Few groups (so PostgreSQL's planner takes the aggregation), NULLs in keys and values, sums past 2^63,
   // text keys that differ only in case.
-  await db.query(`INSERT INTO sales SELECT g, CASE WHEN g % 50 = 0 THEN NULL ELSE g % 5 END, CASE WHEN g % 2 = 0 THEN 'a' ELSE 'A' END, g % 7,
-      CASE WHEN g % 9 = 0 THEN NULL ELSE (g % 1000) + 0.01 END, 4000000000000000000 + g, TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * INTERVAL '1 second'
-    FROM generate_series(1, 3000) g`);
+  await db.query(
+    `INSERT INTO sales SELECT g, CASE WHEN g % 50 = 0 THEN NULL ELSE g % 5 END, CASE WHEN g % 2 = ` +
+      `0 THEN 'a' ELSE 'A' END, g % 7,
+      CASE WHEN g % 9 = 0 THEN NULL ELSE (g % 1000) + 0.01 END, 4000000000000000000 + g, TIMESTAMPTZ ` +
+      `'2024-01-01 00:00:00+00' + g * INTERVAL '1 second'
+    FROM generate_series(1, 3000) g`,
+  );
   await db.query('CREATE TABLE empty_sales (LIKE sales)');
   await db.query('ANALYZE');
   await db.end();
@@ -56,7 +61,8 @@ afterAll(async () => {
 
 const run = (sql: string) => engine.run(sql, { maxRows: 10_000, timeoutMs: 30_000 });
 
-/** Runs `template` (with `{src}`) against both sources; returns the pushed outcome after checking it equals the plain one. */
+/** Runs `template` (with `{src}`) against both sources; returns the pushed outcome after checking it equals the plain
+ * one. */
 async function sameAsPlain(template: string) {
   const pushed = await run(template.replaceAll('{src}', 'pg'));
   const plain = await run(template.replaceAll('{src}', 'plain'));
@@ -69,7 +75,8 @@ async function sameAsPlain(template: string) {
 describe('aggregation pushdown to PostgreSQL', () => {
   it('joins the partial groups with a lake table and gives exactly the plain answer', async () => {
     const result = await sameAsPlain(
-      `SELECT r.name, count(*), count(s.amount) AS priced, sum(s.amount), avg(s.amount) AS mean_amount, sum(s.big) AS big_total, avg(s.qty), min(s.sold_at), max(s.amount)
+      `SELECT r.name, count(*), count(s.amount) AS priced, sum(s.amount), avg(s.amount) AS mean_amount, ` +
+        `sum(s.big) AS big_total, avg(s.qty), min(s.sold_at), max(s.amount)
        FROM {src}.sales s JOIN lake.regions r ON s.region_id = r.id GROUP BY r.name ORDER BY r.name`,
     );
     const scan = result.scans.find((s) => s.source === 'pg')!;
@@ -87,7 +94,8 @@ describe('aggregation pushdown to PostgreSQL', () => {
 
   it('keeps NULL groups, HAVING and ORDER BY on aggregates', async () => {
     const result = await sameAsPlain(
-      'SELECT region_id, count(*) AS n, sum(amount) FROM {src}.sales GROUP BY region_id HAVING sum(amount) > 0 ORDER BY count(*) DESC, region_id NULLS FIRST',
+      'SELECT region_id, count(*) AS n, sum(amount) FROM {src}.sales GROUP BY region_id HAVING sum(amount) > 0 ' +
+        'ORDER BY count(*) DESC, region_id NULLS FIRST',
     );
     expect(result.rows.map((r) => r.region_id)).toContain(null);
     expect(result.scans[0].aggregation).toBeDefined();
@@ -95,7 +103,8 @@ describe('aggregation pushdown to PostgreSQL', () => {
 
   it('lets PostgreSQL apply exact numeric filters before grouping', async () => {
     const result = await sameAsPlain(
-      'SELECT count(*) AS n, sum(amount) AS s, avg(qty) AS q FROM {src}.sales WHERE qty >= 3 AND region_id BETWEEN 1 AND 3 AND id IN (3, 4, 8, 9, 13)',
+      'SELECT count(*) AS n, sum(amount) AS s, avg(qty) AS q FROM {src}.sales WHERE qty >= 3 AND region_id ' +
+        'BETWEEN 1 AND 3 AND id IN (3, 4, 8, 9, 13)',
     );
     // Ids 3 and 13 pass (qty 3 and 6, region 3); DECIMAL(38,2) sums are strings, as without pushdown.
     expect(result.rows).toEqual([{ n: 2, s: '16.02', q: 4.5 }]);
@@ -114,7 +123,8 @@ describe('aggregation pushdown to PostgreSQL', () => {
 
   it('counts 0 and sums NULL over no rows', async () => {
     const result = await sameAsPlain(
-      'SELECT count(*) AS n, count(amount) AS c, sum(amount) AS s, avg(qty) AS a, min(sold_at) AS first FROM {src}.empty_sales',
+      'SELECT count(*) AS n, count(amount) AS c, sum(amount) AS s, avg(qty) AS a, min(sold_at) AS first FROM ' +
+        '{src}.empty_sales',
     );
     expect(result.rows).toEqual([{ n: 0, c: 0, s: null, a: null, first: null }]);
     expect(result.scans[0].aggregation).toBeDefined();
@@ -123,27 +133,33 @@ describe('aggregation pushdown to PostgreSQL', () => {
   it.each([
     [
       'grouping sets',
-      'SELECT region_id, status, count(*) AS n, sum(amount) AS s FROM {src}.sales GROUP BY ROLLUP (region_id, status) ORDER BY 1, 2, 3',
+      'SELECT region_id, status, count(*) AS n, sum(amount) AS s FROM {src}.sales GROUP BY ROLLUP (region_id, ' +
+        'status) ORDER BY 1, 2, 3',
     ],
     [
       'GROUP BY ALL and expressions over aggregates',
-      "SELECT status, sum(amount) / count(*) AS per_row, count(*) * 2 AS twice, CASE WHEN count(*) > 1000 THEN 'big' END AS size FROM {src}.sales GROUP BY ALL ORDER BY 1",
+      'SELECT status, sum(amount) / count(*) AS per_row, count(*) * 2 AS twice, CASE WHEN count(*) > 1000 THEN ' +
+        "'big' END AS size FROM {src}.sales GROUP BY ALL ORDER BY 1",
     ],
     [
       'DISTINCT, aliases in ORDER BY, LIMIT and OFFSET',
-      'SELECT DISTINCT qty % 2 AS odd, count(*) AS n FROM {src}.sales GROUP BY qty ORDER BY n DESC, odd LIMIT 3 OFFSET 1',
+      'SELECT DISTINCT qty % 2 AS odd, count(*) AS n FROM {src}.sales GROUP BY qty ORDER BY n DESC, odd LIMIT 3 ' +
+        'OFFSET 1',
     ],
     [
       'DISTINCT aggregates next to pushed ones',
-      "SELECT region_id, count(DISTINCT qty) AS kinds, sum(amount) AS s, max(sold_at) AS last FROM {src}.sales GROUP BY region_id HAVING min(sold_at) < TIMESTAMPTZ '2024-01-01 00:10:00+00' ORDER BY region_id",
+      'SELECT region_id, count(DISTINCT qty) AS kinds, sum(amount) AS s, max(sold_at) AS last FROM {src}.sales ' +
+        "GROUP BY region_id HAVING min(sold_at) < TIMESTAMPTZ '2024-01-01 00:10:00+00' ORDER BY region_id",
     ],
     [
       'a comma join with the condition in WHERE and mixed filters',
-      "SELECT r.name, avg(s.amount) AS a, count(s.amount) AS c FROM {src}.sales s, lake.regions r WHERE s.region_id = r.id AND s.qty IN (1, 2) AND s.status = 'a' GROUP BY r.name ORDER BY r.name",
+      'SELECT r.name, avg(s.amount) AS a, count(s.amount) AS c FROM {src}.sales s, lake.regions r WHERE ' +
+        "s.region_id = r.id AND s.qty IN (1, 2) AND s.status = 'a' GROUP BY r.name ORDER BY r.name",
     ],
     [
       'min and max of another table and of decimals',
-      'SELECT s.qty, min(r.name) AS first_region, max(s.amount) AS top, min(s.amount) AS bottom FROM {src}.sales s JOIN lake.regions r ON r.id = s.region_id GROUP BY s.qty ORDER BY s.qty',
+      'SELECT s.qty, min(r.name) AS first_region, max(s.amount) AS top, min(s.amount) AS bottom FROM ' +
+        '{src}.sales s JOIN lake.regions r ON r.id = s.region_id GROUP BY s.qty ORDER BY s.qty',
     ],
   ])('gives the plain answer with %s', async (_, sql) => {
     const result = await sameAsPlain(sql);

@@ -60,7 +60,8 @@ async function rewrittenSql(sql: string, names: string[]): Promise<string> {
 }
 
 const joinSql =
-  'SELECT c.region, count(*), sum(o.amount) AS revenue, avg(o.customer_id) AS mean_customer FROM pg.orders o JOIN lake.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY 2 DESC';
+  'SELECT c.region, count(*), sum(o.amount) AS revenue, avg(o.customer_id) AS mean_customer FROM pg.orders o ' +
+  'JOIN lake.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY 2 DESC';
 
 describe('aggregation pushdown planning', () => {
   it('groups the table by its join key and splits avg into sum and count', async () => {
@@ -105,28 +106,36 @@ describe('aggregation pushdown planning', () => {
     ]);
   });
 
-  it('leaves exact numeric filters to the source: they leave the query and their columns are not grouped by', async () => {
-    const sql =
-      "SELECT count(*) AS n FROM pg.orders WHERE customer_id BETWEEN 1 AND 9 AND amount > 2.5 AND id IN (1, 2) AND status = 'x'";
-    const plan = await planOf(sql);
-    expect(plan!.aggregation.filters).toEqual([
-      { column: 'customer_id', op: '>=', value: 1 },
-      { column: 'customer_id', op: '<=', value: 9 },
-      { column: 'amount', op: '>', value: 2.5 },
-      { column: 'id', op: 'in', values: [1, 2] },
-    ]);
-    // Text compares by collation in a database: that filter stays, and its column is grouped by.
-    expect(plan!.aggregation.groupBy.map((c) => c.name)).toEqual(['status']);
-    expect(await rewrittenSql(sql, ['n'])).toMatch(/WHERE \(status = 'x'\)$/);
-  });
+  it(
+    'leaves exact numeric filters to the source: they leave the query and their columns are not grouped ' + 'by',
+    async () => {
+      const sql =
+        'SELECT count(*) AS n FROM pg.orders WHERE customer_id BETWEEN 1 AND 9 AND amount > 2.5 AND id IN (1, 2) ' +
+        "AND status = 'x'";
+      const plan = await planOf(sql);
+      expect(plan!.aggregation.filters).toEqual([
+        { column: 'customer_id', op: '>=', value: 1 },
+        { column: 'customer_id', op: '<=', value: 9 },
+        { column: 'amount', op: '>', value: 2.5 },
+        { column: 'id', op: 'in', values: [1, 2] },
+      ]);
+      // Text compares by collation in a database: that filter stays, and its column is grouped by.
+      expect(plan!.aggregation.groupBy.map((c) => c.name)).toEqual(['status']);
+      expect(await rewrittenSql(sql, ['n'])).toMatch(/WHERE \(status = 'x'\)$/);
+    },
+  );
 
-  it('groups by the columns of DISTINCT aggregates, filters and text min/max, leaving those aggregates as written', async () => {
-    const plan = await planOf(
-      "SELECT count(DISTINCT o.status), min(o.status), sum(o.amount) FROM pg.orders o WHERE o.placed_at > DATE '2024-01-01'",
-    );
-    expect(plan!.aggregation.groupBy.map((c) => c.name).sort()).toEqual(['placed_at', 'status']);
-    expect(plan!.aggregation.aggregates).toEqual([{ fn: 'sum', column: 'amount' }]);
-  });
+  it(
+    'groups by the columns of DISTINCT aggregates, filters and text min/max, leaving those aggregates as ' + 'written',
+    async () => {
+      const plan = await planOf(
+        'SELECT count(DISTINCT o.status), min(o.status), sum(o.amount) FROM pg.orders o WHERE o.placed_at > DATE ' +
+          "'2024-01-01'",
+      );
+      expect(plan!.aggregation.groupBy.map((c) => c.name).sort()).toEqual(['placed_at', 'status']);
+      expect(plan!.aggregation.aggregates).toEqual([{ fn: 'sum', column: 'amount' }]);
+    },
+  );
 
   it('names partial columns apart from the table columns they are grouped with', async () => {
     const wide: TableInfo = { name: 'orders', columns: [...orders.columns, { name: 'aw_partial_0', type: 'INTEGER' }] };

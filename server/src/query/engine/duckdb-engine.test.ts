@@ -47,7 +47,8 @@ async function failure(sql: string, timeoutMs = 5000): Promise<HttpError> {
 describe('DuckDB engine on the example workspace', () => {
   it('answers "average order value by region"', async () => {
     const result = await run(
-      'SELECT c.region, avg(o.amount) AS aov, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY c.region',
+      'SELECT c.region, avg(o.amount) AS aov, count(*) AS n FROM shop.orders o JOIN shop.customers c ON ' +
+        'o.customer_id = c.id GROUP BY c.region ORDER BY c.region',
     );
     expect(result.columns).toEqual([
       { name: 'region', type: 'VARCHAR' },
@@ -61,7 +62,9 @@ describe('DuckDB engine on the example workspace', () => {
 
   it('joins a relational, an object-storage and a streaming source in one statement', async () => {
     const result = await run(
-      "SELECT p.category, count(*) AS checkouts FROM events.clicks k JOIN lake.products p ON k.product_id = p.product_id JOIN shop.customers c ON c.id = k.customer_id WHERE k.action = 'checkout' AND c.region = 'EU' GROUP BY 1 ORDER BY 1",
+      'SELECT p.category, count(*) AS checkouts FROM events.clicks k JOIN lake.products p ON k.product_id = ' +
+        ("p.product_id JOIN shop.customers c ON c.id = k.customer_id WHERE k.action = 'checkout' AND c.region = " +
+          "'EU' GROUP BY 1 ORDER BY 1"),
     );
     expect(result.rows.length).toBeGreaterThan(0);
     const sources = result.scans.map((s) => s.source).sort();
@@ -77,7 +80,10 @@ describe('DuckDB engine on the example workspace', () => {
 
   it('keeps decimals, 64-bit integers and timestamps exact', async () => {
     const result = await run(
-      "SELECT 9007199254740993::BIGINT AS big, 42::BIGINT AS small, -170141183460469231731687303715884105727::HUGEINT AS huge, 12345678901234567.89::DECIMAL(20,2) AS wide, 1234.56::DECIMAL(10,2) AS narrow, TIMESTAMP '2024-02-29 23:59:59.123456' AS ts, TIMESTAMPTZ '2024-01-02 03:04:05+02:00' AS tz, DATE '1999-12-31' AS d, NULL AS nothing",
+      'SELECT 9007199254740993::BIGINT AS big, 42::BIGINT AS small, ' +
+        ('-170141183460469231731687303715884105727::HUGEINT AS huge, 12345678901234567.89::DECIMAL(20,2) AS ' +
+          ("wide, 1234.56::DECIMAL(10,2) AS narrow, TIMESTAMP '2024-02-29 23:59:59.123456' AS ts, TIMESTAMPTZ " +
+            "'2024-01-02 03:04:05+02:00' AS tz, DATE '1999-12-31' AS d, NULL AS nothing")),
     );
     expect(result.rows[0]).toEqual({
       big: '9007199254740993',

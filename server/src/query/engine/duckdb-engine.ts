@@ -175,7 +175,8 @@ export class DuckDBEngine implements QueryEngine {
         if (!source) {
           const known = this.catalog.list().map((s) => s.definition.name);
           throw new UnknownTable(
-            `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.length ? known.join(', ') : 'none'}`,
+            `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ` +
+              `${known.length ? known.join(', ') : 'none'}`,
           );
         }
         const info = await source.connector.describeTable(ref.table, deadline);

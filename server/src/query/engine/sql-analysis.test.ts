@@ -56,7 +56,8 @@ describe('query analysis', () => {
 
   it('pushes comparisons, IN and BETWEEN with constants of the column kind', async () => {
     const filters = await filtersOf(
-      "SELECT * FROM pg.orders o JOIN crm.customers c ON o.customer_id = c.id WHERE o.amount > 10.5 AND 3 <= o.id AND c.region IN ('EU', 'NA') AND o.customer_id BETWEEN 1 AND 9 AND status = 'paid'",
+      'SELECT * FROM pg.orders o JOIN crm.customers c ON o.customer_id = c.id WHERE o.amount > 10.5 AND 3 <= ' +
+        "o.id AND c.region IN ('EU', 'NA') AND o.customer_id BETWEEN 1 AND 9 AND status = 'paid'",
     );
     expect(filters.get('pg.orders')).toEqual([
       { column: 'amount', op: '>', value: 10.5 },

@@ -33,7 +33,8 @@ export class SqlParser {
     const connection = await instance.connect();
     try {
       const reader = await connection.runAndReadAll(
-        `SELECT DISTINCT lower(function_name), function_type = 'aggregate' FROM duckdb_functions() WHERE function_type IN ('aggregate', 'macro') OR stability = 'VOLATILE'`,
+        `SELECT DISTINCT lower(function_name), function_type = 'aggregate' FROM duckdb_functions() WHERE ` +
+          `function_type IN ('aggregate', 'macro') OR stability = 'VOLATILE'`,
       );
       const rows = reader.getRows() as [string, boolean][];
       return new SqlParser(instance, {

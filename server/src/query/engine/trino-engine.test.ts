@@ -16,11 +16,13 @@ let parser: SqlParser;
 let catalog: SourceCatalog;
 let engine: TrinoEngine;
 
-const sourcesYaml = (server: string) => `
+const sourcesYaml = (server: string) =>
+  `
 engine: trino
 trino: { server: "${server}", user: analyst, retries: 3 }
 sources:
-  - { name: shop, type: relational, connector: postgres, url: "postgres://trino-only@127.0.0.1:1/shop", trino: { catalog: postgresql, schema: public } }
+  - { name: shop, type: relational, connector: postgres, url: "postgres://trino-only@127.0.0.1:1/shop", trino: ` +
+  `{ catalog: postgresql, schema: public } }
   - { name: lake, type: object-storage, connector: folder, path: lake, trino: { catalog: hive, schema: lake } }
 `;
 
@@ -51,9 +53,12 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
 
 describe('Trino engine against a protocol replay server', () => {
   it('rewrites source references to catalogs and schemas, leaving the rest of the text alone', async () => {
-    const sql = `SELECT o.region, 'shop.orders' AS label, "lake" . "products".x FROM shop.orders o JOIN lake.main.products p ON o.pid = p.id -- shop.orders\nWHERE o.region = 'EU'`;
+    const sql =
+      `SELECT o.region, 'shop.orders' AS label, "lake" . "products".x FROM shop.orders o JOIN ` +
+      `lake.main.products p ON o.pid = p.id -- shop.orders\nWHERE o.region = 'EU'`;
     expect(await engine.translate(sql)).toBe(
-      `SELECT o.region, 'shop.orders' AS label, "lake" . "products".x FROM "postgresql"."public"."orders" o JOIN "hive"."lake"."products" p ON o.pid = p.id -- shop.orders\nWHERE o.region = 'EU'`,
+      `SELECT o.region, 'shop.orders' AS label, "lake" . "products".x FROM "postgresql"."public"."orders" o ` +
+        `JOIN "hive"."lake"."products" p ON o.pid = p.id -- shop.orders\nWHERE o.region = 'EU'`,
     );
     expect(await engine.translate('SELECT * FROM "shop"."Orders"')).toBe(
       'SELECT * FROM "postgresql"."public"."Orders"',

@@ -93,7 +93,8 @@ export class TrinoEngine implements QueryEngine {
     await this.parser.parse(sql);
   }
 
-  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`; 404 for unknown sources. */
+  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`; 404 for unknown
+   * sources. */
   async translate(sql: string): Promise<string> {
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);

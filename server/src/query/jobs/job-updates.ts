@@ -45,7 +45,8 @@ export async function updateJob(
   }
 }
 
-/** Moves a running job that passes `guard` to its final state; undefined when it had settled already or fails the guard. */
+/** Moves a running job that passes `guard` to its final state; undefined when it had settled already or fails the
+ * guard. */
 export function settleJob(
   store: JobStore,
   id: string,

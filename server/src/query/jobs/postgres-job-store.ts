@@ -64,10 +64,12 @@ export class PostgresJobStore implements JobStore {
         header text,
         bytes bigint NOT NULL DEFAULT 0)`);
       await client.query(
-        `CREATE INDEX IF NOT EXISTS ${this.jobs}_waiting ON ${this.jobs} (seq) WHERE status = 'RUNNING' AND replica IS NULL`,
+        `CREATE INDEX IF NOT EXISTS ${this.jobs}_waiting ON ${this.jobs} (seq) WHERE status = 'RUNNING' AND ` +
+          `replica IS NULL`,
       );
       await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.chunkTable} (query_id uuid NOT NULL, n integer NOT NULL, rows text NOT NULL, PRIMARY KEY (query_id, n))`,
+        `CREATE TABLE IF NOT EXISTS ${this.chunkTable} (query_id uuid NOT NULL, n integer NOT NULL, rows text ` +
+          `NOT NULL, PRIMARY KEY (query_id, n))`,
       );
       await client.query('COMMIT');
     } catch (error) {
@@ -102,8 +104,10 @@ export class PostgresJobStore implements JobStore {
     // SKIP LOCKED: replicas claiming at once each take a different job, none waits for another.
     const [row] = await this.query<{ record: string }>(
       `UPDATE ${this.jobs} SET version = version + 1, replica = $1, lease_until = $2,
-         record = (record::jsonb || jsonb_build_object('started_at', $3::text, 'replica', $1::text, 'lease_until', $2::bigint))::text
-       WHERE query_id = (SELECT query_id FROM ${this.jobs} WHERE status = 'RUNNING' AND replica IS NULL ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         record = (record::jsonb || jsonb_build_object('started_at', $3::text, 'replica', $1::text, ` +
+        `'lease_until', $2::bigint))::text
+       WHERE query_id = (SELECT query_id FROM ${this.jobs} WHERE status = 'RUNNING' AND replica IS NULL ORDER ` +
+        `BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING record`,
       [replica, leaseUntil, startedAt],
     );
@@ -122,7 +126,8 @@ export class PostgresJobStore implements JobStore {
   async replace(id: string, version: number, job: JobRecord, header?: ResultHeader): Promise<boolean> {
     const completed = job.status === 'RUNNING' ? null : Date.parse(job.completed_at ?? job.submitted_at);
     const rows = await this.query(
-      `UPDATE ${this.jobs} SET version = version + 1, status = $3, replica = $4, lease_until = $5, completed_ms = $6, record = $7,
+      `UPDATE ${this.jobs} SET version = version + 1, status = $3, replica = $4, lease_until = $5, completed_ms ` +
+        `= $6, record = $7,
          header = coalesce($8, header), bytes = coalesce($9, bytes)
        WHERE query_id = $1 AND version = $2 RETURNING 1`,
       [
@@ -185,7 +190,8 @@ export class PostgresJobStore implements JobStore {
   async finished(before: number, limit: number, withResult = false): Promise<string[]> {
     const bound = Number.isFinite(before) ? before : Number.MAX_SAFE_INTEGER;
     const rows = await this.query<{ query_id: string }>(
-      `SELECT query_id FROM ${this.jobs} WHERE status <> 'RUNNING' AND completed_ms < $1 ${withResult ? 'AND bytes > 0' : ''} ORDER BY completed_ms LIMIT $2`,
+      `SELECT query_id FROM ${this.jobs} WHERE status <> 'RUNNING' AND completed_ms < $1 ` +
+        `${withResult ? 'AND bytes > 0' : ''} ORDER BY completed_ms LIMIT $2`,
       [bound, limit],
     );
     return rows.map((row) => row.query_id);

@@ -86,7 +86,8 @@ interface JobScripts {
  * Async jobs in Redis, shared by every replica that names the same server and prefix. Keys, all
  * under `{<prefix>}:` (one hash slot, for Redis Cluster): `job:<id>` (hash: record, version,
  * header), `rows:<id>` (list of result chunks), `queue` (waiting ids), `leases` and `finished`
- * (sorted sets by lease end and completion time), `sizes` (result bytes per job), `results` (jobs holding a result, by completion time). The client never
+ * (sorted sets by lease end and completion time), `sizes` (result bytes per job), `results` (jobs holding a result,
+ * by completion time). The client never
  * queues commands while disconnected, so an outage fails requests at once instead of holding them.
  */
 export class RedisJobStore implements JobStore {

@@ -27,18 +27,22 @@ describe('encodeResult', () => {
     expect(chunks.flatMap((chunk) => JSON.parse(chunk))).toEqual(rows.slice(0, header.row_count));
   });
 
-  it('keeps a result under the limits whole, names the row limit when the engine cut it, and stores nothing of a single oversized row', () => {
-    expect(encodeResult(resultOf([{ s: 'a' }, { s: 'b' }]), { maxBytes: 100, maxRows: 10 }).header).toMatchObject({
-      row_count: 2,
-      truncated: false,
-    });
-    expect(encodeResult(resultOf([{ s: 'a' }], true), { maxBytes: 100, maxRows: 1 }).header.truncated_reason).toBe(
-      'the result reached async.max_rows (1 rows)',
-    );
-    const huge = encodeResult(resultOf([{ s: 'x'.repeat(1000) }]), { maxBytes: 100, maxRows: 10 });
-    expect(huge.header).toMatchObject({ row_count: 0, bytes: 0, truncated: true });
-    expect(huge.chunks).toEqual([]);
-  });
+  it(
+    'keeps a result under the limits whole, names the row limit when the engine cut it, and stores nothing of ' +
+      'a single oversized row',
+    () => {
+      expect(encodeResult(resultOf([{ s: 'a' }, { s: 'b' }]), { maxBytes: 100, maxRows: 10 }).header).toMatchObject({
+        row_count: 2,
+        truncated: false,
+      });
+      expect(encodeResult(resultOf([{ s: 'a' }], true), { maxBytes: 100, maxRows: 1 }).header.truncated_reason).toBe(
+        'the result reached async.max_rows (1 rows)',
+      );
+      const huge = encodeResult(resultOf([{ s: 'x'.repeat(1000) }]), { maxBytes: 100, maxRows: 10 });
+      expect(huge.header).toMatchObject({ row_count: 0, bytes: 0, truncated: true });
+      expect(huge.chunks).toEqual([]);
+    },
+  );
 
   it('cuts chunks at 1,000 rows or 1 MB, so a page reads only the chunks it covers', async () => {
     const rows = Array.from({ length: 2600 }, (_, i) => ({ n: i, s: i === 1500 ? 'y'.repeat(2 * 1024 * 1024) : '' }));

@@ -53,7 +53,10 @@ export function answerSentence(result: SqlResult, meaning?: string, grouped = fa
       .map((r) => `${labels.map((l) => formatValue(r[l])).join(' / ')}: ${formatValue(r[last.name])}`);
     const rest = rows.length > summaryRows ? `, and ${rows.length - summaryRows} more` : '';
     const title = humanise(last.name);
-    return `${title[0].toUpperCase()}${title.slice(1)} by ${labels.map(humanise).join(' and ')} (${rows.length} ${rows.length === 1 ? 'group' : 'groups'}${more}): ${shown.join('; ')}${rest}.`;
+    return (
+      `${title[0].toUpperCase()}${title.slice(1)} by ${labels.map(humanise).join(' and ')} (${rows.length} ` +
+      `${rows.length === 1 ? 'group' : 'groups'}${more}): ${shown.join('; ')}${rest}.`
+    );
   }
   const first = columns.map((c) => `${humanise(c.name)} ${formatValue(rows[0][c.name])}`).join(', ');
   if (rows.length === 1) return `One row matches: ${first}.`;

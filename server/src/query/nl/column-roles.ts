@@ -1,4 +1,5 @@
-/** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for them. */
+/** What the columns of a table are for: the label naming a row, the key, the measure, a tally; and SQL pieces for
+ * them. */
 import type { Aggregate, Comparison } from './cues.js';
 import type { Bucket } from './date-buckets.js';
 import { lemmaOf } from './question-words.js';
@@ -29,7 +30,8 @@ export function columnSql(column: SchemaColumn, alias?: string): string {
 /** A key column, by its name: `id`, `*_id`, `*Id`, `id*`. */
 export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
 
-/** A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to show. */
+/** A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to
+ * show. */
 export const isFlagColumn = (c: SchemaColumn): boolean => /^BOOL/i.test(c.type);
 
 /** The column that names a row of `table` (`name`, `title`, `*_name`), else its key, else its first column. */
@@ -69,7 +71,8 @@ export function tallyColumn(table: SchemaTable): SchemaColumn | undefined {
   return table.columns.find((c) => c.kind === 'number' && /^(count|cnt|tally)$/i.test(c.name));
 }
 
-/** The one obvious number of a table ("orders over 100" means the amount): a single non-key decimal, or a single non-key number. */
+/** The one obvious number of a table ("orders over 100" means the amount): a single non-key decimal, or a single
+ * non-key number. */
 export function defaultMeasure(table: SchemaTable): SchemaColumn | undefined {
   const numbers = table.columns.filter((c) => c.kind === 'number' && !isKeyColumn(c));
   if (numbers.length === 1) return numbers[0];

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
 // Review and check-in logs that store a month or a day by name, as the Yelp data set does (with a stray header row).
-const ddl = `
+const ddl =
+  `
 CREATE TABLE review (rid INTEGER, rating INTEGER, year INTEGER, month VARCHAR);
-INSERT INTO review VALUES (1, 5, 2021, 'April'), (2, 3, 2021, 'April'), (3, 4, 2021, 'June'), (4, 2, 2021, 'December'), (5, 1, 2020, 'April'),
+INSERT INTO review VALUES (1, 5, 2021, 'April'), (2, 3, 2021, 'April'), (3, 4, 2021, 'June'), (4, 2, 2021, ` +
+  `'December'), (5, 1, 2020, 'April'),
   (6, 1, 2021, 'Month'), (7, 2, 2022, 'March'), (8, 4, 2022, 'July');
 CREATE TABLE checkin (cid INTEGER, count INTEGER, day VARCHAR);
 INSERT INTO checkin VALUES (1, 10, 'Monday'), (2, 5, 'Saturday'), (3, 7, 'Sunday'), (4, 2, 'Friday');

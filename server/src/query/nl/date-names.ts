@@ -19,7 +19,8 @@ export function namesColumn(tables: readonly SchemaTable[], names: readonly stri
   return undefined;
 }
 
-/** The names as `column` stores them ("Monday", "MONDAY": the sampled spelling, else capitalised), and the comparison with them. */
+/** The names as `column` stores them ("Monday", "MONDAY": the sampled spelling, else capitalised), and the comparison
+ * with them. */
 export function namesCondition(column: SchemaColumn, names: readonly string[]): { values: string[]; rhs: string } {
   const values = names.map(
     (name) => column.values.find((v) => v.toLowerCase() === name) ?? name[0].toUpperCase() + name.slice(1),

@@ -1,4 +1,5 @@
-/** The phrases of a question that speak about calendar time: quarters, weekdays, calendar periods, "ago", "since the last". */
+/** The phrases of a question that speak about calendar time: quarters, weekdays, calendar periods, "ago", "since the
+ * last". */
 import { wordsAt, type Token } from './question-words.js';
 import { wordTable } from '../../core/json.js';
 
@@ -199,7 +200,8 @@ export function dayPeriod(t: Token): { from: string; to: string } | undefined {
   return { from: t.text, to: new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10) };
 }
 
-/** A month and year ("June 2021") or an ISO day at token `at`: the first day it covers, the day after it, and where it ends. */
+/** A month and year ("June 2021") or an ISO day at token `at`: the first day it covers, the day after it, and where it
+ * ends. */
 function spanAt(tokens: readonly Token[], at: number): { from: string; to: string; end: number } | undefined {
   const t = tokens[at];
   const month = monthNames.indexOf(t?.text ?? '');
@@ -243,7 +245,8 @@ export function readDateCues(tokens: readonly Token[], at: number): DateCue[] | 
   return one ? [one] : elapsed(tokens, at);
 }
 
-/** The whole months (1-12) of one year a period from `from` to before `to` (ISO days) covers, or undefined when it is not such a period. */
+/** The whole months (1-12) of one year a period from `from` to before `to` (ISO days) covers, or undefined when it is
+ * not such a period. */
 export function monthsOfPeriod(from: string, to: string): { year: number; months: number[] } | undefined {
   const start = /^(\d{4})-(\d{2})-01$/.exec(from);
   const end = /^(\d{4})-(\d{2})-01$/.exec(to);

@@ -61,10 +61,12 @@ describe('date questions over the example workspace', () => {
     const busiest = await ask('Which month had the most orders? Return the month as a date and the number of orders.');
     expect(busiest.rows).toEqual(
       await rows(
-        `SELECT CAST(date_trunc('month', ordered_at) AS DATE) AS m, count(*) AS n FROM shop.orders GROUP BY 1 ORDER BY n DESC, m LIMIT 1`,
+        `SELECT CAST(date_trunc('month', ordered_at) AS DATE) AS m, count(*) AS n FROM shop.orders GROUP BY 1 ` +
+          `ORDER BY n DESC, m LIMIT 1`,
       ),
     );
-    // The unit a question names is a column where the table has one (`month` of names, see date-names.test.ts), else a truncation.
+    // The unit a question names is a column where the table has one (`month` of names, see date-names.test.ts), else a
+    // truncation.
     expect((await ask('How many customers signed up each week?')).sql).toContain(
       `date_trunc('week', t1."signup_date")`,
     );
@@ -90,12 +92,14 @@ describe('date questions over the example workspace', () => {
     const range = await ask('How many customers signed up between March 2023 and May 2023?');
     expect(range.rows).toEqual(
       await rows(
-        `SELECT count(*) FROM shop.customers WHERE signup_date >= DATE '2023-03-01' AND signup_date < DATE '2023-06-01'`,
+        `SELECT count(*) FROM shop.customers WHERE signup_date >= DATE '2023-03-01' AND signup_date < DATE ` +
+          `'2023-06-01'`,
       ),
     );
     const previous = await ask('How many orders in the previous week?');
     expect(previous.sql).toContain(
-      `t1."ordered_at" >= date_trunc('week', current_date) - INTERVAL 1 WEEK AND t1."ordered_at" < date_trunc('week', current_date)`,
+      `t1."ordered_at" >= date_trunc('week', current_date) - INTERVAL 1 WEEK AND t1."ordered_at" < ` +
+        `date_trunc('week', current_date)`,
     );
     const excluded = await ask('How many orders in the last 3 months not including the current month?');
     expect(excluded.sql).toContain(

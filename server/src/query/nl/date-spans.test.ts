@@ -3,9 +3,11 @@ import { linkDateSpan } from './date-spans.js';
 import { tokenize } from './question-words.js';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
-const ddl = `
+const ddl =
+  `
 CREATE TABLE salesperson (id INTEGER, name VARCHAR, hire_date DATE, termination_date DATE, region VARCHAR);
-INSERT INTO salesperson VALUES (1, 'Ann', DATE '2020-01-01', DATE '2020-03-01', 'North'), (2, 'Bob', DATE '2021-05-01', DATE '2021-05-11', 'South'),
+INSERT INTO salesperson VALUES (1, 'Ann', DATE '2020-01-01', DATE '2020-03-01', 'North'), (2, 'Bob', DATE ` +
+  `'2021-05-01', DATE '2021-05-11', 'South'),
   (3, 'Cy', DATE '2022-01-01', NULL, 'North');
 `;
 

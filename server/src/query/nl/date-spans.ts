@@ -1,17 +1,20 @@
-/** "The time from hire to termination", "the duration between departure and arrival": the days between two date columns. */
+/** "The time from hire to termination", "the duration between departure and arrival": the days between two date
+ * columns. */
 import type { Token } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
 import type { Candidate, Link } from './schema-linker.js';
 
 /** Words for the span itself. */
 const spanWords = new Set(['time', 'duration', 'difference', 'gap']);
-/** Words before the date a span starts at ("since admission", "from hire", "between A ...") and ends at ("to graduation", "... and B"). */
+/** Words before the date a span starts at ("since admission", "from hire", "between A ...") and ends at ("to
+ * graduation", "... and B"). */
 const startWords = new Set(['since', 'from', 'after', 'between']);
 const endWords = new Set(['to', 'until', 'till', 'and', 'before']);
 /** Words that may stand between such a word and the date's name ("from their hire", "to the first order"). */
 const articles = new Set(['the', 'a', 'an', 'their', 'its', 'his', 'her', 'being', 'getting']);
 
-/** The days from `start` to `end` (two date columns of one table), as a number column a question can average, rank or show. */
+/** The days from `start` to `end` (two date columns of one table), as a number column a question can average, rank or
+ * show. */
 export function daysBetween(start: SchemaColumn, end: SchemaColumn): SchemaColumn {
   return {
     name: `days_from_${start.name}_to_${end.name}`,

@@ -45,9 +45,12 @@ function random(seed: number): () => number {
 }
 
 const vocabulary = (
-  'how many number of average total sum maximum minimum highest lowest most least top first by per each for every over above under below ' +
-  'more than less at least most between and or in 2024 last 30 days march 100 5 0 -1 1e9 customers orders name region signup date amount status ' +
-  "paid shipped eu na o'brien ada not without both which what show list the a of with ordered sort descending ascending ; ' \" -- drop select " +
+  'how many number of average total sum maximum minimum highest lowest most least top first by per each for ' +
+  'every over above under below ' +
+  ('more than less at least most between and or in 2024 last 30 days march 100 5 0 -1 1e9 customers orders name ' +
+    'region signup date amount status ') +
+  ("paid shipped eu na o'brien ada not without both which what show list the a of with ordered sort descending " +
+    'ascending ; \' " -- drop select ') +
   'union delete ) ( * % _ \\ \u0000 ü 𝔘 constructor __proto__ toString'
 ).split(' ');
 

@@ -29,7 +29,8 @@ export class EmbeddedTranslator implements Translator {
   ): Promise<Translation> {
     if (question.length > maxQuestionLength)
       throw notUnderstood(
-        `The question is ${question.length} characters long; the embedded translator reads at most ${maxQuestionLength}`,
+        `The question is ${question.length} characters long; the embedded translator reads at most ` +
+          `${maxQuestionLength}`,
         schema,
       );
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };

@@ -62,7 +62,8 @@ export function joinTables(
     const steps = relationshipPath(schema, main, table);
     if (!steps)
       refuse(
-        `No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one under natural_language.relationships in sources.yaml`,
+        `No relationship connects ${main.source}.${main.name} with ${table.source}.${table.name}; declare one ` +
+          `under natural_language.relationships in sources.yaml`,
       );
     for (const { step, from, to } of steps) {
       const target = byKey.get(to)!;
@@ -85,7 +86,8 @@ export function joinTables(
   return { sql, aliases, joined: aliases.size > 1 };
 }
 
-/** The column of `main` a relationship ties to the label of `table` (lake.state_name -> state.state_name), or undefined. */
+/** The column of `main` a relationship ties to the label of `table` (lake.state_name -> state.state_name), or
+ * undefined. */
 export function labelReference(schema: SchemaContext, main: SchemaTable, table: SchemaTable): SchemaColumn | undefined {
   const label = labelColumn(table);
   const step = schema.relationships.find(

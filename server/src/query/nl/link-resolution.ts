@@ -60,7 +60,8 @@ function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
       again && plan.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
     if (again && clause)
       plan.refuse(
-        `"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table cannot tell them apart`,
+        `"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table ` +
+          `cannot tell them apart`,
       );
   }
 }
@@ -80,7 +81,8 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   const named = gap.every((w) => w === 'of' || w === 'is')
     ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column)
     : undefined;
-  // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that table's.
+  // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that
+  // table's.
   const having =
     gap.length > 0 && ['with', 'whose'].includes(gap[0]) && gap.slice(1).every((w) => ['a', 'an', 'the'].includes(w));
   const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;

@@ -92,7 +92,9 @@ export class LlmTranslator implements Translator {
         { role: 'assistant', content: reply },
         {
           role: 'user',
-          content: `That SQL is not acceptable: ${lastError}. Reply with a corrected single SELECT statement in a \`\`\`sql block.`,
+          content:
+            `That SQL is not acceptable: ${lastError}. Reply with a corrected single SELECT statement in ` +
+            `a \`\`\`sql block.`,
         },
       );
     }

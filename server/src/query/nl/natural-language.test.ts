@@ -91,7 +91,8 @@ describe('embedded translator over the example workspace', () => {
     expect(body.generated_query).toMatch(/JOIN "shop"."customers"/);
     const expected = await sql(
       app,
-      'SELECT c.region, avg(o.amount) AS a FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY c.region ORDER BY a DESC',
+      'SELECT c.region, avg(o.amount) AS a FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id ' +
+        'GROUP BY c.region ORDER BY a DESC',
     );
     expect(body.results.map((r) => [r.region, r.avg_amount])).toEqual(expected.map((r) => [r.region, r.a]));
     expect(body.answer).toMatch(/^Average amount by region \(4 groups\): [A-Z]+: [\d.,]+; /);
@@ -103,7 +104,8 @@ describe('embedded translator over the example workspace', () => {
     expect(body.generated_query).toMatch(/JOIN "lake"."products"/);
     const expected = await sql(
       app,
-      'SELECT p.category, sum(o.amount) AS s FROM shop.orders o JOIN lake.products p ON o.product_id = p.product_id GROUP BY p.category ORDER BY s DESC',
+      'SELECT p.category, sum(o.amount) AS s FROM shop.orders o JOIN lake.products p ON o.product_id = ' +
+        'p.product_id GROUP BY p.category ORDER BY s DESC',
     );
     expect(body.results.map((r) => [r.category, r.sum_amount])).toEqual(expected.map((r) => [r.category, r.s]));
   });
@@ -159,7 +161,8 @@ describe('embedded translator over the example workspace', () => {
     );
     const [expected] = await sql(
       app,
-      "SELECT count(*) AS n FROM shop.orders WHERE status = 'shipped' AND ordered_at >= DATE '2024-03-01' AND ordered_at < DATE '2024-04-01'",
+      "SELECT count(*) AS n FROM shop.orders WHERE status = 'shipped' AND ordered_at >= DATE '2024-03-01' AND " +
+        "ordered_at < DATE '2024-04-01'",
     );
     expect(month.body.results).toHaveLength(Number(expected.n));
     const recent = await ask(app, 'How many orders in the last 30 days?');
@@ -194,7 +197,8 @@ describe('embedded translator over the example workspace', () => {
     );
     const common = await ask(app, 'What is the most common status of orders?');
     expect(common.body.generated_query).toBe(
-      'SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC, t1."status" ASC LIMIT 1',
+      'SELECT t1."status" FROM "shop"."orders" AS t1 GROUP BY t1."status" ORDER BY count(*) DESC, t1."status" ' +
+        'ASC LIMIT 1',
     );
     expect(common.body.answer).toMatch(/^The status is \w+\.$/);
   });
@@ -221,7 +225,8 @@ describe('embedded translator over the example workspace', () => {
     const { status, body } = await ask(app, 'How many customers per region code?');
     expect(status).toBe(200);
     expect(body.generated_query).toBe(
-      'SELECT t1."region", count(*) AS "count" FROM "shop"."customers" AS t1 GROUP BY t1."region" ORDER BY "count" DESC',
+      'SELECT t1."region", count(*) AS "count" FROM "shop"."customers" AS t1 GROUP BY t1."region" ORDER BY ' +
+        '"count" DESC',
     );
   });
 

@@ -14,7 +14,8 @@ export interface ColumnPath {
   column: string;
 }
 
-/** Words that mean a table (`source.table`), a column (`source.table.column`) or, with `value`, one value of a column. */
+/** Words that mean a table (`source.table`), a column (`source.table.column`) or, with `value`, one value of a column.
+ * */
 export interface DeclaredSynonym {
   words: string[];
   source: string;

@@ -93,7 +93,8 @@ export class PlanContext implements QuestionReading {
     return this.cues.filter((c): c is CueOf<K> => c.kind === kind);
   }
 
-  /** The first link starting at or after token `at`, skipping only filler words and date groupings ("total quarterly sales"). */
+  /** The first link starting at or after token `at`, skipping only filler words and date groupings ("total quarterly
+   * sales"). */
   linkAfter(at: number): Resolved | undefined {
     for (let k = at; k < this.tokens.length; k++) {
       const link = this.links.find((l) => l.start === k);

@@ -43,7 +43,8 @@ export function dateCondition(plan: PlanContext, cue: Cue): void {
   }
 }
 
-/** "in June 2021 and in December 2021" asks for two sets of rows, which one WHERE cannot say ("after X and before Y" is one range). */
+/** "in June 2021 and in December 2021" asks for two sets of rows, which one WHERE cannot say ("after X and before Y"
+ * is one range). */
 export function refuseTwoPeriods(plan: PlanContext): void {
   const bounded = plan.cues.filter(
     (c) => c.kind === 'month' || (c.kind === 'period' && c.from !== openStart && c.to !== openEnd),
@@ -107,7 +108,8 @@ function monthNameFilter(plan: PlanContext, period: { year?: number; months: num
     );
   if (!period)
     plan.refuse(
-      `A period that is not whole months of one year cannot be compared with ${named.column.name}, which holds month names`,
+      `A period that is not whole months of one year cannot be compared with ${named.column.name}, which holds ` +
+        `month names`,
     );
   const { values, rhs } = namesCondition(
     named.column,
@@ -126,7 +128,8 @@ function monthNameFilter(plan: PlanContext, period: { year?: number; months: num
   );
 }
 
-/** A column of the question's tables holding `names` (see date-names.ts); the words naming it ("in the month of") are part of the filter. */
+/** A column of the question's tables holding `names` (see date-names.ts); the words naming it ("in the month of") are
+ * part of the filter. */
 function linkedNamesColumn(plan: PlanContext, names: readonly string[]): ColumnRef | undefined {
   const named = namesColumn(plan.tables, names);
   for (const l of plan.links)
@@ -162,7 +165,8 @@ export function dateColumn(plan: PlanContext, near: number): ColumnRef {
   );
 }
 
-/** The date column of a date phrase at token `near` (see {@link dateColumn}), or undefined when the question's tables have none. */
+/** The date column of a date phrase at token `near` (see {@link dateColumn}), or undefined when the question's tables
+ * have none. */
 function findDateColumn(plan: PlanContext, near: number): ColumnRef | undefined {
   const linked = plan.links.find((l) => l.chosen.kind === 'column' && l.chosen.column.kind === 'date');
   if (linked && linked.chosen.kind === 'column') {
@@ -197,7 +201,8 @@ export function bucketGroups(plan: PlanContext): ColumnRef[] {
   return refs;
 }
 
-/** "as a date" needs a date grouping to describe, "in days" / "as an integer" a count of days: refused where there is none. */
+/** "as a date" needs a date grouping to describe, "in days" / "as an integer" a count of days: refused where there is
+ * none. */
 export function checkFormats(plan: PlanContext, buckets: readonly ColumnRef[]): void {
   for (const cue of plan.cue('format')) {
     if (cue.as === 'date' && !buckets.some((b) => b.bucket && b.bucket !== 'weekday'))

@@ -79,12 +79,14 @@ function valueFilter(plan: PlanContext, link: Resolved): void {
   );
   if (other)
     plan.refuse(
-      `Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") cannot both hold; say which column each belongs to`,
+      `Two values of ${chosen.column.name} ("${chosen.value}", "${(other.chosen as { value: string }).value}") ` +
+        `cannot both hold; say which column each belongs to`,
     );
   plan.where.filter(ref, `= ${sqlLiteral(chosen.value)}`, `${chosen.column.name} is ${chosen.value}`);
 }
 
-/** The value links of `link`'s column chained to it by "or" ("A or C"), in question order; just `link` when there is no "or". */
+/** The value links of `link`'s column chained to it by "or" ("A or C"), in question order; just `link` when there is
+ * no "or". */
 function alternatives(plan: PlanContext, link: Resolved): Resolved[] {
   const { links, tokens } = plan;
   const column = (link.chosen as { column: SchemaColumn }).column;
@@ -136,7 +138,8 @@ function textMatchFilter(plan: PlanContext, match: TextMatch): void {
   const how = { prefix: 'starts with', suffix: 'ends with', contains: 'contains' }[match.mode];
   if (!link || !ref)
     plan.refuse(
-      `Could not tell which text should ${{ prefix: 'start with', suffix: 'end with', contains: 'contain' }[match.mode]} "${match.text}"`,
+      `Could not tell which text should ` +
+        `${{ prefix: 'start with', suffix: 'end with', contains: 'contain' }[match.mode]} "${match.text}"`,
     );
   if (chosen?.kind === 'column') plan.used.add(link);
   plan.where.condition(ref, (c) => textMatchSql(match.mode, c, match.text), `${ref.column.name} ${how} ${match.text}`);

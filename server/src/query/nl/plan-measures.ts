@@ -9,7 +9,8 @@ export type AggregateCue = CueOf<'aggregate'>;
 /** "highest", "oldest", "most" ... */
 export type SuperlativeCue = CueOf<'superlative'>;
 
-/** An aggregate of the SELECT list: `fn` over a column, shown as `name`, optionally inside `wrap` ("days since the latest"). */
+/** An aggregate of the SELECT list: `fn` over a column, shown as `name`, optionally inside `wrap` ("days since the
+ * latest"). */
 export interface Measure {
   fn: Aggregate;
   ref: ColumnRef;
@@ -19,7 +20,8 @@ export interface Measure {
   meaning?: string;
 }
 
-/** The aggregate words that ask for an aggregate, some read as a column instead ("number of products" with a Number_products column). */
+/** The aggregate words that ask for an aggregate, some read as a column instead ("number of products" with a
+ * Number_products column). */
 export function readAggregates(plan: PlanContext): AggregateCue[] {
   const aggregates = plan.cue('aggregate');
   // "number of products" where a column is called Number_products: the column, not a count.
@@ -78,7 +80,8 @@ export function readCount(
   return { countCue, countTarget, frequency };
 }
 
-/** What is averaged, summed or taken the maximum of, and "how long since the last ...": the days from the latest date to today. */
+/** What is averaged, summed or taken the maximum of, and "how long since the last ...": the days from the latest date
+ * to today. */
 export function readMeasures(plan: PlanContext, aggregates: readonly AggregateCue[]): Measure[] {
   const measures: Measure[] = [];
   for (const a of aggregates.filter((x) => x.fn !== 'count')) {

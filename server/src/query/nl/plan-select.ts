@@ -50,7 +50,8 @@ export interface QueryShape {
   main: SchemaTable;
 }
 
-/** The SELECT of a decided shape: joins, groups, the SELECT list, HAVING, ORDER BY and LIMIT, with the parts a ratio composes. */
+/** The SELECT of a decided shape: joins, groups, the SELECT list, HAVING, ORDER BY and LIMIT, with the parts a ratio
+ * composes. */
 export function writeQuery(plan: PlanContext, shape: QueryShape): PlannedQuery {
   return new QueryWriter(plan, shape).write();
 }
@@ -120,7 +121,8 @@ class QueryWriter {
     return ref.bucket ? bucketSql(ref.bucket, column, ref.column) : column;
   }
 
-  /** A column of the SELECT list; a date grouping is shown under the unit's name ("month"), the expression being no name to read. */
+  /** A column of the SELECT list; a date grouping is shown under the unit's name ("month"), the expression being no
+   * name to read. */
   private shown(ref: ColumnRef): string {
     return ref.bucket ? `${this.col(ref)} AS ${sqlIdent(ref.bucket)}` : this.col(ref);
   }
@@ -129,13 +131,19 @@ class QueryWriter {
   private countMatching(having: CountCondition, counted: SchemaTable): PlannedQuery {
     const key = keyColumn(counted) ?? labelColumn(counted);
     const otherKey = keyColumn(having.table);
-    const condition = `${otherKey ? `count(DISTINCT ${this.col({ table: having.table, column: otherKey })})` : 'count(*)'} ${having.op} ${having.value}`;
-    const inner = `SELECT ${this.col({ table: counted, column: key })} FROM ${this.from.sql}${this.plan.where.sql} GROUP BY ${this.col({ table: counted, column: key })} HAVING ${condition}`;
+    const condition =
+      `${otherKey ? `count(DISTINCT ${this.col({ table: having.table, column: otherKey })})` : 'count(*)'} ` +
+      `${having.op} ${having.value}`;
+    const inner =
+      `SELECT ${this.col({ table: counted, column: key })} FROM ` +
+      (`${this.from.sql}${this.plan.where.sql} GROUP BY ${this.col({ table: counted, column: key })} HAVING ` +
+        `${condition}`);
     const sql = `SELECT count(*) AS ${sqlIdent('count')} FROM (${inner}) AS matching`;
     // One value over a subquery: composed with another plan only as a whole (a scalar subquery).
     return {
       sql,
-      meaning: `number of ${counted.name} with ${having.op} ${having.value} ${having.table.name}${this.plan.where.text}`,
+      meaning:
+        `number of ${counted.name} with ${having.op} ${having.value} ` + `${having.table.name}${this.plan.where.text}`,
       grouped: false,
       parts: {
         select: [`count(*) AS ${sqlIdent('count')}`],
@@ -170,7 +178,8 @@ class QueryWriter {
     this.having = ` HAVING ${counted} ${having.op} ${having.value}`;
   }
 
-  /** The groups shown, the columns shown beside them (grouped by too), the count and the measures; ordered by the first aggregate. */
+  /** The groups shown, the columns shown beside them (grouped by too), the count and the measures; ordered by the
+   * first aggregate. */
   private aggregateSelect(): void {
     const { shape, groups, groupSelect, select } = this;
     for (const g of groupSelect) select.push(this.shown(g));
@@ -197,12 +206,14 @@ class QueryWriter {
     for (const m of shape.measures) {
       const aggregate = `${m.fn}(${this.col(m.ref)})`;
       select.push(`${m.wrap ? m.wrap(aggregate) : aggregate} AS ${sqlIdent(m.name)}`);
-      this.meaning ??= `${m.meaning ?? `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}`}${this.plan.where.text}`;
+      const measure = m.meaning ?? `${aggregateNames[m.fn]} ${m.ref.column.name} of ${m.ref.table.name}`;
+      this.meaning ??= `${measure}${this.plan.where.text}`;
     }
     const { superlative } = shape;
     if (groups.length > 0) {
       const first = shape.countCue ? 'count' : shape.measures[0].name;
-      // A series over dates ("monthly totals") reads in date order, then by the other groups; other groups rank by their aggregate.
+      // A series over dates ("monthly totals") reads in date order, then by the other groups; other groups rank by
+      // their aggregate.
       if (this.order.length === 0 && shape.buckets.length > 0 && !superlative)
         this.order.push(...groupSelect.map((g) => `${this.col(g)} ASC`));
       if (this.order.length === 0)
@@ -212,7 +223,8 @@ class QueryWriter {
     } else if (superlative) this.plan.refuse('A "most" or "least" needs something to compare: say what to group by');
   }
 
-  /** The count: of rows (distinct keys of the main table when joined), of distinct values of a column, or the sum of a tally column. */
+  /** The count: of rows (distinct keys of the main table when joined), of distinct values of a column, or the sum of a
+   * tally column. */
   private countSelect(): void {
     const { shape } = this;
     const main = shape.main;
@@ -229,7 +241,8 @@ class QueryWriter {
       what = `${main.name} (sum of ${tally.name})`;
     } else if (this.from.joined && keyColumn(main))
       expression = `count(DISTINCT ${this.col({ table: main, column: keyColumn(main)! })})`;
-    // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked groups.
+    // "the top 2 airlines with the most flights", "..., and how many courses": the count is shown beside the ranked
+    // groups.
     // ...but not "the year with the most number of concerts", where the count only ranks.
     const askedApart = shape.aggregates.some((a) => a.fn === 'count' && a.at !== shape.superlative?.end);
     const countShown = !shape.rankByCount || shape.top !== undefined || askedApart;
@@ -245,7 +258,8 @@ class QueryWriter {
     if (shape.buckets.length > 0) plan.refuse(`Say what to count, sum or average per ${shape.buckets[0].bucket}`);
     if (shape.projection.length > 0) for (const p of shape.projection) this.select.push(this.col(p));
     else this.select.push(`${this.alias(shape.main)}.*`);
-    // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that order.
+    // Nothing aggregated: "for every singer" just means all of them, and "customers by region" lists them in that
+    // order.
     if (!plan.having) this.groups.splice(0);
     if (!shape.orderLink)
       for (const g of shape.groupLinks)
@@ -254,14 +268,16 @@ class QueryWriter {
     if (rankBy) {
       if (!plan.toOne(shape.main, rankBy.table))
         plan.refuse(
-          `Ranking ${shape.main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say "total" or "average"`,
+          `Ranking ${shape.main.name} by ${rankBy.column.name} of ${rankBy.table.name} needs an aggregate: say ` +
+            `"total" or "average"`,
         );
       this.order.push(`${this.col(rankBy)} ${shape.superlative?.descending === false ? 'ASC' : 'DESC'} NULLS LAST`);
       if (!shape.listsAll) this.limit ??= 1;
     }
   }
 
-  /** "ordered by ...": the count or measure already shown, else the column named first; a top-N alone ranks by the table's obvious number. */
+  /** "ordered by ...": the count or measure already shown, else the column named first; a top-N alone ranks by the
+   * table's obvious number. */
   private explicitOrder(): void {
     const { shape, plan, order } = this;
     const { orderLink, countCue, top } = shape;
@@ -305,7 +321,8 @@ class QueryWriter {
   /** The statement and its parts. */
   private query(): PlannedQuery {
     const { shape, plan, groups, groupSelect, order, limit, from } = this;
-    // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..." lists each once.
+    // Rows of a listing reached through a join repeat once per related row: "which organizations have authors ..."
+    // lists each once.
     const distinct =
       (plan.cue('distinct').length > 0 || (from.joined && groups.length === 0)) && !this.aggregated ? 'DISTINCT ' : '';
     // Groups tied on a ranked aggregate come in the order of their values, so a LIMIT keeps the same ones every time.

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
-const ddl = `
+const ddl =
+  `
 CREATE TABLE restaurant (id INTEGER, name VARCHAR, city_name VARCHAR, food_type VARCHAR, rating DOUBLE);
-INSERT INTO restaurant VALUES (1, 'Roma', 'Boston', 'Italian', 4.6), (2, 'Napoli', 'Boston', 'Italian', 3.9), (3, 'Wok', 'Denver', 'Chinese', 4.2);
+INSERT INTO restaurant VALUES (1, 'Roma', 'Boston', 'Italian', 4.6), (2, 'Napoli', 'Boston', 'Italian', 3.9), ` +
+  `(3, 'Wok', 'Denver', 'Chinese', 4.2);
 CREATE TABLE checkin (cid INTEGER, business_id VARCHAR, count INTEGER, day VARCHAR);
 INSERT INTO checkin VALUES (1, 'b1', 10, 'Monday'), (2, 'b2', 5, 'Monday'), (3, 'b1', 7, 'Friday');
 CREATE TABLE airline (airline_code VARCHAR, airline_name VARCHAR);
@@ -143,11 +145,14 @@ describe('question patterns over a small schema', () => {
     ]);
   });
 
-  it('prefers a partial name of a table the question is about over an exact name elsewhere ("city" of restaurants)', async () => {
-    const { sql } = await db.ask('How many restaurants are in each city?');
-    expect(sql).toContain('t1."city_name"');
-    expect(sql).not.toContain('business');
-  });
+  it(
+    'prefers a partial name of a table the question is about over an exact name elsewhere ("city" of ' + 'restaurants)',
+    async () => {
+      const { sql } = await db.ask('How many restaurants are in each city?');
+      expect(sql).toContain('t1."city_name"');
+      expect(sql).not.toContain('business');
+    },
+  );
 
   it('refuses one table named in two roles ("restaurants in the city of the restaurant that ...")', async () => {
     await expect(db.ask('Which restaurants are in the city of the restaurant where Wok is?')).rejects.toThrow(
@@ -159,7 +164,8 @@ describe('question patterns over a small schema', () => {
 
   it('links a whole column name spelled with grammar words ("minimum connect time") to the column', async () => {
     const { sql, rows } = await db.ask(
-      'Which airports have the shortest minimum connect time, sorted in ascending order? Show the minimum connect time.',
+      'Which airports have the shortest minimum connect time, sorted in ascending order? Show the minimum ' +
+        'connect time.',
     );
     expect(sql).not.toMatch(/min\(/);
     // A sorted list with its label ("Which airports"), not only the first row.
@@ -201,26 +207,32 @@ describe('question patterns over a small schema', () => {
     expect(sql).toMatch(/ORDER BY count\(\*\) DESC, t1\."mountain_altitude" ASC LIMIT 1$/);
   });
 
-  it('counts the rows meeting a condition on a count of related rows ("airlines with more than 1 flight")', async () => {
-    const { sql, rows } = await db.ask('How many airlines have more than 1 flight?');
-    expect(sql).toMatch(/HAVING count\(DISTINCT t\d\."flight_id"\) > 1\) AS matching$/);
-    expect(rows).toEqual([[2]]);
-    expect((await db.ask('ratio of airlines with more than 1 flight to airlines')).rows).toEqual([[2 / 3]]);
-  });
+  it(
+    'counts the rows meeting a condition on a count of related rows ("airlines with more than 1 ' + 'flight")',
+    async () => {
+      const { sql, rows } = await db.ask('How many airlines have more than 1 flight?');
+      expect(sql).toMatch(/HAVING count\(DISTINCT t\d\."flight_id"\) > 1\) AS matching$/);
+      expect(rows).toEqual([[2]]);
+      expect((await db.ask('ratio of airlines with more than 1 flight to airlines')).rows).toEqual([[2 / 3]]);
+    },
+  );
 
-  it('groups by the counted table\'s own reference when it holds the group\'s label ("lakes in each state")', async () => {
-    const { sql, rows } = await db.ask('How many lakes are there in each state?');
-    expect(sql).not.toContain('JOIN');
-    // A lake whose state is not in the state table is still counted.
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        ['Ohio', 2],
-        ['Atlantis', 1],
-      ]),
-    );
-    // With a condition on the state table, the join stays.
-    expect((await db.ask('How many lakes are there in each state with area over 150?')).sql).toContain('JOIN');
-  });
+  it(
+    "groups by the counted table's own reference when it holds the group's label (\"lakes in each " + 'state")',
+    async () => {
+      const { sql, rows } = await db.ask('How many lakes are there in each state?');
+      expect(sql).not.toContain('JOIN');
+      // A lake whose state is not in the state table is still counted.
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ['Ohio', 2],
+          ['Atlantis', 1],
+        ]),
+      );
+      // With a condition on the state table, the join stays.
+      expect((await db.ask('How many lakes are there in each state with area over 150?')).sql).toContain('JOIN');
+    },
+  );
 
   it('counts per row asked with "Which X ..., and how many Y"', async () => {
     const { rows } = await db.ask('Which businesses are in Austin and how many reviews do they have?');
@@ -233,11 +245,14 @@ describe('question patterns over a small schema', () => {
   });
 });
 
-const moreDdl = `
+const moreDdl =
+  `
 CREATE TABLE program (program_id INTEGER, name VARCHAR);
 INSERT INTO program VALUES (1, 'Computer Science'), (2, 'Physics');
-CREATE TABLE course (course_id INTEGER, name VARCHAR, department VARCHAR, easiness_score INTEGER, clarity_score INTEGER, program_id INTEGER);
-INSERT INTO course VALUES (1, 'Databases', 'Computer Science', 3, 5, 1), (2, 'Optics', 'Physics', 4, 2, 2), (3, 'Compilers', 'Computer Science', 1, 4, 2);
+CREATE TABLE course (course_id INTEGER, name VARCHAR, department VARCHAR, easiness_score INTEGER, clarity_score ` +
+  `INTEGER, program_id INTEGER);
+INSERT INTO course VALUES (1, 'Databases', 'Computer Science', 3, 5, 1), (2, 'Optics', 'Physics', 4, 2, 2), (3, ` +
+  `'Compilers', 'Computer Science', 1, 4, 2);
 CREATE TABLE state (state_name VARCHAR, area INTEGER);
 INSERT INTO state VALUES ('Ohio', 100), ('Utah', 2000);
 CREATE TABLE lake (lake_name VARCHAR, area INTEGER, state_name VARCHAR);
@@ -245,7 +260,8 @@ INSERT INTO lake VALUES ('Erie', 5000, 'Ohio'), ('Salt', 10, 'Utah');
 CREATE TABLE customer (id INTEGER, name VARCHAR, state VARCHAR);
 INSERT INTO customer VALUES (1, 'Ann', 'NY'), (2, 'Bob', 'TX'), (3, 'Cy', 'NY');
 CREATE TABLE sale (id INTEGER, customer_id INTEGER, sale_price DECIMAL(10, 2), sale_date DATE);
-INSERT INTO sale VALUES (1, 1, 100, DATE '2023-01-05'), (2, 2, 50, DATE '2023-02-01'), (3, 3, 25, DATE '2023-04-10'), (4, 1, 10, DATE '2022-12-31');
+INSERT INTO sale VALUES (1, 1, 100, DATE '2023-01-05'), (2, 2, 50, DATE '2023-02-01'), (3, 3, 25, DATE ` +
+  `'2023-04-10'), (4, 1, 10, DATE '2022-12-31');
 CREATE TABLE business (business_id VARCHAR, name VARCHAR, review_count INTEGER);
 INSERT INTO business VALUES ('b1', 'Joe', 5), ('b2', 'Ann', 9), ('b3', 'Sue', 1);
 `;
@@ -281,19 +297,23 @@ describe('question patterns that pick columns by their neighbours', () => {
     ]);
   });
 
-  it('reads a word naming a column named before as that column, and "show both X and Y" as naming the rows', async () => {
-    const { sql, rows } = await db.ask(
-      'What are the easiness scores for courses in the Physics department? Show both courses and scores.',
-    );
-    expect(sql).not.toContain('clarity_score');
-    expect(rows).toEqual([['Optics', 4]]);
-  });
+  it(
+    'reads a word naming a column named before as that column, and "show both X and Y" as naming the ' + 'rows',
+    async () => {
+      const { sql, rows } = await db.ask(
+        'What are the easiness scores for courses in the Physics department? Show both courses and scores.',
+      );
+      expect(sql).not.toContain('clarity_score');
+      expect(rows).toEqual([['Optics', 4]]);
+    },
+  );
 
   it('totals the amount of a table named after "total", grouped by a date unit and "grouped by" a column', async () => {
     const { rows } = await db.ask("What were the total quarterly sales in 2023 grouped by customer's state?");
     expect(rows).toEqual(
       await db.rows(
-        `SELECT CAST(date_trunc('quarter', sale_date) AS DATE), c.state, sum(sale_price) FROM sale JOIN customer c ON c.id = customer_id WHERE year(sale_date) = 2023 GROUP BY 1, 2 ORDER BY 1, 2`,
+        `SELECT CAST(date_trunc('quarter', sale_date) AS DATE), c.state, sum(sale_price) FROM sale JOIN ` +
+          `customer c ON c.id = customer_id WHERE year(sale_date) = 2023 GROUP BY 1, 2 ORDER BY 1, 2`,
       ),
     );
   });

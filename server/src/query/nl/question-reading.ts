@@ -46,7 +46,8 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
   const unlinked = tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
   if (unlinked.length > 0) {
     throw notUnderstood(
-      `Could not link these words to any table, column or value: ${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`,
+      `Could not link these words to any table, column or value: ` +
+        `${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`,
       schema,
     );
   }

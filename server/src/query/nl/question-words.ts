@@ -87,17 +87,29 @@ export function nameWords(name: string): string[] {
  */
 export const fillerWords = new Set(
   (
-    'what which who whom whose how is are was were be been being the a an of in on at for to from with do does did have has had ' +
-    'we i you me my our us there their it its that this these those show list give find return display get tell please can could would should ' +
-    'will let see know want need about as any some here all every whole overall currently ever exist available recorded stored listed ' +
-    'registered existing and by per each across record row entry total number count sum average avg mean maximum max minimum min ' +
-    'highest lowest largest smallest biggest greatest most least fewest many much top first order ordered sort sorted rank ranked ' +
-    'descending ascending desc asc alphabetical alphabetically than over above under below more less greater fewer higher lower larger ' +
-    "smaller bigger exceeding exceed between after before since last past previous this year day week month so far what's " +
-    'different distinct unique value along together corresponding respective respectively also whose where when made happen ' +
-    'come live located based belong placed named called information info detail details occurred occur happened held took ' +
-    'taken posted play played sort published written wrote received associated presented offered offer offers serve serves ' +
-    'serving served taught working work works include includes including contain contains within they them database results ' +
-    'whether among given got well as there shared share provide terms respectively found amount split grouped represent represented'
+    'what which who whom whose how is are was were be been being the a an of in on at for to from with do does ' +
+    'did have has had ' +
+    ('we i you me my our us there their it its that this these those show list give find return display get tell ' +
+      'please can could would should ') +
+    ('will let see know want need about as any some here all every whole overall currently ever exist available ' +
+      'recorded stored listed ') +
+    ('registered existing and by per each across record row entry total number count sum average avg mean ' +
+      'maximum max minimum min ') +
+    ('highest lowest largest smallest biggest greatest most least fewest many much top first order ordered sort ' +
+      'sorted rank ranked ') +
+    ('descending ascending desc asc alphabetical alphabetically than over above under below more less greater ' +
+      'fewer higher lower larger ') +
+    ('smaller bigger exceeding exceed between after before since last past previous this year day week month so ' +
+      "far what's ") +
+    ('different distinct unique value along together corresponding respective respectively also whose where when ' +
+      'made happen ') +
+    ('come live located based belong placed named called information info detail details occurred occur happened ' +
+      'held took ') +
+    ('taken posted play played sort published written wrote received associated presented offered offer offers ' +
+      'serve serves ') +
+    ('serving served taught working work works include includes including contain contains within they them ' +
+      'database results ') +
+    ('whether among given got well as there shared share provide terms respectively found amount split grouped ' +
+      'represent represented')
   ).split(/\s+/),
 );

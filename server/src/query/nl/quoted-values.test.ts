@@ -4,9 +4,11 @@ import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
 // More distinct titles than the sampling cap keeps, so a quoted title may be one the sample lacks.
 const titles = Array.from({ length: 250 }, (_, k) => `('Paper number ${k} about many things', ${k % 3})`).join(', ');
-const ddl = `
+const ddl =
+  `
 CREATE TABLE journal (journal_id INTEGER, journal_name VARCHAR);
-INSERT INTO journal VALUES (0, 'IEEE Transactions on Pattern Analysis and Machine Intelligence'), (1, 'Nature'), (2, 'Cell');
+INSERT INTO journal VALUES (0, 'IEEE Transactions on Pattern Analysis and Machine Intelligence'), (1, ` +
+  `'Nature'), (2, 'Cell');
 CREATE TABLE paper (title VARCHAR, journal_id INTEGER);
 INSERT INTO paper VALUES ${titles};
 CREATE TABLE business (business_id VARCHAR, name VARCHAR, state VARCHAR);
@@ -30,7 +32,8 @@ describe('quoted values', () => {
 
   it('reads a quoted literal as a value of the column, or of the label of the table, named before it', async () => {
     const named = await db.ask(
-      'How many papers were published in the journal named "IEEE Transactions on Pattern Analysis and Machine Intelligence"?',
+      'How many papers were published in the journal named "IEEE Transactions on Pattern Analysis and Machine ' +
+        'Intelligence"?',
     );
     expect(named.sql).toContain(`"journal_name" = 'IEEE Transactions on Pattern Analysis and Machine Intelligence'`);
     expect(named.rows).toEqual([[84]]);
@@ -45,8 +48,12 @@ describe('quoted values', () => {
     });
   });
 
-  it('reads a state name where the column holds postal codes, and a literal asked as a part ("in its name", see text-match.ts)', async () => {
-    expect((await db.ask('How many businesses are in the state of "California"?')).rows).toEqual([[1]]);
-    expect((await db.ask('How many papers are in the journal with "IEEE" in its name?')).rows).toEqual([[84]]);
-  });
+  it(
+    'reads a state name where the column holds postal codes, and a literal asked as a part ("in its name", see ' +
+      'text-match.ts)',
+    async () => {
+      expect((await db.ask('How many businesses are in the state of "California"?')).rows).toEqual([[1]]);
+      expect((await db.ask('How many papers are in the journal with "IEEE" in its name?')).rows).toEqual([[84]]);
+    },
+  );
 });

@@ -10,7 +10,8 @@ export interface QuotedSpan {
   text: string;
 }
 
-/** Double quotes (straight or curly) around up to 200 characters; single quotes only around a whole phrase, so apostrophes stay words. */
+/** Double quotes (straight or curly) around up to 200 characters; single quotes only around a whole phrase, so
+ * apostrophes stay words. */
 const quotedPattern = /"([^"]{1,200})"|“([^”]{1,200})”|(?<=^|[\s(])'([^']{1,200})'(?=$|[\s),.?!;:])/g;
 
 /** The quoted literals of `question`, located on its tokens. */

@@ -42,7 +42,8 @@ function groupStart(tokens: readonly Token[]): number {
   return at > 0 && ['for', 'in', 'within', 'across', 'of'].includes(tokens[at - 1].text) ? at - 1 : at;
 }
 
-/** Reads "the ratio of A to B ..." ("proportion of A out of all B", "percentage of ..."); undefined when the question is no ratio. */
+/** Reads "the ratio of A to B ..." ("proportion of A out of all B", "percentage of ..."); undefined when the question
+ * is no ratio. */
 export function readRatio(question: string): RatioReading[] | undefined {
   const tokens = tokenize(question);
   const at = tokens.findIndex((t, k) => ratioWords.has(t.text) && tokens[k + 1]?.text === 'of');
@@ -146,18 +147,25 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
   }
   if (pa.aggregated && grouped(pa) && pb.aggregated && !grouped(pb)) {
     valueOf(pb, refuse);
-    return `SELECT ${[...pa.keys, divide(valueOf(pa, refuse), `(${b.sql})`)].join(', ')} FROM ${pa.from}${where(pa.where)} GROUP BY ${pa.groupBy.join(', ')}${order}`;
+    return (
+      `SELECT ${[...pa.keys, divide(valueOf(pa, refuse), `(${b.sql})`)].join(', ')} FROM ` +
+      `${pa.from}${where(pa.where)} GROUP BY ${pa.groupBy.join(', ')}${order}`
+    );
   }
   if (pa.aggregated && pb.aggregated && pa.keys.length > 0 && sameList(pa.keyIds, pb.keyIds) && pa.from !== pb.from) {
     // Groups of the same column counted over different tables ("publications to keywords within each domain"):
     // each side grouped on its own, the two joined on the group columns.
     const side = (p: PlanParts): string =>
-      `SELECT ${[...p.keys.map((k, i) => `${k} AS "k${i}"`), `${valueOf(p, refuse)} AS "v"`].join(', ')} FROM ${p.from}${where(p.where)} GROUP BY ${p.groupBy.join(', ')}`;
+      `SELECT ${[...p.keys.map((k, i) => `${k} AS "k${i}"`), `${valueOf(p, refuse)} AS "v"`].join(', ')} FROM ` +
+      `${p.from}${where(p.where)} GROUP BY ${p.groupBy.join(', ')}`;
     const keys = pa.keys.map(
       (_, i) => `coalesce(a."k${i}", b."k${i}") AS ${sqlIdent(pa.keys[i].replace(/^.*\."|"$/g, ''))}`,
     );
     const on = pa.keys.map((_, i) => `a."k${i}" = b."k${i}"`).join(' AND ');
-    return `SELECT ${[...keys, divide('coalesce(a."v", 0)', 'b."v"')].join(', ')} FROM (${side(pa)}) AS a FULL JOIN (${side(pb)}) AS b ON ${on}${order}`;
+    return (
+      `SELECT ${[...keys, divide('coalesce(a."v", 0)', 'b."v"')].join(', ')} FROM (${side(pa)}) AS a FULL ` +
+      `JOIN (${side(pb)}) AS b ON ${on}${order}`
+    );
   }
   if (
     !pa.aggregated &&
@@ -166,7 +174,8 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
     pb.keys.length === 0 &&
     !sameList(pa.where, pb.where)
   ) {
-    // "the length of the Mississippi to the length of the Rhine": one value each (a subquery with more rows fails to run).
+    // "the length of the Mississippi to the length of the Rhine": one value each (a subquery with more rows fails to
+    // run).
     valueOf(pa, refuse);
     valueOf(pb, refuse);
     return `SELECT ${divide(`(${a.sql})`, `(${b.sql})`)}`;
@@ -185,10 +194,16 @@ function combine(a: PlannedQuery, b: PlannedQuery, reading: RatioReading, refuse
       const rest = p.where.filter((c) => !shared.includes(c));
       return rest.length ? `${valueOf(p, refuse)} FILTER (WHERE ${rest.join(' AND ')})` : valueOf(p, refuse);
     };
-    return `SELECT ${[...pa.keys, divide(own(pa), own(pb))].join(', ')} FROM ${pa.from}${where(shared)} GROUP BY ${pa.groupBy.join(', ')}${order}`;
+    return (
+      `SELECT ${[...pa.keys, divide(own(pa), own(pb))].join(', ')} FROM ${pa.from}${where(shared)} GROUP ` +
+      `BY ${pa.groupBy.join(', ')}${order}`
+    );
   }
   if (!sameList(pa.where, pb.where)) refuse('The two columns of the ratio are read under different conditions');
-  return `SELECT ${[...pa.keys, divide(valueOf(pa, refuse), valueOf(pb, refuse))].join(', ')} FROM ${pa.from}${where(pa.where)}${order}`;
+  return (
+    `SELECT ${[...pa.keys, divide(valueOf(pa, refuse), valueOf(pb, refuse))].join(', ')} FROM ` +
+    `${pa.from}${where(pa.where)}${order}`
+  );
 }
 
 /** A plan, or undefined when the planner does not understand the question. */
@@ -201,7 +216,8 @@ function planOrUndefined(make: () => PlannedQuery): PlannedQuery | undefined {
   }
 }
 
-/** The numerator with the denominator's trailing qualifier, when that only adds conditions on columns the numerator leaves free. */
+/** The numerator with the denominator's trailing qualifier, when that only adds conditions on columns the numerator
+ * leaves free. */
 function shareQualifier(numerator: PlannedQuery, qualified: PlannedQuery): PlannedQuery {
   const own = columnNames(numerator.parts.where);
   const added = columnNames(qualified.parts.where.filter((c) => !numerator.parts.where.includes(c)));
@@ -241,7 +257,8 @@ export function translateRatio(
         grouped,
         meaning: grouped
           ? undefined
-          : `${reading.scale === 100 ? 'percentage' : 'ratio'} of ${words(reading.numerator)} to ${words(reading.denominator)}`,
+          : `${reading.scale === 100 ? 'percentage' : 'ratio'} of ${words(reading.numerator)} to ` +
+            `${words(reading.denominator)}`,
       };
     } catch (error) {
       if (!(error instanceof NotUnderstood)) throw error;

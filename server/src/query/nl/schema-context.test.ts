@@ -48,17 +48,21 @@ describe('relationships inferred from names', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('links a column named by its table prefix and another table leading identifier (sbTxCustId -> sbCustId, order_customer_id -> customer_id)', () => {
-    const pairs = schema.relationships.map((r) => `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`);
-    expect(pairs).toEqual(
-      expect.arrayContaining([
-        'broker.sbtransaction.sbTxCustId -> broker.sbcustomer.sbCustId',
-        'broker.sbtransaction.sbTxTickerId -> broker.sbticker.sbTickerId',
-        'broker.sbdailyprice.sbDpTickerId -> broker.sbticker.sbTickerId',
-        'broker.orders.order_customer_id -> broker.customers.customer_id',
-      ]),
-    );
-  });
+  it(
+    'links a column named by its table prefix and another table leading identifier (sbTxCustId -> sbCustId, ' +
+      'order_customer_id -> customer_id)',
+    () => {
+      const pairs = schema.relationships.map((r) => `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`);
+      expect(pairs).toEqual(
+        expect.arrayContaining([
+          'broker.sbtransaction.sbTxCustId -> broker.sbcustomer.sbCustId',
+          'broker.sbtransaction.sbTxTickerId -> broker.sbticker.sbTickerId',
+          'broker.sbdailyprice.sbDpTickerId -> broker.sbticker.sbTickerId',
+          'broker.orders.order_customer_id -> broker.customers.customer_id',
+        ]),
+      );
+    },
+  );
 
   it('reads no prefix into names that merely share letters (name, nationality)', () => {
     expect(

@@ -50,15 +50,23 @@ export const maxValueLength = 60;
 /** Most distinct values sampled per text column; a column with fewer has all of its values sampled. */
 export const valuesPerColumn = 200;
 
+const numberTypes = [
+  'TINYINT',
+  'SMALLINT',
+  'INTEGER',
+  'BIGINT',
+  'HUGEINT',
+  'UTINYINT',
+  'USMALLINT',
+  'UINTEGER',
+  'UBIGINT',
+];
+const numberType = new RegExp(`^(${numberTypes.join('|')}|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$`);
+
 /** The kind of a DuckDB type, for deciding what a column can be compared, summed or grouped by. */
 export function columnKind(type: string): ColumnKind {
   const t = type.toUpperCase();
-  if (
-    /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)$/.test(
-      t,
-    )
-  )
-    return 'number';
+  if (numberType.test(t)) return 'number';
   if (/^(DATE|TIMESTAMP.*)$/.test(t)) return 'date';
   if (/^(VARCHAR|TEXT|STRING|CHAR.*|ENUM.*)$/.test(t)) return 'text';
   return 'other';
@@ -122,7 +130,8 @@ async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<Sq
   if (text.length === 0) return;
   const lists = text.map(
     (c) =>
-      `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
+      `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ` +
+      `${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
   );
   try {
     const result = await run(`SELECT ${lists.join(', ')} FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)}`);
@@ -168,7 +177,8 @@ const singular = (word: string): string =>
 const wordStart = (name: string, at: number): boolean =>
   at === 0 || name[at - 1] === '_' || /[A-Z0-9]/.test(name[at] ?? '');
 
-/** The longest prefix all `names` share that ends where a word of each starts (`sbCust` of sbCustId, sbCustName; `order_`), or ''. */
+/** The longest prefix all `names` share that ends where a word of each starts (`sbCust` of sbCustId, sbCustName;
+ * `order_`), or ''. */
 function sharedPrefix(names: readonly string[]): string {
   if (names.length < 2) return '';
   let length = names[0].length;

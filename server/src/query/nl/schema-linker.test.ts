@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
 
-const ddl = `
-CREATE TABLE course (course_id INTEGER, name VARCHAR, has_final_exam BOOLEAN, has_projects BOOLEAN, num_enrolled INTEGER);
-INSERT INTO course VALUES (1, 'Databases', true, true, 120), (2, 'Compilers', false, true, 80), (3, 'Logic', true, false, 40);
+const ddl =
+  `
+CREATE TABLE course (course_id INTEGER, name VARCHAR, has_final_exam BOOLEAN, has_projects BOOLEAN, ` +
+  `num_enrolled INTEGER);
+INSERT INTO course VALUES (1, 'Databases', true, true, 120), (2, 'Compilers', false, true, 80), (3, 'Logic', ` +
+  `true, false, 40);
 CREATE TABLE business (business_id VARCHAR, name VARCHAR, city VARCHAR, state VARCHAR);
-INSERT INTO business VALUES ('b1', 'Joe', 'New York', 'NY'), ('b2', 'Ann', 'Austin', 'TX'), ('b3', 'Sue', 'Fresno', 'CA');
+INSERT INTO business VALUES ('b1', 'Joe', 'New York', 'NY'), ('b2', 'Ann', 'Austin', 'TX'), ('b3', 'Sue', ` +
+  `'Fresno', 'CA');
 CREATE TABLE visitor (id INTEGER, name VARCHAR, Level_of_membership INTEGER, age INTEGER);
 INSERT INTO visitor VALUES (1, 'Ann', 5, 30), (2, 'Bob', 2, 40), (3, 'Cy', 4, 50);
 CREATE TABLE student (student_id INTEGER, admit_term DATE);
@@ -34,12 +38,15 @@ describe('schema linking of flags, codes and name variants', () => {
     await expect(db.ask('How many courses without students?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
-  it('finds a US state by name where the column stores postal codes, preferring the column named before a value', async () => {
-    expect((await db.ask('How many businesses are in California?')).sql).toContain(`t1."state" = 'CA'`);
-    // "New York" is also a city: "the state of" says which column.
-    expect((await db.ask('How many businesses in the state of New York?')).sql).toContain(`t1."state" = 'NY'`);
-    expect((await db.ask('How many businesses in the city of New York?')).sql).toContain(`t1."city" = 'New York'`);
-  });
+  it(
+    'finds a US state by name where the column stores postal codes, preferring the column named before a ' + 'value',
+    async () => {
+      expect((await db.ask('How many businesses are in California?')).sql).toContain(`t1."state" = 'CA'`);
+      // "New York" is also a city: "the state of" says which column.
+      expect((await db.ask('How many businesses in the state of New York?')).sql).toContain(`t1."state" = 'NY'`);
+      expect((await db.ask('How many businesses in the city of New York?')).sql).toContain(`t1."city" = 'New York'`);
+    },
+  );
 
   it('reads no state names into country codes that happen to be state codes too (CA, DE)', async () => {
     const countries = await smallDatabase(

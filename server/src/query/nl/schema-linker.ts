@@ -96,7 +96,8 @@ export class SchemaIndex {
     }
   }
 
-  /** A table or column name: its words, the words written together ("pay_load" is also "payload"), around "of" the other way, and its parts. */
+  /** A table or column name: its words, the words written together ("pay_load" is also "payload"), around "of" the
+   * other way, and its parts. */
   private addName(words: string[], candidate: Candidate): void {
     this.add(words.join(' '), candidate, 2);
     if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
@@ -183,7 +184,8 @@ export class SchemaIndex {
     return spans;
   }
 
-  /** The table named by the longest phrase starting at token `at` (no token of it in `taken`), and where the phrase ends. */
+  /** The table named by the longest phrase starting at token `at` (no token of it in `taken`), and where the phrase
+   * ends. */
   private tableNamedAt(
     tokens: readonly Token[],
     at: number,

@@ -1,4 +1,5 @@
-/** Names of the US states (and DC) by their postal codes, for columns that store the codes ("CA") where questions say "California". */
+/** Names of the US states (and DC) by their postal codes, for columns that store the codes ("CA") where questions say
+ * "California". */
 import type { SchemaColumn } from './schema-context.js';
 
 const states: Record<string, string> = {

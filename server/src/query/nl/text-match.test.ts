@@ -4,9 +4,11 @@ import { quotedSpans } from './quoted-values.js';
 import { readTextMatches } from './text-match.js';
 import { tokenize } from './question-words.js';
 
-const ddl = `
+const ddl =
+  `
 CREATE TABLE journal (jid INTEGER, name VARCHAR);
-INSERT INTO journal VALUES (1, 'Journal of Data'), (2, 'Nature'), (3, 'IEEE Transactions on Databases'), (4, 'O''Brien Review');
+INSERT INTO journal VALUES (1, 'Journal of Data'), (2, 'Nature'), (3, 'IEEE Transactions on Databases'), (4, ` +
+  `'O''Brien Review');
 CREATE TABLE publication (pid INTEGER, title VARCHAR, jid INTEGER);
 INSERT INTO publication VALUES (1, 'Hey Jude', 1), (2, 'Data lakes', 1), (3, 'Cells', 2), (4, 'Indexes', 3);
 `;

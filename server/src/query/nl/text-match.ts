@@ -1,4 +1,5 @@
-/** Questions about part of a text: "names that start with "J"", "with the word 'Hey' in its title", "containing 'psoriasis'". */
+/** Questions about part of a text: "names that start with "J"", "with the word 'Hey' in its title", "containing
+ * 'psoriasis'". */
 import type { QuotedSpan } from './quoted-values.js';
 import type { Token } from './question-words.js';
 import { sqlLiteral } from '../../core/sql-text.js';

@@ -34,7 +34,8 @@ export class WhereClause {
       const upper = Math.min(...all.filter((b) => b.op.startsWith('<')).map((b) => b.value));
       if (lower >= upper)
         this.refuse(
-          `The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not supported)`,
+          `The question compares ${ref.column.name} in two ways no row meets at once (two sets of rows are not ` +
+            `supported)`,
         );
       this.bounds.set(ref.column, all);
     }

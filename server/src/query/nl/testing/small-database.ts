@@ -35,7 +35,8 @@ export async function smallDatabase(
     `SELECT table_name FROM information_schema.tables WHERE table_catalog = '${source}' ORDER BY table_name`,
   )) {
     const columns = await read(
-      `SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = '${source}' AND table_name = '${String(name)}' ORDER BY ordinal_position`,
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = '${source}' AND ` +
+        `table_name = '${String(name)}' ORDER BY ordinal_position`,
     );
     const table: SchemaTable = { source, name: String(name), key: tableKey(source, String(name)), columns: [] };
     for (const [column, type] of columns) {
