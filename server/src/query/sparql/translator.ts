@@ -17,7 +17,8 @@ import {
 import { select, subquery } from './sql-select.js';
 import { unsupported } from './sparql-errors.js';
 
-export type { FixedKind, TableTypes, Translation } from './relation.js';
+/** The translation's shape, where callers of the translator read it. */
+export type { Translation } from './relation.js';
 
 /** The solution modifiers sparqljs gives every query form, though its types declare them on SELECT only. */
 type Modifiers = Pick<SelectQuery, 'order' | 'limit' | 'offset'>;
