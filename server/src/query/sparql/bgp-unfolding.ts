@@ -184,6 +184,7 @@ export class BgpUnfolder {
     }
   }
 
+  /** The clauses of the chosen combination, each table alias read through `at`; `facts` learns what joins them. */
   private render(at: (alias: string) => string, facts?: JoinFacts): BranchClauses {
     const clauses = new BranchClauses(this.tableTypes, at, facts);
     this.chosen.forEach((choice, i) => clauses.add(choice, this.positions[i]));
