@@ -120,7 +120,9 @@ function readExpected(file: string): Row[] {
   for (const q of quads) {
     const row = { s: rdfTerm(q.subject as never)!, p: rdfTerm(q.predicate as never)!, o: rdfTerm(q.object as never)! };
     const key = JSON.stringify(row);
-    if (!seen.has(key)) (seen.add(key), rows.push(row));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(row);
   }
   return rows;
 }

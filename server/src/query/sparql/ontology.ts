@@ -79,8 +79,13 @@ export function loadOntology(text: string): Ontology {
 function closure(start: string, edges: Map<string, Set<string>>): Set<string> {
   const seen = new Set([start]);
   const queue = [start];
-  while (queue.length)
-    for (const next of edges.get(queue.pop()!) ?? []) if (!seen.has(next)) (seen.add(next), queue.push(next));
+  while (queue.length) {
+    for (const next of edges.get(queue.pop()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
   return seen;
 }
 

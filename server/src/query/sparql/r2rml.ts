@@ -153,115 +153,136 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
   } catch (error) {
     throw new MappingError(`the mapping is not valid Turtle: ${(error as Error).message}`);
   }
-  const store = new N3.Store(quads);
-  const one = (subject: N3Term, name: string, where: string): N3Term | undefined => {
-    const values = store.getObjects(subject, rr(name), null);
+  return new MappingReader(quads, options).read();
+}
+
+/** Where a term map sits in a triples map. */
+type Position = 'subject' | 'predicate' | 'object' | 'graph';
+
+/** What every triple of a triples map shares: its logical table, subject map, graph maps and classes. */
+interface SubjectMapping {
+  table: LogicalTable;
+  subject: TermMap;
+  graphs: TermMap[];
+  classes: string[];
+}
+
+/** The R2RML term types, by IRI. */
+const termTypes: Record<string, TermType> = {
+  [`${RR}IRI`]: 'iri',
+  [`${RR}BlankNode`]: 'bnode',
+  [`${RR}Literal`]: 'literal',
+};
+
+/** A node as Turtle writes it, for error messages. */
+const label = (node: N3Term) => (node.termType === 'NamedNode' ? `<${node.value}>` : `_:${node.value}`);
+
+/** Reads the triples maps of one mapping document; every problem is a MappingError naming where it is. */
+class MappingReader {
+  private readonly store: N3.Store;
+  private readonly triplesMaps = new Set<string>();
+  private readonly nodes = new Map<string, N3Term>();
+  /** Each triples map's subject side, read once: referencing object maps read their parent's again. */
+  private readonly subjects = new Map<string, SubjectMapping>();
+  private readonly triples: MappedTriple[] = [];
+
+  constructor(
+    quads: N3.Quad[],
+    private readonly options: MappingOptions,
+  ) {
+    this.store = new N3.Store(quads);
+    for (const q of [
+      ...this.store.getQuads(null, rr('logicalTable'), null, null),
+      ...this.store.getQuads(null, rr('subjectMap'), null, null),
+      ...this.store.getQuads(null, rr('subject'), null, null),
+      ...this.store.getQuads(null, N3.DataFactory.namedNode(`${RDF}type`), rr('TriplesMap'), null),
+    ]) {
+      this.triplesMaps.add(q.subject.id);
+      this.nodes.set(q.subject.id, q.subject as N3Term);
+    }
+    // A document with no statements maps nothing (an empty graph); statements without a triples map are a mistake.
+    if (this.triplesMaps.size === 0 && quads.length > 0) throw new MappingError('the mapping defines no rr:TriplesMap');
+  }
+
+  read(): MappedTriple[] {
+    for (const id of this.triplesMaps) this.readTriplesMap(id);
+    shareKeys([...this.subjects.values()].map((s) => s.table));
+    return this.triples;
+  }
+
+  private objects(subject: N3Term, name: string): N3Term[] {
+    return this.store.getObjects(subject, rr(name), null);
+  }
+
+  private one(subject: N3Term, name: string, where: string): N3Term | undefined {
+    const values = this.objects(subject, name);
     if (values.length > 1)
       throw new MappingError(`${where} has ${values.length} rr:${name} values; at most one is allowed`);
     return values[0];
-  };
-  const label = (node: N3Term) => (node.termType === 'NamedNode' ? `<${node.value}>` : `_:${node.value}`);
-
-  const triplesMaps = new Set<string>();
-  const nodes = new Map<string, N3Term>();
-  for (const q of [
-    ...store.getQuads(null, rr('logicalTable'), null, null),
-    ...store.getQuads(null, rr('subjectMap'), null, null),
-    ...store.getQuads(null, rr('subject'), null, null),
-    ...store.getQuads(null, N3.DataFactory.namedNode(`${RDF}type`), rr('TriplesMap'), null),
-  ]) {
-    triplesMaps.add(q.subject.id);
-    nodes.set(q.subject.id, q.subject as N3Term);
   }
-  // A document with no statements maps nothing (an empty graph); statements without a triples map are a mistake.
-  if (triplesMaps.size === 0 && quads.length > 0) throw new MappingError('the mapping defines no rr:TriplesMap');
 
-  const logicalTable = (map: N3Term, where: string): LogicalTable => {
-    const node = one(map, 'logicalTable', where);
+  private logicalTable(map: N3Term, where: string): LogicalTable {
+    const node = this.one(map, 'logicalTable', where);
     if (!node) throw new MappingError(`${where} has no rr:logicalTable`);
-    const tableName = one(node, 'tableName', where);
-    const sqlQuery = one(node, 'sqlQuery', where);
+    const tableName = this.one(node, 'tableName', where);
+    const sqlQuery = this.one(node, 'sqlQuery', where);
     if (tableName && sqlQuery)
       throw new MappingError(`${where}: a logical table has both rr:tableName and rr:sqlQuery`);
     if (tableName) {
       if (tableName.termType !== 'Literal') throw new MappingError(`${where}: rr:tableName must be a string`);
-      return { ...quoteTableName(tableName.value, options.defaultSource), ...uniqueKeys(node, where) };
+      return { ...quoteTableName(tableName.value, this.options.defaultSource), ...this.uniqueKeys(node, where) };
     }
     if (sqlQuery) {
       if (sqlQuery.termType !== 'Literal') throw new MappingError(`${where}: rr:sqlQuery must be a string`);
       const query = sqlQuery.value.trim().replace(/;\s*$/, '');
       if (query === '') throw new MappingError(`${where}: rr:sqlQuery is empty`);
-      for (const version of store.getObjects(node, rr('sqlVersion'), null)) {
+      for (const version of this.objects(node, 'sqlVersion')) {
         if (!sqlVersions.has(version.value))
           throw new MappingError(`${where}: rr:sqlVersion <${version.value}> is not an SQL version R2RML knows`);
       }
-      return { from: `(${query})`, ...uniqueKeys(node, where) };
+      return { from: `(${query})`, ...this.uniqueKeys(node, where) };
     }
     throw new MappingError(`${where}: the logical table has neither rr:tableName nor rr:sqlQuery`);
-  };
+  }
 
   /** The `aw:uniqueKey` declarations of a logical table: each a comma-separated list of column names. */
-  const uniqueKeys = (node: N3Term, where: string): { keys?: string[][] } => {
-    const keys = store.getObjects(node, N3.DataFactory.namedNode(`${AW}uniqueKey`), null).map((value) => {
+  private uniqueKeys(node: N3Term, where: string): { keys?: string[][] } {
+    const declared = this.store.getObjects(node, N3.DataFactory.namedNode(`${AW}uniqueKey`), null);
+    const keys = declared.map((value) => {
       const columns = value.termType === 'Literal' ? value.value.split(',').map((c) => columnName(c.trim())) : [];
       if (columns.length === 0 || columns.some((c) => c === ''))
         throw new MappingError(`${where}: aw:uniqueKey must be a string of comma-separated column names`);
       return columns;
     });
     return keys.length ? { keys } : {};
-  };
+  }
 
-  /** Reads a term map node, or the value of a constant shortcut property (rr:subject, rr:predicate, ...). */
-  const termMap = (node: N3Term, position: 'subject' | 'predicate' | 'object' | 'graph', where: string): TermMap => {
-    const constant = one(node, 'constant', where);
-    const column = one(node, 'column', where);
-    const template = one(node, 'template', where);
+  /** Reads a term map node (R2RML §7): exactly one of a constant, a column or a template, with its tags. */
+  private termMap(node: N3Term, position: Position, where: string): TermMap {
+    const constant = this.one(node, 'constant', where);
+    const column = this.one(node, 'column', where);
+    const template = this.one(node, 'template', where);
     const given = [constant, column, template].filter(Boolean).length;
     if (given !== 1)
       throw new MappingError(
         `${where}: a ${position} map needs exactly one of rr:constant, rr:column, rr:template (found ${given})`,
       );
-    const termTypeNode = one(node, 'termType', where);
-    const datatypeNode = one(node, 'datatype', where);
-    const languageNode = one(node, 'language', where);
-    if (position !== 'object' && (datatypeNode || languageNode))
-      throw new MappingError(`${where}: rr:datatype and rr:language are allowed only on object maps`);
-    if (datatypeNode && languageNode)
-      throw new MappingError(`${where}: an object map may not have both rr:datatype and rr:language`);
-    if (languageNode && (languageNode.termType !== 'Literal' || !languageTag.test(languageNode.value)))
-      throw new MappingError(`${where}: rr:language "${languageNode.value}" is not a valid language tag`);
-    if (datatypeNode && datatypeNode.termType !== 'NamedNode')
-      throw new MappingError(`${where}: rr:datatype must be an IRI`);
-
+    const termTypeNode = this.one(node, 'termType', where);
+    const datatypeNode = this.one(node, 'datatype', where);
+    const languageNode = this.one(node, 'language', where);
+    checkLiteralTags(position, datatypeNode, languageNode, where);
     if (constant) {
       if (termTypeNode || datatypeNode || languageNode)
         throw new MappingError(`${where}: a constant term map may not have rr:termType, rr:datatype or rr:language`);
       return { kind: 'constant', term: constantTerm(constant, position, where) };
     }
-    let termType: TermType = position === 'object' && (column || datatypeNode || languageNode) ? 'literal' : 'iri';
-    if (termTypeNode) {
-      const allowed: Record<string, TermType> = {
-        [`${RR}IRI`]: 'iri',
-        [`${RR}BlankNode`]: 'bnode',
-        [`${RR}Literal`]: 'literal',
-      };
-      const chosen = allowed[termTypeNode.value];
-      if (!chosen)
-        throw new MappingError(
-          `${where}: rr:termType <${termTypeNode.value}> is not rr:IRI, rr:BlankNode or rr:Literal`,
-        );
-      termType = chosen;
-    }
-    if (termType === 'literal' && position !== 'object')
-      throw new MappingError(`${where}: a ${position} map may not produce literals`);
-    if (termType === 'bnode' && (position === 'predicate' || position === 'graph'))
-      throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
-    if (termType !== 'literal' && (datatypeNode || languageNode))
-      throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
+    const literalTags = Boolean(datatypeNode || languageNode);
+    const byDefault: TermType = position === 'object' && (column || literalTags) ? 'literal' : 'iri';
+    const termType = checkTermType(termTypeNode, byDefault, position, literalTags, where);
     const tags = {
       datatype: datatypeNode?.value,
       language: languageNode?.value.toLowerCase(),
-      ...(termType === 'iri' && options.baseIri ? { base: options.baseIri } : {}),
+      ...(termType === 'iri' && this.options.baseIri ? { base: this.options.baseIri } : {}),
     };
     if (column) {
       if (column.termType !== 'Literal' || column.value === '')
@@ -270,65 +291,48 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
     }
     if (template!.termType !== 'Literal') throw new MappingError(`${where}: rr:template must be a string`);
     return { kind: 'template', parts: parseTemplate(template!.value, where), termType, ...tags };
-  };
-
-  const constantTerm = (node: N3Term, position: string, where: string): Term => {
-    if (node.termType === 'NamedNode') return { type: 'iri', value: node.value };
-    if (node.termType === 'Literal' && position === 'object') {
-      const literal = node as N3.Literal;
-      const language = literal.language || undefined;
-      const datatype = language || literal.datatype.value === `${XSD}string` ? undefined : literal.datatype.value;
-      return { type: 'literal', value: literal.value, language, datatype };
-    }
-    throw new MappingError(
-      `${where}: rr:constant of a ${position} map must be an IRI${position === 'object' ? ' or a literal' : ''}`,
-    );
-  };
+  }
 
   /** Term maps given as nodes (rr:subjectMap) or as constant shortcuts (rr:subject). */
-  const termMaps = (
-    owner: N3Term,
-    mapProperty: string,
-    shortcut: string,
-    position: 'subject' | 'predicate' | 'object' | 'graph',
-    where: string,
-  ): TermMap[] => [
-    ...store.getObjects(owner, rr(mapProperty), null).map((node) => termMap(node, position, where)),
-    ...store
-      .getObjects(owner, rr(shortcut), null)
-      .map((node) => ({ kind: 'constant' as const, term: constantTerm(node, position, where) })),
-  ];
+  private termMaps(owner: N3Term, mapProperty: string, shortcut: string, position: Position, where: string) {
+    return [
+      ...this.objects(owner, mapProperty).map((node) => this.termMap(node, position, where)),
+      ...this.objects(owner, shortcut).map((node) => ({
+        kind: 'constant' as const,
+        term: constantTerm(node, position, where),
+      })),
+    ];
+  }
 
-  const subjects = new Map<string, { table: LogicalTable; subject: TermMap; graphs: TermMap[]; classes: string[] }>();
-  const subjectOf = (id: string) => {
-    const cached = subjects.get(id);
+  private subjectOf(id: string): SubjectMapping {
+    const cached = this.subjects.get(id);
     if (cached) return cached;
-    const node = nodes.get(id)!;
+    const node = this.nodes.get(id)!;
     const where = `triples map ${label(node)}`;
-    const table = logicalTable(node, where);
-    const subjectNodes = store.getObjects(node, rr('subjectMap'), null);
-    const subjectMaps = termMaps(node, 'subjectMap', 'subject', 'subject', where);
+    const table = this.logicalTable(node, where);
+    const subjectNodes = this.objects(node, 'subjectMap');
+    const subjectMaps = this.termMaps(node, 'subjectMap', 'subject', 'subject', where);
     if (subjectMaps.length !== 1)
       throw new MappingError(`${where} needs exactly one subject map (found ${subjectMaps.length})`);
     const classes = subjectNodes
-      .flatMap((s) => store.getObjects(s, rr('class'), null))
+      .flatMap((s) => this.objects(s, 'class'))
       .map((c) => {
         if (c.termType !== 'NamedNode') throw new MappingError(`${where}: rr:class must be an IRI`);
         return c.value;
       });
-    const graphs = subjectNodes.flatMap((s) => termMaps(s, 'graphMap', 'graph', 'graph', where));
+    const graphs = subjectNodes.flatMap((s) => this.termMaps(s, 'graphMap', 'graph', 'graph', where));
     const entry = { table, subject: subjectMaps[0], graphs, classes };
-    subjects.set(id, entry);
+    this.subjects.set(id, entry);
     return entry;
-  };
+  }
 
-  const triples: MappedTriple[] = [];
-  for (const id of triplesMaps) {
-    const node = nodes.get(id)!;
+  private readTriplesMap(id: string): void {
+    const node = this.nodes.get(id)!;
     const where = `triples map ${label(node)}`;
-    const { table, subject, graphs, classes } = subjectOf(id);
-    for (const cls of classes) {
-      triples.push({
+    const mapping = this.subjectOf(id);
+    const { table, subject, graphs } = mapping;
+    for (const cls of mapping.classes) {
+      this.triples.push({
         origin: where,
         child: table,
         subject,
@@ -339,58 +343,114 @@ export function loadMapping(text: string, options: MappingOptions = {}): MappedT
         graphs,
       });
     }
-    for (const pom of store.getObjects(node, rr('predicateObjectMap'), null)) {
-      const predicates = termMaps(pom, 'predicateMap', 'predicate', 'predicate', where);
-      if (predicates.length === 0) throw new MappingError(`${where}: a predicate-object map has no predicate map`);
-      const pomGraphs = [...graphs, ...termMaps(pom, 'graphMap', 'graph', 'graph', where)];
-      const objectNodes = store.getObjects(pom, rr('objectMap'), null);
-      const plainObjects = store
-        .getObjects(pom, rr('object'), null)
-        .map((o) => ({ kind: 'constant' as const, term: constantTerm(o, 'object', where) }));
-      if (objectNodes.length + plainObjects.length === 0)
-        throw new MappingError(`${where}: a predicate-object map has no object map`);
-      const emit = (object: TermMap, parent?: MappedTriple['parent']) => {
-        for (const predicate of predicates)
-          triples.push({
-            origin: where,
-            child: table,
-            parent,
-            subject,
-            predicate,
-            object,
-            subjectOnParent: false,
-            objectOnParent: parent !== undefined,
-            graphs: pomGraphs,
-          });
-      };
-      for (const object of plainObjects) emit(object);
-      for (const objectNode of objectNodes) {
-        const parentNode = one(objectNode, 'parentTriplesMap', where);
-        if (!parentNode) {
-          emit(termMap(objectNode, 'object', where));
-          continue;
-        }
-        if (!triplesMaps.has(parentNode.id))
-          throw new MappingError(`${where}: rr:parentTriplesMap ${label(parentNode)} is not a triples map`);
-        const parent = subjectOf(parentNode.id);
-        const joins = store.getObjects(objectNode, rr('joinCondition'), null).map((condition) => {
-          const child = one(condition, 'child', where);
-          const parentColumn = one(condition, 'parent', where);
-          if (!child || !parentColumn)
-            throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
-          return { child: columnName(child.value), parent: columnName(parentColumn.value) };
+    for (const pom of this.objects(node, 'predicateObjectMap')) this.predicateObjectMap(pom, mapping, where);
+  }
+
+  /** The triples of one rr:predicateObjectMap: every predicate with every object. */
+  private predicateObjectMap(pom: N3Term, mapping: SubjectMapping, where: string): void {
+    const predicates = this.termMaps(pom, 'predicateMap', 'predicate', 'predicate', where);
+    if (predicates.length === 0) throw new MappingError(`${where}: a predicate-object map has no predicate map`);
+    const graphs = [...mapping.graphs, ...this.termMaps(pom, 'graphMap', 'graph', 'graph', where)];
+    const objectNodes = this.objects(pom, 'objectMap');
+    const plainObjects = this.objects(pom, 'object').map((o) => ({
+      kind: 'constant' as const,
+      term: constantTerm(o, 'object', where),
+    }));
+    if (objectNodes.length + plainObjects.length === 0)
+      throw new MappingError(`${where}: a predicate-object map has no object map`);
+    const emit = (object: TermMap, parent?: MappedTriple['parent']) => {
+      for (const predicate of predicates)
+        this.triples.push({
+          origin: where,
+          child: mapping.table,
+          parent,
+          subject: mapping.subject,
+          predicate,
+          object,
+          subjectOnParent: false,
+          objectOnParent: parent !== undefined,
+          graphs,
         });
-        if (joins.length === 0 && parent.table.from !== table.from)
-          throw new MappingError(
-            `${where}: a referencing object map over a different logical table needs an rr:joinCondition`,
-          );
-        if (joins.length === 0) emit(parent.subject);
-        else emit(parent.subject, { table: parent.table, joins });
+    };
+    for (const object of plainObjects) emit(object);
+    for (const objectNode of objectNodes) {
+      const parentNode = this.one(objectNode, 'parentTriplesMap', where);
+      if (!parentNode) emit(this.termMap(objectNode, 'object', where));
+      else {
+        const { object, parent } = this.referencingObject(objectNode, parentNode, mapping.table, where);
+        emit(object, parent);
       }
     }
   }
-  shareKeys([...subjects.values()].map((s) => s.table));
-  return triples;
+
+  /** A referencing object map: the parent's subjects, joined on the join conditions unless the table is the same. */
+  private referencingObject(objectNode: N3Term, parentNode: N3Term, table: LogicalTable, where: string) {
+    if (!this.triplesMaps.has(parentNode.id))
+      throw new MappingError(`${where}: rr:parentTriplesMap ${label(parentNode)} is not a triples map`);
+    const parent = this.subjectOf(parentNode.id);
+    const joins = this.objects(objectNode, 'joinCondition').map((condition) => {
+      const child = this.one(condition, 'child', where);
+      const parentColumn = this.one(condition, 'parent', where);
+      if (!child || !parentColumn) throw new MappingError(`${where}: a join condition needs rr:child and rr:parent`);
+      return { child: columnName(child.value), parent: columnName(parentColumn.value) };
+    });
+    if (joins.length === 0 && parent.table.from !== table.from)
+      throw new MappingError(
+        `${where}: a referencing object map over a different logical table needs an rr:joinCondition`,
+      );
+    return { object: parent.subject, parent: joins.length ? { table: parent.table, joins } : undefined };
+  }
+}
+
+/** rr:datatype and rr:language: on object maps only, one at most, the language a valid tag. */
+function checkLiteralTags(
+  position: Position,
+  datatypeNode: N3Term | undefined,
+  languageNode: N3Term | undefined,
+  where: string,
+): void {
+  if (position !== 'object' && (datatypeNode || languageNode))
+    throw new MappingError(`${where}: rr:datatype and rr:language are allowed only on object maps`);
+  if (datatypeNode && languageNode)
+    throw new MappingError(`${where}: an object map may not have both rr:datatype and rr:language`);
+  if (languageNode && (languageNode.termType !== 'Literal' || !languageTag.test(languageNode.value)))
+    throw new MappingError(`${where}: rr:language "${languageNode.value}" is not a valid language tag`);
+  if (datatypeNode && datatypeNode.termType !== 'NamedNode')
+    throw new MappingError(`${where}: rr:datatype must be an IRI`);
+}
+
+/** The term type a term map produces: rr:termType or the default, where its position allows it. */
+function checkTermType(
+  termTypeNode: N3Term | undefined,
+  byDefault: TermType,
+  position: Position,
+  literalTags: boolean,
+  where: string,
+): TermType {
+  if (termTypeNode && !Object.hasOwn(termTypes, termTypeNode.value))
+    throw new MappingError(`${where}: rr:termType <${termTypeNode.value}> is not rr:IRI, rr:BlankNode or rr:Literal`);
+  const termType = termTypeNode ? termTypes[termTypeNode.value] : byDefault;
+  if (termType === 'literal' && position !== 'object')
+    throw new MappingError(`${where}: a ${position} map may not produce literals`);
+  if (termType === 'bnode' && (position === 'predicate' || position === 'graph'))
+    throw new MappingError(`${where}: a ${position} map may not produce blank nodes`);
+  if (termType !== 'literal' && literalTags)
+    throw new MappingError(`${where}: rr:datatype and rr:language need rr:termType rr:Literal`);
+  return termType;
+}
+
+/** The term of an rr:constant (or a constant shortcut such as rr:subject): IRIs, and literals as objects. */
+function constantTerm(node: N3Term, position: string, where: string): Term {
+  if (node.termType === 'NamedNode') return { type: 'iri', value: node.value };
+  if (node.termType === 'Literal' && position === 'object') {
+    const literal = node as N3.Literal;
+    const language = literal.language || undefined;
+    const datatype = language || literal.datatype.value === `${XSD}string` ? undefined : literal.datatype.value;
+    return { type: 'literal', value: literal.value, language, datatype };
+  }
+  throw new MappingError(
+    `${where}: rr:constant of a ${position} map must be an IRI${position === 'object' ? ' or a literal' : ''}`,
+  );
 }
 
 /** A key is a property of the rows: declared on one logical table, it holds for every one with the same FROM text. */

@@ -1,7 +1,6 @@
 import N3 from 'n3';
 import type { Json } from '@duckdb/node-api';
 import { termCode, xsdDecimal, type Term } from './rdf.js';
-import { canonicalDecimal } from './expressions.js';
 import type { SparqlSelectResults, SparqlTerm } from '../../contract/index.js';
 import type { Translation } from './translator.js';
 
@@ -32,6 +31,10 @@ export class Solution implements Iterable<[string, Term]> {
 
 /** Reads one projected variable's term from a result row; undefined where it is unbound. */
 type TermReader = (row: Record<string, Json>) => Term | undefined;
+
+/** Strips trailing zeros of decimals as XSD's canonical form does (10.50 -> 10.5, 3.000 -> 3.0). */
+const canonicalDecimal = (text: string): string =>
+  text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '.0') : text;
 
 /** A term from its type code, lexical form or IRI, datatype and language columns. */
 function termOf(code: number, text: string, d: Json | undefined, l: Json | undefined): Term {
@@ -140,6 +143,7 @@ export function resultsCsv(vars: string[], rows: Solution[]): string {
 /** A term in N-Triples / SPARQL TSV syntax. */
 export function termText(term: Term): string {
   if (term.type === 'iri')
+    // eslint-disable-next-line no-control-regex -- N-Triples IRIs escape the control characters this class matches.
     return `<${term.value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`;
   if (term.type === 'bnode') return `_:${bnodeLabel(term.value)}`;
   const lexical = `"${term.value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;

@@ -11,10 +11,6 @@ import {
 import type { TemplatePart, TermMap, TermType } from './r2rml.js';
 import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
-/** A string as an SQL literal; NUL cannot be carried and is rejected by the caller's checks. */
-
-/** A quoted SQL identifier. */
-
 /**
  * An RDF term as four SQL expressions: term type code (NULL when unbound), lexical form or IRI,
  * datatype IRI ('' for simple and language-tagged literals and non-literals) and language tag ('' when none).

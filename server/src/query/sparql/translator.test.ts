@@ -241,8 +241,9 @@ describe('SPARQL translation with declared unique keys, checked against oxigraph
 
 /** How many times the generated SQL reads `table`. */
 const reads = (sql: string, table: string) => sql.split(`"db"."${table}"`).length - 1;
-const explain = async (graph: GraphFixture, query: string) =>
-  (await graph.sparql.translate(graph.sparql.parse(prefixes + query))).translation.sql;
+const translation = async (graph: GraphFixture, query: string) =>
+  (await graph.sparql.translate(graph.sparql.parse(prefixes + query))).translation;
+const explain = async (graph: GraphFixture, query: string) => (await translation(graph, query)).sql;
 
 describe('generated SQL', () => {
   it('reads a table once for patterns on one subject when its key is declared, and then needs no DISTINCT', async () => {
@@ -320,6 +321,55 @@ describe('generated SQL', () => {
       }
     }
   });
+});
+
+/** Query forms and operators the oracle cases above do not reach, pinned by their SQL text only. */
+const sqlOnlyCases: [string, string][] = [
+  ['CONSTRUCT with ORDER BY and LIMIT', 'CONSTRUCT { ?p ex:knows ?n } WHERE { ?p ex:name ?n } ORDER BY ?n LIMIT 2'],
+  ['SELECT * over OPTIONAL', 'SELECT * WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e } }'],
+  ['REDUCED with two sort keys', 'SELECT REDUCED ?a ?n WHERE { ?p ex:age ?a ; ex:name ?n } ORDER BY DESC(?a) ?n'],
+  [
+    'GROUP BY an expression',
+    'SELECT ?k (SAMPLE(?n) AS ?s) WHERE { ?p ex:age ?a ; ex:name ?n } GROUP BY (?a > 30 AS ?k)',
+  ],
+  [
+    'GROUP_CONCAT and COUNT(DISTINCT *)',
+    'SELECT (GROUP_CONCAT(DISTINCT ?n; SEPARATOR=", ") AS ?all) (COUNT(DISTINCT *) AS ?c) WHERE { ?p ex:name ?n }',
+  ],
+  [
+    'casts and date parts',
+    'SELECT ?n (xsd:integer(?a) AS ?i) (xsd:boolean("1") AS ?b) (xsd:string(?p) AS ?s) (YEAR("2020-01-02"^^xsd:date) AS ?y) WHERE { ?p ex:name ?n ; ex:age ?a }',
+  ],
+  ['a predicate no mapping produces', 'SELECT ?x WHERE { ?x ex:unknown ?y }'],
+  ['VALUES with UNDEF, empty VALUES', 'SELECT * WHERE { VALUES (?a ?b) { (1 UNDEF) (UNDEF "x"@en) } VALUES ?c { } }'],
+  ['VALUES after the pattern', 'SELECT ?n WHERE { ?p ex:name ?n } VALUES ?n { "Ada" }'],
+  [
+    'sliced sub-query sliced again',
+    'SELECT ?p WHERE { { SELECT ?p ?n WHERE { ?p a ex:Dept ; ex:title ?n } LIMIT 2 } } OFFSET 1',
+  ],
+  [
+    'OPTIONAL filter over both sides',
+    'SELECT ?n ?a WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e } OPTIONAL { ?p ex:age ?a FILTER(bound(?e) && ?a > 30) } }',
+  ],
+  ['MINUS without shared variables', 'SELECT ?n WHERE { ?p ex:name ?n MINUS { ?d ex:title ?t } }'],
+  [
+    'sameTerm, isBlank, isNumeric, ABS, ROUND',
+    'SELECT ?n WHERE { ?p ex:name ?n ; ex:age ?a FILTER(sameTerm(?n, ?n) && !isBlank(?p) && isNumeric(?a) && ABS(ROUND(?a / 2)) > 10) }',
+  ],
+  [
+    'SUBSTR, STRENDS, SHA256, IRI, ceil, floor',
+    'SELECT (SUBSTR(?n, 2, 3) AS ?s) (IRI(CONCAT("http://x/", ?n)) AS ?i) (SHA256(?n) AS ?h) (CEIL(-?a) + FLOOR(+?a) AS ?c) WHERE { ?p ex:name ?n ; ex:age ?a FILTER(STRENDS(?n, "a") || ?a NOT IN (29, 36)) }',
+  ],
+];
+
+describe('generated SQL text, pinned', () => {
+  // A refactoring of the translator must leave every generated query, and how its columns are read, as it was.
+  for (const [name, query] of [...cases, ...sqlOnlyCases]) {
+    it(name, async () => {
+      expect(await translation(fixture, query)).toMatchSnapshot('no keys');
+      expect(await translation(keyed, query)).toMatchSnapshot('unique keys');
+    });
+  }
 });
 
 describe('column values as IRIs', () => {

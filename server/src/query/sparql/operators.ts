@@ -1,0 +1,288 @@
+import type { Expression } from 'sparqljs';
+import { XSD, rdfLangString, xsdBoolean, xsdDecimal, xsdDouble, xsdInteger, xsdString } from './rdf.js';
+import type { TermSql } from './term-sql.js';
+import { numberOf, toBool, toNum, toTerm, unboundValue, type Value } from './value-sql.js';
+import { unsupported } from './sparql-errors.js';
+import { sqlLiteral } from '../../core/sql-text.js';
+
+/** One operator or built-in function call, its arguments compiled in order. */
+export interface OperatorCall {
+  /** The operator or function name in lower case. */
+  op: string;
+  args: Value[];
+  /** The arguments as written, for those that must be constants (regex patterns, flags). */
+  raw: Expression[];
+}
+
+type Operator = (call: OperatorCall) => Value;
+
+const bool = (sql: string): Value => ({ kind: 'bool', sql });
+const num = (sql: string, dt: string): Value => ({ kind: 'num', sql, dt });
+/** Argument `i` as a term. */
+const term = (call: OperatorCall, i: number): TermSql => toTerm(call.args[i]);
+
+function promote(a: string, b: string, divide: boolean): string {
+  const [i, dec, dbl, flt] = [xsdInteger, xsdDecimal, xsdDouble, `${XSD}float`].map(sqlLiteral);
+  return `CASE WHEN ${a} = ${dbl} OR ${b} = ${dbl} THEN ${dbl} WHEN ${a} = ${flt} OR ${b} = ${flt} THEN ${flt} WHEN ${a} = ${dec} OR ${b} = ${dec} THEN ${dec} ELSE ${divide ? dec : i} END`;
+}
+
+/** SQL for `a op b` under SPARQL's operator mapping (numbers, strings, booleans, dates, terms). */
+export function compare(op: string, a: Value, b: Value): string {
+  if (a.kind !== 'term' && b.kind !== 'term') {
+    if (a.kind === 'bool' && b.kind === 'bool') return `((${a.sql}) ${op === '!=' ? '<>' : op} (${b.sql}))`;
+    return `(${toNum(a).sql} ${op === '!=' ? '<>' : op} ${toNum(b).sql})`;
+  }
+  const x = toTerm(a);
+  const y = toTerm(b);
+  const sqlOp = op === '!=' ? '<>' : op;
+  const na = numberOf(x);
+  const nb = numberOf(y);
+  const boolean = sqlLiteral(xsdBoolean);
+  const truth = (t: TermSql) => `(${t.v} IN ('true', '1'))`;
+  const parts = [
+    // An error (or unbound) operand makes the comparison an error.
+    `WHEN ${x.t} IS NULL OR ${y.t} IS NULL THEN NULL`,
+    `WHEN ${na} IS NOT NULL AND ${nb} IS NOT NULL THEN ${na} ${sqlOp} ${nb}`,
+    `WHEN ${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${boolean} AND ${y.d} = ${boolean} ` +
+      `THEN ${truth(x)} ${sqlOp} ${truth(y)}`,
+    ...(op === '=' || op === '!=' ? termEquality(op, x, y) : [termOrder(sqlOp, x, y)]),
+  ];
+  return `(CASE ${parts.join(' ')} END)`;
+}
+
+/** The cases of `=` and `!=` between terms that are not both numbers or booleans. */
+function termEquality(op: '=' | '!=', x: TermSql, y: TermSql): string[] {
+  return [
+    `WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ${op === '=' ? 'TRUE' : 'FALSE'}`,
+    `WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} = ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`,
+  ];
+}
+
+/** The case of `<`, `>`, `<=` and `>=` between simple literals, booleans and dates of one datatype. */
+function termOrder(sqlOp: string, x: TermSql, y: TermSql): string {
+  const sameLiteral = `${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${y.d} AND ${x.l} = ${y.l}`;
+  const ordered = [xsdBoolean, `${XSD}dateTime`, `${XSD}date`, `${XSD}time`].map(sqlLiteral).join(', ');
+  return `WHEN ${sameLiteral} AND ${x.l} = '' AND ${x.d} IN ('', ${ordered}) THEN ${x.v} ${sqlOp} ${y.v}`;
+}
+
+/** A string function's text input: simple and language-tagged literals only. */
+const stringArg = (x: TermSql) => `CASE WHEN ${x.t} = 3 AND ${x.d} = '' THEN ${x.v} END`;
+/** String argument `i`. */
+const text = (call: OperatorCall, i: number) => stringArg(term(call, i));
+export const simpleLiteral = (v: string): Value => ({
+  kind: 'term',
+  t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`,
+  v,
+  d: "''",
+  l: "''",
+});
+const sameLang = (x: TermSql, v: string): Value => ({
+  kind: 'term',
+  t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`,
+  v,
+  d: "''",
+  l: x.l,
+});
+
+/** The constant string of an argument that must be a literal in the query (regex patterns, flags). */
+function constantText(expression: Expression | undefined, what: string): string {
+  const node = expression as { termType?: string; value?: string } | undefined;
+  if (!node || node.termType !== 'Literal') throw unsupported(`${what} that is not a constant string`);
+  return node.value!;
+}
+
+/** Regex flags the SQL engine's regular expressions understand. */
+function regexFlags(expression: Expression | undefined, what: string): string {
+  const flags = expression ? constantText(expression, what) : '';
+  if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
+  return flags;
+}
+
+/** The same operator under several names. */
+const each = (names: string[], operator: Operator): Record<string, Operator> =>
+  Object.fromEntries(names.map((name) => [name, operator]));
+
+/** A term chosen per column by `pick`: the columns of IF and COALESCE. */
+function pickTerm(pick: (k: keyof TermSql) => string): Value {
+  return { kind: 'term', t: pick('t'), v: pick('v'), d: pick('d'), l: pick('l'), n: pick('n') };
+}
+
+const column = (x: TermSql, k: keyof TermSql) => (k === 'n' ? numberOf(x) : x[k]);
+
+const logic: Record<string, Operator> = {
+  '||': ({ args: [a, b] }) => bool(`(${toBool(a)} OR ${toBool(b)})`),
+  '&&': ({ args: [a, b] }) => bool(`(${toBool(a)} AND ${toBool(b)})`),
+  '!': ({ args: [a] }) => bool(`(NOT ${toBool(a)})`),
+  ...each(['=', '!=', '<', '>', '<=', '>='], ({ op, args: [a, b] }) => bool(compare(op, a, b))),
+  if: (call) => {
+    const c = toBool(call.args[0]);
+    const y = toTerm(call.args[1]);
+    const z = term(call, 2);
+    return pickTerm((k) => `CASE WHEN ${c} THEN ${column(y, k)} WHEN NOT ${c} THEN ${column(z, k)} END`);
+  },
+  coalesce: ({ args }) => {
+    const terms = args.map(toTerm);
+    // COALESCE() of nothing is an error: unbound.
+    if (terms.length === 0) return unboundValue;
+    return pickTerm((k) => `CASE ${terms.map((x) => `WHEN ${x.t} IS NOT NULL THEN ${column(x, k)}`).join(' ')} END`);
+  },
+};
+
+const arithmetic: Record<string, Operator> = {
+  ...each(['+', '-', '*', '/'], ({ op, args: [a, b] }) => {
+    const x = toNum(a);
+    const y = toNum(b);
+    const sql = op === '/' ? `(${x.sql} / NULLIF(${y.sql}, 0))` : `(${x.sql} ${op} ${y.sql})`;
+    return num(sql, promote(x.dt, y.dt, op === '/'));
+  }),
+  uminus: ({ args: [a] }) => {
+    const x = toNum(a);
+    return num(`(- ${x.sql})`, x.dt);
+  },
+  uplus: ({ args: [a] }) => ({ kind: 'num', ...toNum(a) }),
+  ...each(['abs', 'ceil', 'floor', 'round'], ({ op, args: [a] }) => {
+    const x = toNum(a);
+    return num(`${op}(${x.sql})`, x.dt);
+  }),
+};
+
+const termTests: Record<string, Operator> = {
+  bound: (call) => bool(`(${term(call, 0).t} IS NOT NULL)`),
+  ...each(['isiri', 'isuri'], (call) => bool(`(${term(call, 0).t} = 2)`)),
+  isblank: (call) => bool(`(${term(call, 0).t} = 1)`),
+  isliteral: (call) => bool(`(${term(call, 0).t} = 3)`),
+  isnumeric: (call) => bool(`(${term(call, 0).t} IS NOT NULL AND (${numberOf(term(call, 0))}) IS NOT NULL)`),
+  sameterm: (call) => {
+    const x = term(call, 0);
+    const y = term(call, 1);
+    return bool(`(${x.t} = ${y.t} AND ${x.v} = ${y.v} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l})`);
+  },
+};
+
+const termAccessors: Record<string, Operator> = {
+  str: (call) => {
+    const x = term(call, 0);
+    return simpleLiteral(`CASE WHEN ${x.t} >= 2 THEN ${x.v} END`);
+  },
+  lang: (call) => {
+    const x = term(call, 0);
+    return simpleLiteral(`CASE WHEN ${x.t} = 3 THEN ${x.l} END`);
+  },
+  datatype: (call) => {
+    const x = term(call, 0);
+    return {
+      kind: 'term',
+      t: `CASE WHEN ${x.t} = 3 THEN 2 END`,
+      v: `CASE WHEN ${x.l} <> '' THEN ${sqlLiteral(rdfLangString)} WHEN ${x.d} = '' THEN ${sqlLiteral(xsdString)} ELSE ${x.d} END`,
+      d: "''",
+      l: "''",
+    };
+  },
+  ...each(['iri', 'uri'], (call) => {
+    const x = term(call, 0);
+    const t = `CASE WHEN ${x.t} = 2 OR (${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '') THEN 2 END`;
+    return { kind: 'term', t, v: x.v, d: "''", l: "''" };
+  }),
+  strlang: (call) => {
+    const x = term(call, 0);
+    const tag = term(call, 1);
+    const t = `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${tag.t} = 3 AND ${tag.v} <> '' THEN 3 END`;
+    return { kind: 'term', t, v: x.v, d: "''", l: `lower(${tag.v})` };
+  },
+  strdt: (call) => {
+    const x = term(call, 0);
+    const dt = term(call, 1);
+    const t = `CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' AND ${dt.t} = 2 THEN 3 END`;
+    return {
+      kind: 'term',
+      t,
+      v: x.v,
+      d: `CASE WHEN ${dt.v} = ${sqlLiteral(xsdString)} THEN '' ELSE ${dt.v} END`,
+      l: "''",
+    };
+  },
+  struuid: () => simpleLiteral('CAST(uuid() AS VARCHAR)'),
+  uuid: () => ({ kind: 'term', t: '2', v: `'urn:uuid:' || CAST(uuid() AS VARCHAR)`, d: "''", l: "''" }),
+};
+
+const strings: Record<string, Operator> = {
+  langmatches: (call) => {
+    const tag = `lower(${text(call, 0)})`;
+    const range = `lower(${text(call, 1)})`;
+    return bool(
+      `(CASE WHEN ${range} = '*' THEN ${tag} <> '' ELSE ${tag} = ${range} OR starts_with(${tag}, ${range} || '-') END)`,
+    );
+  },
+  regex: (call) => {
+    const pattern = constantText(call.raw[1], 'a regex pattern');
+    const flags = regexFlags(call.raw[2], 'regex flags');
+    return bool(`regexp_matches(${text(call, 0)}, ${sqlLiteral(pattern)}${flags ? `, ${sqlLiteral(flags)}` : ''})`);
+  },
+  strlen: (call) => num(`CAST(length(${text(call, 0)}) AS DOUBLE)`, sqlLiteral(xsdInteger)),
+  ucase: (call) => sameLang(term(call, 0), `upper(${text(call, 0)})`),
+  lcase: (call) => sameLang(term(call, 0), `lower(${text(call, 0)})`),
+  contains: (call) => bool(`contains(${text(call, 0)}, ${text(call, 1)})`),
+  strstarts: (call) => bool(`starts_with(${text(call, 0)}, ${text(call, 1)})`),
+  strends: (call) => bool(`ends_with(${text(call, 0)}, ${text(call, 1)})`),
+  concat: (call) => simpleLiteral(call.args.length ? `(${call.args.map((_, i) => text(call, i)).join(' || ')})` : "''"),
+  substr: (call) => {
+    const start = toNum(call.args[1]).sql;
+    const length = call.args[2] ? `, CAST(round(${toNum(call.args[2]).sql}) AS BIGINT)` : '';
+    return sameLang(term(call, 0), `substring(${text(call, 0)}, CAST(round(${start}) AS BIGINT)${length})`);
+  },
+  ...each(['strbefore', 'strafter'], (call) => {
+    const x = text(call, 0);
+    const y = text(call, 1);
+    const found = `strpos(${x}, ${y})`;
+    const v =
+      call.op === 'strbefore'
+        ? `CASE WHEN ${found} > 0 THEN substring(${x}, 1, ${found} - 1) ELSE '' END`
+        : `CASE WHEN ${found} > 0 THEN substring(${x}, ${found} + length(${y})) ELSE '' END`;
+    // The result keeps the language of the first argument when something was found.
+    const l = `CASE WHEN ${found} > 0 THEN ${term(call, 0).l} ELSE '' END`;
+    return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: "''", l };
+  }),
+  encode_for_uri: (call) => simpleLiteral(`url_encode(${text(call, 0)})`),
+  ...each(['md5', 'sha1', 'sha256'], (call) => {
+    const x = term(call, 0);
+    return simpleLiteral(`${call.op}(CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' THEN ${x.v} END)`);
+  }),
+  replace: (call) => {
+    const pattern = constantText(call.raw[1], 'a REPLACE pattern');
+    const replacement = constantText(call.raw[2], 'a REPLACE replacement');
+    const flags = regexFlags(call.raw[3], 'REPLACE flags');
+    // XPath writes groups as $1, RE2 as \1.
+    const re2 = replacement.replace(/\\/g, '\\\\').replace(/\$(\d)/g, '\\$1');
+    const args = `${sqlLiteral(pattern)}, ${sqlLiteral(re2)}, ${sqlLiteral(`g${flags}`)}`;
+    return sameLang(term(call, 0), `regexp_replace(${text(call, 0)}, ${args})`);
+  },
+};
+
+const dateParts: Record<string, string> = {
+  year: 'year',
+  month: 'month',
+  day: 'day',
+  hours: 'hour',
+  minutes: 'minute',
+};
+const dates: Record<string, Operator> = each(Object.keys(dateParts), (call) => {
+  const x = term(call, 0);
+  const dateTypes = `${sqlLiteral(`${XSD}dateTime`)}, ${sqlLiteral(`${XSD}date`)}`;
+  const timestamp = `TRY_CAST(CASE WHEN ${x.d} IN (${dateTypes}) THEN ${x.v} END AS TIMESTAMP)`;
+  return num(`CAST(${dateParts[call.op]}(${timestamp}) AS DOUBLE)`, sqlLiteral(xsdInteger));
+});
+
+const operators: Record<string, Operator> = {
+  ...logic,
+  ...arithmetic,
+  ...termTests,
+  ...termAccessors,
+  ...strings,
+  ...dates,
+};
+
+/** An operator or built-in function (other than EXISTS and IN, which compile their arguments themselves). */
+export function applyOperator(call: OperatorCall): Value {
+  if (!Object.hasOwn(operators, call.op)) throw unsupported(`the function ${call.op.toUpperCase()}`);
+  return operators[call.op](call);
+}
