@@ -42,7 +42,8 @@ export async function openGraphFixture(
   }
   fs.writeFileSync(
     path.join(dir, 'sources.yaml'),
-    `engine: duckdb\nlimits:\n  max_query_length: 10000000\nsources:\n  - name: ${source}\n    type: relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`,
+    `engine: duckdb\nlimits:\n  max_query_length: 10000000\nsources:\n  - name: ${source}\n    type: ` +
+      `relational\n    description: test data\n    connector: duckdb\n    path: data.duckdb\n`,
   );
   fs.writeFileSync(path.join(dir, 'mapping.ttl'), mapping);
   fs.writeFileSync(path.join(dir, 'ontology.ttl'), ontology);

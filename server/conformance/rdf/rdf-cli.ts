@@ -2,7 +2,8 @@ import { printRdfReport } from './rdf-report.js';
 import { runR2rmlSuite } from './r2rml-runner.js';
 import { runSparqlSuite } from './sparql-runner.js';
 
-/** `conformance r2rml|sparql <dir>`: prints each failing case and passed/total (per tier); exit code 0 (it measures). */
+/** `conformance r2rml|sparql <dir>`: prints each failing case and passed/total (per tier); exit code 0 (it measures).
+ * */
 export async function runRdfCommand(command: 'r2rml' | 'sparql', dir: string, only?: string): Promise<number> {
   if (command === 'r2rml') {
     const outcomes = await runR2rmlSuite(dir, {

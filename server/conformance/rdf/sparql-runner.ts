@@ -158,13 +158,16 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
     }
   }
   const statements = [
-    'CREATE TABLE triples (s VARCHAR, s_kind VARCHAR, p VARCHAR, o VARCHAR, o_kind VARCHAR, o_dt VARCHAR, o_lang VARCHAR)',
+    'CREATE TABLE triples (s VARCHAR, s_kind VARCHAR, p VARCHAR, o VARCHAR, o_kind VARCHAR, o_dt VARCHAR, ' +
+      'o_lang VARCHAR)',
   ];
   for (let i = 0; i < rows.length; i += 500)
     statements.push(`INSERT INTO triples VALUES ${rows.slice(i, i + 500).join(', ')}`);
   const turtle = (text: string) => JSON.stringify(text);
   const maps = [...groups.values()].map((g, i) => {
-    const where = `p = ${sqlLiteral(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}`;
+    const where =
+      `p = ${sqlLiteral(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ` +
+      `${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}`;
     const object =
       g.o === 'i'
         ? 'rr:termType rr:IRI'

@@ -62,7 +62,9 @@ const sumOrAverage: AggregateSql = ({ agg, distinct, scope }) => {
     const empty = name === 'avg' ? decimal : integer;
     return { kind: 'num', sql, dt: typed === empty ? typed : `CASE WHEN count(*) > 0 THEN ${typed} ELSE ${empty} END` };
   }
-  const dt = `CASE WHEN bool_or(${n.dt} = ${double}) THEN ${double} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} OR bool_or(${n.dt} = ${decimal}) THEN ${decimal} ELSE ${integer} END`;
+  const dt =
+    `CASE WHEN bool_or(${n.dt} = ${double}) THEN ${double} WHEN ${name === 'avg' ? 'TRUE' : 'FALSE'} ` +
+    `OR bool_or(${n.dt} = ${decimal}) THEN ${decimal} ELSE ${integer} END`;
   return { kind: 'num', sql, dt: `coalesce(${dt}, ${integer})` };
 };
 

@@ -289,7 +289,8 @@ function injective(bound: BoundMap): boolean {
   const columns = map.parts.filter((p): p is { column: string } => 'column' in p);
   if (columns.some((c) => timestamp(c.column))) return false;
   if (columns.length <= 1) return true;
-  // Several columns: IRI-safe encoding keeps values apart only where fixed text with a reserved character separates them.
+  // Several columns: IRI-safe encoding keeps values apart only where fixed text with a reserved character separates
+  // them.
   return (
     map.termType === 'iri' &&
     map.parts.every((p, i) =>

@@ -54,7 +54,10 @@ export function columnComparison(
     ((datatype === xsdInteger || datatype === xsdDecimal) && decimalText.test(right.value!)) ||
     (datatype === xsdDouble && doubleText.test(right.value!));
   if (numericColumn && numericConstant)
-    return `${ref} ${operators[op]} ${datatype === xsdDouble ? `CAST(${sqlLiteral(right.value!)} AS DOUBLE)` : right.value}`;
+    return (
+      `${ref} ${operators[op]} ` +
+      `${datatype === xsdDouble ? `CAST(${sqlLiteral(right.value!)} AS DOUBLE)` : right.value}`
+    );
   return undefined;
 }
 

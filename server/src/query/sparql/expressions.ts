@@ -83,7 +83,9 @@ const xsdConstructors: Record<string, (x: TermSql) => Value> = {
   [xsdDouble]: numericCast(xsdDouble, 'DOUBLE'),
   [`${XSD}float`]: numericCast(`${XSD}float`, 'DOUBLE'),
   [xsdBoolean]: (x) => {
-    const v = `CASE WHEN ${x.t} = 3 AND lower(${x.v}) IN ('true', '1') THEN 'true' WHEN ${x.t} = 3 AND lower(${x.v}) IN ('false', '0') THEN 'false' END`;
+    const v =
+      `CASE WHEN ${x.t} = 3 AND lower(${x.v}) IN ('true', '1') THEN 'true' WHEN ${x.t} = 3 AND ` +
+      `lower(${x.v}) IN ('false', '0') THEN 'false' END`;
     return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: sqlLiteral(xsdBoolean), l: "''" };
   },
   [xsdString]: (x) => simpleLiteral(`CASE WHEN ${x.t} >= 2 THEN ${x.v} END`),

@@ -23,7 +23,10 @@ const term = (call: OperatorCall, i: number): TermSql => toTerm(call.args[i]);
 
 function promote(a: string, b: string, divide: boolean): string {
   const [i, dec, dbl, flt] = [xsdInteger, xsdDecimal, xsdDouble, `${XSD}float`].map(sqlLiteral);
-  return `CASE WHEN ${a} = ${dbl} OR ${b} = ${dbl} THEN ${dbl} WHEN ${a} = ${flt} OR ${b} = ${flt} THEN ${flt} WHEN ${a} = ${dec} OR ${b} = ${dec} THEN ${dec} ELSE ${divide ? dec : i} END`;
+  return (
+    `CASE WHEN ${a} = ${dbl} OR ${b} = ${dbl} THEN ${dbl} WHEN ${a} = ${flt} OR ${b} = ${flt} THEN ${flt} ` +
+    `WHEN ${a} = ${dec} OR ${b} = ${dec} THEN ${dec} ELSE ${divide ? dec : i} END`
+  );
 }
 
 /** SQL for `a op b` under SPARQL's operator mapping (numbers, strings, booleans, dates, terms). */
@@ -53,8 +56,10 @@ export function compare(op: string, a: Value, b: Value): string {
 /** The cases of `=` and `!=` between terms that are not both numbers or booleans. */
 function termEquality(op: '=' | '!=', x: TermSql, y: TermSql): string[] {
   return [
-    `WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ${op === '=' ? 'TRUE' : 'FALSE'}`,
-    `WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} = ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`,
+    `WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ` +
+      `${op === '=' ? 'TRUE' : 'FALSE'}`,
+    `WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} ` +
+      `= ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`,
   ];
 }
 
@@ -173,7 +178,9 @@ const termAccessors: Record<string, Operator> = {
     return {
       kind: 'term',
       t: `CASE WHEN ${x.t} = 3 THEN 2 END`,
-      v: `CASE WHEN ${x.l} <> '' THEN ${sqlLiteral(rdfLangString)} WHEN ${x.d} = '' THEN ${sqlLiteral(xsdString)} ELSE ${x.d} END`,
+      v:
+        `CASE WHEN ${x.l} <> '' THEN ${sqlLiteral(rdfLangString)} WHEN ${x.d} = '' THEN ` +
+        `${sqlLiteral(xsdString)} ELSE ${x.d} END`,
       d: "''",
       l: "''",
     };

@@ -101,7 +101,8 @@ export function project(names: SqlNames, query: SolutionModifiers): Rel {
     new Set(variables).size === variables.length &&
     variables.every((n) => rel.vars.has(n));
   if (plain && rel.branch && !(slice && rel.sliced)) {
-    // Some of one pattern's variables, unmodified, with LIMIT/OFFSET: that pattern's SELECT with fewer items and the slice.
+    // Some of one pattern's variables, unmodified, with LIMIT/OFFSET: that pattern's SELECT with fewer items and the
+    // slice.
     const vars = new Map(variables.map((n) => [n, rel.vars.get(n)!]));
     const { branch } = rel;
     const projected = (project: Projection) => branch((n, bound) => (vars.has(n) ? project(n, bound) : [])) + slice;
@@ -114,7 +115,8 @@ export function project(names: SqlNames, query: SolutionModifiers): Rel {
     };
   }
   if (plain && !slice && variables.length === rel.vars.size) {
-    // Projecting exactly the relation's variables, unmodified, is the relation itself: no SELECT around it to parse and plan.
+    // Projecting exactly the relation's variables, unmodified, is the relation itself: no SELECT around it to parse
+    // and plan.
     const vars = new Map(variables.map((n) => [n, rel.vars.get(n)!]));
     return { sql: rel.sql, vars, fixed: keepFixed(vars, rel.fixed) };
   }

@@ -11,7 +11,8 @@ export interface Rel {
   vars: Map<string, boolean>;
   /** Always-bound variables whose term type, datatype and language are the same SQL constants in every row. */
   fixed?: Map<string, Fixed>;
-  /** For the one SELECT of a basic graph pattern: that SELECT with other items per variable (the final projection's). */
+  /** For the one SELECT of a basic graph pattern: that SELECT with other items per variable (the final projection's).
+   * */
   branch?: (project: Projection) => string;
   /** The branch ends in LIMIT/OFFSET: it may lose items, but another slice needs a SELECT around it. */
   sliced?: boolean;

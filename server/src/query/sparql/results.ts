@@ -142,11 +142,19 @@ export function resultsCsv(vars: string[], rows: Solution[]): string {
 
 /** A term in N-Triples / SPARQL TSV syntax. */
 export function termText(term: Term): string {
-  if (term.type === 'iri')
+  if (term.type === 'iri') {
+    const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
     // eslint-disable-next-line no-control-regex -- N-Triples IRIs escape the control characters this class matches.
-    return `<${term.value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`;
+    return `<${term.value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, unicodeEscape)}>`;
+  }
   if (term.type === 'bnode') return `_:${bnodeLabel(term.value)}`;
-  const lexical = `"${term.value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+  const escaped = term.value
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t');
+  const lexical = `"${escaped}"`;
   if (term.language) return `${lexical}@${term.language}`;
   return term.datatype ? `${lexical}^^<${term.datatype}>` : lexical;
 }

@@ -92,7 +92,8 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
 
   it('joins across sources and aggregates', async () => {
     const rows = await bindings(
-      `${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`,
+      `${ex}SELECT ?category (SUM(?amount) AS ?total) WHERE { ?o ex:product ?p ; ex:amount ?amount . ?p ` +
+        `ex:category ?category } GROUP BY ?category ORDER BY DESC(?total)`,
     );
     expect(rows).toHaveLength(5);
     expect(rows[0].total.datatype).toBe('http://www.w3.org/2001/XMLSchema#decimal');

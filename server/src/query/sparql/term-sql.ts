@@ -114,7 +114,10 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     v = lexical(columnRef(alias, map.column), types(map.column));
     // A column value that cannot be an IRI is a data error (R2RML §11): the query fails naming it.
     if (map.termType === 'iri')
-      v = `CASE WHEN regexp_matches(${v}, ${sqlLiteral(invalidIriCharacter)}) THEN error(${sqlLiteral(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ${v}) ELSE ${v} END`;
+      v =
+        `CASE WHEN regexp_matches(${v}, ${sqlLiteral(invalidIriCharacter)}) THEN ` +
+        (`error(${sqlLiteral(`R2RML data error: a value of column "${map.column}" is not a valid IRI: `)} || ` +
+          `${v}) ELSE ${v} END`);
   } else {
     v = templateParts(map, alias, types)
       .map((part) => ('text' in part ? sqlLiteral(part.text) : part.sql))
@@ -132,7 +135,9 @@ export function termMapSql({ map, alias, types }: BoundMap): TermSql {
     numericDatatypes.includes(datatype);
   // A relative IRI is resolved against the mapping's base IRI (R2RML §7.3).
   if (map.termType === 'iri' && map.base)
-    v = `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlLiteral(map.base)} || ${v} END`;
+    v =
+      `CASE WHEN regexp_matches(${v}, '^[A-Za-z][A-Za-z0-9+.-]*:') THEN ${v} ELSE ${sqlLiteral(map.base)} || ` +
+      `${v} END`;
   return {
     t,
     v,

@@ -31,13 +31,15 @@ const statements = [
   ...depts.map((d) => `INSERT INTO depts VALUES (${[d.id, d.title, d.label].map(sql).join(', ')})`),
 ];
 
-const mapping = `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <${ex}> .
+const mapping =
+  `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <${ex}> .
 <#People> rr:logicalTable [ rr:tableName "people" ] ;
   rr:subjectMap [ rr:template "${ex}person/{id}" ; rr:class ex:Person ] ;
   rr:predicateObjectMap [ rr:predicate ex:name ; rr:objectMap [ rr:column "name" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:age ; rr:objectMap [ rr:column "age" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:email ; rr:objectMap [ rr:column "email" ] ] ;
-  rr:predicateObjectMap [ rr:predicate ex:worksIn ; rr:objectMap [ rr:parentTriplesMap <#Depts> ; rr:joinCondition [ rr:child "dept" ; rr:parent "id" ] ] ] .
+  rr:predicateObjectMap [ rr:predicate ex:worksIn ; rr:objectMap [ rr:parentTriplesMap <#Depts> ; ` +
+  `rr:joinCondition [ rr:child "dept" ; rr:parent "id" ] ] ] .
 <#Managers> rr:logicalTable [ rr:sqlQuery "SELECT id FROM db.people WHERE manager" ] ;
   rr:subjectMap [ rr:template "${ex}person/{id}" ; rr:class ex:Manager ] .
 <#Depts> rr:logicalTable [ rr:tableName "depts" ] ;
@@ -45,8 +47,11 @@ const mapping = `@prefix rr: <http://www.w3.org/ns/r2rml#> . @prefix ex: <${ex}>
   rr:predicateObjectMap [ rr:predicate ex:title ; rr:objectMap [ rr:column "title" ] ] ;
   rr:predicateObjectMap [ rr:predicate ex:label ; rr:objectMap [ rr:column "label" ; rr:language "de" ] ] .
 `;
-const ontology = `@prefix ex: <${ex}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
-ex:Manager rdfs:subClassOf ex:Person . ex:worksIn rdfs:subPropertyOf ex:memberOf . ex:hasMember owl:inverseOf ex:memberOf .`;
+const ontology =
+  `@prefix ex: <${ex}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix owl: ` +
+  `<http://www.w3.org/2002/07/owl#> .
+ex:Manager rdfs:subClassOf ex:Person . ex:worksIn rdfs:subPropertyOf ex:memberOf . ex:hasMember owl:inverseOf ` +
+  `ex:memberOf .`;
 
 /** The triples the mapping and ontology entail, written out by hand for the oracle. */
 function oracleTurtle(): string {
@@ -59,7 +64,8 @@ function oracleTurtle(): string {
     if (p.manager) lines.push(`${s} a <${ex}Manager> .`);
     if (p.dept !== null)
       lines.push(
-        `${s} <${ex}worksIn> <${ex}dept/${p.dept}> ; <${ex}memberOf> <${ex}dept/${p.dept}> . <${ex}dept/${p.dept}> <${ex}hasMember> ${s} .`,
+        `${s} <${ex}worksIn> <${ex}dept/${p.dept}> ; <${ex}memberOf> <${ex}dept/${p.dept}> . ` +
+          `<${ex}dept/${p.dept}> <${ex}hasMember> ${s} .`,
       );
   }
   for (const d of depts)
@@ -109,7 +115,9 @@ function canonical(row: Binding): string {
 }
 
 /** The same mapping with the ids declared unique keys, so self-joins and DISTINCT are dropped. */
-const keyedMapping = `@prefix aw: <urn:adaptive-workbench:r2rml#> .\n${mapping.replace(/rr:tableName "(people|depts)"/g, '$& ; aw:uniqueKey "id"')}`;
+const keyedMapping =
+  `@prefix aw: <urn:adaptive-workbench:r2rml#> ` +
+  `.\n${mapping.replace(/rr:tableName "(people|depts)"/g, '$& ; aw:uniqueKey "id"')}`;
 
 let fixture: GraphFixture;
 let keyed: GraphFixture;
@@ -195,7 +203,8 @@ const cases: [string, string, boolean?][] = [
   ['ORDER BY with DISTINCT', 'SELECT DISTINCT ?a WHERE { ?p ex:age ?a } ORDER BY ?a', true],
   [
     'GROUP BY with COUNT, SUM, AVG, MIN, MAX',
-    'SELECT ?d (COUNT(?p) AS ?c) (SUM(?a) AS ?s) (AVG(?a) AS ?avg) (MIN(?a) AS ?lo) (MAX(?n) AS ?hi) WHERE { ?p ex:worksIn ?d ; ex:age ?a ; ex:name ?n } GROUP BY ?d',
+    'SELECT ?d (COUNT(?p) AS ?c) (SUM(?a) AS ?s) (AVG(?a) AS ?avg) (MIN(?a) AS ?lo) (MAX(?n) AS ?hi) WHERE { ?p ' +
+      'ex:worksIn ?d ; ex:age ?a ; ex:name ?n } GROUP BY ?d',
   ],
   ['HAVING', 'SELECT ?d (COUNT(*) AS ?c) WHERE { ?p ex:worksIn ?d } GROUP BY ?d HAVING(COUNT(*) > 1)'],
   ['aggregate without GROUP BY', 'SELECT (COUNT(DISTINCT ?a) AS ?c) WHERE { ?p ex:age ?a }'],
@@ -215,11 +224,16 @@ const cases: [string, string, boolean?][] = [
   ],
   [
     'IN, COALESCE, IF, string functions',
-    'SELECT ?n ?u ?e WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e0 } BIND(COALESCE(?e0, "none") AS ?e) BIND(IF(STRSTARTS(?n, "A"), UCASE(?n), LCASE(?n)) AS ?u) FILTER(?n IN ("Ada", "Alan", "Linus") && STRLEN(?n) >= 3 && CONTAINS(?n, "a")) }',
+    'SELECT ?n ?u ?e WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e0 } BIND(COALESCE(?e0, "none") AS ?e) ' +
+      ('BIND(IF(STRSTARTS(?n, "A"), UCASE(?n), LCASE(?n)) AS ?u) FILTER(?n IN ("Ada", "Alan", "Linus") && ' +
+        'STRLEN(?n) >= 3 && CONTAINS(?n, "a")) }'),
   ],
   [
     'STRBEFORE, STRAFTER, REPLACE, ENCODE_FOR_URI, MD5, STRLANG, STRDT',
-    'SELECT ?b ?a ?r ?e ?m ?sl ?sd WHERE { ?p ex:email ?mail BIND(STRBEFORE(?mail, "@") AS ?b) BIND(STRAFTER(?mail, "@") AS ?a) BIND(REPLACE(?mail, "([a-z]+)@", "$1 at ") AS ?r) BIND(ENCODE_FOR_URI(?mail) AS ?e) BIND(MD5(?mail) AS ?m) BIND(STRLANG(?b, "en") AS ?sl) BIND(STRDT(?b, ex:code) AS ?sd) }',
+    'SELECT ?b ?a ?r ?e ?m ?sl ?sd WHERE { ?p ex:email ?mail BIND(STRBEFORE(?mail, "@") AS ?b) ' +
+      ('BIND(STRAFTER(?mail, "@") AS ?a) BIND(REPLACE(?mail, "([a-z]+)@", "$1 at ") AS ?r) ' +
+        ('BIND(ENCODE_FOR_URI(?mail) AS ?e) BIND(MD5(?mail) AS ?m) BIND(STRLANG(?b, "en") AS ?sl) BIND(STRDT(?b, ' +
+          'ex:code) AS ?sd) }')),
   ],
   ['BIND alone in a UNION branch', 'SELECT ?x WHERE { { BIND("a" AS ?x) } UNION { ?d ex:title ?x } }'],
   ['blank node in the pattern', 'SELECT ?n WHERE { _:x ex:worksIn ?d ; ex:name ?n . ?d ex:title "Research" }'],
@@ -246,22 +260,28 @@ const translation = async (graph: GraphFixture, query: string) =>
 const explain = async (graph: GraphFixture, query: string) => (await translation(graph, query)).sql;
 
 describe('generated SQL', () => {
-  it('reads a table once for patterns on one subject when its key is declared, and then needs no DISTINCT', async () => {
-    const query = 'SELECT ?p ?n ?a WHERE { ?p ex:name ?n ; ex:age ?a FILTER(?a > 30) }';
-    const sql = await explain(keyed, query);
-    expect(reads(sql, 'people')).toBe(1);
-    expect(sql).not.toMatch(/DISTINCT/);
-    // The FILTER is a plain column comparison that connectors can apply while loading.
-    expect(sql).toMatch(/"age" > 30/);
-    expect(reads(await explain(fixture, query), 'people')).toBe(2);
-  });
+  it(
+    'reads a table once for patterns on one subject when its key is declared, and then needs no ' + 'DISTINCT',
+    async () => {
+      const query = 'SELECT ?p ?n ?a WHERE { ?p ex:name ?n ; ex:age ?a FILTER(?a > 30) }';
+      const sql = await explain(keyed, query);
+      expect(reads(sql, 'people')).toBe(1);
+      expect(sql).not.toMatch(/DISTINCT/);
+      // The FILTER is a plain column comparison that connectors can apply while loading.
+      expect(sql).toMatch(/"age" > 30/);
+      expect(reads(await explain(fixture, query), 'people')).toBe(2);
+    },
+  );
 
-  it('drops a type pattern that only repeats the key of another pattern on the same table, with no key declared', async () => {
-    const sql = await explain(fixture, 'SELECT ?p ?n WHERE { ?p a ex:Person ; ex:name ?n }');
-    // Person instances come from people (class) and the managers query (subclass): one people read per branch.
-    expect(reads(sql, 'people')).toBe(2);
-    expect(sql.split(' UNION ').length).toBe(2);
-  });
+  it(
+    'drops a type pattern that only repeats the key of another pattern on the same table, with no key ' + 'declared',
+    async () => {
+      const sql = await explain(fixture, 'SELECT ?p ?n WHERE { ?p a ex:Person ; ex:name ?n }');
+      // Person instances come from people (class) and the managers query (subclass): one people read per branch.
+      expect(reads(sql, 'people')).toBe(2);
+      expect(sql.split(' UNION ').length).toBe(2);
+    },
+  );
 
   it('compares IRI constants through the template columns, as numbers for integer columns', async () => {
     const sql = await explain(keyed, 'SELECT ?n WHERE { ?p ex:name ?n FILTER(?p = <http://example.com/ns#person/3>) }');
@@ -338,7 +358,8 @@ const sqlOnlyCases: [string, string][] = [
   ],
   [
     'casts and date parts',
-    'SELECT ?n (xsd:integer(?a) AS ?i) (xsd:boolean("1") AS ?b) (xsd:string(?p) AS ?s) (YEAR("2020-01-02"^^xsd:date) AS ?y) WHERE { ?p ex:name ?n ; ex:age ?a }',
+    'SELECT ?n (xsd:integer(?a) AS ?i) (xsd:boolean("1") AS ?b) (xsd:string(?p) AS ?s) ' +
+      '(YEAR("2020-01-02"^^xsd:date) AS ?y) WHERE { ?p ex:name ?n ; ex:age ?a }',
   ],
   ['a predicate no mapping produces', 'SELECT ?x WHERE { ?x ex:unknown ?y }'],
   ['VALUES with UNDEF, empty VALUES', 'SELECT * WHERE { VALUES (?a ?b) { (1 UNDEF) (UNDEF "x"@en) } VALUES ?c { } }'],
@@ -349,16 +370,19 @@ const sqlOnlyCases: [string, string][] = [
   ],
   [
     'OPTIONAL filter over both sides',
-    'SELECT ?n ?a WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e } OPTIONAL { ?p ex:age ?a FILTER(bound(?e) && ?a > 30) } }',
+    'SELECT ?n ?a WHERE { ?p ex:name ?n OPTIONAL { ?p ex:email ?e } OPTIONAL { ?p ex:age ?a FILTER(bound(?e) && ' +
+      '?a > 30) } }',
   ],
   ['MINUS without shared variables', 'SELECT ?n WHERE { ?p ex:name ?n MINUS { ?d ex:title ?t } }'],
   [
     'sameTerm, isBlank, isNumeric, ABS, ROUND',
-    'SELECT ?n WHERE { ?p ex:name ?n ; ex:age ?a FILTER(sameTerm(?n, ?n) && !isBlank(?p) && isNumeric(?a) && ABS(ROUND(?a / 2)) > 10) }',
+    'SELECT ?n WHERE { ?p ex:name ?n ; ex:age ?a FILTER(sameTerm(?n, ?n) && !isBlank(?p) && isNumeric(?a) && ' +
+      'ABS(ROUND(?a / 2)) > 10) }',
   ],
   [
     'SUBSTR, STRENDS, SHA256, IRI, ceil, floor',
-    'SELECT (SUBSTR(?n, 2, 3) AS ?s) (IRI(CONCAT("http://x/", ?n)) AS ?i) (SHA256(?n) AS ?h) (CEIL(-?a) + FLOOR(+?a) AS ?c) WHERE { ?p ex:name ?n ; ex:age ?a FILTER(STRENDS(?n, "a") || ?a NOT IN (29, 36)) }',
+    'SELECT (SUBSTR(?n, 2, 3) AS ?s) (IRI(CONCAT("http://x/", ?n)) AS ?i) (SHA256(?n) AS ?h) (CEIL(-?a) + ' +
+      'FLOOR(+?a) AS ?c) WHERE { ?p ex:name ?n ; ex:age ?a FILTER(STRENDS(?n, "a") || ?a NOT IN (29, 36)) }',
   ],
 ];
 

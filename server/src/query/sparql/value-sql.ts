@@ -42,7 +42,11 @@ export function toBool(value: Value): string {
   if (value.kind === 'bool') return value.sql;
   if (value.kind === 'num') return `(${value.sql} <> 0 AND NOT isnan(${value.sql}))`;
   const x = value;
-  return `(CASE WHEN ${x.t} <> 3 THEN NULL WHEN ${x.d} = ${sqlLiteral(xsdBoolean)} THEN ${x.v} IN ('true', '1') WHEN ${x.d} IN (${numericList}) THEN COALESCE(TRY_CAST(${x.v} AS DOUBLE) <> 0 AND NOT isnan(TRY_CAST(${x.v} AS DOUBLE)), FALSE) WHEN ${x.d} = '' THEN length(${x.v}) > 0 END)`;
+  return (
+    `(CASE WHEN ${x.t} <> 3 THEN NULL WHEN ${x.d} = ${sqlLiteral(xsdBoolean)} THEN ${x.v} IN ('true', '1') ` +
+    (`WHEN ${x.d} IN (${numericList}) THEN COALESCE(TRY_CAST(${x.v} AS DOUBLE) <> 0 AND NOT ` +
+      `isnan(TRY_CAST(${x.v} AS DOUBLE)), FALSE) WHEN ${x.d} = '' THEN length(${x.v}) > 0 END)`)
+  );
 }
 
 /** An expression as a number (NULL when it is not one) with its datatype. */
@@ -66,7 +70,9 @@ export function toTerm(value: Value): TermSql {
   const integer = sqlLiteral(xsdInteger);
   return {
     t: `CASE WHEN (${sql}) IS NOT NULL THEN 3 END`,
-    v: `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ${sqlLiteral(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
+    v:
+      `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ` +
+      `${sqlLiteral(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
     d: dt,
     l: "''",
     n: sql,
