@@ -85,6 +85,18 @@ test(
   },
 );
 
+test('a console shown again while its query runs shows the answer when it comes', async ({ page }) => {
+  await openConsole(page);
+  // About two seconds of DuckDB work: long enough to hide and show the console while it runs.
+  await typeQuery(page, 'SELECT sum(hash(i)) % 1000 AS n FROM range(250000000) t(i)');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByRole('button', { name: 'Running…' })).toBeVisible();
+  await page.locator('.panel-tab[data-panel="problems"]').click();
+  await page.locator('.panel-tab[data-panel="query"]').click();
+  await expect(page.getByRole('button', { name: 'Running…' })).toBeVisible();
+  await expect(page.getByLabel('Result statistics')).toContainText(/1 row/, { timeout: 30_000 });
+});
+
 test('completion offers tables and columns; an error shows its detail; history keeps the runs', async ({ page }) => {
   await openConsole(page);
   await typeQuery(page, 'SELECT * FROM shop.orders LIMIT 3');

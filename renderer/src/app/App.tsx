@@ -29,6 +29,7 @@ import {
   type Workbench,
 } from './workbench-context.js';
 import { useWorkspaceCommands } from './workspace-commands.js';
+import { SessionStore } from '../state/session.js';
 
 /** The tabs of the last session, and a store that remembers every change of them. */
 function restoreTabs(): TabsStore {
@@ -42,7 +43,7 @@ export function App({ api }: { api: WorkbenchApi }) {
   const events = useMemo(() => new EventStore(api), [api]);
   const documents = useMemo(() => new DocumentStore(api), [api]);
   const [tabs] = useState(restoreTabs);
-  const [session] = useState(() => new Map<string, unknown>());
+  const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
   const [reveal, setReveal] = useState<RevealRequest>();
   const revealNonce = useRef(0);

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useState, useSyncExternalStore 
 import type { WorkbenchApi } from '../api/client.js';
 import type { EventStore, ServerState } from '../api/event-store.js';
 import type { DocumentStore, DocumentsState } from '../state/documents.js';
+import type { SessionStore } from '../state/session.js';
 import type { TabsState, TabsStore } from '../state/tabs.js';
 
 /** What panels and views use to talk to the server and to the rest of the workbench. */
@@ -11,7 +12,7 @@ export interface Workbench {
   documents: DocumentStore;
   tabs: TabsStore;
   /** Values views keep while they are not shown (only the active panel of a region is mounted). */
-  session: Map<string, unknown>;
+  session: SessionStore;
   /** Opens a file in a tab and, when given, puts the cursor at `line`/`column`. */
   openFile(path: string, position?: { line: number; column: number }): void;
   /** Shows a short message in the status bar. */
@@ -54,14 +55,11 @@ export function useSessionState<T>(key: string, initial: T): [T, (value: T | ((p
   const { session } = useWorkbench();
   const [first] = useState(initial);
   const read = useCallback(() => (session.has(key) ? (session.get(key) as T) : first), [session, key, first]);
-  const [value, setValue] = useState<T>(read);
+  // Subscribed, not read once: an instance mounted while an earlier one's request was in flight gets its answer.
+  const value = useSyncExternalStore(session.subscribe, read);
   const update = useCallback(
-    (next: T | ((previous: T) => T)) => {
-      const value = typeof next === 'function' ? (next as (previous: T) => T)(read()) : next;
-      // The session first: an unmounted view's state is gone, the session's is not.
-      session.set(key, value);
-      setValue(value);
-    },
+    (next: T | ((previous: T) => T)) =>
+      session.set(key, typeof next === 'function' ? (next as (previous: T) => T)(read()) : next),
     [session, key, read],
   );
   return [value, update];
