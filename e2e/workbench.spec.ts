@@ -279,6 +279,25 @@ test('runs the shell from the keyboard and the title bar: files, tabs, panes, pa
   await page.keyboard.press('Alt+KeyW');
   await expect(page.locator('.tabs .tab')).toHaveCount(0);
 
+  // A new file's name field selects only the part to replace: a typed name keeps `_handler.ts`, and a whole
+  // name typed over the selection does not end up with its ending twice.
+  await treeItem(page, 'handlers/library_api_handler.ts').click();
+  await page.keyboard.press('Alt+KeyN');
+  await expect(name).toHaveValue('new_api_handler.ts');
+  await page.keyboard.type('e2e_typed');
+  await name.press('Enter');
+  await expect(activeTab).toHaveAttribute('data-path', 'handlers/e2e_typed_handler.ts');
+  await treeItem(page, 'specs/library-api.openapi.yaml').click();
+  await page.keyboard.press('Alt+KeyN');
+  await page.keyboard.type('e2e-typed.openapi.yaml');
+  await name.press('Enter');
+  await expect(activeTab).toHaveAttribute('data-path', 'specs/e2e-typed.openapi.yaml');
+  for (const file of ['handlers/e2e_typed_handler.ts', 'specs/e2e-typed.openapi.yaml']) {
+    await treeItem(page, file).click();
+    await page.keyboard.press('Delete');
+    await expect(treeItem(page, file)).toHaveCount(0);
+  }
+
   // A pane hides by its shortcut and shows again by its title bar button, which names the same keys.
   await page.keyboard.press('Control+KeyB');
   await expect(page.locator('.explorer-pane')).toHaveCount(0);

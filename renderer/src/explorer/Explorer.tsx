@@ -2,6 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { Icon } from '../app/icons.js';
 import { isChangeable, parentOf } from '../state/paths.js';
+import { stemEnd, withSingleSuffix } from '../state/file-names.js';
 
 /** What the explorer is asking a name for. */
 export type NameRequest = { kind: 'file' | 'directory'; parent: string } | { kind: 'rename'; path: string };
@@ -49,13 +50,12 @@ function NameInput({ initial, onDone }: { initial: string; onDone(value: string 
     const element = input.current;
     if (!element) return;
     element.focus();
-    const dot = initial.indexOf('.');
-    element.setSelectionRange(0, dot > 0 ? dot : initial.length);
+    element.setSelectionRange(0, stemEnd(initial));
   }, [initial]);
   const finish = (value: string | undefined) => {
     if (finished.current) return;
     finished.current = true;
-    onDone(value);
+    onDone(value === undefined ? undefined : withSingleSuffix(value));
   };
   return (
     <input
