@@ -1,5 +1,5 @@
 /** The endings the gateway loads a file by: a spec's `.openapi.yaml|yml|json`, a handler's `_handler.ts|py|…`. */
-const kindSuffix = /(\.openapi\.(ya?ml|json)|_handler\.(ts|mts|js|mjs|py))$/i;
+export const kindSuffix = /(\.openapi\.(ya?ml|json)|_handler\.(ts|mts|js|mjs|py))$/i;
 
 /**
  * Where the part of a file name the user replaces ends: before the ending the gateway loads it by

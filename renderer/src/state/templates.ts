@@ -1,8 +1,9 @@
+import { kindSuffix } from './file-names.js';
+
 /** `orders-api.openapi.yaml` -> `orders-api`; `orders_api_handler.ts` -> `orders-api` (the mount the gateway uses). */
 function mountOf(fileName: string): string {
   return fileName
-    .replace(/\.openapi\.(ya?ml|json)$/i, '')
-    .replace(/_handler\.(ts|mts|js|mjs|py)$/i, '')
+    .replace(kindSuffix, '')
     .replace(/\.[^.]+$/, '')
     .replace(/_/g, '-');
 }
