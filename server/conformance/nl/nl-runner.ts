@@ -39,10 +39,16 @@ async function translationTime(nl: NaturalLanguageService, question: string): Pr
 
 /** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as
  * relationships. */
-function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): string {
+function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump, synonymsFile?: string): string {
   const relationships = keys
     .map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`)
     .join('\n');
+  const synonyms = synonymsFile
+    ? fs
+        .readFileSync(synonymsFile, 'utf8')
+        .split('\n')
+        .map((line) => `    ${line}`)
+    : [];
   return [
     'sources:',
     `  - name: ${db}`,
@@ -50,7 +56,9 @@ function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): st
     '    connector: duckdb',
     `    path: ${JSON.stringify(file)}`,
     `    schema: ${schema}`,
-    ...(keys.length ? ['natural_language:', '  relationships:', relationships] : []),
+    ...(keys.length || synonyms.length ? ['natural_language:'] : []),
+    ...(keys.length ? ['  relationships:', relationships] : []),
+    ...(synonyms.length ? ['  synonyms:', ...synonyms] : []),
     '',
   ].join('\n');
 }
@@ -98,7 +106,7 @@ async function runDatabase(
   const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
   const dump = await loadDump(database.dump, file);
   const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
-  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump));
+  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump, database.synonyms));
   const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), {
     error: () => undefined,
   });
@@ -149,7 +157,8 @@ export async function runNlSuite(
   options: { only?: string; onOutcome?: (o: QuestionOutcome) => void } = {},
 ): Promise<QuestionOutcome[]> {
   const { databases, questions } = readSuite(dir);
-  if (databases.length === 0) throw new Error(`no spider_dev_subset or defog_sql_eval folder under ${dir}`);
+  if (databases.length === 0)
+    throw new Error(`no spider_dev_subset or defog_sql_eval folder under ${dir}, nor questions.json and a dump in it`);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-conformance-'));
   const outcomes: QuestionOutcome[] = [];
   try {
@@ -196,10 +205,11 @@ function medianAndP95(values: number[]): string {
 
 /** Prints accuracy per set and per category, the share answered 422, and the time per question. */
 export function printNlReport(outcomes: QuestionOutcome[]): void {
-  for (const set of ['spider', 'defog'] as const) {
+  const titles = { spider: 'Spider dev subset', defog: 'defog sql-eval', own: 'own question set' } as const;
+  for (const set of ['spider', 'defog', 'own'] as const) {
     const ofSet = outcomes.filter((o) => o.item.set === set);
     if (ofSet.length === 0) continue;
-    console.log(summaryLine(set === 'spider' ? 'Spider dev subset' : 'defog sql-eval', ofSet));
+    console.log(summaryLine(titles[set], ofSet));
     for (const category of [...new Set(ofSet.map((o) => o.item.category))].sort())
       console.log(
         summaryLine(
