@@ -70,7 +70,7 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const translation = await this.translator.translate(question, schema, check);
+    const translation = await this.translator.translate(question, schema, check, (sql) => this.service.sql(sql));
     if (!outcome) throw new Error('the translator returned without running its query');
     return {
       answer: answerSentence(

@@ -39,6 +39,8 @@ export interface QuestionReading {
   /** Whether the question asks for the days between two dates (a derived column, see date-spans.ts). */
   dateSpan: boolean;
   equalities: Equality[];
+  /** Column links after "no" / "without" ("customers with no segment"): the rows where the column is NULL. */
+  missing: Link[];
 }
 
 /**
@@ -52,6 +54,7 @@ export class PlanContext implements QuestionReading {
   readonly textMatches: TextMatch[];
   readonly dateSpan: boolean;
   readonly equalities: Equality[];
+  readonly missing: Link[];
   /** The links in question order, each with its chosen meaning (see link-resolution.ts). */
   readonly links: Resolved[] = [];
   /** The tables of the question; the first named is the default main table, the others are joined in this order. */
@@ -72,6 +75,7 @@ export class PlanContext implements QuestionReading {
     this.textMatches = reading.textMatches;
     this.dateSpan = reading.dateSpan;
     this.equalities = reading.equalities;
+    this.missing = reading.missing;
     this.where = new WhereClause(
       (table) => this.addTable(table),
       (reason) => this.refuse(reason),

@@ -118,7 +118,7 @@ export class QuestionPlan {
     const plan = this.plan;
     let groupLinks = plan
       .cue('group')
-      .map((g) => plan.linkAfter(g.end))
+      .map((g) => this.rankedEntity(g, aggregates, top) ?? plan.linkAfter(g.end))
       .filter((l): l is Resolved => l !== undefined && l.chosen.kind !== 'value');
     // "top 5 products by price": with a top-N and nothing aggregated, "by" a number ranks instead of grouping.
     let topBy: ColumnRef | undefined;
@@ -138,6 +138,28 @@ export class QuestionPlan {
     const orderLink = plan.cue('order').map((o) => plan.linkAfter(o.end))[0];
     if (orderLink) plan.used.add(orderLink);
     return { groupLinks, topBy, orderLink };
+  }
+
+  /**
+   * "top 5 customers by total declared value of shipments": "by" followed by an aggregate ranks the rows named before
+   * it by that aggregate, so they are what is grouped (the entity after the top-N, else the table named before "by"),
+   * never the measured column itself.
+   */
+  private rankedEntity(
+    group: CueOf<'group'>,
+    aggregates: readonly AggregateCue[],
+    top: CueOf<'top'> | undefined,
+  ): Resolved | undefined {
+    const plan = this.plan;
+    const next = plan.linkAfter(group.end);
+    const ranks = aggregates.some((a) => a.at >= group.end && (next === undefined || a.end <= next.start));
+    if (!ranks) return undefined;
+    const entity = top
+      ? plan.linkAfter(top.end)
+      : [...plan.links].reverse().find((l) => l.end <= group.at && l.chosen.kind === 'table');
+    return entity?.chosen.kind === 'table'
+      ? entity
+      : plan.refuse(`Could not tell what "${plan.words(group.at, group.end)}" ranks`);
   }
 
   /** "top 3 customers by revenue": the number belongs to another table, so it is summed per entity. */
