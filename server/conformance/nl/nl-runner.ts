@@ -97,12 +97,15 @@ async function matchesGold(
   return ran ? false : undefined;
 }
 
-/** Asks every question of one database through the natural-language service and judges the results. */
-async function runDatabase(
-  database: SuiteDatabase,
-  items: SuiteQuestion[],
-  workDir: string,
-): Promise<QuestionOutcome[]> {
+/** A suite database loaded and served: the natural-language service over it, and its DuckDB file. */
+export interface ServedDatabase {
+  nl: NaturalLanguageService;
+  file: string;
+  close(): Promise<void>;
+}
+
+/** Loads `database`'s dump into a DuckDB file under `workDir` and serves it as one source, as a workspace would. */
+export async function serveSuiteDatabase(database: SuiteDatabase, workDir: string): Promise<ServedDatabase> {
   const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
   const dump = await loadDump(database.dump, file);
   const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
@@ -110,7 +113,16 @@ async function runDatabase(
   const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), {
     error: () => undefined,
   });
-  const nl = new NaturalLanguageService(service, loadNlSettings(yamlFile));
+  return { nl: new NaturalLanguageService(service, loadNlSettings(yamlFile)), file, close: () => service.close() };
+}
+
+/** Asks every question of one database through the natural-language service and judges the results. */
+async function runDatabase(
+  database: SuiteDatabase,
+  items: SuiteQuestion[],
+  workDir: string,
+): Promise<QuestionOutcome[]> {
+  const { nl, file, close } = await serveSuiteDatabase(database, workDir);
   const gold = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   const connection = await gold.connect();
   const outcomes: QuestionOutcome[] = [];
@@ -146,7 +158,7 @@ async function runDatabase(
   } finally {
     connection.closeSync();
     gold.closeSync();
-    await service.close();
+    await close();
   }
   return outcomes;
 }

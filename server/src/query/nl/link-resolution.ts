@@ -1,5 +1,5 @@
 import type { PlanContext } from './plan-context.js';
-import type { Token } from './question-words.js';
+import { nameWords, type Token } from './question-words.js';
 import { AmbiguousQuestion } from '../../core/domain-errors.js';
 import type { SchemaTable } from './schema-context.js';
 import type { Candidate, Link } from './schema-linker.js';
@@ -15,9 +15,10 @@ export function resolveLinks(plan: PlanContext, input: readonly Link[]): void {
     const table = link.candidates.find((c) => c.kind === 'table');
     if (table && link.candidates[0].kind !== 'value') plan.addTable(table.table);
   }
+  const named = [...plan.tables];
   for (const [k, original] of links.entries()) {
     const link = { ...original, candidates: byRole(plan.tokens, original) };
-    const chosen = choose(plan, link, links[k - 1], links[k + 1]);
+    const chosen = choose(plan, named, link, links[k - 1], links[k + 1]);
     plan.addTable(chosen.table);
     plan.links.push({ ...link, chosen });
   }
@@ -68,7 +69,13 @@ function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
 }
 
 /** The meaning of `link` given its neighbours and the links resolved before it. */
-function choose(plan: PlanContext, link: Link, previous: Link | undefined, next: Link | undefined): Candidate {
+function choose(
+  plan: PlanContext,
+  named: readonly SchemaTable[],
+  link: Link,
+  previous: Link | undefined,
+  next: Link | undefined,
+): Candidate {
   // "the name of the shop": a column followed by "of <table>" belongs to that table; so does a value
   // right before a table's name ("the Computer Science program").
   const between = next ? plan.tokens.slice(link.end, next.start).map((t) => t.text) : [];
@@ -81,7 +88,7 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   const gap = previous ? plan.tokens.slice(previous.end, link.start).map((t) => t.text) : [];
   // The column the previous link was resolved to comes first ("warehouses in country SE": warehouses.country).
   const resolvedBefore = plan.links[plan.links.length - 1];
-  const named = gap.every((w) => w === 'of' || w === 'is')
+  const namedColumns = gap.every((w) => w === 'of' || w === 'is')
     ? [
         ...(resolvedBefore?.start === previous?.start && resolvedBefore?.chosen.kind === 'column'
           ? [resolvedBefore.chosen.column]
@@ -96,7 +103,7 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
   const table = link.candidates.find((c) => c.kind === 'table');
   if (table && link.candidates[0].kind !== 'value') return table;
-  const namedValue = named
+  const namedValue = namedColumns
     ?.map((column) => link.candidates.find((c) => c.kind === 'value' && c.column === column))
     .find((c) => c !== undefined);
   // "students in the program mathematics": a value right after the name of a table it is a value of.
@@ -104,20 +111,43 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   return (
     namedValue ??
     link.candidates.find((c) => c.kind === 'value' && c.table === tableBefore?.table) ??
+    qualifiedColumn(plan, link) ??
     // "the easiness scores ... show courses and scores": a word naming a column named before is that column again.
     link.candidates.find(
       (c) => c.kind === 'column' && plan.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column),
     ) ??
     link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
     link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
-    nearest(plan, roleFits(plan.tokens, link).length > 0 ? roleFits(plan.tokens, link) : link.candidates)
+    nearest(plan, named, roleFits(plan.tokens, link).length > 0 ? roleFits(plan.tokens, link) : link.candidates)
   );
 }
 
-/** How many joins `table` is from the nearest table of the question so far (0: one of them; Infinity: none). */
-function distance(plan: PlanContext, table: SchemaTable): number {
-  if (plan.tables.includes(table)) return 0;
-  return Math.min(Infinity, ...plan.tables.map((t) => plan.path(t, table)?.length ?? Infinity));
+/** Words that end the list of columns an "of <word>" after it may qualify. */
+const clauseWords = new Set(['who', 'which', 'that', 'whose', 'where', 'by', 'with', 'in', 'for', 'from', 'to']);
+
+/**
+ * "the name and the release year of the song": a column word in a list followed by "of <word>", where a column of
+ * the candidates is named by that word and the column word (Song_Name), is that column rather than the bare one
+ * (Name).
+ */
+function qualifiedColumn(plan: PlanContext, link: Link): Candidate | undefined {
+  const { tokens } = plan;
+  const of = tokens.findIndex((t, k) => k >= link.end && k <= link.end + 6 && t.text === 'of');
+  if (of < 0 || tokens.slice(link.end, of).some((t) => clauseWords.has(t.text))) return undefined;
+  let at = of + 1;
+  while (['the', 'a', 'an', 'each', 'every'].includes(tokens[at]?.text)) at++;
+  const words = [tokens[at]?.lemma, ...tokens.slice(link.start, link.end).map((t) => t.lemma)].join(' ');
+  return link.candidates.find((c) => c.kind === 'column' && nameWords(c.column.name).join(' ') === words);
+}
+
+/**
+ * How far `table` is from what the question names: 0 for a table its words name, 1 for one a word was resolved to
+ * before, else one more than the joins from the nearest of those (Infinity: none reaches it).
+ */
+function distance(plan: PlanContext, named: readonly SchemaTable[], table: SchemaTable): number {
+  if (named.includes(table)) return 0;
+  if (plan.tables.includes(table)) return 1;
+  return 1 + Math.min(Infinity, ...plan.tables.map((t) => plan.path(t, table)?.length ?? Infinity));
 }
 
 /**
@@ -126,9 +156,9 @@ function distance(plan: PlanContext, table: SchemaTable): number {
  * equally near are ambiguous: the question is answered with both as candidates rather than with a guess ("Did you
  * mean warehouses.city or shipments.dest_city?").
  */
-function nearest(plan: PlanContext, candidates: readonly Candidate[]): Candidate {
+function nearest(plan: PlanContext, named: readonly SchemaTable[], candidates: readonly Candidate[]): Candidate {
   const ranked = candidates
-    .map((candidate, order) => ({ candidate, order, away: distance(plan, candidate.table) }))
+    .map((candidate, order) => ({ candidate, order, away: distance(plan, named, candidate.table) }))
     .sort((a, b) => a.away - b.away || a.order - b.order);
   const best = ranked.filter((r) => r.away === ranked[0].away);
   const values = best.flatMap((r) => (r.candidate.kind === 'value' ? [r.candidate] : []));

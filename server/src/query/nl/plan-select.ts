@@ -336,10 +336,23 @@ class QueryWriter {
     const keyRefs = this.aggregated
       ? groupSelect
       : shape.groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
+    // The first ordering key, shown beside the rows of one more than the limit: a tie at the cut shows in the rows.
+    const rank = order[0]?.replace(/ (ASC|DESC)( NULLS (LAST|FIRST))?$/, '');
+    const tieCheck =
+      limit !== undefined && rank
+        ? {
+            sql:
+              `SELECT ${this.select.join(', ')}, ${rank} AS "tie_rank" FROM ${from.sql}${plan.where.sql}` +
+              (groups.length ? ` GROUP BY ${groups.map((g) => this.col(g)).join(', ')}${this.having}` : '') +
+              ` ORDER BY ${order.join(', ')} LIMIT ${limit + 1}`,
+            limit,
+          }
+        : undefined;
     return {
       sql,
       meaning: this.meaning,
       grouped: groups.length > 0,
+      tieCheck,
       parts: {
         select: this.select,
         from: from.sql,

@@ -15,7 +15,8 @@ import {
   type SuperlativeCue,
 } from './plan-measures.js';
 import type { PlannedQuery } from './plan-parts.js';
-import { writeQuery } from './plan-select.js';
+import { writeQuery, type QueryShape } from './plan-select.js';
+import { checkConfidence } from './confidence.js';
 import { readQuestion } from './question-reading.js';
 import type { SchemaContext, SchemaTable } from './schema-context.js';
 import type { SchemaIndex } from './schema-linker.js';
@@ -70,7 +71,7 @@ export class QuestionPlan {
       projection[0]?.table ??
       plan.links[0].chosen.table;
     const groupLinks = grouping.groupLinks.map((g) => this.groupDirectly(main, g));
-    return writeQuery(plan, {
+    const shape: QueryShape = {
       aggregates,
       superlative,
       top,
@@ -85,7 +86,21 @@ export class QuestionPlan {
       rankBy,
       projection,
       main,
-    });
+    };
+    checkConfidence(plan, shape);
+    return { ...writeQuery(plan, shape), asked: this.askedWords() };
+  }
+
+  /**
+   * The question's words for what the answer is, from its first cue or link (or an opening "which") to its last
+   * link, as written: "how many priority shipments", "total declared value of shipments by warehouse".
+   */
+  private askedWords(): string | undefined {
+    const plan = this.plan;
+    const starts = [...plan.cues.map((c) => c.at), ...plan.links.map((l) => l.start)];
+    const ends = [...plan.cues.map((c) => c.end), ...plan.links.map((l) => l.end)];
+    if (starts.length === 0) return undefined;
+    return plan.words(plan.tokens[0].text === 'which' ? 0 : Math.min(...starts), Math.max(...ends));
   }
 
   /** The superlative and top-N, and whether a superlative lists every row in order rather than picking the first. */

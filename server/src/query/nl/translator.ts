@@ -7,8 +7,15 @@ export interface Translation {
   sql: string;
   /** What a single-value result means ("number of orders where status is shipped"), for the answer sentence. */
   meaning?: string;
+  /** The question's own words for what is counted, measured or listed ("how many priority shipments"). */
+  asked?: string;
   /** Whether rows are groups with an aggregate each (the answer then summarises the top groups). */
   grouped?: boolean;
+  /**
+   * For a query that keeps the first `limit` rows of a ranking: the same query with its rank as `tie_rank` and one
+   * row more, so the answer can tell whether rows left out tie with the last one kept.
+   */
+  tieCheck?: { sql: string; limit: number };
 }
 
 /**
