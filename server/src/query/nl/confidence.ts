@@ -1,5 +1,6 @@
 import type { PlanContext, Resolved } from './plan-context.js';
 import type { QueryShape } from './plan-select.js';
+import { nameWords } from './question-words.js';
 
 /**
  * Words that end a "which X have ..." clause: a request for columns to be shown ("List their names"), or a second
@@ -32,7 +33,9 @@ const predicateVerbs = new Set(['have', 'has', 'had']);
  * - in "which X have <something>", what follows the verb is a condition on X: a column there that no condition
  *   read is an unread condition, not a column to show;
  * - what a grouping phrase names is what is grouped: "reviews for each business category" is not grouped by
- *   business with the category table left unused.
+ *   business with the category table left unused;
+ * - a number aggregated comes from the rows the question names: "the average rating of businesses" is not an
+ *   average over their reviews (many per business) when no word names reviews.
  */
 export function checkConfidence(plan: PlanContext, shape: QueryShape): void {
   countsMoreThanOneValue(plan, shape);
@@ -40,6 +43,7 @@ export function checkConfidence(plan: PlanContext, shape: QueryShape): void {
   showsWhatWhichAsks(plan, shape);
   readsWhatRowsHave(plan, shape);
   groupsWhatItNames(plan, shape);
+  measuresTheNamedRows(plan, shape);
 }
 
 const aggregated = (shape: QueryShape): boolean => shape.countCue !== undefined || shape.measures.length > 0;
@@ -116,6 +120,21 @@ function groupsWhatItNames(plan: PlanContext, shape: QueryShape): void {
     plan.refuse(
       `"${plan.words(group.start, next.end)}" would group by ${group.chosen.table.name}, leaving ` +
         `${next.chosen.table.name} unused; say which column to group by`,
+    );
+  }
+}
+
+function measuresTheNamedRows(plan: PlanContext, shape: QueryShape): void {
+  const named = new Set(plan.links.filter((l) => l.chosen.kind === 'table').map((l) => l.chosen.table));
+  for (const { ref } of shape.measures) {
+    const { table } = ref;
+    if (named.has(table) || table === shape.main || plan.toOne(shape.main, table)) continue;
+    const link = plan.links.find((l) => l.chosen.kind === 'column' && l.chosen.column === ref.column);
+    const words = nameWords(table.name);
+    if (link && plan.tokens.slice(link.start, link.end).some((t) => words.includes(t.lemma))) continue;
+    plan.refuse(
+      `${ref.column.name} is a column of ${table.name}, which has many rows for each of ${shape.main.name}; say ` +
+        `whether the ${table.name} rows are meant ("${table.name} ${ref.column.name}")`,
     );
   }
 }

@@ -103,6 +103,9 @@ describe('answers that are never confidently wrong (issue 21)', () => {
     expect((await refusal('How many priority are there?')).reason).toMatch(/fixes to one value/);
     // "which X have <column>" is a condition on X that was not read, not a column to show.
     expect((await refusal('Which customers have a segment?')).reason).toMatch(/requires of customers/);
+    // A number of another table with many rows per customer, which no word names, is not the customers' own.
+    expect((await refusal('What is the average declared value of customers?')).reason).toMatch(/many rows for each/);
+    expect((await db.ask('What is the average shipment declared value of customers?')).rows).toEqual([[118]]);
   });
 });
 

@@ -311,6 +311,9 @@ class QueryWriter {
       };
       if (!this.from.aliases.has(ref.table))
         plan.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
+      // "... for each paper, ordered by the paper ID": a group key the groups are ordered by is shown, first.
+      const key = this.groups.some((g) => g.column === ref.column) && !this.select.includes(this.col(ref));
+      if (key && this.aggregated) this.select.unshift(this.col(ref));
       order.unshift(`${this.col(ref)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (top && order.length === 0) {
       const measure = defaultMeasure(shape.main) ?? plan.refuse(`Could not tell what "top ${top.n}" ranks by`);
