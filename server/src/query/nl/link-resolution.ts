@@ -157,6 +157,7 @@ function distance(plan: PlanContext, named: readonly SchemaTable[], table: Schem
  * mean warehouses.city or shipments.dest_city?").
  */
 function nearest(plan: PlanContext, named: readonly SchemaTable[], candidates: readonly Candidate[]): Candidate {
+  if (candidates.length === 1) return candidates[0];
   const ranked = candidates
     .map((candidate, order) => ({ candidate, order, away: distance(plan, named, candidate.table) }))
     .sort((a, b) => a.away - b.away || a.order - b.order);

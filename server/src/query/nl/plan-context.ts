@@ -62,6 +62,7 @@ export class PlanContext implements QuestionReading {
   /** Links already given a role (filter, group, measure, ...); column links left over are shown. */
   readonly used = new Set<Resolved>();
   readonly where: WhereClause;
+  private readonly paths = new Map<string, JoinStep[] | undefined>();
   /** A condition on a count ("more than 2 papers"), read with the comparisons and written as HAVING. */
   having?: CountCondition;
 
@@ -126,7 +127,10 @@ export class PlanContext implements QuestionReading {
 
   /** The shortest path of relationships from `a` to `b`, or undefined when none connects them. */
   path(a: SchemaTable, b: SchemaTable): JoinStep[] | undefined {
-    return relationshipPath(this.schema, a, b);
+    // Linking asks the distance of every candidate from every table of the question: each pair is searched once.
+    const key = `${a.key}\u0000${b.key}`;
+    if (!this.paths.has(key)) this.paths.set(key, relationshipPath(this.schema, a, b));
+    return this.paths.get(key);
   }
 
   /** Whether every row of `a` has at most one row of `b`. */
