@@ -39,10 +39,16 @@ async function translationTime(nl: NaturalLanguageService, question: string): Pr
 
 /** The sources.yaml of one suite database: one DuckDB source over the dump's schema, and its foreign keys as
  * relationships. */
-function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): string {
+function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump, synonymsFile?: string): string {
   const relationships = keys
     .map((k) => `    - from: ${db}.${k.table}.${k.column}\n      to: ${db}.${k.refTable}.${k.refColumn}`)
     .join('\n');
+  const synonyms = synonymsFile
+    ? fs
+        .readFileSync(synonymsFile, 'utf8')
+        .split('\n')
+        .map((line) => `    ${line}`)
+    : [];
   return [
     'sources:',
     `  - name: ${db}`,
@@ -50,7 +56,9 @@ function sourcesYaml(db: string, file: string, { keys, schema }: LoadedDump): st
     '    connector: duckdb',
     `    path: ${JSON.stringify(file)}`,
     `    schema: ${schema}`,
-    ...(keys.length ? ['natural_language:', '  relationships:', relationships] : []),
+    ...(keys.length || synonyms.length ? ['natural_language:'] : []),
+    ...(keys.length ? ['  relationships:', relationships] : []),
+    ...(synonyms.length ? ['  synonyms:', ...synonyms] : []),
     '',
   ].join('\n');
 }
@@ -89,20 +97,32 @@ async function matchesGold(
   return ran ? false : undefined;
 }
 
+/** A suite database loaded and served: the natural-language service over it, and its DuckDB file. */
+export interface ServedDatabase {
+  nl: NaturalLanguageService;
+  file: string;
+  close(): Promise<void>;
+}
+
+/** Loads `database`'s dump into a DuckDB file under `workDir` and serves it as one source, as a workspace would. */
+export async function serveSuiteDatabase(database: SuiteDatabase, workDir: string): Promise<ServedDatabase> {
+  const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
+  const dump = await loadDump(database.dump, file);
+  const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
+  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump, database.synonyms));
+  const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), {
+    error: () => undefined,
+  });
+  return { nl: new NaturalLanguageService(service, loadNlSettings(yamlFile)), file, close: () => service.close() };
+}
+
 /** Asks every question of one database through the natural-language service and judges the results. */
 async function runDatabase(
   database: SuiteDatabase,
   items: SuiteQuestion[],
   workDir: string,
 ): Promise<QuestionOutcome[]> {
-  const file = path.join(workDir, `${database.set}_${database.name}.duckdb`);
-  const dump = await loadDump(database.dump, file);
-  const yamlFile = path.join(workDir, `${database.set}_${database.name}.yaml`);
-  fs.writeFileSync(yamlFile, sourcesYaml(database.name, file, dump));
-  const service = await QueryService.create(loadQuerySetup(yamlFile), path.join(workDir, `data_${database.name}`), {
-    error: () => undefined,
-  });
-  const nl = new NaturalLanguageService(service, loadNlSettings(yamlFile));
+  const { nl, file, close } = await serveSuiteDatabase(database, workDir);
   const gold = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   const connection = await gold.connect();
   const outcomes: QuestionOutcome[] = [];
@@ -138,7 +158,7 @@ async function runDatabase(
   } finally {
     connection.closeSync();
     gold.closeSync();
-    await service.close();
+    await close();
   }
   return outcomes;
 }
@@ -149,7 +169,8 @@ export async function runNlSuite(
   options: { only?: string; onOutcome?: (o: QuestionOutcome) => void } = {},
 ): Promise<QuestionOutcome[]> {
   const { databases, questions } = readSuite(dir);
-  if (databases.length === 0) throw new Error(`no spider_dev_subset or defog_sql_eval folder under ${dir}`);
+  if (databases.length === 0)
+    throw new Error(`no spider_dev_subset or defog_sql_eval folder under ${dir}, nor questions.json and a dump in it`);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-conformance-'));
   const outcomes: QuestionOutcome[] = [];
   try {
@@ -196,10 +217,11 @@ function medianAndP95(values: number[]): string {
 
 /** Prints accuracy per set and per category, the share answered 422, and the time per question. */
 export function printNlReport(outcomes: QuestionOutcome[]): void {
-  for (const set of ['spider', 'defog'] as const) {
+  const titles = { spider: 'Spider dev subset', defog: 'defog sql-eval', own: 'own question set' } as const;
+  for (const set of ['spider', 'defog', 'own'] as const) {
     const ofSet = outcomes.filter((o) => o.item.set === set);
     if (ofSet.length === 0) continue;
-    console.log(summaryLine(set === 'spider' ? 'Spider dev subset' : 'defog sql-eval', ofSet));
+    console.log(summaryLine(titles[set], ofSet));
     for (const category of [...new Set(ofSet.map((o) => o.item.category))].sort())
       console.log(
         summaryLine(

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The suites the runner reads: Spider's subset, defog's sql-eval, and a question set of the repository's own. */
+export type SuiteSet = 'spider' | 'defog' | 'own';
+
 /** One question of a suite, with how to obtain its gold result. */
 export interface SuiteQuestion {
-  set: 'spider' | 'defog';
+  set: SuiteSet;
   db: string;
   question: string;
   category: string;
@@ -15,9 +18,11 @@ export interface SuiteQuestion {
 
 /** A suite database: its dump and the relationships the suite declares beyond the dump's DDL. */
 export interface SuiteDatabase {
-  set: 'spider' | 'defog';
+  set: SuiteSet;
   name: string;
   dump: string;
+  /** A YAML list of `natural_language.synonyms` entries declared for the database, as a workspace declares them. */
+  synonyms?: string;
 }
 
 /** RFC 4180 CSV (quoted fields with doubled quotes and newlines) into rows of fields. */
@@ -50,8 +55,42 @@ export function parseCsv(text: string): string[][] {
   return rows.filter((r) => r.some((f) => f !== ''));
 }
 
-/** The Spider subset and the defog set under `dir` (the nl2sql folder); a missing set is skipped. */
+/**
+ * An own question set: a folder with one SQL dump (`<db>.sql`, its name the database's), `questions.json`
+ * (`[{category, question, gold_sql}]`) and optionally `synonyms.yaml`; undefined when `dir` is not one.
+ */
+function readOwnSet(dir: string): { databases: SuiteDatabase[]; questions: SuiteQuestion[] } | undefined {
+  const questionsFile = path.join(dir, 'questions.json');
+  const dump = fs.existsSync(questionsFile) ? fs.readdirSync(dir).find((f) => f.endsWith('.sql')) : undefined;
+  if (!dump) return undefined;
+  const name = dump.replace(/\.sql$/, '');
+  const synonyms = path.join(dir, 'synonyms.yaml');
+  const items = JSON.parse(fs.readFileSync(questionsFile, 'utf8')) as {
+    category: string;
+    question: string;
+    gold_sql: string;
+  }[];
+  return {
+    databases: [
+      { set: 'own', name, dump: path.join(dir, dump), synonyms: fs.existsSync(synonyms) ? synonyms : undefined },
+    ],
+    questions: items.map((item) => ({
+      set: 'own',
+      db: name,
+      question: item.question,
+      category: item.category,
+      goldQueries: [item.gold_sql],
+    })),
+  };
+}
+
+/**
+ * The Spider subset and the defog set under `dir` (the nl2sql folder; a missing set is skipped), or the own
+ * question set that `dir` is.
+ */
 export function readSuite(dir: string): { databases: SuiteDatabase[]; questions: SuiteQuestion[] } {
+  const own = readOwnSet(dir);
+  if (own) return own;
   const databases: SuiteDatabase[] = [];
   const questions: SuiteQuestion[] = [];
   const spider = path.join(dir, 'spider_dev_subset');

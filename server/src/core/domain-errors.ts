@@ -15,6 +15,20 @@ export class NotUnderstood extends Error {
   }
 }
 
+/**
+ * A question with a word that two schema elements fit equally well (a value found in two tables at the same
+ * distance from the tables the question names); `candidates` are their `table.column` names, for the asker to pick.
+ */
+export class AmbiguousQuestion extends NotUnderstood {
+  constructor(
+    reason: string,
+    readonly candidates: string[],
+  ) {
+    super(reason);
+    this.name = 'AmbiguousQuestion';
+  }
+}
+
 /** Where a parser found the fault of a statement: a character offset and its 1-based line and column. */
 export interface StatementPosition {
   position: number;
@@ -54,6 +68,8 @@ export class UnknownTable extends Error {
  */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (error instanceof AmbiguousQuestion)
+    return httpError('NL_AMBIGUOUS', [error.reason], { candidates: error.candidates });
   if (error instanceof NotUnderstood) return httpError('NL_NOT_UNDERSTOOD', [error.reason]);
   if (error instanceof QueryRejected) return httpError('QUERY_INVALID', [error.message], { ...error.at });
   if (error instanceof UnknownTable) return httpError('QUERY_UNKNOWN_TABLE', [error.message]);

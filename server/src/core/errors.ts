@@ -112,6 +112,7 @@ export const errorCatalogue = {
   NL_QUESTION_EMPTY: { status: 400, message: 'The question is empty' },
   NL_QUESTION_TOO_LONG: { status: 413, message: 'The question is %s characters long; the limit is %s' },
   NL_NOT_UNDERSTOOD: { status: 422, message: '%s' },
+  NL_AMBIGUOUS: { status: 422, message: '%s' },
   NL_LLM_UNAVAILABLE: { status: 502, message: 'The language model %s' },
 
   // SPARQL (query/sparql/).

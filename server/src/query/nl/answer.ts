@@ -35,9 +35,16 @@ const isNumeric = (value: Json): boolean =>
 /**
  * One readable sentence from a result: a single value with its meaning, a grouped result (labels and
  * a final number column) with its top rows, other rows counted with the first one shown, an empty
- * result said as such.
+ * result said as such; led by `asked`, the question's words for what is counted or compared, when known.
  */
-export function answerSentence(result: SqlResult, meaning?: string, grouped = false): string {
+export function answerSentence(result: SqlResult, meaning?: string, grouped = false, asked?: string): string {
+  const sentence = resultSentence(result, meaning, grouped);
+  if (!asked || result.rows.length === 0) return sentence;
+  // The question's own words beside what the query computed, so a misreading shows.
+  return `"${asked[0].toUpperCase()}${asked.slice(1)}": ${sentence[0].toLowerCase()}${sentence.slice(1)}`;
+}
+
+function resultSentence(result: SqlResult, meaning: string | undefined, grouped: boolean): string {
   const { rows, columns } = result;
   const more = result.truncated ? ` (${result.truncated_reason ?? 'the result was cut at a limit'})` : '';
   if (rows.length === 0) return 'No rows match the question.';

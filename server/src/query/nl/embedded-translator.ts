@@ -3,7 +3,8 @@ import { QuestionPlan } from './question-plan.js';
 import { translateRatio } from './ratio-question.js';
 import type { SchemaContext } from './schema-context.js';
 import { SchemaIndex } from './schema-linker.js';
-import { notUnderstood, type Translation, type Translator } from './translator.js';
+import { notUnderstood, UnlinkedWords, type Translation, type Translator } from './translator.js';
+import { ValueLookup, type LookupRun } from './value-lookup.js';
 
 /** Longest question the embedded translator reads; longer ones are refused before any work. */
 export const maxQuestionLength = 2000;
@@ -21,11 +22,13 @@ const throwNotUnderstood = (reason: string, schema: SchemaContext): never => {
 export class EmbeddedTranslator implements Translator {
   readonly name = 'embedded';
   private indexed?: { schema: SchemaContext; index: SchemaIndex };
+  private readonly values = new ValueLookup();
 
   async translate(
     question: string,
     schema: SchemaContext,
     check: (sql: string) => Promise<void>,
+    lookup?: LookupRun,
   ): Promise<Translation> {
     if (question.length > maxQuestionLength)
       throw notUnderstood(
@@ -33,12 +36,25 @@ export class EmbeddedTranslator implements Translator {
           `${maxQuestionLength}`,
         schema,
       );
+    let translation: Translation;
+    try {
+      translation = this.plan(question, schema);
+    } catch (error) {
+      // Words linked to nothing may be values the sample missed: looked up in the source once, then planned again.
+      if (!(error instanceof UnlinkedWords) || !lookup || !(await this.values.find(schema, error.phrases, lookup)))
+        throw error;
+      this.indexed = undefined;
+      translation = this.plan(question, schema);
+    }
+    await check(translation.sql);
+    return translation;
+  }
+
+  /** The SQL of `question` (a ratio, or one plan), over the index of the schema's names and values. */
+  private plan(question: string, schema: SchemaContext): Translation {
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
     const { index } = this.indexed;
     const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index).build();
-    const translation =
-      translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
-    await check(translation.sql);
-    return translation;
+    return translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
   }
 }

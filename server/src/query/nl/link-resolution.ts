@@ -1,6 +1,7 @@
 import type { PlanContext } from './plan-context.js';
-import type { Token } from './question-words.js';
-import type { SchemaColumn } from './schema-context.js';
+import { nameWords, type Token } from './question-words.js';
+import { AmbiguousQuestion } from '../../core/domain-errors.js';
+import type { SchemaTable } from './schema-context.js';
 import type { Candidate, Link } from './schema-linker.js';
 
 /**
@@ -14,9 +15,10 @@ export function resolveLinks(plan: PlanContext, input: readonly Link[]): void {
     const table = link.candidates.find((c) => c.kind === 'table');
     if (table && link.candidates[0].kind !== 'value') plan.addTable(table.table);
   }
+  const named = [...plan.tables];
   for (const [k, original] of links.entries()) {
     const link = { ...original, candidates: byRole(plan.tokens, original) };
-    const chosen = choose(plan, link, links[k - 1], links[k + 1]);
+    const chosen = choose(plan, named, link, links[k - 1], links[k + 1]);
     plan.addTable(chosen.table);
     plan.links.push({ ...link, chosen });
   }
@@ -67,7 +69,13 @@ function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
 }
 
 /** The meaning of `link` given its neighbours and the links resolved before it. */
-function choose(plan: PlanContext, link: Link, previous: Link | undefined, next: Link | undefined): Candidate {
+function choose(
+  plan: PlanContext,
+  named: readonly SchemaTable[],
+  link: Link,
+  previous: Link | undefined,
+  next: Link | undefined,
+): Candidate {
   // "the name of the shop": a column followed by "of <table>" belongs to that table; so does a value
   // right before a table's name ("the Computer Science program").
   const between = next ? plan.tokens.slice(link.end, next.start).map((t) => t.text) : [];
@@ -78,8 +86,15 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   const owner = next && ofTable ? next.candidates.find((c) => c.kind === 'table') : undefined;
   // "the state of New York": a value right after the name of a column it is a value of belongs to that column.
   const gap = previous ? plan.tokens.slice(previous.end, link.start).map((t) => t.text) : [];
-  const named = gap.every((w) => w === 'of' || w === 'is')
-    ? previous?.candidates.filter((c) => c.kind === 'column').map((c) => (c as { column: SchemaColumn }).column)
+  // The column the previous link was resolved to comes first ("warehouses in country SE": warehouses.country).
+  const resolvedBefore = plan.links[plan.links.length - 1];
+  const namedColumns = gap.every((w) => w === 'of' || w === 'is')
+    ? [
+        ...(resolvedBefore?.start === previous?.start && resolvedBefore?.chosen.kind === 'column'
+          ? [resolvedBefore.chosen.column]
+          : []),
+        ...(previous?.candidates ?? []).filter((c) => c.kind === 'column').map((c) => c.column),
+      ]
     : undefined;
   // "states with an area greater than 1000", "journals whose name ...": a column right after a table it has is that
   // table's.
@@ -88,18 +103,75 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
   const holder = having ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
   const table = link.candidates.find((c) => c.kind === 'table');
   if (table && link.candidates[0].kind !== 'value') return table;
+  const namedValue = namedColumns
+    ?.map((column) => link.candidates.find((c) => c.kind === 'value' && c.column === column))
+    .find((c) => c !== undefined);
+  // "students in the program mathematics": a value right after the name of a table it is a value of.
+  const tableBefore = gap.every((w) => w === 'the') ? previous?.candidates.find((c) => c.kind === 'table') : undefined;
   return (
-    link.candidates.find((c) => c.kind === 'value' && named?.includes(c.column)) ??
+    namedValue ??
+    link.candidates.find((c) => c.kind === 'value' && c.table === tableBefore?.table) ??
+    qualifiedColumn(plan, link) ??
     // "the easiness scores ... show courses and scores": a word naming a column named before is that column again.
     link.candidates.find(
       (c) => c.kind === 'column' && plan.links.some((l) => l.chosen.kind === 'column' && l.chosen.column === c.column),
     ) ??
     link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
     link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
-    link.candidates.find((c) => plan.tables.includes(c.table)) ??
-    link.candidates.find((c) => plan.tables.some((t) => plan.path(t, c.table) !== undefined)) ??
-    link.candidates[0]
+    nearest(plan, named, roleFits(plan.tokens, link).length > 0 ? roleFits(plan.tokens, link) : link.candidates)
   );
+}
+
+/** Words that end the list of columns an "of <word>" after it may qualify. */
+const clauseWords = new Set(['who', 'which', 'that', 'whose', 'where', 'by', 'with', 'in', 'for', 'from', 'to']);
+
+/**
+ * "the name and the release year of the song": a column word in a list followed by "of <word>", where a column of
+ * the candidates is named by that word and the column word (Song_Name), is that column rather than the bare one
+ * (Name).
+ */
+function qualifiedColumn(plan: PlanContext, link: Link): Candidate | undefined {
+  const { tokens } = plan;
+  const of = tokens.findIndex((t, k) => k >= link.end && k <= link.end + 6 && t.text === 'of');
+  if (of < 0 || tokens.slice(link.end, of).some((t) => clauseWords.has(t.text))) return undefined;
+  let at = of + 1;
+  while (['the', 'a', 'an', 'each', 'every'].includes(tokens[at]?.text)) at++;
+  const words = [tokens[at]?.lemma, ...tokens.slice(link.start, link.end).map((t) => t.lemma)].join(' ');
+  return link.candidates.find((c) => c.kind === 'column' && nameWords(c.column.name).join(' ') === words);
+}
+
+/**
+ * How far `table` is from what the question names: 0 for a table its words name, 1 for one a word was resolved to
+ * before, else one more than the joins from the nearest of those (Infinity: none reaches it).
+ */
+function distance(plan: PlanContext, named: readonly SchemaTable[], table: SchemaTable): number {
+  if (named.includes(table)) return 0;
+  if (plan.tables.includes(table)) return 1;
+  return 1 + Math.min(Infinity, ...plan.tables.map((t) => plan.path(t, table)?.length ?? Infinity));
+}
+
+/**
+ * The candidate of a table the question names (or has resolved a word to), else of the table nearest them on the
+ * join path; ties keep the linker's order (synonyms, names, values). Two values in columns of different tables
+ * equally near are ambiguous: the question is answered with both as candidates rather than with a guess ("Did you
+ * mean warehouses.city or shipments.dest_city?").
+ */
+function nearest(plan: PlanContext, named: readonly SchemaTable[], candidates: readonly Candidate[]): Candidate {
+  if (candidates.length === 1) return candidates[0];
+  const ranked = candidates
+    .map((candidate, order) => ({ candidate, order, away: distance(plan, named, candidate.table) }))
+    .sort((a, b) => a.away - b.away || a.order - b.order);
+  const best = ranked.filter((r) => r.away === ranked[0].away);
+  const values = best.flatMap((r) => (r.candidate.kind === 'value' ? [r.candidate] : []));
+  if (values.length === best.length && new Set(values.map((v) => v.table)).size > 1) {
+    const names = [...new Set(values.map((v) => `${v.table.name}.${v.column.name}`))];
+    throw new AmbiguousQuestion(
+      `"${values[0].value}" is a value of ${names.join(' and of ')}, equally near the tables the question names. ` +
+        `Did you mean ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}?`,
+      names,
+    );
+  }
+  return ranked[0].candidate;
 }
 
 /**
@@ -107,12 +179,17 @@ function choose(plan: PlanContext, link: Link, previous: Link | undefined, next:
  * role (from_airport, origin; to_airport, destination), so the two values are two filters.
  */
 function byRole(tokens: readonly Token[], link: Link): Candidate[] {
+  const fits = roleFits(tokens, link);
+  return [...fits, ...link.candidates.filter((c) => !fits.includes(c))];
+}
+
+/** The value candidates of a column named for the role "from" / "to" gives the value ({@link byRole}); none without. */
+function roleFits(tokens: readonly Token[], link: Link): Candidate[] {
   const role = tokens
     .slice(Math.max(0, link.start - 4), link.start)
     .reverse()
     .find((t) => t.text === 'from' || t.text === 'to')?.text;
-  if (!role || link.candidates[0].kind !== 'value') return link.candidates;
+  if (!role || link.candidates[0].kind !== 'value') return [];
   const pattern = role === 'from' ? /(^|_)from(_|$)|origin|depart|source/i : /(^|_)to(_|$)|dest|arriv|target/i;
-  const fits = (c: Candidate): boolean => c.kind === 'value' && pattern.test(c.column.name);
-  return [...link.candidates.filter(fits), ...link.candidates.filter((c) => !fits(c))];
+  return link.candidates.filter((c) => c.kind === 'value' && pattern.test(c.column.name));
 }

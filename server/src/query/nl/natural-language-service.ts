@@ -8,7 +8,7 @@ import { EmbeddedTranslator, maxQuestionLength } from './embedded-translator.js'
 import { LlmTranslator, type LlmSettings } from './llm-translator.js';
 import type { NlSettings } from './nl-settings.js';
 import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
-import type { Translator } from './translator.js';
+import type { Translation, Translator } from './translator.js';
 
 /** How long a schema context (tables, sample values) is reused before it is read again. */
 const schemaLifetimeMs = 5 * 60_000;
@@ -47,6 +47,23 @@ export class NaturalLanguageService {
   }
 
   /**
+   * "Which year has the most concerts?" when two years have as many: the first of a ranking is not one row, and
+   * picking one by another order would be a confident guess, so the question is refused with the tied rows named.
+   */
+  private async refuseTies({ sql, limit }: NonNullable<Translation['tieCheck']>): Promise<void> {
+    const { rows, columns } = await this.service.sql(sql);
+    const last = rows[limit - 1];
+    const next = rows[limit];
+    if (!last || !next || JSON.stringify(last.tie_rank) !== JSON.stringify(next.tie_rank)) return;
+    const label = (row: Record<string, unknown>): string => String(row[columns[0].name]);
+    throw new NotUnderstood(
+      `"${label(last)}" and "${label(next)}" tie (${columns[0].name}, ranked by the same ${String(next.tie_rank)}) ` +
+        `at the ${limit === 1 ? 'top' : `cut after ${limit} rows`}; ask for more rows (for example "the top ` +
+        `${limit + 1}") to see every tied one`,
+    );
+  }
+
+  /**
    * Translates and runs `question`; throws 400 (empty), 413 (too long), {@link NotUnderstood}, or the
    * engine's errors.
    */
@@ -70,13 +87,16 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const translation = await this.translator.translate(question, schema, check);
+    const translation = await this.translator.translate(question, schema, check, (sql) => this.service.sql(sql));
     if (!outcome) throw new Error('the translator returned without running its query');
+    if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
+      await this.refuseTies(translation.tieCheck);
     return {
       answer: answerSentence(
         outcome,
         translation.meaning,
         translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql),
+        translation.asked,
       ),
       generated_query: translation.sql,
       results: outcome.rows,

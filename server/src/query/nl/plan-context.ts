@@ -39,6 +39,8 @@ export interface QuestionReading {
   /** Whether the question asks for the days between two dates (a derived column, see date-spans.ts). */
   dateSpan: boolean;
   equalities: Equality[];
+  /** Column links after "no" / "without" ("customers with no segment"): the rows where the column is NULL. */
+  missing: Link[];
 }
 
 /**
@@ -52,6 +54,7 @@ export class PlanContext implements QuestionReading {
   readonly textMatches: TextMatch[];
   readonly dateSpan: boolean;
   readonly equalities: Equality[];
+  readonly missing: Link[];
   /** The links in question order, each with its chosen meaning (see link-resolution.ts). */
   readonly links: Resolved[] = [];
   /** The tables of the question; the first named is the default main table, the others are joined in this order. */
@@ -59,6 +62,7 @@ export class PlanContext implements QuestionReading {
   /** Links already given a role (filter, group, measure, ...); column links left over are shown. */
   readonly used = new Set<Resolved>();
   readonly where: WhereClause;
+  private readonly paths = new Map<string, JoinStep[] | undefined>();
   /** A condition on a count ("more than 2 papers"), read with the comparisons and written as HAVING. */
   having?: CountCondition;
 
@@ -72,6 +76,7 @@ export class PlanContext implements QuestionReading {
     this.textMatches = reading.textMatches;
     this.dateSpan = reading.dateSpan;
     this.equalities = reading.equalities;
+    this.missing = reading.missing;
     this.where = new WhereClause(
       (table) => this.addTable(table),
       (reason) => this.refuse(reason),
@@ -122,7 +127,10 @@ export class PlanContext implements QuestionReading {
 
   /** The shortest path of relationships from `a` to `b`, or undefined when none connects them. */
   path(a: SchemaTable, b: SchemaTable): JoinStep[] | undefined {
-    return relationshipPath(this.schema, a, b);
+    // Linking asks the distance of every candidate from every table of the question: each pair is searched once.
+    const key = `${a.key}\u0000${b.key}`;
+    if (!this.paths.has(key)) this.paths.set(key, relationshipPath(this.schema, a, b));
+    return this.paths.get(key);
   }
 
   /** Whether every row of `a` has at most one row of `b`. */

@@ -13,6 +13,16 @@ export function readFilters(plan: PlanContext): void {
   refuseOrAcrossColumns(plan);
   for (const link of plan.links) if (link.chosen.kind === 'value') valueFilter(plan, link);
   flagFilters(plan);
+  for (const link of plan.missing) {
+    const resolved = plan.links.find((l) => l.start === link.start);
+    if (resolved?.chosen.kind !== 'column') plan.refuse(`Could not tell which column has no value`);
+    plan.used.add(resolved);
+    plan.where.filter(
+      { table: resolved.chosen.table, column: resolved.chosen.column },
+      'IS NULL',
+      `${resolved.chosen.column.name} is missing`,
+    );
+  }
   for (const match of plan.textMatches) textMatchFilter(plan, match);
   for (const { link, value } of plan.equalities) {
     const resolved = plan.links.find((l) => l.start === link.start);

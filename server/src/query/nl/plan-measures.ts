@@ -1,4 +1,4 @@
-import { aggregateNames, amountMeasure, type ColumnRef } from './column-roles.js';
+import { aggregateNames, amountMeasure, isFlagColumn, type ColumnRef } from './column-roles.js';
 import type { Aggregate } from './cues.js';
 import { daysSince } from './date-sql.js';
 import type { CueOf, PlanContext, Resolved } from './plan-context.js';
@@ -74,8 +74,15 @@ export function readCount(
     (mostOf && superlative
       ? { kind: 'aggregate' as const, fn: 'count' as const, at: superlative.at, end: superlative.end }
       : undefined);
-  const countTarget =
+  const first =
     countCue && !(frequency && !aggregates.some((a) => a.fn === 'count')) ? plan.linkAfter(countCue.end) : undefined;
+  // "how many priority shipments": a yes/no column read as an adjective is a condition (already written), and what
+  // is counted is the table after it, not the column's distinct values.
+  const adjective =
+    first?.chosen.kind === 'column' && isFlagColumn(first.chosen.column) && plan.used.has(first)
+      ? plan.linkAfter(first.end)
+      : undefined;
+  const countTarget = adjective?.chosen.kind === 'table' ? adjective : first;
   if (countTarget) plan.used.add(countTarget);
   return { countCue, countTarget, frequency };
 }

@@ -311,6 +311,9 @@ class QueryWriter {
       };
       if (!this.from.aliases.has(ref.table))
         plan.refuse(`Cannot order by ${ref.column.name}: its table is not part of the question`);
+      // "... for each paper, ordered by the paper ID": a group key the groups are ordered by is shown, first.
+      const key = this.groups.some((g) => g.column === ref.column) && !this.select.includes(this.col(ref));
+      if (key && this.aggregated) this.select.unshift(this.col(ref));
       order.unshift(`${this.col(ref)} ${descending ? 'DESC' : 'ASC'}`);
     } else if (top && order.length === 0) {
       const measure = defaultMeasure(shape.main) ?? plan.refuse(`Could not tell what "top ${top.n}" ranks by`);
@@ -336,10 +339,23 @@ class QueryWriter {
     const keyRefs = this.aggregated
       ? groupSelect
       : shape.groupLinks.filter((g) => from.aliases.has(g.chosen.table)).map((g) => groupedColumn(g.chosen));
+    // The first ordering key, shown beside the rows of one more than the limit: a tie at the cut shows in the rows.
+    const rank = order[0]?.replace(/ (ASC|DESC)( NULLS (LAST|FIRST))?$/, '');
+    const tieCheck =
+      limit !== undefined && rank
+        ? {
+            sql:
+              `SELECT ${this.select.join(', ')}, ${rank} AS "tie_rank" FROM ${from.sql}${plan.where.sql}` +
+              (groups.length ? ` GROUP BY ${groups.map((g) => this.col(g)).join(', ')}${this.having}` : '') +
+              ` ORDER BY ${order.join(', ')} LIMIT ${limit + 1}`,
+            limit,
+          }
+        : undefined;
     return {
       sql,
       meaning: this.meaning,
       grouped: groups.length > 0,
+      tieCheck,
       parts: {
         select: this.select,
         from: from.sql,

@@ -15,7 +15,8 @@ import {
   type SuperlativeCue,
 } from './plan-measures.js';
 import type { PlannedQuery } from './plan-parts.js';
-import { writeQuery } from './plan-select.js';
+import { writeQuery, type QueryShape } from './plan-select.js';
+import { checkConfidence } from './confidence.js';
 import { readQuestion } from './question-reading.js';
 import type { SchemaContext, SchemaTable } from './schema-context.js';
 import type { SchemaIndex } from './schema-linker.js';
@@ -70,7 +71,7 @@ export class QuestionPlan {
       projection[0]?.table ??
       plan.links[0].chosen.table;
     const groupLinks = grouping.groupLinks.map((g) => this.groupDirectly(main, g));
-    return writeQuery(plan, {
+    const shape: QueryShape = {
       aggregates,
       superlative,
       top,
@@ -85,7 +86,21 @@ export class QuestionPlan {
       rankBy,
       projection,
       main,
-    });
+    };
+    checkConfidence(plan, shape);
+    return { ...writeQuery(plan, shape), asked: this.askedWords() };
+  }
+
+  /**
+   * The question's words for what the answer is, from its first cue or link (or an opening "which") to its last
+   * link, as written: "how many priority shipments", "total declared value of shipments by warehouse".
+   */
+  private askedWords(): string | undefined {
+    const plan = this.plan;
+    const starts = [...plan.cues.map((c) => c.at), ...plan.links.map((l) => l.start)];
+    const ends = [...plan.cues.map((c) => c.end), ...plan.links.map((l) => l.end)];
+    if (starts.length === 0) return undefined;
+    return plan.words(plan.tokens[0].text === 'which' ? 0 : Math.min(...starts), Math.max(...ends));
   }
 
   /** The superlative and top-N, and whether a superlative lists every row in order rather than picking the first. */
@@ -118,7 +133,7 @@ export class QuestionPlan {
     const plan = this.plan;
     let groupLinks = plan
       .cue('group')
-      .map((g) => plan.linkAfter(g.end))
+      .map((g) => this.rankedEntity(g, aggregates, top) ?? plan.linkAfter(g.end))
       .filter((l): l is Resolved => l !== undefined && l.chosen.kind !== 'value');
     // "top 5 products by price": with a top-N and nothing aggregated, "by" a number ranks instead of grouping.
     let topBy: ColumnRef | undefined;
@@ -138,6 +153,28 @@ export class QuestionPlan {
     const orderLink = plan.cue('order').map((o) => plan.linkAfter(o.end))[0];
     if (orderLink) plan.used.add(orderLink);
     return { groupLinks, topBy, orderLink };
+  }
+
+  /**
+   * "top 5 customers by total declared value of shipments": "by" followed by an aggregate ranks the rows named before
+   * it by that aggregate, so they are what is grouped (the entity after the top-N, else the table named before "by"),
+   * never the measured column itself.
+   */
+  private rankedEntity(
+    group: CueOf<'group'>,
+    aggregates: readonly AggregateCue[],
+    top: CueOf<'top'> | undefined,
+  ): Resolved | undefined {
+    const plan = this.plan;
+    const next = plan.linkAfter(group.end);
+    const ranks = aggregates.some((a) => a.at >= group.end && (next === undefined || a.end <= next.start));
+    if (!ranks) return undefined;
+    const entity = top
+      ? plan.linkAfter(top.end)
+      : [...plan.links].reverse().find((l) => l.end <= group.at && l.chosen.kind === 'table');
+    return entity?.chosen.kind === 'table'
+      ? entity
+      : plan.refuse(`Could not tell what "${plan.words(group.at, group.end)}" ranks`);
   }
 
   /** "top 3 customers by revenue": the number belongs to another table, so it is summed per entity. */

@@ -10,7 +10,7 @@ import { fillerWords, tokenize, type Token } from './question-words.js';
 import type { SchemaColumn, SchemaContext } from './schema-context.js';
 import type { Link, SchemaIndex } from './schema-linker.js';
 import { readTextMatches } from './text-match.js';
-import { notUnderstood } from './translator.js';
+import { notUnderstood, UnlinkedWords } from './translator.js';
 
 /**
  * Reads `question` for planning: its grammar cues, quoted text matches, the other words linked to the
@@ -35,21 +35,24 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
   );
   // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
   const spanned = linkDateSpan(tokens, linked, (k) => !taken.has(k));
-  const links = spanned?.links ?? linked;
-  const covered = new Set(taken);
+  const { links, missing, negations } = readMissing(tokens, spanned?.links ?? linked);
+  const covered = new Set([...taken, ...negations]);
   for (const link of [...(spanned?.absorbed ?? []), ...links])
     for (let k = link.start; k < link.end; k++) covered.add(k);
   const equalities = coverAroundLinks(tokens, cues, links, covered);
   const groupEnds = new Set(cues.filter((c) => c.kind === 'group').map((c) => c.end));
   const buckets = readBuckets(tokens, (k) => !covered.has(k), groupEnds);
   for (const b of buckets) for (let k = b.at; k < b.end; k++) covered.add(k);
-  const unlinked = tokens.filter((t, k) => !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text)));
+  const isUnlinked = (t: Token, k: number): boolean =>
+    !covered.has(k) && !(t.kind === 'word' && fillerWords.has(t.text));
+  const unlinked = tokens.filter(isUnlinked);
   if (unlinked.length > 0) {
-    throw notUnderstood(
+    const reason = notUnderstood(
       `Could not link these words to any table, column or value: ` +
         `${[...new Set(unlinked.map((t) => `"${t.text}"`))].join(', ')}`,
       schema,
-    );
+    ).reason;
+    throw new UnlinkedWords(reason, unlinkedRuns(tokens, isUnlinked));
   }
   if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
   const plan = new PlanContext(schema, {
@@ -59,6 +62,7 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
     textMatches,
     dateSpan: spanned !== undefined,
     equalities,
+    missing,
   });
   resolveLinks(plan, links);
   return plan;
@@ -115,4 +119,46 @@ export function withoutBefore(tokens: readonly Token[], link: Link): number | un
   let at = link.start - 1;
   while (at >= 0 && ['a', 'an', 'any'].includes(tokens[at].text)) at--;
   return tokens[at]?.text === 'without' ? at : undefined;
+}
+
+/** Words before a column that ask for rows where it has no value. */
+const absentWords = new Set(['no', 'without', 'missing']);
+const articles = new Set(['a', 'an', 'any']);
+
+/** Whether a link may be a column that can be NULL (any column but a yes/no one, which "without" negates instead). */
+const mayBeNull = (link: Link): boolean => link.candidates.some((c) => c.kind === 'column' && !isFlagColumn(c.column));
+
+/**
+ * "customers with no segment", "customers without a segment": "no" / "without" / "missing" right before a column
+ * that is not a yes/no column asks for the rows where that column is NULL. The word is read here, also when the
+ * linker took it for a value ("no" is Norway's code too); the column's link is returned as missing.
+ */
+function readMissing(
+  tokens: readonly Token[],
+  input: readonly Link[],
+): { links: Link[]; missing: Link[]; negations: number[] } {
+  /** Where an absent-word stands before `link` (articles between), or undefined. */
+  const absentBefore = (link: Link): number | undefined => {
+    let at = link.start - 1;
+    while (at >= 0 && articles.has(tokens[at].text)) at--;
+    return at >= 0 && absentWords.has(tokens[at].text) && mayBeNull(link) ? at : undefined;
+  };
+  const negations = input.flatMap((l) => absentBefore(l) ?? []);
+  const links = input.filter((l) => !(l.end === l.start + 1 && negations.includes(l.start)));
+  return { links, missing: links.filter((l) => absentBefore(l) !== undefined), negations };
+}
+
+/** The runs of consecutive unlinked tokens, as text ("spruce shoes"): words a source may hold as a value. */
+function unlinkedRuns(tokens: readonly Token[], isUnlinked: (t: Token, k: number) => boolean): string[] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const [k, t] of tokens.entries()) {
+    if (isUnlinked(t, k)) run.push(t.text);
+    else if (run.length > 0) {
+      runs.push(run);
+      run = [];
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return runs.map((r) => r.join(' '));
 }

@@ -110,6 +110,6 @@ export const fillerWords = new Set(
     ('serving served taught working work works include includes including contain contains within they them ' +
       'database results ') +
     ('whether among given got well as there shared share provide terms respectively found amount split grouped ' +
-      'represent represented')
+      'represent represented go goes went gone going sent send sends')
   ).split(/\s+/),
 );

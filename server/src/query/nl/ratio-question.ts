@@ -31,6 +31,8 @@ interface RatioReading {
   qualifier: Token[];
   scale: number;
   order?: 'ASC' | 'DESC';
+  /** "the percentage of claims that are approved": the numerator is the denominator's rows under a condition. */
+  share?: boolean;
 }
 
 /** Where the grouping phrase of a side starts ("for each X", "per X", "by X"), or -1. */
@@ -96,7 +98,24 @@ export function readRatio(question: string): RatioReading[] | undefined {
         order,
       });
   }
+  if (readings.length === 0 && varied.length === 0) {
+    const share = shareOfRows(body, tokens[at].text === 'percentage' ? 100 : 1, order);
+    if (share) readings.push(share);
+  }
   return readings;
+}
+
+/** Words that join the rows of a share to the condition they meet ("claims that are approved"). */
+const shareVerbs = new Set(['are', 'were', 'is', 'was', 'that', 'which', 'who', 'have', 'has', 'had', 'with']);
+
+/**
+ * "the percentage of claims that are approved", "what fraction of warehouses are bonded": the rows the body names
+ * first are the denominator, the same rows meeting what follows the verb the numerator.
+ */
+function shareOfRows(body: Token[], scale: number, order: RatioReading['order']): RatioReading | undefined {
+  const verb = body.findIndex((t, k) => k > 0 && shareVerbs.has(t.text));
+  if (verb < 0 || verb === body.length - 1) return undefined;
+  return { numerator: body, denominator: body.slice(0, verb), grouping: [], qualifier: [], scale, order, share: true };
 }
 
 const columnNames = (conditions: readonly string[]): Set<string> =>
@@ -250,6 +269,9 @@ export function translateRatio(
         );
         if (qualified) numerator = shareQualifier(numerator, qualified);
       }
+      // A share whose condition was not read would divide the rows by themselves.
+      if (reading.share && numerator.parts.where.length <= denominator.parts.where.length)
+        refuse(`Could not tell which condition "${words(reading.numerator)}" puts on its rows`);
       const sql = combine(numerator, denominator, reading, refuse);
       const grouped = numerator.parts.groupBy.length > 0;
       return {

@@ -12,6 +12,8 @@ export interface SchemaColumn {
   kind: ColumnKind;
   /** Distinct values seen in a sample (text columns only), so a question's words can match data. */
   values: string[];
+  /** Whether the sample stopped at its limit, so the column may hold values not in `values` (looked up on demand). */
+  valuesCut?: boolean;
   /**
    * A value a question computes from other columns of the same table (the days between two dates),
    * never stored: `sql` writes it from the SQL of the columns `of`.
@@ -138,8 +140,10 @@ async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<Sq
     const row = result.rows[0] ?? {};
     for (const column of text) {
       const values = row[column.name];
-      if (Array.isArray(values))
+      if (Array.isArray(values)) {
         column.values = values.filter((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
+        column.valuesCut = values.length >= valuesPerColumn;
+      }
     }
   } catch {
     // A table that cannot be sampled is still linkable by its names.

@@ -141,11 +141,22 @@ export const countPhrase: CueRule = ({ tokens }, i) => {
   return phrase && { kind: 'aggregate', fn: 'count', at: i, end: i + phrase.length };
 };
 
-/** "top 5", "first 3". */
+/** Superlatives that make "which 5 X have the highest Y" a top-N. */
+const rankingWords = new Set(['highest', 'lowest', 'largest', 'smallest', 'biggest', 'most', 'least', 'fewest']);
+
+/**
+ * "top 5", "first 3"; and "which 5 customers have the highest credit limit": a number right after a question's
+ * opening "which" / "what", with a superlative later, is how many of the ranked rows to list (the number alone is
+ * the cue, so "which" still asks for the rows).
+ */
 export const topCount: CueRule = ({ tokens }, i) => {
   const next = tokens[i + 1];
-  if ((tokens[i].text !== 'top' && tokens[i].text !== 'first') || next?.kind !== 'number') return undefined;
-  return { kind: 'top', n: Math.min(Number(next.text), 10_000), at: i, end: i + 2 };
+  if ((tokens[i].text === 'top' || tokens[i].text === 'first') && next?.kind === 'number')
+    return { kind: 'top', n: Math.min(Number(next.text), 10_000), at: i, end: i + 2 };
+  const ranked = tokens.slice(i + 2).some((t) => rankingWords.has(t.text));
+  if (i === 1 && ['which', 'what'].includes(tokens[0].text) && tokens[i].kind === 'number' && ranked)
+    return { kind: 'top', n: Math.min(Number(tokens[i].text), 10_000), at: i, end: i + 1 };
+  return undefined;
 };
 
 /** "order by", "sorted by", "(in) order of". */

@@ -11,6 +11,7 @@ export class WhereClause {
   private readonly described: string[] = [];
   private readonly refs: ColumnRef[] = [];
   private readonly bounds = new Map<SchemaColumn, { op: string; value: number }[]>();
+  private readonly pinned = new Set<SchemaColumn>();
 
   constructor(
     /** Told the table of every condition, so that the table is joined. */
@@ -39,6 +40,7 @@ export class WhereClause {
         );
       this.bounds.set(ref.column, all);
     }
+    if (rhs.startsWith('= ')) this.pinned.add(ref.column);
     this.condition(ref, (column) => `${asInteger ? `TRY_CAST(${column} AS INTEGER)` : column} ${rhs}`, description);
   }
 
@@ -47,6 +49,11 @@ export class WhereClause {
     this.touch(ref.table);
     this.written.push(sql(this.ref(ref)));
     this.described.push(description);
+  }
+
+  /** Whether a condition holds `column` to one value (`= 'EU'`, `= true`). */
+  pins(column: SchemaColumn): boolean {
+    return this.pinned.has(column);
   }
 
   /** Whether a condition refers to a column of `table`. */
