@@ -323,6 +323,13 @@ test('runs the shell from the keyboard and the title bar: files, tabs, panes, pa
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await help.getByRole('button', { name: 'Close' }).click();
   await expect(help).toHaveCount(0);
+  // Esc closes it too, and the focus goes back to the button that opened it.
+  const helpButton = page.getByRole('button', { name: 'Keyboard shortcuts' });
+  await helpButton.click();
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await expect(helpButton).toBeFocused();
 });
 
 test.describe('dark theme', () => {
