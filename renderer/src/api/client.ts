@@ -6,15 +6,29 @@ import type {
   WorkspaceTree,
 } from '../../../server/src/contract/index.js';
 
-/** An answer of the server other than 2xx, with its `{detail}`. */
+/** Where in a query (or file) an error is, as the server says: line and column from 1. */
+export interface ErrorPosition {
+  line: number;
+  column: number;
+}
+
+/** An answer of the server other than 2xx, with its `{detail}` and, when it names one, the error's place. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     detail: string,
+    readonly position?: ErrorPosition,
   ) {
     super(detail);
     this.name = 'ApiError';
   }
+}
+
+/** The `line` and `column` of an error body, when it has both as positive integers. */
+export function errorPosition(body: { line?: unknown; column?: unknown }): ErrorPosition | undefined {
+  const { line, column } = body;
+  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  return valid(line) && valid(column) ? { line, column } : undefined;
 }
 
 /**
