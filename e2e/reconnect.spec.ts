@@ -37,8 +37,10 @@ test('an open page reconnects to a restarted server, and asks for the new token 
     await expect(connection).toHaveText('● connected');
     await expect(problems).toHaveText('0 errors, 0 warnings');
     // Requests seen by the page, so the first start's last event id is far above where the next start's begin.
-    for (let i = 0; i < 30; i++)
-      expect((await page.request.get(`http://127.0.0.1:${port}/api/adaptive/library-api/books`)).ok()).toBe(true);
+    const books = `http://127.0.0.1:${port}/api/adaptive/library-api/books`;
+    // The server listens before it has loaded the specs.
+    await expect.poll(async () => (await page.request.get(books)).status()).toBe(200);
+    for (let i = 0; i < 30; i++) expect((await page.request.get(books)).ok()).toBe(true);
     await page.locator('.panel-tab[data-panel="requests"]').click();
     await expect(page.locator('[data-panel-body="requests"]')).toContainText('/api/adaptive/library-api/books');
 
