@@ -250,3 +250,74 @@ test(
     await page.keyboard.press('Escape');
   },
 );
+
+test('a bad SPARQL prefix is marked where it is used, and the error says which', async ({ page }) => {
+  await openConsole(page);
+  await page.getByRole('tab', { name: 'SPARQL' }).click();
+  await typeQuery(page, 'SELECT ?s\nWHERE { ?s foo:bar ?o }');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.locator('.query-output').getByRole('alert')).toContainText('Unknown prefix: foo');
+  // One error squiggle, under `foo:bar` on the second line.
+  const squiggle = page.locator('.query-editor .squiggly-error');
+  await expect(squiggle).toHaveCount(1);
+  const line = page.locator('.query-editor .view-line', { hasText: 'foo:bar' });
+  const [squiggleBox, lineBox] = [await squiggle.boundingBox(), await line.boundingBox()];
+  expect(Math.abs(squiggleBox!.y - lineBox!.y)).toBeLessThan(lineBox!.height);
+  await screenshot(page, 'query-10-sparql-prefix-error');
+  // The next run that works clears the mark.
+  await typeQuery(page, 'SELECT ?s WHERE { ?s ?p ?o } LIMIT 1');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByLabel('Result statistics')).toContainText(/\b1 rows?\b/);
+  await expect(squiggle).toHaveCount(0);
+});
+
+test('a question summing a DECIMAL column labels it DECIMAL, not VARCHAR, and charts it', async ({ page }) => {
+  await openConsole(page);
+  await page.getByRole('tab', { name: 'Question' }).click();
+  await page.getByLabel('Question').fill('total order amount by region');
+  await page.getByLabel('Question').press('ControlOrMeta+Enter');
+  const grid = page.getByRole('grid', { name: 'Query results' });
+  await expect(grid.getByRole('columnheader', { name: /^sum_amount/ })).toHaveText(/^sum_amount DECIMAL\(38,2\)/);
+  await expect(page.locator('.query-chart svg')).toBeVisible();
+});
+
+test('the completion popup of a short console editor is drawn whole, over the panels around it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.addInitScript(() => {
+    localStorage.setItem(
+      'adaptive-workbench:layout',
+      JSON.stringify({ bottomHeight: 220, bottomVisible: true, bottomPanel: 'query', sideVisible: true }),
+    );
+    localStorage.removeItem('adaptive-workbench:query-texts');
+  });
+  await page.goto(url());
+  await page.getByRole('tab', { name: 'SQL', exact: true }).click();
+  await typeQuery(page, 'SELECT * FROM shop.orders o WHERE o.');
+  await page.keyboard.press('ControlOrMeta+Space');
+  const suggest = page.locator('.suggest-widget.visible');
+  await expect(suggest).toContainText('customer_id');
+  const box = (await suggest.boundingBox())!;
+  const editorBox = (await page.locator('.query-editor').boundingBox())!;
+  // Taller than the editor it belongs to: a popup kept inside the editor's box would be cut.
+  expect(box.height).toBeGreaterThan(editorBox.height);
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  expect(box.y + box.height).toBeLessThanOrEqual(720);
+  // Its corners are the popup's own pixels: nothing clips or covers it.
+  const corners = [
+    [box.x + 4, box.y + 4],
+    [box.x + box.width - 4, box.y + 4],
+    [box.x + 4, box.y + box.height - 4],
+    [box.x + box.width - 4, box.y + box.height - 4],
+  ];
+  for (const [x, y] of corners) {
+    const hit = await page.evaluate(
+      ([px, py]) => Boolean(document.elementFromPoint(px, py)?.closest('.suggest-widget')),
+      [x, y],
+    );
+    expect(hit, `${x},${y}`).toBe(true);
+  }
+  await screenshot(page, 'query-11-completion-short-editor');
+  await page.keyboard.press('Escape');
+});

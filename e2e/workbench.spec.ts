@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 
 const url = () => process.env.WORKBENCH_URL!;
 const workspace = () => process.env.WORKBENCH_WORKSPACE!;
@@ -101,6 +101,42 @@ async function replaceEditorText(page: Page, text: string): Promise<void> {
   // The cursor ends after the paste, so its last line is in view.
   const lastLine = text.trim().split('\n').at(-1)!.trim();
   await expect(editor(page).locator('.view-lines')).toContainText(lastLine);
+}
+
+/**
+ * The WCAG 2 contrast ratio of an element's text as the page shows it: its colour over the background
+ * under it (the ancestors' backgrounds blended), both passed through the CSS filters of the element and its
+ * ancestors (dark mode inverts the API docs), innermost first, by Chromium's own filters on a canvas.
+ */
+function shownContrast(element: Locator): Promise<number> {
+  return element.evaluate((target) => {
+    const channels = (colour: string) => (colour.match(/[\d.]+/g) ?? []).map(Number);
+    const over = (top: number[], bottom: number[]) =>
+      bottom.map((c, i) => top[i] * (top[3] ?? 1) + c * (1 - (top[3] ?? 1)));
+    const chain: Element[] = [];
+    for (let e: Element | null = target; e; e = e.parentElement) chain.unshift(e);
+    let background = [255, 255, 255];
+    const filters: string[] = [];
+    for (const e of chain) {
+      const style = getComputedStyle(e);
+      background = over(channels(style.backgroundColor), background);
+      if (style.filter !== 'none') filters.unshift(style.filter);
+    }
+    const text = over(channels(getComputedStyle(target).color), background);
+    const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const shown = (rgb: number[]) =>
+      filters.reduce((colour, filter) => {
+        context.filter = filter;
+        context.clearRect(0, 0, 1, 1);
+        context.fillStyle = `rgb(${colour.join(',')})`;
+        context.fillRect(0, 0, 1, 1);
+        return [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+      }, rgb);
+    const linear = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    const luminance = ([r, g, b]: number[]) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    const [lighter, darker] = [luminance(shown(text)), luminance(shown(background))].sort((a, b) => b - a);
+    return (lighter + 0.05) / (darker + 0.05);
+  });
 }
 
 async function showPanel(page: Page, id: string): Promise<void> {
@@ -323,6 +359,13 @@ test('runs the shell from the keyboard and the title bar: files, tabs, panes, pa
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await help.getByRole('button', { name: 'Close' }).click();
   await expect(help).toHaveCount(0);
+  // Esc closes it too, and the focus goes back to the button that opened it.
+  const helpButton = page.getByRole('button', { name: 'Keyboard shortcuts' });
+  await helpButton.click();
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await expect(helpButton).toBeFocused();
 });
 
 test.describe('dark theme', () => {
@@ -335,6 +378,13 @@ test.describe('dark theme', () => {
     await expect(page.locator('.app.dark')).toBeVisible();
     await expect(editor(page)).toHaveClass(/vs-dark/);
     await expect(page.locator('.swagger-host .opblock').first()).toBeVisible();
+    // An expanded operation's header, and every method badge, read at WCAG AA (4.5:1) as dark mode shows them.
+    await page.locator('.swagger-host .opblock-summary').first().click();
+    const header = page.locator('.swagger-host .opblock.is-open .opblock-summary');
+    for (const part of ['.opblock-summary-path', '.opblock-summary-description'])
+      expect(await shownContrast(header.locator(part)), part).toBeGreaterThanOrEqual(4.5);
+    for (const badge of await page.locator('.swagger-host .opblock-summary-method').all())
+      expect(await shownContrast(badge), (await badge.textContent()) ?? undefined).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, '07-dark-theme');
   });
 });

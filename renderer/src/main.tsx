@@ -1,7 +1,8 @@
-import { StrictMode, useMemo, useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { WorkbenchApi } from './api/client.js';
 import { App } from './app/App.js';
+import { TokenPrompt } from './app/TokenPrompt.js';
 import './styles.css';
 
 const tokenKey = 'adaptive-workbench:token';
@@ -22,60 +23,38 @@ function takeToken(): string | undefined {
   return sessionStorage.getItem(tokenKey) ?? undefined;
 }
 
-function TokenPrompt({ rejected, onToken }: { rejected: boolean; onToken(token: string): void }) {
-  const [value, setValue] = useState('');
-  return (
-    <div className="token-prompt">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          const match = /[?&]token=([^&#]+)/.exec(value);
-          const token = match ? decodeURIComponent(match[1]) : value.trim();
-          if (token) onToken(token);
-        }}
-      >
-        <h1>Adaptive Workbench</h1>
-        <p>
-          {rejected ? 'The server did not accept the token: it changes every time the server starts. ' : ''}
-          Open the URL that <code>adaptive-gateway serve --workbench</code> printed, or paste it (or its token) here.
-        </p>
-        <input
-          aria-label="Workbench URL or token"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          autoFocus
-          placeholder="http://127.0.0.1:8080/workbench/?token=…"
-        />
-        <button type="submit">Open</button>
-      </form>
-    </div>
-  );
-}
-
+/**
+ * The workbench once there is a token, else the prompt for one. When the server refuses the token (it
+ * restarted with a new one), the prompt shows over the open workbench, and the new token replaces the
+ * old one in place: no reload, so tabs, unsaved edits and panels stay.
+ */
 function Root() {
-  const [token, setToken] = useState(takeToken);
   const [rejected, setRejected] = useState(false);
-  const api = useMemo(() => {
-    if (!token) return undefined;
-    // The server refused the token: ask for the new one.
+  const [api, setApi] = useState<WorkbenchApi | undefined>(() => {
+    const token = takeToken();
+    return token ? workbenchApi(token) : undefined;
+  });
+
+  function workbenchApi(token: string): WorkbenchApi {
     return new WorkbenchApi(token, () => {
       sessionStorage.removeItem(tokenKey);
       setRejected(true);
-      setToken(undefined);
     });
-  }, [token]);
-  if (!api) {
-    return (
-      <TokenPrompt
-        rejected={rejected}
-        onToken={(t) => {
-          sessionStorage.setItem(tokenKey, t);
-          setToken(t);
-        }}
-      />
-    );
   }
-  return <App key={api.token} api={api} />;
+
+  const acceptToken = (token: string) => {
+    sessionStorage.setItem(tokenKey, token);
+    setRejected(false);
+    if (api) api.replaceToken(token);
+    else setApi(workbenchApi(token));
+  };
+  if (!api) return <TokenPrompt rejected={rejected} onToken={acceptToken} />;
+  return (
+    <>
+      <App api={api} />
+      {rejected && <TokenPrompt rejected overlay onToken={acceptToken} />}
+    </>
+  );
 }
 
 createRoot(document.getElementById('root')!).render(

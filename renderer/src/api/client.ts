@@ -6,30 +6,68 @@ import type {
   WorkspaceTree,
 } from '../../../server/src/contract/index.js';
 
-/** An answer of the server other than 2xx, with its `{detail}`. */
+/** Where in a query (or file) an error is, as the server says: line and column from 1. */
+export interface ErrorPosition {
+  line: number;
+  column: number;
+}
+
+/** An answer of the server other than 2xx, with its `{detail}` and, when it names one, the error's place. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     detail: string,
+    readonly position?: ErrorPosition,
   ) {
     super(detail);
     this.name = 'ApiError';
   }
 }
 
+/** The `line` and `column` of an error body, when it has both as positive integers. */
+export function errorPosition(body: { line?: unknown; column?: unknown }): ErrorPosition | undefined {
+  const { line, column } = body;
+  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  return valid(line) && valid(column) ? { line, column } : undefined;
+}
+
 /**
  * The workspace API of the server that serves this page (`/api/workbench/*`). Every call carries the
  * per-launch token in the `X-Workbench-Token` header; `onUnauthorized` runs when the server refuses it
- * (it restarted with a new one).
+ * (it restarted with a new one), and {@link replaceToken} puts the new one in place without a reload.
  */
 export class WorkbenchApi {
+  private current: string;
+  private readonly tokenListeners = new Set<() => void>();
+
   constructor(
-    readonly token: string,
+    token: string,
     private readonly onUnauthorized: () => void = () => undefined,
-  ) {}
+  ) {
+    this.current = token;
+  }
+
+  /** The token calls carry now. */
+  get token(): string {
+    return this.current;
+  }
+
+  /** Carries `token` from now on, and tells those that hold a connection with the old one. */
+  replaceToken(token: string): void {
+    if (token === this.current) return;
+    this.current = token;
+    for (const listener of this.tokenListeners) listener();
+  }
+
+  /** Calls `listener` whenever the token is replaced; returns the function that stops it. */
+  onTokenReplaced(listener: () => void): () => void {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
+  }
 
   private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { 'x-workbench-token': this.token };
+    const token = this.current;
+    const headers: Record<string, string> = { 'x-workbench-token': token };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(url, {
       method,
@@ -37,7 +75,8 @@ export class WorkbenchApi {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
     });
-    if (response.status === 401) this.onUnauthorized();
+    // A refusal of a token already replaced (a call still under way when it was) asks for nothing.
+    if (response.status === 401 && token === this.current) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
       throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);

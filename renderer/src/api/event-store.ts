@@ -4,8 +4,9 @@ import type {
   WorkbenchDiagnostics,
   WorkbenchLogLine,
   WorkbenchRequest,
+  WorkbenchStreamHello,
 } from '../../../server/src/contract/index.js';
-import type { WorkbenchApi } from './client.js';
+import { ApiError, type WorkbenchApi } from './client.js';
 
 const maxLogLines = 2000;
 const maxRequests = 500;
@@ -13,39 +14,93 @@ const maxRequests = 500;
 /** What the server has told the workbench so far. Replaced (not mutated) on every change, for React. */
 export interface ServerState {
   connected: boolean;
+  /** The server refused the token (it restarted with a new one): the page asks for the new one. */
+  tokenRefused: boolean;
   logs: WorkbenchLogLine[];
   requests: WorkbenchRequest[];
   diagnostics: WorkbenchDiagnostic[];
   lastReload?: RefreshResult;
-  /** Counts reloads, so views that depend on the served API (docs) know when to fetch again. */
+  /** Counts reloads (and server restarts), so views that depend on the served API know when to fetch again. */
   reloadCount: number;
 }
+
+/** How long to wait before asking again whether a server that cannot be reached is back (doubling to 8 s). */
+const firstRetryMs = 500;
+const maxRetryMs = 8000;
 
 /**
  * One connection to the server's event stream, shared by every panel: log lines, captured requests,
  * reloads and diagnostics. The browser's EventSource reconnects by itself (sending Last-Event-ID, so
- * the server replays what was missed). Subscribe with React's useSyncExternalStore.
+ * the server replays what was missed) while the server cannot be reached; it gives up when the server
+ * answers with anything but a stream, as a restarted server does to the old token (401). Then a call
+ * of the API tells why: a refused token asks for the new one (`tokenRefused`, and `onUnauthorized` of
+ * the API), anything else is tried again later. Each stream starts with the server start's `hello`:
+ * a new instance is a restarted server, whose event ids start again and whose state replaces ours.
+ * Subscribe with React's useSyncExternalStore.
  */
 export class EventStore {
-  private state: ServerState = { connected: false, logs: [], requests: [], diagnostics: [], reloadCount: 0 };
+  private state: ServerState = {
+    connected: false,
+    tokenRefused: false,
+    logs: [],
+    requests: [],
+    diagnostics: [],
+    reloadCount: 0,
+  };
   private readonly listeners = new Set<() => void>();
   private source: EventSource | undefined;
+  private instance: string | undefined;
   private seenIds = 0;
+  /** The owner wants the stream open (between connect and close). */
+  private wanted = false;
+  /** Counts closes, so an answer to an older recovery attempt is ignored. */
+  private generation = 0;
+  private retryMs = firstRetryMs;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly api: WorkbenchApi) {}
+  constructor(private readonly api: WorkbenchApi) {
+    // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
+    api.onTokenReplaced(() => {
+      if (!this.wanted) return;
+      this.generation++;
+      this.shut();
+      this.update({ tokenRefused: false });
+      this.open();
+    });
+  }
 
   /** Opens the stream and loads the current diagnostics. */
   connect(): void {
-    if (this.source) return;
+    this.wanted = true;
+    this.open();
+  }
+
+  close(): void {
+    this.wanted = false;
+    this.generation++;
+    this.shut();
+  }
+
+  private open(): void {
+    if (this.source || !this.wanted) return;
     const source = new EventSource(this.api.eventsUrl());
     this.source = source;
-    source.onopen = () => this.update({ connected: true });
-    source.onerror = () => this.update({ connected: false });
+    source.onopen = () => {
+      this.retryMs = firstRetryMs;
+      this.update({ connected: true, tokenRefused: false });
+    };
+    source.onerror = () => {
+      this.update({ connected: false });
+      if (source.readyState === EventSource.CLOSED) this.recover(source);
+    };
+    source.addEventListener('hello', (event) => {
+      this.hello(JSON.parse((event as MessageEvent<string>).data) as WorkbenchStreamHello);
+    });
     const on = <T>(type: string, apply: (data: T) => Partial<ServerState>) =>
       source.addEventListener(type, (event) => {
         const message = event as MessageEvent<string>;
-        // A reconnect replays from Last-Event-ID; anything older was already applied.
-        const id = Number(message.lastEventId);
+        // A reconnect replays from Last-Event-ID (`<instance>:<n>`); anything older was already applied.
+        const id = Number(message.lastEventId.split(':')[1]);
         if (Number.isFinite(id) && id > 0) {
           if (id <= this.seenIds) return;
           this.seenIds = id;
@@ -56,13 +111,12 @@ export class EventStore {
     on<WorkbenchRequest>('request', (request) => ({ requests: [...this.state.requests, request].slice(-maxRequests) }));
     on<RefreshResult>('reload', (result) => ({ lastReload: result, reloadCount: this.state.reloadCount + 1 }));
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
-    void this.api.diagnostics().then(
-      (data) => this.update({ diagnostics: data.diagnostics }),
-      () => undefined,
-    );
+    this.loadDiagnostics();
   }
 
-  close(): void {
+  private shut(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.source?.close();
     this.source = undefined;
   }
@@ -81,6 +135,43 @@ export class EventStore {
   };
 
   readonly snapshot = (): ServerState => this.state;
+
+  /** A stream's first message: a server start other than the last one seen restarted, so start over. */
+  private hello({ instance }: WorkbenchStreamHello): void {
+    const restarted = this.instance !== undefined && this.instance !== instance;
+    this.instance = instance;
+    if (!restarted) return;
+    this.seenIds = 0;
+    // The restarted server may serve other files, routes and problems: views that follow reloads fetch again.
+    this.update({ reloadCount: this.state.reloadCount + 1 });
+    this.loadDiagnostics();
+  }
+
+  /**
+   * The browser gave up on `source`: ask the API why. A refused token is the prompt's business (the
+   * API's `onUnauthorized`); a token still good, or a server still away, opens the stream again (later).
+   */
+  private recover(source: EventSource): void {
+    if (this.source !== source) return;
+    this.shut();
+    const generation = ++this.generation;
+    this.api.diagnostics().then(
+      () => generation === this.generation && this.open(),
+      (error: unknown) => {
+        if (generation !== this.generation) return;
+        if (error instanceof ApiError && error.status === 401) return this.update({ tokenRefused: true });
+        this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+        this.retryMs = Math.min(this.retryMs * 2, maxRetryMs);
+      },
+    );
+  }
+
+  private loadDiagnostics(): void {
+    void this.api.diagnostics().then(
+      (data) => this.update({ diagnostics: data.diagnostics }),
+      () => undefined,
+    );
+  }
 
   private update(change: Partial<ServerState>): void {
     this.state = { ...this.state, ...change };

@@ -14,15 +14,17 @@ export interface StatusBarProps {
 /** The connection to the server, the problem counts, the last reload and the last message. */
 export function StatusBar({ message, onShowProblems }: StatusBarProps) {
   const server = useServerState();
+  const connection = server.connected
+    ? { text: '● connected', title: 'Connected to the server' }
+    : server.tokenRefused
+      ? { text: '○ token refused', title: 'The server restarted with a new token: paste its new URL' }
+      : { text: '○ reconnecting', title: 'Reconnecting to the server…' };
   const errors = server.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = server.diagnostics.length - errors;
   return (
     <footer className="statusbar">
-      <span
-        className={`connection ${server.connected ? 'on' : 'off'}`}
-        title={server.connected ? 'Connected to the server' : 'Reconnecting to the server…'}
-      >
-        {server.connected ? '● connected' : '○ reconnecting'}
+      <span className={`connection ${server.connected ? 'on' : 'off'}`} title={connection.title}>
+        {connection.text}
       </span>
       <button type="button" className="status-problems" onClick={onShowProblems}>
         {errors} errors, {warnings} warnings

@@ -32,6 +32,7 @@ export default function QueryConsole() {
   const vocabulary = useSparqlVocabulary(mode === 'sparql');
   const runs = useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn, onSubmitted: () => setTab('jobs') });
 
+  const { errorAt } = runs.outcome;
   const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
   /** Switches to `kind` with `query` in its editor (from the history, or a question's generated SQL). */
   const openInEditor = (kind: QueryMode, query: string) => {
@@ -80,6 +81,7 @@ export default function QueryConsole() {
           edit={edit}
           catalog={catalog}
           vocabulary={vocabulary}
+          errorMark={errorAt?.mode === mode ? { ...errorAt, message: runs.outcome.error ?? '' } : undefined}
           theme={colorScheme}
           onText={setText}
           onRun={() => void runs.run()}

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import type { Catalog } from './completion.js';
 import { queryModes, type QueryMode } from './query-runs.js';
-import type { EditorEdit } from './SqlEditor.js';
+import type { EditorEdit, EditorErrorMark } from './SqlEditor.js';
 
 const SqlEditor = lazy(() => import('./SqlEditor.js'));
 
@@ -13,13 +13,16 @@ export interface QueryInputProps {
   edit?: EditorEdit;
   catalog: Catalog;
   vocabulary?: SparqlVocabulary;
+  /** The last run's error in this text, when the server said where. */
+  errorMark?: EditorErrorMark;
   theme: 'light' | 'dark';
   onText(text: string): void;
   onRun(): void;
 }
 
 /** Where the query is written: Monaco for SQL and SPARQL (loaded on demand), a text area for a question. */
-export function QueryInput({ mode, text, edit, catalog, vocabulary, theme, onText, onRun }: QueryInputProps) {
+export function QueryInput(props: QueryInputProps) {
+  const { mode, text, edit, catalog, vocabulary, errorMark, theme, onText, onRun } = props;
   const placeholder = queryModes.find((m) => m.id === mode)?.placeholder;
   return (
     <div className="query-editor" data-mode={mode}>
@@ -44,6 +47,7 @@ export function QueryInput({ mode, text, edit, catalog, vocabulary, theme, onTex
             language={mode}
             catalog={catalog}
             vocabulary={vocabulary}
+            errorMark={errorMark}
             theme={theme}
             onChange={onText}
             onRun={onRun}

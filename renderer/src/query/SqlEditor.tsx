@@ -1,5 +1,5 @@
 import Editor from '@monaco-editor/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import {
   baseEditorOptions,
@@ -18,6 +18,13 @@ export interface EditorEdit {
   text: string;
 }
 
+/** An error of the last run to mark in the text: where, and what the server said. */
+export interface EditorErrorMark {
+  line: number;
+  column: number;
+  message: string;
+}
+
 export interface SqlEditorProps {
   /** The text of a model made for the first time (models live while the page does). */
   initialValue: string;
@@ -26,6 +33,8 @@ export interface SqlEditorProps {
   catalog: Catalog;
   /** Prefixes and terms for SPARQL completion. */
   vocabulary?: SparqlVocabulary;
+  /** The last run's error in this text, marked (squiggle, hover, overview ruler) until the next run. */
+  errorMark?: EditorErrorMark;
   theme: 'light' | 'dark';
   onChange(text: string): void;
   onRun(): void;
@@ -41,11 +50,13 @@ export default function SqlEditor({
   language,
   catalog,
   vocabulary,
+  errorMark,
   theme,
   onChange,
   onRun,
 }: SqlEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const [mounted, setMounted] = useState(false);
   // Read by the editor's own callbacks (set up once, on mount): this render's values, kept current.
   const run = useRef(onRun);
   const text = useRef(initialValue);
@@ -76,6 +87,8 @@ export default function SqlEditor({
     editor.focus();
   }, [edit]);
 
+  useErrorMarker(editorRef, mounted, errorMark);
+
   return (
     <Editor
       path={`inmemory://query-console/query.${language === 'sql' ? 'sql' : language === 'sparql' ? 'rq' : 'txt'}`}
@@ -87,6 +100,7 @@ export default function SqlEditor({
       onChange={(text) => onChange(text ?? '')}
       onMount={(editor) => {
         editorRef.current = editor;
+        setMounted(true);
         // Monaco keeps a model per path across mounts and then ignores `defaultValue`: the console's
         // text (which may have changed while another tab was shown) wins.
         if (editor.getValue() !== text.current) editor.setValue(text.current);
@@ -100,4 +114,33 @@ export default function SqlEditor({
       }}
     />
   );
+}
+
+/** Marks `mark` in the editor's model (the word at its place, or one character), and clears it when it goes. */
+function useErrorMarker(
+  editorRef: RefObject<monaco.editor.IStandaloneCodeEditor | null>,
+  mounted: boolean,
+  mark: EditorErrorMark | undefined,
+): void {
+  // A new object with the same place and message marks nothing new.
+  const { line = 0, column = 0, message = '' } = mark ?? {};
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!mounted || !model) return;
+    const owner = 'query-console';
+    if (line < 1 || line > model.getLineCount()) return monaco.editor.setModelMarkers(model, owner, []);
+    const word = model.getWordAtPosition({ lineNumber: line, column });
+    const endColumn = Math.max(word?.endColumn ?? 0, column + 1);
+    monaco.editor.setModelMarkers(model, owner, [
+      {
+        severity: monaco.MarkerSeverity.Error,
+        message,
+        startLineNumber: line,
+        startColumn: column,
+        endLineNumber: line,
+        endColumn,
+      },
+    ]);
+    return () => monaco.editor.setModelMarkers(model, owner, []);
+  }, [editorRef, mounted, line, column, message]);
 }

@@ -5,7 +5,6 @@ import type {
   QueryRequest,
   QuestionRequest,
   ResultPage,
-  ResultRow,
   SourceList,
   SourceTables,
   SparqlExplanation,
@@ -14,7 +13,7 @@ import type {
   SparqlVocabulary,
   SqlResult,
 } from '../../../server/src/contract/index.js';
-import { ApiError } from '../api/client.js';
+import { ApiError, errorPosition } from '../api/client.js';
 import { shortenIri } from './sparql-completion.js';
 
 const base = '/api/v1/query';
@@ -30,8 +29,9 @@ async function call<T>(method: string, path: string, body?: QueryRequest | Quest
     cache: 'no-store',
   });
   if (!response.ok) {
-    const error = (await response.json().catch(() => ({}))) as { detail?: string };
-    throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);
+    const error = (await response.json().catch(() => ({}))) as { detail?: string; line?: unknown; column?: unknown };
+    const detail = error.detail ?? `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, detail, errorPosition(error));
   }
   return (await response.json()) as T;
 }
@@ -86,18 +86,10 @@ export function sparqlToResult(
 }
 
 /**
- * Rows without column types (the natural-language answer) as a result table: columns in the order of
- * the first row's keys, typed DOUBLE when every value is a number or null, else VARCHAR.
+ * A question's answer as a result table, with the column types the server read from the engine (a
+ * DECIMAL sum arrives as a string, and is still a number column: numeric styling, sorting, the chart).
  */
-export function rowsToResult(rows: ResultRow[], elapsedMs: number): SqlResult {
-  const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const columns = names.map((name) => ({
-    name,
-    type:
-      rows.some((row) => typeof row[name] === 'number') &&
-      rows.every((row) => row[name] === null || row[name] === undefined || typeof row[name] === 'number')
-        ? 'DOUBLE'
-        : 'VARCHAR',
-  }));
-  return { columns, rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
+export function answerToResult(answer: NaturalLanguageResult, elapsedMs: number): SqlResult {
+  const rows = answer.results;
+  return { columns: answer.columns, rows, row_count: rows.length, truncated: false, elapsed_ms: elapsedMs };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartData, isGroupedAggregate } from './chart-data.js';
 import { aliases, suggestions, type Catalog } from './completion.js';
-import { rowsToResult, sparqlToResult } from './query-api.js';
+import { answerToResult, sparqlToResult } from './query-api.js';
 import { cellText, sortRows, toCsv, toJson, toTsv } from './result-format.js';
 import { quoteIdentifier, tableReferences } from './sql-references.js';
 
@@ -194,21 +194,26 @@ describe('sparqlToResult', () => {
   });
 });
 
-describe('rowsToResult', () => {
-  it('types columns from the values of every row, in first-seen order', () => {
-    const result = rowsToResult(
-      [
-        { region: 'NA', count: 32 },
-        { region: null, count: null, extra: 'x' },
-      ],
+describe('answerToResult', () => {
+  it("labels a question's columns with the server's types: a DECIMAL sum sent as a string is no VARCHAR", () => {
+    const result = answerToResult(
+      {
+        answer: 'Total amount by region (2 groups): NA: 104,495.87; EU: 102,659.87.',
+        generated_query: 'SELECT region, sum(amount) AS sum_amount FROM shop.orders GROUP BY region',
+        results: [
+          { region: 'NA', sum_amount: '104495.87' },
+          { region: 'EU', sum_amount: '102659.87' },
+        ],
+        columns: [
+          { name: 'region', type: 'VARCHAR' },
+          { name: 'sum_amount', type: 'DECIMAL(38,2)' },
+        ],
+      },
       5,
     );
-    expect(result.columns).toEqual([
-      { name: 'region', type: 'VARCHAR' },
-      { name: 'count', type: 'DOUBLE' },
-      { name: 'extra', type: 'VARCHAR' },
-    ]);
-    expect(result.row_count).toBe(2);
-    expect(rowsToResult([], 1).columns).toEqual([]);
+    expect(result.columns.map((c) => c.type)).toEqual(['VARCHAR', 'DECIMAL(38,2)']);
+    expect(result).toMatchObject({ row_count: 2, elapsed_ms: 5, truncated: false });
+    // Being numeric, the grouped sum is charted beside its rows.
+    expect(isGroupedAggregate(result, 'SELECT region, sum(amount) FROM t GROUP BY region')).toBe(true);
   });
 });

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SparqlVocabulary, SqlResult } from '../../../server/src/contract/index.js';
+import { ApiError, type ErrorPosition } from '../api/client.js';
 import { useSessionState, useWorkbench } from '../app/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
 import { isGroupedAggregate } from './chart-data.js';
 import type { Catalog } from './completion.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { useJobPolling, type TrackedJob } from './JobsList.js';
-import { queryApi, rowsToResult, sparqlToResult } from './query-api.js';
+import { answerToResult, queryApi, sparqlToResult } from './query-api.js';
 import { declaredPrefixes } from './sparql-completion.js';
 import { tableReferences, type TableReference } from './sql-references.js';
 
@@ -30,11 +31,19 @@ export interface Outcome {
   /** A question's grouped aggregate: its chart is drawn above the rows. */
   chartAlongside?: boolean;
   error?: string;
+  /** Where the error is in the query of `mode`, for its editor to mark. */
+  errorAt?: ErrorPosition & { mode: QueryMode };
   running?: boolean;
   source?: string;
 }
 
 const maxJobs = 50;
+
+/** The outcome of a run that failed: the server's detail, and where the error is when the server says. */
+function failure(error: unknown, mode: QueryMode): Outcome {
+  const position = error instanceof ApiError ? error.position : undefined;
+  return { error: (error as Error).message, errorAt: position && { ...position, mode } };
+}
 
 /** Runs `query` now: the outcome to show, and the SQL whose tables the catalog may learn. */
 async function execute(
@@ -50,7 +59,7 @@ async function execute(
     return { outcome: { result: sparqlToResult(await queryApi.sparql(query), elapsed(), prefixes) } };
   }
   const answer = await queryApi.ask(query);
-  const result = rowsToResult(answer.results, elapsed());
+  const result = answerToResult(answer, elapsed());
   const chartAlongside = isGroupedAggregate(result, answer.generated_query);
   return {
     outcome: { result, answer: answer.answer, generatedQuery: answer.generated_query, chartAlongside },
@@ -95,7 +104,7 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
       record({ query, kind: 'sql', ok: true });
       notify(`Query ${job.query_id} submitted`);
     } catch (e) {
-      setOutcome({ error: (e as Error).message });
+      setOutcome(failure(e, 'sql'));
       record({ query, kind: 'sql', ok: false });
     }
   };
@@ -112,7 +121,7 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
       record({ query, kind: mode, ok: true, rowCount, elapsedMs });
       if (sql) void learn(tableReferences(sql, catalog.sources));
     } catch (e) {
-      setOutcome({ error: (e as Error).message });
+      setOutcome(failure(e, mode));
       record({ query, kind: mode, ok: false });
     }
   };
@@ -124,9 +133,9 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
     try {
       const { sql, translate_ms: ms } = await queryApi.explainSparql(query);
       const answer = `Generated SQL (translated in ${ms} ms)`;
-      setOutcome((o) => ({ ...o, error: undefined, answer, generatedQuery: sql }));
+      setOutcome((o) => ({ ...o, error: undefined, errorAt: undefined, answer, generatedQuery: sql }));
     } catch (e) {
-      setOutcome((o) => ({ ...o, error: (e as Error).message }));
+      setOutcome((o) => ({ ...o, ...failure(e, mode) }));
     }
   };
 

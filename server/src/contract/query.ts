@@ -86,6 +86,11 @@ export interface NaturalLanguageResult {
   answer: string;
   generated_query: string;
   results: ResultRow[];
+  /**
+   * The columns of `results` with their DuckDB types, as `POST /sql` gives them: a DECIMAL or HUGEINT
+   * aggregate travels as a string (for precision) but its type still says it is a number.
+   */
+  columns: ResultColumn[];
 }
 
 /** An RDF term of SPARQL 1.1 Query Results JSON. */

@@ -96,6 +96,14 @@ export type WorkbenchEvent =
   | { type: 'log'; data: WorkbenchLogLine }
   | { type: 'request'; data: WorkbenchRequest };
 
+/**
+ * The first message of every event stream (`event: hello`, without an id): the server start it comes from.
+ * A client that sees a new `instance` knows the server restarted; event ids are `<instance>:<n>`.
+ */
+export interface WorkbenchStreamHello {
+  instance: string;
+}
+
 /** A command of the desktop app's native menu that the renderer carries out. */
 export type MenuCommand = 'new-spec' | 'new-handler';
 

@@ -95,6 +95,16 @@ describe('loadConfig', () => {
       'http://localhost:5173',
     ]);
   });
+
+  it('takes a fixed workbench token only when it is as strong as a random one, and never echoes it', () => {
+    const token = 'k3Yq-9_abcdefghijklmnopqrstuv';
+    expect(loadConfig({ WORKBENCH_TOKEN: token }).workbenchToken).toBe(token);
+    expect(loadConfig({}).workbenchToken).toBeUndefined();
+    for (const weak of ['short', 'has space in it and is long enough', `${'a'.repeat(23)}`]) {
+      expect(() => loadConfig({ WORKBENCH_TOKEN: weak })).toThrow(ConfigError);
+      expect(() => loadConfig({ WORKBENCH_TOKEN: weak })).not.toThrow(weak);
+    }
+  });
 });
 
 describe('parseSize', () => {

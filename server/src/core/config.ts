@@ -56,6 +56,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve the workspace API and the browser workbench (`--workbench`). */
   workbench: boolean;
+  /** The workbench token (`WORKBENCH_TOKEN`); unset = a new random one at every start. */
+  workbenchToken?: string;
   /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded
    * translator. */
   nlLlm?: { baseUrl: string; model: string; apiKey?: string };
@@ -153,6 +155,18 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(name, raw, 'true or false');
+}
+
+/**
+ * A fixed workbench token, so an open workbench page reconnects by itself after a restart. As strong as the
+ * random one should be: at least 24 URL-safe characters.
+ */
+function readWorkbenchToken(env: Env): string | undefined {
+  const raw = env.WORKBENCH_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9_-]{24,256}$/.test(raw))
+    throw new ConfigError('WORKBENCH_TOKEN', '…', '24 to 256 characters A-Z a-z 0-9 _ -');
+  return raw;
 }
 
 function readInteger(name: string, raw: string, min: number, max: number): number {
@@ -405,6 +419,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     handlerPython: env.HANDLER_PYTHON || undefined,
     logLevel: logLevel as LogLevel,
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
+    workbenchToken: readWorkbenchToken(env),
     nlLlm: readNlLlm(env),
   };
 }

@@ -26,7 +26,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
     }
     throw error;
   }
-  const workbenchToken = config.workbench ? newWorkbenchToken() : undefined;
+  const workbenchToken = config.workbench ? (config.workbenchToken ?? newWorkbenchToken()) : undefined;
   const logger = createLogger(config.logLevel);
   let app;
   try {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { WorkbenchEvent } from '../contract/index.js';
 
 /** One event as it goes on the wire; `data` is serialised once, on first use. */
@@ -16,6 +17,11 @@ export type Subscriber = (event: HubEvent) => void;
  * event is kept or sent: with nobody listening, publishing costs next to nothing.
  */
 export class EventHub {
+  /**
+   * Names this hub (one per server start). Event ids on the wire are `<instance>:<n>`, so a client that
+   * reconnects to a restarted server is not taken for one that saw the new server's first events.
+   */
+  readonly instance = randomBytes(6).toString('hex');
   private nextId = 1;
   private readonly recent: HubEvent[] = [];
   private readonly subscribers = new Set<Subscriber>();

@@ -1,18 +1,30 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WorkbenchStreamHello } from '../contract/index.js';
 import type { EventHub, HubEvent } from './event-hub.js';
 
 const heartbeatMs = 15_000;
 /** An event stream whose client reads slower than this backlog is closed; EventSource reconnects and replays. */
 const maxStreamBacklogBytes = 4 * 1024 * 1024;
 
-function sseFrame(event: HubEvent): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.data()}\n\n`;
+function sseFrame(instance: string, event: HubEvent): string {
+  return `id: ${instance}:${event.id}\nevent: ${event.type}\ndata: ${event.data()}\n\n`;
+}
+
+/**
+ * The hub event id after which a client's `Last-Event-ID` (`<instance>:<n>`) asks to resume: `n` when it
+ * names this hub, else 0 (a new client, or one of a server that has since restarted: it gets everything).
+ */
+export function resumeAfter(lastEventId: unknown, instance: string): number {
+  if (typeof lastEventId !== 'string') return 0;
+  const match = /^([0-9a-f]+):(\d{1,15})$/.exec(lastEventId);
+  return match && match[1] === instance ? Number(match[2]) : 0;
 }
 
 /**
  * The workbench's event streams (Server-Sent Events) of one hub: {@link serve} is the route handler that
- * opens one, replaying what a reconnecting client missed (`Last-Event-ID`); {@link endAll} ends the open
- * ones when the server closes, which would otherwise wait for their clients.
+ * opens one, says which server start it is (`hello`) and replays what a reconnecting client missed
+ * (`Last-Event-ID`); {@link endAll} ends the open ones when the server closes, which would otherwise wait
+ * for their clients.
  */
 export class EventStreams {
   private readonly open = new Set<FastifyReply>();
@@ -21,7 +33,8 @@ export class EventStreams {
 
   /** Opens an event stream on the request's connection (a route handler). */
   readonly serve = (request: FastifyRequest, reply: FastifyReply): void => {
-    const lastId = Number(request.headers['last-event-id']);
+    const { instance } = this.hub;
+    const afterId = resumeAfter(request.headers['last-event-id'], instance);
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -31,10 +44,13 @@ export class EventStreams {
       connection: 'keep-alive',
     });
     raw.write('retry: 1000\n\n');
-    for (const event of this.hub.since(Number.isInteger(lastId) ? lastId : 0)) raw.write(sseFrame(event));
+    // First, without an id (it leaves the client's Last-Event-ID alone): which server start this is.
+    const hello: WorkbenchStreamHello = { instance };
+    raw.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
+    for (const event of this.hub.since(afterId)) raw.write(sseFrame(instance, event));
     const send = (event: HubEvent) => {
       if (raw.writableLength > maxStreamBacklogBytes) raw.destroy();
-      else raw.write(sseFrame(event));
+      else raw.write(sseFrame(instance, event));
     };
     const unsubscribe = this.hub.subscribe(send);
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   WorkbenchDiagnostics,
   WorkbenchLogLine,
+  WorkbenchStreamHello,
   WorkbenchRequest,
   WorkspaceFile,
   WorkspaceTree,
@@ -17,6 +18,7 @@ import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
 import { Gateway } from '../gateway/index.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
+import { resumeAfter } from './event-stream.js';
 import { workbenchPlugin } from './workbench-plugin.js';
 
 const token = 'test-token-0123456789abcdefghij';
@@ -447,14 +449,22 @@ describe('diagnostics', () => {
   });
 });
 
+/** One server-sent event: `id` is the hub's number (0 for `hello`), `instance` the server start it names. */
+interface StreamEvent {
+  id: number;
+  instance?: string;
+  event: string;
+  data: unknown;
+}
+
 /** Reads server-sent events from a listening server until `until` returns true for the events so far. */
 function readEvents(
   base: string,
   headers: Record<string, string>,
-  until: (events: Array<{ id: number; event: string; data: unknown }>) => boolean,
-): Promise<Array<{ id: number; event: string; data: unknown }>> {
+  until: (events: StreamEvent[]) => boolean,
+): Promise<StreamEvent[]> {
   return new Promise((resolve, reject) => {
-    const events: Array<{ id: number; event: string; data: unknown }> = [];
+    const events: StreamEvent[] = [];
     const request = http.get(`${base}/api/workbench/events?token=${token}`, { headers }, (response) => {
       if (response.statusCode !== 200) return reject(new Error(`status ${response.statusCode}`));
       let buffer = '';
@@ -471,7 +481,10 @@ function readEvents(
               .filter((l) => !l.startsWith(':'))
               .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
           );
-          if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
+          if (fields.event) {
+            const id = fields.id === undefined ? 0 : Number(fields.id.split(':')[1]);
+            events.push({ id, instance: fields.id?.split(':')[0], event: fields.event, data: JSON.parse(fields.data) });
+          }
         }
         if (until(events)) {
           request.destroy();
@@ -549,11 +562,32 @@ describe('event stream', () => {
     const first = await readEvents(base, {}, (events) => events.some((e) => e.event === 'diagnostics'));
     const lastId = Math.max(...first.map((e) => e.id));
     await server.gateway.reload();
-    const replay = await readEvents(base, { 'last-event-id': String(lastId) }, (events) =>
+    const replay = await readEvents(base, { 'last-event-id': `${first[1].instance}:${lastId}` }, (events) =>
       events.some((e) => e.event === 'diagnostics'),
     );
-    expect(replay.every((e) => e.id > lastId)).toBe(true);
+    expect(replay.every((e) => e.id > lastId || e.event === 'hello')).toBe(true);
     expect(replay.map((e) => e.event)).toContain('reload');
+  });
+
+  it('names the server start first, and replays everything to a client of an earlier start', async () => {
+    const server = await start();
+    const base = await server.listen({ port: 0, host: '127.0.0.1' });
+    await server.gateway.reload();
+    const first = await readEvents(base, {}, (events) => events.some((e) => e.event === 'diagnostics'));
+    expect(first[0].event).toBe('hello');
+    const { instance } = first[0].data as WorkbenchStreamHello;
+    expect(instance).toMatch(/^[0-9a-f]{12}$/);
+    expect(first.slice(1).every((e) => e.instance === instance)).toBe(true);
+    const lastId = Math.max(...first.map((e) => e.id));
+    // The Last-Event-ID of another server start, with a number far above this one's: not a reason to skip.
+    const fromOtherStart = await readEvents(base, { 'last-event-id': `0123456789ab:${lastId + 1000}` }, (events) =>
+      events.some((e) => e.event === 'diagnostics'),
+    );
+    expect(fromOtherStart.map((e) => e.id).filter((id) => id > 0)).toContain(1);
+    // Hostile ids resume from the start too, never throw.
+    for (const id of ['x', `${instance}:-1`, `${instance}:1e400`, `${instance}:99999999999999999999`])
+      expect(resumeAfter(id, instance)).toBe(0);
+    expect(resumeAfter(`${instance}:7`, instance)).toBe(7);
   });
 
   it('ends open streams when the server closes', async () => {

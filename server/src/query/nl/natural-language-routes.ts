@@ -37,7 +37,7 @@ function settingsWithLabels(workspace: QueryWorkspace, log: Logger): NlSettings 
 }
 
 /**
- * `POST /natural-language` `{question}` -> `{answer, generated_query, results}` (service document part 2),
+ * `POST /natural-language` `{question}` -> `{answer, generated_query, results, columns}` (service document part 2),
  * registered inside the query plugin so it shares its service and engine, with the settings and labels of
  * the query folder as loadQueryWorkspace read them.
  */

@@ -100,6 +100,7 @@ export class NaturalLanguageService {
       ),
       generated_query: translation.sql,
       results: outcome.rows,
+      columns: outcome.columns,
       outcome,
     };
   }

@@ -14,6 +14,7 @@ interface NlBody {
   answer: string;
   generated_query: string;
   results: Record<string, unknown>[];
+  columns: { name: string; type: string }[];
   detail?: string;
   code?: string;
 }
@@ -111,6 +112,12 @@ describe('embedded translator over the example workspace', () => {
         'p.product_id GROUP BY p.category ORDER BY s DESC',
     );
     expect(body.results.map((r) => [r.category, r.sum_amount])).toEqual(expected.map((r) => [r.category, r.s]));
+    // The sum of a DECIMAL column is a string in JSON (for its precision); its column type says DECIMAL.
+    expect(typeof body.results[0].sum_amount).toBe('string');
+    expect(body.columns).toEqual([
+      { name: 'category', type: 'VARCHAR' },
+      { name: 'sum_amount', type: 'DECIMAL(38,2)' },
+    ]);
   });
 
   it('takes minimum and maximum', async () => {

@@ -146,6 +146,16 @@ describe('POST /api/v1/query/sparql on the example workspace', () => {
       detail: expect.stringContaining('syntax error'),
       code: 'SPARQL_SYNTAX',
       line: 2,
+      column: 8,
+    });
+    // An undeclared prefix is a syntax error with a place too: its first use.
+    const prefix = await sparql('SELECT ?s\nWHERE { ?s foo:bar ?o }');
+    expect(prefix.statusCode).toBe(400);
+    expect(prefix.json()).toEqual({
+      detail: 'SPARQL syntax error: Unknown prefix: foo',
+      code: 'SPARQL_SYNTAX',
+      line: 2,
+      column: 12,
     });
     for (const [query, feature] of [
       [`${ex}SELECT ?x WHERE { ?x ex:placedBy/ex:name ?n }`, 'property paths'],

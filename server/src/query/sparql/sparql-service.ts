@@ -11,6 +11,7 @@ import { solutions, type Solution } from './results.js';
 import type { Term } from './rdf.js';
 import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
+import { syntaxErrorPosition } from './syntax-position.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
 interface Truncation {
@@ -48,7 +49,7 @@ export class SparqlService {
     return SparqlService.of(queries, graph);
   }
 
-  /** Parses SPARQL: 400 with the line of a syntax error. */
+  /** Parses SPARQL: 400 with the line and column of a syntax error (an undeclared prefix too). */
   parse(text: string): Query {
     const limit = this.queries.setup.limits.maxQueryLength;
     if (text.length > limit) throw httpError('QUERY_TOO_LARGE', [text.length, limit]);
@@ -65,11 +66,10 @@ export class SparqlService {
       if (error instanceof HttpError) throw error;
       if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);
       const message = (error as Error).message ?? String(error);
-      const line = /on line (\d+)/.exec(message)?.[1];
       throw httpError(
         'SPARQL_SYNTAX',
         [`${message.split('\n')[0]}${message.includes('\n') ? ` ${message.split('\n').slice(-1)[0]}` : ''}`],
-        line ? { line: Number(line) } : {},
+        syntaxErrorPosition(text, error as Error) ?? {},
       );
     }
   }

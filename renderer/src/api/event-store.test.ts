@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WorkbenchDiagnostics } from '../../../server/src/contract/index.js';
+import { ApiError, WorkbenchApi } from './client.js';
+import { EventStore } from './event-store.js';
+
+/** A stand-in for the browser's EventSource that the test drives: open, messages, errors. */
+class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static made: FakeEventSource[] = [];
+  readyState = FakeEventSource.CONNECTING;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  private readonly handlers = new Map<string, (event: { data: string; lastEventId: string }) => void>();
+
+  constructor(readonly url: string) {
+    FakeEventSource.made.push(this);
+  }
+
+  addEventListener(type: string, handler: (event: { data: string; lastEventId: string }) => void): void {
+    this.handlers.set(type, handler);
+  }
+
+  close(): void {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  open(): void {
+    this.readyState = FakeEventSource.OPEN;
+    this.onopen?.();
+  }
+
+  emit(type: string, data: unknown, lastEventId = ''): void {
+    this.handlers.get(type)?.({ data: JSON.stringify(data), lastEventId });
+  }
+
+  /** The browser gives up (a 401 or any answer but a stream), or (`closed` false) tries again by itself. */
+  fail(closed: boolean): void {
+    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    this.onerror?.();
+  }
+}
+
+const log = (msg: string) => ({ time: 0, level: 'info', msg });
+const latest = () => FakeEventSource.made.at(-1)!;
+
+/** The API with its diagnostics call answered by `diagnostics` (which may throw). */
+function apiAnswering(diagnostics: () => Promise<WorkbenchDiagnostics>) {
+  const api = new WorkbenchApi('first-token');
+  vi.spyOn(api, 'diagnostics').mockImplementation(diagnostics);
+  return api;
+}
+
+describe('EventStore', () => {
+  beforeEach(() => {
+    FakeEventSource.made = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('applies each event once across reconnects to the same server start', async () => {
+    const store = new EventStore(apiAnswering(async () => ({ diagnostics: [] })));
+    store.connect();
+    latest().open();
+    latest().emit('hello', { instance: 'aaaa' });
+    latest().emit('log', log('one'), 'aaaa:1');
+    latest().emit('log', log('two'), 'aaaa:2');
+    latest().fail(false);
+    expect(store.snapshot().connected).toBe(false);
+    latest().open();
+    latest().emit('hello', { instance: 'aaaa' });
+    latest().emit('log', log('two'), 'aaaa:2');
+    latest().emit('log', log('three'), 'aaaa:3');
+    expect(store.snapshot().logs.map((l) => l.msg)).toEqual(['one', 'two', 'three']);
+    expect(store.snapshot().connected).toBe(true);
+  });
+
+  it('takes a new server start whose ids begin again, and has the views fetch again', async () => {
+    const diagnostics = vi.fn(async () => ({ diagnostics: [] }));
+    const store = new EventStore(apiAnswering(diagnostics));
+    store.connect();
+    latest().open();
+    latest().emit('hello', { instance: 'aaaa' });
+    for (let id = 1; id <= 50; id++) latest().emit('log', log(`old ${id}`), `aaaa:${id}`);
+    const before = store.snapshot().reloadCount;
+    latest().fail(false);
+    latest().open();
+    latest().emit('hello', { instance: 'bbbb' });
+    latest().emit('log', log('new 1'), 'bbbb:1');
+    latest().emit(
+      'diagnostics',
+      { diagnostics: [{ path: 'specs/a.yaml', severity: 'error', message: 'x' }] },
+      'bbbb:2',
+    );
+    expect(store.snapshot().logs.at(-1)?.msg).toBe('new 1');
+    expect(store.snapshot().diagnostics).toHaveLength(1);
+    expect(store.snapshot().reloadCount).toBe(before + 1);
+    expect(diagnostics).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks for a new token when the stream is refused with it, and opens again with the new one', async () => {
+    const api = apiAnswering(async () => {
+      throw new ApiError(401, 'The workbench token is wrong');
+    });
+    const store = new EventStore(api);
+    store.connect();
+    latest().open();
+    latest().fail(true);
+    await vi.runAllTimersAsync();
+    expect(store.snapshot()).toMatchObject({ connected: false, tokenRefused: true });
+    // Nothing is tried again with the refused token.
+    expect(FakeEventSource.made).toHaveLength(1);
+
+    api.replaceToken('second-token');
+    expect(FakeEventSource.made).toHaveLength(2);
+    expect(latest().url).toContain('token=second-token');
+    expect(store.snapshot().tokenRefused).toBe(false);
+    latest().open();
+    expect(store.snapshot().connected).toBe(true);
+  });
+
+  it('tries again, less and less often, while the server cannot be reached; stops when closed', async () => {
+    let reachable = false;
+    const store = new EventStore(
+      apiAnswering(async () => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return { diagnostics: [] };
+      }),
+    );
+    store.connect();
+    latest().fail(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeEventSource.made).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(FakeEventSource.made).toHaveLength(2);
+    latest().fail(true);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakeEventSource.made).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeEventSource.made).toHaveLength(3);
+    reachable = true;
+    latest().fail(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeEventSource.made).toHaveLength(4);
+    store.close();
+    latest().fail(true);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeEventSource.made).toHaveLength(4);
+  });
+});
