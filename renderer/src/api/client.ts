@@ -4,6 +4,7 @@ import type {
   WorkspaceFile,
   WorkspaceFileInfo,
   WorkspaceTree,
+  WorkspaceWrite,
 } from '../../../server/src/contract/index.js';
 
 /** An answer of the server other than 2xx, with its `{detail}`. */
@@ -11,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     detail: string,
+    /** The catalogue code of the error body (`WB_STALE_SAVE`), when it had one. */
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -40,7 +43,7 @@ export class WorkbenchApi {
     if (response.status === 401) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
-      throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);
+      throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`, error.code);
     }
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
@@ -53,8 +56,10 @@ export class WorkbenchApi {
     return this.call('GET', `/api/workbench/files/content?path=${encodeURIComponent(path)}`);
   }
 
-  write(path: string, content: string): Promise<WorkspaceFileInfo> {
-    return this.call('PUT', `/api/workbench/files/content?path=${encodeURIComponent(path)}`, { content });
+  /** Writes a file; with `baseVersion`, only if the file on disk is still that version (409 `WB_STALE_SAVE`). */
+  write(path: string, content: string, baseVersion?: string): Promise<WorkspaceFileInfo> {
+    const body: WorkspaceWrite = baseVersion === undefined ? { content } : { content, baseVersion };
+    return this.call('PUT', `/api/workbench/files/content?path=${encodeURIComponent(path)}`, body);
   }
 
   create(path: string, type: 'file' | 'directory', content = ''): Promise<WorkspaceFileInfo> {

@@ -4,6 +4,7 @@ import type {
   WorkbenchDiagnostics,
   WorkbenchLogLine,
   WorkbenchRequest,
+  WorkspaceFileChange,
 } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from './client.js';
 
@@ -31,6 +32,7 @@ export class EventStore {
   private readonly listeners = new Set<() => void>();
   private source: EventSource | undefined;
   private seenIds = 0;
+  private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {}
 
@@ -56,6 +58,10 @@ export class EventStore {
     on<WorkbenchRequest>('request', (request) => ({ requests: [...this.state.requests, request].slice(-maxRequests) }));
     on<RefreshResult>('reload', (result) => ({ lastReload: result, reloadCount: this.state.reloadCount + 1 }));
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
+    on<WorkspaceFileChange>('file', (change) => {
+      for (const listener of this.fileListeners) listener(change);
+      return {};
+    });
     void this.api.diagnostics().then(
       (data) => this.update({ diagnostics: data.diagnostics }),
       () => undefined,
@@ -65,6 +71,12 @@ export class EventStore {
   close(): void {
     this.source?.close();
     this.source = undefined;
+  }
+
+  /** Calls `listener` with each change of a workspace file on disk; returns the function that stops it. */
+  onFileChange(listener: (change: WorkspaceFileChange) => void): () => void {
+    this.fileListeners.add(listener);
+    return () => this.fileListeners.delete(listener);
   }
 
   clearLogs(): void {
