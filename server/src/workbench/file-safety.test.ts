@@ -159,6 +159,25 @@ describe('file change events', () => {
     expect(changes.some((c) => c.path.includes('.tmp'))).toBe(false);
   });
 
+  it('keeps following a file replaced by rename (an atomic save), and a new subfolder', async () => {
+    workspace = makeWorkspace({ 'specs/a.openapi.yaml': spec, 'health.yaml': 'components: {}\n' });
+    const changes = await watchAreas();
+    const file = path.join(workspace, 'specs/a.openapi.yaml');
+    fs.writeFileSync(`${file}.new`.replace('a.openapi', '.a.openapi'), 'renamed in\n');
+    fs.renameSync(`${file}.new`.replace('a.openapi', '.a.openapi'), file);
+    await until(() => changes.some((c) => c.version === contentVersion('renamed in\n')));
+    fs.writeFileSync(file, 'written in place\n');
+    fs.writeFileSync(path.join(workspace, 'health.yaml'), 'components: {}\n# one\n');
+    fs.writeFileSync(path.join(workspace, 'health.yaml'), 'components: {}\n# two\n');
+    fs.mkdirSync(path.join(workspace, 'specs/sub'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fs.writeFileSync(path.join(workspace, 'specs/sub/b.yaml'), 'in a new folder\n');
+    await until(() => changes.some((c) => c.path === 'specs/sub/b.yaml'));
+    expect(changes).toContainEqual({ path: 'specs/a.openapi.yaml', version: contentVersion('written in place\n') });
+    expect(changes).toContainEqual({ path: 'health.yaml', version: contentVersion('components: {}\n# two\n') });
+    expect(changes).toContainEqual({ path: 'specs/sub/b.yaml', version: contentVersion('in a new folder\n') });
+  });
+
   it('reaches an open event stream when another program edits a file', async () => {
     workspace = makeWorkspace({ 'specs/a.openapi.yaml': spec, 'health.yaml': 'components: {}\n' });
     const server = await startServer(workspace);
