@@ -1,3 +1,4 @@
+import { countProblems, useProblems } from '../panels/problems.js';
 import { useServerState } from './workbench-context.js';
 
 /** A message of the status bar (a save, a failed command). */
@@ -14,8 +15,8 @@ export interface StatusBarProps {
 /** The connection to the server, the problem counts, the last reload and the last message. */
 export function StatusBar({ message, onShowProblems }: StatusBarProps) {
   const server = useServerState();
-  const errors = server.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = server.diagnostics.length - errors;
+  // The same count as the problems panel: the server's diagnostics and the editor's own findings.
+  const { errors, warnings } = countProblems(useProblems());
   return (
     <footer className="statusbar">
       <span
