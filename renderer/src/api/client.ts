@@ -4,6 +4,7 @@ import type {
   WorkspaceFile,
   WorkspaceFileInfo,
   WorkspaceTree,
+  WorkspaceWrite,
 } from '../../../server/src/contract/index.js';
 
 /** Where in a query (or file) an error is, as the server says: line and column from 1. */
@@ -18,6 +19,8 @@ export class ApiError extends Error {
     readonly status: number,
     detail: string,
     readonly position?: ErrorPosition,
+    /** The catalogue code of the error body (`WB_STALE_SAVE`), when it had one. */
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -79,7 +82,12 @@ export class WorkbenchApi {
     if (response.status === 401 && token === this.current) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
-      throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);
+      throw new ApiError(
+        response.status,
+        error.detail ?? `${response.status} ${response.statusText}`,
+        errorPosition(error),
+        error.code,
+      );
     }
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
@@ -92,8 +100,10 @@ export class WorkbenchApi {
     return this.call('GET', `/api/workbench/files/content?path=${encodeURIComponent(path)}`);
   }
 
-  write(path: string, content: string): Promise<WorkspaceFileInfo> {
-    return this.call('PUT', `/api/workbench/files/content?path=${encodeURIComponent(path)}`, { content });
+  /** Writes a file; with `baseVersion`, only if the file on disk is still that version (409 `WB_STALE_SAVE`). */
+  write(path: string, content: string, baseVersion?: string): Promise<WorkspaceFileInfo> {
+    const body: WorkspaceWrite = baseVersion === undefined ? { content } : { content, baseVersion };
+    return this.call('PUT', `/api/workbench/files/content?path=${encodeURIComponent(path)}`, body);
   }
 
   create(path: string, type: 'file' | 'directory', content = ''): Promise<WorkspaceFileInfo> {

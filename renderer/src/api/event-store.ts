@@ -5,6 +5,7 @@ import type {
   WorkbenchLogLine,
   WorkbenchRequest,
   WorkbenchStreamHello,
+  WorkspaceFileChange,
 } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from './client.js';
 
@@ -57,6 +58,7 @@ export class EventStore {
   private generation = 0;
   private retryMs = firstRetryMs;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {
     // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
@@ -111,6 +113,10 @@ export class EventStore {
     on<WorkbenchRequest>('request', (request) => ({ requests: [...this.state.requests, request].slice(-maxRequests) }));
     on<RefreshResult>('reload', (result) => ({ lastReload: result, reloadCount: this.state.reloadCount + 1 }));
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
+    on<WorkspaceFileChange>('file', (change) => {
+      for (const listener of this.fileListeners) listener(change);
+      return {};
+    });
     this.loadDiagnostics();
   }
 
@@ -119,6 +125,12 @@ export class EventStore {
     this.retryTimer = undefined;
     this.source?.close();
     this.source = undefined;
+  }
+
+  /** Calls `listener` with each change of a workspace file on disk; returns the function that stops it. */
+  onFileChange(listener: (change: WorkspaceFileChange) => void): () => void {
+    this.fileListeners.add(listener);
+    return () => this.fileListeners.delete(listener);
   }
 
   clearLogs(): void {

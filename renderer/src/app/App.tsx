@@ -7,6 +7,7 @@ import { targetFolder } from '../explorer/Explorer.js';
 import { useExplorerState } from '../explorer/explorer-state.js';
 import { panelRegistry } from '../panels/registry.js';
 import { DocumentStore } from '../state/documents.js';
+import { Drafts } from '../state/drafts.js';
 import { loadPersisted, savePersisted } from '../state/persisted.js';
 import { TabsStore, type TabsState } from '../state/tabs.js';
 import { useColorScheme } from '../state/theme.js';
@@ -29,6 +30,7 @@ import {
   type Workbench,
 } from './workbench-context.js';
 import { useWorkspaceCommands } from './workspace-commands.js';
+import { useFileSafety } from './file-safety.js';
 import { SessionStore } from '../state/session.js';
 
 /** The tabs of the last session, and a store that remembers every change of them. */
@@ -41,7 +43,7 @@ function restoreTabs(): TabsStore {
 export function App({ api }: { api: WorkbenchApi }) {
   const colorScheme = useColorScheme();
   const events = useMemo(() => new EventStore(api), [api]);
-  const documents = useMemo(() => new DocumentStore(api), [api]);
+  const documents = useMemo(() => new DocumentStore(api, new Drafts(api.tree().then((tree) => tree.workspace))), [api]);
   const [tabs] = useState(restoreTabs);
   const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
@@ -67,10 +69,14 @@ export function App({ api }: { api: WorkbenchApi }) {
     return () => events.close();
   }, [events]);
 
-  // Reopen the tabs of the last session when the stores are made.
+  // Reopen the tabs of the last session when the stores are made, and those with unsaved changes kept.
   useEffect(() => {
     for (const path of tabs.snapshot().open) void documents.open(path);
-  }, [documents, tabs]);
+    void documents.draftPaths().then((paths) => {
+      for (const path of paths) if (!tabs.snapshot().open.includes(path)) openFile(path);
+    });
+  }, [documents, tabs, openFile]);
+  useFileSafety(events, documents);
 
   return (
     <WorkbenchContext.Provider value={workbench}>
@@ -137,6 +143,8 @@ function Shell({ reveal, status }: { reveal?: RevealRequest; status?: StatusMess
               onClose={editor.closeTab}
               onChange={(path, text) => documents.edit(path, text)}
               onSave={editor.save}
+              onResolve={(path, choice) => documents.resolve(path, choice)}
+              onDismissRestored={(path) => documents.dismissRestored(path)}
             />
           </div>
           <Region region="bottom" layout={layout} onLayout={update} />

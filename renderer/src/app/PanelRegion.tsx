@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import type { PanelDefinition } from '../panels/registry.js';
+import { useProblems } from '../panels/problems.js';
 import { useServerState } from './workbench-context.js';
 
 export interface PanelRegionProps {
@@ -13,6 +14,7 @@ export interface PanelRegionProps {
 /** A row of panel tabs (with badges) and the active panel. */
 export function PanelRegion({ panels, active, onActivate, onHide, label }: PanelRegionProps) {
   const state = useServerState();
+  const problems = useProblems();
   const current = panels.find((p) => p.id === active) ?? panels[0];
   if (!current) return null;
   const Component = current.component;
@@ -20,7 +22,7 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
     <section className="panel-region" aria-label={label}>
       <div className="panel-tabs" role="tablist">
         {panels.map((panel) => {
-          const badge = panel.badge?.(state);
+          const badge = panel.badge?.(state, problems);
           return (
             <button
               key={panel.id}

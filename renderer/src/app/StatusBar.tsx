@@ -1,3 +1,4 @@
+import { countProblems, useProblems } from '../panels/problems.js';
 import { useServerState } from './workbench-context.js';
 
 /** A message of the status bar (a save, a failed command). */
@@ -19,8 +20,8 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
     : server.tokenRefused
       ? { text: '○ token refused', title: 'The server restarted with a new token: paste its new URL' }
       : { text: '○ reconnecting', title: 'Reconnecting to the server…' };
-  const errors = server.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = server.diagnostics.length - errors;
+  // The same count as the problems panel: the server's diagnostics and the editor's own findings.
+  const { errors, warnings } = countProblems(useProblems());
   return (
     <footer className="statusbar">
       <span className={`connection ${server.connected ? 'on' : 'off'}`} title={connection.title}>

@@ -10,7 +10,7 @@ import { useServerState, useWorkbench } from './workbench-context.js';
  * which keep open tabs and documents in step and report in the status bar.
  */
 export function useWorkspaceCommands(api: WorkbenchApi) {
-  const { documents, tabs, openFile, notify } = useWorkbench();
+  const { documents, tabs, openFile, notify, events } = useWorkbench();
   const { reloadCount } = useServerState();
   const [tree, setTree] = useState<WorkspaceTree>();
   const [selected, select] = useState<string>();
@@ -21,6 +21,18 @@ export function useWorkspaceCommands(api: WorkbenchApi) {
 
   // The tree follows every reload: the watcher reloads on any change in specs/ and handlers/.
   useEffect(() => refreshTree(), [refreshTree, reloadCount]);
+  // And files created or deleted on disk in query/ too (once per burst of file events).
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = events.onFileChange(() => {
+      clearTimeout(timer);
+      timer = setTimeout(refreshTree, 300);
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [events, refreshTree]);
 
   /** Runs a command; a failure becomes an error message in the status bar. */
   const attempt = async (failure: string, command: () => Promise<void>) => {

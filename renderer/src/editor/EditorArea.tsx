@@ -1,12 +1,15 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
+import { DiskBanner } from './DiskBanner.js';
 import type { RevealRequest } from './MonacoEditor.js';
 
 // Monaco (and its languages) is the largest part of the UI: it loads after the shell is up, starting
 // right away rather than when the first file opens.
 const loadMonacoEditor = () => import('./MonacoEditor.js');
 const MonacoEditor = lazy(loadMonacoEditor);
+// The diff editor only when a conflict is compared.
+const DiskDiff = lazy(() => import('./DiskDiff.js'));
 
 export interface EditorAreaProps {
   tabs: string[];
@@ -19,56 +22,82 @@ export interface EditorAreaProps {
   onClose(path: string): void;
   onChange(path: string, text: string): void;
   onSave(path: string): void;
+  /** Settles a change on disk under unsaved changes. */
+  onResolve(path: string, choice: 'mine' | 'disk'): void;
+  onDismissRestored(path: string): void;
 }
 
 function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** The tab strip: one tab per open file, with the unsaved-changes marker and the has-errors mark. */
+function EditorTabs(props: EditorAreaProps) {
+  const { tabs, active, documents } = props;
+  const errorsByPath = new Set(props.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
+  return (
+    <div className="tabs" role="tablist" aria-label="Open files">
+      {tabs.map((path) => {
+        const dirty = isDirty(documents.documents[path]);
+        return (
+          <div
+            key={path}
+            role="tab"
+            aria-selected={path === active}
+            className={['tab', path === active && 'active', dirty && 'dirty', errorsByPath.has(path) && 'has-errors']
+              .filter(Boolean)
+              .join(' ')}
+            title={path}
+            data-path={path}
+            onClick={() => props.onActivate(path)}
+            onAuxClick={(e) => e.button === 1 && props.onClose(path)}
+          >
+            <span className="tab-name">{fileName(path)}</span>
+            {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
+            <button
+              type="button"
+              className="tab-close"
+              aria-label={`Close ${fileName(path)}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                props.onClose(path);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
 /** Editor tabs (with the unsaved-changes marker) over one Monaco editor. */
 export function EditorArea(props: EditorAreaProps) {
   const { tabs, active, documents } = props;
   const doc = active ? documents.documents[active] : undefined;
-  const errorsByPath = new Set(props.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
+  const [comparing, setComparing] = useState<string>();
   useEffect(() => {
     void loadMonacoEditor();
   }, []);
+  const showDiff = active !== undefined && comparing === active && doc?.conflict?.disk !== undefined;
 
   return (
     <div className="editor-area">
-      <div className="tabs" role="tablist" aria-label="Open files">
-        {tabs.map((path) => {
-          const dirty = isDirty(documents.documents[path]);
-          return (
-            <div
-              key={path}
-              role="tab"
-              aria-selected={path === active}
-              className={['tab', path === active && 'active', dirty && 'dirty', errorsByPath.has(path) && 'has-errors']
-                .filter(Boolean)
-                .join(' ')}
-              title={path}
-              data-path={path}
-              onClick={() => props.onActivate(path)}
-              onAuxClick={(e) => e.button === 1 && props.onClose(path)}
-            >
-              <span className="tab-name">{fileName(path)}</span>
-              {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
-              <button
-                type="button"
-                className="tab-close"
-                aria-label={`Close ${fileName(path)}`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  props.onClose(path);
-                }}
-              >
-                ×
-              </button>
-            </div>
-          );
-        })}
-      </div>
+      <EditorTabs {...props} />
+      {active && doc && (
+        <DiskBanner
+          doc={doc}
+          comparing={showDiff}
+          onCompare={(show) => setComparing(show ? active : undefined)}
+          onResolve={(choice) => {
+            setComparing(undefined);
+            props.onResolve(active, choice);
+          }}
+          onDismissRestored={() => props.onDismissRestored(active)}
+          onClose={() => props.onClose(active)}
+        />
+      )}
       <div className="editor-host">
         {!active && (
           <div className="placeholder welcome">
@@ -83,11 +112,17 @@ export function EditorArea(props: EditorAreaProps) {
             Cannot open {active}: {doc.error}
           </div>
         )}
-        {active && doc && (doc.status === 'ready' || doc.status === 'saving') && (
+        {showDiff && (
+          <Suspense fallback={<div className="placeholder">Loading compare…</div>}>
+            <DiskDiff path={active} disk={doc.conflict?.disk ?? ''} mine={doc.text} theme={props.theme} />
+          </Suspense>
+        )}
+        {!showDiff && active && doc && (doc.status === 'ready' || doc.status === 'saving') && (
           <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
             <MonacoEditor
               path={active}
               initialText={doc.text}
+              revision={doc.revision}
               theme={props.theme}
               openPaths={tabs}
               diagnostics={props.diagnostics}

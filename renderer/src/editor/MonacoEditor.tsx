@@ -14,8 +14,10 @@ export interface RevealRequest {
 
 export interface MonacoEditorProps {
   path: string;
-  /** The text a new model starts with (the file as loaded). */
+  /** The text a new model starts with (the file as loaded), and the text a new {@link revision} brings. */
   initialText: string;
+  /** Changes when the document's text was replaced from outside the editor (reloaded from disk). */
+  revision: number;
   theme: 'light' | 'dark';
   /** Every open path: models of other paths are disposed (a closed tab forgets its undo history). */
   openPaths: string[];
@@ -42,7 +44,7 @@ function toMarker(model: monaco.editor.ITextModel, diagnostic: WorkbenchDiagnost
 
 /** The Monaco editor for one workspace file at a time (one model per open tab), loaded on demand. */
 export default function MonacoEditor(props: MonacoEditorProps) {
-  const { path, initialText, theme, openPaths, diagnostics, reveal } = props;
+  const { path, initialText, revision, theme, openPaths, diagnostics, reveal } = props;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   // The editor's own callbacks (set up once, on mount) call this render's handlers.
   const callbacks = useRef(props);
@@ -71,6 +73,15 @@ export default function MonacoEditor(props: MonacoEditorProps) {
         model.dispose();
     }
   }, [openPaths]);
+
+  // Text reloaded from disk replaces the model's as one edit, which Ctrl+Z undoes.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model || pathOfModelUri(model.uri.toString()) !== path || model.getValue() === initialText) return;
+    model.pushEditOperations([], [{ range: model.getFullModelRange(), text: initialText }], () => null);
+    // Only a new revision (or another tab) brings text from outside: keystrokes arrive through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, revision]);
 
   useEffect(() => {
     const editor = editorRef.current;

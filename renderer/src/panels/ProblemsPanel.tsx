@@ -1,32 +1,10 @@
-import { useMemo, useSyncExternalStore } from 'react';
-import { useServerState, useWorkbench } from '../app/workbench-context.js';
-import { editorMarkers } from '../editor/markers-store.js';
-
-interface Problem {
-  path: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-  line?: number;
-  column?: number;
-  source: string;
-}
-
-const severityOrder = { error: 0, warning: 1, info: 2 };
+import { useWorkbench } from '../app/workbench-context.js';
+import { useProblems } from './problems.js';
 
 /** The server's diagnostics (load errors, warnings) and the editor's own markers, by file. */
 export function ProblemsPanel() {
   const { openFile } = useWorkbench();
-  const { diagnostics } = useServerState();
-  const markers = useSyncExternalStore(editorMarkers.subscribe, editorMarkers.snapshot);
-  const problems = useMemo<Problem[]>(() => {
-    const list: Problem[] = [...diagnostics.map((d) => ({ ...d, source: 'server' })), ...Object.values(markers).flat()];
-    return list.sort(
-      (a, b) =>
-        a.path.localeCompare(b.path) ||
-        severityOrder[a.severity] - severityOrder[b.severity] ||
-        (a.line ?? 0) - (b.line ?? 0),
-    );
-  }, [diagnostics, markers]);
+  const problems = useProblems();
 
   if (problems.length === 0) return <div className="placeholder">No problems in the workspace.</div>;
   return (

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import type { ServerState } from '../api/event-store.js';
 import { LogsPanel } from './LogsPanel.js';
+import type { Problem } from './problems.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
 import { RequestsPanel } from './RequestsPanel.js';
 
@@ -11,7 +12,7 @@ export interface PanelDefinition {
   region: 'side' | 'bottom';
   component: ComponentType;
   /** A count shown on the panel's tab (problems, unread requests...). */
-  badge?: (state: ServerState) => number | undefined;
+  badge?: (state: ServerState, problems: Problem[]) => number | undefined;
 }
 
 /**
@@ -25,7 +26,7 @@ export const panelRegistry: PanelDefinition[] = [
     title: 'Problems',
     region: 'bottom',
     component: ProblemsPanel,
-    badge: (s) => s.diagnostics.length || undefined,
+    badge: (_s, problems) => problems.length || undefined,
   },
   { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
   {

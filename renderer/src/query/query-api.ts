@@ -29,9 +29,14 @@ async function call<T>(method: string, path: string, body?: QueryRequest | Quest
     cache: 'no-store',
   });
   if (!response.ok) {
-    const error = (await response.json().catch(() => ({}))) as { detail?: string; line?: unknown; column?: unknown };
+    const error = (await response.json().catch(() => ({}))) as {
+      detail?: string;
+      code?: string;
+      line?: unknown;
+      column?: unknown;
+    };
     const detail = error.detail ?? `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, detail, errorPosition(error));
+    throw new ApiError(response.status, detail, errorPosition(error), error.code);
   }
   return (await response.json()) as T;
 }

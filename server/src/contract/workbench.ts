@@ -28,6 +28,8 @@ export interface WorkspaceFile {
   content: string;
   size: number;
   mtimeMs: number;
+  /** A hash of the content: send it back as the `baseVersion` of a save (the server refuses a stale one). */
+  version: string;
 }
 
 /** Answer of a write, create or rename: the file as it is now on disk. */
@@ -36,6 +38,27 @@ export interface WorkspaceFileInfo {
   type: 'file' | 'directory';
   size: number;
   mtimeMs: number;
+  /** Files only: the content's version, as {@link WorkspaceFile.version}. */
+  version?: string;
+}
+
+/** `PUT /api/workbench/files/content?path=`: the new content and the version it was based on. */
+export interface WorkspaceWrite {
+  content: string;
+  /**
+   * The `version` of the file the edit started from. When given, the server saves only if the file on disk
+   * still has it (or is missing when `version` named none), otherwise 409 `WB_STALE_SAVE`. Without it, it
+   * overwrites (for API clients that do not read first).
+   */
+  baseVersion?: string;
+}
+
+/** A file of the workspace changed on disk (through this API, another editor, git, a generator). */
+export interface WorkspaceFileChange {
+  /** Workspace path (`specs/a.openapi.yaml`). */
+  path: string;
+  /** The content's version now; absent when the file is gone (deleted, renamed away, a folder removed). */
+  version?: string;
 }
 
 /** A finding about one workspace file: a load error of a spec or handler, or a spec warning. */
@@ -94,7 +117,8 @@ export type WorkbenchEvent =
   | { type: 'reload'; data: RefreshResult }
   | { type: 'diagnostics'; data: WorkbenchDiagnostics }
   | { type: 'log'; data: WorkbenchLogLine }
-  | { type: 'request'; data: WorkbenchRequest };
+  | { type: 'request'; data: WorkbenchRequest }
+  | { type: 'file'; data: WorkspaceFileChange };
 
 /**
  * The first message of every event stream (`event: hello`, without an id): the server start it comes from.

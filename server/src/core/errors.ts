@@ -146,6 +146,10 @@ export const errorCatalogue = {
   WB_FILE_TOO_LARGE: { status: 413, message: '%s is larger than %s bytes' },
   WB_CONTENT_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   WB_BINARY_FILE: { status: 415, message: '%s is a binary file' },
+  WB_STALE_SAVE: {
+    status: 409,
+    message: '%s was not saved: it changed on disk since it was read (%s); read it again and merge',
+  },
   WB_UI_NOT_BUILT: { status: 503, message: 'The workbench UI is not built (no %s): run npm run build' },
   WB_UI_FILE_NOT_FOUND: { status: 404, message: 'No workbench file %s' },
 } as const satisfies Record<string, { status: number | typeof chosen; message: string }>;

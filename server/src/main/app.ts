@@ -1,6 +1,7 @@
 // First, before any other module runs: see the module's comment.
 import '../runtime/tick-object-shape.js';
 import http from 'node:http';
+import path from 'node:path';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -18,10 +19,11 @@ import { serverPathScrubber } from '../core/server-paths.js';
 import { createGateway, gatewayPlugin, watchGatewayFiles, type Gateway } from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
-import { loadHealthConfig } from '../health/health-config.js';
 import { healthPlugin } from '../health/health-plugin.js';
+import { LiveHealthConfig } from '../health/live-health-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { querySourceHealth, type SourceHealth } from '../query/source-health.js';
+import { StartOnlyFiles } from '../query/start-only-files.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
@@ -97,6 +99,25 @@ function manageLifecycle(
     await watcher?.close();
     await gateway.close();
   });
+}
+
+/**
+ * The query folder's files, which the query service reads only at start, watched (with hot reload) so
+ * that an edit says a restart is needed instead of being silently ignored.
+ */
+function watchQueryFiles(app: FastifyInstance, config: Config, logger: Logger): StartOnlyFiles[] {
+  if (!config.hotReload || config.specPaths.length > 0) return [];
+  const files = [config.querySources, ...['ontology.ttl', 'mapping.ttl'].map((f) => path.join(config.queryDir, f))];
+  const queryFiles = new StartOnlyFiles(
+    files.map((absolute) => ({
+      absolute,
+      workspacePath: `query/${path.relative(config.queryDir, absolute).split(path.sep).join('/')}`,
+    })),
+    'the query service',
+    logger,
+  );
+  app.addHook('onClose', () => queryFiles.close());
+  return [queryFiles];
 }
 
 /**
@@ -177,6 +198,16 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const mocking = config.specPaths.length > 0;
   const { gateway, mockState } = createGateway(config, logger);
   app.decorate('gateway', gateway);
+  // health.yaml reloads like specs: with hot reload, every change applies, and a bad one keeps the last good.
+  const healthFile = new LiveHealthConfig({
+    file: config.healthConfig,
+    workspacePath: 'health.yaml',
+    reserved: ['gateway', 'database', 'broker', 'objectstore'],
+    log: logger,
+    watch: config.hotReload,
+  });
+  app.addHook('onClose', () => healthFile.close());
+  const problemSources = [healthFile, ...watchQueryFiles(app, config, logger)];
   if (config.workbench)
     await app.register(workbenchPlugin, {
       config,
@@ -184,6 +215,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       logger,
       token: options.workbenchToken ?? newWorkbenchToken(),
       rendererDir: options.rendererDir,
+      problemSources,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
   const querySources = mocking ? [] : await registerQueryService(app, config, logger);
@@ -193,9 +225,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     gateway: gatewayComponent({ app, authCheck }),
     ...sourceComponents(querySources),
   };
-  const extraHealth = loadHealthConfig(config.healthConfig, ['gateway', 'database', 'broker', 'objectstore']);
   await app.register(healthPlugin, {
-    components: () => ({ ...builtinHealth, ...extraHealth }),
+    components: () => ({ ...builtinHealth, ...healthFile.components() }),
     mayShowDetails: isAuthenticated,
   });
 

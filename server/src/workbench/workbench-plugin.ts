@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { RefreshResult, WorkbenchDiagnostics } from '../contract/index.js';
+import type { RefreshResult, WorkbenchDiagnostic, WorkbenchDiagnostics } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
 import type { Gateway } from '../gateway/index.js';
@@ -9,11 +9,13 @@ import type { Logger } from '../core/logger.js';
 import { workspaceDiagnostics } from './diagnostics.js';
 import { EventHub } from './event-hub.js';
 import { EventStreams } from './event-stream.js';
+import { publishFileChanges } from './file-events.js';
 import { parseLogLine, tapLogger } from './log-tap.js';
 import { defaultRendererDir, serveRenderer } from './renderer-static.js';
 import { captureRequests } from './request-capture.js';
 import { tokenCheck } from './token.js';
 import { workspaceApi } from './workspace-api.js';
+import { workspaceAreas } from './workspace-paths.js';
 
 /** Options of {@link workbenchPlugin}. */
 export interface WorkbenchOptions {
@@ -25,6 +27,16 @@ export interface WorkbenchOptions {
   token: string;
   /** The renderer build to serve at `/workbench/` (default: `dist/renderer` of the package). */
   rendererDir?: string;
+  /** Other parts of the server whose workspace files can be wrong (health.yaml): shown in Problems too. */
+  problemSources?: ProblemSource[];
+}
+
+/** Something besides the gateway that reads workspace files and reports what is wrong with them. */
+export interface ProblemSource {
+  problems(): WorkbenchDiagnostic[];
+  /** `listener` runs whenever {@link problems} may have changed. */
+  on(event: 'change', listener: () => void): unknown;
+  off(event: 'change', listener: () => void): unknown;
 }
 
 const apiPrefix = routeAreas.workbench.prefix;
@@ -36,6 +48,8 @@ const apiPrefix = routeAreas.workbench.prefix;
  */
 async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promise<void> {
   const { config, gateway, logger, token } = options;
+  const problemSources = options.problemSources ?? [];
+  const diagnostics = () => [...workspaceDiagnostics(gateway), ...problemSources.flatMap((s) => s.problems())];
   declareAccess(app, routeAreas.workbench);
   declareAccess(app, routeAreas.workbenchUi);
   const hub = new EventHub();
@@ -43,8 +57,8 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     hub.publish('log', () => parseLogLine(line) ?? { time: Date.now(), level: 'info', msg: line.trim() });
   });
   const publishDiagnostics = () => {
-    const diagnostics: WorkbenchDiagnostics = { diagnostics: workspaceDiagnostics(gateway) };
-    hub.publish('diagnostics', () => diagnostics);
+    const current: WorkbenchDiagnostics = { diagnostics: diagnostics() };
+    hub.publish('diagnostics', () => current);
   };
   const onReload = (result: RefreshResult) => {
     hub.publish('reload', () => result);
@@ -52,17 +66,22 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   };
   gateway.on('reload', onReload);
   gateway.faults.on('fault', publishDiagnostics);
+  for (const source of problemSources) source.on('change', publishDiagnostics);
   captureRequests(app, gateway, hub);
+  // Open editors learn of every change on disk, whether hot reload is on or not.
+  const fileChanges = publishFileChanges(workspaceAreas(config), hub, logger);
 
   const streams = new EventStreams(hub);
   app.addHook('preClose', async () => streams.endAll());
   app.addHook('onClose', async () => {
     gateway.off('reload', onReload);
     gateway.faults.off('fault', publishDiagnostics);
+    for (const source of problemSources) source.off('change', publishDiagnostics);
     untap();
+    await fileChanges.close();
   });
 
-  await app.register(workspaceApi, { prefix: apiPrefix, config, gateway, token });
+  await app.register(workspaceApi, { prefix: apiPrefix, config, gateway, token, diagnostics });
 
   // The workspace API serves the workbench on this server's own origin, which never sends a preflight:
   // one from another origin is refused, without any Access-Control-Allow-* header (the gateway's

@@ -1,10 +1,16 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { WorkbenchDiagnostics, WorkspaceFile, WorkspaceFileInfo, WorkspaceTree } from '../contract/index.js';
+import type {
+  WorkbenchDiagnostic,
+  WorkbenchDiagnostics,
+  WorkspaceFile,
+  WorkspaceFileInfo,
+  WorkspaceTree,
+  WorkspaceWrite,
+} from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { stringFields } from '../core/string-fields.js';
 import type { Gateway } from '../gateway/index.js';
-import { workspaceDiagnostics } from './diagnostics.js';
 import { tokenCheck } from './token.js';
 import {
   createWorkspaceEntry,
@@ -23,12 +29,14 @@ export interface WorkspaceApiOptions {
   gateway: Gateway;
   /** The per-launch token every call must carry in its header. */
   token: string;
+  /** Everything Problems lists: the gateway's diagnostics and those of other readers of the workspace. */
+  diagnostics: () => WorkbenchDiagnostic[];
 }
 
 const pathQuery = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } as const;
 const writeBody = {
   type: 'object',
-  properties: { content: { type: 'string' } },
+  properties: { content: { type: 'string' }, baseVersion: { type: 'string', maxLength: 64 } },
   required: ['content'],
   additionalProperties: false,
 } as const;
@@ -59,6 +67,21 @@ class Workspace {
     this.tempDir = path.join(config.dataDir, 'tmp');
   }
 
+  /** The write in progress of each path: a save's version check and its rename are never interleaved with another. */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
+  /** Runs `write` once the writes of `file` started before it have finished. */
+  async serialised<T>(file: ResolvedPath, write: () => Promise<T>): Promise<T> {
+    const previous = this.writing.get(file.absolute) ?? Promise.resolve();
+    const result = previous.catch(() => undefined).then(write);
+    this.writing.set(file.absolute, result);
+    try {
+      return await result;
+    } finally {
+      if (this.writing.get(file.absolute) === result) this.writing.delete(file.absolute);
+    }
+  }
+
   /** The file or folder a client's workspace path names, checked. */
   resolve(raw: unknown): ResolvedPath {
     return resolveWorkspacePath(this.areas, raw);
@@ -85,22 +108,25 @@ function readRoutes(api: FastifyInstance, workspace: Workspace, options: Workspa
   );
 
   api.get('/diagnostics', async (): Promise<WorkbenchDiagnostics> => ({
-    diagnostics: workspaceDiagnostics(options.gateway),
+    diagnostics: options.diagnostics(),
   }));
 }
 
 /** The routes that edit: write a file, create, rename and delete files and folders. */
 function editRoutes(api: FastifyInstance, workspace: Workspace): void {
-  api.put<{ Querystring: { path: string }; Body: { content: string } }>(
+  api.put<{ Querystring: { path: string }; Body: WorkspaceWrite }>(
     '/files/content',
     {
       schema: { querystring: pathQuery, body: writeBody },
       bodyLimit: maxEditableBytes * 2,
-      preValidation: stringFields('content'),
+      preValidation: stringFields('content', 'baseVersion'),
     },
     async (request): Promise<WorkspaceFileInfo> => {
       const file = workspace.resolve(request.query.path);
-      const written = await writeWorkspaceFile(file, request.body.content, workspace.tempDir);
+      const { content, baseVersion } = request.body;
+      const written = await workspace.serialised(file, () =>
+        writeWorkspaceFile(file, content, workspace.tempDir, baseVersion),
+      );
       workspace.changed(file.path);
       return written;
     },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +10,14 @@ import type { ResolvedPath, WorkspaceArea } from './workspace-paths.js';
 export const maxEditableBytes = 5 * 1024 * 1024;
 const maxTreeEntries = 10_000;
 const maxTreeDepth = 12;
+
+/**
+ * The version of a file's content that saves are checked against: a hash of the bytes rather than the
+ * mtime, which a quick second write within the file system's time resolution (or `git checkout`) can keep.
+ */
+export function contentVersion(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
+}
 
 /** Maps a file system error to the catalogued error the client gets; unknown errors stay 500. */
 function fileError(error: unknown, file: ResolvedPath): never {
@@ -122,21 +130,42 @@ export async function readWorkspaceFile(file: ResolvedPath): Promise<WorkspaceFi
     if (stat.size > maxEditableBytes) throw httpError('WB_FILE_TOO_LARGE', [file.path, maxEditableBytes]);
     const bytes = await fs.readFile(file.absolute);
     if (bytes.includes(0)) throw httpError('WB_BINARY_FILE', [file.path]);
-    return { path: file.path, content: bytes.toString('utf8'), size: stat.size, mtimeMs: stat.mtimeMs };
+    return {
+      path: file.path,
+      content: bytes.toString('utf8'),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      version: contentVersion(bytes),
+    };
   } catch (error) {
     if (error instanceof HttpError) throw error;
     return fileError(error, file);
   }
 }
 
-async function infoOf(file: ResolvedPath): Promise<WorkspaceFileInfo> {
+/** The entry as it is on disk; with `content`, the version of what was just written. */
+async function infoOf(file: ResolvedPath, content?: string): Promise<WorkspaceFileInfo> {
   const stat = await fs.stat(file.absolute);
-  return {
+  const info: WorkspaceFileInfo = {
     path: file.path,
     type: stat.isDirectory() ? 'directory' : 'file',
     size: stat.isDirectory() ? 0 : stat.size,
     mtimeMs: stat.mtimeMs,
   };
+  if (content !== undefined) info.version = contentVersion(content);
+  return info;
+}
+
+/** Refuses (409) a save based on `baseVersion` when the file on disk is no longer that version. */
+async function refuseStale(file: ResolvedPath, baseVersion: string): Promise<void> {
+  const bytes = await fs.readFile(file.absolute).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (bytes === undefined) throw httpError('WB_STALE_SAVE', [file.path, 'it was deleted']);
+  const current = contentVersion(bytes);
+  if (current !== baseVersion)
+    throw httpError('WB_STALE_SAVE', [file.path, `version ${baseVersion} was read, the disk has ${current}`]);
 }
 
 /** Writes `content` to a new temp file in `dir` and syncs it; returns the temp file's path. */
@@ -194,21 +223,25 @@ function refuseAreaRoot(file: ResolvedPath, action: string): void {
 /**
  * Replaces (or creates) a file atomically: the content goes to a synced temp file, then is renamed
  * over the target, so a reader (the gateway's reload) sees the old or the new file, never half of
- * one, even if the process dies mid-write.
+ * one, even if the process dies mid-write. With `baseVersion`, only while the file on disk is still
+ * that version (409 otherwise, nothing written): an edit of an older copy never overwrites a newer one.
+ * Callers serialise writes of one path, so the check and the rename are not interleaved with another save.
  */
 export async function writeWorkspaceFile(
   file: ResolvedPath,
   content: string,
   tempDir: string,
+  baseVersion?: string,
 ): Promise<WorkspaceFileInfo> {
   refuseAreaRoot(file, 'written');
   refuseOversized(content);
   try {
     const existing = await statOrUndefined(file.absolute);
     if (existing?.isDirectory()) throw httpError('WB_IS_FOLDER', [file.path]);
+    if (baseVersion !== undefined) await refuseStale(file, baseVersion);
     await fs.mkdir(path.dirname(file.absolute), { recursive: true });
     await placeAtomically(file.absolute, content, existing ? existing.mode & 0o777 : 0o644, tempDir, fs.rename);
-    return await infoOf(file);
+    return await infoOf(file, content);
   } catch (error) {
     if (error instanceof HttpError) throw error;
     return fileError(error, file);
@@ -235,7 +268,7 @@ export async function createWorkspaceEntry(
     }
     await fs.mkdir(path.dirname(file.absolute), { recursive: true });
     await placeAtomically(file.absolute, content, 0o644, tempDir, fs.link);
-    return await infoOf(file);
+    return await infoOf(file, content);
   } catch (error) {
     if (error instanceof HttpError) throw error;
     return fileError(error, file);

@@ -1,0 +1,50 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
+import { useServerState } from '../app/workbench-context.js';
+import { editorMarkers, type EditorMarker } from '../editor/markers-store.js';
+
+/** One entry of the problems panel: a diagnostic of the server or a marker of the editor. */
+export interface Problem {
+  path: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  line?: number;
+  column?: number;
+  source: string;
+}
+
+const severityOrder = { error: 0, warning: 1, info: 2 };
+
+/**
+ * The server's diagnostics and the editor's markers as one list, by file, severity and line; an entry
+ * both report in the same words at the same place is listed once.
+ */
+export function mergeProblems(diagnostics: WorkbenchDiagnostic[], markers: EditorMarker[]): Problem[] {
+  const seen = new Set<string>();
+  const list: Problem[] = [];
+  for (const problem of [...markers, ...diagnostics.map((d) => ({ ...d, source: 'server' }))]) {
+    const key = [problem.path, problem.severity, problem.line ?? '', problem.message.trim()].join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    list.push(problem);
+  }
+  return list.sort(
+    (a, b) =>
+      a.path.localeCompare(b.path) ||
+      severityOrder[a.severity] - severityOrder[b.severity] ||
+      (a.line ?? 0) - (b.line ?? 0),
+  );
+}
+
+/** Errors and warnings (info included) among `problems`: what the status bar and the panel's badge show. */
+export function countProblems(problems: Problem[]): { errors: number; warnings: number } {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return { errors, warnings: problems.length - errors };
+}
+
+/** Everything the problems panel lists, live: one source for the panel, its badge and the status bar. */
+export function useProblems(): Problem[] {
+  const { diagnostics } = useServerState();
+  const markers = useSyncExternalStore(editorMarkers.subscribe, editorMarkers.snapshot);
+  return useMemo(() => mergeProblems(diagnostics, Object.values(markers).flat()), [diagnostics, markers]);
+}
