@@ -295,12 +295,13 @@ describe('admission: short queries beside long ones', () => {
   }
 
   it('answers a short query while max_concurrent long queries hold every slot', async () => {
-    const { engine, takes, close } = await engineWith({ maxConcurrent: 2, trialMs: 60_000 });
+    const { engine, takes, close } = await engineWith({ maxConcurrent: 4, trialMs: 60_000 });
     const order: string[] = [];
     try {
-      const long = [longQuery(engine, order, 'long 1'), longQuery(engine, order, 'long 2')];
-      // Each query takes its DuckDB instance once it has its slot: both slots are held now.
-      await vi.waitFor(() => expect(takes).toHaveBeenCalledTimes(2));
+      const slots = engine.concurrency;
+      const long = Array.from({ length: slots }, (_, n) => longQuery(engine, order, `long ${n + 1}`));
+      // Each query takes its DuckDB instance once it has its slot: every slot is held now.
+      await vi.waitFor(() => expect(takes).toHaveBeenCalledTimes(slots));
       const short = await engine.run('SELECT 42 AS answer', { maxRows: 10, timeoutMs: 30_000 });
       order.push('short');
       expect(short.rows).toEqual([{ answer: 42 }]);

@@ -10,7 +10,7 @@ import { Deadline, QueryTimeout } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
-import { QueryAdmission, TrialExpired, type Admission } from './query-admission.js';
+import { QueryAdmission, TrialExpired, poolSafeSlots, type Admission } from './query-admission.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
@@ -78,7 +78,7 @@ export class DuckDBEngine implements QueryEngine {
     private readonly parser: SqlParser,
     private readonly limits: QueryLimits,
   ) {
-    this.admission = new QueryAdmission(limits.maxConcurrent, limits.trialMs);
+    this.admission = new QueryAdmission(poolSafeSlots(limits.maxConcurrent), limits.trialMs);
     this.instances = new FreshInstances({
       memory_limit: limits.memoryLimit,
       threads: String(limits.threads),
@@ -86,6 +86,11 @@ export class DuckDBEngine implements QueryEngine {
       autoload_known_extensions: 'false',
       allow_community_extensions: 'false',
     });
+  }
+
+  /** Queries that work in DuckDB at once besides the lane: `max_concurrent`, or fewer on a small thread pool. */
+  get concurrency(): number {
+    return this.admission.slots;
   }
 
   async validate(sql: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueryAdmission, TrialExpired, type Admission } from './query-admission.js';
+import { QueryAdmission, TrialExpired, poolSafeSlots, threadPoolSize, type Admission } from './query-admission.js';
 
 /** Calls `acquire` and records, in `order`, the name of each query once it is admitted. */
 function admissions(admission: QueryAdmission) {
@@ -104,5 +104,21 @@ describe('query admission (slots and the trial lane)', () => {
     await expect(admissions(new QueryAdmission(1, 1)).acquire('x', {}, controller.signal)).rejects.toThrow(
       'cancelled by its user',
     );
+  });
+});
+
+describe('slots on the thread pool', () => {
+  it('reads the pool size from UV_THREADPOOL_SIZE, 4 when unset or not a positive integer', () => {
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '16' })).toBe(16);
+    expect(threadPoolSize({})).toBe(4);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: 'many' })).toBe(4);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '0' })).toBe(4);
+  });
+
+  it('leaves the lane and two threads of the pool free of query execution, and keeps at least one slot', () => {
+    expect(poolSafeSlots(4, 16)).toBe(4);
+    expect(poolSafeSlots(100, 16)).toBe(13);
+    expect(poolSafeSlots(4, 4)).toBe(1);
+    expect(poolSafeSlots(4, 1)).toBe(1);
   });
 });

@@ -1,3 +1,24 @@
+/**
+ * Threads of libuv's pool, where every DuckDB call of a query (connecting, running, reading a chunk)
+ * waits for its answer: 4 unless `UV_THREADPOOL_SIZE` was set when the process started.
+ */
+export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
+  const size = Number(env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+}
+
+/** Threads of the pool no query execution may hold: the SQL parser's and the server's file I/O. */
+const reservedPoolThreads = 2;
+
+/**
+ * How many slots `maxConcurrent` can have on a pool of `poolSize` threads: each query working in DuckDB
+ * (the slots and the lane) holds a pool thread while DuckDB computes, so more than the pool minus
+ * {@link reservedPoolThreads} would leave a new query (its parse, its instance) waiting behind long ones.
+ */
+export function poolSafeSlots(maxConcurrent: number, poolSize = threadPoolSize()): number {
+  return Math.max(1, Math.min(maxConcurrent, poolSize - 1 - reservedPoolThreads));
+}
+
 /** The reason a trial in the lane is stopped: it ran past its time and waits for a slot to run again. */
 export class TrialExpired extends Error {
   constructor(readonly trialMs: number) {
@@ -68,7 +89,8 @@ export class QueryAdmission {
   private readonly waiting: Waiter[] = [];
 
   constructor(
-    private readonly slots: number,
+    /** Queries working in DuckDB at once, besides the lane. */
+    readonly slots: number,
     private readonly trialMs: number,
   ) {}
 
