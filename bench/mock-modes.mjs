@@ -9,7 +9,8 @@ import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
 const libDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib');
-const pets = [
+/** The upstream's list of pets. */
+export const pets = [
   { id: 1, name: 'Rex', tag: 'dog' },
   { id: 2, name: 'Tom', tag: 'cat' },
 ];
@@ -23,7 +24,7 @@ const answer = (schema, example) => ({
 });
 
 /** A pet store spec: stateful, or proxied to `upstream`. */
-const petstore = (extension) =>
+export const petstore = (extension) =>
   JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'pets', version: '1' },
