@@ -1,6 +1,8 @@
 // Mocking modes (issue 20): a stateful GET against bare Fastify answering the same JSON, and a GET
-// through the validating proxy against a bare Fastify proxy through undici to the same upstream,
-// in one run with the same settings. Prints ratios; asserts nothing.
+// through the validating proxy against bare Fastify proxies through undici to the same upstream
+// (bench/lib/bare-proxy-server.mjs: the same header forwarding and Agent settings, no contract checks;
+// one calling undici.request(), one the gateway's own exchange through undici's dispatch interface),
+// in one run with the same load. Prints ratios; asserts nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +49,8 @@ const row = (label, m) =>
 
 /** Measures each pair of targets alternately (warm-up, then `rounds` rounds) and prints each pair's ratio. */
 async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
-  const targets = pairs.flatMap((pair) => [pair.subject, pair.baseline]);
+  // A subject compared with two baselines is measured once a round.
+  const targets = [...new Set(pairs.flatMap((pair) => [pair.subject, pair.baseline]))];
   for (const target of targets) target.runs = [];
   await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
     console.log(row(label, result)),
@@ -97,10 +100,14 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
       BENCH_BODY: body,
       BENCH_CONTENT_TYPE: probe.headers.get('content-type'),
     });
-    const bareProxy = await start('bare-proxy-server.mjs', {
-      BENCH_PATH: '/pets',
-      BENCH_UPSTREAM: `${upstream.origin}/v1`,
-    });
+    const bareProxy = (client) =>
+      start('bare-proxy-server.mjs', {
+        BENCH_PATH: '/pets',
+        BENCH_UPSTREAM: `${upstream.origin}/v1`,
+        BENCH_CLIENT: client,
+      });
+    const [requestProxy, dispatchProxy] = [await bareProxy('request'), await bareProxy('dispatch')];
+    const proxied = { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` };
     console.log(
       `mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} ` +
         `alternating rounds`,
@@ -113,8 +120,17 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
           target: 0.5,
         },
         {
-          subject: { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` },
-          baseline: { label: 'bare Fastify proxy (undici)', server: bareProxy, url: `${bareProxy.origin}/pets` },
+          subject: proxied,
+          baseline: { label: 'bare proxy, undici.request()', server: requestProxy, url: `${requestProxy.origin}/pets` },
+          target: 0.8,
+        },
+        {
+          subject: proxied,
+          baseline: {
+            label: 'bare proxy, undici dispatch',
+            server: dispatchProxy,
+            url: `${dispatchProxy.origin}/pets`,
+          },
           target: 0.8,
         },
       ],
