@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatCount, mean, measureAlternately } from './lib/load.mjs';
+import { formatCount, measureAlternately } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
@@ -55,23 +55,25 @@ async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
   await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
     console.log(row(label, result)),
   );
-  const averaged = (target) => ({
-    requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)),
-    cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)),
-  });
+  // Each round's ratio is taken between runs measured side by side; the median is what drift touches least.
+  const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const perRound = (subject, baseline, field) =>
+    subject.runs.map((run, round) => run[field] / baseline.runs[round][field]);
   return pairs.map(({ subject, baseline, target }) => {
-    const [a, b] = [averaged(subject), averaged(baseline)];
-    const ratio = a.requestsPerSec / b.requestsPerSec;
+    const ratios = perRound(subject, baseline, 'requestsPerSec');
+    const ratio = median(ratios);
+    const cpu = median(perRound(baseline, subject, 'cpuUsPerRequest'));
     console.log(
-      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ` +
-        `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`,
+      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s, median of ${ratios.length} rounds ` +
+        `(${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target}x or better), ${cpu.toFixed(2)}x by server ` +
+        'CPU per request',
     );
-    return { label: subject.label, ratio };
+    return { label: `${subject.label} / ${baseline.label}`, ratio };
   });
 }
 
 /** Runs the comparison; `settings` as for every benchmark of bench/run.mjs. */
-export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2 } = {}) {
+export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 3 } = {}) {
   const servers = [];
   const workspace = scratchWorkspace();
   try {
