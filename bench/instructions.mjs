@@ -5,6 +5,8 @@
 // counting is switched on for REQUESTS requests of the same load, then read. Run after `npm run build`.
 // The processes a server starts (a handler module's own process) are traced and counted with it.
 //   node bench/instructions.mjs        (REQUESTS=20000, WARMUP=20000, CONNECTIONS=10)
+//   ONLY=proxy node bench/instructions.mjs   (one comparison: generated, handler or proxy)
+// The proxy comparison runs the upstream natively: only the proxies are counted.
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
 import { execFile, execFileSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import autocannon from 'autocannon';
 import { formatCount } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
+import { pets, petstore } from './mock-modes.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
@@ -25,6 +28,8 @@ const routePath = '/api/adaptive/library-api/books';
 const requests = Number(process.env.REQUESTS ?? 20_000);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const warmup = Number(process.env.WARMUP ?? 20_000);
+const only = process.env.ONLY?.split(',');
+const runs = (comparison) => !only || only.includes(comparison);
 
 function hasValgrind() {
   try {
@@ -94,10 +99,10 @@ function dumpedInstructions(dumpDir, pid) {
 }
 
 /**
- * Instructions per request of one server on `routePath`, counted over `requests` requests after a
+ * Instructions per request of one server on `urlPath`, counted over `requests` requests after a
  * warm-up, with the body it answers (for the bare Fastify peer to answer the same).
  */
-async function instructionsPerRequest(label, script, env) {
+async function instructionsPerRequest(label, script, env, urlPath = routePath) {
   const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
   // Handler modules' processes are Node too; esbuild's service (Go) is not traced.
   const wrapper = [
@@ -112,7 +117,7 @@ async function instructionsPerRequest(label, script, env) {
   ];
   const server = await startServer(script, env, { wrapper });
   try {
-    const url = server.origin + routePath;
+    const url = server.origin + urlPath;
     const result = await countedLoad(url, { warmup, requests, tail: requests });
     if (result.non2xx > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers`);
     const counted = dumpedInstructions(dumpDir, server.pid);
@@ -131,48 +136,106 @@ async function instructionsPerRequest(label, script, env) {
   }
 }
 
-if (!hasValgrind()) {
-  console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
-} else {
-  const exampleSpec = path.join(repoRoot, 'specs/library-api.openapi.yaml');
+const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
+const bare = (label, answer, serialize) =>
+  instructionsPerRequest(label, bareScript, {
+    BENCH_PATH: routePath,
+    BENCH_BODY: answer.body,
+    BENCH_CONTENT_TYPE: answer.contentType,
+    BENCH_SERIALIZE: serialize ? '1' : '0',
+  });
+
+/** The generated route of the example spec against bare Fastify answering the same body. */
+async function compareGenerated(exampleSpec) {
   const specOnly = scratchWorkspace({ specs: [exampleSpec] });
-  // The example handler overrides the spec's routes.
+  try {
+    const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly.dir));
+    const bareGenerated = await bare('bare Fastify, same body as the generated route', generated, false);
+    console.log(
+      `  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; ` +
+        `target 0.85x)`,
+    );
+  } finally {
+    specOnly.remove();
+  }
+}
+
+/** The example handler's route (it overrides the spec's) against bare Fastify, serialising or not. */
+async function compareHandler(exampleSpec) {
   const withHandler = scratchWorkspace({
     specs: [exampleSpec],
     handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')],
   });
   try {
-    console.log(
-      `instructions per request under callgrind: ${requests} requests at ${connections} connections, counted ` +
-        `after ${warmup} requests of the same load`,
-    );
-    const generated = await instructionsPerRequest('gateway, generated route', gatewayScript, gatewayEnv(specOnly.dir));
     // Under valgrind a handler's process starts a hundred times slower than natively.
     const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, {
       ...gatewayEnv(withHandler.dir),
       HANDLER_LOAD_TIMEOUT_MS: '600000',
     });
-    const bare = (label, answer, serialize) =>
-      instructionsPerRequest(label, bareScript, {
-        BENCH_PATH: routePath,
-        BENCH_BODY: answer.body,
-        BENCH_CONTENT_TYPE: answer.contentType,
-        BENCH_SERIALIZE: serialize ? '1' : '0',
-      });
-    const bareGenerated = await bare('bare Fastify, same body as the generated route', generated, false);
     const bareHandler = await bare('bare Fastify, same body as the handler route', handler, false);
     const bareHandlerSerializing = await bare('  the same, JSON.stringify per request', handler, true);
-    const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
-    console.log(
-      `  generated route vs bare Fastify: ${ratio(bareGenerated, generated)}x (bare / gateway instructions; ` +
-        `target 0.85x)`,
-    );
     console.log(
       `  handler route vs bare Fastify: ${ratio(bareHandler, handler)}x; vs bare Fastify serialising per ` +
         `request as a handler does: ${ratio(bareHandlerSerializing, handler)}x (target 0.8x)`,
     );
   } finally {
-    specOnly.remove();
     withHandler.remove();
   }
+}
+
+/**
+ * A GET through the validating proxy against bare Fastify proxies through undici (bench/lib/bare-proxy-server.mjs:
+ * the same header forwarding and relaying, without contract checks; one calling undici.request(), one the
+ * gateway's own exchange through undici's dispatch interface), all to one upstream run natively.
+ */
+async function compareProxy() {
+  const upstream = await startServer(bareScript, {
+    BENCH_PATH: '/v1/pets',
+    BENCH_BODY: JSON.stringify(pets),
+    BENCH_CONTENT_TYPE: 'application/json; charset=utf-8',
+  });
+  const workspace = scratchWorkspace();
+  try {
+    fs.writeFileSync(
+      workspace.file('specs', 'proxied.json'),
+      petstore({ 'x-adaptive-proxy': `${upstream.origin}/v1` }),
+    );
+    const specFile = workspace.file('specs', 'proxied.json');
+    // Served as `adaptive-gateway serve proxied.json` (mock mode, the spec at the root): without the query
+    // service, whose start under callgrind can outlast Fastify's plugin timeout on a busy machine.
+    const proxied = await instructionsPerRequest(
+      'gateway, proxied GET (checked both ways)',
+      gatewayScript,
+      { ...gatewayEnv(workspace.dir), BENCH_SPEC_PATHS: specFile },
+      '/pets',
+    );
+    const bareProxy = (client) =>
+      instructionsPerRequest(
+        `bare Fastify proxy, undici ${client}`,
+        path.join(repoRoot, 'bench/lib/bare-proxy-server.mjs'),
+        { BENCH_PATH: '/pets', BENCH_UPSTREAM: `${upstream.origin}/v1`, BENCH_CLIENT: client },
+        '/pets',
+      );
+    const [byRequest, byDispatch] = [await bareProxy('request'), await bareProxy('dispatch')];
+    console.log(
+      `  proxied GET vs bare proxy: ${ratio(byRequest, proxied)}x against undici.request(), ` +
+        `${ratio(byDispatch, proxied)}x against undici dispatch (target 0.8x)`,
+    );
+  } finally {
+    workspace.remove();
+    await upstream.stop();
+  }
+}
+
+if (!hasValgrind()) {
+  console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
+} else {
+  const exampleSpec = path.join(repoRoot, 'specs/library-api.openapi.yaml');
+  console.log(
+    `instructions per request under callgrind: ${requests} requests at ${connections} connections, counted ` +
+      `after ${warmup} requests of the same load`,
+  );
+  if (runs('generated')) await compareGenerated(exampleSpec);
+  if (runs('handler')) await compareHandler(exampleSpec);
+  if (runs('proxy')) await compareProxy();
 }

@@ -1,15 +1,18 @@
 // Mocking modes (issue 20): a stateful GET against bare Fastify answering the same JSON, and a GET
-// through the validating proxy against a bare Fastify proxy through undici to the same upstream,
-// in one run with the same settings. Prints ratios; asserts nothing.
+// through the validating proxy against bare Fastify proxies through undici to the same upstream
+// (bench/lib/bare-proxy-server.mjs: the same header forwarding and Agent settings, no contract checks;
+// one calling undici.request(), one the gateway's own exchange through undici's dispatch interface),
+// in one run with the same load. Prints ratios; asserts nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatCount, mean, measureAlternately } from './lib/load.mjs';
+import { formatCount, measureAlternately } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 
 const libDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib');
-const pets = [
+/** The upstream's list of pets. */
+export const pets = [
   { id: 1, name: 'Rex', tag: 'dog' },
   { id: 2, name: 'Tom', tag: 'cat' },
 ];
@@ -23,7 +26,7 @@ const answer = (schema, example) => ({
 });
 
 /** A pet store spec: stateful, or proxied to `upstream`. */
-const petstore = (extension) =>
+export const petstore = (extension) =>
   JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'pets', version: '1' },
@@ -46,28 +49,31 @@ const row = (label, m) =>
 
 /** Measures each pair of targets alternately (warm-up, then `rounds` rounds) and prints each pair's ratio. */
 async function compare(pairs, { connections, durationSec, warmupSec, rounds }) {
-  const targets = pairs.flatMap((pair) => [pair.subject, pair.baseline]);
+  // A subject compared with two baselines is measured once a round.
+  const targets = [...new Set(pairs.flatMap((pair) => [pair.subject, pair.baseline]))];
   for (const target of targets) target.runs = [];
   await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
     console.log(row(label, result)),
   );
-  const averaged = (target) => ({
-    requestsPerSec: mean(target.runs.map((r) => r.requestsPerSec)),
-    cpuUsPerRequest: mean(target.runs.map((r) => r.cpuUsPerRequest)),
-  });
+  // Each round's ratio is taken between runs measured side by side; the median is what drift touches least.
+  const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const perRound = (subject, baseline, field) =>
+    subject.runs.map((run, round) => run[field] / baseline.runs[round][field]);
   return pairs.map(({ subject, baseline, target }) => {
-    const [a, b] = [averaged(subject), averaged(baseline)];
-    const ratio = a.requestsPerSec / b.requestsPerSec;
+    const ratios = perRound(subject, baseline, 'requestsPerSec');
+    const ratio = median(ratios);
+    const cpu = median(perRound(baseline, subject, 'cpuUsPerRequest'));
     console.log(
-      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s (target ${target}x or better), ` +
-        `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x by server CPU per request`,
+      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s, median of ${ratios.length} rounds ` +
+        `(${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target}x or better), ${cpu.toFixed(2)}x by server ` +
+        'CPU per request',
     );
-    return { label: subject.label, ratio };
+    return { label: `${subject.label} / ${baseline.label}`, ratio };
   });
 }
 
 /** Runs the comparison; `settings` as for every benchmark of bench/run.mjs. */
-export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2 } = {}) {
+export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 3 } = {}) {
   const servers = [];
   const workspace = scratchWorkspace();
   try {
@@ -96,10 +102,14 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
       BENCH_BODY: body,
       BENCH_CONTENT_TYPE: probe.headers.get('content-type'),
     });
-    const bareProxy = await start('bare-proxy-server.mjs', {
-      BENCH_PATH: '/pets',
-      BENCH_UPSTREAM: `${upstream.origin}/v1`,
-    });
+    const bareProxy = (client) =>
+      start('bare-proxy-server.mjs', {
+        BENCH_PATH: '/pets',
+        BENCH_UPSTREAM: `${upstream.origin}/v1`,
+        BENCH_CLIENT: client,
+      });
+    const [requestProxy, dispatchProxy] = [await bareProxy('request'), await bareProxy('dispatch')];
+    const proxied = { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` };
     console.log(
       `mock modes: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ${rounds} ` +
         `alternating rounds`,
@@ -112,8 +122,17 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
           target: 0.5,
         },
         {
-          subject: { label: 'proxied GET', server: gateway, url: `${gateway.origin}/api/adaptive/proxied/pets` },
-          baseline: { label: 'bare Fastify proxy (undici)', server: bareProxy, url: `${bareProxy.origin}/pets` },
+          subject: proxied,
+          baseline: { label: 'bare proxy, undici.request()', server: requestProxy, url: `${requestProxy.origin}/pets` },
+          target: 0.8,
+        },
+        {
+          subject: proxied,
+          baseline: {
+            label: 'bare proxy, undici dispatch',
+            server: dispatchProxy,
+            url: `${dispatchProxy.origin}/pets`,
+          },
           target: 0.8,
         },
       ],

@@ -64,6 +64,7 @@ export const errorCatalogue = {
     message: 'The mock state of %s would exceed %s bytes (MOCK_STATE_MAX_BYTES); delete items or reset the state',
   },
   MOCK_MOUNT_UNKNOWN: { status: 404, message: 'No stateful spec is mounted at "%s"' },
+  PAGE_PARAMETER_INVALID: { status: 400, message: 'The paging parameter %s %s' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'The upstream %s could not be used: %s' },
   UPSTREAM_RESPONSE_TOO_LARGE: {

@@ -161,7 +161,34 @@ export class ResponseValidator {
     body: unknown,
     bodyIsJson: boolean,
   ): ContractViolation[] {
+    return this.check(this.plan(operation, status, contentType), contentType, body, bodyIsJson);
+  }
+
+  /** Checks an answer given as its bytes (a proxied one); they are parsed only when its media type is JSON. */
+  validateBytes(
+    operation: OperationSpec,
+    status: number,
+    contentType: string | undefined,
+    bytes: Buffer,
+  ): ContractViolation[] {
     const plan = this.plan(operation, status, contentType);
+    if (bytes.length === 0) return this.check(plan, contentType, undefined, false);
+    if (!plan.isJson || plan.mediaType === undefined) return this.check(plan, contentType, bytes, false);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return this.check(plan, contentType, bytes, false);
+    }
+    return this.check(plan, contentType, parsed, true);
+  }
+
+  private check(
+    plan: ResponsePlan,
+    contentType: string | undefined,
+    body: unknown,
+    bodyIsJson: boolean,
+  ): ContractViolation[] {
     if (plan.undeclared) return [plan.undeclared];
     if (body === undefined || plan.declared.length === 0) return [];
     if (plan.mediaType === undefined)

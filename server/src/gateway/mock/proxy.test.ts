@@ -82,6 +82,16 @@ function startUpstream(): Promise<http.Server> {
     if (url.startsWith('/v1/hang')) return; // never answers
     if (url.startsWith('/v1/garbage')) return request.socket.end('this is not HTTP at all\r\n\r\n');
     if (url.startsWith('/v1/big')) return send(200, 'x'.repeat(2_000_000));
+    if (url.startsWith('/v1/stream-big')) {
+      // No Content-Length: the limit is found only while the body arrives.
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = 'x'.repeat(64 * 1024);
+      const timer = setInterval(() => response.write(chunk), 5);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (url.startsWith('/v1/stall'))
+      return void response.writeHead(200, { 'content-type': 'application/json' }).write('[');
     response.writeHead(200, { 'content-type': 'text/plain' }).end(`upstream saw ${request.method} ${url}`);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -233,6 +243,21 @@ describe('validating proxy (x-adaptive-proxy)', () => {
       detail: 'The upstream http://127.0.0.1:9 could not be used: ECONNREFUSED',
       code: 'UPSTREAM_UNAVAILABLE',
     });
+    expect((await get('/proxied/pets/1')).status).toBe(200);
+  });
+
+  it('stops an answer without Content-Length at the limit (502), one stalling mid-body at the deadline', async () => {
+    const streamed = await get('/proxied/stream-big');
+    expect(streamed.status).toBe(502);
+    expect(await streamed.json()).toEqual({
+      detail: expect.stringMatching(/answered more than 1048576 bytes \(PROXY_RESPONSE_LIMIT\)$/),
+      code: 'UPSTREAM_RESPONSE_TOO_LARGE',
+    });
+    const started = Date.now();
+    const stalled = await get('/proxied/stall');
+    expect(Date.now() - started).toBeLessThan(800 + 1000);
+    expect(stalled.status).toBe(504);
+    expect((await bodyOf(stalled)).detail).toMatch(/did not answer within 800 ms/);
     expect((await get('/proxied/pets/1')).status).toBe(200);
   });
 

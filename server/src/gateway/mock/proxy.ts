@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { HttpError, httpError } from '../../core/errors.js';
+import { Agent } from 'undici';
+import { HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { isJsonMediaType } from '../content-negotiation.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';
 import { httpMethods } from '../spec/spec-types.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import type { RouteEntry } from '../route-table.js';
 import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
+import { exchange, type ExchangeLimits, type UpstreamAnswer } from './upstream-exchange.js';
 
 /** Where and how a spec's requests are forwarded. */
 export interface ProxyTarget {
@@ -39,11 +39,15 @@ const hopHeaders = new Set([
   'expect',
 ]);
 
-function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+/** The request's end-to-end headers, with the client's address added to `X-Forwarded-For`. */
+function forwardedHeaders(headers: IncomingHttpHeaders, clientIp: string): Record<string, string | string[]> {
   const forwarded: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined && !hopHeaders.has(name)) forwarded[name] = value;
   }
+  const forwardedFor = headers['x-forwarded-for'];
+  forwarded['x-forwarded-for'] = forwardedFor ? `${[forwardedFor].flat().join(', ')}, ${clientIp}` : clientIp;
   return forwarded;
 }
 
@@ -55,24 +59,6 @@ function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
   return rawBody(request) ?? JSON.stringify(body);
 }
 
-/** True for the errors of a wait that ran out: our deadline, or undici's own header and body timeouts. */
-function isTimeout(error: unknown, signal: AbortSignal): boolean {
-  const code = (error as { code?: string }).code;
-  return (
-    signal.aborted ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  );
-}
-
-/** An upstream answer read whole. */
-interface UpstreamAnswer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-}
-
 /**
  * Forwards a spec's requests to its upstream, checks requests and answers against the spec, and
  * reports each violation (header, log) without changing the upstream's answer. Upstream failures
@@ -82,7 +68,10 @@ interface UpstreamAnswer {
 export class SpecProxy {
   /** Connections to the upstream, kept alive between requests; closed when the spec's routes are replaced. */
   private readonly agent: Agent;
-  private readonly base: string;
+  private readonly origin: string;
+  /** The upstream URL's path, to which the request's path below the mount is appended: `/v1`, or `''`. */
+  private readonly basePath: string;
+  private readonly limits: ExchangeLimits;
   /** The spec's routes below the route table's prefix: `/petstore`, or `''` for a spec at the root. */
   private readonly mountPath: string;
   /** What precedes the path forwarded upstream in a request's URL: `/api/adaptive/petstore`. */
@@ -102,7 +91,9 @@ export class SpecProxy {
       headersTimeout: target.timeoutMs,
       bodyTimeout: target.timeoutMs,
     });
-    this.base = target.url.href.replace(/\/$/, '');
+    this.origin = target.url.origin;
+    this.basePath = target.url.pathname.replace(/\/$/, '');
+    this.limits = { origin: target.url.origin, timeoutMs: target.timeoutMs, responseLimit: target.responseLimit };
     this.mountPath = spec.mount === '' ? '' : `/${spec.mount}`;
     this.urlPrefix = routePrefix + this.mountPath;
   }
@@ -124,10 +115,15 @@ export class SpecProxy {
         violations.push({ in: 'request', path: 'content-type', rule: error.detail });
       }
       const answer = await this.forward(request);
-      const contentType = [answer.headers['content-type']].flat()[0];
+      const contentType = answer.headers['content-type'];
       violations.push(
         ...checkedWithinStack('response', () =>
-          this.responses.validate(operation, answer.status, contentType, ...parsedBody(answer.body, contentType)),
+          this.responses.validateBytes(
+            operation,
+            answer.status,
+            typeof contentType === 'string' ? contentType : contentType?.[0],
+            answer.body,
+          ),
         ),
       );
       reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
@@ -154,63 +150,25 @@ export class SpecProxy {
     void this.agent.close().catch(() => undefined);
   }
 
-  private async forward(request: FastifyRequest): Promise<UpstreamAnswer> {
-    const url = this.base + request.url.slice(this.urlPrefix.length);
-    // One deadline for the whole exchange (connect, headers, body): undici's own timeouts are per phase.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.target.timeoutMs);
-    const signal = deadline.signal;
-    try {
-      const headers = forwardedHeaders(request.headers);
-      const forwardedFor = request.headers['x-forwarded-for'];
-      headers['x-forwarded-for'] = forwardedFor ? `${[forwardedFor].flat().join(', ')}, ${request.ip}` : request.ip;
-      const upstream = await undiciRequest(url, {
+  private forward(request: FastifyRequest): Promise<UpstreamAnswer> {
+    return exchange(
+      this.agent,
+      {
+        origin: this.origin,
+        path: this.basePath + request.url.slice(this.urlPrefix.length),
         method: request.method as 'GET',
-        headers,
+        headers: forwardedHeaders(request.headers, request.ip),
         body: bodyToForward(request),
-        signal,
-        dispatcher: this.agent,
-      });
-      return {
-        status: upstream.statusCode,
-        headers: upstream.headers as Record<string, string | string[]>,
-        body: await this.readBody(upstream),
-      };
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      if (isTimeout(error, signal))
-        throw httpError('UPSTREAM_TIMEOUT', [this.target.url.origin, this.target.timeoutMs]);
-      const reason = (error as { code?: string }).code ?? (error as Error).message;
-      throw httpError('UPSTREAM_UNAVAILABLE', [this.target.url.origin, reason]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** The whole body of an upstream answer, at most the response limit (undici errors when a body exceeds its
-   * Content-Length). */
-  private async readBody(upstream: Dispatcher.ResponseData): Promise<Buffer> {
-    const tooLarge = () => {
-      upstream.body.destroy();
-      return httpError('UPSTREAM_RESPONSE_TOO_LARGE', [this.target.url.origin, this.target.responseLimit]);
-    };
-    const declared = Number(upstream.headers['content-length'] ?? NaN);
-    if (declared > this.target.responseLimit) throw tooLarge();
-    if (Number.isInteger(declared)) return Buffer.from(await upstream.body.arrayBuffer());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of upstream.body) {
-      size += (chunk as Buffer).length;
-      if (size > this.target.responseLimit) throw tooLarge();
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
+      },
+      this.limits,
+    );
   }
 
   private relay(reply: FastifyReply, answer: UpstreamAnswer): void {
     reply.code(answer.status);
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (!hopHeaders.has(name)) reply.header(name, value);
+    const headers = answer.headers;
+    for (const name in headers) {
+      if (!hopHeaders.has(name)) reply.header(name, headers[name]);
     }
     reply.send(answer.body);
   }
@@ -227,16 +185,5 @@ function checkedWithinStack(side: ContractViolation['in'], check: () => Contract
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return [{ in: side, path: 'body', rule: 'nests too deeply to be checked' }];
-  }
-}
-
-/** The arguments {@link ResponseValidator.validate} takes for a body: the parsed JSON, or the text and false. */
-function parsedBody(body: Buffer, contentType: string | undefined): [unknown, boolean] {
-  if (body.length === 0) return [undefined, false];
-  if (!isJsonMediaType(contentType ?? '')) return [body, false];
-  try {
-    return [JSON.parse(body.toString('utf8')), true];
-  } catch {
-    return [body, false];
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { httpError } from '../../core/errors.js';
+import { encodeCursor, type Page, type PageStart } from './paging.js';
 
 /** Bounds on the state one mount may hold. */
 export interface StateLimits {
@@ -31,6 +32,9 @@ const sizeOf = (item: Item) => JSON.stringify(item).length;
 export class Collection {
   readonly items = new Map<string, Item>();
   private readonly sizes = new Map<string, number>();
+  /** Each item's place in the order items were added (what a page cursor names), in the order of `items`. */
+  private readonly positions = new Map<string, number>();
+  private nextPosition = 1;
   /** The next integer id, when ids are integers. */
   private nextNumber = 1;
 
@@ -50,6 +54,7 @@ export class Collection {
     this.mount.bytes += size - (this.sizes.get(key) ?? 0);
     this.sizes.set(key, size);
     this.items.set(key, item);
+    if (!this.positions.has(key)) this.positions.set(key, this.nextPosition++);
     const id = item[this.definition.idField];
     if (typeof id === 'number' && Number.isInteger(id) && id >= this.nextNumber) this.nextNumber = id + 1;
   }
@@ -74,8 +79,26 @@ export class Collection {
     return sample === undefined || typeof sample === 'number' ? this.nextNumber : randomUUID();
   }
 
-  list(): Item[] {
-    return [...this.items.values()];
+  /**
+   * Up to `size` items in the order they were added, from an index or after the item a cursor names
+   * (which may have been removed since). Items added meanwhile come after the existing ones.
+   */
+  page(size: number, start: PageStart): Page<Item> {
+    let index = 0;
+    if ('index' in start) index = start.index;
+    else for (const position of this.positions.values()) if (position <= start.after) index++;
+    const items: Item[] = [];
+    let skipped = 0;
+    let lastKey: string | undefined;
+    for (const [key, item] of this.items) {
+      if (skipped++ < index) continue;
+      if (items.length >= size) break;
+      items.push(item);
+      lastKey = key;
+    }
+    const more = index + items.length < this.items.size;
+    const nextCursor = more && lastKey !== undefined ? encodeCursor(this.positions.get(lastKey)!) : undefined;
+    return { items, total: this.items.size, index, nextCursor };
   }
 
   get(id: string): Item {
@@ -108,6 +131,7 @@ export class Collection {
     this.mount.bytes -= this.sizes.get(id) ?? 0;
     this.sizes.delete(id);
     this.items.delete(id);
+    this.positions.delete(id);
     return item;
   }
 

@@ -3,9 +3,10 @@ import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { concreteMediaType, isJsonMediaType, negotiate } from '../content-negotiation.js';
 import { selectResponse } from '../spec/example-responder.js';
-import { resolvePointer } from '../spec/json-pointer.js';
+import { dereference, resolvePointer } from '../spec/json-pointer.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import { declaredResponse, reportViolations, responseSchemaPointer, type ResponseValidator } from './contract.js';
+import { filledEnvelope, pagingPlan, requestedPage, setPageHeaders, type Page, type PagingPlan } from './paging.js';
 import type { CollectionHandle, MockStateStore } from './state-store.js';
 
 /**
@@ -36,16 +37,51 @@ function successExample(document: Record<string, unknown>, operation: OperationS
   return isItem(object) && (object.example !== undefined || object.examples !== undefined) ? media.example : undefined;
 }
 
-/** A list example's items: the array itself, or the first array property of an envelope such as `{data: [...], total:
- * 2}`. */
-function listItems(example: unknown): { items: Item[]; envelope?: { value: Item; property: string } } {
+/** A list answer that wraps the items: `{data: [...], total: 2}`; `fields` are those of its example and schema. */
+interface Envelope {
+  value: Item;
+  property: string;
+  fields: ReadonlySet<string>;
+}
+
+/** The properties of the object schema at `pointer` (through `$ref`s), with the first array property. */
+function schemaProperties(document: Record<string, unknown>, pointer: string | undefined) {
+  if (pointer === undefined) return { names: [] };
+  try {
+    const schema = dereference(document, resolvePointer(document, pointer), pointer).value;
+    const properties = isItem(schema) && isItem(schema.properties) ? schema.properties : {};
+    const names = Object.keys(properties);
+    const isArray = (name: string) => {
+      const property = properties[name];
+      return isItem(property) && (property.type === 'array' || property.items !== undefined);
+    };
+    return { names, array: names.find(isArray) };
+  } catch {
+    return { names: [] };
+  }
+}
+
+/**
+ * A list example's items (the array itself, or the first array property of an envelope), and the envelope
+ * of the list's answers: the example's, else one the response schema describes (an object with an array
+ * property).
+ */
+function listItems(
+  example: unknown,
+  schema: { names: string[]; array?: string },
+): { items: Item[]; envelope?: Envelope } {
+  const fields = (value: Item) => new Set([...Object.keys(value), ...schema.names]);
   if (Array.isArray(example)) return { items: example.filter(isItem) };
   if (isItem(example)) {
     const property = Object.keys(example).find((key) => Array.isArray(example[key]));
     if (property !== undefined)
-      return { items: (example[property] as unknown[]).filter(isItem), envelope: { value: example, property } };
+      return {
+        items: (example[property] as unknown[]).filter(isItem),
+        envelope: { value: example, property, fields: fields(example) },
+      };
   }
-  return { items: [] };
+  if (schema.array === undefined) return { items: [] };
+  return { items: [], envelope: { value: {}, property: schema.array, fields: fields({}) } };
 }
 
 /** One collection resource of a spec: `/pets` with its item path `/pets/{petId}`. */
@@ -56,7 +92,8 @@ interface Resource {
   idField: string;
   /** The example item without its id: the fields a created or replaced item starts from. */
   template: Item;
-  envelope?: { value: Item; property: string };
+  envelope?: Envelope;
+  paging: PagingPlan;
 }
 
 /**
@@ -81,7 +118,11 @@ export function statefulResources(
     const collectionOperations = last ? byPath.get(last[1] || '/') : undefined;
     if (!last || !collectionOperations) continue;
     const [, collectionPath, idParam] = last;
-    const listExample = listItems(successExample(spec.document, collectionOperations.get('GET')));
+    const list = collectionOperations.get('GET');
+    const listSchema = list
+      ? responseSchemaPointer(spec.document, list, selectResponse(list, {}).status, 'application/json')
+      : undefined;
+    const listExample = listItems(successExample(spec.document, list), schemaProperties(spec.document, listSchema));
     const itemExample = successExample(spec.document, itemOperations.get('GET'));
     const seed = listExample.items.length > 0 ? listExample.items : isItem(itemExample) ? [itemExample] : [];
     const sample = isItem(itemExample) ? itemExample : seed[0];
@@ -103,6 +144,7 @@ export function statefulResources(
       idField,
       template,
       envelope: listExample.envelope,
+      paging: pagingPlan(spec.document, list),
     };
     const kinds: Array<[OperationSpec | undefined, Kind]> = [
       [collectionOperations.get('GET'), 'list'],
@@ -145,9 +187,13 @@ function statefulAction(
     const collection = resource.collection(resource.parentNames.map((name) => String(params[name] ?? '')));
     const id = String(params[resource.idParam] ?? '');
     let value: unknown;
+    let listed: { size: number; page: Page<unknown> } | undefined;
     if (kind === 'list') {
-      const items = collection.list();
-      value = resource.envelope ? { ...resource.envelope.value, [resource.envelope.property]: items } : items;
+      const { size, start } = requestedPage(resource.paging, request.query as Record<string, unknown>);
+      listed = { size, page: collection.page(size, start) };
+      value = resource.envelope
+        ? filledEnvelope(resource.envelope, resource.paging, size, listed.page)
+        : listed.page.items;
     } else if (kind === 'create') value = collection.create({ ...resource.template, ...bodyItem(request) });
     else if (kind === 'read') value = collection.get(id);
     else if (kind === 'replace') value = collection.update(id, { ...resource.template, ...bodyItem(request) }, false);
@@ -155,6 +201,7 @@ function statefulAction(
     else value = collection.remove(id);
     reply.code(status);
     if (response && Object.keys(response.headers).length > 0) reply.headers(response.headers);
+    if (listed) setPageHeaders(request, reply, resource.paging, listed.size, listed.page);
     // A response without content (204 of a delete) sends no body.
     const contentType = mediaType === undefined ? undefined : concreteMediaType(mediaType);
     const body = contentType === undefined ? undefined : value;
