@@ -175,7 +175,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   registerAuthentication(app, config, logger);
 
   const mocking = config.specPaths.length > 0;
-  const { gateway, mockState } = createGateway(config, logger);
+  const { gateway, mockState, recordings } = createGateway(config, logger);
   app.decorate('gateway', gateway);
   if (config.workbench)
     await app.register(workbenchPlugin, {
@@ -184,6 +184,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       logger,
       token: options.workbenchToken ?? newWorkbenchToken(),
       rendererDir: options.rendererDir,
+      recordings,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
   const querySources = mocking ? [] : await registerQueryService(app, config, logger);

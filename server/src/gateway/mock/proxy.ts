@@ -37,6 +37,8 @@ const hopHeaders = new Set([
   'host',
   'content-length',
   'expect',
+  // This gateway says which of its modes answered (an upstream that is a mock says its own).
+  'x-adaptive-mode',
 ]);
 
 function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
@@ -67,7 +69,7 @@ function isTimeout(error: unknown, signal: AbortSignal): boolean {
 }
 
 /** An upstream answer read whole. */
-interface UpstreamAnswer {
+export interface UpstreamAnswer {
   status: number;
   headers: Record<string, string | string[]>;
   body: Buffer;
@@ -87,6 +89,8 @@ export class SpecProxy {
   private readonly mountPath: string;
   /** What precedes the path forwarded upstream in a request's URL: `/api/adaptive/petstore`. */
   private readonly urlPrefix: string;
+  /** Called with each answer of a declared operation, before it is relayed (the workbench records them). */
+  onExchange?: (operation: OperationSpec, request: FastifyRequest, answer: UpstreamAnswer, violations: number) => void;
 
   /** @param routePrefix where the gateway serves its route table (`/api/adaptive`, or `''` in mock mode) */
   constructor(
@@ -131,6 +135,7 @@ export class SpecProxy {
         ),
       );
       reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
+      this.onExchange?.(operation, request, answer, violations.length);
       this.relay(reply, answer);
     };
   }
