@@ -1,5 +1,11 @@
 import type {
   ErrorBody,
+  MockOverview,
+  RecordedExchanges,
+  RecordingProposalRequest,
+  SpecEditProposal,
+  SpecModeRequest,
+  StateResetResult,
   WorkbenchDiagnostics,
   WorkspaceFile,
   WorkspaceFileInfo,
@@ -71,6 +77,31 @@ export class WorkbenchApi {
 
   diagnostics(): Promise<WorkbenchDiagnostics> {
     return this.call('GET', '/api/workbench/diagnostics');
+  }
+
+  /** Which mode each spec answers in (`GET /api/workbench/mock`). */
+  mockOverview(): Promise<MockOverview> {
+    return this.call('GET', '/api/workbench/mock');
+  }
+
+  /** The spec text that switches a spec's mode; nothing is written. */
+  proposeMode(request: SpecModeRequest): Promise<SpecEditProposal> {
+    return this.call('POST', '/api/workbench/mock/mode', request);
+  }
+
+  recordings(mount: string): Promise<RecordedExchanges> {
+    return this.call('GET', `/api/workbench/mock/recordings?mount=${encodeURIComponent(mount)}`);
+  }
+
+  /** The spec text with a recorded upstream answer as a named example; nothing is written. */
+  proposeRecording(request: RecordingProposalRequest): Promise<SpecEditProposal> {
+    return this.call('POST', '/api/workbench/mock/recordings/proposal', request);
+  }
+
+  /** Empties the stateful mocks of one mount, or of all (the gateway's actuator). */
+  resetState(mount?: string): Promise<StateResetResult> {
+    const query = mount === undefined ? '' : `?mount=${encodeURIComponent(mount)}`;
+    return this.call('POST', `/api/adaptive/actuator/state/reset${query}`);
   }
 
   /** The URL of the event stream (EventSource cannot send headers, so the token goes in the query). */
