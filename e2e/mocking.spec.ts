@@ -38,6 +38,11 @@ paths:
       requestBody: {content: {application/json: {schema: {type: object}}}}
       responses:
         '201': {description: created, content: {application/json: {example: {id: 1, name: Leo}}}}
+  /animals/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {example: {id: 1, name: Leo}}}}
 `;
 
 const proxiedSpec = (upstream: string) => `# The shop, proxied to its backend.
@@ -124,6 +129,7 @@ test('switches a spec to dynamic from the mock panel and the requests panel mark
   await expect(page.locator('tr[data-spec="specs/e2e-mock.openapi.yaml"]')).toContainText('x-mock.examples');
   await expect.poll(async () => (await call(page, '/api/adaptive/e2e-mock/pets')).mode).toBe('dynamic');
   await expect(newestRequest(page).locator('.mode-badge')).toHaveText('dynamic');
+  await page.screenshot({ path: path.resolve('test-results', 'screenshots', 'mock-panel.png') });
 });
 
 test('resets the state of a stateful spec from the mock panel', async ({ page }) => {
@@ -147,13 +153,14 @@ test('records an upstream answer as a named example through a reviewed diff', as
   expect([answered.status, answered.mode, answered.body]).toEqual([200, 'proxy', { id: 42, name: 'Lamp 42' }]);
   await expect(newestRequest(page).locator('.mode-badge')).toHaveText('proxy');
 
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByRole('button', { name: 'Refresh mock modes' }).click();
   await page.getByLabel('Record answers of e2e-shop.openapi.yaml').click();
   const exchange = page.getByRole('table', { name: 'Recorded exchanges' }).locator('tr', { hasText: '/items/42' });
   await exchange.click();
   const diff = page.getByLabel('Proposed change');
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
   await expect(diff).toContainText('recorded-1');
+  await page.screenshot({ path: path.resolve('test-results', 'screenshots', 'mock-record-diff.png') });
   // Nothing is written before Apply.
   expect(fs.readFileSync(specPath('e2e-shop.openapi.yaml'), 'utf8')).not.toContain('recorded-1');
   await page.getByRole('button', { name: 'Apply' }).click();

@@ -106,7 +106,7 @@ function MockToolbar(props: { overview?: MockOverview; onResetAll(): void; onRef
       <button type="button" onClick={onResetAll}>
         Reset all state
       </button>
-      <button type="button" onClick={onRefresh}>
+      <button type="button" onClick={onRefresh} aria-label="Refresh mock modes">
         Refresh
       </button>
     </div>

@@ -81,7 +81,7 @@ export function RecordView({ spec, onClose, onApply, onError }: RecordViewProps)
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
-        <button type="button" onClick={load}>
+        <button type="button" onClick={load} aria-label="Refresh recorded answers">
           Refresh
         </button>
         <button type="button" onClick={onClose}>
