@@ -104,7 +104,10 @@ beforeAll(async () => {
   upstream = http.createServer((request, response) => {
     const url = request.url ?? '';
     const send = (status: number, body: unknown) =>
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      // An upstream that is itself a mock says its own mode, which is not this gateway's.
+      response
+        .writeHead(status, { 'content-type': 'application/json', 'x-adaptive-mode': 'static' })
+        .end(JSON.stringify(body));
     if (url === '/v1/items') return send(200, [{ id: 1, name: 'Lamp' }]);
     if (url === '/v1/items/500') return send(500, { error: 'boom' });
     const id = Number(url.split('/').pop());
