@@ -34,7 +34,8 @@ export class WorkbenchApi {
     private readonly onUnauthorized: () => void = () => undefined,
   ) {}
 
-  private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  /** `ownArea`: a call of the workbench API, whose 401 means the token is stale (the gateway's has its own auth). */
+  private async call<T>(method: string, url: string, body?: unknown, ownArea = true): Promise<T> {
     const headers: Record<string, string> = { 'x-workbench-token': this.token };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(url, {
@@ -43,7 +44,7 @@ export class WorkbenchApi {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
     });
-    if (response.status === 401) this.onUnauthorized();
+    if (response.status === 401 && ownArea) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
       throw new ApiError(response.status, error.detail ?? `${response.status} ${response.statusText}`);
@@ -98,10 +99,10 @@ export class WorkbenchApi {
     return this.call('POST', '/api/workbench/mock/recordings/proposal', request);
   }
 
-  /** Empties the stateful mocks of one mount, or of all (the gateway's actuator). */
+  /** Empties the stateful mocks of one mount, or of all (the gateway's actuator: with AUTH_ENABLED, a 401 here). */
   resetState(mount?: string): Promise<StateResetResult> {
     const query = mount === undefined ? '' : `?mount=${encodeURIComponent(mount)}`;
-    return this.call('POST', `/api/adaptive/actuator/state/reset${query}`);
+    return this.call('POST', `/api/adaptive/actuator/state/reset${query}`, undefined, false);
   }
 
   /** The URL of the event stream (EventSource cannot send headers, so the token goes in the query). */

@@ -92,6 +92,26 @@ function SpecRow({ spec, onSwitch, onReset, onRecord }: SpecRowProps) {
   );
 }
 
+/** Every loaded spec with its mode switch and actions. */
+function SpecsTable({ specs, ...actions }: { specs: SpecModeInfo[] } & Omit<SpecRowProps, 'spec'>) {
+  return (
+    <table className="grid mock-specs" aria-label="Mock modes">
+      <thead>
+        <tr>
+          <th>Spec</th>
+          <th>Mode</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {specs.map((spec) => (
+          <SpecRow key={spec.path} spec={spec} {...actions} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The panel's toolbar: the workspace defaults, resetting every stateful mock, refreshing the list. */
 function MockToolbar(props: { overview?: MockOverview; onResetAll(): void; onRefresh(): void }) {
   const { overview, onResetAll, onRefresh } = props;
@@ -168,28 +188,22 @@ export default function MockPanel() {
       )}
       <div className="panel-scroll">
         {recorded ? (
-          <RecordView spec={recorded} onClose={() => setRecording(undefined)} onApply={apply} onError={fail} />
+          <RecordView
+            spec={recorded}
+            onClose={() => {
+              setRecording(undefined);
+              refresh();
+            }}
+            onApply={apply}
+            onError={fail}
+          />
         ) : (
-          <table className="grid mock-specs" aria-label="Mock modes">
-            <thead>
-              <tr>
-                <th>Spec</th>
-                <th>Mode</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {overview?.specs.map((spec) => (
-                <SpecRow
-                  key={spec.path}
-                  spec={spec}
-                  onSwitch={onSwitch}
-                  onReset={onReset}
-                  onRecord={(s) => setRecording(s.mount)}
-                />
-              ))}
-            </tbody>
-          </table>
+          <SpecsTable
+            specs={overview?.specs ?? []}
+            onSwitch={onSwitch}
+            onReset={onReset}
+            onRecord={(s) => setRecording(s.mount)}
+          />
         )}
         {overview?.specs.length === 0 && <div className="placeholder">No spec is loaded.</div>}
       </div>
