@@ -1,5 +1,11 @@
 import type {
   ErrorBody,
+  MockOverview,
+  RecordedExchanges,
+  RecordingProposalRequest,
+  SpecEditProposal,
+  SpecModeRequest,
+  StateResetResult,
   WorkbenchDiagnostics,
   WorkspaceFile,
   WorkspaceFileInfo,
@@ -68,7 +74,8 @@ export class WorkbenchApi {
     return () => this.tokenListeners.delete(listener);
   }
 
-  private async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  /** `ownArea`: a call of the workbench API, whose 401 means the token is stale (the gateway's has its own auth). */
+  private async call<T>(method: string, url: string, body?: unknown, ownArea = true): Promise<T> {
     const token = this.current;
     const headers: Record<string, string> = { 'x-workbench-token': token };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -79,7 +86,7 @@ export class WorkbenchApi {
       cache: 'no-store',
     });
     // A refusal of a token already replaced (a call still under way when it was) asks for nothing.
-    if (response.status === 401 && token === this.current) this.onUnauthorized();
+    if (response.status === 401 && ownArea && token === this.current) this.onUnauthorized();
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
       throw new ApiError(
@@ -120,6 +127,31 @@ export class WorkbenchApi {
 
   diagnostics(): Promise<WorkbenchDiagnostics> {
     return this.call('GET', '/api/workbench/diagnostics');
+  }
+
+  /** Which mode each spec answers in (`GET /api/workbench/mock`). */
+  mockOverview(): Promise<MockOverview> {
+    return this.call('GET', '/api/workbench/mock');
+  }
+
+  /** The spec text that switches a spec's mode; nothing is written. */
+  proposeMode(request: SpecModeRequest): Promise<SpecEditProposal> {
+    return this.call('POST', '/api/workbench/mock/mode', request);
+  }
+
+  recordings(mount: string): Promise<RecordedExchanges> {
+    return this.call('GET', `/api/workbench/mock/recordings?mount=${encodeURIComponent(mount)}`);
+  }
+
+  /** The spec text with a recorded upstream answer as a named example; nothing is written. */
+  proposeRecording(request: RecordingProposalRequest): Promise<SpecEditProposal> {
+    return this.call('POST', '/api/workbench/mock/recordings/proposal', request);
+  }
+
+  /** Empties the stateful mocks of one mount, or of all (the gateway's actuator: with AUTH_ENABLED, a 401 here). */
+  resetState(mount?: string): Promise<StateResetResult> {
+    const query = mount === undefined ? '' : `?mount=${encodeURIComponent(mount)}`;
+    return this.call('POST', `/api/adaptive/actuator/state/reset${query}`, undefined, false);
   }
 
   /** The URL of the event stream (EventSource cannot send headers, so the token goes in the query). */

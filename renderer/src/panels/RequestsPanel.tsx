@@ -18,6 +18,50 @@ function readableBody(body: string): string {
   }
 }
 
+/** The mode that answered, and whether the answer carries a fault or contract violations. */
+function ModeBadge({ request }: { request: WorkbenchRequest }) {
+  if (!request.mode && !request.fault && !request.violations) return null;
+  const violations = request.violations?.length ?? 0;
+  const title = [
+    request.mode && `answered by the ${request.mode} mode`,
+    request.fault && `fault: ${request.fault}`,
+    violations > 0 && `${violations} contract violation${violations === 1 ? '' : 's'}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return (
+    <span className="mode-marks" title={title} aria-label={title}>
+      {request.mode && <span className={`mode-badge mode-${request.mode}`}>{request.mode}</span>}
+      {request.fault && <span className="mode-badge fault">fault</span>}
+      {violations > 0 && <span className="mode-badge violations">{violations} ⚠</span>}
+    </span>
+  );
+}
+
+/** The proxy's (or a stateful answer's) contract violations and the injected fault, in the inspector. */
+function MockFindings({ request }: { request: WorkbenchRequest }) {
+  if (!request.fault && !request.violations?.length) return null;
+  return (
+    <section className="message-part" aria-label="Mock findings">
+      {request.fault && <p>Injected fault: {request.fault}</p>}
+      {request.violations && request.violations.length > 0 && (
+        <table className="grid headers" aria-label="Contract violations">
+          <tbody>
+            {request.violations.map((v, i) => (
+              <tr key={i}>
+                <th>{v.in}</th>
+                <td>
+                  <code>{v.path}</code> {v.rule}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 function Message({ title, message }: { title: string; message: CapturedMessage }) {
   return (
     <section className="message-part">
@@ -59,8 +103,9 @@ function Inspector({ request }: { request: WorkbenchRequest }) {
       <p>
         {status} in {request.durationMs} ms · {request.source}
         {request.file ? ` · ${request.file}` : ''} ·{' '}
-        {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })}
+        {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })} <ModeBadge request={request} />
       </p>
+      <MockFindings request={request} />
       <Message title="Response" message={request.response} />
       <Message title="Request" message={request.request} />
     </div>
@@ -73,7 +118,10 @@ interface RequestsTableProps {
   onSelect(id: number): void;
 }
 
-/** The requests, newest first: time, method, path (without the gateway prefix), status, duration, what served it. */
+/**
+ * The requests, newest first: time, method, path (without the gateway prefix), status, duration, the mock mode
+ * that answered (with faults and violations), what served it.
+ */
 function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
   return (
     <table className="grid requests" aria-label="Requests">
@@ -83,6 +131,7 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
         <col />
         <col className="col-status" />
         <col className="col-ms" />
+        <col className="col-mode" />
         <col className="col-source" />
       </colgroup>
       <thead>
@@ -92,6 +141,7 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
           <th>Path</th>
           <th>Status</th>
           <th>ms</th>
+          <th>Mode</th>
           <th>Served by</th>
         </tr>
       </thead>
@@ -113,6 +163,9 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
               <span className={`status ${statusClass(r.status)}`}>{r.status}</span>
             </td>
             <td className="number">{r.durationMs}</td>
+            <td className="mode">
+              <ModeBadge request={r} />
+            </td>
             <td className="source" title={r.file ? `${r.source}: ${r.file}` : r.source}>
               {r.file ?? r.source}
             </td>
@@ -132,7 +185,9 @@ export function RequestsPanel() {
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
     const list = needle
-      ? requests.filter((r) => `${r.method} ${r.url} ${r.status} ${r.file ?? ''}`.toLowerCase().includes(needle))
+      ? requests.filter((r) =>
+          `${r.method} ${r.url} ${r.status} ${r.file ?? ''} ${r.mode ?? ''}`.toLowerCase().includes(needle),
+        )
       : requests;
     return [...list].reverse();
   }, [requests, search]);

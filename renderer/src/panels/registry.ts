@@ -38,4 +38,5 @@ export const panelRegistry: PanelDefinition[] = [
   },
   { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
+  { id: 'mock', title: 'Mock', region: 'side', component: lazy(() => import('../mock/MockPanel.js')) },
 ];

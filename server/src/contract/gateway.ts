@@ -57,3 +57,16 @@ export interface ActuatorInfo {
   specs: string[];
   handlers: string[];
 }
+
+/**
+ * Which mode produced an answer of the gateway, sent in its `x-adaptive-mode` header: the spec's examples
+ * (`static`), generated values (`dynamic`), stateful resources, the validating proxy, or a handler.
+ */
+export type AnswerMode = 'static' | 'dynamic' | 'stateful' | 'proxy' | 'handler';
+
+/** One contract violation the validating proxy (or a stateful answer) reports in `x-adaptive-violations`. */
+export interface ContractViolationInfo {
+  in: 'request' | 'response';
+  path: string;
+  rule: string;
+}

@@ -1,6 +1,6 @@
 /** Wire shapes of `/api/workbench`, and the desktop app's bridge. */
 
-import type { RefreshResult } from './gateway.js';
+import type { AnswerMode, ContractViolationInfo, RefreshResult } from './gateway.js';
 
 /** One file or folder of the workbench's workspace tree (`GET /api/workbench/files`). */
 export interface WorkspaceEntry {
@@ -110,6 +110,12 @@ export interface WorkbenchRequest {
   file?: string;
   request: CapturedMessage;
   response: CapturedMessage;
+  /** The mode that answered a gateway route (its `x-adaptive-mode` header). */
+  mode?: AnswerMode;
+  /** Contract violations the proxy or a stateful answer reported (`x-adaptive-violations`). */
+  violations?: ContractViolationInfo[];
+  /** The injected fault (`x-mock-fault`): `delay=300ms, error=503`. */
+  fault?: string;
 }
 
 /** The events of `GET /api/workbench/events` (server-sent events; `event:` is the `type`). */
@@ -143,4 +149,80 @@ export interface WorkbenchBridge {
   revealFile(file: string): Promise<void>;
   /** Calls `listener` with each command of the native menu until the returned function is called. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+}
+
+/** The mode a spec's generated routes answer in, as the workbench switches it. */
+export type SpecMode = 'static' | 'dynamic' | 'stateful' | 'proxy';
+
+/** One spec of `GET /api/workbench/mock`: the mode in effect and what decides it. */
+export interface SpecModeInfo {
+  /** Workspace path: `specs/petstore.openapi.yaml`. */
+  path: string;
+  mount: string;
+  mode: SpecMode;
+  /** What decides the mode: the workspace default, or the spec's root extension. */
+  setBy: 'workspace' | 'x-mock' | 'x-adaptive-state' | 'x-adaptive-proxy';
+  /** The proxy's upstream URL. */
+  upstream?: string;
+  /** Upstream answers kept for recording (proxied specs). */
+  recorded: number;
+}
+
+/** `GET /api/workbench/mock`: the workspace defaults (`MOCK_EXAMPLES`, `MOCK_STATE`) and every loaded spec. */
+export interface MockOverview {
+  defaults: { examples: 'static' | 'dynamic'; state: boolean };
+  specs: SpecModeInfo[];
+}
+
+/** `POST /api/workbench/mock/mode`: the spec text with its root extensions set for `mode` (not written). */
+export interface SpecModeRequest {
+  path: string;
+  mode: SpecMode;
+  /** Required for `proxy` when the spec names no upstream yet. */
+  upstream?: string;
+}
+
+/** A proposed edit of a spec file, for the user to review and save (nothing is written). */
+export interface SpecEditProposal {
+  path: string;
+  /** The file as it is on disk now. */
+  original: string;
+  proposed: string;
+  /** The example's name (recording). */
+  name?: string;
+}
+
+/** One upstream answer the proxy kept for recording. */
+export interface RecordedExchangeInfo {
+  id: number;
+  time: number;
+  mount: string;
+  /** The spec file (as the gateway names it). */
+  file: string;
+  method: string;
+  /** The request's path and query. */
+  url: string;
+  /** The operation's path template. */
+  path: string;
+  status: number;
+  /** The declared response it falls under: `200`, `2XX`, `default`. */
+  response: string;
+  /** The declared media type it falls under. */
+  mediaType: string;
+  size: number;
+  /** Contract violations found in the exchange. */
+  violations: number;
+}
+
+/** `GET /api/workbench/mock/recordings?mount=`: newest first. */
+export interface RecordedExchanges {
+  mount: string;
+  exchanges: RecordedExchangeInfo[];
+}
+
+/** `POST /api/workbench/mock/recordings/proposal`: which exchange, and the example's name (default `recorded-<n>`). */
+export interface RecordingProposalRequest {
+  mount: string;
+  id: number;
+  name?: string;
 }

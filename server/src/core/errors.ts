@@ -71,6 +71,17 @@ export const errorCatalogue = {
     status: 502,
     message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)',
   },
+  // The workbench's mock views: mode switches and recording (workbench/mock-api.ts).
+  SPEC_NOT_LOADED: { status: 404, message: 'No loaded spec %s' },
+  MOUNT_NOT_PROXIED: {
+    status: 409,
+    message: 'The spec mounted at "%s" is not proxied (x-adaptive-proxy): it has no upstream answers to record',
+  },
+  RECORDING_NOT_FOUND: {
+    status: 404,
+    message: 'No recorded exchange %s of mount "%s" (unknown, or dropped: only the last %s are kept)',
+  },
+  SPEC_EDIT_CONFLICT: { status: 409, message: 'Cannot propose an edit of %s: %s' },
 
   // Handler modules, TypeScript and Python (gateway/handlers, gateway/python).
   HANDLER_HTTP_EXCEPTION: { status: chosen, message: '%s' },

@@ -7,6 +7,7 @@ import { Gateway, type UnitLoader } from './gateway.js';
 import { handlerFilesLoader } from './handlers/handler-loader.js';
 import type { MockContext } from './mock/mock-modes.js';
 import { MockStateStore } from './mock/state-store.js';
+import { ExchangeRecorder } from './mock/recordings.js';
 import { pythonHandlersLoader } from './python/python-loader.js';
 import { RuntimeFaults, type RuntimeFault } from './runtime-faults.js';
 import { mockSpecLoaders } from './spec/mock-specs.js';
@@ -17,12 +18,21 @@ import { watchWorkspace } from './watcher.js';
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
 export { gatewayPrefix, isSpecFile } from './spec/mount.js';
+export { modeHeader } from './mock/answer-mode.js';
+export { violationsHeader } from './mock/contract.js';
+export { faultHeader } from './mock/faults.js';
+export { ExchangeRecorder, defaultRecordingLimits } from './mock/recordings.js';
+export { editSpecText } from './mock/spec-edits.js';
+export { applySpecMode, specModeOf, type ModeDefaults } from './mock/spec-mode.js';
+export { exampleNamePattern, proposeRecordedExample } from './mock/record-proposal.js';
 
 /** A gateway with what its plugin serves besides the route table. */
 export interface AssembledGateway {
   gateway: Gateway;
   /** The stateful mocks of every mount, which the actuator's state reset empties; it outlives reloads. */
   mockState: MockStateStore;
+  /** The proxies' upstream answers kept for recording; in workbench mode only. */
+  recordings?: ExchangeRecorder;
 }
 
 /**
@@ -66,9 +76,10 @@ export function createGateway(config: Config, log: Logger): AssembledGateway {
   const faults = new RuntimeFaults();
   const routePrefix = config.specPaths.length > 0 ? '' : gatewayPrefix;
   const mockState = new MockStateStore({ maxItems: config.mockModes.maxItems, maxBytes: config.mockModes.maxBytes });
-  const modes: MockContext = { settings: config.mockModes, store: mockState, routePrefix };
+  const recordings = config.workbench ? new ExchangeRecorder() : undefined;
+  const modes: MockContext = { settings: config.mockModes, store: mockState, routePrefix, recorder: recordings };
   const gateway = new Gateway(workspaceLoaders(config, log, faults, modes), log, routePrefix, faults);
-  return { gateway, mockState };
+  return { gateway, mockState, recordings };
 }
 
 /** Reloads `gateway` whenever a file it serves changes (hot reload): the spec paths in mock mode, else the workspace.

@@ -196,7 +196,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   registerAuthentication(app, config, logger);
 
   const mocking = config.specPaths.length > 0;
-  const { gateway, mockState } = createGateway(config, logger);
+  const { gateway, mockState, recordings } = createGateway(config, logger);
   app.decorate('gateway', gateway);
   // health.yaml reloads like specs: with hot reload, every change applies, and a bad one keeps the last good.
   const healthFile = new LiveHealthConfig({
@@ -216,6 +216,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       token: options.workbenchToken ?? newWorkbenchToken(),
       rendererDir: options.rendererDir,
       problemSources,
+      recordings,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
   const querySources = mocking ? [] : await registerQueryService(app, config, logger);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
-import { gatewayPrefix, type Gateway } from '../gateway/index.js';
+import { faultHeader, gatewayPrefix, modeHeader, violationsHeader, type Gateway } from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
 import type { EventHub } from './event-hub.js';
 
@@ -70,6 +70,24 @@ function routeSource(gateway: Gateway, request: FastifyRequest): Pick<WorkbenchR
   return match.kind === 'route' ? { source: match.entry.source, file: match.entry.file } : { source: 'system' };
 }
 
+/** What the gateway's headers say about an answer: the mode that made it, its contract violations, its fault. */
+function mockMarks(reply: FastifyReply): Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault'> {
+  const marks: Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault'> = {};
+  const mode = reply.getHeader(modeHeader);
+  if (typeof mode === 'string') marks.mode = mode as WorkbenchRequest['mode'];
+  const fault = reply.getHeader(faultHeader);
+  if (typeof fault === 'string') marks.fault = fault;
+  const violations = reply.getHeader(violationsHeader);
+  if (typeof violations === 'string') {
+    try {
+      marks.violations = JSON.parse(violations) as WorkbenchRequest['violations'];
+    } catch {
+      marks.violations = [{ in: 'response', path: violationsHeader, rule: violations }];
+    }
+  }
+  return marks;
+}
+
 /**
  * Publishes every request the server answers (except the workbench's own) to the hub, with bodies
  * for the request inspector. Registered only in workbench mode, and with no event stream open the
@@ -94,6 +112,7 @@ export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: Eve
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
       ...routeSource(gateway, request),
+      ...mockMarks(reply),
       request: { headers: headersOf(request.headers), ...bodyOf(request.body, request.headers['content-type']) },
       response: {
         headers: headersOf(reply.getHeaders()),

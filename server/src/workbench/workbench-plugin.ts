@@ -3,7 +3,7 @@ import fastifyPlugin from 'fastify-plugin';
 import type { RefreshResult, WorkbenchDiagnostic, WorkbenchDiagnostics } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
-import type { Gateway } from '../gateway/index.js';
+import type { ExchangeRecorder, Gateway } from '../gateway/index.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import type { Logger } from '../core/logger.js';
 import { workspaceDiagnostics } from './diagnostics.js';
@@ -12,6 +12,7 @@ import { EventStreams } from './event-stream.js';
 import { publishFileChanges } from './file-events.js';
 import { parseLogLine, tapLogger } from './log-tap.js';
 import { defaultRendererDir, serveRenderer } from './renderer-static.js';
+import { mockApi } from './mock-api.js';
 import { captureRequests } from './request-capture.js';
 import { tokenCheck } from './token.js';
 import { workspaceApi } from './workspace-api.js';
@@ -27,6 +28,8 @@ export interface WorkbenchOptions {
   token: string;
   /** The renderer build to serve at `/workbench/` (default: `dist/renderer` of the package). */
   rendererDir?: string;
+  /** The proxies' upstream answers, for recording them as examples. */
+  recordings?: ExchangeRecorder;
   /** Other parts of the server whose workspace files can be wrong (health.yaml): shown in Problems too. */
   problemSources?: ProblemSource[];
 }
@@ -82,6 +85,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   });
 
   await app.register(workspaceApi, { prefix: apiPrefix, config, gateway, token, diagnostics });
+  await app.register(mockApi, { prefix: apiPrefix, config, gateway, token, recordings: options.recordings });
 
   // The workspace API serves the workbench on this server's own origin, which never sends a preflight:
   // one from another origin is refused, without any Access-Control-Allow-* header (the gateway's

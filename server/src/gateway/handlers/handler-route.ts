@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteEntry } from '../route-table.js';
+import { modeHeader } from '../mock/answer-mode.js';
 import type { HandlerHost, HandlerPayload } from './handler-host.js';
 import { handlerOperation } from './handler-operation.js';
 import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
@@ -19,6 +20,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
 
   const send = (reply: FastifyReply, payload: HandlerPayload): void => {
     reply.code(status);
+    reply.header(modeHeader, 'handler');
     if (payload === undefined) reply.send();
     else reply.type('application/json; charset=utf-8').send(payload);
   };

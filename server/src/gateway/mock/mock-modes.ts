@@ -9,6 +9,7 @@ import { SpecProxy, type ProxyTarget } from './proxy.js';
 import { statefulResources, type StatefulAction } from './stateful-resources.js';
 import type { MockStateStore } from './state-store.js';
 import { isObject } from '../../core/json.js';
+import type { ExchangeRecorder } from './recordings.js';
 
 /** What the generated routes of every spec share for the stateful and proxy modes. */
 export interface MockContext {
@@ -17,6 +18,8 @@ export interface MockContext {
   store: MockStateStore;
   /** Where the gateway serves its route table (`/api/adaptive`, or `''` in mock mode). */
   routePrefix: string;
+  /** Keeps the proxies' upstream answers for recording (in workbench mode only). */
+  recorder?: ExchangeRecorder;
 }
 
 /** The modes one spec's routes answer in besides the examples. */
@@ -83,6 +86,11 @@ export function mockModes(
   const responses = new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) =>
     log.warn({ spec: spec.file }, message),
   );
-  if (target) return { proxy: new SpecProxy(spec, target, context.routePrefix, requestValidator(), responses, log) };
+  if (target) {
+    const proxy = new SpecProxy(spec, target, context.routePrefix, requestValidator(), responses, log);
+    const recorder = context.recorder;
+    if (recorder) proxy.onExchange = (...exchange) => void recorder.offer(spec, ...exchange);
+    return { proxy };
+  }
   return { stateful: statefulResources(spec, context.store, responses, log) };
 }

@@ -37,6 +37,8 @@ const hopHeaders = new Set([
   'host',
   'content-length',
   'expect',
+  // This gateway says which of its modes answered (an upstream that is a mock says its own).
+  'x-adaptive-mode',
 ]);
 
 /** The request's end-to-end headers, with the client's address added to `X-Forwarded-For`. */
@@ -76,6 +78,8 @@ export class SpecProxy {
   private readonly mountPath: string;
   /** What precedes the path forwarded upstream in a request's URL: `/api/adaptive/petstore`. */
   private readonly urlPrefix: string;
+  /** Called with each answer of a declared operation, before it is relayed (the workbench records them). */
+  onExchange?: (operation: OperationSpec, request: FastifyRequest, answer: UpstreamAnswer, violations: number) => void;
 
   /** @param routePrefix where the gateway serves its route table (`/api/adaptive`, or `''` in mock mode) */
   constructor(
@@ -127,6 +131,7 @@ export class SpecProxy {
         ),
       );
       reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
+      this.onExchange?.(operation, request, answer, violations.length);
       this.relay(reply, answer);
     };
   }

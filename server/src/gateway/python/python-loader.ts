@@ -7,6 +7,7 @@ import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import { gatewayPrefix, handlerMount } from '../spec/mount.js';
+import { modeHeader } from '../mock/answer-mode.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { findPython, type PythonInterpreter } from './python-interpreter.js';
 import { PythonWorker, type WorkerReady } from './python-worker.js';
@@ -49,7 +50,7 @@ function unitOf(file: string, mount: string, worker: PythonWorker, ready: Worker
     operation: (paths[fullPath]?.[method.toLowerCase()] ?? {
       responses: { default: { description: 'handler result' } },
     }) as Json,
-    handle: (request, reply) => worker.forward(request, reply),
+    handle: (request, reply) => worker.forward(request, reply.header(modeHeader, 'handler')),
   }));
   return {
     kind: 'handler',

@@ -15,6 +15,7 @@ import { DynamicExamples } from '../mock/dynamic-example.js';
 import { delayFor, describeFault, faultHeader, injectedError, planFault } from '../mock/faults.js';
 import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
+import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -23,6 +24,8 @@ const maxPlainAnswers = 32;
 
 /** What a generated route sends: status, the response's example headers, content type and body. */
 interface Answer {
+  /** The mode that made it, for the {@link modeHeader} header. */
+  mode: AnswerMode;
   status: number;
   /** The spec's example headers, if the response has any. */
   headers?: Record<string, string>;
@@ -54,10 +57,19 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
 /** Sends an answer. */
 function send(reply: FastifyReply, answer: Answer): void {
   reply.code(answer.status);
+  reply.header(modeHeader, answer.mode);
   if (answer.headers) reply.headers(answer.headers);
   // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
   if (answer.contentType) reply.type(answer.contentType);
   reply.send(answer.payload);
+}
+
+/** A proxy's route handler that marks its answers (and its 502/504 failures) as the proxy's. */
+function markedProxy(handle: RouteEntry['handle']): RouteEntry['handle'] {
+  return (request, reply, params) => {
+    reply.header(modeHeader, 'proxy');
+    return handle(request, reply, params);
+  };
 }
 
 /**
@@ -133,7 +145,7 @@ class ExampleRoute {
       source: 'spec' as const,
       file: spec.file,
       operation: documentedOperation(spec, operation),
-      handle: modes.proxy?.handler(operation) ?? this.handle,
+      handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
     };
   }
 
@@ -152,7 +164,7 @@ class ExampleRoute {
   private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
     const { status, response } = selectResponse(this.operation, preference);
     const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
-    if (!response || response.mediaTypes.length === 0) return { status, headers };
+    if (!response || response.mediaTypes.length === 0) return { mode: 'static', status, headers };
     const offered = response.mediaTypes.map((m) => m.mediaType);
     const mediaType = negotiate(request.headers.accept, offered);
     if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
@@ -168,6 +180,7 @@ class ExampleRoute {
         .dynamicExamples()
         .generate(media.schemaPointer!, preference.seed, `${this.label} ${status} ${mediaType}`);
       return {
+        mode: 'dynamic',
         status,
         headers,
         contentType,
@@ -175,15 +188,17 @@ class ExampleRoute {
       };
     }
     const example = exampleName !== undefined ? media.named[exampleName] : media.example;
-    if (echo) return { status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
-    if (example === undefined) return { status, headers, contentType };
+    const mode = 'static';
+    if (echo)
+      return { mode, status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
+    if (example === undefined) return { mode, status, headers, contentType };
     const key = `${status}|${mediaType}|${exampleName ?? ''}`;
     let payload = this.payloads.get(key);
     if (payload === undefined) {
       payload = serialize(mediaType, example);
       this.payloads.set(key, payload);
     }
-    return { status, headers, contentType, payload };
+    return { mode, status, headers, contentType, payload };
   }
 
   /** Serves a request (a property, so the route table calls it without binding). */
@@ -198,7 +213,11 @@ class ExampleRoute {
       const issues = requestIssues(this.validator!, this.operation, request, params);
       if (issues.length > 0) throw validationError(issues);
     }
-    if (this.stateful !== undefined && this.stateful(request, reply, params)) return;
+    if (this.stateful !== undefined) {
+      // Marked before the action sends: an answer it leaves to the examples is marked again by send().
+      reply.header(modeHeader, 'stateful');
+      if (this.stateful(request, reply, params)) return;
+    }
     const echo = hasBody && echoMethods.has(this.operation.method);
     if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo);
     let answer: Answer | undefined;
@@ -256,7 +275,8 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
-  if (modes.proxy) routes.push(...modes.proxy.fallthroughRoutes());
+  if (modes.proxy)
+    routes.push(...modes.proxy.fallthroughRoutes().map((r) => ({ ...r, handle: markedProxy(r.handle) })));
   const dispose = modes.proxy && (() => modes.proxy!.close());
   return {
     kind: 'spec',
