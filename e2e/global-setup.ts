@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startWorkbenchServer } from './server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = path.join(root, 'server/dist/src/main/cli.js');
+const cli = path.join(root, 'server/bin/adaptive-gateway.cjs');
 // The example workspace: the gateway's part, and query/ for the query console's demo sources.
 const exampleParts = ['specs', 'handlers', 'health.yaml', 'query'];
 

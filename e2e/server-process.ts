@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = path.join(root, 'server/dist/src/main/cli.js');
+const cli = path.join(root, 'server/bin/adaptive-gateway.cjs');
 
 /** A TCP port nobody listens on now (the test that needs it opens it later). */
 export function freePort(): Promise<number> {
