@@ -150,6 +150,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private async reloadOnce(): Promise<RefreshResult> {
     const started = Date.now();
     const seen = new Set<string>();
+    // The route table is rebuilt only when a unit came, went or was replaced.
+    let changed = false;
     for (const loader of this.loaders) {
       const files = listFiles(loader.dir, loader.accepts);
       const outcomes = await mapLimited(files, loadConcurrency, async (file) => {
@@ -164,10 +166,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         const key = `${loader.kind}:${loader.dir}:${outcome.file}`;
         seen.add(key);
         if (outcome.error instanceof SkippedFileError) {
+          if (this.units.has(key)) changed = true;
           this.skip(key, { file: outcome.file, reason: outcome.error.reason });
         } else if (outcome.unit) {
           this.skipped.delete(key);
           const previous = this.units.get(key);
+          if (previous !== outcome.unit) changed = true;
           if (previous && previous !== outcome.unit) {
             previous.dispose?.();
             this.faults.clear(outcome.file);
@@ -195,13 +199,14 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     }
     for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
+        if (this.units.has(key)) changed = true;
         this.units.get(key)?.dispose?.();
         this.units.delete(key);
         this.problems.delete(key);
         this.skipped.delete(key);
       }
     }
-    const table = new RouteTable(this.loadedUnits);
+    const table = changed || !this.ready ? new RouteTable(this.loadedUnits) : this.current;
     const conflicts = table.conflicts.map(({ entry, reason }) => ({ file: entry.file, message: reason }));
     for (const conflict of conflicts) this.log.warn({ file: conflict.file }, conflict.message);
     this.current = table;

@@ -5,7 +5,7 @@ import path from 'node:path';
  * Deterministic OpenAPI specs for large-workspace tests and the benchmark: each spec has `paths` path
  * templates (half collections with GET and POST, half items with GET, PUT and DELETE), path and query
  * parameters, request bodies, and `$ref`s to ten component schemas that refer to each other.
- * `revision` changes every spec's text (a full reload) without changing its routes.
+ * `revision` changes every spec's text and its examples' `name` (`Example r1`) without changing its routes.
  */
 export function generatedSpec(index: number, paths: number, revision = 0): string {
   const name = specName(index);
@@ -24,7 +24,7 @@ export function generatedSpec(index: number, paths: number, revision = 0): strin
     else lines.push(...itemPath(`${collection}/{id}`, schema));
   }
   lines.push('components:', '  parameters:', ...limitParameter(), '  schemas:');
-  for (let s = 0; s < 10; s++) lines.push(...resourceSchema(s));
+  for (let s = 0; s < 10; s++) lines.push(...resourceSchema(s, revision));
   return lines.join('\n') + '\n';
 }
 
@@ -106,14 +106,14 @@ function limitParameter(): string[] {
   ];
 }
 
-function resourceSchema(s: number): string[] {
+function resourceSchema(s: number, revision: number): string[] {
   return [
     `    Resource${s}:`,
     '      type: object',
     '      required: [name, kind]',
     '      properties:',
     '        id: { type: integer, format: int64, readOnly: true, example: 42 }',
-    '        name: { type: string, minLength: 1, maxLength: 80, example: Example }',
+    `        name: { type: string, minLength: 1, maxLength: 80, example: Example r${revision} }`,
     '        kind: { type: string, enum: [alpha, beta, gamma] }',
     '        tags: { type: array, items: { type: string }, maxItems: 10 }',
     '        createdAt: { type: string, format: date-time }',
