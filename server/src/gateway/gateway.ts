@@ -7,6 +7,7 @@ import { LoadError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
+import { ServedDocument } from './served-document.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../core/version.js';
 
@@ -70,7 +71,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
-  private readonly documents = new WeakMap<RouteTable, string>();
+  private readonly documents = new WeakMap<RouteTable, ServedDocument>();
   ready = false;
 
   /**
@@ -105,15 +106,22 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       .sort();
   }
 
-  /** The merged OpenAPI document of the current table, serialised once per table. */
-  openApiJson(): string {
+  /** The merged OpenAPI document of the current table, serialised once per table (and compressed once per coding). */
+  openApiDocument(): ServedDocument {
     const table = this.current;
-    let json = this.documents.get(table);
-    if (json === undefined) {
-      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix));
-      this.documents.set(table, json);
+    let document = this.documents.get(table);
+    if (document === undefined) {
+      document = new ServedDocument(
+        JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix)),
+      );
+      this.documents.set(table, document);
     }
-    return json;
+    return document;
+  }
+
+  /** The merged OpenAPI document of the current table, as JSON text. */
+  openApiJson(): string {
+    return this.openApiDocument().json;
   }
 
   /** Load problems by file, as of the last reload. */
