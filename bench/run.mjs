@@ -21,6 +21,7 @@ function scripts() {
     'instructions.mjs',
     'handler-reload.mjs',
     'handler-isolation.mjs',
+    'large-workspace.mjs',
     ...queries,
     'result-size.mjs',
     'auth-bench.mjs',

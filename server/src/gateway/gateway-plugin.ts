@@ -10,6 +10,7 @@ import { keepingRawBody } from './raw-body.js';
 import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
+import { preferredCoding } from './served-document.js';
 
 const startedAt = Date.now();
 
@@ -51,9 +52,14 @@ export async function gatewayPlugin(
       file: e.file,
     })),
   }));
-  app.get(`${gatewayPrefix}/openapi.json`, (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(gateway.openApiJson()),
-  );
+  app.get(`${gatewayPrefix}/openapi.json`, async (request, reply) => {
+    const document = gateway.openApiDocument();
+    reply.type('application/json; charset=utf-8').header('etag', document.etag).header('vary', 'accept-encoding');
+    if (document.matches(request.headers['if-none-match'])) return reply.code(304).send();
+    const coding = preferredCoding(request.headers['accept-encoding']);
+    if (coding === undefined) return reply.send(document.json);
+    return reply.header('content-encoding', coding).send(await document.body(coding));
+  });
   registerSwaggerUi(app, gatewayPrefix);
 
   // The orchestrator's probes answer without credentials.

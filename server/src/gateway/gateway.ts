@@ -7,6 +7,7 @@ import { LoadError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
+import { ServedDocument } from './served-document.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../core/version.js';
 
@@ -70,7 +71,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
-  private readonly documents = new WeakMap<RouteTable, string>();
+  private readonly documents = new WeakMap<RouteTable, ServedDocument>();
   ready = false;
 
   /**
@@ -105,15 +106,22 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       .sort();
   }
 
-  /** The merged OpenAPI document of the current table, serialised once per table. */
-  openApiJson(): string {
+  /** The merged OpenAPI document of the current table, serialised once per table (and compressed once per coding). */
+  openApiDocument(): ServedDocument {
     const table = this.current;
-    let json = this.documents.get(table);
-    if (json === undefined) {
-      json = JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix));
-      this.documents.set(table, json);
+    let document = this.documents.get(table);
+    if (document === undefined) {
+      document = new ServedDocument(
+        JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix)),
+      );
+      this.documents.set(table, document);
     }
-    return json;
+    return document;
+  }
+
+  /** The merged OpenAPI document of the current table, as JSON text. */
+  openApiJson(): string {
+    return this.openApiDocument().json;
   }
 
   /** Load problems by file, as of the last reload. */
@@ -150,6 +158,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private async reloadOnce(): Promise<RefreshResult> {
     const started = Date.now();
     const seen = new Set<string>();
+    // The route table is rebuilt only when a unit came, went or was replaced.
+    let changed = false;
     for (const loader of this.loaders) {
       const files = listFiles(loader.dir, loader.accepts);
       const outcomes = await mapLimited(files, loadConcurrency, async (file) => {
@@ -164,10 +174,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         const key = `${loader.kind}:${loader.dir}:${outcome.file}`;
         seen.add(key);
         if (outcome.error instanceof SkippedFileError) {
+          if (this.units.has(key)) changed = true;
           this.skip(key, { file: outcome.file, reason: outcome.error.reason });
         } else if (outcome.unit) {
           this.skipped.delete(key);
           const previous = this.units.get(key);
+          if (previous !== outcome.unit) changed = true;
           if (previous && previous !== outcome.unit) {
             previous.dispose?.();
             this.faults.clear(outcome.file);
@@ -195,13 +207,14 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     }
     for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
+        if (this.units.has(key)) changed = true;
         this.units.get(key)?.dispose?.();
         this.units.delete(key);
         this.problems.delete(key);
         this.skipped.delete(key);
       }
     }
-    const table = new RouteTable(this.loadedUnits);
+    const table = changed || !this.ready ? new RouteTable(this.loadedUnits) : this.current;
     const conflicts = table.conflicts.map(({ entry, reason }) => ({ file: entry.file, message: reason }));
     for (const conflict of conflicts) this.log.warn({ file: conflict.file }, conflict.message);
     this.current = table;

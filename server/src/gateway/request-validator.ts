@@ -49,6 +49,32 @@ export function createAjv(openapi: string, coerce: boolean): Ajv {
 
 type Location = 'path' | 'query' | 'header';
 
+/** One Ajv per dialect and thread, for {@link registrationProblem}. */
+const registrationAjvs = new Map<string, Ajv>();
+
+/**
+ * Why `document` cannot be registered for validation (duplicate or malformed `$id`s), or `undefined`
+ * when it can. Registering is what makes a {@link RequestValidator}, which the gateway now makes on
+ * a spec's first validated request: the spec worker calls this at load, so such a spec still fails
+ * to load, with the same message, instead of failing its first request.
+ */
+export function registrationProblem(openapi: string, document: Record<string, unknown>): string | undefined {
+  const dialect = openapi.startsWith('3.1') ? '3.1' : '3.0';
+  let ajv = registrationAjvs.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(openapi, false);
+    registrationAjvs.set(dialect, ajv);
+  }
+  try {
+    ajv.addSchema(document, documentId);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    ajv.removeSchema(documentId);
+  }
+}
+
 /**
  * Validates requests against one spec's parameters and request bodies, compiling each validator on
  * first use. A schema that Ajv cannot compile disables that one check (reported once through

@@ -43,6 +43,9 @@ export type RouteMatch =
   | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
   | { kind: 'none' };
 
+/** Router paths of the entries of earlier tables: an unchanged unit keeps its entries across reloads. */
+const routerPaths = new WeakMap<RouteEntry, { path: string; names: string[] }>();
+
 /** `{name}` -> find-my-way syntax. Names are replaced by positional ones: OpenAPI allows characters find-my-way does
  * not. */
 function toRouterPath(template: string): { path: string; names: string[] } {
@@ -94,7 +97,12 @@ export class RouteTable {
     }
     const entries: RouteEntry[] = [];
     for (const entry of chosen.values()) {
-      const { path, names } = toRouterPath(entry.path);
+      let converted = routerPaths.get(entry);
+      if (!converted) {
+        converted = toRouterPath(entry.path);
+        routerPaths.set(entry, converted);
+      }
+      const { path, names } = converted;
       try {
         this.router.on(entry.method, path, () => undefined, entry);
         this.names.set(entry, names);

@@ -16,6 +16,8 @@ import {
 import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
 import { isObject } from '../../core/json.js';
+import { registrationProblem } from '../request-validator.js';
+import { validationDocument } from './validation-document.js';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +74,9 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
       warnings.push(`path "${template}": ${(error as Error).message}`);
     }
   }
+  const validationProblem = registrationProblem(openapi, validationDocument(document));
   return {
+    ...(validationProblem !== undefined && { validationProblem }),
     file: displayName,
     mount,
     openapi,

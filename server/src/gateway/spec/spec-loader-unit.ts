@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../../core/logger.js';
-import { stampsOf } from '../file-stamps.js';
+import { digestOf, stampsOf } from '../file-stamps.js';
 import type { UnitLoader } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { NotOpenApiError, SkippedFileError } from '../load-error.js';
@@ -36,14 +36,25 @@ export interface SpecLoaderOptions {
  */
 export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoaderOptions): UnitLoader {
   const { only } = options;
-  const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit }>();
+  const loaded = new Map<
+    string,
+    { files: string[]; stamps: string; digest: string | undefined; unit: WorkspaceUnit }
+  >();
   return {
     kind: 'spec',
     dir: specsDir,
     accepts: only ? (name) => only.has(name) : isSpecFile,
     async load(filePath) {
       const previous = loaded.get(filePath);
-      if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
+      if (previous) {
+        const stamps = stampsOf(previous.files);
+        if (stamps === previous.stamps) return previous.unit;
+        // Touched but not changed (a ConfigMap roll rewrites every file): the same content compiles the same.
+        if (stamps !== undefined && previous.digest !== undefined && digestOf(previous.files) === previous.digest) {
+          previous.stamps = stamps;
+          return previous.unit;
+        }
+      }
       const rootBefore = stampsOf([filePath]);
       const spec = await loadSpec(filePath, specsDir, options.limits ?? defaultSpecLimits).catch((error: unknown) => {
         const name = path.basename(filePath);
@@ -61,7 +72,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
       if (stamps !== undefined && stampsOf([filePath]) === rootBefore)
-        loaded.set(filePath, { files: spec.files, stamps, unit });
+        loaded.set(filePath, { files: spec.files, stamps, digest: digestOf(spec.files), unit });
       else loaded.delete(filePath);
       return unit;
     },

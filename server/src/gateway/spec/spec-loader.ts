@@ -1,23 +1,19 @@
-import { LoadError, NotOpenApiError } from '../load-error.js';
-import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../runtime/module-entry.js';
+import { SpecWorkerPool } from './spec-worker-pool.js';
 import { type CompiledSpec } from './spec-types.js';
 import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 
-/** The spec worker, bounded in heap; its output is piped so a runaway document cannot flood the server's. */
-function startWorker(workerData: unknown, limits: SpecLimits): Worker {
-  return startModuleWorker(import.meta.url, './spec-worker', {
-    workerData,
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, stackSizeMb: 8 },
-    stdout: true,
-    stderr: true,
-  });
-}
+/** The pools of spec workers, one per heap bound (the bound is fixed when a worker starts). */
+const pools = new Map<number, SpecWorkerPool>();
 
-type WorkerReply =
-  | { ok: true; spec: CompiledSpec }
-  | { ok: false; error: { message: string; line?: number; column?: number; notOpenApi: boolean } };
+/** The shared pool of workers for specs loaded within `limits`. */
+export function specWorkerPool(limits: SpecLimits): SpecWorkerPool {
+  let pool = pools.get(limits.maxHeapMb);
+  if (!pool) {
+    pool = new SpecWorkerPool(limits.maxHeapMb);
+    pools.set(limits.maxHeapMb, pool);
+  }
+  return pool;
+}
 
 /**
  * Loads and compiles one spec file in a worker thread, bounded in time and memory: a reference bomb,
@@ -28,49 +24,5 @@ export function loadSpec(
   specsDir: string,
   limits: SpecLimits = defaultSpecLimits,
 ): Promise<CompiledSpec> {
-  const name = path.basename(file);
-  return new Promise((resolve, reject) => {
-    const worker = startWorker({ file, specsDir, limits }, limits);
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      action();
-      void worker.terminate();
-    };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(
-            new LoadError(name, `loading took longer than ${limits.timeoutMs} ms (reference explosion?); rejected`),
-          ),
-        ),
-      limits.timeoutMs,
-    );
-    worker.once('message', (reply: WorkerReply) =>
-      settle(() => {
-        if (reply.ok) return resolve(reply.spec);
-        const { message, line, column, notOpenApi } = reply.error;
-        reject(
-          notOpenApi ? new NotOpenApiError(name, message, line, column) : new LoadError(name, message, line, column),
-        );
-      }),
-    );
-    worker.once('error', (error: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          new LoadError(
-            name,
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? `loading needed more than ${limits.maxHeapMb} MB of memory; rejected`
-              : `loading failed: ${error.message}`,
-          ),
-        ),
-      ),
-    );
-    worker.once('exit', (code) =>
-      settle(() => reject(new LoadError(name, `loader stopped unexpectedly (exit code ${code})`))),
-    );
-  });
+  return specWorkerPool(limits).compile(file, specsDir, limits);
 }

@@ -15,6 +15,7 @@ import { DynamicExamples } from '../mock/dynamic-example.js';
 import { delayFor, describeFault, faultHeader, injectedError, planFault } from '../mock/faults.js';
 import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
+import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
@@ -91,8 +92,10 @@ interface SpecServing {
   spec: CompiledSpec;
   modes: SpecMockModes;
   workspaceMock: WorkspaceMockSettings;
-  /** The spec's request validator, if requests are validated (or the mock modes asked for one). */
-  validator(): RequestValidator | undefined;
+  /** Whether requests are validated (the setting, or the mock modes asked for a validator). */
+  validates: boolean;
+  /** The spec's request validator, made on the first request that is validated. */
+  validator(): RequestValidator;
   /** The spec's generator of dynamic examples, made on first use. */
   dynamicExamples(): DynamicExamples;
 }
@@ -109,7 +112,6 @@ class ExampleRoute {
   private readonly plain: boolean;
   private readonly payloads = new Map<string, string>();
   private readonly stateful: StatefulAction | undefined;
-  private readonly validator: RequestValidator | undefined;
   private readonly validates: boolean;
   // Such an operation has nothing to check in a request without a query string (a list endpoint's
   // plain GET, the most frequent request of all).
@@ -128,9 +130,8 @@ class ExampleRoute {
     this.mock = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
     this.plain = isPlain(this.mock);
     this.stateful = serving.modes.stateful?.get(operation);
-    this.validator = serving.validator();
     const located = new Set(operation.parameters.map((p) => p.in));
-    this.validates = this.validator !== undefined && (located.size > 0 || operation.requestBody !== undefined);
+    this.validates = serving.validates && (located.size > 0 || operation.requestBody !== undefined);
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
   }
@@ -210,7 +211,7 @@ class ExampleRoute {
     const hasBody = request.body !== undefined && request.body !== null;
     if (hasBody) this.checkBodyDepth(request.body);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
-      const issues = requestIssues(this.validator!, this.operation, request, params);
+      const issues = requestIssues(this.serving.validator(), this.operation, request, params);
       if (issues.length > 0) throw validationError(issues);
     }
     if (this.stateful !== undefined) {
@@ -260,18 +261,23 @@ class ExampleRoute {
  * PATCH the request body merged over the example.
  */
 export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): WorkspaceUnit {
-  const newValidator = () =>
-    new RequestValidator(spec.openapi, validationDocument(spec.document), (message) =>
+  let validator: RequestValidator | undefined;
+  const requestValidator = () =>
+    (validator ??= new RequestValidator(spec.openapi, validationDocument(spec.document), (message) =>
       options.log.warn({ spec: spec.file }, message),
-    );
-  let validator = options.validateRequests ? newValidator() : undefined;
-  const modes = mockModes(spec, options.modes, options.log, () => (validator ??= newValidator()));
+    ));
+  const modes = mockModes(spec, options.modes, options.log, requestValidator);
+  const validates = options.validateRequests || validator !== undefined;
+  // Made on first use (registering the document walks all of it), but whether it can be made was
+  // checked at load by the spec worker: a spec that cannot be validated still fails to load.
+  if (validates && spec.validationProblem !== undefined) throw new LoadError(spec.file, spec.validationProblem);
   let dynamicExamples: DynamicExamples | undefined;
   const serving: SpecServing = {
     spec,
     modes,
     workspaceMock: options.mock ?? defaultWorkspaceMock,
-    validator: () => validator,
+    validates,
+    validator: requestValidator,
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());

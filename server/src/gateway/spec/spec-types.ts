@@ -68,4 +68,6 @@ export interface CompiledSpec {
   warnings: string[];
   /** Every file read to build the spec (the spec and the files its `$ref`s reach). */
   files: string[];
+  /** Why the document cannot be registered for request validation (found at load), if it cannot. */
+  validationProblem?: string;
 }

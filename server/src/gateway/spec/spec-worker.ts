@@ -1,22 +1,34 @@
 import { LoadError, NotOpenApiError } from '../load-error.js';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { compileSpec } from './spec-compile.js';
 import { type SpecLimits } from '../../core/settings.js';
+import type { SpecWorkerReply } from './spec-worker-pool.js';
 
-/** Worker entry: compiles one spec and posts `{ok, spec}` or `{ok: false, error}` back. */
-const { file, specsDir, limits } = workerData as { file: string; specsDir: string; limits: SpecLimits };
-try {
-  const spec = await compileSpec(file, specsDir, limits);
-  parentPort!.postMessage({ ok: true, spec });
-} catch (error) {
-  const e = error as Error;
-  parentPort!.postMessage({
-    ok: false,
-    error: {
-      message: error instanceof RangeError ? 'document is nested too deeply to process' : e.message,
-      line: error instanceof LoadError ? error.line : undefined,
-      column: error instanceof LoadError ? error.column : undefined,
-      notOpenApi: error instanceof NotOpenApiError,
-    },
-  });
+interface SpecJob {
+  id: number;
+  file: string;
+  specsDir: string;
+  limits: SpecLimits;
 }
+
+async function reply({ id, file, specsDir, limits }: SpecJob): Promise<SpecWorkerReply> {
+  try {
+    return { id, ok: true, spec: await compileSpec(file, specsDir, limits) };
+  } catch (error) {
+    const e = error as Error;
+    return {
+      id,
+      ok: false,
+      error: {
+        message: error instanceof RangeError ? 'document is nested too deeply to process' : e.message,
+        line: error instanceof LoadError ? error.line : undefined,
+        column: error instanceof LoadError ? error.column : undefined,
+        notOpenApi: error instanceof NotOpenApiError,
+      },
+    };
+  }
+}
+
+/** Worker entry: compiles the specs it is sent, one at a time, and posts `{id, ok, spec}` or `{id, ok: false, error}`
+ * back for each. */
+parentPort!.on('message', (job: SpecJob) => void reply(job).then((answer) => parentPort!.postMessage(answer)));

@@ -1,0 +1,174 @@
+// Large workspaces (issue 23): 200 generated specs of 50 paths each (parameters, $refs to component
+// schemas, request bodies; deterministic), served by the built gateway (dist/) in a child process.
+// Prints, in one run: time and CPU to readiness (CPU per path, also net of an empty workspace's start),
+// RSS at readiness and at its peak during a full reload (every spec changed), time until one changed
+// spec is served, and a route's requests/s against the same route in a one-spec workspace.
+// Run: npm run build:server && node bench/large-workspace.mjs   (BENCH_SPECS, BENCH_PATHS to resize)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatCount, mean, measureAlternately } from './lib/load.mjs';
+import { startServer } from './lib/servers.mjs';
+import { gatewayEnv } from './lib/workspace.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const gatewayScript = path.join(root, 'bench/lib/gateway-server.mjs');
+// The generator is TypeScript shared with the tests; tsx loads it.
+(await import('tsx/esm/api')).register();
+const { generatedSpec, specName, writeGeneratedSpecs } = await import(
+  path.join(root, 'server/src/test-support/generated-specs.ts')
+);
+
+const specCount = Number(process.env.BENCH_SPECS ?? 200);
+const pathCount = Number(process.env.BENCH_PATHS ?? 50);
+const durationSec = Number(process.env.BENCH_DURATION ?? 10);
+const warmupSec = Number(process.env.BENCH_WARMUP ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const deadlineMs = 120_000;
+
+function workspace(specs, revision = 0) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-large-'));
+  fs.mkdirSync(path.join(dir, 'handlers'));
+  const files = writeGeneratedSpecs(path.join(dir, 'specs'), specs, pathCount, revision);
+  return { dir, files, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux). */
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+/** Resets the kernel's peak-RSS mark of `pid`, so VmHWM then reports the peak of what follows. */
+function resetPeak(pid) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cpuMs = (cpu) => (cpu.user + cpu.system) / 1000;
+
+async function startTimed(dir) {
+  const started = performance.now();
+  const server = await startServer(gatewayScript, gatewayEnv(dir));
+  return { server, readyMs: performance.now() - started, cpuMs: cpuMs(await server.cpuUsage()) };
+}
+
+/** Posts a refresh and waits until `check()` is true; returns the ms it took and the refresh's status. */
+async function refreshUntil(server, check) {
+  const started = performance.now();
+  const refresh = await (await fetch(`${server.origin}/api/adaptive/actuator/refresh`, { method: 'POST' })).json();
+  while (!(await check())) {
+    if (performance.now() - started > deadlineMs) throw new Error(`not served within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { ms: performance.now() - started, status: refresh.status };
+}
+
+const itemUrl = (server, index) => `${server.origin}/api/adaptive/${specName(index)}/${specName(index)}-res0/7`;
+const servedRevision = async (server, index) => {
+  const response = await fetch(itemUrl(server, index));
+  return response.ok ? (await response.json()).name : `status ${response.status}`;
+};
+
+async function loadAndReload() {
+  const paths = specCount * pathCount;
+  const empty = workspace(0);
+  const large = workspace(specCount);
+  const bytes = large.files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  console.log(
+    `large workspace: ${specCount} specs x ${pathCount} paths = ${formatCount(paths)} paths, ` +
+      `${(bytes / 1e6).toFixed(1)} MB of YAML`,
+  );
+  const baseline = await startTimed(empty.dir);
+  await baseline.server.stop();
+  const { server, readyMs, cpuMs: readyCpu } = await startTimed(large.dir);
+  try {
+    const atReady = memoryOf(server.pid);
+    const netCpu = readyCpu - baseline.cpuMs;
+    console.log(
+      `  readiness: ${(readyMs / 1000).toFixed(2)} s, CPU ${(readyCpu / 1000).toFixed(2)} s = ` +
+        `${(readyCpu / paths).toFixed(3)} ms/path (net of an empty workspace's start, ` +
+        `${(baseline.cpuMs / 1000).toFixed(2)} s: ${(netCpu / paths).toFixed(3)} ms/path; target <= 0.5)`,
+    );
+    console.log(`  RSS at readiness ${atReady.rss.toFixed(0)} MB (peak so far ${atReady.peak.toFixed(0)} MB)`);
+
+    const peakReset = resetPeak(server.pid);
+    let sampledPeak = 0;
+    const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, memoryOf(server.pid).rss)), 20);
+    writeGeneratedSpecs(path.join(large.dir, 'specs'), specCount, pathCount, 1);
+    const cpuBefore = cpuMs(await server.cpuUsage());
+    const full = await refreshUntil(server, async () => (await servedRevision(server, 0)) === 'Example r1');
+    clearInterval(sampler);
+    const fullCpu = cpuMs(await server.cpuUsage()) - cpuBefore;
+    const peak = peakReset ? Math.max(memoryOf(server.pid).peak, sampledPeak) : sampledPeak;
+    console.log(
+      `  full reload (every spec changed): ${(full.ms / 1000).toFixed(2)} s, CPU ${(fullCpu / 1000).toFixed(2)} s, ` +
+        `${full.status}; peak RSS ${peak.toFixed(0)} MB (target < 600)`,
+    );
+
+    const one = Math.floor(specCount / 2);
+    fs.writeFileSync(large.files[one], generatedSpec(one, pathCount, 2));
+    const singleCpuBefore = cpuMs(await server.cpuUsage());
+    const single = await refreshUntil(server, async () => (await servedRevision(server, one)) === 'Example r2');
+    const singleCpu = cpuMs(await server.cpuUsage()) - singleCpuBefore;
+    console.log(
+      `  one changed spec served after ${single.ms.toFixed(0)} ms, CPU ${singleCpu.toFixed(0)} ms ` +
+        `(refresh included; target < 1000)`,
+    );
+
+    const unchanged = await refreshUntil(server, async () => true);
+    console.log(`  refresh with nothing changed: ${unchanged.ms.toFixed(0)} ms`);
+  } finally {
+    await server.stop();
+    empty.remove();
+  }
+  return large;
+}
+
+async function routeThroughput(large) {
+  const index = Math.floor(specCount / 2);
+  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-one-spec-'));
+  fs.mkdirSync(path.join(alone, 'handlers'));
+  fs.mkdirSync(path.join(alone, 'specs'));
+  fs.copyFileSync(large.files[index], path.join(alone, 'specs', path.basename(large.files[index])));
+  const big = await startServer(gatewayScript, gatewayEnv(large.dir));
+  const small = await startServer(gatewayScript, gatewayEnv(alone));
+  try {
+    const route = `/api/adaptive/${specName(index)}/${specName(index)}-res10/7`;
+    const targets = [
+      { label: `${specCount}-spec workspace`, server: big, url: big.origin + route, runs: [] },
+      { label: 'one-spec workspace', server: small, url: small.origin + route, runs: [] },
+    ];
+    console.log(`route GET ${route}: ${connections} connections, ${durationSec} s per run, 2 alternating rounds`);
+    await measureAlternately(targets, { connections, durationSec, warmupSec, rounds: 2 }, (label, r) =>
+      console.log(
+        `  ${label.padEnd(24)} ${formatCount(r.requestsPerSec).padStart(8)} req/s, ` +
+          `${r.cpuUsPerRequest.toFixed(1)} µs CPU/req, non-2xx ${r.non2xx}`,
+      ),
+    );
+    const [a, b] = targets.map((t) => ({
+      rps: mean(t.runs.map((r) => r.requestsPerSec)),
+      cpu: mean(t.runs.map((r) => r.cpuUsPerRequest)),
+    }));
+    console.log(
+      `  ratio large / one-spec: ${(a.rps / b.rps).toFixed(2)}x requests/s, ${(b.cpu / a.cpu).toFixed(2)}x by CPU ` +
+        `per request (target 0.95x or better)`,
+    );
+  } finally {
+    await Promise.all([big.stop(), small.stop()]);
+    fs.rmSync(alone, { recursive: true, force: true });
+  }
+}
+
+const large = await loadAndReload();
+try {
+  if (process.env.BENCH_SKIP_ROUTE !== 'true') await routeThroughput(large);
+} finally {
+  large.remove();
+}
