@@ -7,7 +7,7 @@ import { queryApi } from './query-api.js';
 export function CandidatePicker({ candidates, onPick }: { candidates: string[]; onPick(candidate: string): void }) {
   return (
     <div className="question-pick" role="group" aria-label="Did you mean">
-      <span>Did you mean</span>
+      <span>Ask again with:</span>
       {candidates.map((candidate) => (
         <button key={candidate} type="button" onClick={() => onPick(candidate)}>
           {candidate}

@@ -70,8 +70,7 @@ export const queryApi = {
   ask: (question: string, prefer?: string[]) =>
     call<NaturalLanguageResult>('POST', '/natural-language', prefer ? { question, prefer } : { question }),
   /** sources.yaml as it would be with `synonym` added (nothing is written). */
-  proposeSynonym: (synonym: SynonymSuggestion) =>
-    call<SynonymProposal>('POST', '/natural-language/synonym', synonym),
+  proposeSynonym: (synonym: SynonymSuggestion) => call<SynonymProposal>('POST', '/natural-language/synonym', synonym),
 };
 
 /**

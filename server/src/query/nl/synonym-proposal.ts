@@ -67,6 +67,6 @@ export function proposeSynonym(text: string, schema: SchemaContext, synonym: Syn
   else if (section === null || section === undefined) doc.set('natural_language', doc.createNode({ synonyms: [node] }));
   else if (isMap(section)) section.set('synonyms', doc.createNode([node]));
   else throw httpError('NL_SYNONYM_INVALID', ['natural_language in sources.yaml is not a mapping']);
-  const content = doc.toString({ flowCollectionPadding: false });
+  const content = doc.toString({ flowCollectionPadding: false, lineWidth: 0 });
   return { added: changedLines(text, content).trimEnd(), content };
 }
