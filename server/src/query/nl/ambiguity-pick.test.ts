@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmbiguousQuestion } from '../../core/domain-errors.js';
+import type { SynonymSuggestion } from '../../contract/index.js';
 import { HttpError } from '../../core/errors.js';
 import { EmbeddedTranslator } from './embedded-translator.js';
 import { proposeSynonym } from './synonym-proposal.js';
@@ -95,7 +96,7 @@ describe('a synonym proposed for sources.yaml', () => {
   });
 
   it('answers 400 NL_SYNONYM_INVALID for an unknown column, no words, or a file that is not YAML', () => {
-    const refusal = (text: string, value: typeof synonym): HttpError => {
+    const refusal = (text: string, value: SynonymSuggestion): HttpError => {
       try {
         proposeSynonym(text, schema, value);
       } catch (error) {
@@ -111,7 +112,7 @@ describe('a synonym proposed for sources.yaml', () => {
       ['sources: [\n', synonym],
       ['- a list\n', synonym],
       ['natural_language:\n  synonyms: 3\n', synonym],
-    ] as const) {
+    ] satisfies [string, SynonymSuggestion][]) {
       const error = refusal(text, value);
       expect(error).toBeInstanceOf(HttpError);
       expect(error.status).toBe(400);
