@@ -90,6 +90,7 @@ export default function QueryConsole() {
           outcome={runs.outcome}
           view={view}
           onEditSql={mode === 'nl' ? (sql) => openInEditor('sql', sql) : undefined}
+          onPick={mode === 'nl' ? (candidate) => void runs.pick(candidate) : undefined}
           onNotify={notify}
         />
       </section>

@@ -1,4 +1,5 @@
 import type { Outcome } from './query-runs.js';
+import { CandidatePicker, SynonymOffer } from './QuestionPick.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid } from './ResultsGrid.js';
 import type { ResultView } from './QueryToolbar.js';
@@ -8,17 +9,20 @@ export interface QueryOutputProps {
   view: ResultView;
   /** Offer to edit a question's generated SQL in the SQL tab. */
   onEditSql?(sql: string): void;
+  /** Ask an ambiguous question again with one of its candidates. */
+  onPick?(candidate: string): void;
   onNotify(message: string): void;
 }
 
 /** The outcome of the last run: its error, its answer or generated SQL, and its rows as a grid or a chart. */
-export function QueryOutput({ outcome, view, onEditSql, onNotify }: QueryOutputProps) {
+export function QueryOutput({ outcome, view, onEditSql, onPick, onNotify }: QueryOutputProps) {
   const { result, generatedQuery } = outcome;
   return (
     <div className="query-output">
       {outcome.error && (
         <div className="banner error" role="alert">
           {outcome.error}
+          {outcome.candidates && onPick && <CandidatePicker candidates={outcome.candidates} onPick={onPick} />}
         </div>
       )}
       {outcome.answer && (
@@ -34,6 +38,9 @@ export function QueryOutput({ outcome, view, onEditSql, onNotify }: QueryOutputP
               Edit in SQL
             </button>
           )}
+          {outcome.synonyms?.map((synonym) => (
+            <SynonymOffer key={`${synonym.means}=${synonym.value}`} synonym={synonym} />
+          ))}
         </div>
       )}
       {result && outcome.chartAlongside && view === 'grid' && <ResultChart result={result} />}

@@ -2,8 +2,6 @@ import type {
   AsyncSubmission,
   JobStatusView,
   NaturalLanguageResult,
-  QueryRequest,
-  QuestionRequest,
   ResultPage,
   SourceList,
   SourceTables,
@@ -12,13 +10,27 @@ import type {
   SparqlTerm,
   SparqlVocabulary,
   SqlResult,
+  SynonymProposal,
+  SynonymSuggestion,
 } from '../../../server/src/contract/index.js';
 import { ApiError, errorPosition } from '../api/client.js';
 import { shortenIri } from './sparql-completion.js';
 
 const base = '/api/v1/query';
 
-async function call<T>(method: string, path: string, body?: QueryRequest | QuestionRequest): Promise<T> {
+/** A 422 `NL_AMBIGUOUS`: a word of the question fits each of `candidates` (`table.column`) equally well. */
+export class AmbiguousQuestionError extends ApiError {
+  constructor(
+    status: number,
+    detail: string,
+    readonly candidates: string[],
+  ) {
+    super(status, detail);
+    this.name = 'AmbiguousQuestionError';
+  }
+}
+
+async function call<T>(method: string, path: string, body?: object): Promise<T> {
   const response = await fetch(base + path, {
     method,
     headers:
@@ -32,10 +44,13 @@ async function call<T>(method: string, path: string, body?: QueryRequest | Quest
     const error = (await response.json().catch(() => ({}))) as {
       detail?: string;
       code?: string;
+      candidates?: unknown;
       line?: unknown;
       column?: unknown;
     };
     const detail = error.detail ?? `${response.status} ${response.statusText}`;
+    if (error.code === 'NL_AMBIGUOUS' && Array.isArray(error.candidates))
+      throw new AmbiguousQuestionError(response.status, detail, error.candidates.map(String));
     throw new ApiError(response.status, detail, errorPosition(error), error.code);
   }
   return (await response.json()) as T;
@@ -56,7 +71,11 @@ export const queryApi = {
   /** The SQL a SPARQL query translates to, without running it. */
   explainSparql: (query: string) => call<SparqlExplanation>('POST', '/sparql?explain=true', { query }),
   sparqlVocabulary: () => call<SparqlVocabulary>('GET', '/sparql/vocabulary'),
-  ask: (question: string) => call<NaturalLanguageResult>('POST', '/natural-language', { question }),
+  /** A question; `prefer` names the candidate (`table.column`) the asker picked after a 422 `NL_AMBIGUOUS`. */
+  ask: (question: string, prefer?: string[]) =>
+    call<NaturalLanguageResult>('POST', '/natural-language', prefer ? { question, prefer } : { question }),
+  /** sources.yaml as it would be with `synonym` added (nothing is written). */
+  proposeSynonym: (synonym: SynonymSuggestion) => call<SynonymProposal>('POST', '/natural-language/synonym', synonym),
 };
 
 /**

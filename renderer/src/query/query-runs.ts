@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SparqlVocabulary, SqlResult } from '../../../server/src/contract/index.js';
+import type { SparqlVocabulary, SqlResult, SynonymSuggestion } from '../../../server/src/contract/index.js';
 import { ApiError, type ErrorPosition } from '../api/client.js';
 import { useSessionState, useWorkbench } from '../app/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
@@ -7,7 +7,7 @@ import { isGroupedAggregate } from './chart-data.js';
 import type { Catalog } from './completion.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { useJobPolling, type TrackedJob } from './JobsList.js';
-import { answerToResult, queryApi, sparqlToResult } from './query-api.js';
+import { AmbiguousQuestionError, answerToResult, queryApi, sparqlToResult } from './query-api.js';
 import { declaredPrefixes } from './sparql-completion.js';
 import { tableReferences, type TableReference } from './sql-references.js';
 
@@ -35,6 +35,12 @@ export interface Outcome {
   errorAt?: ErrorPosition & { mode: QueryMode };
   running?: boolean;
   source?: string;
+  /** The question asked, when it was refused as ambiguous or answered after a pick. */
+  question?: string;
+  /** A 422 `NL_AMBIGUOUS`: the columns (`table.column`) the asker may pick from. */
+  candidates?: string[];
+  /** An answer after a pick: the pick as synonyms that would settle the question in sources.yaml. */
+  synonyms?: SynonymSuggestion[];
 }
 
 const maxJobs = 50;
@@ -45,11 +51,15 @@ function failure(error: unknown, mode: QueryMode): Outcome {
   return { error: (error as Error).message, errorAt: position && { ...position, mode } };
 }
 
-/** Runs `query` now: the outcome to show, and the SQL whose tables the catalog may learn. */
+/**
+ * Runs `query` now (a question with the asker's `prefer`, when picked): the outcome to show, and the SQL whose tables
+ * the catalog may learn.
+ */
 async function execute(
   mode: QueryMode,
   query: string,
   vocabulary: SparqlVocabulary | undefined,
+  prefer?: string[],
 ): Promise<{ outcome: Outcome & { result: SqlResult }; sql?: string }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -58,11 +68,18 @@ async function execute(
     const prefixes = { ...vocabulary?.prefixes, ...declaredPrefixes(query) };
     return { outcome: { result: sparqlToResult(await queryApi.sparql(query), elapsed(), prefixes) } };
   }
-  const answer = await queryApi.ask(query);
+  const answer = await queryApi.ask(query, prefer);
   const result = answerToResult(answer, elapsed());
   const chartAlongside = isGroupedAggregate(result, answer.generated_query);
+  const { synonyms } = answer;
   return {
-    outcome: { result, answer: answer.answer, generatedQuery: answer.generated_query, chartAlongside },
+    outcome: {
+      result,
+      answer: answer.answer,
+      generatedQuery: answer.generated_query,
+      chartAlongside,
+      ...(synonyms ? { synonyms, question: query } : {}),
+    },
     sql: answer.generated_query,
   };
 }
@@ -109,21 +126,33 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
     }
   };
 
+  /** Runs `query` in `kind` (a question with the asker's `prefer`) and shows its outcome. */
+  const runNow = async (kind: QueryMode, query: string, prefer?: string[]) => {
+    setOutcome({ running: true });
+    try {
+      const { outcome, sql } = await execute(kind, query, vocabulary, prefer);
+      setOutcome(outcome);
+      const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
+      record({ query, kind, ok: true, rowCount, elapsedMs });
+      if (sql) void learn(tableReferences(sql, catalog.sources));
+    } catch (e) {
+      // An ambiguous question keeps its candidates, for the asker to pick one.
+      const candidates = e instanceof AmbiguousQuestionError ? { candidates: e.candidates, question: query } : {};
+      setOutcome({ ...failure(e, kind), ...candidates });
+      record({ query, kind, ok: false });
+    }
+  };
+
   const run = async () => {
     const query = text.trim();
     if (!query) return;
     if (mode === 'sql' && runAsync) return submit(query);
-    setOutcome({ running: true });
-    try {
-      const { outcome, sql } = await execute(mode, query, vocabulary);
-      setOutcome(outcome);
-      const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
-      record({ query, kind: mode, ok: true, rowCount, elapsedMs });
-      if (sql) void learn(tableReferences(sql, catalog.sources));
-    } catch (e) {
-      setOutcome(failure(e, mode));
-      record({ query, kind: mode, ok: false });
-    }
+    await runNow(mode, query);
+  };
+
+  /** Asks the refused question again with `candidate` (`table.column`) winning the tie. */
+  const pick = async (candidate: string) => {
+    if (outcome.question) await runNow('nl', outcome.question, [candidate]);
   };
 
   /** The SQL the SPARQL query translates to, shown above the current result. */
@@ -149,7 +178,7 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
     }
   };
 
-  return { outcome, history, jobs, setJobs, run, explain, openJob };
+  return { outcome, history, jobs, setJobs, run, pick, explain, openJob };
 }
 
 /** Tables named by earlier successful queries are known again after a restart (once the sources are listed). */

@@ -11,6 +11,28 @@ export interface QueryRequest {
 /** The body of `POST /natural-language`. */
 export interface QuestionRequest {
   question: string;
+  /**
+   * The asker's choice after a 422 `NL_AMBIGUOUS`: `table.column` names from its `candidates`; a word that fits
+   * several columns equally well goes to the one named here.
+   */
+  prefer?: string[];
+}
+
+/** A synonym for sources.yaml's `natural_language.synonyms`: `words` mean `means` (source.table.column) = `value`. */
+export interface SynonymSuggestion {
+  words: string[];
+  means: string;
+  value?: string;
+}
+
+/** `POST /natural-language/synonym`: sources.yaml with the synonym added, comments kept, for a normal file save. */
+export interface SynonymProposal {
+  /** The file's path in the workspace file API (`query/sources.yaml`); absent when it lies outside the workspace. */
+  path?: string;
+  /** The YAML of the entry added, as it appears in the file. */
+  added: string;
+  /** The whole file with the entry added. */
+  content: string;
 }
 
 /** One source of `GET /sources`: names, types and descriptions only, never a setting. */
@@ -91,6 +113,8 @@ export interface NaturalLanguageResult {
    * aggregate travels as a string (for precision) but its type still says it is a number.
    */
   columns: ResultColumn[];
+  /** With `prefer`: the choices the answer used, as synonyms that would settle the question without a pick. */
+  synonyms?: SynonymSuggestion[];
 }
 
 /** An RDF term of SPARQL 1.1 Query Results JSON. */

@@ -125,6 +125,11 @@ export const errorCatalogue = {
   NL_QUESTION_TOO_LONG: { status: 413, message: 'The question is %s characters long; the limit is %s' },
   NL_NOT_UNDERSTOOD: { status: 422, message: '%s' },
   NL_AMBIGUOUS: { status: 422, message: '%s' },
+  NL_PREFER_UNKNOWN: {
+    status: 400,
+    message: '"%s" in "prefer" is not a column of the sources (write it as table.column)',
+  },
+  NL_SYNONYM_INVALID: { status: 400, message: 'The synonym cannot be added: %s' },
   NL_LLM_UNAVAILABLE: { status: 502, message: 'The language model %s' },
 
   // SPARQL (query/sparql/).

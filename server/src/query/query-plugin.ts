@@ -118,7 +118,13 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
       service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
-  await app.register(naturalLanguageRoutes, { queries: service, workspace, llm: config.nlLlm, log: options.log });
+  await app.register(naturalLanguageRoutes, {
+    queries: service,
+    workspace,
+    sourcesFile: config.querySources,
+    llm: config.nlLlm,
+    log: options.log,
+  });
 
   app.delete<{ Params: { id: string } }>(
     '/async/:id',

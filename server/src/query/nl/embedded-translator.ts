@@ -3,7 +3,13 @@ import { QuestionPlan } from './question-plan.js';
 import { translateRatio } from './ratio-question.js';
 import type { SchemaContext } from './schema-context.js';
 import { SchemaIndex } from './schema-linker.js';
-import { notUnderstood, UnlinkedWords, type Translation, type Translator } from './translator.js';
+import {
+  notUnderstood,
+  UnlinkedWords,
+  type TranslateOptions,
+  type Translation,
+  type Translator,
+} from './translator.js';
 import { ValueLookup, type LookupRun } from './value-lookup.js';
 
 /** Longest question the embedded translator reads; longer ones are refused before any work. */
@@ -29,6 +35,7 @@ export class EmbeddedTranslator implements Translator {
     schema: SchemaContext,
     check: (sql: string) => Promise<void>,
     lookup?: LookupRun,
+    options: TranslateOptions = {},
   ): Promise<Translation> {
     if (question.length > maxQuestionLength)
       throw notUnderstood(
@@ -38,23 +45,23 @@ export class EmbeddedTranslator implements Translator {
       );
     let translation: Translation;
     try {
-      translation = this.plan(question, schema);
+      translation = this.plan(question, schema, options.prefer);
     } catch (error) {
       // Words linked to nothing may be values the sample missed: looked up in the source once, then planned again.
       if (!(error instanceof UnlinkedWords) || !lookup || !(await this.values.find(schema, error.phrases, lookup)))
         throw error;
       this.indexed = undefined;
-      translation = this.plan(question, schema);
+      translation = this.plan(question, schema, options.prefer);
     }
     await check(translation.sql);
     return translation;
   }
 
   /** The SQL of `question` (a ratio, or one plan), over the index of the schema's names and values. */
-  private plan(question: string, schema: SchemaContext): Translation {
+  private plan(question: string, schema: SchemaContext, prefer?: readonly string[]): Translation {
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
     const { index } = this.indexed;
-    const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index).build();
+    const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index, prefer).build();
     return translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
   }
 }

@@ -118,7 +118,7 @@ function choose(
     ) ??
     link.candidates.find((c) => owner !== undefined && c.table === owner.table) ??
     link.candidates.find((c) => c.kind === 'column' && holder !== undefined && c.table === holder.table) ??
-    nearest(plan, named, roleFits(plan.tokens, link).length > 0 ? roleFits(plan.tokens, link) : link.candidates)
+    nearest(plan, named, link, roleFits(plan.tokens, link).length > 0 ? roleFits(plan.tokens, link) : link.candidates)
   );
 }
 
@@ -154,9 +154,14 @@ function distance(plan: PlanContext, named: readonly SchemaTable[], table: Schem
  * The candidate of a table the question names (or has resolved a word to), else of the table nearest them on the
  * join path; ties keep the linker's order (synonyms, names, values). Two values in columns of different tables
  * equally near are ambiguous: the question is answered with both as candidates rather than with a guess ("Did you
- * mean warehouses.city or shipments.dest_city?").
+ * mean warehouses.city or shipments.dest_city?"), unless the asker preferred one of them (`plan.prefer`).
  */
-function nearest(plan: PlanContext, named: readonly SchemaTable[], candidates: readonly Candidate[]): Candidate {
+function nearest(
+  plan: PlanContext,
+  named: readonly SchemaTable[],
+  link: Link,
+  candidates: readonly Candidate[],
+): Candidate {
   if (candidates.length === 1) return candidates[0];
   const ranked = candidates
     .map((candidate, order) => ({ candidate, order, away: distance(plan, named, candidate.table) }))
@@ -164,6 +169,11 @@ function nearest(plan: PlanContext, named: readonly SchemaTable[], candidates: r
   const best = ranked.filter((r) => r.away === ranked[0].away);
   const values = best.flatMap((r) => (r.candidate.kind === 'value' ? [r.candidate] : []));
   if (values.length === best.length && new Set(values.map((v) => v.table)).size > 1) {
+    const picked = values.find((v) => plan.prefer.includes(`${v.table.name}.${v.column.name}`.toLowerCase()));
+    if (picked) {
+      plan.picks.push({ ...picked, words: plan.words(link.start, link.end) });
+      return picked;
+    }
     const names = [...new Set(values.map((v) => `${v.table.name}.${v.column.name}`))];
     throw new AmbiguousQuestion(
       `"${values[0].value}" is a value of ${names.join(' and of ')}, equally near the tables the question names. ` +

@@ -10,6 +10,19 @@ import type { NlSettings } from './nl-settings.js';
 import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
 import type { Translation, Translator } from './translator.js';
 
+/** `name` (`table.column`, `source.table.column`) as the translator takes `prefer`; 400 when no source has it. */
+function preferredColumn(schema: SchemaContext, name: string): string {
+  const parts = name.toLowerCase().split('.');
+  const found = schema.tables.some(
+    (t) =>
+      (parts.length === 2 || (parts.length === 3 && t.source.toLowerCase() === parts[0])) &&
+      t.name.toLowerCase() === parts[parts.length - 2] &&
+      t.columns.some((c) => c.name.toLowerCase() === parts[parts.length - 1]),
+  );
+  if (!found) throw httpError('NL_PREFER_UNKNOWN', [name]);
+  return parts.slice(-2).join('.');
+}
+
 /** How long a schema context (tables, sample values) is reused before it is read again. */
 const schemaLifetimeMs = 5 * 60_000;
 
@@ -64,14 +77,19 @@ export class NaturalLanguageService {
   }
 
   /**
-   * Translates and runs `question`; throws 400 (empty), 413 (too long), {@link NotUnderstood}, or the
-   * engine's errors.
+   * Translates and runs `question`, a word that fits several columns equally well going to the one `prefer` names
+   * (`table.column`, the asker's pick among the candidates of a 422 `NL_AMBIGUOUS`); throws 400 (empty, or a
+   * `prefer` no source has), 413 (too long), {@link NotUnderstood}, or the engine's errors.
    */
-  async ask(question: string): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
+  async ask(
+    question: string,
+    prefer: readonly string[] = [],
+  ): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
     if (question.trim() === '') throw httpError('NL_QUESTION_EMPTY');
     if (question.length > maxQuestionLength)
       throw httpError('NL_QUESTION_TOO_LONG', [question.length, maxQuestionLength]);
     const schema = await this.schemaContext();
+    const preferred = prefer.map((name) => preferredColumn(schema, name));
     let outcome: QueryOutcome | undefined;
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
     const check = async (sql: string): Promise<void> => {
@@ -87,7 +105,9 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const translation = await this.translator.translate(question, schema, check, (sql) => this.service.sql(sql));
+    const translation = await this.translator.translate(question, schema, check, (sql) => this.service.sql(sql), {
+      prefer: preferred,
+    });
     if (!outcome) throw new Error('the translator returned without running its query');
     if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
       await this.refuseTies(translation.tieCheck);
@@ -101,6 +121,9 @@ export class NaturalLanguageService {
       generated_query: translation.sql,
       results: outcome.rows,
       columns: outcome.columns,
+      ...(translation.picked
+        ? { synonyms: translation.picked.map((p) => ({ words: [p.words], means: p.means, value: p.value })) }
+        : {}),
       outcome,
     };
   }

@@ -43,6 +43,15 @@ export interface QuestionReading {
   missing: Link[];
 }
 
+/** A word that fitted several columns equally well, resolved to the value the asker preferred. */
+export interface PickedValue {
+  /** The question's words, as written. */
+  words: string;
+  table: SchemaTable;
+  column: SchemaColumn;
+  value: string;
+}
+
 /**
  * The state one question's planning steps share: what was read, the resolved links, the tables touched
  * (in join order), the links already given a role, and the WHERE clause; with the lookups they all use.
@@ -65,10 +74,14 @@ export class PlanContext implements QuestionReading {
   private readonly paths = new Map<string, JoinStep[] | undefined>();
   /** A condition on a count ("more than 2 papers"), read with the comparisons and written as HAVING. */
   having?: CountCondition;
+  /** Ties between equally near values settled by `prefer` (link-resolution.ts), for a synonym suggestion. */
+  readonly picks: PickedValue[] = [];
 
+  /** `prefer`: `table.column` names (lower case) that win a tie between equally near values. */
   constructor(
     readonly schema: SchemaContext,
     reading: QuestionReading,
+    readonly prefer: readonly string[] = [],
   ) {
     this.tokens = reading.tokens;
     this.cues = reading.cues;

@@ -37,8 +37,9 @@ interface Grouping {
 export class QuestionPlan {
   private readonly plan: PlanContext;
 
-  constructor(question: string, schema: SchemaContext, index: SchemaIndex) {
-    this.plan = readQuestion(question, schema, index);
+  /** `prefer`: `table.column` names that win a tie between equally near values (the asker's pick). */
+  constructor(question: string, schema: SchemaContext, index: SchemaIndex, prefer: readonly string[] = []) {
+    this.plan = readQuestion(question, schema, index, prefer);
   }
 
   /**
@@ -88,7 +89,12 @@ export class QuestionPlan {
       main,
     };
     checkConfidence(plan, shape);
-    return { ...writeQuery(plan, shape), asked: this.askedWords() };
+    const picked = plan.picks.map((p) => ({
+      words: p.words,
+      means: `${p.table.source}.${p.table.name}.${p.column.name}`,
+      value: p.value,
+    }));
+    return { ...writeQuery(plan, shape), asked: this.askedWords(), ...(picked.length > 0 ? { picked } : {}) };
   }
 
   /**

@@ -17,7 +17,12 @@ import { notUnderstood, UnlinkedWords } from './translator.js';
  * schema and date groupings, each link then resolved to one meaning (link-resolution.ts). A word that
  * is neither read nor a filler word makes the question refused.
  */
-export function readQuestion(question: string, schema: SchemaContext, index: SchemaIndex): PlanContext {
+export function readQuestion(
+  question: string,
+  schema: SchemaContext,
+  index: SchemaIndex,
+  prefer: readonly string[] = [],
+): PlanContext {
   const tokens = tokenize(question);
   // "the minimum connect time", "total credit": a whole column name wins over the grammar words inside it.
   const named = index.wholeNames(tokens);
@@ -55,15 +60,19 @@ export function readQuestion(question: string, schema: SchemaContext, index: Sch
     throw new UnlinkedWords(reason, unlinkedRuns(tokens, isUnlinked));
   }
   if (links.length === 0) throw notUnderstood('The question names no table, column or value', schema);
-  const plan = new PlanContext(schema, {
-    tokens,
-    cues,
-    buckets,
-    textMatches,
-    dateSpan: spanned !== undefined,
-    equalities,
-    missing,
-  });
+  const plan = new PlanContext(
+    schema,
+    {
+      tokens,
+      cues,
+      buckets,
+      textMatches,
+      dateSpan: spanned !== undefined,
+      equalities,
+      missing,
+    },
+    prefer,
+  );
   resolveLinks(plan, links);
   return plan;
 }

@@ -123,10 +123,17 @@ export class SchemaIndex {
     this.entries.set(phrase, list);
   }
 
-  /** Candidates for a phrase, best rank first; values are matched on written words, names on base forms. */
+  /**
+   * Candidates for a phrase, best rank first; values are matched on written words, names on base forms. A value a
+   * synonym declares for the words is their meaning: the same words sampled in other columns are left out, so a
+   * synonym settles a value found in two tables.
+   */
   private lookup(lemmas: string, texts: string): Candidate[] {
     const byLemma = (this.entries.get(lemmas) ?? []).filter((e) => e.candidate.kind !== 'value' || e.rank === 3);
-    const byText = (this.entries.get(texts) ?? []).filter((e) => e.candidate.kind === 'value' && e.rank === 1);
+    const declared = byLemma.some((e) => e.candidate.kind === 'value');
+    const byText = (this.entries.get(texts) ?? []).filter(
+      (e) => e.candidate.kind === 'value' && e.rank === 1 && !declared,
+    );
     return [...byLemma, ...byText].sort((a, b) => b.rank - a.rank).map((e) => e.candidate);
   }
 

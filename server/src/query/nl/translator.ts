@@ -16,6 +16,13 @@ export interface Translation {
    * row more, so the answer can tell whether rows left out tie with the last one kept.
    */
   tieCheck?: { sql: string; limit: number };
+  /** Words whose tie between equally near values the asker's `prefer` settled: `means` is source.table.column. */
+  picked?: { words: string; means: string; value: string }[];
+}
+
+/** What the asker adds to a question: `prefer`, `table.column` names that win a tie between equally near values. */
+export interface TranslateOptions {
+  prefer?: readonly string[];
 }
 
 /**
@@ -31,6 +38,7 @@ export interface Translator {
     schema: SchemaContext,
     check: (sql: string) => Promise<void>,
     lookup?: LookupRun,
+    options?: TranslateOptions,
   ): Promise<Translation>;
 }
 

@@ -1,12 +1,16 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { EmbeddedTranslator } from '../embedded-translator.js';
+import type { Translation } from '../translator.js';
 import { columnKind, tableKey, type Relationship, type SchemaContext, type SchemaTable } from '../schema-context.js';
 
 /** A small in-memory database under one source name, with the embedded translator asking questions of it. */
 export interface SmallDatabase {
   schema: SchemaContext;
-  /** Translates `question` and runs the SQL: the statement and its rows (throws the translator's 422). */
-  ask(question: string): Promise<{ sql: string; rows: unknown[][] }>;
+  /**
+   * Translates `question` (a tie between equally near values going to a `prefer` column) and runs the SQL: the
+   * statement, its rows and the ties `prefer` settled (throws the translator's 422).
+   */
+  ask(question: string, prefer?: string[]): Promise<{ sql: string; rows: unknown[][]; picked?: Translation['picked'] }>;
   /** Rows of a hand-written query, to compare an answer with. */
   rows(sql: string): Promise<unknown[][]>;
   close(): void;
@@ -66,9 +70,10 @@ export async function smallDatabase(
   return {
     schema,
     rows: read,
-    async ask(question) {
-      const { sql } = await translator.translate(question, schema, async (candidate) => void (await read(candidate)));
-      return { sql, rows: await read(sql) };
+    async ask(question, prefer) {
+      const check = async (candidate: string): Promise<void> => void (await read(candidate));
+      const { sql, picked } = await translator.translate(question, schema, check, undefined, { prefer });
+      return { sql, rows: await read(sql), picked };
     },
     close() {
       connection.closeSync();
