@@ -5,7 +5,7 @@ import { escapeToken } from './json-pointer.js';
 import { parseSpecText, readSpecText } from './spec-source.js';
 import { type SpecLimits } from '../../core/settings.js';
 import { bundledKey, isData } from './document-keys.js';
-import { SourcePositions } from './source-positions.js';
+import { SourcePositions, type SourcePlace } from './source-positions.js';
 import { checkReferences, placeReference, type WrittenReference } from './ref-check.js';
 
 export { bundledKey };
@@ -29,7 +29,7 @@ class SpecBundler {
   private readonly references: WrittenReference[] = [];
   private readonly displayName: string;
   private readonly realSpecsDir: string;
-  private readonly realRoot: string;
+  readonly realRoot: string;
   private readonly queue: string[];
   private totalBytes = 0;
   private nodes = 0;
@@ -179,6 +179,16 @@ class SpecBundler {
   }
 }
 
+/** A spec with every file its `$ref`s reach. */
+export interface BundledSpec {
+  /** The root document, every `$ref` internal, the other files under {@link bundledKey}. */
+  document: Record<string, unknown>;
+  /** The real paths of the files read. */
+  files: string[];
+  /** Where the value at a JSON pointer's tokens of `document` is written (file and position). */
+  locate(tokens: readonly string[]): SourcePlace;
+}
+
 /**
  * Loads a spec and every file its `$ref`s reach, and returns one document in which every `$ref` is
  * internal, with the (real) paths of the files read. External documents are placed under `x-bundled`. References may
@@ -186,12 +196,12 @@ class SpecBundler {
  * `specsDir` (after resolving symlinks); URLs of any scheme are refused, so loading never touches the
  * network or the rest of the file system. Size, file count, nesting depth and node count are bounded.
  */
-export function bundleSpec(
-  rootFile: string,
-  specsDir: string,
-  limits: SpecLimits,
-): { document: Record<string, unknown>; files: string[] } {
+export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimits): BundledSpec {
   const bundler = new SpecBundler(rootFile, specsDir, limits);
   bundler.readAll();
-  return { document: bundler.bundled(), files: [...bundler.documents.keys()] };
+  return {
+    document: bundler.bundled(),
+    files: [...bundler.documents.keys()],
+    locate: (tokens) => bundler.positions.placeOf(bundler.realRoot, tokens),
+  };
 }
