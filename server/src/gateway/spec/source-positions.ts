@@ -104,3 +104,13 @@ export class SourcePositions {
     return { file: path.basename(rootFile), position: this.positionIn(rootFile, tokens) };
   }
 }
+
+/**
+ * A warning as `file:line:column: text` when its place is in the spec's own file (the form the workbench reads
+ * a position from), else with the other file's place in the text.
+ */
+export function positionedWarning(place: SourcePlace, rootName: string, text: string): string {
+  const { file, position } = place;
+  if (file === rootName) return position === undefined ? text : `${file}:${position.line}:${position.column}: ${text}`;
+  return position === undefined ? `${text} (in ${file})` : `${text} (${file}:${position.line})`;
+}

@@ -15,6 +15,7 @@ import {
 } from './spec-types.js';
 import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
+import { positionedWarning } from './source-positions.js';
 import { isObject } from '../../core/json.js';
 
 type Json = Record<string, unknown>;
@@ -61,7 +62,8 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
   const operations: OperationSpec[] = [];
   for (const [template, rawItem] of Object.entries(paths)) {
     if (!template.startsWith('/')) {
-      warnings.push(`path "${template}" does not start with "/"; skipped`);
+      const place = locate(['paths', template]);
+      warnings.push(positionedWarning(place, displayName, `path "${template}" does not start with "/"; skipped`));
       continue;
     }
     try {

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { readableLocation, unescapePointerToken, type SourcePlace } from './source-positions.js';
+import { positionedWarning, readableLocation, unescapePointerToken, type SourcePlace } from './source-positions.js';
 
 /** Findings listed one by one; a document breaking more rules gets a count of the rest. */
 const maxReported = 100;
@@ -35,12 +35,9 @@ function specificErrors(errors: readonly SchemaError[]): SchemaError[] {
 function describe(error: SchemaError, locate: (tokens: readonly string[]) => SourcePlace, rootName: string): string {
   const pointer = error.instancePath ?? '';
   const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken);
-  const { file, position } = locate(tokens);
-  const inRoot = file === rootName;
-  const where = readableLocation(inRoot ? tokens : tokens.slice(2));
-  const text = `schema: ${where}: ${error.message ?? 'is invalid'}`;
-  if (position === undefined) return inRoot ? text : `${text} (in ${file})`;
-  return inRoot ? `${file}:${position.line}:${position.column}: ${text}` : `${text} (${file}:${position.line})`;
+  const place = locate(tokens);
+  const where = readableLocation(place.file === rootName ? tokens : tokens.slice(2));
+  return positionedWarning(place, rootName, `schema: ${where}: ${error.message ?? 'is invalid'}`);
 }
 
 /**
