@@ -231,6 +231,42 @@ test('marks a YAML error in the editor and lists it in the problems panel', asyn
   ).toHaveCount(0);
 });
 
+test('marks a $ref that points at nothing while typing, and the server refuses it at its line on save', async ({
+  page,
+}) => {
+  const brokenRef = `${petsSpec}  /pet:
+    get:
+      responses:
+        '200':
+          description: One pet
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Pett'
+components:
+  schemas:
+    Pet: {type: object}
+`;
+  await page.goto(url());
+  await treeItem(page, 'specs/e2e-pets.openapi.yaml').click();
+  await expect(editor(page).locator('.view-lines')).toContainText('E2E pets');
+  await replaceEditorText(page, brokenRef);
+  await showPanel(page, 'problems');
+  const rows = page.locator('[data-panel-body="problems"] tr.problem', { hasText: 'does not resolve' });
+  // The editor's check, before anything is saved: on the line of the $ref.
+  await expect(rows.filter({ hasText: 'openapi' }).filter({ hasText: 'specs/e2e-pets.openapi.yaml:27' })).toBeVisible();
+  await expect(editor(page).locator('.squiggly-error').first()).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(rows.filter({ hasText: 'server' }).filter({ hasText: 'specs/e2e-pets.openapi.yaml:27' })).toBeVisible();
+  // The last good version keeps serving.
+  const served = await page.request.get(new URL('/api/adaptive/e2e-pets/pets', url()).href);
+  expect(served.status()).toBe(200);
+
+  await replaceEditorText(page, petsSpec);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(rows).toHaveCount(0);
+});
+
 test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({
   page,
 }) => {

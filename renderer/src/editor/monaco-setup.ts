@@ -16,6 +16,7 @@ import { isOpenApiPath, pathOfModelUri } from './languages.js';
 import { editorMarkers, type EditorMarker } from './markers-store.js';
 import './monaco-environment.js';
 import { openApiSchemas, openApiVersionOf, type OpenApiVersion } from './openapi-schemas.js';
+import { brokenLocalRefs } from './openapi-refs.js';
 
 /** Owner of the markers that come from the server's diagnostics (the editor's own have other owners). */
 export const serverMarkerOwner = 'adaptive-workbench';
@@ -57,15 +58,35 @@ function applyOpenApiSchemas(): void {
   });
 }
 
+/** Owner of the markers of `$ref`s that point at nothing (the OpenAPI schema does not check where they point). */
+const refMarkerOwner = 'openapi-refs';
+
+/** Marks every local `$ref` of a spec model that does not resolve, as the server's loader would refuse it. */
+function markBrokenRefs(model: monaco.editor.ITextModel, text: string): void {
+  const markers = brokenLocalRefs(text).map((broken) => ({
+    severity: monaco.MarkerSeverity.Error,
+    message: broken.message,
+    source: 'openapi',
+    startLineNumber: broken.line,
+    startColumn: broken.column,
+    endLineNumber: broken.endLine,
+    endColumn: broken.endColumn,
+  }));
+  monaco.editor.setModelMarkers(model, refMarkerOwner, markers);
+}
+
+/** Keeps a spec model checked as it is edited: its OpenAPI version's schema, and its local `$ref`s. */
 function trackSpecVersion(model: monaco.editor.ITextModel): void {
   const path = pathOfModelUri(model.uri.toString());
   if (path === undefined || !isOpenApiPath(path)) return;
   const check = () => {
-    const version = openApiVersionOf(model.getValue());
+    const text = model.getValue();
+    const version = openApiVersionOf(text);
     if (specVersions.get(path) !== version) {
       specVersions.set(path, version);
       applyOpenApiSchemas();
     }
+    markBrokenRefs(model, text);
   };
   check();
   let timer: ReturnType<typeof setTimeout> | undefined;

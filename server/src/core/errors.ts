@@ -50,6 +50,7 @@ export const errorCatalogue = {
   PREFER_INVALID: { status: 400, message: 'Prefer: %s=%s is not valid: expected %s' },
   PREFER_NOT_DECLARED: { status: 404, message: '%s' },
   DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
+  EXAMPLE_UNAVAILABLE: { status: 500, message: 'The mock has no example body for %s: %s' },
   INJECTED_FAULT: { status: chosen, message: 'Fault injected by the mock (%s)' },
   SWAGGER_UI_ASSET_NOT_FOUND: { status: 404, message: 'No Swagger UI asset %s' },
   MOCK_ITEM_NOT_FOUND: { status: 404, message: 'No item of %s has %s %s in the mock state' },

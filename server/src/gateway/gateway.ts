@@ -10,13 +10,10 @@ import { RuntimeFaults } from './runtime-faults.js';
 import { ServedDocument } from './served-document.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../core/version.js';
+import { unloadedFiles, type FolderRule } from './unloaded-files.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
-export interface UnitLoader {
-  kind: WorkspaceUnit['kind'];
-  dir: string;
-  /** True for the file names this loader reads (`*.yaml`, `*_handler.ts`, ...). */
-  accepts(fileName: string): boolean;
+export interface UnitLoader extends FolderRule {
   /** Loads one file; throws {@link LoadError} (or any error) when it cannot. */
   load(filePath: string): Promise<WorkspaceUnit>;
   /** The server is stopping: work still running after `withinMs` is cut off, so shutdown ends in time. */
@@ -67,7 +64,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private current = new RouteTable([]);
   private readonly units = new Map<string, WorkspaceUnit>();
   private readonly problems = new Map<string, LoadProblem>();
-  private readonly skipped = new Map<string, SkippedFile>();
+  private readonly skipped = new Map<string, SkippedFile & { kind: WorkspaceUnit['kind'] }>();
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
@@ -129,8 +126,13 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return [...this.problems.values()];
   }
 
-  /** Files left out as not of their folder's kind, as of the last reload. */
+  /** Files left out as not of their folder's kind, or not named as one, as of the last reload. */
   get skippedFiles(): SkippedFile[] {
+    return [...this.skipped.values()].map(({ file, reason }) => ({ file, reason }));
+  }
+
+  /** {@link skippedFiles} with the kind of folder each is in. */
+  get skippedByKind(): Array<SkippedFile & { kind: WorkspaceUnit['kind'] }> {
     return [...this.skipped.values()];
   }
 
@@ -175,7 +177,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         seen.add(key);
         if (outcome.error instanceof SkippedFileError) {
           if (this.units.has(key)) changed = true;
-          this.skip(key, { file: outcome.file, reason: outcome.error.reason });
+          this.skip(key, { kind: loader.kind, file: outcome.file, reason: outcome.error.reason });
         } else if (outcome.unit) {
           this.skipped.delete(key);
           const previous = this.units.get(key);
@@ -204,6 +206,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
           );
         }
       }
+    }
+    for (const { kind, dir, file, reason } of unloadedFiles(this.loaders, this.units.values())) {
+      const key = `${kind}:${dir}:${file}`;
+      seen.add(key);
+      this.skip(key, { kind, file, reason });
     }
     for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
@@ -240,12 +247,12 @@ export class Gateway extends EventEmitter<GatewayEvents> {
 
   /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new
    * reason. */
-  private skip(key: string, file: SkippedFile): void {
+  private skip(key: string, file: SkippedFile & { kind: WorkspaceUnit['kind'] }): void {
     this.units.get(key)?.dispose?.();
     this.units.delete(key);
     this.problems.delete(key);
     if (this.skipped.get(key)?.reason !== file.reason)
-      this.log.warn({ file: file.file }, `skipped ${file.file}: ${file.reason}`);
+      this.log.warn({ file: file.file }, `${file.file} is not loaded: ${file.reason}`);
     this.skipped.set(key, file);
   }
 
@@ -268,7 +275,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const skippedNote =
       skipped.length === 0
         ? ''
-        : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} skipped (not OpenAPI 3.x)`;
+        : `; ${skipped.length} file${skipped.length === 1 ? '' : 's'} not loaded (listed in skipped)`;
     const message =
       errors.length === 0
         ? `Loaded ${loaded} in ${elapsedMs} ms${skippedNote}`

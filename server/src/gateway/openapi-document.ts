@@ -1,6 +1,6 @@
 import type { RouteTable, WorkspaceUnit } from './route-table.js';
 import { escapeToken } from './spec/json-pointer.js';
-import { bundledKey } from './spec/spec-bundle.js';
+import { bundledKey } from './spec/document-keys.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { overriddenOperation } from './overridden-operation.js';
 import { copyJson } from './json-copy.js';

@@ -34,6 +34,9 @@ export interface WorkspaceUnit {
   document?: Record<string, unknown>;
   /** Non-fatal findings (schema warnings, skipped operations). */
   warnings: string[];
+  /** Absolute paths of the files read to build the unit (the file, the files a spec references, a handler's
+   * helper modules): such files are never reported as not loaded. */
+  inputs?: readonly string[];
   /** Releases what the unit holds (a worker process) once it is replaced or removed. */
   dispose?: () => void;
 }

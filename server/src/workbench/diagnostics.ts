@@ -1,9 +1,13 @@
 import type { WorkbenchDiagnostic } from '../contract/index.js';
 import { isSpecFile, type Gateway } from '../gateway/index.js';
 
-/** The workspace path of a file the gateway loaded: spec files live in `specs/`, everything else in `handlers/`. */
-export function gatewayFilePath(file: string): string {
-  return `${isSpecFile(file) ? 'specs' : 'handlers'}/${file}`;
+/**
+ * The workspace path of a file the gateway loaded: spec files live in `specs/`, everything else in `handlers/`;
+ * `kind` says which when it is known (a file of either folder may have any name).
+ */
+export function gatewayFilePath(file: string, kind?: 'spec' | 'handler'): string {
+  const spec = kind === undefined ? isSpecFile(file) : kind === 'spec';
+  return `${spec ? 'specs' : 'handlers'}/${file}`;
 }
 
 /** `file.ts:12:5: message` (esbuild's warnings) -> position and message. */
@@ -15,8 +19,9 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 /**
  * Everything the gateway knows is wrong with the workspace as of its last reload: files that failed
  * to load (errors, with line and column when known), handlers stopped since for time or memory, routes
- * left out of the table because another file already defines them, files of the specs folder skipped
- * as not OpenAPI 3.x, and non-fatal spec and handler warnings.
+ * left out of the table because another file already defines them, files not loaded (a specs folder's
+ * YAML that is not OpenAPI 3.x, a handler folder's file not named `*_handler.ts`), and non-fatal spec and
+ * handler warnings.
  */
 export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   const diagnostics: WorkbenchDiagnostic[] = [];
@@ -41,8 +46,8 @@ export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   for (const { entry, reason } of gateway.table.conflicts) {
     diagnostics.push({ path: gatewayFilePath(entry.file), severity: 'warning', message: reason });
   }
-  for (const { file, reason } of gateway.skippedFiles) {
-    diagnostics.push({ path: gatewayFilePath(file), severity: 'warning', message: `skipped: ${reason}` });
+  for (const { kind, file, reason } of gateway.skippedByKind) {
+    diagnostics.push({ path: gatewayFilePath(file, kind), severity: 'warning', message: `not loaded: ${reason}` });
   }
   for (const unit of gateway.loadedUnits) {
     for (const warning of unit.warnings) {

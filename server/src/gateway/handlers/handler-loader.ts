@@ -86,6 +86,9 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
     kind: 'handler',
     dir: handlersDir,
     accepts: isHandlerFile,
+    unloadedReason:
+      'handler files must be named <name>_handler.ts (or .mts, .js, .mjs, .py); a helper module is loaded ' +
+      'only when a handler imports it',
     async load(filePath) {
       const previous = loaded.get(filePath);
       if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
@@ -95,6 +98,7 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       // Replaced or removed, the module's host is retired: forget it, so it is never handed out again.
       const unit: WorkspaceUnit = {
         ...loadedUnit,
+        inputs,
         dispose: () => {
           if (loaded.get(filePath)?.unit === unit) loaded.delete(filePath);
           hosts.delete(host);

@@ -26,13 +26,17 @@ export interface PythonLoaderOptions {
 
 type Json = Record<string, unknown>;
 
-/** A fingerprint of a handler and the helper modules beside it: an unchanged one keeps its worker. */
-function fingerprint(file: string, handlersDir: string): string {
-  const hash = crypto.createHash('sha256');
-  const helpers = fs
+/** The helper modules a Python handler may import: the other `.py` files beside it. */
+function pythonHelpers(handlersDir: string): string[] {
+  return fs
     .readdirSync(handlersDir)
     .filter((name) => name.endsWith('.py') && !name.endsWith('_handler.py'))
     .sort();
+}
+
+/** A fingerprint of a handler and the helper modules beside it: an unchanged one keeps its worker. */
+function fingerprint(file: string, handlersDir: string, helpers: readonly string[]): string {
+  const hash = crypto.createHash('sha256');
   for (const name of [path.basename(file), ...helpers]) {
     hash.update(name);
     hash.update(fs.readFileSync(path.join(handlersDir, name)));
@@ -88,7 +92,8 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
     accepts: (name) => name.endsWith('_handler.py') && handlerMount(name) !== undefined,
     async load(file) {
       const name = path.basename(file);
-      const print = fingerprint(file, options.handlersDir);
+      const helpers = pythonHelpers(options.handlersDir);
+      const print = fingerprint(file, options.handlersDir, helpers);
       const existing = current.get(name);
       if (existing && existing.fingerprint === print) return existing.unit;
       interpreter ??= findPython(options.python);
@@ -111,7 +116,11 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
         await worker.stop(0);
         throw error;
       });
-      const unit: WorkspaceUnit = { ...unitOf(file, mount, worker, ready), dispose: () => retire(name, worker) };
+      const unit: WorkspaceUnit = {
+        ...unitOf(file, mount, worker, ready),
+        inputs: [file, ...helpers.map((helper) => path.join(options.handlersDir, helper))],
+        dispose: () => retire(name, worker),
+      };
       current.set(name, { fingerprint: print, unit, worker });
       return unit;
     },

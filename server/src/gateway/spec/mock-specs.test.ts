@@ -144,7 +144,7 @@ describe('the specs folder of a workspace', () => {
     expect(await get('/api/adaptive/petstore/pets')).toEqual({ status: 200, body: 'pets' });
     const refresh = (await app.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' })).json();
     expect(refresh.specs).toEqual(['petstore.yaml']);
-    expect(refresh.message).toMatch(/; 2 files skipped \(not OpenAPI 3\.x\)$/);
+    expect(refresh.message).toMatch(/; 2 files not loaded \(listed in skipped\)$/);
     expect(refresh.skipped).toEqual([
       { file: 'common.json', reason: expect.stringContaining('"openapi" must be a version string') },
       { file: 'old.yaml', reason: expect.stringContaining('Swagger 2.0 documents are not supported') },

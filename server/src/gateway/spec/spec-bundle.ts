@@ -4,9 +4,11 @@ import path from 'node:path';
 import { escapeToken } from './json-pointer.js';
 import { parseSpecText, readSpecText } from './spec-source.js';
 import { type SpecLimits } from '../../core/settings.js';
+import { bundledKey, isData } from './document-keys.js';
+import { SourcePositions, type SourcePlace } from './source-positions.js';
+import { checkReferences, placeReference, type WrittenReference } from './ref-check.js';
 
-/** Where bundled external documents live in the bundled spec: `#/x-bundled/<path relative to the specs dir>`. */
-export const bundledKey = 'x-bundled';
+export { bundledKey };
 
 /** True when `child` is `parent` or lies inside it. */
 export function isInside(parent: string, child: string): boolean {
@@ -21,9 +23,13 @@ export function isInside(parent: string, child: string): boolean {
 class SpecBundler {
   /** The parsed document of every file read, by real path. */
   readonly documents = new Map<string, unknown>();
+  /** The texts read, for the positions of findings. */
+  readonly positions: SourcePositions;
+  /** Every `$ref` of the description (not of examples, defaults or extensions), as written. */
+  private readonly references: WrittenReference[] = [];
   private readonly displayName: string;
   private readonly realSpecsDir: string;
-  private readonly realRoot: string;
+  readonly realRoot: string;
   private readonly queue: string[];
   private totalBytes = 0;
   private nodes = 0;
@@ -37,6 +43,7 @@ class SpecBundler {
     this.realSpecsDir = fs.realpathSync(specsDir);
     this.realRoot = fs.realpathSync(rootFile);
     this.queue = [this.realRoot];
+    this.positions = new SourcePositions(this.realSpecsDir);
   }
 
   /** Reads the root file and every file its references reach, rewriting each `$ref` to an internal one. */
@@ -55,8 +62,14 @@ class SpecBundler {
       }
       const value = parseSpecText(text, path.basename(file), limits);
       this.documents.set(file, value);
+      this.positions.add(file, text);
       this.rewriteReferences(file, value);
     }
+    checkReferences(this.references, this.documents, this.positions, {
+      rootFile: this.realRoot,
+      displayName,
+      specsDir: this.realSpecsDir,
+    });
   }
 
   /** Where a file's document lives in the bundled spec. */
@@ -64,29 +77,56 @@ class SpecBundler {
     return file === this.realRoot ? '#' : `#/${bundledKey}/${escapeToken(path.relative(this.realSpecsDir, file))}`;
   }
 
-  /** Points every `$ref` of `value` (read from `file`) into the bundled spec, queueing the files they reach. */
+  /**
+   * Points every `$ref` of `value` (read from `file`) into the bundled spec, queueing the files they reach, and
+   * notes those of the description (not in examples, defaults or extensions) for the check that they resolve.
+   */
   private rewriteReferences(file: string, value: unknown): void {
     const { displayName, limits } = this;
     // Walk iteratively: documents may nest far deeper than the call stack allows.
-    const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 0 }];
+    const stack: Array<{ node: unknown; depth: number; key?: string; data: boolean }> = [
+      { node: value, depth: 0, data: false },
+    ];
     while (stack.length > 0) {
-      const { node, depth } = stack.pop()!;
+      const { node, depth, key, data } = stack.pop()!;
       if (node === null || typeof node !== 'object') continue;
       if (++this.nodes > limits.maxNodes)
         throw new LoadError(displayName, `document has more than ${limits.maxNodes} nodes`);
       if (depth > limits.maxDepth)
         throw new LoadError(displayName, `document is nested deeper than ${limits.maxDepth} levels`);
       const record = node as Record<string, unknown>;
-      if (typeof record.$ref === 'string') {
-        const hash = record.$ref.indexOf('#');
-        const target = hash === -1 ? record.$ref : record.$ref.slice(0, hash);
-        const fragment = hash === -1 ? '' : record.$ref.slice(hash + 1);
-        const resolved = target === '' ? file : this.targetFile(target, file);
-        if (!this.documents.has(resolved)) this.queue.push(resolved);
-        record.$ref = this.prefixOf(resolved) + fragment;
+      if (typeof record.$ref === 'string') this.rewriteReference(file, record, value, data);
+      const isArray = Array.isArray(node);
+      for (const child of Object.keys(record)) {
+        const childData = data || (!isArray && isData(child, key, depth === 0));
+        stack.push({ node: record[child], depth: depth + 1, key: isArray ? key : child, data: childData });
       }
-      for (const key of Object.keys(record)) stack.push({ node: record[key], depth: depth + 1 });
     }
+  }
+
+  /** Rewrites the `$ref` of `record` (in `file`, whose document is `document`) and notes it. */
+  private rewriteReference(file: string, record: Record<string, unknown>, document: unknown, data: boolean): void {
+    const ref = record.$ref as string;
+    const hash = ref.indexOf('#');
+    const target = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    let resolved = file;
+    try {
+      if (target !== '') resolved = this.targetFile(target, file);
+    } catch (error) {
+      throw this.placed(error as LoadError, file, document, record);
+    }
+    if (!this.documents.has(resolved)) this.queue.push(resolved);
+    record.$ref = this.prefixOf(resolved) + fragment;
+    if (!data) this.references.push({ file, holder: record, ref, target: resolved, fragment });
+  }
+
+  /** `error` about the `$ref` of `record`, with its position: line and column in the root file, else in the text. */
+  private placed(error: LoadError, file: string, document: unknown, record: object): LoadError {
+    const place = placeReference(this.positions, this.realSpecsDir, file, document, record);
+    if (file === this.realRoot) return new LoadError(error.file, place.where + error.message, place.line, place.column);
+    const at = place.line === undefined ? '' : `:${place.line}:${place.column}`;
+    return new LoadError(error.file, `${place.where}${error.message} (${place.fileName}${at})`);
   }
 
   /** The real path of the file a relative `$ref` of `fromFile` names, refused unless it is inside the specs dir. */
@@ -95,8 +135,7 @@ class SpecBundler {
     if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith('//')) {
       throw new LoadError(
         displayName,
-        `$ref "${ref}" in ${path.basename(fromFile)} is not a relative file reference; only files inside the ` +
-          `specs directory may be referenced`,
+        `$ref "${ref}" is not a relative file reference; only files inside the ` + `specs directory may be referenced`,
       );
     }
     let decoded: string;
@@ -108,22 +147,16 @@ class SpecBundler {
     const candidate = path.resolve(path.dirname(fromFile), decoded);
     // Refuse before touching the file system: even a failed lookup would tell whether a path outside exists.
     if (!isInside(realSpecsDir, candidate)) {
-      throw new LoadError(
-        displayName,
-        `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`,
-      );
+      throw new LoadError(displayName, `$ref "${ref}" points outside the specs directory`);
     }
     let real: string;
     try {
       real = fs.realpathSync(candidate);
     } catch {
-      throw new LoadError(displayName, `$ref "${ref}" in ${path.basename(fromFile)}: file not found`);
+      throw new LoadError(displayName, `$ref "${ref}": file not found`);
     }
     if (!isInside(realSpecsDir, real)) {
-      throw new LoadError(
-        displayName,
-        `$ref "${ref}" in ${path.basename(fromFile)} points outside the specs directory`,
-      );
+      throw new LoadError(displayName, `$ref "${ref}" points outside the specs directory`);
     }
     return real;
   }
@@ -146,6 +179,16 @@ class SpecBundler {
   }
 }
 
+/** A spec with every file its `$ref`s reach. */
+export interface BundledSpec {
+  /** The root document, every `$ref` internal, the other files under {@link bundledKey}. */
+  document: Record<string, unknown>;
+  /** The real paths of the files read. */
+  files: string[];
+  /** Where the value at a JSON pointer's tokens of `document` is written (file and position). */
+  locate(tokens: readonly string[]): SourcePlace;
+}
+
 /**
  * Loads a spec and every file its `$ref`s reach, and returns one document in which every `$ref` is
  * internal, with the (real) paths of the files read. External documents are placed under `x-bundled`. References may
@@ -153,12 +196,12 @@ class SpecBundler {
  * `specsDir` (after resolving symlinks); URLs of any scheme are refused, so loading never touches the
  * network or the rest of the file system. Size, file count, nesting depth and node count are bounded.
  */
-export function bundleSpec(
-  rootFile: string,
-  specsDir: string,
-  limits: SpecLimits,
-): { document: Record<string, unknown>; files: string[] } {
+export function bundleSpec(rootFile: string, specsDir: string, limits: SpecLimits): BundledSpec {
   const bundler = new SpecBundler(rootFile, specsDir, limits);
   bundler.readAll();
-  return { document: bundler.bundled(), files: [...bundler.documents.keys()] };
+  return {
+    document: bundler.bundled(),
+    files: [...bundler.documents.keys()],
+    locate: (tokens) => bundler.positions.placeOf(bundler.realRoot, tokens),
+  };
 }

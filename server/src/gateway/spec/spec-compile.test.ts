@@ -50,3 +50,27 @@ describe('sampled examples of a schema graph that shares subschemas', () => {
     expect(depthOf(example)).toBeLessThanOrEqual(9);
   });
 });
+
+describe('warnings of a spec', () => {
+  it('say where: a path without "/" at its line and column, a body that cannot be made by its route', async () => {
+    const file = path.join(specsDir, 'warned.openapi.yaml');
+    fs.writeFileSync(
+      file,
+      `openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  orders:
+    get: {responses: {'200': {description: ok}}}
+  /blob:
+    get:
+      responses: {'200': {description: ok, content: {application/json: {}}}}
+`,
+    );
+    const { warnings } = await loadSpec(file, specsDir);
+    expect(warnings).toContain('warned.openapi.yaml:4:3: path "orders" does not start with "/"; skipped');
+    expect(warnings).toContain(
+      'GET /blob 200 application/json: no example body (the spec gives neither an example nor a schema to make one ' +
+        'from); the route answers 500 EXAMPLE_UNAVAILABLE',
+    );
+  });
+});

@@ -15,6 +15,7 @@ import {
 } from './spec-types.js';
 import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
+import { positionedWarning } from './source-positions.js';
 import { isObject } from '../../core/json.js';
 import { registrationProblem } from '../request-validator.js';
 import { validationDocument } from './validation-document.js';
@@ -49,9 +50,9 @@ function checkVersion(document: Json, file: string): string {
  */
 export async function compileSpec(file: string, specsDir: string, limits: SpecLimits): Promise<CompiledSpec> {
   const displayName = path.basename(file);
-  const { document, files } = bundleSpec(file, specsDir, limits);
+  const { document, files, locate } = bundleSpec(file, specsDir, limits);
   const openapi = checkVersion(document, displayName);
-  const warnings = await validateOpenApiStructure(document);
+  const warnings = await validateOpenApiStructure(document, locate, displayName);
   const paths = document.paths ?? {};
   if (!isObject(paths)) throw new LoadError(displayName, '"paths" must be a mapping of path templates to path items');
   const pathCount = Object.keys(paths).length;
@@ -63,7 +64,8 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
   const operations: OperationSpec[] = [];
   for (const [template, rawItem] of Object.entries(paths)) {
     if (!template.startsWith('/')) {
-      warnings.push(`path "${template}" does not start with "/"; skipped`);
+      const place = locate(['paths', template]);
+      warnings.push(positionedWarning(place, displayName, `path "${template}" does not start with "/"; skipped`));
       continue;
     }
     try {
@@ -250,22 +252,25 @@ function exampleOf(
     }
   }
   let example: unknown = media.example;
+  let missing: string | undefined;
   if (example === undefined) example = Object.values(named)[0];
   if (example === undefined && media.schema !== undefined) {
     try {
       example = sample(document, media.schema);
     } catch (error) {
-      warnings.push(`${label}: cannot sample the schema: ${(error as Error).message}`);
+      missing = `its schema cannot be sampled: ${(error as Error).message}`;
     }
+    if (example === undefined) missing ??= 'its schema yields no example value';
   }
+  missing ??= example === undefined ? 'the spec gives neither an example nor a schema to make one from' : undefined;
   const size = example === undefined ? 0 : (JSON.stringify(example)?.length ?? 0);
   if (size > limits.maxExampleBytes) {
-    warnings.push(
-      `${label}: example is ${size} bytes, over the limit of ${limits.maxExampleBytes}; served without a body`,
-    );
+    missing = `its example is ${size} bytes, over the limit of ${limits.maxExampleBytes}`;
     example = undefined;
   }
-  return { mediaType, example, named };
+  if (missing === undefined) return { mediaType, example, named };
+  warnings.push(`${label}: no example body (${missing}); the route answers 500 EXAMPLE_UNAVAILABLE`);
+  return { mediaType, example, named, missing };
 }
 
 function headersOf(document: Json, raw: unknown): Record<string, string> {

@@ -44,6 +44,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
     kind: 'spec',
     dir: specsDir,
     accepts: only ? (name) => only.has(name) : isSpecFile,
+    unloadedReason: only ? undefined : 'spec files must end in .yaml, .yml or .json (<name>.openapi.yaml)',
     async load(filePath) {
       const previous = loaded.get(filePath);
       if (previous) {
@@ -63,12 +64,15 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
         throw error;
       });
       if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
-      const unit = specUnit(spec, {
-        validateRequests: options.validateRequests,
-        log,
-        mock: options.mock,
-        modes: options.modes,
-      });
+      const unit: WorkspaceUnit = {
+        ...specUnit(spec, {
+          validateRequests: options.validateRequests,
+          log,
+          mock: options.mock,
+          modes: options.modes,
+        }),
+        inputs: spec.files,
+      };
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
       if (stamps !== undefined && stampsOf([filePath]) === rootBefore)

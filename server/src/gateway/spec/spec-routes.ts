@@ -192,7 +192,12 @@ class ExampleRoute {
     const mode = 'static';
     if (echo)
       return { mode, status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
-    if (example === undefined) return { mode, status, headers, contentType };
+    // Content is declared: an empty body would be unreadable to the client, so the answer that cannot be made
+    // is an error saying why (the loader logged the same reason as a warning).
+    if (example === undefined) {
+      const reason = exampleName !== undefined ? 'the named example has no value' : media.missing;
+      throw httpError('EXAMPLE_UNAVAILABLE', [`${this.label} ${status} ${mediaType}`, reason ?? 'none was made']);
+    }
     const key = `${status}|${mediaType}|${exampleName ?? ''}`;
     let payload = this.payloads.get(key);
     if (payload === undefined) {

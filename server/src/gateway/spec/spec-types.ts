@@ -12,6 +12,8 @@ export interface MediaExample {
   named: Record<string, unknown>;
   /** JSON pointer of the media type's schema in the bundled document, for dynamic examples. */
   schemaPointer?: string;
+  /** Why there is no default example (`example` undefined): the route answers a 500 saying so, never an empty 200. */
+  missing?: string;
 }
 
 export interface ResponseSpec {

@@ -1,6 +1,44 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { positionedWarning, readableLocation, unescapePointerToken, type SourcePlace } from './source-positions.js';
 
-const maxReported = 20;
+/** Findings listed one by one; a document breaking more rules gets a count of the rest. */
+const maxReported = 100;
+
+interface SchemaError {
+  instancePath?: string;
+  keyword?: string;
+  params?: { missingProperty?: string };
+  message?: string;
+}
+
+/**
+ * The errors worth reading: with every error collected, a value that fits neither a Reference Object nor the
+ * object it should be also gets "must have required property '$ref'" and "must match exactly one schema in
+ * oneOf"; those go when the same place has a more specific error.
+ */
+function specificErrors(errors: readonly SchemaError[]): SchemaError[] {
+  const isAlternativeNoise = (error: SchemaError) =>
+    error.keyword === 'oneOf' ||
+    error.keyword === 'anyOf' ||
+    (error.keyword === 'required' && error.params?.missingProperty === '$ref');
+  const specificAt = new Set(errors.filter((e) => !isAlternativeNoise(e)).map((e) => e.instancePath ?? ''));
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = `${error.instancePath ?? ''}\n${error.message ?? ''}`;
+    if (seen.has(key) || (isAlternativeNoise(error) && specificAt.has(error.instancePath ?? ''))) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `file:line:column: schema: GET /orders: must ...`, or with the place in the text when it is in another file. */
+function describe(error: SchemaError, locate: (tokens: readonly string[]) => SourcePlace, rootName: string): string {
+  const pointer = error.instancePath ?? '';
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken);
+  const place = locate(tokens);
+  const where = readableLocation(place.file === rootName ? tokens : tokens.slice(2));
+  return positionedWarning(place, rootName, `schema: ${where}: ${error.message ?? 'is invalid'}`);
+}
 
 /**
  * One validator per thread: it compiles the OpenAPI meta-schema once per version and keeps it, which
@@ -10,19 +48,20 @@ let shared: Validator | undefined;
 
 /**
  * Validates a document against the official OpenAPI 3.0 / 3.1 JSON Schema. Findings are returned as
- * warnings, not failures: many published specs break a rule or two and still describe a usable API.
+ * warnings, not failures: many published specs break a rule or two and still describe a usable API. Each
+ * names its place readably (`GET /orders/{orderId}`) and starts with `file:line:column:` when it lies in the
+ * spec's own file, as `locate` finds it.
  */
-export async function validateOpenApiStructure(document: Record<string, unknown>): Promise<string[]> {
-  const validator = (shared ??= new Validator());
+export async function validateOpenApiStructure(
+  document: Record<string, unknown>,
+  locate: (tokens: readonly string[]) => SourcePlace,
+  rootName: string,
+): Promise<string[]> {
+  const validator = (shared ??= new Validator({ allErrors: true }));
   const result = await validator.validate(document);
   if (result.valid) return [];
-  const errors = Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }];
-  const warnings = errors
-    .slice(0, maxReported)
-    .map(
-      (error: { instancePath?: string; message?: string }) =>
-        `schema: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
-    );
+  const errors = specificErrors(Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }]);
+  const warnings = errors.slice(0, maxReported).map((error) => describe(error, locate, rootName));
   if (errors.length > maxReported) warnings.push(`schema: ${errors.length - maxReported} more findings`);
   return warnings;
 }

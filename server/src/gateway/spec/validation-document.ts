@@ -1,20 +1,10 @@
-import { bundledKey } from './spec-bundle.js';
+import { isData } from './document-keys.js';
 
 type Json = Record<string, unknown>;
 const isContainer = (value: unknown): value is Json | unknown[] => value !== null && typeof value === 'object';
 
-/** Keywords whose values are data (example payloads, defaults, extensions), not schemas. */
-const dataKeywords = new Set(['example', 'examples', 'default']);
-/** Keywords whose values map names to schemas: a property called `example` there is a schema. */
-const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** What Ajv reads as schema identifiers wherever it finds them. */
 const identifierKeys = new Set(['$id', '$anchor', '$dynamicAnchor']);
-
-function isData(key: string, parentKey: string | undefined, atRoot: boolean): boolean {
-  if (parentKey !== undefined && schemaMaps.has(parentKey)) return false;
-  if (key.startsWith('x-')) return !(atRoot && key === bundledKey);
-  return dataKeywords.has(key);
-}
 
 function containsIdentifier(value: unknown): boolean {
   const stack = [value];
