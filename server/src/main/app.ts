@@ -112,6 +112,8 @@ function watchQueryFiles(app: FastifyInstance, config: Config, logger: Logger): 
     files.map((absolute) => ({
       absolute,
       workspacePath: `query/${path.relative(config.queryDir, absolute).split(path.sep).join('/')}`,
+      // The natural-language hints are read again on the next question (a synonym saved from the workbench).
+      ...(absolute === config.querySources ? { liveSections: ['natural_language'] } : {}),
     })),
     'the query service',
     logger,
