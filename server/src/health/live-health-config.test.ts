@@ -104,8 +104,8 @@ describe('health.yaml reloaded without a restart', () => {
     expect((await problems()).find((d) => d.path === 'health.yaml')).toMatchObject({ severity: 'error', line: 3 });
     expect(Object.keys((await health()).components ?? {})).toEqual(expect.arrayContaining(['a', 'b']));
 
-    // The query service reads its folder only at start: an edit says so instead of being ignored.
-    fs.writeFileSync(path.join(workspace, 'query/sources.yaml'), 'sources: []\n# edited\n');
+    // The query service reads its sources only at start: an edit says so instead of being ignored.
+    fs.writeFileSync(path.join(workspace, 'query/sources.yaml'), 'sources: []\nlimits: {max_rows: 10}\n');
     await until(async () => (await problems()).some((d) => d.path === 'query/sources.yaml'));
     expect((await problems()).find((d) => d.path === 'query/sources.yaml')).toMatchObject({
       severity: 'warning',
