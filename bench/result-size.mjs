@@ -37,8 +37,8 @@ async function selectOneLoop(origin, done) {
 }
 
 const workspace = scratchWorkspace();
-// The thread pool of the Docker image (deploy/Dockerfile): with Node's default of 4, the engine runs one
-// query at a time besides the lane (docs/query.md, "Admission").
+// The thread pool the adaptive-gateway command sets (server/bin/adaptive-gateway.cjs): Node's default of 4 could be
+// held whole by max_concurrent DuckDB queries (docs/query.md, "The thread pool").
 const server = await startServer(new URL('./lib/gateway-server.mjs', import.meta.url).pathname, {
   ...gatewayEnv(workspace.dir),
   UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',

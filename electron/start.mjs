@@ -49,6 +49,6 @@ if (!binary) {
     process.exit(1);
   }
 }
-// The embedded server's queries each hold a libuv pool thread (docs/query.md, "Admission"): size it at start.
+// The embedded server's queries each hold a libuv pool thread (docs/query.md, "The thread pool"): size it at start.
 const child = spawn(binary, ['.'], { stdio: 'inherit', env: { UV_THREADPOOL_SIZE: '16', ...process.env } });
 child.on('exit', (code) => process.exit(code ?? 0));

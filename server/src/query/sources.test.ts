@@ -58,7 +58,6 @@ describe('sources.yaml', () => {
     expect(setup.limits.maxRows).toBe(500);
     expect(setup.limits.timeoutMs).toBe(2000);
     expect(setup.limits.maxResultBytes).toBe(32 * 1024 * 1024);
-    expect(setup.limits.trialMs).toBe(500);
     expect(setup.async.workers).toBeGreaterThan(0);
     expect(setup.sources.map((s) => [s.name, s.type, s.connector, s.description])).toEqual([
       ['shop', 'relational', 'postgres', 'Customers and orders'],
@@ -143,7 +142,6 @@ describe('sources.yaml', () => {
     ['trino without its section', 'engine: trino\nsources: []\n', 1, 'trino'],
     ['a bad limit', 'limits:\n  max_rows: -3\n', 2, 'max_rows'],
     ['a result byte limit too small', 'limits:\n  max_result_bytes: 100\n', 2, 'max_result_bytes'],
-    ['a trial of no time', 'limits:\n  trial_ms: 0\n', 2, 'trial_ms'],
     ['an unknown top-level key', 'engine: duckdb\nsourcez: []\n', 2, 'unknown setting'],
   ])('refuses %s and names the line', (_what, text, line, fragment) => {
     const error = failure(text);

@@ -33,8 +33,6 @@ export interface QueryLimits {
   maxQueryLength: number;
   /** Queries (synchronous and async together) running at once; more wait their turn. */
   maxConcurrent: number;
-  /** How long a query may run as a trial in the lane kept beside the `maxConcurrent` slots (docs/query.md). */
-  trialMs: number;
   /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is
    * truncated. */
   maxResultBytes: number;
@@ -79,7 +77,6 @@ export const defaultLimits: QueryLimits = {
   threads: 2,
   maxQueryLength: 100_000,
   maxConcurrent: 4,
-  trialMs: 500,
   maxResultBytes: 32 * 1024 * 1024,
 };
 export const defaultAsync: AsyncSettings = {
@@ -113,7 +110,6 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     'threads',
     'max_query_length',
     'max_concurrent',
-    'trial_ms',
     'max_result_bytes',
   ]);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
@@ -126,7 +122,6 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     threads: reader.integer('threads', 1, 64, defaultLimits.threads),
     maxQueryLength: reader.integer('max_query_length', 10, 10_000_000, defaultLimits.maxQueryLength),
     maxConcurrent: reader.integer('max_concurrent', 1, 256, defaultLimits.maxConcurrent),
-    trialMs: reader.integer('trial_ms', 1, 3_600_000, defaultLimits.trialMs),
     // Below the longest string V8 holds (about 512 MB), which the response's JSON must fit in.
     maxResultBytes: reader.integer('max_result_bytes', 1024, 256 * 1024 * 1024, defaultLimits.maxResultBytes),
   };

@@ -8,8 +8,6 @@ import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';
 import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
 import { DuckDBEngine } from './duckdb-engine.js';
-import { FreshInstances } from './fresh-instances.js';
-import { QueryAdmission } from './query-admission.js';
 import { QueryCancelled } from '../deadline.js';
 import { SqlParser } from './sql-parser.js';
 
@@ -265,75 +263,4 @@ describe('a source that keeps sending', () => {
       parser.close();
     }
   });
-});
-
-describe('admission: short queries beside long ones', () => {
-  /** An engine without sources under `limits`, and a count of the DuckDB instances its queries took. */
-  async function engineWith(limits: Partial<typeof defaultLimits>) {
-    const parser = await SqlParser.create();
-    const engine = new DuckDBEngine(new SourceCatalog([]), parser, { ...defaultLimits, ...limits });
-    const takes = vi.spyOn(FreshInstances.prototype, 'take');
-    return { engine, takes, close: () => (takes.mockRestore(), parser.close()) };
-  }
-
-  /** Starts `slowQuery`, cancelled by `cancel()`; its settling is recorded in `order`. */
-  function longQuery(engine: DuckDBEngine, order: string[], name: string) {
-    const controller = new AbortController();
-    const settled = engine
-      .run(slowQuery, { maxRows: 10, timeoutMs: 60_000, signal: controller.signal })
-      .catch(() => undefined)
-      .then(() => order.push(name));
-    // A watchdog, so that a short query held back by the long ones shows as an order, not a hung test.
-    const watchdog = setTimeout(() => controller.abort(new QueryCancelled()), 15_000);
-    return {
-      settled,
-      cancel: () => {
-        clearTimeout(watchdog);
-        controller.abort(new QueryCancelled());
-      },
-    };
-  }
-
-  it('answers a short query while max_concurrent long queries hold every slot', async () => {
-    const { engine, takes, close } = await engineWith({ maxConcurrent: 4, trialMs: 60_000 });
-    const order: string[] = [];
-    try {
-      const slots = engine.concurrency;
-      const long = Array.from({ length: slots }, (_, n) => longQuery(engine, order, `long ${n + 1}`));
-      // Each query takes its DuckDB instance once it has its slot: every slot is held now.
-      await vi.waitFor(() => expect(takes).toHaveBeenCalledTimes(slots));
-      const short = await engine.run('SELECT 42 AS answer', { maxRows: 10, timeoutMs: 30_000 });
-      order.push('short');
-      expect(short.rows).toEqual([{ answer: 42 }]);
-      for (const query of long) query.cancel();
-      await Promise.all(long.map((query) => query.settled));
-      expect(order[0]).toBe('short');
-    } finally {
-      close();
-    }
-  }, 30_000);
-
-  it('stops a query that outlasts its trial and runs it again, whole, once a slot is free', async () => {
-    const { engine, takes, close } = await engineWith({ maxConcurrent: 1, trialMs: 1 });
-    const acquire = vi.spyOn(QueryAdmission.prototype, 'acquire');
-    const order: string[] = [];
-    try {
-      const long = longQuery(engine, order, 'long');
-      await vi.waitFor(() => expect(takes).toHaveBeenCalledTimes(1));
-      const counted = engine
-        .run('SELECT count(*) AS n FROM range(100000000)', { maxRows: 10, timeoutMs: 30_000 })
-        .then((result) => (order.push('count'), result));
-      // Its trial took a second instance and was stopped; it waits, first in line, for the slot.
-      await vi.waitFor(() => expect(acquire).toHaveBeenCalledWith(expect.anything(), { first: true }));
-      expect(takes).toHaveBeenCalledTimes(2);
-      long.cancel();
-      const result = await counted;
-      expect(result.rows).toEqual([{ n: 100000000 }]);
-      expect(order).toEqual(['long', 'count']);
-      expect(takes).toHaveBeenCalledTimes(3);
-    } finally {
-      acquire.mockRestore();
-      close();
-    }
-  }, 30_000);
 });

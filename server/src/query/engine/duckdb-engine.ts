@@ -10,7 +10,7 @@ import { Deadline, QueryTimeout } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
-import { QueryAdmission, TrialExpired, poolSafeSlots, type Admission } from './query-admission.js';
+import { Semaphore } from './semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
@@ -70,7 +70,7 @@ function userSqlError(error: unknown, memoryLimit: string): QueryRejected | Unkn
  * and network access are switched off, the configuration is locked, and the user's SQL runs unchanged.
  */
 export class DuckDBEngine implements QueryEngine {
-  private readonly admission: QueryAdmission;
+  private readonly slots: Semaphore;
   private readonly instances: FreshInstances;
 
   constructor(
@@ -78,7 +78,7 @@ export class DuckDBEngine implements QueryEngine {
     private readonly parser: SqlParser,
     private readonly limits: QueryLimits,
   ) {
-    this.admission = new QueryAdmission(poolSafeSlots(limits.maxConcurrent), limits.trialMs);
+    this.slots = new Semaphore(limits.maxConcurrent);
     this.instances = new FreshInstances({
       memory_limit: limits.memoryLimit,
       threads: String(limits.threads),
@@ -86,11 +86,6 @@ export class DuckDBEngine implements QueryEngine {
       autoload_known_extensions: 'false',
       allow_community_extensions: 'false',
     });
-  }
-
-  /** Queries that work in DuckDB at once besides the lane: `max_concurrent`, or fewer on a small thread pool. */
-  get concurrency(): number {
-    return this.admission.slots;
   }
 
   async validate(sql: string): Promise<void> {
@@ -142,47 +137,21 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      // A trial that runs out of time starts again, so only a query whose tables can be loaded twice
-      // (files, not row streams) may have one.
-      const mayTry = fetched.every((f) => f.scan.output.kind !== 'rows');
-      let admission = await this.admission.acquire(deadline.signal, { mayTry });
-      for (;;) {
-        try {
-          return await this.runAdmitted(admission, sql, fetched, pushdown, bounds, deadline, started, begun);
-        } catch (error) {
-          if (deadline.signal.aborted || !(admission.signal.reason instanceof TrialExpired)) throw error;
-        }
-        admission = await this.admission.acquire(deadline.signal, { first: true });
+      const release = await this.slots.acquire(deadline.signal);
+      // The slot is free again when the query answers, not when what it waited on has unwound.
+      deadline.signal.addEventListener('abort', release, { once: true });
+      const fresh = await this.instances.take();
+      try {
+        return await this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+      } finally {
+        this.instances.release(fresh);
+        deadline.signal.removeEventListener('abort', release);
+        release();
       }
     } finally {
       // A query that stopped before loading every table leaves streams that hold a connection.
       await endStreams(fetched);
       fs.rmSync(fetchDir, { recursive: true, force: true });
-    }
-  }
-
-  /** Loads and runs the query in a fresh instance under `admission`, which it gives back when the query answers. */
-  private async runAdmitted(
-    admission: Admission,
-    sql: string,
-    fetched: FetchedTable[],
-    pushdown: AggregatePushdown | undefined,
-    bounds: ResultBounds,
-    deadline: Deadline,
-    started: number,
-    begun: number,
-  ): Promise<QueryOutcome> {
-    // The slot is free again when the query answers, not when what it waited on has unwound.
-    const release = () => admission.release();
-    deadline.signal.addEventListener('abort', release, { once: true });
-    const fresh = await this.instances.take();
-    try {
-      const stop = AbortSignal.any([deadline.signal, admission.signal]);
-      return await this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, stop, started, begun);
-    } finally {
-      this.instances.release(fresh);
-      deadline.signal.removeEventListener('abort', release);
-      release();
     }
   }
 
@@ -265,10 +234,10 @@ export class DuckDBEngine implements QueryEngine {
     pushdown: AggregatePushdown | undefined,
     bounds: ResultBounds,
     deadline: Deadline,
-    signal: AbortSignal,
     started: number,
     begun: number,
   ): Promise<QueryOutcome> {
+    const { signal } = deadline;
     let connection: DuckDBConnection | undefined;
     // DuckDB forgets an interrupt that arrives while a statement is prepared (a query starts with its flag
     // cleared), so once the query is stopped the interrupt is repeated until the query ends.

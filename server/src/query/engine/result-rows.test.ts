@@ -1,7 +1,6 @@
-import { DuckDBDataChunk, DuckDBInstance } from '@duckdb/node-api';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../core/errors.js';
-import { ResultRows, readDuckDBResult, resultColumnNames } from './result-rows.js';
+import { ResultRows, resultColumnNames } from './result-rows.js';
 
 const column = (name: string) => ({ name, type: 'INTEGER' });
 
@@ -78,33 +77,5 @@ describe('ResultRows', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(413);
     expect((error as HttpError).code).toBe('RESULT_TOO_LARGE');
-  });
-});
-
-describe('readDuckDBResult', () => {
-  it('lets other work run on the event loop while it converts a chunk of large rows', async () => {
-    const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-    const connection = await instance.connect();
-    const visits = vi.spyOn(DuckDBDataChunk.prototype, 'visitRowValues');
-    // One chunk (DuckDB's 2048 rows) of 20 kB rows, about 40 MB of JSON to convert.
-    const result = await connection.stream("SELECT i, repeat('x', 20000) AS s FROM range(2000) t(i)");
-    const seen: number[] = [];
-    let ticking = true;
-    const tick = () => {
-      seen.push(visits.mock.calls.length);
-      if (ticking) setImmediate(tick);
-    };
-    try {
-      tick();
-      const answer = await readDuckDBResult(result, { maxRows: 10_000 }, () => 0);
-      expect(answer.row_count).toBe(2000);
-      // Some turn of the event loop came while the chunk was half converted.
-      expect(seen.some((rows) => rows > 0 && rows < 2000)).toBe(true);
-    } finally {
-      ticking = false;
-      visits.mockRestore();
-      connection.closeSync();
-      instance.closeSync();
-    }
   });
 });

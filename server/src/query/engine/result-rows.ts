@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
 import { jsonValue } from './result-format.js';
@@ -109,14 +108,10 @@ export class ResultRows {
   }
 }
 
-/** How long row conversion holds the event loop before it lets other requests run. */
-const conversionSliceMs = 5;
-
 /**
- * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds` (in slices
- * of a few milliseconds of the event loop), and stops reading (the query is then stopped by closing its
- * connection) once the result is full: the server never holds more rows than the bounds allow, however
- * large the result the SQL asks for.
+ * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds`, and
+ * stops reading (the query is then stopped by closing its connection) once the result is full: the
+ * server never holds more rows than the bounds allow, however large the result the SQL asks for.
  */
 export async function readDuckDBResult(
   result: DuckDBResult,
@@ -128,7 +123,6 @@ export async function readDuckDBResult(
   const values: Json[] = new Array<Json>(columns.length);
   const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
     (values[column] = jsonValue(value, type, jsonValue));
-  let sliceStart = performance.now();
   reading: for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
@@ -136,11 +130,6 @@ export async function readDuckDBResult(
       if (!collected.wantsMore()) break reading;
       chunk.visitRowValues(row, visit);
       if (!collected.add(values)) break reading;
-      // A chunk of large rows takes long to convert: other requests get the event loop in between.
-      if (performance.now() - sliceStart > conversionSliceMs) {
-        await new Promise(setImmediate);
-        sliceStart = performance.now();
-      }
     }
   }
   return collected.result(elapsedMs());
