@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stampsOf } from '../file-stamps.js';
+import { stampsOf } from '../../core/file-stamps.js';
 import type { UnitLoader } from '../gateway.js';
 import { LoadError } from '../load-error.js';
 import type { WorkspaceUnit } from '../route-table.js';

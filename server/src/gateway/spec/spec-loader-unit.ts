@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../../core/logger.js';
-import { digestOf, stampsOf } from '../file-stamps.js';
+import { digestOf, stampsOf } from '../../core/file-stamps.js';
 import type { UnitLoader } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { NotOpenApiError, SkippedFileError } from '../load-error.js';

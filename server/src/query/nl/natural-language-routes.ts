@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
+import { stampsOf } from '../../core/file-stamps.js';
 import type { Logger } from '../../core/logger.js';
 import { stringFields } from '../../core/string-fields.js';
 import type {
@@ -60,23 +61,17 @@ function settingsWithLabels(workspace: QueryWorkspace, nl: NlSettings, log: Logg
   return { ...nl, synonyms: [...nl.synonyms, ...ontologySynonyms(graph.ontology, graph.mapping)] };
 }
 
-/** What identifies a version of a file: its modification time and size ('' when it is absent). */
-async function fileStamp(file: string): Promise<string> {
-  const stat = await fs.promises.stat(file).catch(() => undefined);
-  return stat ? `${stat.mtimeMs}:${stat.size}` : '';
-}
-
 /**
  * The NL service over the `natural_language` section of sources.yaml as it is now: a saved synonym or relationship
  * (a workbench edit, "Save as synonym") is used by the next question, without a restart. The sources themselves are
  * read at start only. A section that no longer reads keeps the previous one, with the fault in the log.
  */
 class CurrentService {
-  private stamp: Promise<string>;
+  private stamp: string | undefined;
   private service: NaturalLanguageService;
 
   constructor(private readonly options: NaturalLanguageOptions) {
-    this.stamp = fileStamp(options.sourcesFile);
+    this.stamp = stampsOf([options.sourcesFile]);
     this.service = this.create(options.workspace.nl);
   }
 
@@ -85,10 +80,10 @@ class CurrentService {
     return new NaturalLanguageService(queries, settingsWithLabels(workspace, nl, log), llm, log);
   }
 
-  async get(): Promise<NaturalLanguageService> {
-    const [before, now] = await Promise.all([this.stamp, fileStamp(this.options.sourcesFile)]);
-    if (now !== before) {
-      this.stamp = Promise.resolve(now);
+  get(): NaturalLanguageService {
+    const now = stampsOf([this.options.sourcesFile]);
+    if (now !== this.stamp) {
+      this.stamp = now;
       try {
         this.service = this.create(loadNlSettings(this.options.sourcesFile));
         this.options.log.info('natural_language section of sources.yaml read again');
@@ -113,7 +108,7 @@ export async function naturalLanguageRoutes(app: FastifyInstance, options: Natur
     '/natural-language',
     { schema: { body: questionBody }, preValidation: stringFields('question') },
     async (request): Promise<NaturalLanguageResult> => {
-      const nl = await current.get();
+      const nl = current.get();
       const { outcome, ...result } = await nl.ask(request.body.question, request.body.prefer);
       log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;
@@ -123,7 +118,7 @@ export async function naturalLanguageRoutes(app: FastifyInstance, options: Natur
     '/natural-language/synonym',
     { schema: { body: synonymBody }, preValidation: stringFields('means', 'value') },
     async (request): Promise<SynonymProposal> => {
-      const schema = await (await current.get()).schemaContext();
+      const schema = await current.get().schemaContext();
       const text = await fs.promises.readFile(options.sourcesFile, 'utf8').catch(() => '');
       return {
         path: `query/${path.basename(options.sourcesFile)}`,
