@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 
 // Files can never be lost: changes on disk reach open editors, stale saves are refused, unsaved work
 // survives a reload of the page. Each test has its own file in handlers/ (which the gateway ignores
@@ -8,7 +9,6 @@ import { expect, test, type Page } from '@playwright/test';
 
 const url = () => process.env.WORKBENCH_URL!;
 const workspace = () => process.env.WORKBENCH_WORKSPACE!;
-const screenshotDir = path.resolve('test-results', 'screenshots');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -37,11 +37,6 @@ async function typeAtStart(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+Home');
   await page.keyboard.type(text);
   await expect(page.locator('.tab.active.dirty')).toBeVisible();
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 }
 
 test.afterAll(() => {

@@ -1,15 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 
 const url = () => process.env.WORKBENCH_URL!;
-const screenshotDir = path.resolve('test-results', 'screenshots');
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
-}
 
 /** The service behind the `e2epartner/api` component global-setup wrote into health.yaml. */
 function startPartner(): Promise<http.Server> {

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 
 const url = () => process.env.WORKBENCH_URL!;
-const screenshotDir = path.resolve('test-results', 'screenshots');
 
 /** The demo join of docs/query.md across all three source kinds: click stream, lake Parquet, shop database. */
 const crossSourceJoin = `SELECT p.category, count(*) AS checkouts, avg(o.amount) AS avg_order_value
@@ -15,11 +13,6 @@ WHERE k.action = 'checkout'
 GROUP BY p.category ORDER BY checkouts DESC`;
 
 test.describe.configure({ mode: 'serial' });
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
-}
 
 /** Opens the workbench with a tall bottom area and the query console in it. */
 async function openConsole(page: Page): Promise<void> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 
 const url = () => process.env.WORKBENCH_URL!;
 const queryDir = () => path.join(process.env.WORKBENCH_WORKSPACE!, 'query');
-const screenshotDir = path.resolve('test-results', 'screenshots');
 // Two tables of the demo lake folder that share a value: "Malmö" is a depot's city and a delivery's destination.
 const tables = {
   'depots.csv': 'id,name,city\n1,Harbour,Malmö\n2,Fjord,Tromsø\n',
@@ -27,11 +27,6 @@ test.afterAll(() => {
   for (const name of Object.keys(tables)) fs.rmSync(path.join(queryDir(), 'lake', name), { force: true });
   fs.writeFileSync(path.join(queryDir(), 'sources.yaml'), originalSources);
 });
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
-}
 
 async function ask(page: Page, question: string): Promise<void> {
   await page.getByLabel('Question').fill(question);

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 
 const url = () => process.env.WORKBENCH_URL!;
 const workspace = () => process.env.WORKBENCH_WORKSPACE!;
-const screenshotDir = path.resolve('test-results', 'screenshots');
 const measurementsFile = path.resolve('test-results', 'e2e-measurements.json');
 
 const petsSpec = `openapi: 3.0.3
@@ -68,11 +68,6 @@ async function appearedAfter(page: Page, selector: string): Promise<number> {
     selector,
   );
   return (await handle.jsonValue()) as number;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 }
 
 function treeItem(page: Page, workspacePath: string) {
