@@ -32,6 +32,10 @@ describe('CORS for any origin', () => {
     expect(ok.headers['access-control-allow-origin']).toBe('*');
     expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
     expect(ok.headers.vary).toBeUndefined();
+    // A cross-origin frontend may read every header (paging's Link and X-Total-Count, the mock's report).
+    expect(ok.headers['access-control-expose-headers']).toBe('*');
+    const sameOrigin = await server.inject({ url: '/items' });
+    expect(sameOrigin.headers['access-control-expose-headers']).toBeUndefined();
     const failed = await server.inject({ url: '/fails', headers: { origin: 'http://localhost:5173' } });
     expect(failed.statusCode).toBe(400);
     expect(failed.headers['access-control-allow-origin']).toBe('*');
@@ -81,6 +85,11 @@ describe('CORS for listed origins', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(allowed.headers['access-control-allow-credentials']).toBe('true');
     expect(allowed.headers.vary).toBe('Origin');
+    // With credentials `*` would be a header name, so the readable headers are listed.
+    const exposed = String(allowed.headers['access-control-expose-headers']).split(', ');
+    expect(exposed).toEqual(
+      expect.arrayContaining(['link', 'x-total-count', 'x-adaptive-mode', 'x-adaptive-violations']),
+    );
   });
 
   it('refuses other origins, look-alikes, "null" and a missing origin, still varying by origin', async () => {
@@ -97,6 +106,7 @@ describe('CORS for listed origins', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
       expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(response.headers['access-control-expose-headers']).toBeUndefined();
       expect(response.headers.vary).toBe('Origin');
     }
   });

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { modeHeader } from './mock/answer-mode.js';
+import { violationsHeader } from './mock/contract.js';
 
 /** Browser origins allowed to call the gateway: any (without credentials) or a list (with credentials). */
 export type CorsOrigins = '*' | readonly string[];
@@ -6,12 +8,29 @@ export type CorsOrigins = '*' | readonly string[];
 const allowedMethods = 'GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS';
 /** How long a browser may reuse a preflight answer, in seconds. */
 const preflightMaxAge = '600';
+/**
+ * Headers a frontend reads beyond the CORS-safelisted ones: paging (`Link`, `X-Total-Count`), what a POST
+ * created, caching, throttling, and the mock's report of how it answered. Said by name where credentials are
+ * allowed, since `*` means any header only on answers without credentials.
+ */
+const exposedHeaders = [
+  'link',
+  'x-total-count',
+  'location',
+  'etag',
+  'retry-after',
+  'content-disposition',
+  'x-request-id',
+  modeHeader,
+  violationsHeader,
+].join(', ');
 
 /**
  * CORS for the gateway's routes, so that a frontend on another origin can call the mock: every answer
  * carries `Access-Control-Allow-Origin` (`*`, or the request's origin when it is listed, with
- * credentials allowed), and an `OPTIONS` request to any path is answered as a preflight (204 with the
- * allowed methods, the requested headers echoed, and a max age).
+ * credentials allowed) and, for a cross-origin caller, the headers it may read; an `OPTIONS` request to
+ * any path is answered as a preflight (204 with the allowed methods, the requested headers echoed, and a
+ * max age).
  *
  * Written here rather than taken from @fastify/cors, which did the same for this policy: its
  * per-request hook (route options read twice, its options object copied, a resolver closure) cost
@@ -21,16 +40,19 @@ const preflightMaxAge = '600';
 export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
   const listed = origins === '*' ? undefined : new Set(origins);
   const allowOrigin = (request: FastifyRequest, reply: FastifyReply): void => {
+    const origin = request.headers.origin;
     if (!listed) {
       reply.header('access-control-allow-origin', '*');
+      // Only a cross-origin caller (a browser sends Origin then) reads the list: same-origin calls skip its cost.
+      if (origin !== undefined) reply.header('access-control-expose-headers', '*');
       return;
     }
     // The answer depends on the Origin header even when it is refused: caches must keep them apart.
     reply.header('vary', 'Origin');
-    const origin = request.headers.origin;
     if (origin !== undefined && listed.has(origin)) {
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-allow-credentials', 'true');
+      reply.header('access-control-expose-headers', exposedHeaders);
     }
   };
 
