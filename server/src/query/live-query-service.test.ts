@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { localJobStore } from '../core/config.js';
+import { loadConfig, localJobStore } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { LiveQueryService } from './live-query-service.js';
+import { queryPlugin } from './query-plugin.js';
 import { serviceUrls, uniqueName } from './test-support/query-fixtures.js';
 
 let dir: string;
@@ -139,6 +142,42 @@ describe('the query folder reloading like specs', () => {
     expect(service.openGenerations()).toBe(1);
     await expect(count(service, 'old.t')).rejects.toThrow(/old/);
     expect(await count(service, 'new.t')).toBe(1);
+  });
+
+  it("holds a request's configuration until its streamed response is sent, then closes it", async () => {
+    const service = await start(`sources:\n${folderSource('old', 3)}`);
+    const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent' }, { workspace: dir });
+    const app = Fastify();
+    let opened!: () => void;
+    const gate = new Promise<void>((resolve) => (opened = resolve));
+    let arrived!: () => void;
+    const handled = new Promise<void>((resolve) => (arrived = resolve));
+    await app.register(async (scope) => {
+      await queryPlugin(scope, { config, live: service, log: createLogger('silent') });
+      // A body produced after the handler returned, from the configuration the request arrived on.
+      scope.get('/streamed', async () => {
+        const { queries } = service.current();
+        arrived();
+        return Readable.from(
+          (async function* () {
+            await gate;
+            yield JSON.stringify((await queries.sql('SELECT count(*) AS c FROM old.t')).rows);
+          })(),
+        );
+      });
+    });
+    try {
+      const response = app.inject({ url: '/streamed' });
+      await handled;
+      fs.writeFileSync(sourcesFile(), `sources:\n${folderSource('new', 1)}`);
+      await service.reload();
+      expect(service.openGenerations()).toBe(2);
+      opened();
+      expect((await response).body).toBe('[{"c":3}]');
+      await until(async () => service.openGenerations() === 1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('finishes an async job running during a swap on the configuration it started on', async () => {

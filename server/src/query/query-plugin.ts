@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
@@ -56,11 +57,15 @@ export interface QueryPluginOptions {
 export async function queryPlugin(app: FastifyInstance, options: QueryPluginOptions): Promise<void> {
   const { config, live } = options;
   declareAccess(app, routeAreas.query);
-  // Before any route: every handler of this scope, SPARQL's and natural language's too, holds its configuration.
+  // Before any route: every handler of this scope, SPARQL's and natural language's too, holds its configuration
+  // until its response is sent (a streamed body still reads from the sources after the handler returns).
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request, reply) {
-      return live.use(async () => handler.call(this, request, reply));
+      return live.use(async () => {
+        void live.use(() => finished(reply.raw).catch(() => undefined));
+        return handler.call(this, request, reply);
+      });
     };
   });
   /** The query service of the configuration the request runs on. */
