@@ -70,6 +70,7 @@ export class LiveQueryService extends EventEmitter<{ change: [] }> {
   private reloading: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private closeWatcher: () => Promise<void> = async () => undefined;
+  private closed = false;
 
   private constructor(
     private readonly options: LiveQueryOptions,
@@ -172,6 +173,7 @@ export class LiveQueryService extends EventEmitter<{ change: [] }> {
   }
 
   private async applyReload(): Promise<void> {
+    if (this.closed) return;
     const { config, log, env } = this.options;
     const sourcesName = path.basename(config.querySources);
     let next: QueryWorkspace;
@@ -229,7 +231,7 @@ export class LiveQueryService extends EventEmitter<{ change: [] }> {
     this.closing.add(closing);
   }
 
-  /** Configurations open now: the serving one and any replaced one that requests or jobs still use. */
+  /** Configurations open now: the serving one and any replaced one that requests or jobs still use (a leak shows). */
   openGenerations(): number {
     return this.held.size;
   }
@@ -250,6 +252,7 @@ export class LiveQueryService extends EventEmitter<{ change: [] }> {
    * configuration, replaced ones that requests still use included: the server is going away.
    */
   async close(): Promise<void> {
+    this.closed = true;
     await this.closeWatcher();
     await this.reloading;
     await this.jobs.close();
