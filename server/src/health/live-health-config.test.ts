@@ -104,12 +104,12 @@ describe('health.yaml reloaded without a restart', () => {
     expect((await problems()).find((d) => d.path === 'health.yaml')).toMatchObject({ severity: 'error', line: 3 });
     expect(Object.keys((await health()).components ?? {})).toEqual(expect.arrayContaining(['a', 'b']));
 
-    // The query service reads its sources only at start: an edit says so instead of being ignored.
-    fs.writeFileSync(path.join(workspace, 'query/sources.yaml'), 'sources: []\nlimits: {max_rows: 10}\n');
+    // The query folder reloads too, but the async job pool reads its settings only at start: an edit says so.
+    fs.writeFileSync(path.join(workspace, 'query/sources.yaml'), 'sources: []\nasync: {workers: 3}\n');
     await until(async () => (await problems()).some((d) => d.path === 'query/sources.yaml'));
     expect((await problems()).find((d) => d.path === 'query/sources.yaml')).toMatchObject({
       severity: 'warning',
-      message: expect.stringMatching(/restart the server/),
+      message: expect.stringMatching(/^async\.workers changed .*restart the server/),
     });
     fs.writeFileSync(path.join(workspace, 'query/sources.yaml'), 'sources: []\n');
     await until(async () => !(await problems()).some((d) => d.path === 'query/sources.yaml'));

@@ -1,7 +1,6 @@
 // First, before any other module runs: see the module's comment.
 import '../runtime/tick-object-shape.js';
 import http from 'node:http';
-import path from 'node:path';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -22,8 +21,7 @@ import { gatewayComponent, sourceComponents } from '../health/builtin-components
 import { healthPlugin } from '../health/health-plugin.js';
 import { LiveHealthConfig } from '../health/live-health-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { querySourceHealth, type SourceHealth } from '../query/source-health.js';
-import { StartOnlyFiles } from '../query/start-only-files.js';
+import type { LiveQueryService } from '../query/live-query-service.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
@@ -102,39 +100,21 @@ function manageLifecycle(
 }
 
 /**
- * The query folder's files, which the query service reads only at start, watched (with hot reload) so
- * that an edit says a restart is needed instead of being silently ignored.
+ * Starts the query service over the query folder (reloaded on every change with hot reload), closed with
+ * the server. Imported only here: DuckDB and the connectors' clients would add half a second to the start
+ * of a mock server (`serve petstore.yaml`), which has no query sources.
  */
-function watchQueryFiles(app: FastifyInstance, config: Config, logger: Logger): StartOnlyFiles[] {
-  if (!config.hotReload || config.specPaths.length > 0) return [];
-  const files = [config.querySources, ...['ontology.ttl', 'mapping.ttl'].map((f) => path.join(config.queryDir, f))];
-  const queryFiles = new StartOnlyFiles(
-    files.map((absolute) => ({
-      absolute,
-      workspacePath: `query/${path.relative(config.queryDir, absolute).split(path.sep).join('/')}`,
-      // The natural-language hints are read again on the next question (a synonym saved from the workbench).
-      ...(absolute === config.querySources ? { liveSections: ['natural_language'] } : {}),
-    })),
-    'the query service',
-    logger,
-  );
-  app.addHook('onClose', () => queryFiles.close());
-  return [queryFiles];
+async function startQueryService(app: FastifyInstance, config: Config, logger: Logger): Promise<LiveQueryService> {
+  const { LiveQueryService } = await import('../query/live-query-service.js');
+  const live = await LiveQueryService.start({ config, log: logger, watch: config.hotReload });
+  app.addHook('onClose', () => live.close());
+  return live;
 }
 
-/**
- * Registers the query service under its prefix, over the query folder read once here, and returns the
- * health checks of its sources. Imported only here: DuckDB and the connectors' clients would add half a
- * second to the start of a mock server (`serve petstore.yaml`), which has no query sources.
- */
-async function registerQueryService(app: FastifyInstance, config: Config, logger: Logger): Promise<SourceHealth[]> {
-  const [{ queryPlugin }, { loadQueryWorkspace }] = await Promise.all([
-    import('../query/query-plugin.js'),
-    import('../query/query-workspace.js'),
-  ]);
-  const workspace = loadQueryWorkspace(config);
-  await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, workspace, log: logger });
-  return querySourceHealth(workspace.setup);
+/** Registers the query service's routes under their prefix. */
+async function registerQueryRoutes(app: FastifyInstance, config: Config, live: LiveQueryService, logger: Logger) {
+  const { queryPlugin } = await import('../query/query-plugin.js');
+  await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, live, log: logger });
 }
 
 /**
@@ -209,7 +189,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     watch: config.hotReload,
   });
   app.addHook('onClose', () => healthFile.close());
-  const problemSources = [healthFile, ...watchQueryFiles(app, config, logger)];
+  const query = mocking ? undefined : await startQueryService(app, config, logger);
+  const problemSources = [healthFile, ...(query ? [query] : [])];
   if (config.workbench)
     await app.register(workbenchPlugin, {
       config,
@@ -221,15 +202,17 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       recordings,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
-  const querySources = mocking ? [] : await registerQueryService(app, config, logger);
+  if (query) await registerQueryRoutes(app, config, query, logger);
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;
-  const builtinHealth = {
-    gateway: gatewayComponent({ app, authCheck }),
-    ...sourceComponents(querySources),
-  };
+  const gatewayHealth = gatewayComponent({ app, authCheck });
   await app.register(healthPlugin, {
-    components: () => ({ ...builtinHealth, ...healthFile.components() }),
+    // The query components follow the sources of the query folder as it is now.
+    components: () => ({
+      gateway: gatewayHealth,
+      ...sourceComponents(query?.sourceHealth() ?? []),
+      ...healthFile.components(),
+    }),
     mayShowDetails: isAuthenticated,
   });
 

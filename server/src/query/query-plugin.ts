@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
@@ -8,8 +9,7 @@ import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './deadline.js';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
 import { httpError } from '../core/errors.js';
-import { QueryService } from './query-service.js';
-import type { QueryWorkspace } from './query-workspace.js';
+import type { LiveQueryService } from './live-query-service.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import type {
   AsyncSubmission,
@@ -43,29 +43,40 @@ const submitCheckTimeoutMs = 2000;
 /** Options of {@link queryPlugin}. */
 export interface QueryPluginOptions {
   config: Config;
-  /** The query folder, read once by loadQueryWorkspace (a bad sources.yaml has stopped the start there). */
-  workspace: QueryWorkspace;
+  /** The query service over the query folder as it is now (it reloads on a change; see LiveQueryService). */
+  live: LiveQueryService;
   log: Logger;
 }
 
 /**
  * The federated query service under `/api/v1/query` (DESIGN.md §6): sources, synchronous SQL, async
- * jobs, SPARQL and natural language, all over the one query folder in `options.workspace`. Its routes
- * are protected.
+ * jobs, SPARQL and natural language, all over the query folder of `options.live`. Its routes are
+ * protected. Each request runs on the configuration serving when it arrived, to its end, even if the
+ * folder reloads meanwhile.
  */
 export async function queryPlugin(app: FastifyInstance, options: QueryPluginOptions): Promise<void> {
-  const { config, workspace } = options;
+  const { config, live } = options;
   declareAccess(app, routeAreas.query);
-  const { setup } = workspace;
-  const service = await QueryService.create(setup, config.dataDir, options.log, config.queryJobs);
-  app.addHook('onClose', async () => service.close());
+  // Before any route: every handler of this scope, SPARQL's and natural language's too, holds its configuration
+  // until its response is sent (a streamed body still reads from the sources after the handler returns).
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return live.use(async () => {
+        void live.use(() => finished(reply.raw).catch(() => undefined));
+        return handler.call(this, request, reply);
+      });
+    };
+  });
+  /** The query service of the configuration the request runs on. */
+  const queries = () => live.current().queries;
 
-  app.get('/sources', async (): Promise<SourceList> => ({ sources: service.catalog.summaries() }));
+  app.get('/sources', async (): Promise<SourceList> => ({ sources: queries().catalog.summaries() }));
   app.get<{ Params: { name: string } }>('/sources/:name/tables', async (request): Promise<SourceTables> => {
-    const source = service.catalog.get(request.params.name);
+    const source = queries().catalog.get(request.params.name);
     if (!source) throw httpError('QUERY_SOURCE_NOT_FOUND', [request.params.name]);
     // Bounded like a query: a source that hangs answers 504 after limits.timeout_ms, never later.
-    const { timeoutMs } = setup.limits;
+    const { timeoutMs } = queries().setup.limits;
     try {
       return {
         source: source.definition.name,
@@ -80,13 +91,13 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   });
 
   // SPARQL over the ontology and R2RML mapping next to sources.yaml (docs/sparql.md).
-  await app.register(sparqlRoutes, { queries: service, graph: workspace, log: options.log });
+  await app.register(sparqlRoutes, { current: () => live.current(), log: options.log });
 
   app.post<{ Body: QueryRequest }>(
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
     async (request): Promise<SqlResult> => {
-      const { scans, ...result } = await service.sql(request.body.query);
+      const { scans, ...result } = await queries().sql(request.body.query);
       options.log.debug({ scans }, 'query scans');
       return result;
     },
@@ -97,9 +108,9 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
     { schema: { body: queryBody }, preValidation: stringFields('query') },
     async (request, reply) => {
       const owner = principalOf(request);
-      await service.engine.validate(request.body.query);
-      await service.checkReferences(request.body.query, submitCheckTimeoutMs);
-      const job = await service.jobs.submit(request.body.query, owner);
+      await queries().engine.validate(request.body.query);
+      await queries().checkReferences(request.body.query, submitCheckTimeoutMs);
+      const job = await live.jobs.submit(request.body.query, owner);
       const accepted: AsyncSubmission = { query_id: job.query_id, status: job.status, submitted_at: job.submitted_at };
       return reply.code(202).send(accepted);
     },
@@ -108,19 +119,18 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.get<{ Params: { id: string } }>(
     '/async/:id/status',
     { schema: { params: idParams } },
-    async (request): Promise<JobStatusView> => service.jobs.status(request.params.id, principalOf(request)),
+    async (request): Promise<JobStatusView> => live.jobs.status(request.params.id, principalOf(request)),
   );
 
   app.get<{ Params: { id: string }; Querystring: { offset: number; limit: number } }>(
     '/async/:id/results',
     { schema: { params: idParams, querystring: pageQuery } },
     async (request): Promise<ResultPage> =>
-      service.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
+      live.jobs.results(request.params.id, principalOf(request), request.query.offset, request.query.limit),
   );
 
   await app.register(naturalLanguageRoutes, {
-    queries: service,
-    workspace,
+    current: () => live.current(),
     sourcesFile: config.querySources,
     llm: config.nlLlm,
     log: options.log,
@@ -129,7 +139,7 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.delete<{ Params: { id: string } }>(
     '/async/:id',
     { schema: { params: idParams } },
-    async (request): Promise<JobStatusView> => service.jobs.delete(request.params.id, principalOf(request)),
+    async (request): Promise<JobStatusView> => live.jobs.delete(request.params.id, principalOf(request)),
   );
 
   // Any other path under the prefix: the service's own 404 body.

@@ -11,6 +11,16 @@ import { UnknownTable } from '../core/domain-errors.js';
 import { SourceCatalog } from './source-catalog.js';
 import type { QuerySetup } from './sources.js';
 
+/** The engine `setup` names, over its sources (opened here), parsing with `parser`. */
+function openEngine(setup: QuerySetup, parser: SqlParser): { catalog: SourceCatalog; engine: QueryEngine } {
+  const catalog = new SourceCatalog(setup.sources);
+  const engine: QueryEngine =
+    setup.engine === 'trino'
+      ? new TrinoEngine(catalog, parser, setup.trino!, setup.limits)
+      : new DuckDBEngine(catalog, parser, setup.limits);
+  return { catalog, engine };
+}
+
 /** The federated query service: sources, the configured engine and the async job pool. */
 export class QueryService {
   private constructor(
@@ -19,6 +29,8 @@ export class QueryService {
     readonly engine: QueryEngine,
     readonly jobs: JobRunner,
     private readonly parser: SqlParser,
+    /** Whether the job pool and parser are this service's own (closed with it) or shared with other services. */
+    private readonly ownsShared: boolean,
   ) {}
 
   /** Opens the sources of `setup`, the engine it names, and the job store `jobSettings` name (by default the folder in
@@ -29,12 +41,8 @@ export class QueryService {
     log: JobLog,
     jobSettings: JobStoreSettings = localJobStore,
   ): Promise<QueryService> {
-    const catalog = new SourceCatalog(setup.sources);
     const parser = await SqlParser.create();
-    const engine: QueryEngine =
-      setup.engine === 'trino'
-        ? new TrinoEngine(catalog, parser, setup.trino!, setup.limits)
-        : new DuckDBEngine(catalog, parser, setup.limits);
+    const { catalog, engine } = openEngine(setup, parser);
     const jobs = new JobRunner(
       await openJobStore(jobSettings, dataDir, log),
       engine,
@@ -43,7 +51,16 @@ export class QueryService {
       log,
     );
     await jobs.start();
-    return new QueryService(setup, catalog, engine, jobs, parser);
+    return new QueryService(setup, catalog, engine, jobs, parser, true);
+  }
+
+  /**
+   * Opens the sources of `setup` and the engine it names beside other services that share `jobs` and `parser` (the
+   * configurations a reload of the query folder builds): {@link close} closes the sources and engine only.
+   */
+  static sharing(setup: QuerySetup, jobs: JobRunner, parser: SqlParser): QueryService {
+    const { catalog, engine } = openEngine(setup, parser);
+    return new QueryService(setup, catalog, engine, jobs, parser, false);
   }
 
   /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of
@@ -82,10 +99,11 @@ export class QueryService {
     }
   }
 
+  /** Closes the engine and the sources' connections (and the job pool and parser when they are its own). */
   async close(): Promise<void> {
-    await this.jobs.close();
+    if (this.ownsShared) await this.jobs.close();
     await this.engine.close();
     await this.catalog.close();
-    this.parser.close();
+    if (this.ownsShared) this.parser.close();
   }
 }

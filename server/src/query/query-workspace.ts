@@ -19,7 +19,7 @@ export interface GraphFiles {
   mapping: TurtleFile<MappedTriple[]>;
 }
 
-/** The query folder, read and validated once, for the SQL, SPARQL and natural-language services alike. */
+/** The query folder, read and validated together, for the SQL, SPARQL and natural-language services alike. */
 export interface QueryWorkspace extends GraphFiles {
   /** sources.yaml: engine, limits, the async pool and the sources. */
   setup: QuerySetup;

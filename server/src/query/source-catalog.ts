@@ -13,8 +13,14 @@ export class SourceCatalog {
   private readonly sources = new Map<string, LiveSource>();
 
   constructor(definitions: readonly SourceDefinition[]) {
-    for (const definition of definitions)
-      this.sources.set(definition.name.toLowerCase(), { definition, connector: definition.connect() });
+    try {
+      for (const definition of definitions)
+        this.sources.set(definition.name.toLowerCase(), { definition, connector: definition.connect() });
+    } catch (error) {
+      // A source that cannot even be set up (a reload's new sources.yaml): the ones opened before it are closed.
+      void this.close();
+      throw error;
+    }
   }
 
   /** A source by name, ignoring case as DuckDB does. */

@@ -225,8 +225,8 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
 /**
  * Loads `query/sources.yaml`: the engine, limits and sources. `${VAR}` and `${VAR:-default}` in values
  * come from `env`. A missing file means no sources; a bad one throws a ConfigFileError naming the line.
- * The server reads the file once with the rest of the query folder (loadQueryWorkspace); this is for
- * tools and tests that need the setup alone.
+ * The server reads the file with the rest of the query folder (loadQueryWorkspace, at start and on each
+ * reload); this is for tools and tests that need the setup alone.
  */
 export function loadQuerySetup(file: string, env?: Record<string, string | undefined>): QuerySetup {
   const parsed = readConfigFile(file, env);

@@ -40,8 +40,8 @@ const synonymBody = {
 
 /** Options of {@link naturalLanguageRoutes}. */
 export interface NaturalLanguageOptions {
-  queries: QueryService;
-  workspace: QueryWorkspace;
+  /** The query service and folder a request uses (they change when the query folder reloads). */
+  current: () => { queries: QueryService; workspace: QueryWorkspace };
   /** sources.yaml: its `natural_language` section is read again when the file changes. */
   sourcesFile: string;
   llm: Config['nlLlm'];
@@ -63,26 +63,36 @@ function settingsWithLabels(workspace: QueryWorkspace, nl: NlSettings, log: Logg
 
 /**
  * The NL service over the `natural_language` section of sources.yaml as it is now: a saved synonym or relationship
- * (a workbench edit, "Save as synonym") is used by the next question, without a restart. The sources themselves are
- * read at start only. A section that no longer reads keeps the previous one, with the fault in the log.
+ * (a workbench edit, "Save as synonym") is used by the next question, without a restart, even without hot reload
+ * (which reloads the whole query folder). A section that no longer reads keeps the previous one, with the fault in
+ * the log.
  */
 class CurrentService {
   private stamp: string | undefined;
+  private generation: ReturnType<NaturalLanguageOptions['current']>;
   private service: NaturalLanguageService;
 
   constructor(private readonly options: NaturalLanguageOptions) {
     this.stamp = stampsOf([options.sourcesFile]);
-    this.service = this.create(options.workspace.nl);
+    this.generation = options.current();
+    this.service = this.create(this.generation.workspace.nl);
   }
 
   private create(nl: NlSettings): NaturalLanguageService {
-    const { queries, workspace, llm, log } = this.options;
+    const { llm, log } = this.options;
+    const { queries, workspace } = this.generation;
     return new NaturalLanguageService(queries, settingsWithLabels(workspace, nl, log), llm, log);
   }
 
   get(): NaturalLanguageService {
     const now = stampsOf([this.options.sourcesFile]);
-    if (now !== this.stamp) {
+    const generation = this.options.current();
+    if (generation !== this.generation) {
+      // A reload of the query folder: its sources, graph and natural_language section, read together.
+      this.generation = generation;
+      this.stamp = now;
+      this.service = this.create(generation.workspace.nl);
+    } else if (now !== this.stamp) {
       this.stamp = now;
       try {
         this.service = this.create(loadNlSettings(this.options.sourcesFile));

@@ -8,27 +8,55 @@ import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
 import type { SparqlAskResult, SparqlExplanation, SparqlVocabulary } from '../../contract/index.js';
 
+/** The query service and the ontology and mapping it serves SPARQL over (one configuration of the query folder). */
+export interface SparqlSetup {
+  queries: QueryService;
+  workspace: GraphFiles;
+}
+
 /** Options of {@link sparqlRoutes}. */
 export interface SparqlOptions {
-  queries: QueryService;
-  /** The ontology and mapping as loadQueryWorkspace read them, at start. */
-  graph: GraphFiles;
+  /** The configuration a request uses (it changes when the query folder reloads); the same object while it serves. */
+  current: () => SparqlSetup;
   log: Logger;
+}
+
+/** What SPARQL answers with over one configuration: its service and vocabulary, or why it has none. */
+interface SparqlState {
+  sparql?: SparqlService;
+  vocabulary?: SparqlVocabulary;
+  fault: string;
+}
+
+/** The SPARQL service over `setup`'s knowledge graph; when it did not load, the fault (logged). */
+function sparqlState({ queries, workspace }: SparqlSetup, log: Logger): SparqlState {
+  const graph = knowledgeGraph(workspace);
+  if ('fault' in graph) {
+    log.error(`SPARQL is unavailable until the knowledge graph is fixed: ${graph.fault}`);
+    return { fault: graph.fault };
+  }
+  const sparql = SparqlService.of(queries, graph);
+  // Read-only while the configuration serves: the vocabulary is built once for it.
+  return { sparql, vocabulary: vocabularyOf(sparql.triples, sparql.ontology), fault: '' };
 }
 
 /**
  * `POST /sparql` (mounted under `/api/v1/query`): the SPARQL protocol's query operation by POST,
  * with the query as `application/sparql-query` or a form field `query=`; `GET /sparql/vocabulary`:
  * the prefixes, classes and properties a query can use (for the console's completion). When the
- * ontology or the mapping did not load, both answer 503 naming the file, line and problem (logged at
- * start too), while the rest of the query service serves.
+ * ontology or the mapping did not load, both answer 503 naming the file, line and problem (logged when
+ * the configuration is first used), while the rest of the query service serves.
  */
 export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions): Promise<void> {
-  const graph = knowledgeGraph(options.graph);
-  const sparql = 'fault' in graph ? undefined : SparqlService.of(options.queries, graph);
-  const fault = 'fault' in graph ? graph.fault : '';
-  if (!sparql) options.log.error(`SPARQL is unavailable until the knowledge graph is fixed: ${fault}`);
-  const unavailable = () => httpError('SPARQL_UNAVAILABLE', [fault]);
+  const states = new WeakMap<SparqlSetup, SparqlState>();
+  const state = (): SparqlState => {
+    const setup = options.current();
+    let known = states.get(setup);
+    if (!known) states.set(setup, (known = sparqlState(setup, options.log)));
+    return known;
+  };
+  const unavailable = (fault: string) => httpError('SPARQL_UNAVAILABLE', [fault]);
+  state();
 
   // Content types of this scope only: the other query endpoints keep their JSON bodies.
   app.addContentTypeParser('application/sparql-query', { parseAs: 'string' }, (_request, body, done) =>
@@ -38,15 +66,15 @@ export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions)
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  // Read-only and fixed for the server's life: the files are read once, at start.
-  const vocabulary = sparql && vocabularyOf(sparql.triples, sparql.ontology);
   app.get('/sparql/vocabulary', async (): Promise<SparqlVocabulary> => {
-    if (!vocabulary) throw unavailable();
+    const { vocabulary, fault } = state();
+    if (!vocabulary) throw unavailable(fault);
     return vocabulary;
   });
 
   app.post<{ Querystring: { explain?: string } }>('/sparql', async (request, reply) => {
-    if (!sparql) throw unavailable();
+    const { sparql, fault } = state();
+    if (!sparql) throw unavailable(fault);
     const body = request.body;
     const text =
       typeof body === 'string'
