@@ -35,9 +35,16 @@ function PasswordForm({ busy, onCredentials, onInvalid }: FormProps) {
   return (
     <form onSubmit={submit} aria-label="User name and password">
       <h3>User name and password</h3>
-      <input aria-label="User name" autoComplete="username" value={user} onChange={(e) => setUser(e.target.value)} />
+      <input
+        aria-label="User name"
+        placeholder="User name"
+        autoComplete="username"
+        value={user}
+        onChange={(e) => setUser(e.target.value)}
+      />
       <input
         aria-label="Password"
+        placeholder="Password"
         type="password"
         autoComplete="current-password"
         value={password}

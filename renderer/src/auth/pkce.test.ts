@@ -98,6 +98,12 @@ describe('PKCE', () => {
         { error: 'invalid_grant', error_description: 'PKCE verification failed' },
         { status: 400 },
       )) as typeof fetch;
+    const unreachable = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    await expect(redeemCode('c0de', pending, unreachable)).rejects.toThrow(
+      /token endpoint https:\/\/sso\.example\/realms\/platform\/token could not be called \(Failed to fetch\)/,
+    );
     await expect(redeemCode('c0de', pending, refused)).rejects.toThrow(
       /did not give a token: PKCE verification failed/,
     );

@@ -110,6 +110,12 @@ export async function redeemCode(code: string, pending: PendingLogin, fetchFn: t
       code_verifier: pending.verifier,
     }),
     credentials: 'omit',
+  }).catch((error: Error) => {
+    // The browser hides why (CORS, network): name the endpoint and what to check.
+    throw new Error(
+      `The identity provider's token endpoint ${pending.tokenEndpoint} could not be called (${error.message}): ` +
+        'its client must allow this page as a web origin.',
+    );
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof body.access_token !== 'string') {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -24,12 +25,17 @@ async function startWorkbench(env: Record<string, string>): Promise<Started> {
   const workspace = makeWorkspace({
     'users.htpasswd': `ops:${bcrypt.hashSync('s3cret', 4)}\n`,
     'health.yaml': 'components: {}\n',
+    'renderer/index.html': '<!doctype html><title>workbench</title>',
   });
   const config = loadConfig(
     { HOT_RELOAD: 'false', LOG_LEVEL: 'silent', WORKBENCH: 'true', HEALTH_CONFIG: 'health.yaml', ...env },
     { workspace },
   );
-  const app = await buildServer(config, { logger: pino({ level: 'silent' }), workbenchToken: token });
+  const app = await buildServer(config, {
+    logger: pino({ level: 'silent' }),
+    workbenchToken: token,
+    rendererDir: path.join(workspace, 'renderer'),
+  });
   await app.ready();
   return {
     app,
@@ -99,6 +105,23 @@ describe('GET /api/workbench/auth', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("lets the page call the provider's origin (for its token endpoint) only with the provider login", async () => {
+    const connectSrc = async (env: Record<string, string>) => {
+      const server = await startWorkbench({ AUTH_ENABLED: 'true', AUTH_USERS_FILE: 'users.htpasswd', ...env });
+      try {
+        const page = await server.app.inject({ url: '/workbench/' });
+        expect(page.statusCode).toBe(200);
+        return /connect-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1];
+      } finally {
+        await server.close();
+      }
+    };
+    const withLogin = { ...platformEnv(provider), IDP_WORKBENCH_CLIENT_ID: workbenchClient.clientId };
+    expect(await connectSrc(withLogin)).toBe(`'self' ${provider.serverUrl}`);
+    expect(await connectSrc(platformEnv(provider))).toBe("'self'");
+    expect(await connectSrc({})).toBe("'self'");
   });
 
   it('offers only Basic with a users file and no provider, and needs the workbench token', async () => {

@@ -21,6 +21,15 @@ export function providerName(issuer: string): string {
   return realm ? decodeURIComponent(realm[1]) : url.host;
 }
 
+/**
+ * The origins the workbench page must be allowed to call for the provider's login (its CSP `connect-src`):
+ * the issuer's, where the token endpoint is; none without the login.
+ */
+export function browserLoginOrigins(config: Config): string[] {
+  const { issuer, workbenchClientId } = config.auth;
+  return config.authEnabled && issuer && workbenchClientId ? [new URL(issuer).origin] : [];
+}
+
 type Authentication = NonNullable<FastifyInstance['authentication']>;
 
 async function browserLogin(
@@ -31,6 +40,11 @@ async function browserLogin(
   if (!issuer) return {};
   try {
     const endpoints = await authentication.loginEndpoints();
+    // The page may call only the issuer's origin (its content security policy): a token endpoint elsewhere
+    // would fail in the browser with nothing to tell why.
+    const tokenOrigin = new URL(endpoints.tokenEndpoint).origin;
+    if (tokenOrigin !== new URL(issuer).origin)
+      return { browserLoginError: `its token endpoint is on ${tokenOrigin}, not on the issuer's origin` };
     const login: BrowserLogin = {
       issuer,
       name: providerName(issuer),
