@@ -159,6 +159,11 @@ test('a pasted bearer token signs in; a token that is not one is refused with th
 
 test("the identity provider's login (authorization code + PKCE) comes back signed in", async ({ page }) => {
   await openWorkbench(page, 'docs');
+  // An answer this tab did not ask for (a code planted in a link) is refused, and its code not used.
+  await page.goto(new URL('/workbench/?code=planted&state=forged', server.url).href);
+  await expect(dialog(page).getByRole('alert')).toHaveText('No sign-in was started in this tab: sign in again.');
+  expect(page.url()).not.toMatch(/code=|state=/);
+
   await dialog(page).getByRole('button', { name: 'Sign in with platform' }).click();
   // The provider's own login form, on its own origin.
   await expect(page).toHaveURL(new RegExp(`^${provider.serverUrl}/`));

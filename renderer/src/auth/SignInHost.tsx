@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
 import { readLoginReturn, redeemCode, withoutLoginReturn } from './pkce.js';
 import { authStore, useAuthState, type Refusal } from './session.js';
@@ -53,8 +53,7 @@ function RefusalBanner({ refusal }: { refusal: Refusal }) {
  * last refused call of any panel.
  */
 export function SignInHost({ api }: { api: WorkbenchApi }) {
-  const { info, signingIn, refusal } = useAuthState();
-  const [loginError, setLoginError] = useState<string>();
+  const { info, signingIn, signInError, refusal } = useAuthState();
 
   useEffect(() => {
     let active = true;
@@ -63,8 +62,7 @@ export function SignInHost({ api }: { api: WorkbenchApi }) {
       const accepted = await api.authInfo().catch(() => undefined);
       if (!active || !accepted) return;
       authStore.setInfo(accepted);
-      setLoginError(error);
-      if (accepted.required && (error || !authStore.snapshot().session)) authStore.openSignIn();
+      if (accepted.required && (error || !authStore.snapshot().session)) authStore.openSignIn(error);
     })();
     return () => {
       active = false;
@@ -74,7 +72,7 @@ export function SignInHost({ api }: { api: WorkbenchApi }) {
   if (!info?.required) return null;
   return (
     <>
-      {signingIn && <SignInDialog api={api} info={info} initialError={loginError} />}
+      {signingIn && <SignInDialog api={api} info={info} initialError={signInError} />}
       {!signingIn && refusal && <RefusalBanner refusal={refusal} />}
     </>
   );

@@ -47,13 +47,16 @@ describe('AuthStore', () => {
     const store = new AuthStore(memoryStorage());
     let changes = 0;
     const stop = store.subscribe(() => changes++);
-    store.openSignIn();
+    store.openSignIn('The identity provider refused: access_denied');
+    expect(store.snapshot().signInError).toBe('The identity provider refused: access_denied');
     store.refused({ method: 'GET', url: '/api/v1/query/sources', status: 401, detail: 'Authentication is required' });
     expect(store.snapshot()).toMatchObject({ signingIn: true, refusal: { status: 401 } });
     store.signIn(session);
-    expect(store.snapshot()).toMatchObject({ signingIn: false, refusal: undefined, session });
+    expect(store.snapshot()).toMatchObject({ signingIn: false, refusal: undefined, signInError: undefined, session });
     stop();
     store.signOut();
     expect(changes).toBe(3);
+    store.openSignIn();
+    expect(store.snapshot().signInError).toBeUndefined();
   });
 });

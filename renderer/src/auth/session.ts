@@ -30,6 +30,8 @@ export interface AuthState {
   refusal?: Refusal;
   /** The sign-in view is open. */
   signingIn: boolean;
+  /** Why the last sign-in failed before the view could show it (the provider's login came back refused). */
+  signInError?: string;
 }
 
 /** The part of `sessionStorage` the store uses (a Map-backed one in tests). */
@@ -98,7 +100,7 @@ export class AuthStore {
   /** Keeps `session` for the tab; the sign-in view closes and an earlier refusal is forgotten. */
   signIn(session: Session): void {
     this.storage.setItem(sessionKey, JSON.stringify(session));
-    this.update({ session, refusal: undefined, signingIn: false });
+    this.update({ session, refusal: undefined, signingIn: false, signInError: undefined });
   }
 
   signOut(): void {
@@ -115,12 +117,13 @@ export class AuthStore {
     this.update({ refusal: undefined });
   }
 
-  openSignIn(): void {
-    this.update({ signingIn: true });
+  /** Opens the sign-in view, showing `error` in it when given. */
+  openSignIn(error?: string): void {
+    this.update({ signingIn: true, signInError: error });
   }
 
   closeSignIn(): void {
-    this.update({ signingIn: false });
+    this.update({ signingIn: false, signInError: undefined });
   }
 
   private update(change: Partial<AuthState>): void {
