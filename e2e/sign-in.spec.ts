@@ -124,6 +124,17 @@ test('Basic: status only before sign-in, a wrong password refused with its reaso
   await expect(
     page.locator('.swagger-host .opblock-summary-path[data-path="/library-api/books"]').first(),
   ).toBeVisible();
+  // Try it out carries the sign-in too (Swagger UI's requestInterceptor): the protected route answers.
+  const docs = page.locator('.swagger-host');
+  const block = docs.locator('.opblock', {
+    has: page.locator('.opblock-summary-path[data-path="/library-api/books"]'),
+  });
+  await block.first().locator('.opblock-summary').click();
+  await block.first().getByRole('button', { name: 'Try it out' }).click();
+  await block.first().getByRole('button', { name: 'Execute' }).click();
+  const response = block.first().locator('.live-responses-table');
+  await expect(response.locator('tr.response td.response-col_status')).toContainText('200');
+  await expect(response).toContainText('The Pragmatic Programmer');
   await screenshot(page, 'sign-in-05-docs-signed-in');
 
   await page.getByRole('tab', { name: 'Health' }).click();

@@ -24,11 +24,10 @@ export default function ApiDocsPanel() {
     const controller = new AbortController();
     gatewayFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
       .then(async (response) => {
-        const refusal = (await response
-          .clone()
-          .json()
-          .catch(() => ({}))) as { detail?: string };
-        if (!response.ok) throw new Error(refusal.detail ?? `${response.status} ${response.statusText}`);
+        if (!response.ok) {
+          const refusal = (await response.json().catch(() => ({}))) as { detail?: string };
+          throw new Error(refusal.detail ?? `${response.status} ${response.statusText}`);
+        }
         setSpec(await response.text());
         setFetchedAt(new Date());
         setError(undefined);
