@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { WorkbenchApi } from './api/client.js';
 import { App } from './app/App.js';
 import { TokenPrompt } from './app/TokenPrompt.js';
+import { SignInHost } from './auth/SignInHost.js';
 import './styles.css';
 
 const tokenKey = 'adaptive-workbench:token';
@@ -52,6 +53,7 @@ function Root() {
   return (
     <>
       <App api={api} />
+      <SignInHost api={api} />
       {rejected && <TokenPrompt rejected overlay onToken={acceptToken} />}
     </>
   );

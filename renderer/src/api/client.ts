@@ -6,12 +6,15 @@ import type {
   SpecEditProposal,
   SpecModeRequest,
   StateResetResult,
+  WorkbenchAuthInfo,
   WorkbenchDiagnostics,
+  WorkbenchSessionCheck,
   WorkspaceFile,
   WorkspaceFileInfo,
   WorkspaceTree,
   WorkspaceWrite,
 } from '../../../server/src/contract/index.js';
+import { authStore } from '../auth/session.js';
 
 /** Where in a query (or file) an error is, as the server says: line and column from 1. */
 export interface ErrorPosition {
@@ -38,6 +41,54 @@ export function errorPosition(body: { line?: unknown; column?: unknown }): Error
   const { line, column } = body;
   const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
   return valid(line) && valid(column) ? { line, column } : undefined;
+}
+
+/** Reads the `{detail}` of a refused answer without consuming the response. */
+async function refusalDetail(response: Response): Promise<string> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as Partial<ErrorBody>;
+  return body.detail ?? `${response.status} ${response.statusText}`;
+}
+
+/**
+ * `fetch` for every call of the gateway outside the workbench area (`/api/adaptive`, `/api/v1/query`,
+ * `/api/health`): it carries the signed-in user's `Authorization` (not the workbench token), and a 401
+ * or 403 is reported to the sign-in state, which says which call was refused and why. Credentials mode
+ * `omit`: the browser then neither adds credentials of its own nor opens its Basic prompt on a 401.
+ */
+export async function gatewayFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const authorization = authStore.authorization();
+  if (authorization && !headers.has('authorization')) headers.set('authorization', authorization);
+  const response = await fetch(url, { ...init, headers, credentials: 'omit' });
+  if (response.status === 401 || response.status === 403) {
+    const method = (init.method ?? 'GET').toUpperCase();
+    authStore.refused({
+      method,
+      url: url.split('?')[0],
+      status: response.status,
+      detail: await refusalDetail(response),
+    });
+  }
+  return response;
+}
+
+/** A request of Swagger UI's "Try it out" (the fields its `requestInterceptor` may change). */
+export interface InterceptedRequest {
+  headers: Record<string, string>;
+  credentials?: RequestCredentials;
+}
+
+/** Swagger UI's `requestInterceptor`: its calls carry the signed-in user's credentials like the panels'. */
+export function withSignIn<R extends InterceptedRequest>(request: R): R {
+  const authorization = authStore.authorization();
+  // An Authorization given in Swagger UI's own Authorize dialog wins.
+  const own = Object.keys(request.headers).some((name) => name.toLowerCase() === 'authorization');
+  if (authorization && !own) request.headers.Authorization = authorization;
+  request.credentials = 'omit';
+  return request;
 }
 
 /**
@@ -74,21 +125,33 @@ export class WorkbenchApi {
     return () => this.tokenListeners.delete(listener);
   }
 
-  /** `ownArea`: a call of the workbench API, whose 401 means the token is stale (the gateway's has its own auth). */
-  private async call<T>(method: string, url: string, body?: unknown, ownArea = true): Promise<T> {
+  /**
+   * `ownArea`: a call of the workbench API, carrying the workbench token; else a call of the gateway,
+   * carrying the user's credentials ({@link gatewayFetch}). `extraHeaders` go along (the session check's).
+   */
+  private async call<T>(
+    method: string,
+    url: string,
+    body?: unknown,
+    ownArea = true,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
     const token = this.current;
-    const headers: Record<string, string> = { 'x-workbench-token': token };
+    const headers: Record<string, string> = ownArea ? { 'x-workbench-token': token, ...extraHeaders } : {};
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, {
+    const request: RequestInit = {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
-    });
-    // A refusal of a token already replaced (a call still under way when it was) asks for nothing.
-    if (response.status === 401 && ownArea && token === this.current) this.onUnauthorized();
+    };
+    const response = ownArea ? await fetch(url, { ...request, credentials: 'omit' }) : await gatewayFetch(url, request);
     if (!response.ok) {
       const error = (await response.json().catch(() => ({ detail: response.statusText }))) as ErrorBody;
+      // The workbench token is stale (the server restarted) only when the server says so: the session
+      // check's 401 is about the user's credentials. A refusal of a token already replaced asks for nothing.
+      const tokenRefused = error.code === 'WB_TOKEN_WRONG' || error.code === 'WB_TOKEN_MISSING';
+      if (response.status === 401 && ownArea && tokenRefused && token === this.current) this.onUnauthorized();
       throw new ApiError(
         response.status,
         error.detail ?? `${response.status} ${response.statusText}`,
@@ -152,6 +215,16 @@ export class WorkbenchApi {
   resetState(mount?: string): Promise<StateResetResult> {
     const query = mount === undefined ? '' : `?mount=${encodeURIComponent(mount)}`;
     return this.call('POST', `/api/adaptive/actuator/state/reset${query}`, undefined, false);
+  }
+
+  /** What sign-in the gateway accepts (`GET /api/workbench/auth`). */
+  authInfo(): Promise<WorkbenchAuthInfo> {
+    return this.call('GET', '/api/workbench/auth');
+  }
+
+  /** Whom `authorization` signs in; an {@link ApiError} with the gateway's reason when it is refused. */
+  checkSession(authorization: string): Promise<WorkbenchSessionCheck> {
+    return this.call('GET', '/api/workbench/auth/session', undefined, true, { authorization });
   }
 
   /** The URL of the event stream (EventSource cannot send headers, so the token goes in the query). */

@@ -1,3 +1,4 @@
+import { SessionIndicator } from '../auth/SignInHost.js';
 import { countProblems, useProblems } from '../panels/problems.js';
 import { useServerState } from './workbench-context.js';
 
@@ -32,6 +33,7 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
       </button>
       {server.lastReload && <span className="muted">{server.lastReload.message}</span>}
       <span className="spacer" />
+      <SessionIndicator />
       {message && (
         <span className={`status-message ${message.kind}`} role="status">
           {message.text}

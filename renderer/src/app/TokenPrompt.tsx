@@ -54,6 +54,10 @@ export function TokenPrompt({ rejected, overlay = false, onToken }: TokenPromptP
         Open the URL that <code>adaptive-gateway serve --workbench</code> printed, or paste it (or its token) here.
         {overlay ? ' Open files and unsaved changes stay as they are.' : ''}
       </p>
+      <p className="muted">
+        This token opens the workbench; it is not your sign-in. A gateway that checks credentials asks for those
+        separately.
+      </p>
       <input
         aria-label="Workbench URL or token"
         aria-invalid={invalid}

@@ -1,5 +1,7 @@
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { ErrorBody, HealthNode } from '../../../server/src/contract/index.js';
+import { ApiError, gatewayFetch } from '../api/client.js';
+import { authStore, useAuthState } from '../auth/session.js';
 import { usePersistedState } from '../state/persisted.js';
 import {
   errorOf,
@@ -21,11 +23,14 @@ const intervals = [
   { ms: 60_000, label: '1 min' },
 ];
 
-/** `/api/health` answers 503 with the same tree when the top level is DOWN or OUT_OF_SERVICE. */
+/**
+ * `/api/health` answers 503 with the same tree when the top level is DOWN or OUT_OF_SERVICE. With
+ * authentication on, it shows the components only to a signed-in caller, and refuses bad credentials.
+ */
 async function fetchHealth(): Promise<HealthNode> {
-  const response = await fetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
+  const response = await gatewayFetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
   const body = (await response.json().catch(() => undefined)) as HealthNode | ErrorBody | undefined;
-  if (body && 'code' in body) throw new Error(body.detail);
+  if (body && 'code' in body) throw new ApiError(response.status, body.detail, undefined, body.code);
   if (body && 'status' in body) return body;
   throw new Error(`${response.status} ${response.statusText}`);
 }
@@ -36,6 +41,8 @@ interface Checked {
   answers: number;
   health?: HealthNode;
   error?: string;
+  /** The error is the gateway refusing the caller's credentials (401/403). */
+  refused?: boolean;
   at?: Date;
 }
 
@@ -47,17 +54,26 @@ function useHealthChecks(intervalMs: number, onHealth: (node: HealthNode) => voi
   const [asked, setAsked] = useState(0);
   const [checked, setChecked] = useState<Checked>({ answers: -1 });
   const arrived = useEffectEvent(onHealth);
+  const { session } = useAuthState();
+  const checkedWith = useRef(session);
+
+  // Signing in or out changes what the server shows: check again at once.
+  useEffect(() => {
+    if (checkedWith.current === session) return;
+    checkedWith.current = session;
+    setAsked((n) => n + 1);
+  }, [session]);
 
   useEffect(() => {
     // An answer that comes after a later check's is dropped.
-    const answer = (change: Pick<Checked, 'health' | 'error'>) =>
+    const answer = (change: Pick<Checked, 'health' | 'error' | 'refused'>) =>
       setChecked((c) => (c.answers > asked ? c : { ...c, ...change, answers: asked, at: new Date() }));
     fetchHealth().then(
       (health) => {
-        answer({ health, error: undefined });
+        answer({ health, error: undefined, refused: false });
         arrived(health);
       },
-      (e: Error) => answer({ error: e.message }),
+      (e: Error) => answer({ error: e.message, refused: e instanceof ApiError && [401, 403].includes(e.status) }),
     );
   }, [asked]);
 
@@ -162,14 +178,34 @@ function HealthRowView({ row, open, onToggle }: { row: HealthRow; open: boolean;
   );
 }
 
+/** Why the panel shows less than the whole tree, with the action that shows it: sign in. */
+function SignInNote({ refused, error }: { refused: boolean; error?: string }) {
+  return (
+    <div className={`banner health-sign-in${refused ? ' error' : ''}`} role={refused ? 'alert' : 'note'}>
+      {refused
+        ? `The gateway refused your credentials for /api/health: ${error}. `
+        : 'Status only: this server shows the components to signed-in users. '}
+      <button type="button" onClick={() => authStore.openSignIn()}>
+        Sign in for details
+      </button>
+    </div>
+  );
+}
+
 /** The health tree of `/api/health`: status badges, latency, errors and details, refreshed on an interval. */
 export default function HealthPanel() {
   const [intervalMs, setIntervalMs] = usePersistedState('health-interval', 5000);
   const [expanded, setExpanded] = usePersistedState<string[]>('health-expanded', []);
   // A component that goes wrong opens by itself.
-  const { health, error, at, loading, check } = useHealthChecks(intervalMs, (node) =>
-    setExpanded((list) => [...new Set([...list, ...problemPaths(node)])]),
-  );
+  const { info, session } = useAuthState();
+  const {
+    health,
+    error,
+    refused = false,
+    at,
+    loading,
+    check,
+  } = useHealthChecks(intervalMs, (node) => setExpanded((list) => [...new Set([...list, ...problemPaths(node)])]));
   const open = useMemo(() => new Set(expanded), [expanded]);
   const rows = useMemo(() => (health ? visibleRows(health, open) : []), [health, open]);
   const toggle = (path: string) =>
@@ -190,11 +226,13 @@ export default function HealthPanel() {
         }}
         onExpand={setExpanded}
       />
-      {error && (
+      {refused && <SignInNote refused error={error} />}
+      {error && !refused && (
         <div className="banner error" role="alert">
           Cannot read /api/health: {error}
         </div>
       )}
+      {info?.required && !session && !error && health && <SignInNote refused={false} />}
       <div className="panel-scroll">
         <table className="grid health-tree" role="treegrid" aria-label="Health components">
           <thead>

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
 import { useServerState } from '../app/workbench-context.js';
+import { gatewayFetch, withSignIn } from '../api/client.js';
+import { useAuthState } from '../auth/session.js';
 
 const documentUrl = '/api/adaptive/openapi.json';
 
@@ -15,12 +17,17 @@ export default function ApiDocsPanel() {
   const [spec, setSpec] = useState<string>();
   const [error, setError] = useState<string>();
   const [fetchedAt, setFetchedAt] = useState<Date>();
+  // The document is protected with AUTH_ENABLED: fetched again after signing in or out.
+  const { session } = useAuthState();
 
   useEffect(() => {
     const controller = new AbortController();
-    fetch(documentUrl, { cache: 'no-store', signal: controller.signal })
+    gatewayFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
       .then(async (response) => {
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+        if (!response.ok) {
+          const refusal = (await response.json().catch(() => ({}))) as { detail?: string };
+          throw new Error(refusal.detail ?? `${response.status} ${response.statusText}`);
+        }
         setSpec(await response.text());
         setFetchedAt(new Date());
         setError(undefined);
@@ -29,7 +36,7 @@ export default function ApiDocsPanel() {
         if (!controller.signal.aborted) setError(e.message);
       });
     return () => controller.abort();
-  }, [reloadCount]);
+  }, [reloadCount, session]);
 
   return (
     <div className="panel-column api-docs">
@@ -55,6 +62,7 @@ export default function ApiDocsPanel() {
             defaultModelsExpandDepth={0}
             displayRequestDuration
             deepLinking={false}
+            requestInterceptor={withSignIn}
           />
         )}
       </div>

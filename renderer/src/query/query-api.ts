@@ -13,7 +13,7 @@ import type {
   SynonymProposal,
   SynonymSuggestion,
 } from '../../../server/src/contract/index.js';
-import { ApiError, errorPosition } from '../api/client.js';
+import { ApiError, errorPosition, gatewayFetch } from '../api/client.js';
 import { shortenIri } from './sparql-completion.js';
 
 const base = '/api/v1/query';
@@ -31,7 +31,7 @@ export class AmbiguousQuestionError extends ApiError {
 }
 
 async function call<T>(method: string, path: string, body?: object): Promise<T> {
-  const response = await fetch(base + path, {
+  const response = await gatewayFetch(base + path, {
     method,
     headers:
       body === undefined

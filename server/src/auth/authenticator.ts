@@ -1,11 +1,12 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { AuthSettings } from '../core/config.js';
+import { httpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { authFailure, invalidToken, type Challenges } from './auth-failure.js';
-import type { Credentials } from './authorization-header.js';
+import { countAuthorizationHeaders, readCredentials, type Credentials } from './authorization-header.js';
 import { BasicAuthenticator } from './basic-authenticator.js';
 import { MemoryExchangeStore, RedisExchangeStore, type ExchangeStore } from './exchange-store.js';
-import { callIdp } from './idp-http.js';
+import { callIdp, IdpUnavailable, unavailableError } from './idp-http.js';
 import { isObject } from '../core/json.js';
 import type { Identity } from './identity.js';
 import { TokenEndpoint } from './token-endpoint.js';
@@ -93,6 +94,38 @@ export class Authenticator {
       return this.basic.authenticate(credentials.username, credentials.password, address);
     }
     return this.identifyBearer(credentials.token);
+  }
+
+  /**
+   * {@link identify} for a raw `Authorization` header (`rawHeaders`: the request's, so that two headers are
+   * refused as in the authentication hook). For a route that checks credentials itself.
+   */
+  identifyHeader(header: string | undefined, rawHeaders: readonly string[], address: string): Promise<Identity | null> {
+    return this.identify(readCredentials(header, countAuthorizationHeaders(rawHeaders)), address);
+  }
+
+  /** The platform issuer, when bearer tokens are accepted. */
+  get platformIssuer(): string | undefined {
+    return this.platform?.issuer;
+  }
+
+  /**
+   * The platform provider's authorization and token endpoints, from its discovery (cached by the issuer).
+   * Throws an HTTP error (502/504) when the provider cannot be used or publishes neither.
+   */
+  async loginEndpoints(): Promise<{ authorizationEndpoint: string; tokenEndpoint: string }> {
+    if (!this.platform) throw httpError('IDP_BAD_GATEWAY', ['no identity provider is configured']);
+    let metadata;
+    try {
+      metadata = await this.platform.metadata();
+    } catch (error) {
+      if (error instanceof IdpUnavailable) throw unavailableError(error, this.settings.idpTimeoutMs);
+      throw error;
+    }
+    const { authorization_endpoint: authorizationEndpoint, token_endpoint: tokenEndpoint } = metadata;
+    if (!authorizationEndpoint || !tokenEndpoint)
+      throw httpError('IDP_BAD_GATEWAY', ['its discovery document names no authorization or token endpoint']);
+    return { authorizationEndpoint, tokenEndpoint };
   }
 
   private async identifyBearer(token: string): Promise<Identity> {

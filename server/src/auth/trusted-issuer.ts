@@ -26,6 +26,8 @@ export interface IssuerMetadata {
   issuer: string;
   jwks_uri: string;
   token_endpoint?: string;
+  /** For the workbench's browser login (authorization code + PKCE). */
+  authorization_endpoint?: string;
 }
 
 export interface TrustedIssuerOptions {
@@ -105,7 +107,15 @@ export class TrustedIssuer {
       throw new IdpUnavailable('garbage', 'the discovery document names another issuer');
     if (!isHttpUrl(document.jwks_uri)) throw new IdpUnavailable('garbage', 'the discovery document has no jwks_uri');
     const tokenEndpoint = isHttpUrl(document.token_endpoint) ? document.token_endpoint : undefined;
-    return { issuer: this.issuer, jwks_uri: document.jwks_uri, token_endpoint: tokenEndpoint };
+    const authorizationEndpoint = isHttpUrl(document.authorization_endpoint)
+      ? document.authorization_endpoint
+      : undefined;
+    return {
+      issuer: this.issuer,
+      jwks_uri: document.jwks_uri,
+      token_endpoint: tokenEndpoint,
+      authorization_endpoint: authorizationEndpoint,
+    };
   }
 
   /**

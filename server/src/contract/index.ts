@@ -8,3 +8,4 @@ export type * from './gateway.js';
 export type * from './health.js';
 export type * from './query.js';
 export type * from './workbench.js';
+export type * from './workbench-auth.js';

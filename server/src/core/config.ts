@@ -84,6 +84,8 @@ export interface AuthSettings {
   /** The gateway's own client at the identity provider (`IDP_CLIENT_ID` / `IDP_CLIENT_SECRET`). */
   clientId?: string;
   clientSecret?: string;
+  /** The workbench's public client for the browser login, code + PKCE (`IDP_WORKBENCH_CLIENT_ID`). */
+  workbenchClientId?: string;
   /** Audience platform tokens must carry (`IDP_AUDIENCE`, default the client id). */
   audience?: string;
   /** Local Basic users, htpasswd-style with bcrypt hashes (`AUTH_USERS_FILE`). */
@@ -278,6 +280,7 @@ function readAuthSettings(env: Env, workspace: string): AuthSettings {
     issuer,
     clientId,
     clientSecret: env.IDP_CLIENT_SECRET || undefined,
+    workbenchClientId: issuer ? env.IDP_WORKBENCH_CLIENT_ID?.trim() || undefined : undefined,
     audience,
     usersFile,
     exchangeIssuers,

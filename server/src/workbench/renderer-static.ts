@@ -26,19 +26,21 @@ const contentTypes: Record<string, string> = {
 };
 
 // Everything the UI loads comes from this server: no CDN, no inline script. Monaco injects styles,
-// Swagger UI shows data: images; workers are files of the build.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+// Swagger UI shows data: images; workers are files of the build. `connect` adds the origins the page may
+// call besides this server (the identity provider's, whose token endpoint the sign-in calls).
+const contentSecurityPolicy = (connect: readonly string[]) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    ["connect-src 'self'", ...connect].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
 
 /**
  * The Vite build of the renderer: `dist/renderer` of the repository, beside the server package
@@ -60,13 +62,14 @@ function sendFile(reply: FastifyReply, file: string, immutable: boolean): Fastif
  * a request path with `..`, hidden segments or anything that resolves elsewhere gets 404. The page
  * itself needs no token (it is the same for everyone); every API call it makes does.
  */
-export function serveRenderer(app: FastifyInstance, rendererDir: string): void {
+export function serveRenderer(app: FastifyInstance, rendererDir: string, connectSources: string[] = []): void {
   const root = path.resolve(rendererDir);
+  const policy = contentSecurityPolicy(connectSources);
 
   app.get(`${workbenchUiPrefix}/`, (_request, reply) => {
     const index = path.join(root, 'index.html');
     if (!fs.existsSync(index)) return reply.code(503).send(httpError('WB_UI_NOT_BUILT', [index]).body());
-    reply.header('content-security-policy', contentSecurityPolicy);
+    reply.header('content-security-policy', policy);
     // The page URL carries the token: never send it on as a referrer.
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');

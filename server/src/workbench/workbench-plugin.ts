@@ -13,6 +13,7 @@ import { publishFileChanges } from './file-events.js';
 import { parseLogLine, tapLogger } from './log-tap.js';
 import { defaultRendererDir, serveRenderer } from './renderer-static.js';
 import { mockApi } from './mock-api.js';
+import { authInfoApi, browserLoginOrigins } from './auth-info.js';
 import { captureRequests } from './request-capture.js';
 import { tokenCheck } from './token.js';
 import { workspaceApi } from './workspace-api.js';
@@ -85,6 +86,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   });
 
   await app.register(workspaceApi, { prefix: apiPrefix, config, gateway, token, diagnostics });
+  await app.register(authInfoApi, { prefix: apiPrefix, config, token });
   await app.register(mockApi, { prefix: apiPrefix, config, gateway, token, recordings: options.recordings });
 
   // The workspace API serves the workbench on this server's own origin, which never sends a preflight:
@@ -97,7 +99,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   // EventSource cannot send headers: this one route also takes the token as `?token=`.
   app.get(`${apiPrefix}/events`, { onRequest: tokenCheck(token, { allowQuery: true }) }, streams.serve);
 
-  serveRenderer(app, options.rendererDir ?? defaultRendererDir());
+  serveRenderer(app, options.rendererDir ?? defaultRendererDir(), browserLoginOrigins(config));
 }
 
 /** {@link workbench}, registered in the context of its parent. */

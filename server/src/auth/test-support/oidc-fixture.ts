@@ -28,8 +28,11 @@ export type Misbehaviour = 'none' | 'status-500' | 'garbage' | 'hang';
 
 export interface ProviderClient {
   clientId: string;
-  clientSecret: string;
+  /** Absent for a public client (a browser app: no secret, PKCE required). */
+  clientSecret?: string;
   grantTypes: string[];
+  /** Where the authorization code flow may send the browser back (with `authorization_code`). */
+  redirectUris?: string[];
 }
 
 export interface ProviderOptions {
@@ -168,6 +171,18 @@ export class IdentityProviderFixture {
     }
   }
 
+  /** The grant of a browser login: OpenID scopes and the API audience, as a first-party client gets. */
+  private async grantFor(ctx: KoaContext): Promise<unknown> {
+    const { oidc } = ctx;
+    const grantId = oidc.result?.consent?.grantId ?? oidc.session?.grantIdFor(oidc.client.clientId);
+    if (grantId) return oidc.provider.Grant.find(grantId);
+    const grant = new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session?.accountId });
+    grant.addOIDCScope('openid profile');
+    grant.addResourceScope(`urn:${this.options.audience}`, 'openid api');
+    await grant.save();
+    return grant;
+  }
+
   private resourceServer(provider: Provider): unknown {
     return new provider.ResourceServer(`urn:${this.options.audience}`, this.resourceServerInfo());
   }
@@ -188,12 +203,14 @@ export class IdentityProviderFixture {
       jwks: { keys: [...this.keys, ...this.extraKeys].map((key) => key.privateJwk) },
       clients: clients.map((client) => ({
         client_id: client.clientId,
-        client_secret: client.clientSecret,
+        ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
         grant_types: client.grantTypes,
-        response_types: [],
-        redirect_uris: [],
-        token_endpoint_auth_method: 'client_secret_post',
+        response_types: client.redirectUris ? ['code'] : [],
+        redirect_uris: client.redirectUris ?? [],
+        token_endpoint_auth_method: client.clientSecret ? 'client_secret_post' : 'none',
       })),
+      // The browser login (authorization code + PKCE): the provider's own login form, no consent step.
+      loadExistingGrant: async (ctx: KoaContext) => this.grantFor(ctx),
       findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
       ttl: {
         AccessToken: () => this.accessTokenTtl,
@@ -202,7 +219,7 @@ export class IdentityProviderFixture {
         RefreshToken: 3600,
       },
       features: {
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: true },
         clientCredentials: { enabled: true },
         resourceIndicators: {
           enabled: true,

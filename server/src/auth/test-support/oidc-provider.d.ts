@@ -12,6 +12,9 @@ declare module 'oidc-provider' {
     oidc: {
       params: Record<string, string | undefined>;
       client: { clientId: string };
+      provider: Provider;
+      result?: { consent?: { grantId?: string } };
+      session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
     };
   }
 
@@ -39,6 +42,16 @@ declare module 'oidc-provider' {
     RefreshToken: new (values: Record<string, unknown>) => TokenModel;
     IdToken: new (claims: Record<string, unknown>, options: { ctx: KoaContext }) => IdTokenModel;
     ResourceServer: new (identifier: string, info: Record<string, unknown>) => unknown;
+    Grant: {
+      new (values: { clientId: string; accountId?: string }): GrantModel;
+      find(id: string): Promise<GrantModel | undefined>;
+    };
+  }
+
+  export interface GrantModel {
+    addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
   }
 
   export const errors: {
