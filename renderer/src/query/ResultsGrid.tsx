@@ -194,14 +194,14 @@ function Pager({
   };
   return (
     <div className="toolbar pager" role="navigation" aria-label="Result pages">
-      {button('first', 'First page', '⏮')}
-      {button('previous', 'Previous page', '◀')}
+      {button('first', 'First page', '«')}
+      {button('previous', 'Previous page', '‹')}
       <span className="page-position" aria-live="polite">
         Page {state.page + 1} of {count} · rows {first}–{last} of {state.total}
         {loading && ' · loading…'}
       </span>
-      {button('next', 'Next page', '▶')}
-      {button('last', 'Last page', '⏭')}
+      {button('next', 'Next page', '›')}
+      {button('last', 'Last page', '»')}
       <label>
         Rows per page{' '}
         <select value={state.size} disabled={loading} onChange={(e) => onSize(Number(e.target.value))}>
