@@ -56,6 +56,8 @@ export const jobPageSize = 1000;
 
 /** The runs in progress, by run id: aborting one stops its request, and the server then stops its query. */
 const runsInProgress = new Map<string, AbortController>();
+/** Numbers the runs of this page (a counter, as `crypto.randomUUID` exists only in secure contexts). */
+let runsStarted = 0;
 
 /** Cancels run `runId` if it is still in progress (its outcome then says so); false when it is not. */
 export function cancelRun(runId: string): boolean {
@@ -148,7 +150,7 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
 
   /** Runs `query` in `kind` (a question with the asker's `prefer`) and shows its outcome. */
   const runNow = async (kind: QueryMode, query: string, prefer?: string[]) => {
-    const runId = crypto.randomUUID();
+    const runId = String(++runsStarted);
     const controller = new AbortController();
     runsInProgress.set(runId, controller);
     setOutcome({ running: true, runId });
