@@ -1,76 +1,167 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { SqlResult } from '../../../server/src/contract/index.js';
-import { chartData, type ChartData } from './chart-data.js';
+import { usePersistedState } from '../state/persisted.js';
+import {
+  chartData,
+  chartKinds,
+  defaultChoice,
+  fitChoice,
+  kindsFor,
+  shapeKey,
+  type ChartChoice,
+  type ChartData,
+  type ChartKind,
+  type ValueAxis,
+} from './chart-data.js';
+import { isNumericType } from './result-format.js';
 
 const palette = ['#2f6feb', '#e16f24', '#1a7f37', '#a0369a', '#b76e00', '#0f7b8a'];
 const width = 800;
 const height = 300;
-const margin = { top: 12, right: 12, bottom: 56, left: 64 };
+const margin = { top: 12, right: 64, bottom: 56, left: 64 };
+const plotWidth = width - margin.left - margin.right;
+const plotHeight = height - margin.top - margin.bottom;
+/** How many result shapes keep their chart choice (the oldest is forgotten first). */
+const rememberedShapes = 50;
 
-type ChartKind = 'bar' | 'line';
+const kindTitles: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', scatter: 'Scatter', pie: 'Pie' };
 
 function tickLabel(value: number): string {
   return Math.abs(value) >= 10_000 ? value.toExponential(1) : Number(value.toFixed(2)).toString();
 }
 
-/** Where things go in the SVG: `y` of a value, the band of each label, the width of a bar. */
-function geometry(data: ChartData) {
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
+/** The SVG `y` of a value read against `axis`. */
+const yOf = (axis: ValueAxis) => (v: number) =>
+  margin.top + plotHeight - ((v - axis.min) / (axis.max - axis.min)) * plotHeight;
+
+/** Where things go along x: the middle of each row's band, or (scatter) the position of its x value. */
+function xScale(data: ChartData, kind: ChartKind) {
   const band = plotWidth / Math.max(data.labels.length, 1);
-  return {
-    y: (v: number) => margin.top + plotHeight - ((v - data.min) / (data.max - data.min)) * plotHeight,
-    band,
-    /** The middle of the band of label `i`. */
-    x: (i: number) => margin.left + (i + 0.5) * band,
-    barWidth: Math.max((band * 0.8) / data.series.length, 1),
-  };
+  const known = (data.positions ?? []).filter((v): v is number => v !== null);
+  if (kind === 'scatter' && known.length > 0) {
+    const min = Math.min(...known);
+    const span = Math.max(...known) - min || 1;
+    return { band, x: (i: number) => margin.left + (((data.positions![i] ?? min) - min) / span) * plotWidth };
+  }
+  return { band, x: (i: number) => margin.left + (i + 0.5) * band };
 }
 
-/** Bar or line, and the legend of the series. */
-function ChartToolbar({ kind, onKind, data }: { kind: ChartKind; onKind(kind: ChartKind): void; data: ChartData }) {
+/** The x column, the y columns and the kind; the legend says which axis each series is read against. */
+function ChartControls(props: {
+  result: Pick<SqlResult, 'columns' | 'rows'>;
+  choice: ChartChoice;
+  data: ChartData;
+  onChoice(choice: ChartChoice): void;
+}) {
+  const { result, choice, data, onChoice } = props;
+  const kinds = kindsFor(result, choice);
+  const toggleY = (name: string) =>
+    onChoice({ ...choice, y: choice.y.includes(name) ? choice.y.filter((n) => n !== name) : [...choice.y, name] });
   return (
-    <div className="toolbar">
+    <div className="toolbar chart-controls">
       <label>
-        <input type="radio" name="chart-kind" checked={kind === 'bar'} onChange={() => onKind('bar')} /> Bar
+        X{' '}
+        <select
+          aria-label="Chart x column"
+          value={choice.x ?? ''}
+          onChange={(e) => onChoice({ ...choice, x: e.target.value || undefined })}
+        >
+          <option value="">row number</option>
+          {result.columns.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name}
+            </option>
+          ))}
+        </select>
       </label>
+      <fieldset className="chart-y" aria-label="Chart y columns">
+        Y
+        {result.columns
+          .filter((c) => isNumericType(c.type))
+          .map((c) => (
+            <label key={c.name}>
+              <input
+                type="checkbox"
+                checked={choice.y.includes(c.name)}
+                disabled={choice.y.length === 1 && choice.y[0] === c.name}
+                onChange={() => toggleY(c.name)}
+              />{' '}
+              {c.name}
+            </label>
+          ))}
+      </fieldset>
       <label>
-        <input type="radio" name="chart-kind" checked={kind === 'line'} onChange={() => onKind('line')} /> Line
+        Kind{' '}
+        <select
+          aria-label="Chart kind"
+          value={choice.kind}
+          onChange={(e) => onChoice({ ...choice, kind: e.target.value as ChartKind })}
+        >
+          {chartKinds.map((kind) => (
+            <option key={kind} value={kind} disabled={!kinds.includes(kind)}>
+              {kindTitles[kind]}
+            </option>
+          ))}
+        </select>
       </label>
       <span className="spacer" />
       {data.series.map((s, i) => (
-        <span key={s.name} className="legend">
+        <span key={s.name} className="legend" data-axis={s.axis}>
           <span className="swatch" style={{ background: palette[i % palette.length] }} /> {s.name}
+          {data.axes.right && <span className="muted"> ({s.axis})</span>}
         </span>
       ))}
     </div>
   );
 }
 
-/** The value axis: grid lines with their values, at quarters of the range. */
-function ValueTicks({ data, y }: { data: ChartData; y(v: number): number }) {
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => data.min + t * (data.max - data.min));
-  return ticks.map((t) => (
-    <g key={t}>
-      <line x1={margin.left} x2={width - margin.right} y1={y(t)} y2={y(t)} className="chart-grid" />
-      <text x={margin.left - 6} y={y(t) + 4} textAnchor="end" className="chart-tick">
-        {tickLabel(t)}
-      </text>
+/** A value axis: grid lines (left axis only) and its values at quarters of the range, on its side. */
+function ValueTicks({ axis, side }: { axis: ValueAxis; side: 'left' | 'right' }) {
+  const y = yOf(axis);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => axis.min + t * (axis.max - axis.min));
+  const at = side === 'left' ? margin.left - 6 : width - margin.right + 6;
+  return (
+    <g aria-label={`${side} axis: ${axis.series.join(', ')}`} data-axis={side}>
+      {ticks.map((t) => (
+        <g key={t}>
+          {side === 'left' && (
+            <line x1={margin.left} x2={width - margin.right} y1={y(t)} y2={y(t)} className="chart-grid" />
+          )}
+          <text x={at} y={y(t) + 4} textAnchor={side === 'left' ? 'end' : 'start'} className="chart-tick">
+            {tickLabel(t)}
+          </text>
+        </g>
+      ))}
     </g>
-  ));
+  );
 }
 
-/** One series: a bar per value beside the other series' bars, or a line through the values. */
+/** One series: bars beside the other series' bars, a line, or points; read against its own axis. */
 function Series({ data, index, kind }: { data: ChartData; index: number; kind: ChartKind }) {
-  const { y, x, band, barWidth } = geometry(data);
   const series = data.series[index];
+  const y = yOf(series.axis === 'right' ? data.axes.right! : data.axes.left);
+  const { x, band } = xScale(data, kind);
   const colour = palette[index % palette.length];
+  const title = (i: number, v: number) => <title>{`${data.labels[i]}: ${series.name} = ${v}`}</title>;
   if (kind === 'line') {
     const points = series.values.map((v, i) => (v === null ? '' : `${x(i)},${y(v)}`)).filter(Boolean);
-    return <polyline fill="none" stroke={colour} strokeWidth={2} points={points.join(' ')} />;
+    return <polyline fill="none" stroke={colour} strokeWidth={2} points={points.join(' ')} data-series={series.name} />;
   }
+  if (kind === 'scatter')
+    return (
+      <g fill={colour} data-series={series.name}>
+        {series.values.map((v, i) =>
+          v === null ? null : (
+            <circle key={i} cx={x(i)} cy={y(v)} r={3.5}>
+              {title(i, v)}
+            </circle>
+          ),
+        )}
+      </g>
+    );
+  const barWidth = Math.max((band * 0.8) / data.series.length, 1);
   return (
-    <g fill={colour}>
+    <g fill={colour} data-series={series.name}>
       {series.values.map((v, i) =>
         v === null ? null : (
           <rect
@@ -80,7 +171,7 @@ function Series({ data, index, kind }: { data: ChartData; index: number; kind: C
             y={Math.min(y(v), y(0))}
             height={Math.abs(y(0) - y(v))}
           >
-            <title>{`${data.labels[i]}: ${series.name} = ${v}`}</title>
+            {title(i, v)}
           </rect>
         ),
       )}
@@ -88,8 +179,40 @@ function Series({ data, index, kind }: { data: ChartData; index: number; kind: C
   );
 }
 
+/** The first series as slices of a pie, one per row (what makes up a whole). */
+function Pie({ data }: { data: ChartData }) {
+  const series = data.series[0];
+  const total = series.values.reduce<number>((sum, v) => sum + Math.max(v ?? 0, 0), 0) || 1;
+  const [cx, cy, r] = [width / 2, height / 2, height / 2 - 16];
+  const shares = series.values.map((v) => Math.max(v ?? 0, 0) / total);
+  // Each slice starts where the shares before it end, from twelve o'clock.
+  const starts = shares.map((_, i) => -Math.PI / 2 + shares.slice(0, i).reduce((a, b) => a + b, 0) * 2 * Math.PI);
+  return (
+    <g data-series={series.name}>
+      {series.values.map((v, i) => {
+        const share = shares[i];
+        if (share === 0) return null;
+        const start = starts[i];
+        const end = start + share * 2 * Math.PI;
+        const large = share > 0.5 ? 1 : 0;
+        const point = (a: number) => `${cx + r * Math.cos(a)} ${cy + r * Math.sin(a)}`;
+        const path =
+          share >= 1
+            ? `M ${cx - r} ${cy} a ${r} ${r} 0 1 0 ${2 * r} 0 a ${r} ${r} 0 1 0 ${-2 * r} 0`
+            : `M ${cx} ${cy} L ${point(start)} A ${r} ${r} 0 ${large} 1 ${point(end)} Z`;
+        return (
+          <path key={i} d={path} fill={palette[i % palette.length]} className="chart-slice">
+            <title>{`${data.labels[i]}: ${series.name} = ${v} (${Math.round(share * 100)}%)`}</title>
+          </path>
+        );
+      })}
+    </g>
+  );
+}
+
 /** The row labels under the plot, slanted, at most about twenty of them. */
-function LabelAxis({ data, x }: { data: ChartData; x(i: number): number }) {
+function LabelAxis({ data, kind }: { data: ChartData; kind: ChartKind }) {
+  const { x } = xScale(data, kind);
   const every = Math.ceil(data.labels.length / 20);
   const top = height - margin.bottom + 14;
   return data.labels.map((label, i) =>
@@ -101,27 +224,53 @@ function LabelAxis({ data, x }: { data: ChartData; x(i: number): number }) {
   );
 }
 
-/** A bar or line chart (SVG) of a result: numeric columns against the first text column. */
+/** The chart choice of each result shape, remembered across runs and restarts. */
+function useRememberedChoice(result: Pick<SqlResult, 'columns' | 'rows'>) {
+  const key = shapeKey(result.columns);
+  const [choices, setChoices] = usePersistedState<Record<string, ChartChoice>>('query-chart-choices', {});
+  const remembered = choices[key] && fitChoice(result, choices[key]);
+  const choice = remembered ?? defaultChoice(result);
+  const choose = (next: ChartChoice) =>
+    setChoices((all) => {
+      const others = Object.entries(all).filter(([k]) => k !== key);
+      return Object.fromEntries([...others.slice(-(rememberedShapes - 1)), [key, next]]);
+    });
+  return [choice, choose] as const;
+}
+
+/**
+ * A chart (SVG) of a result: a choice of x column, y columns and kind (bar, line, scatter, pie where it
+ * makes sense), remembered per result shape. Series of very different sizes are read against two axes.
+ */
 export function ResultChart({ result }: { result: SqlResult }) {
-  const [kind, setKind] = useState<ChartKind>('bar');
-  const data = useMemo(() => chartData(result), [result]);
-  if (!data) return <div className="placeholder">No numeric column to chart.</div>;
-  const { y, x } = geometry(data);
+  const [choice, choose] = useRememberedChoice(result);
+  const data = useMemo(() => choice && chartData(result, choice), [result, choice]);
+  if (!choice || !data) return <div className="placeholder">No numeric column to chart.</div>;
+  const { kind } = choice;
+  const axisLine = yOf(data.axes.left)(0);
+  const names = data.series.map((s) => s.name).join(', ');
   return (
     <div className="query-chart">
-      <ChartToolbar kind={kind} onKind={setKind} data={data} />
+      <ChartControls result={result} choice={choice} data={data} onChoice={choose} />
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`${kind} chart of ${data.series.map((s) => s.name).join(', ')}`}
+        aria-label={`${kind} chart of ${names}${data.axes.right ? ' on two axes' : ''}`}
         preserveAspectRatio="xMidYMid meet"
       >
-        <ValueTicks data={data} y={y} />
-        {data.series.map((s, i) => (
-          <Series key={s.name} data={data} index={i} kind={kind} />
-        ))}
-        <line x1={margin.left} x2={width - margin.right} y1={y(0)} y2={y(0)} className="chart-axis" />
-        <LabelAxis data={data} x={x} />
+        {kind === 'pie' ? (
+          <Pie data={data} />
+        ) : (
+          <>
+            <ValueTicks axis={data.axes.left} side="left" />
+            {data.axes.right && <ValueTicks axis={data.axes.right} side="right" />}
+            {data.series.map((s, i) => (
+              <Series key={s.name} data={data} index={i} kind={kind} />
+            ))}
+            <line x1={margin.left} x2={width - margin.right} y1={axisLine} y2={axisLine} className="chart-axis" />
+            <LabelAxis data={data} kind={kind} />
+          </>
+        )}
       </svg>
     </div>
   );

@@ -1,6 +1,16 @@
 import { useMemo, useState, type UIEvent } from 'react';
 import type { ResultColumn, ResultRow, SqlResult } from '../../../server/src/contract/index.js';
 import { cellText, numericValue, sortRows, toCsv, toJson, toTsv, type SortDirection } from './result-format.js';
+import {
+  clampPage,
+  movePage,
+  pageCount,
+  pageRows,
+  pageSizes,
+  resizePage,
+  type PageMove,
+  type PageState,
+} from './result-paging.js';
 
 const rowHeight = 24;
 const overscan = 10;
@@ -32,12 +42,15 @@ function useVisibleRows(count: number) {
 interface ToolbarProps {
   /** The result with its rows in the order shown. */
   sorted: Pick<SqlResult, 'columns' | 'rows'>;
+  /** The row of `sorted` selected. */
   selected?: number;
+  /** What the rows are, for the buttons' titles: all the result's rows, or one page of a stored result. */
+  scope: string;
   onNotify(message: string): void;
 }
 
 /** Copy (all rows or the selected one, as tab-separated text) and CSV/JSON export of the rows as sorted. */
-function ResultsToolbar({ sorted, selected, onNotify }: ToolbarProps) {
+function ResultsToolbar({ sorted, selected, scope, onNotify }: ToolbarProps) {
   const copy = (text: string, what: string) =>
     navigator.clipboard.writeText(text).then(
       () => onNotify(`Copied ${what}`),
@@ -57,10 +70,18 @@ function ResultsToolbar({ sorted, selected, onNotify }: ToolbarProps) {
       >
         Copy row
       </button>
-      <button type="button" onClick={() => download('query-result.csv', 'text/csv', toCsv(sorted))}>
+      <button
+        type="button"
+        title={`CSV of ${scope}`}
+        onClick={() => download('query-result.csv', 'text/csv', toCsv(sorted))}
+      >
         Export CSV
       </button>
-      <button type="button" onClick={() => download('query-result.json', 'application/json', toJson(sorted))}>
+      <button
+        type="button"
+        title={`JSON of ${scope}; numbers stay numbers where a double holds them exactly`}
+        onClick={() => download('query-result.json', 'application/json', toJson(sorted))}
+      >
         Export JSON
       </button>
     </div>
@@ -101,7 +122,10 @@ function cellClass(value: unknown): string {
 
 interface RowProps {
   row: ResultRow;
+  /** The row's place on the page. */
   index: number;
+  /** The row's number in the whole result. */
+  number: number;
   columns: ResultColumn[];
   template: string;
   selected: boolean;
@@ -109,11 +133,11 @@ interface RowProps {
 }
 
 /** One row, placed absolutely at its index (the grid renders only the rows in view). */
-function GridRow({ row, index, columns, template, selected, onSelect }: RowProps) {
+function GridRow({ row, index, number, columns, template, selected, onSelect }: RowProps) {
   return (
     <div
       role="row"
-      aria-rowindex={index + 2}
+      aria-rowindex={number + 1}
       className={`results-row${selected ? ' selected' : ''}`}
       style={{
         gridTemplateColumns: template,
@@ -125,7 +149,7 @@ function GridRow({ row, index, columns, template, selected, onSelect }: RowProps
       }}
       onClick={() => onSelect(index)}
     >
-      <span className="results-cell index">{index + 1}</span>
+      <span className="results-cell index">{number}</span>
       {columns.map((c) => (
         <span
           key={c.name}
@@ -140,11 +164,102 @@ function GridRow({ row, index, columns, template, selected, onSelect }: RowProps
   );
 }
 
+/** First, previous, next and last page, where the reader is, and the page size. */
+function Pager({
+  state,
+  onPage,
+  onSize,
+  loading,
+}: {
+  state: PageState;
+  onPage(page: number): void;
+  onSize(size: number): void;
+  loading?: boolean;
+}) {
+  const count = pageCount(state.total, state.size);
+  const { first, last } = pageRows(state);
+  const button = (move: PageMove, label: string, text: string) => {
+    const target = movePage(state, move);
+    return (
+      <button
+        type="button"
+        aria-label={label}
+        title={label}
+        disabled={loading || target === state.page}
+        onClick={() => onPage(target)}
+      >
+        {text}
+      </button>
+    );
+  };
+  return (
+    <div className="toolbar pager" role="navigation" aria-label="Result pages">
+      {button('first', 'First page', '«')}
+      {button('previous', 'Previous page', '‹')}
+      <span className="page-position" aria-live="polite">
+        Page {state.page + 1} of {count} · rows {first}–{last} of {state.total}
+        {loading && ' · loading…'}
+      </span>
+      {button('next', 'Next page', '›')}
+      {button('last', 'Last page', '»')}
+      <label>
+        Rows per page{' '}
+        <select value={state.size} disabled={loading} onChange={(e) => onSize(Number(e.target.value))}>
+          {pageSizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** A result that is one page of a larger stored one (an async job's): the others are read on demand. */
+export interface StoredPages {
+  /** The index of the result's first row in the whole result. */
+  offset: number;
+  /** The page size the rows were read with. */
+  limit: number;
+  total: number;
+  loading: boolean;
+  /** Reads `limit` rows from `offset` in place of the result's rows. */
+  onPage(offset: number, limit: number): void;
+}
+
+/** The page on show: kept here for a result held whole, taken from `stored` for one read page by page. */
+function usePaging(rowCount: number, stored?: StoredPages) {
+  const [local, setLocal] = useState({ page: 0, size: pageSizes[0] as number });
+  const state: PageState = stored
+    ? { page: Math.floor(stored.offset / stored.limit), size: stored.limit, total: stored.total }
+    : // A new, shorter result keeps the reader's page only where it still has one.
+      { page: clampPage(local.page, rowCount, local.size), size: local.size, total: rowCount };
+  const onPage = (page: number) =>
+    stored ? stored.onPage(page * state.size, state.size) : setLocal((l) => ({ ...l, page }));
+  const onSize = (size: number) => {
+    const page = resizePage(state, size);
+    if (stored) stored.onPage(page * size, size);
+    else setLocal({ page, size });
+  };
+  return { state, onPage, onSize };
+}
+
 /**
- * The rows of a result in a grid that renders only the rows in view (results reach 10,000 rows and
- * more), sortable by clicking a column header, with copy and CSV/JSON export of the sorted rows.
+ * The rows of a result a page at a time (page size 100 to 5000; a result held whole is paged here, an
+ * async job's stored result is read page by page from the server), in a grid that renders only the rows in
+ * view, sortable by clicking a column header, with copy and CSV/JSON export of the sorted rows.
  */
-export function ResultsGrid({ result, onNotify }: { result: SqlResult; onNotify(message: string): void }) {
+export function ResultsGrid({
+  result,
+  onNotify,
+  stored,
+}: {
+  result: SqlResult;
+  onNotify(message: string): void;
+  /** The result is one page of a stored one: the pager reads the others. */
+  stored?: StoredPages;
+}) {
   const [sort, setSort] = useState<Sort>();
   const [selected, setSelected] = useState<number>();
   const rows = useMemo(
@@ -152,43 +267,73 @@ export function ResultsGrid({ result, onNotify }: { result: SqlResult; onNotify(
     [result.rows, sort],
   );
   const sorted = useMemo(() => ({ columns: result.columns, rows }), [result.columns, rows]);
-  const { first, last, onScroll } = useVisibleRows(rows.length);
-  // The row number column fits the largest number; the others share the rest.
-  const indexWidth = `calc(${String(rows.length).length + 2}ch + 16px)`;
-  const template = `${indexWidth} repeat(${result.columns.length}, minmax(110px, 1fr))`;
-  const toggleSort = (column: string) =>
-    setSort((s) =>
-      s?.column !== column
-        ? { column, direction: 'asc' }
-        : s.direction === 'asc'
-          ? { column, direction: 'desc' }
-          : undefined,
-    );
-
+  const paging = usePaging(result.rows.length, stored);
+  // A result held whole is sliced here; a stored one's rows are the page already.
+  const { offset, limit } = pageRows(paging.state);
+  const pageStart = stored ? 0 : offset;
+  const shown = stored ? rows : rows.slice(offset, offset + limit);
+  const firstIndex = stored ? stored.offset : offset;
+  const scope = stored ? `this page (${rows.length} of ${stored.total} rows)` : `all ${rows.length} rows, as sorted`;
   return (
     <div className="results">
-      <ResultsToolbar sorted={sorted} selected={selected} onNotify={onNotify} />
-      <div
-        className="results-grid"
-        onScroll={onScroll}
-        role="grid"
-        aria-label="Query results"
-        aria-rowcount={rows.length + 1}
-      >
-        <HeaderRow columns={result.columns} template={template} sort={sort} onSort={toggleSort} />
-        <div style={{ height: rows.length * rowHeight, position: 'relative' }}>
-          {rows.slice(first, last).map((row, i) => (
-            <GridRow
-              key={first + i}
-              row={row}
-              index={first + i}
-              columns={result.columns}
-              template={template}
-              selected={selected === first + i}
-              onSelect={setSelected}
-            />
-          ))}
-        </div>
+      <ResultsToolbar sorted={sorted} selected={selected} scope={scope} onNotify={onNotify} />
+      <Pager state={paging.state} onPage={paging.onPage} onSize={paging.onSize} loading={stored?.loading} />
+      <PageRows
+        key={`${firstIndex}:${limit}`}
+        columns={result.columns}
+        rows={shown}
+        firstIndex={firstIndex}
+        total={paging.state.total}
+        sort={sort}
+        onSort={(column) => setSort((s) => nextSort(s, column))}
+        selected={selected === undefined ? undefined : selected - pageStart}
+        onSelect={(i) => setSelected(pageStart + i)}
+      />
+    </div>
+  );
+}
+
+/** Sorting by a header: ascending, then descending, then not at all. */
+function nextSort(sort: Sort | undefined, column: string): Sort | undefined {
+  if (sort?.column !== column) return { column, direction: 'asc' };
+  return sort.direction === 'asc' ? { column, direction: 'desc' } : undefined;
+}
+
+interface PageRowsProps {
+  columns: ResultColumn[];
+  /** The rows of the page. */
+  rows: ResultRow[];
+  /** The index in the whole result of the page's first row (row numbers count from it). */
+  firstIndex: number;
+  total: number;
+  sort?: Sort;
+  onSort(column: string): void;
+  selected?: number;
+  onSelect(index: number): void;
+}
+
+/** The grid of one page: header and the rows in view (a new page starts at its top). */
+function PageRows({ columns, rows, firstIndex, total, sort, onSort, selected, onSelect }: PageRowsProps) {
+  const { first, last, onScroll } = useVisibleRows(rows.length);
+  // The row number column fits the largest number; the others share the rest.
+  const indexWidth = `calc(${String(total).length + 2}ch + 16px)`;
+  const template = `${indexWidth} repeat(${columns.length}, minmax(110px, 1fr))`;
+  return (
+    <div className="results-grid" onScroll={onScroll} role="grid" aria-label="Query results" aria-rowcount={total + 1}>
+      <HeaderRow columns={columns} template={template} sort={sort} onSort={onSort} />
+      <div style={{ height: rows.length * rowHeight, position: 'relative' }}>
+        {rows.slice(first, last).map((row, i) => (
+          <GridRow
+            key={first + i}
+            row={row}
+            index={first + i}
+            number={firstIndex + first + i + 1}
+            columns={columns}
+            template={template}
+            selected={selected === first + i}
+            onSelect={onSelect}
+          />
+        ))}
       </div>
     </div>
   );

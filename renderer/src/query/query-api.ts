@@ -30,7 +30,8 @@ export class AmbiguousQuestionError extends ApiError {
   }
 }
 
-async function call<T>(method: string, path: string, body?: object): Promise<T> {
+/** One request; `signal` aborts it (the server then interrupts a synchronous query: docs/query.md). */
+async function call<T>(method: string, path: string, body?: object, signal?: AbortSignal): Promise<T> {
   const response = await gatewayFetch(base + path, {
     method,
     headers:
@@ -39,6 +40,7 @@ async function call<T>(method: string, path: string, body?: object): Promise<T> 
         : { 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
+    signal,
   });
   if (!response.ok) {
     const error = (await response.json().catch(() => ({}))) as {
@@ -61,19 +63,20 @@ export const queryApi = {
   sources: () => call<SourceList>('GET', '/sources').then((r) => r.sources),
   tables: (source: string) =>
     call<SourceTables>('GET', `/sources/${encodeURIComponent(source)}/tables`).then((r) => r.tables),
-  sql: (query: string) => call<SqlResult>('POST', '/sql', { query }),
+  sql: (query: string, signal?: AbortSignal) => call<SqlResult>('POST', '/sql', { query }, signal),
   submit: (query: string) => call<AsyncSubmission>('POST', '/async', { query }),
   status: (id: string) => call<JobStatusView>('GET', `/async/${encodeURIComponent(id)}/status`),
-  results: (id: string, offset = 0, limit = 10_000) =>
+  /** One page of a COMPLETED job's rows: `limit` (at most 10,000) from `offset`, with the total. */
+  results: (id: string, offset = 0, limit = 1000) =>
     call<ResultPage>('GET', `/async/${encodeURIComponent(id)}/results?offset=${offset}&limit=${limit}`),
   cancel: (id: string) => call<JobStatusView>('DELETE', `/async/${encodeURIComponent(id)}`),
-  sparql: (query: string) => call<SparqlResults>('POST', '/sparql', { query }),
+  sparql: (query: string, signal?: AbortSignal) => call<SparqlResults>('POST', '/sparql', { query }, signal),
   /** The SQL a SPARQL query translates to, without running it. */
   explainSparql: (query: string) => call<SparqlExplanation>('POST', '/sparql?explain=true', { query }),
   sparqlVocabulary: () => call<SparqlVocabulary>('GET', '/sparql/vocabulary'),
   /** A question; `prefer` names the candidate (`table.column`) the asker picked after a 422 `NL_AMBIGUOUS`. */
-  ask: (question: string, prefer?: string[]) =>
-    call<NaturalLanguageResult>('POST', '/natural-language', prefer ? { question, prefer } : { question }),
+  ask: (question: string, prefer?: string[], signal?: AbortSignal) =>
+    call<NaturalLanguageResult>('POST', '/natural-language', prefer ? { question, prefer } : { question }, signal),
   /** sources.yaml as it would be with `synonym` added (nothing is written). */
   proposeSynonym: (synonym: SynonymSuggestion) => call<SynonymProposal>('POST', '/natural-language/synonym', synonym),
 };

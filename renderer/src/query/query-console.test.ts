@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, isGroupedAggregate } from './chart-data.js';
+import { isGroupedAggregate } from './chart-data.js';
 import { aliases, suggestions, type Catalog } from './completion.js';
 import { answerToResult, sparqlToResult } from './query-api.js';
 import { cellText, sortRows, toCsv, toJson, toTsv } from './result-format.js';
@@ -89,44 +89,6 @@ describe('completion', () => {
     const labels = suggestions(catalog, '', '').map((s) => s.label);
     expect(labels.slice(0, 6)).toEqual(['shop', 'lake', 'events', 'shop.customers', 'shop.orders', 'amount']);
     expect(labels).toContain('GROUP BY');
-  });
-});
-
-describe('chartData', () => {
-  it('charts numeric columns against the first text column', () => {
-    const data = chartData({
-      columns: [
-        { name: 'region', type: 'VARCHAR' },
-        { name: 'aov', type: 'DECIMAL(18,2)' },
-        { name: 'n', type: 'BIGINT' },
-      ],
-      rows: [
-        { region: 'EU', aov: '12.5', n: 3 },
-        { region: 'NA', aov: -2, n: null },
-      ],
-    });
-    expect(data).toEqual({
-      labels: ['EU', 'NA'],
-      series: [
-        { name: 'aov', values: [12.5, -2] },
-        { name: 'n', values: [3, null] },
-      ],
-      min: -2,
-      max: 12.5,
-    });
-  });
-  it('uses the first numeric column as labels when all are numeric, and refuses text-only results', () => {
-    const data = chartData({
-      columns: [
-        { name: 'year', type: 'INTEGER' },
-        { name: 'total', type: 'DOUBLE' },
-      ],
-      rows: [{ year: 2024, total: 0 }],
-    });
-    expect(data?.labels).toEqual(['2024']);
-    expect(data?.series.map((s) => s.name)).toEqual(['total']);
-    expect(data?.max).toBeGreaterThan(data?.min ?? 0);
-    expect(chartData({ columns: [{ name: 'a', type: 'VARCHAR' }], rows: [] })).toBeUndefined();
   });
 });
 

@@ -34,7 +34,13 @@ export interface Outcome {
   /** Where the error is in the query of `mode`, for its editor to mark. */
   errorAt?: ErrorPosition & { mode: QueryMode };
   running?: boolean;
+  /** The run in progress, for {@link cancelRun}. */
+  runId?: string;
+  /** The run was cancelled before it answered. */
+  cancelled?: boolean;
   source?: string;
+  /** The result is a page of this async job's stored rows; the others are read page by page. */
+  jobId?: string;
   /** The question asked, when it was refused as ambiguous or answered after a pick. */
   question?: string;
   /** A 422 `NL_AMBIGUOUS`: the columns (`table.column`) the asker may pick from. */
@@ -44,6 +50,21 @@ export interface Outcome {
 }
 
 const maxJobs = 50;
+
+/** The rows of a job's result read at once: one page of the grid at its default size. */
+export const jobPageSize = 1000;
+
+/** The runs in progress, by run id: aborting one stops its request, and the server then stops its query. */
+const runsInProgress = new Map<string, AbortController>();
+/** Numbers the runs of this page (a counter, as `crypto.randomUUID` exists only in secure contexts). */
+let runsStarted = 0;
+
+/** Cancels run `runId` if it is still in progress (its outcome then says so); false when it is not. */
+export function cancelRun(runId: string): boolean {
+  const run = runsInProgress.get(runId);
+  run?.abort();
+  return run !== undefined;
+}
 
 /** The outcome of a run that failed: the server's detail, and where the error is when the server says. */
 function failure(error: unknown, mode: QueryMode): Outcome {
@@ -59,16 +80,17 @@ async function execute(
   mode: QueryMode,
   query: string,
   vocabulary: SparqlVocabulary | undefined,
+  signal: AbortSignal,
   prefer?: string[],
 ): Promise<{ outcome: Outcome & { result: SqlResult }; sql?: string }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  if (mode === 'sql') return { outcome: { result: await queryApi.sql(query) }, sql: query };
+  if (mode === 'sql') return { outcome: { result: await queryApi.sql(query, signal) }, sql: query };
   if (mode === 'sparql') {
     const prefixes = { ...vocabulary?.prefixes, ...declaredPrefixes(query) };
-    return { outcome: { result: sparqlToResult(await queryApi.sparql(query), elapsed(), prefixes) } };
+    return { outcome: { result: sparqlToResult(await queryApi.sparql(query, signal), elapsed(), prefixes) } };
   }
-  const answer = await queryApi.ask(query, prefer);
+  const answer = await queryApi.ask(query, prefer, signal);
   const result = answerToResult(answer, elapsed());
   const chartAlongside = isGroupedAggregate(result, answer.generated_query);
   const { synonyms } = answer;
@@ -128,9 +150,12 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
 
   /** Runs `query` in `kind` (a question with the asker's `prefer`) and shows its outcome. */
   const runNow = async (kind: QueryMode, query: string, prefer?: string[]) => {
-    setOutcome({ running: true });
+    const runId = String(++runsStarted);
+    const controller = new AbortController();
+    runsInProgress.set(runId, controller);
+    setOutcome({ running: true, runId });
     try {
-      const { outcome, sql } = await execute(kind, query, vocabulary, prefer);
+      const { outcome, sql } = await execute(kind, query, vocabulary, controller.signal, prefer);
       setOutcome(outcome);
       const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
       record({ query, kind, ok: true, rowCount, elapsedMs });
@@ -138,8 +163,10 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
     } catch (e) {
       // An ambiguous question keeps its candidates, for the asker to pick one.
       const candidates = e instanceof AmbiguousQuestionError ? { candidates: e.candidates, question: query } : {};
-      setOutcome({ ...failure(e, kind), ...candidates });
+      setOutcome(controller.signal.aborted ? { cancelled: true } : { ...failure(e, kind), ...candidates });
       record({ query, kind, ok: false });
+    } finally {
+      runsInProgress.delete(runId);
     }
   };
 
@@ -171,8 +198,8 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
   const openJob = async (job: TrackedJob) => {
     setOutcome({ running: true });
     try {
-      const result = await queryApi.results(job.query_id);
-      setOutcome({ result, source: `Job ${job.query_id}` });
+      const result = await queryApi.results(job.query_id, 0, jobPageSize);
+      setOutcome({ result, source: `Job ${job.query_id}`, jobId: job.query_id });
     } catch (e) {
       setOutcome({ error: (e as Error).message });
     }

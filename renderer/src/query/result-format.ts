@@ -1,6 +1,14 @@
-import type { SqlResult } from '../../../server/src/contract/index.js';
+import type { JsonValue, SqlResult } from '../../../server/src/contract/index.js';
 
 export type SortDirection = 'asc' | 'desc';
+
+const numericTypePattern =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
+
+/** Whether a column of engine type `type` (`DECIMAL(18,2)`, `BIGINT`, ...) holds numbers. */
+export function isNumericType(type: string): boolean {
+  return numericTypePattern.test(type);
+}
 
 /** A cell as text: NULL for null, JSON for objects and arrays, the value otherwise. */
 export function cellText(value: unknown): string {
@@ -56,9 +64,43 @@ export function toCsv(result: Pick<SqlResult, 'columns' | 'rows'>): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-/** The result as a JSON array of row objects. */
-export function toJson(result: Pick<SqlResult, 'rows'>): string {
-  return JSON.stringify(result.rows, null, 2);
+/** A decimal text's value as sign, significant digits and the power of ten of the last one (`-1.50` -> -, 15, -1). */
+function decimalValue(text: string): string {
+  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:e([-+]?\d+))?$/i.exec(text.trim());
+  if (!match) return text;
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const digits = (whole + fraction).replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign === '-' ? '-' : ''}${significant}e${power}`;
+}
+
+/**
+ * A numeric column's cell as JSON would best keep it: big DECIMAL/BIGINT/HUGEINT values arrive as strings
+ * (a double cannot hold every one), and one becomes a JSON number when the double read from it prints as
+ * the same decimal value (`"1234.50"` -> 1234.5); otherwise (`"12345678901234567891"`, `"0.1000000000000000001"`)
+ * it stays a string, so no reader loses digits.
+ */
+export function jsonNumber(value: JsonValue): JsonValue {
+  if (typeof value !== 'string') return value;
+  const number = numericValue(value);
+  if (number === undefined) return value;
+  return decimalValue(String(number)) === decimalValue(value) ? number : value;
+}
+
+/** The result as a JSON array of row objects; numeric columns' values are numbers where {@link jsonNumber} allows. */
+export function toJson(result: Pick<SqlResult, 'columns' | 'rows'>): string {
+  const numeric = result.columns.filter((c) => isNumericType(c.type)).map((c) => c.name);
+  const rows =
+    numeric.length === 0
+      ? result.rows
+      : result.rows.map((row) => {
+          const copy = { ...row };
+          for (const name of numeric) copy[name] = jsonNumber(row[name]);
+          return copy;
+        });
+  return JSON.stringify(rows, null, 2);
 }
 
 /** The rows as tab-separated text (what a spreadsheet pastes as cells). */

@@ -109,6 +109,8 @@ export const errorCatalogue = {
     message: 'One row of the result is larger than the result limit of %s bytes (limits.max_result_bytes)',
   },
   QUERY_TIMEOUT: { status: 504, message: 'The query did not finish within %s ms and was stopped' },
+  // Nobody receives it: the client closed the connection first. 499 is the access-log convention for that.
+  QUERY_CANCELLED: { status: 499, message: 'The query was cancelled: the client closed the connection' },
   QUERY_SOURCE_TIMEOUT: { status: 504, message: 'Source "%s" did not list its tables within %s ms' },
   QUERY_SOURCE_UNAVAILABLE: { status: 502, message: '%s' },
   QUERY_BUSY: { status: 503, message: '%s async queries are already waiting; try again later' },

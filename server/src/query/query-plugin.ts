@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import { stringFields } from '../core/string-fields.js';
+import { untilClientLeaves } from './client-abort.js';
 import { principalOf } from './jobs/job-principal.js';
 import { withDeadline } from './deadline.js';
 import { QueryTimeout } from './deadline.js';
@@ -96,8 +97,10 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.post<{ Body: QueryRequest }>(
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
-    async (request): Promise<SqlResult> => {
-      const { scans, ...result } = await queries().sql(request.body.query);
+    async (request, reply): Promise<SqlResult> => {
+      const { scans, ...result } = await untilClientLeaves(request, reply, options.log, (signal) =>
+        queries().sql(request.body.query, signal),
+      );
       options.log.debug({ scans }, 'query scans');
       return result;
     },

@@ -64,10 +64,10 @@ export class QueryService {
   }
 
   /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of
-   * sources.yaml. */
-  sql(query: string): Promise<QueryOutcome> {
+   * sources.yaml; `signal` (the client leaving) interrupts it in the engine. */
+  sql(query: string, signal?: AbortSignal): Promise<QueryOutcome> {
     const { maxRows, timeoutMs, maxResultBytes } = this.setup.limits;
-    return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes });
+    return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes, signal });
   }
 
   /**

@@ -11,6 +11,7 @@ import type {
   SynonymProposal,
   SynonymSuggestion,
 } from '../../contract/index.js';
+import { untilClientLeaves } from '../client-abort.js';
 import type { QueryService } from '../query-service.js';
 import { knowledgeGraph, type QueryWorkspace } from '../query-workspace.js';
 import { NaturalLanguageService } from './natural-language-service.js';
@@ -117,9 +118,11 @@ export async function naturalLanguageRoutes(app: FastifyInstance, options: Natur
   app.post<{ Body: QuestionRequest }>(
     '/natural-language',
     { schema: { body: questionBody }, preValidation: stringFields('question') },
-    async (request): Promise<NaturalLanguageResult> => {
+    async (request, reply): Promise<NaturalLanguageResult> => {
       const nl = current.get();
-      const { outcome, ...result } = await nl.ask(request.body.question, request.body.prefer);
+      const { outcome, ...result } = await untilClientLeaves(request, reply, log, (signal) =>
+        nl.ask(request.body.question, request.body.prefer, signal),
+      );
       log.debug({ translator: nl.translator.name, scans: outcome.scans }, 'natural-language query');
       return result;
     },

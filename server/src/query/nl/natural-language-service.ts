@@ -63,8 +63,8 @@ export class NaturalLanguageService {
    * "Which year has the most concerts?" when two years have as many: the first of a ranking is not one row, and
    * picking one by another order would be a confident guess, so the question is refused with the tied rows named.
    */
-  private async refuseTies({ sql, limit }: NonNullable<Translation['tieCheck']>): Promise<void> {
-    const { rows, columns } = await this.service.sql(sql);
+  private async refuseTies({ sql, limit }: NonNullable<Translation['tieCheck']>, signal?: AbortSignal): Promise<void> {
+    const { rows, columns } = await this.service.sql(sql, signal);
     const last = rows[limit - 1];
     const next = rows[limit];
     if (!last || !next || JSON.stringify(last.tie_rank) !== JSON.stringify(next.tie_rank)) return;
@@ -79,11 +79,13 @@ export class NaturalLanguageService {
   /**
    * Translates and runs `question`, a word that fits several columns equally well going to the one `prefer` names
    * (`table.column`, the asker's pick among the candidates of a 422 `NL_AMBIGUOUS`); throws 400 (empty, or a
-   * `prefer` no source has), 413 (too long), {@link NotUnderstood}, or the engine's errors.
+   * `prefer` no source has), 413 (too long), {@link NotUnderstood}, or the engine's errors. `signal` (the asker
+   * leaving) interrupts the queries it runs.
    */
   async ask(
     question: string,
     prefer: readonly string[] = [],
+    signal?: AbortSignal,
   ): Promise<NaturalLanguageResult & { outcome: QueryOutcome }> {
     if (question.trim() === '') throw httpError('NL_QUESTION_EMPTY');
     if (question.length > maxQuestionLength)
@@ -94,7 +96,7 @@ export class NaturalLanguageService {
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
     const check = async (sql: string): Promise<void> => {
       try {
-        outcome = await this.service.sql(sql);
+        outcome = await this.service.sql(sql, signal);
       } catch (error) {
         // The embedded translator does not retry: its statement not running means it misread the question.
         const doesNotRun = error instanceof QueryRejected || error instanceof UnknownTable;
@@ -105,12 +107,13 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const translation = await this.translator.translate(question, schema, check, (sql) => this.service.sql(sql), {
+    const probe = (sql: string) => this.service.sql(sql, signal);
+    const translation = await this.translator.translate(question, schema, check, probe, {
       prefer: preferred,
     });
     if (!outcome) throw new Error('the translator returned without running its query');
     if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
-      await this.refuseTies(translation.tieCheck);
+      await this.refuseTies(translation.tieCheck, signal);
     return {
       answer: answerSentence(
         outcome,

@@ -3,6 +3,7 @@ import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { knowledgeGraph, type GraphFiles } from '../query-workspace.js';
 import { resultsCsv, resultsJson, resultsTsv, writeTriples } from './results.js';
+import { untilClientLeaves } from '../client-abort.js';
 import type { QueryService } from '../query-service.js';
 import { SparqlService } from './sparql-service.js';
 import { vocabularyOf } from './vocabulary.js';
@@ -90,7 +91,7 @@ export async function sparqlRoutes(app: FastifyInstance, options: SparqlOptions)
       const explanation: SparqlExplanation = { sql: translation.sql, translate_ms: Math.round(ms * 1000) / 1000 };
       return explanation;
     }
-    const answer = await sparql.run(text);
+    const answer = await untilClientLeaves(request, reply, options.log, (signal) => sparql.run(text, signal));
     const accept = String(request.headers.accept ?? '');
     if (answer.kind === 'ask') {
       const result: SparqlAskResult = { head: {}, boolean: answer.value };

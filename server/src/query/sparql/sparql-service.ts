@@ -125,11 +125,11 @@ export class SparqlService {
     }
   }
 
-  /** Runs a SPARQL query through the federated engine. */
-  async run(text: string): Promise<SparqlAnswer> {
+  /** Runs a SPARQL query through the federated engine; `signal` (the client leaving) interrupts it. */
+  async run(text: string, signal?: AbortSignal): Promise<SparqlAnswer> {
     const query = this.parse(text);
     const { translation, ms } = await this.translate(query);
-    const outcome = await this.queries.sql(translation.sql);
+    const outcome = await this.queries.sql(translation.sql, signal);
     if (query.queryType === 'ASK')
       return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
     const rows = solutions(outcome.rows, translation.columns);
