@@ -9,6 +9,7 @@ import { QueryTimeout } from './deadline.js';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
 import { httpError } from '../core/errors.js';
 import { QueryService } from './query-service.js';
+import { resultJson } from './engine/result-json.js';
 import type { QueryWorkspace } from './query-workspace.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import type {
@@ -85,10 +86,11 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.post<{ Body: QueryRequest }>(
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
-    async (request): Promise<SqlResult> => {
+    async (request, reply) => {
       const { scans, ...result } = await service.sql(request.body.query);
       options.log.debug({ scans }, 'query scans');
-      return result;
+      // The text of the answer is written in pieces, so a large one does not hold the event loop (result-json.ts).
+      return reply.type('application/json; charset=utf-8').send(resultJson(result satisfies SqlResult));
     },
   );
 

@@ -4,3 +4,6 @@
  * the requests that arrive meanwhile are served between.
  */
 export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Bytes of a result converted or written between two turns of the event loop (a few milliseconds of work). */
+export const sliceBytes = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
 import { jsonValue } from './result-format.js';
-import { nextTurn } from './next-turn.js';
+import { nextTurn, sliceBytes } from './next-turn.js';
 import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
@@ -113,9 +113,6 @@ export class ResultRows {
     };
   }
 }
-
-/** Bytes of rows converted between two turns of the event loop while a result is read. */
-const sliceBytes = 1024 * 1024;
 
 /**
  * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds`, and
