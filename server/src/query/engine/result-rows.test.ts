@@ -162,12 +162,3 @@ describe('readDuckDBResult', () => {
     expect(turns).toBeGreaterThanOrEqual(3);
   });
 });
-
-describe('threadShare', () => {
-  it("shares a query's threads among the queries running, at least one each", async () => {
-    const { threadShare } = await import('./semaphore.js');
-    expect([1, 2, 3, 4].map((running) => threadShare(2, running))).toEqual([2, 1, 1, 1]);
-    expect([1, 2, 3, 4].map((running) => threadShare(8, running))).toEqual([8, 4, 2, 2]);
-    expect(threadShare(2, 0)).toBe(2);
-  });
-});
