@@ -2,8 +2,9 @@
 // Oversized results (issue 25): the built server (dist/) in a child process, one and then six concurrent
 // queries that each ask for about 450 MB (`SELECT repeat('x', 100000) FROM range(4500)`) while a `SELECT 1`
 // loop runs beside them. Reports the server's peak resident memory, what the large queries answered and
-// how long they took, and the `SELECT 1` latency alone and beside them (median and worst). With more large
-// queries than `limits.max_concurrent` (4), `SELECT 1` also waits for a free slot.
+// how long they took, the `SELECT 1` latency alone and beside them (median and worst), and the server's CPU time
+// in each phase (less noisy than latency on a shared machine). With more large queries than
+// `limits.max_concurrent` (4), `SELECT 1` also waits for a free slot.
 // Run: npm run build:server && node bench/result-size.mjs
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +14,8 @@ import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
 const bigQuery = "SELECT repeat('x', 100000) AS s FROM range(4500)";
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+/** CPU seconds (user + system) between two `process.cpuUsage()` readings. */
+const cpuSeconds = (from, to) => ((to.user - from.user + to.system - from.system) / 1e6).toFixed(2);
 
 /** A field of /proc/<pid>/status in kB (VmRSS now, VmHWM the peak so far). */
 const statusKb = (pid, field) =>
@@ -46,15 +49,19 @@ const server = await startServer(new URL('./lib/gateway-server.mjs', import.meta
 try {
   for (let i = 0; i < 20; i++) await sql(server.origin, 'SELECT 1 AS one');
   const stopAfter = performance.now() + 3000;
+  const quietCpu = await server.cpuUsage();
   const quiet = await selectOneLoop(server.origin, () => performance.now() > stopAfter);
+  const quietCpuEnd = await server.cpuUsage();
   const rssBefore = statusKb(server.pid, 'VmRSS');
 
   console.log(
-    `SELECT 1 alone: median ${median(quiet).toFixed(1)} ms (${quiet.length} queries); server RSS ${mb(rssBefore)}`,
+    `SELECT 1 alone: median ${median(quiet).toFixed(1)} ms (${quiet.length} queries, server CPU ` +
+      `${cpuSeconds(quietCpu, quietCpuEnd)} s); server RSS ${mb(rssBefore)}`,
   );
 
   for (const concurrent of [1, 6]) {
     let running = true;
+    const cpuBefore = await server.cpuUsage();
     const loop = selectOneLoop(server.origin, () => !running);
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, statusKb(server.pid, 'VmRSS'))), 50);
@@ -62,8 +69,11 @@ try {
     running = false;
     const busy = await loop;
     clearInterval(sampler);
+    const cpu = cpuSeconds(cpuBefore, await server.cpuUsage());
 
-    console.log(`${concurrent} large ${concurrent === 1 ? 'query' : 'queries'}: peak server RSS ${mb(peak)}`);
+    console.log(
+      `${concurrent} large ${concurrent === 1 ? 'query' : 'queries'}: peak server RSS ${mb(peak)}, server CPU ${cpu} s`,
+    );
     for (const answer of big) {
       let summary = answer.body.slice(0, 160);
       try {

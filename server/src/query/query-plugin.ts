@@ -11,6 +11,7 @@ import { QueryTimeout } from './deadline.js';
 import { naturalLanguageRoutes } from './nl/natural-language-routes.js';
 import { httpError } from '../core/errors.js';
 import type { LiveQueryService } from './live-query-service.js';
+import { resultJson } from './engine/result-json.js';
 import { sparqlRoutes } from './sparql/sparql-routes.js';
 import type {
   AsyncSubmission,
@@ -97,12 +98,13 @@ export async function queryPlugin(app: FastifyInstance, options: QueryPluginOpti
   app.post<{ Body: QueryRequest }>(
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
-    async (request, reply): Promise<SqlResult> => {
+    async (request, reply) => {
       const { scans, ...result } = await untilClientLeaves(request, reply, options.log, (signal) =>
         queries().sql(request.body.query, signal),
       );
       options.log.debug({ scans }, 'query scans');
-      return result;
+      // The text of the answer is written in pieces, so a large one does not hold the event loop (result-json.ts).
+      return reply.type('application/json; charset=utf-8').send(resultJson(result satisfies SqlResult));
     },
   );
 

@@ -48,7 +48,10 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   });
 
   it('leaves a result within the limit whole, without a reason', async () => {
-    const body = (await sql(server, 'SELECT 1 AS one')).json();
+    const response = await sql(server, 'SELECT 1 AS one');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.body));
+    const body = response.json();
     expect(body).toMatchObject({ rows: [{ one: 1 }], truncated: false });
     expect(body).not.toHaveProperty('truncated_reason');
   });
@@ -114,6 +117,10 @@ describe('result column names (docs/query.md)', () => {
       );
       expect(body.row_count).toBe(335);
       expect(response.body.length).toBeLessThan(32 * 1024 * 1024 + 1000);
+      // Written in pieces (result-json.ts), as the same JSON text.
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['transfer-encoding']).toBe('chunked');
+      expect(response.body).toBe(JSON.stringify(body));
     },
   );
 });

@@ -10,7 +10,7 @@ import { Deadline, QueryTimeout } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore, threadShare } from './semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
@@ -144,7 +144,7 @@ export class DuckDBEngine implements QueryEngine {
       try {
         return await this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
       } finally {
-        this.instances.release(fresh);
+        void this.instances.release(fresh);
         deadline.signal.removeEventListener('abort', release);
         release();
       }
@@ -252,6 +252,9 @@ export class DuckDBEngine implements QueryEngine {
       connection = await instance.connect();
       await connection.run("SET TimeZone = 'UTC'");
       const scans = await this.load(connection, fetched, pushdown, signal, begun);
+      // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
+      // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
+      await connection.run(`SET threads = ${threadShare(this.limits.threads, this.slots.taken)}`);
       // From here on the user's SQL can reach nothing but the loaded tables.
       await connection.run('SET enable_external_access = false');
       await connection.run('SET lock_configuration = true');

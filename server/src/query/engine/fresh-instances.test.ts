@@ -20,27 +20,33 @@ describe('fresh DuckDB instances', () => {
     await connection.run('CREATE TABLE leftover AS SELECT 1 AS x');
     connection.closeSync();
     expect(fs.existsSync(first.workDir)).toBe(true);
-    instances.release(first);
+    const released = instances.release(first);
+    // Closed on a later turn of the event loop, not on the path of the query's answer.
+    expect(fs.existsSync(first.workDir)).toBe(true);
+    await released;
     expect(fs.existsSync(first.workDir)).toBe(false);
+    await expect(first.instance.connect()).rejects.toThrow();
 
     const second = await instances.take();
     expect(second.instance).not.toBe(first.instance);
     expect(second.workDir).not.toBe(first.workDir);
     expect(await tableCount(second.instance)).toBe(0);
-    instances.release(second);
+    void instances.release(second);
     await instances.close();
+    // Closing waits for the instances released just before.
+    expect(fs.existsSync(second.workDir)).toBe(false);
   });
 
   it('prepares the next instance when a query ends, and closing removes it', async () => {
     const instances = new FreshInstances({ threads: '1' });
-    instances.release(await instances.take());
+    void instances.release(await instances.take());
     const prepared = await (instances as unknown as { spare: Promise<{ workDir: string }> }).spare;
     expect(fs.existsSync(prepared.workDir)).toBe(true);
     await instances.close();
     expect(fs.existsSync(prepared.workDir)).toBe(false);
     // Queries already under way still get an instance after close; none is prepared afterwards.
     const late = await instances.take();
-    instances.release(late);
+    await instances.release(late);
     expect((instances as unknown as { spare?: unknown }).spare).toBeUndefined();
   });
 

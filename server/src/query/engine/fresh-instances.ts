@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
+import { nextTurn } from './next-turn.js';
 
 /** An in-memory DuckDB instance for one query, with its private folder (spill files). */
 export interface QueryInstance {
@@ -9,9 +10,10 @@ export interface QueryInstance {
   workDir: string;
 }
 
-function dispose(used: QueryInstance): void {
+/** Closes `used` and removes its folder; closing waits for DuckDB's threads and frees its memory. */
+async function dispose(used: QueryInstance): Promise<void> {
   used.instance.closeSync();
-  fs.rmSync(used.workDir, { recursive: true, force: true });
+  await fs.promises.rm(used.workDir, { recursive: true, force: true });
 }
 
 /**
@@ -22,6 +24,8 @@ function dispose(used: QueryInstance): void {
 export class FreshInstances {
   private spare?: Promise<QueryInstance>;
   private closed = false;
+  /** Instances released and not yet closed. */
+  private readonly disposing = new Set<Promise<void>>();
 
   /** `options` are DuckDB settings; each instance spills into its own folder. */
   constructor(private readonly options: Record<string, string>) {}
@@ -52,20 +56,35 @@ export class FreshInstances {
     return ready ?? this.create();
   }
 
-  /** Closes an instance its query is done with, removes its folder, and prepares the next one. */
-  release(used: QueryInstance): void {
-    dispose(used);
-    if (this.closed || this.spare) return;
-    this.spare = this.create();
-    // A failure here is met again, and reported, by the query that would have used it.
-    this.spare.catch(() => undefined);
+  /**
+   * Closes an instance its query is done with, removes its folder, and prepares the next one. The closing
+   * (10-40 ms on the event loop) happens on a later turn, so the query's answer does not wait for it; the
+   * promise resolves once it is done.
+   */
+  release(used: QueryInstance): Promise<void> {
+    // Nothing waits on the closing, and the next query never sees this instance, so a failure is dropped here.
+    const disposed = nextTurn()
+      .then(() => dispose(used))
+      .catch(() => undefined)
+      .finally(() => this.disposing.delete(disposed));
+    this.disposing.add(disposed);
+    if (!this.closed && !this.spare) {
+      this.spare = this.create();
+      // A failure here is met again, and reported, by the query that would have used it.
+      this.spare.catch(() => undefined);
+    }
+    return disposed;
   }
 
-  /** Closes the prepared instance; `take` still works (unprepared) for queries already under way. */
+  /**
+   * Closes the prepared instance and waits for the released ones to be closed; `take` still works (unprepared)
+   * for queries already under way.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const spare = await this.spare?.catch(() => undefined);
     this.spare = undefined;
-    if (spare) dispose(spare);
+    if (spare) await dispose(spare);
+    await Promise.all(this.disposing);
   }
 }

@@ -1,6 +1,7 @@
 import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
 import { jsonValue } from './result-format.js';
+import { nextTurn, sliceBytes } from './next-turn.js';
 import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
@@ -56,6 +57,11 @@ export class ResultRows {
   readonly rows: Record<string, Json>[] = [];
   private bytes = 2;
   private reason: string | undefined;
+
+  /** The size of the rows so far as JSON, in bytes (counted only under a byte bound). */
+  get size(): number {
+    return this.bytes;
+  }
 
   constructor(
     private readonly columns: readonly { name: string; type: string }[],
@@ -123,13 +129,26 @@ export async function readDuckDBResult(
   const values: Json[] = new Array<Json>(columns.length);
   const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
     (values[column] = jsonValue(value, type, jsonValue));
-  reading: for (;;) {
+  let nextSlice = sliceBytes;
+  for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    for (let row = 0; row < chunk.rowCount; row++) {
-      if (!collected.wantsMore()) break reading;
-      chunk.visitRowValues(row, visit);
-      if (!collected.add(values)) break reading;
+    try {
+      for (let row = 0; row < chunk.rowCount; row++) {
+        if (!collected.wantsMore()) return collected.result(elapsedMs());
+        chunk.visitRowValues(row, visit);
+        if (!collected.add(values)) return collected.result(elapsedMs());
+        // A chunk holds 2048 rows, which can be hundreds of megabytes of text: converting it in slices lets
+        // the requests that arrive meanwhile (a SELECT 1 beside) be served between them.
+        if (collected.size >= nextSlice) {
+          nextSlice = collected.size + sliceBytes;
+          await nextTurn();
+        }
+      }
+    } finally {
+      // The chunk's values live in native memory that V8 does not see, and would stay until a garbage
+      // collection happened to finalise the chunk: its strings are freed as soon as they are converted.
+      chunk.reset();
     }
   }
   return collected.result(elapsedMs());

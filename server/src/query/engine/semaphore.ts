@@ -10,6 +10,11 @@ export class Semaphore {
 
   constructor(private readonly capacity: number) {}
 
+  /** How many slots are taken now. */
+  get taken(): number {
+    return this.running;
+  }
+
   /** Resolves with a release function once a slot is free; rejects with the signal's reason if aborted first. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -44,4 +49,10 @@ export class Semaphore {
       } else this.running--;
     };
   }
+}
+
+/** The DuckDB threads of a query starting while `running` queries hold slots (itself included): an equal share of
+ * `threads`, at least one. */
+export function threadShare(threads: number, running: number): number {
+  return Math.max(1, Math.floor(threads / Math.max(1, running)));
 }
