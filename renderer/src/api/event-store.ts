@@ -8,6 +8,7 @@ import type {
   WorkspaceFileChange,
 } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from './client.js';
+import { markOwnCalls } from '../requests/own-fetch.js';
 
 const maxLogLines = 2000;
 const maxRequests = 500;
@@ -61,6 +62,8 @@ export class EventStore {
   private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {
+    // The workbench's calls of the other APIs carry the same token, which keeps them out of the requests panel.
+    markOwnCalls(api);
     // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
     api.onTokenReplaced(() => {
       if (!this.wanted) return;

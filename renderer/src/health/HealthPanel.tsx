@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { ErrorBody, HealthNode } from '../../../server/src/contract/index.js';
+import { ownFetch } from '../requests/own-fetch.js';
 import { usePersistedState } from '../state/persisted.js';
 import {
   errorOf,
@@ -23,7 +24,7 @@ const intervals = [
 
 /** `/api/health` answers 503 with the same tree when the top level is DOWN or OUT_OF_SERVICE. */
 async function fetchHealth(): Promise<HealthNode> {
-  const response = await fetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
+  const response = await ownFetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
   const body = (await response.json().catch(() => undefined)) as HealthNode | ErrorBody | undefined;
   if (body && 'code' in body) throw new Error(body.detail);
   if (body && 'status' in body) return body;

@@ -2,8 +2,15 @@ import { useEffect, useState } from 'react';
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
 import { useServerState } from '../app/workbench-context.js';
+import { ownFetch } from '../requests/own-fetch.js';
 
 const documentUrl = '/api/adaptive/openapi.json';
+
+/** Marks "Try it out" calls as such for the requests panel (this page sends no Referer that would tell). */
+function markTryOut(request: { headers: Record<string, string> }) {
+  request.headers['x-workbench-try-out'] = 'swagger-ui';
+  return request;
+}
 
 /**
  * Swagger UI on the live merged OpenAPI document of the gateway, fetched again after every reload so new
@@ -18,7 +25,7 @@ export default function ApiDocsPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    fetch(documentUrl, { cache: 'no-store', signal: controller.signal })
+    ownFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
       .then(async (response) => {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
         setSpec(await response.text());
@@ -54,6 +61,7 @@ export default function ApiDocsPanel() {
             docExpansion="list"
             defaultModelsExpandDepth={0}
             displayRequestDuration
+            requestInterceptor={markTryOut}
             deepLinking={false}
           />
         )}

@@ -14,6 +14,7 @@ import type {
   SynonymSuggestion,
 } from '../../../server/src/contract/index.js';
 import { ApiError, errorPosition } from '../api/client.js';
+import { ownFetch } from '../requests/own-fetch.js';
 import { shortenIri } from './sparql-completion.js';
 
 const base = '/api/v1/query';
@@ -31,7 +32,7 @@ export class AmbiguousQuestionError extends ApiError {
 }
 
 async function call<T>(method: string, path: string, body?: object): Promise<T> {
-  const response = await fetch(base + path, {
+  const response = await ownFetch(base + path, {
     method,
     headers:
       body === undefined
