@@ -52,6 +52,8 @@ describe('copy as curl', () => {
           authorization: '[redacted]',
           host: '127.0.0.1:8080',
           'content-length': '99',
+          'sec-fetch-mode': 'cors',
+          'Sec-CH-UA-Platform': '"Linux"',
         },
         body,
         url: "/api/adaptive/library-api/books?q=a'b&x=$(id)",

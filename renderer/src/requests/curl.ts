@@ -2,7 +2,8 @@ import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 
 /**
  * Headers a copied or resent request leaves out: the workbench's own marks (its token, the try-out mark),
- * and those the client computes itself (a copied `content-length` would be wrong after an edit).
+ * and those the client computes itself (a copied `content-length` would be wrong after an edit); also
+ * every `sec-*` header (below).
  */
 const leftOutHeaders = new Set([
   'x-workbench-token',
@@ -30,7 +31,9 @@ export function resendableHeaders(headers: Record<string, string>): {
   const kept: Record<string, string> = {};
   const redacted: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
-    if (leftOutHeaders.has(name.toLowerCase())) continue;
+    const lower = name.toLowerCase();
+    // `sec-*` headers are the browser's own (fetch may not set them): noise in a command, refused in a resend.
+    if (leftOutHeaders.has(lower) || lower.startsWith('sec-')) continue;
     if (value === redactedValue) redacted.push(name);
     else kept[name] = value;
   }
