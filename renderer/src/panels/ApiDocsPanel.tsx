@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
 import { useServerState } from '../app/workbench-context.js';
-import { ownFetch } from '../requests/own-fetch.js';
+import { ownFetch, tryOutHeader } from '../requests/own-fetch.js';
 
 const documentUrl = '/api/adaptive/openapi.json';
 
 /** Marks "Try it out" calls as such for the requests panel (this page sends no Referer that would tell). */
 function markTryOut(request: { headers: Record<string, string> }) {
-  request.headers['x-workbench-try-out'] = 'swagger-ui';
+  request.headers[tryOutHeader] = 'swagger-ui';
   return request;
 }
 

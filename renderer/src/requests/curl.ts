@@ -1,4 +1,5 @@
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
+import { tokenHeader, tryOutHeader } from './own-fetch.js';
 
 /**
  * Headers a copied or resent request leaves out: the workbench's own marks (its token, the try-out mark),
@@ -6,8 +7,8 @@ import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
  * every `sec-*` header (below).
  */
 const leftOutHeaders = new Set([
-  'x-workbench-token',
-  'x-workbench-try-out',
+  tokenHeader,
+  tryOutHeader,
   'host',
   'content-length',
   'connection',

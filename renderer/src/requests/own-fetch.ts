@@ -1,5 +1,10 @@
 import type { WorkbenchApi } from '../api/client.js';
 
+/** The header of the workbench token (the server's `tokenHeader`). */
+export const tokenHeader = 'x-workbench-token';
+/** The header that marks a try-out sent from the workbench page (the server's `tryOutHeader`). */
+export const tryOutHeader = 'x-workbench-try-out';
+
 /** The workspace API whose token marks the workbench's own calls; set when the workbench starts. */
 let api: WorkbenchApi | undefined;
 
@@ -15,6 +20,6 @@ export function markOwnCalls(workbench: WorkbenchApi): void {
  */
 export function ownFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (api) headers.set('x-workbench-token', api.token);
+  if (api) headers.set(tokenHeader, api.token);
   return fetch(url, { ...init, headers });
 }

@@ -1,4 +1,5 @@
 import { resendableHeaders } from './curl.js';
+import { tryOutHeader } from './own-fetch.js';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 
 /** A request as the edit form holds it. */
@@ -61,7 +62,7 @@ export async function resend(draft: RequestDraft): Promise<ResendAnswer> {
   const method = draft.method.trim().toUpperCase();
   const response = await fetch(draft.url, {
     method,
-    headers: { ...draft.headers, 'x-workbench-try-out': 'replay' },
+    headers: { ...draft.headers, [tryOutHeader]: 'replay' },
     body: bodyless.has(method) || draft.body === '' ? undefined : draft.body,
     cache: 'no-store',
   });
