@@ -82,10 +82,14 @@ test('hides 50 own calls, filters by status, and opens a handler 500 at its logg
   expect(await call(page, '/api/adaptive/library-api/books')).toEqual([200]);
   expect(await call(page, '/api/adaptive/library-api/books/999')).toEqual([404]);
   expect(await call(page, '/api/adaptive/e2e-ledger/explode')).toEqual([500]);
+  // The health panel's own check, made by the workbench itself.
+  await showPanel(page, 'health');
+  await expect(page.locator('[data-panel-body="health"]')).toContainText(/UP|DOWN/);
 
   // Hidden by default: none of the 50 is listed, and the toggle counts them (and any other own call).
   await expect(rows(page, '/api/adaptive/e2e-ledger/explode')).toHaveCount(1);
   await expect(rows(page, '/api/v1/query/sources')).toHaveCount(0);
+  await expect(rows(page, '/api/health')).toHaveCount(0);
   const toggle = page.getByLabel(/Show workbench calls/);
   const hidden = Number(/\((\d+) hidden\)/.exec((await page.locator('label', { has: toggle }).innerText()) ?? '')?.[1]);
   expect(hidden).toBeGreaterThanOrEqual(50);
@@ -95,6 +99,7 @@ test('hides 50 own calls, filters by status, and opens a handler 500 at its logg
   await toggle.check();
   await expect(rows(page, '/api/v1/query/sources')).toHaveCount(50);
   await expect(rows(page, '/api/v1/query/sources').first().locator('td.origin')).toHaveText('workbench');
+  await expect(rows(page, '/api/health').first().locator('td.origin')).toHaveText('workbench');
   // A full path, not cut: the cell shows all of it.
   const pathCell = rows(page, '/api/adaptive/library-api/books/999').locator('td.url');
   await expect(pathCell).toHaveText('/api/adaptive/library-api/books/999');
