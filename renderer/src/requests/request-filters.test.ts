@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
-import { defaultRequestFilter, filterRequests, methodsOf, statusClassOf } from './request-filters.js';
+import { defaultRequestFilter, filterRequests, keepRequests, methodsOf, statusClassOf } from './request-filters.js';
 
 let next = 0;
 function request(method: string, url: string, status: number, origin: WorkbenchRequest['origin']): WorkbenchRequest {
@@ -63,6 +63,20 @@ describe('request filters', () => {
       '5xx',
     ]);
     for (const odd of [0, 101, 600, -500, Number.NaN]) expect(statusClassOf(odd)).toBeUndefined();
+  });
+
+  it('keeps the newest of each kind apart: own polls never push out the others', () => {
+    const kept = keepRequests(requests, 3, 2);
+    expect(kept.map((r) => r.id)).toEqual([49, 50, 52, 53, 54]);
+    // Order is kept, and nothing is kept twice when all fit.
+    expect(keepRequests(requests, 100, 100)).toEqual(requests);
+    expect(keepRequests(requests, 0, 0)).toEqual([]);
+    // 1000 more own calls still leave the four others.
+    const flooded = [
+      ...requests,
+      ...Array.from({ length: 1000 }, () => request('GET', '/api/health', 200, 'workbench')),
+    ];
+    expect(keepRequests(flooded, 500, 200).filter((r) => r.origin !== 'workbench')).toHaveLength(4);
   });
 
   it('offers the methods seen, once each', () => {

@@ -45,6 +45,22 @@ export function filterRequests(
   return { shown, hiddenOwn };
 }
 
+/**
+ * The requests to keep of `requests` (oldest first): the newest `max` of other origins and, apart, the
+ * newest `maxOwn` of the workbench's own, so that its polls and refreshes never push out the requests
+ * the panel is there to show. Order is kept.
+ */
+export function keepRequests(requests: readonly WorkbenchRequest[], max: number, maxOwn: number): WorkbenchRequest[] {
+  let own = 0;
+  let others = 0;
+  const kept: WorkbenchRequest[] = [];
+  for (let i = requests.length - 1; i >= 0; i--) {
+    const isOwn = requests[i].origin === 'workbench';
+    if (isOwn ? own++ < maxOwn : others++ < max) kept.push(requests[i]);
+  }
+  return kept.reverse();
+}
+
 /** The methods seen among `requests`, sorted: what the method filter offers. */
 export function methodsOf(requests: readonly WorkbenchRequest[]): string[] {
   return [...new Set(requests.map((r) => r.method))].sort();
