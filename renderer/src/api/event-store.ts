@@ -8,9 +8,13 @@ import type {
   WorkspaceFileChange,
 } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from './client.js';
+import { markOwnCalls } from '../requests/own-fetch.js';
+import { keepRequests } from '../requests/request-filters.js';
 
 const maxLogLines = 2000;
 const maxRequests = 500;
+/** The workbench's own calls are kept apart, fewer: they never push out the requests the panel is for. */
+const maxOwnRequests = 200;
 
 /** What the server has told the workbench so far. Replaced (not mutated) on every change, for React. */
 export interface ServerState {
@@ -61,6 +65,8 @@ export class EventStore {
   private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {
+    // The workbench's calls of the other APIs carry the same token, which keeps them out of the requests panel.
+    markOwnCalls(api);
     // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
     api.onTokenReplaced(() => {
       if (!this.wanted) return;
@@ -110,7 +116,9 @@ export class EventStore {
         this.update(apply(JSON.parse(message.data) as T));
       });
     on<WorkbenchLogLine>('log', (line) => ({ logs: [...this.state.logs, line].slice(-maxLogLines) }));
-    on<WorkbenchRequest>('request', (request) => ({ requests: [...this.state.requests, request].slice(-maxRequests) }));
+    on<WorkbenchRequest>('request', (request) => ({
+      requests: keepRequests([...this.state.requests, request], maxRequests, maxOwnRequests),
+    }));
     on<RefreshResult>('reload', (result) => ({ lastReload: result, reloadCount: this.state.reloadCount + 1 }));
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
     on<WorkspaceFileChange>('file', (change) => {

@@ -48,6 +48,9 @@ export function App({ api }: { api: WorkbenchApi }) {
   const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
   const [reveal, setReveal] = useState<RevealRequest>();
+  // Asked through the context, carried out by the shell, which owns the layout (a nonce repeats a request).
+  const [panelRequest, setPanelRequest] = useState<{ id: string; nonce: number }>();
+  const showPanel = useCallback((id: string) => setPanelRequest((r) => ({ id, nonce: (r?.nonce ?? 0) + 1 })), []);
   const revealNonce = useRef(0);
 
   const notify = useCallback((text: string, kind: 'info' | 'error' = 'info') => setStatus({ text, kind }), []);
@@ -60,8 +63,8 @@ export function App({ api }: { api: WorkbenchApi }) {
     [documents, tabs],
   );
   const workbench = useMemo<Workbench>(
-    () => ({ api, events, documents, tabs, session, openFile, notify, colorScheme }),
-    [api, events, documents, tabs, session, openFile, notify, colorScheme],
+    () => ({ api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme }),
+    [api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme],
   );
 
   useEffect(() => {
@@ -80,13 +83,21 @@ export function App({ api }: { api: WorkbenchApi }) {
 
   return (
     <WorkbenchContext.Provider value={workbench}>
-      <Shell reveal={reveal} status={status} />
+      <Shell reveal={reveal} status={status} panelRequest={panelRequest} />
     </WorkbenchContext.Provider>
   );
 }
 
 /** The workbench: title bar, explorer, editor tabs, side and bottom panels, status bar. */
-function Shell({ reveal, status }: { reveal?: RevealRequest; status?: StatusMessage }) {
+function Shell({
+  reveal,
+  status,
+  panelRequest,
+}: {
+  reveal?: RevealRequest;
+  status?: StatusMessage;
+  panelRequest?: { id: string; nonce: number };
+}) {
   const { api, documents, tabs, openFile, colorScheme } = useWorkbench();
   const openTabs = useTabs();
   const docs = useDocuments();
@@ -96,6 +107,9 @@ function Shell({ reveal, status }: { reveal?: RevealRequest; status?: StatusMess
   const editor = useEditorCommands();
   const { layout, update, togglePane, showPanel } = useLayout();
   const [showHelp, setShowHelp] = useState(false);
+  useEffect(() => {
+    if (panelRequest) showPanel(panelRequest.id);
+  }, [panelRequest, showPanel]);
 
   const handlers: Record<string, () => void> = {
     save: () => editor.save(openTabs.active),

@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { ErrorBody, HealthNode } from '../../../server/src/contract/index.js';
-import { ApiError, gatewayFetch } from '../api/client.js';
+import { ApiError } from '../api/client.js';
 import { authStore, useAuthState } from '../auth/session.js';
+import { ownFetch } from '../requests/own-fetch.js';
 import { usePersistedState } from '../state/persisted.js';
 import {
   errorOf,
@@ -28,7 +29,7 @@ const intervals = [
  * authentication on, it shows the components only to a signed-in caller, and refuses bad credentials.
  */
 async function fetchHealth(): Promise<HealthNode> {
-  const response = await gatewayFetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
+  const response = await ownFetch('/api/health', { cache: 'no-store', headers: { accept: 'application/json' } });
   const body = (await response.json().catch(() => undefined)) as HealthNode | ErrorBody | undefined;
   if (body && 'code' in body) throw new ApiError(response.status, body.detail, undefined, body.code);
   if (body && 'status' in body) return body;

@@ -2,10 +2,20 @@ import { useEffect, useState } from 'react';
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
 import { useServerState } from '../app/workbench-context.js';
-import { gatewayFetch, withSignIn } from '../api/client.js';
+import { withSignIn, type InterceptedRequest } from '../api/client.js';
 import { useAuthState } from '../auth/session.js';
+import { ownFetch, tryOutHeader } from '../requests/own-fetch.js';
 
 const documentUrl = '/api/adaptive/openapi.json';
+
+/**
+ * Swagger UI's `requestInterceptor`: "Try it out" calls carry the signed-in user's credentials, and are
+ * marked as try-outs for the requests panel (this page sends no Referer that would tell).
+ */
+function tryOutRequest<R extends InterceptedRequest>(request: R): R {
+  withSignIn(request).headers[tryOutHeader] = 'swagger-ui';
+  return request;
+}
 
 /**
  * Swagger UI on the live merged OpenAPI document of the gateway, fetched again after every reload so new
@@ -22,7 +32,7 @@ export default function ApiDocsPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    gatewayFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
+    ownFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
       .then(async (response) => {
         if (!response.ok) {
           const refusal = (await response.json().catch(() => ({}))) as { detail?: string };
@@ -61,8 +71,8 @@ export default function ApiDocsPanel() {
             docExpansion="list"
             defaultModelsExpandDepth={0}
             displayRequestDuration
+            requestInterceptor={tryOutRequest}
             deepLinking={false}
-            requestInterceptor={withSignIn}
           />
         )}
       </div>

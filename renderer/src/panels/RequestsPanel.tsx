@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react';
 import type { CapturedMessage, WorkbenchRequest } from '../../../server/src/contract/index.js';
-import { useServerState, useWorkbench } from '../app/workbench-context.js';
-
-/** Gateway paths are shown without it, to leave room for the part that differs. */
-const gatewayPrefix = '/api/adaptive';
+import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { ActionResult, RowMenu, type RequestAction } from '../requests/RequestActions.js';
+import { RequestFilters, originLabels } from '../requests/RequestFilters.js';
+import { defaultRequestFilter, filterRequests, methodsOf } from '../requests/request-filters.js';
+import { useRevealLog } from '../requests/log-reveal.js';
+import '../requests/requests.css';
 
 function statusClass(status: number): string {
   return status >= 500 ? 'error' : status >= 400 ? 'warning' : 'ok';
@@ -93,7 +95,13 @@ function Message({ title, message }: { title: string; message: CapturedMessage }
   );
 }
 
-function Inspector({ request }: { request: WorkbenchRequest }) {
+interface InspectorProps {
+  request: WorkbenchRequest;
+  action?: RequestAction;
+  onAction(action: RequestAction | Promise<RequestAction>): void;
+}
+
+function Inspector({ request, action, onAction }: InspectorProps) {
   const status = <span className={`status ${statusClass(request.status)}`}>{request.status}</span>;
   return (
     <div className="inspector panel-scroll" aria-label="Request inspector">
@@ -102,9 +110,10 @@ function Inspector({ request }: { request: WorkbenchRequest }) {
       </h3>
       <p>
         {status} in {request.durationMs} ms · {request.source}
-        {request.file ? ` · ${request.file}` : ''} ·{' '}
+        {request.file ? ` · ${request.file}` : ''} · {originLabels[request.origin]} · {request.requestId} ·{' '}
         {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })} <ModeBadge request={request} />
       </p>
+      {action && <ActionResult request={request} action={action} onAction={onAction} />}
       <MockFindings request={request} />
       <Message title="Response" message={request.response} />
       <Message title="Request" message={request.request} />
@@ -116,13 +125,40 @@ interface RequestsTableProps {
   requests: WorkbenchRequest[];
   selected?: WorkbenchRequest;
   onSelect(id: number): void;
+  onAction(request: WorkbenchRequest, action: RequestAction | Promise<RequestAction>): void;
+}
+
+/** A status, and for a 5xx whose error was logged, the link to that log line. */
+function StatusCell({ request }: { request: WorkbenchRequest }) {
+  const revealLog = useRevealLog();
+  const { logId } = request;
+  return (
+    <td>
+      <span className={`status ${statusClass(request.status)}`}>{request.status}</span>
+      {logId !== undefined && (
+        <button
+          type="button"
+          className="link log-link"
+          title="Open its error in the logs"
+          aria-label={`Log entry of ${request.requestId}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            revealLog(logId);
+          }}
+        >
+          log
+        </button>
+      )}
+    </td>
+  );
 }
 
 /**
- * The requests, newest first: time, method, path (without the gateway prefix), status, duration, the mock mode
- * that answered (with faults and violations), what served it.
+ * The requests, newest first: time, method, full path (wrapped), status (a 5xx links to its logged error),
+ * duration, the mock mode that answered (with faults and violations), who sent it, what served it, and
+ * the row's menu.
  */
-function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
+function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTableProps) {
   return (
     <table className="grid requests" aria-label="Requests">
       <colgroup>
@@ -132,7 +168,9 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
         <col className="col-status" />
         <col className="col-ms" />
         <col className="col-mode" />
+        <col className="col-origin" />
         <col className="col-source" />
+        <col className="col-menu" />
       </colgroup>
       <thead>
         <tr>
@@ -142,7 +180,9 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
           <th>Status</th>
           <th>ms</th>
           <th>Mode</th>
+          <th>Origin</th>
           <th>Served by</th>
+          <th aria-label="Actions" />
         </tr>
       </thead>
       <tbody>
@@ -150,6 +190,7 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
           <tr
             key={r.id}
             className={r === selected ? 'selected' : ''}
+            data-origin={r.origin}
             tabIndex={0}
             onClick={() => onSelect(r.id)}
             onKeyDown={(e) => e.key === 'Enter' && onSelect(r.id)}
@@ -157,17 +198,19 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
             <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
             <td className="method">{r.method}</td>
             <td className="url" title={r.url}>
-              {r.url.startsWith(gatewayPrefix) ? r.url.slice(gatewayPrefix.length) : r.url}
+              {r.url}
             </td>
-            <td>
-              <span className={`status ${statusClass(r.status)}`}>{r.status}</span>
-            </td>
+            <StatusCell request={r} />
             <td className="number">{r.durationMs}</td>
             <td className="mode">
               <ModeBadge request={r} />
             </td>
+            <td className={`origin ${r.origin}`}>{originLabels[r.origin]}</td>
             <td className="source" title={r.file ? `${r.source}: ${r.file}` : r.source}>
               {r.file ?? r.source}
+            </td>
+            <td>
+              <RowMenu request={r} onAction={(action) => onAction(r, action)} />
             </td>
           </tr>
         ))}
@@ -176,47 +219,63 @@ function RequestsTable({ requests, selected, onSelect }: RequestsTableProps) {
   );
 }
 
-/** Requests the server answered while the workbench is open, and the inspector for one of them. */
+/**
+ * Requests the server answered while the workbench is open, and the inspector for one of them. The
+ * workbench's own calls are hidden unless asked for; filters narrow the rest.
+ */
 export function RequestsPanel() {
   const { events } = useWorkbench();
   const { requests } = useServerState();
-  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useSessionState('requests-filter', defaultRequestFilter);
   const [selectedId, setSelectedId] = useState<number>();
-  const shown = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    const list = needle
-      ? requests.filter((r) =>
-          `${r.method} ${r.url} ${r.status} ${r.file ?? ''} ${r.mode ?? ''}`.toLowerCase().includes(needle),
-        )
-      : requests;
-    return [...list].reverse();
-  }, [requests, search]);
-  const selected = requests.find((r) => r.id === selectedId) ?? shown[0];
+  const [action, setAction] = useState<{ requestId: number; action: RequestAction }>();
+  const { shown, hiddenOwn } = useMemo(() => {
+    const result = filterRequests(requests, filter);
+    return { shown: result.shown.reverse(), hiddenOwn: result.hiddenOwn };
+  }, [requests, filter]);
+  const methods = useMemo(() => methodsOf(requests), [requests]);
+  const selected = shown.find((r) => r.id === selectedId) ?? shown[0];
+
+  const onAction = (request: WorkbenchRequest, next: RequestAction | Promise<RequestAction>) => {
+    setSelectedId(request.id);
+    if (!(next instanceof Promise)) return setAction({ requestId: request.id, action: next });
+    setAction({ requestId: request.id, action: { kind: 'sending' } });
+    // An answer to an action on a request no longer shown is dropped.
+    void next.then((done) =>
+      setAction((current) => (current?.requestId === request.id ? { requestId: request.id, action: done } : current)),
+    );
+  };
 
   return (
     <div className="panel-column">
-      <div className="toolbar">
-        <input
-          type="search"
-          placeholder="Filter requests"
-          aria-label="Filter requests"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
+      <div className="toolbar requests-toolbar">
+        <RequestFilters filter={filter} methods={methods} hiddenOwn={hiddenOwn} onChange={setFilter} />
         <span className="spacer" />
-        <span className="muted">{requests.length} requests</span>
+        <span className="muted" aria-label="Requests shown">
+          {shown.length} of {requests.length}
+        </span>
         <button type="button" onClick={() => events.clearRequests()}>
           Clear
         </button>
       </div>
       {shown.length === 0 ? (
-        <div className="placeholder">Requests to the gateway appear here (try one from the API docs).</div>
+        <div className="placeholder">
+          {requests.length === 0
+            ? 'Requests to the server appear here (try one from the API docs).'
+            : 'No request matches the filters.'}
+        </div>
       ) : (
         <div className="requests-split">
           <div className="panel-scroll">
-            <RequestsTable requests={shown} selected={selected} onSelect={setSelectedId} />
+            <RequestsTable requests={shown} selected={selected} onSelect={setSelectedId} onAction={onAction} />
           </div>
-          {selected && <Inspector request={selected} />}
+          {selected && (
+            <Inspector
+              request={selected}
+              action={action?.requestId === selected.id ? action.action : undefined}
+              onAction={(next) => onAction(selected, next)}
+            />
+          )}
         </div>
       )}
     </div>

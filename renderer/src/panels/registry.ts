@@ -34,7 +34,8 @@ export const panelRegistry: PanelDefinition[] = [
     title: 'Requests',
     region: 'bottom',
     component: RequestsPanel,
-    badge: (s) => s.requests.length || undefined,
+    // The workbench's own calls are hidden by default: they are not counted either.
+    badge: (s) => s.requests.filter((r) => r.origin !== 'workbench').length || undefined,
   },
   { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },

@@ -13,7 +13,8 @@ import type {
   SynonymProposal,
   SynonymSuggestion,
 } from '../../../server/src/contract/index.js';
-import { ApiError, errorPosition, gatewayFetch } from '../api/client.js';
+import { ApiError, errorPosition } from '../api/client.js';
+import { ownFetch } from '../requests/own-fetch.js';
 import { shortenIri } from './sparql-completion.js';
 
 const base = '/api/v1/query';
@@ -32,7 +33,7 @@ export class AmbiguousQuestionError extends ApiError {
 
 /** One request; `signal` aborts it (the server then interrupts a synchronous query: docs/query.md). */
 async function call<T>(method: string, path: string, body?: object, signal?: AbortSignal): Promise<T> {
-  const response = await gatewayFetch(base + path, {
+  const response = await ownFetch(base + path, {
     method,
     headers:
       body === undefined

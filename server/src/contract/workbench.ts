@@ -76,14 +76,44 @@ export interface WorkbenchDiagnostics {
   diagnostics: WorkbenchDiagnostic[];
 }
 
+/**
+ * One frame of a logged error's stack. `place` says whose code it is: the workspace's (a handler, with a
+ * workspace path), the server's own, a package's in `node_modules`, or Node's internals (`node:`, native).
+ */
+export interface StackFrame {
+  /** The function, as the stack names it (`Router.dispatch`, `async handle`); absent for anonymous code. */
+  function?: string;
+  file: string;
+  line?: number;
+  column?: number;
+  place: 'workspace' | 'server' | 'node_modules' | 'node';
+}
+
+/** The error of a log line (its `err` field), with the stack parsed into frames. */
+export interface LoggedError {
+  type?: string;
+  message: string;
+  frames: StackFrame[];
+}
+
 /** A log line of the server, as streamed to the workbench. */
 export interface WorkbenchLogLine {
+  /** Numbers the lines of one server start, from 1: what a captured request's `logId` names. */
+  id?: number;
   time: number;
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   msg: string;
-  /** The line's other fields (size-capped). */
+  /** The line's other fields (size-capped; the error's stack is in {@link error} instead). */
   fields?: Record<string, unknown>;
+  /** The line's error (`err`), with its stack as frames. */
+  error?: LoggedError;
 }
+
+/**
+ * Who sent a captured request: the workbench itself (its calls carry the workbench token), a try-out
+ * (Swagger UI's "Try it out", or a replay from the requests panel), or anyone else.
+ */
+export type RequestOrigin = 'workbench' | 'try-out' | 'external';
 
 /** One side (request or response) of a captured request. */
 export interface CapturedMessage {
@@ -98,6 +128,11 @@ export interface CapturedMessage {
 /** A request the server answered, captured for the request inspector. */
 export interface WorkbenchRequest {
   id: number;
+  /** The server's id of the request (Fastify's `reqId`, `req-12`), as its log lines carry it. */
+  requestId: string;
+  origin: RequestOrigin;
+  /** For an answer of 5xx: the {@link WorkbenchLogLine.id} of the error the server logged for it. */
+  logId?: number;
   time: number;
   method: string;
   /** Path and query string. */

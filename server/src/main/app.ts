@@ -164,7 +164,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     const known = toHttpError(error);
     if (known) return answer(reply, known);
     if ((error.statusCode ?? 500) >= 500)
-      logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+      logger.error({ err: error, reqId: request.id, method: request.method, url: request.url }, 'request failed');
     return answer(reply, frameworkError(error, request.routeOptions.bodyLimit ?? config.bodyLimit));
   });
   app.setNotFoundHandler((request, reply) => {

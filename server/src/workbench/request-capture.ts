@@ -1,18 +1,55 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CapturedMessage, WorkbenchRequest } from '../contract/index.js';
+import type { CapturedMessage, RequestOrigin, WorkbenchRequest } from '../contract/index.js';
 import { faultHeader, gatewayPrefix, modeHeader, violationsHeader, type Gateway } from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
 import type { EventHub } from './event-hub.js';
+import { sameToken, tokenHeader } from './token.js';
 
 /** Bodies are cut at this many characters in the inspector. */
 export const maxCapturedBodyChars = 64 * 1024;
-const redactedHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-workbench-token']);
+/**
+ * The mark of a try-out sent from the workbench page (the API docs' Swagger UI, a replay from the
+ * requests panel): that page sends no `Referer` (its URL once held the token), so it says so itself.
+ */
+export const tryOutHeader = 'x-workbench-try-out';
+const redactedHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', tokenHeader]);
 const gatewayCatchAll = `${gatewayPrefix}/*`;
+const swaggerUiPath = `${gatewayPrefix}/swagger-ui/`;
 
-/** Requests the inspector leaves out: the workbench's own traffic and the documents the docs panel fetches. */
-function isCaptured(url: string): boolean {
-  if (!url.startsWith('/api/') || url.startsWith(`${routeAreas.workbench.prefix}/`)) return false;
-  return !url.startsWith(`${gatewayPrefix}/openapi.json`) && !url.startsWith(`${gatewayPrefix}/swagger-ui/`);
+/**
+ * Requests the inspector leaves out altogether: the workspace API (the workbench's plumbing: files,
+ * event stream), the files of the Swagger UI page, and the server's calls of its own routes (`inject`:
+ * the health check's readiness probe, made for every `/api/health`). Everything else is captured.
+ */
+function isCaptured(request: FastifyRequest): boolean {
+  const url = request.url;
+  if (!url.startsWith('/api/') || url.startsWith(`${routeAreas.workbench.prefix}/`) || url.startsWith(swaggerUiPath))
+    return false;
+  // light-my-request marks the requests it makes so; none that arrives over a socket has the field.
+  return !('_lightMyRequest' in request.raw);
+}
+
+/** The path of a `Referer` header, when it is a URL. */
+function refererPath(referer: string | undefined): string | undefined {
+  if (referer === undefined) return undefined;
+  try {
+    return new URL(referer).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who sent a request: the workbench when it carries this launch's token (a wrong token does not hide a
+ * request), a try-out when it says so ({@link tryOutHeader}) or comes from the gateway's Swagger UI
+ * page, anyone else otherwise.
+ */
+export function requestOrigin(headers: IncomingHttpHeaders, token: string): RequestOrigin {
+  const given = headers[tokenHeader];
+  if (typeof given === 'string' && sameToken(given, token)) return 'workbench';
+  if (headers[tryOutHeader] !== undefined) return 'try-out';
+  return refererPath(headers.referer)?.startsWith(swaggerUiPath) ? 'try-out' : 'external';
 }
 
 function headersOf(raw: Record<string, unknown>): Record<string, string> {
@@ -88,24 +125,35 @@ function mockMarks(reply: FastifyReply): Pick<WorkbenchRequest, 'mode' | 'violat
   return marks;
 }
 
+/** What request capture needs besides the server: the launch's token, and where a 5xx's error was logged. */
+export interface CaptureOptions {
+  /** The workbench token, whose calls are the workbench's own. */
+  token: string;
+  /** The id of the error line logged for a request (by Fastify's request id), if one was. */
+  errorLineOf(requestId: string): number | undefined;
+}
+
 /**
- * Publishes every request the server answers (except the workbench's own) to the hub, with bodies
- * for the request inspector. Registered only in workbench mode, and with no event stream open the
- * hooks return at once: the inspector shows requests made while the workbench is open.
+ * Publishes every request the server answers (but the workspace API's) to the hub, with bodies for
+ * the request inspector, who sent it, and for a 5xx the log line of its error. Registered only in
+ * workbench mode, and with no event stream open the hooks return at once: the inspector shows
+ * requests made while the workbench is open.
  */
-export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: EventHub): void {
+export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: EventHub, options: CaptureOptions): void {
   const responseBodies = new WeakMap<FastifyRequest, unknown>();
   let nextId = 1;
 
   app.addHook('onSend', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-    if (hub.hasSubscribers && isCaptured(request.url)) responseBodies.set(request, payload);
+    if (hub.hasSubscribers && isCaptured(request)) responseBodies.set(request, payload);
     return payload;
   });
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!hub.hasSubscribers || !isCaptured(request.url)) return;
+    if (!hub.hasSubscribers || !isCaptured(request)) return;
     const record: WorkbenchRequest = {
       id: nextId++,
+      requestId: request.id,
+      origin: requestOrigin(request.headers, options.token),
       time: Date.now(),
       method: request.method,
       url: request.url,
@@ -119,6 +167,10 @@ export function captureRequests(app: FastifyInstance, gateway: Gateway, hub: Eve
         ...bodyOf(responseBodies.get(request), reply.getHeader('content-type')?.toString()),
       },
     };
+    if (reply.statusCode >= 500) {
+      const logId = options.errorLineOf(request.id);
+      if (logId !== undefined) record.logId = logId;
+    }
     hub.publish('request', () => record);
   });
 }

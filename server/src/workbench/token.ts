@@ -10,7 +10,8 @@ export function newWorkbenchToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-function sameToken(given: string, expected: string): boolean {
+/** True when `given` is `expected`, compared in constant time. */
+export function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);

@@ -18,6 +18,7 @@ import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
 import { Gateway } from '../gateway/index.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
+import { readWorkbenchEvents, type StreamEvent } from '../test-support/workbench-events.js';
 import { resumeAfter } from './event-stream.js';
 import { workbenchPlugin } from './workbench-plugin.js';
 
@@ -449,55 +450,13 @@ describe('diagnostics', () => {
   });
 });
 
-/** One server-sent event: `id` is the hub's number (0 for `hello`), `instance` the server start it names. */
-interface StreamEvent {
-  id: number;
-  instance?: string;
-  event: string;
-  data: unknown;
-}
-
-/** Reads server-sent events from a listening server until `until` returns true for the events so far. */
+/** Reads this test server's event stream until `until` returns true for the events so far. */
 function readEvents(
   base: string,
   headers: Record<string, string>,
   until: (events: StreamEvent[]) => boolean,
 ): Promise<StreamEvent[]> {
-  return new Promise((resolve, reject) => {
-    const events: StreamEvent[] = [];
-    const request = http.get(`${base}/api/workbench/events?token=${token}`, { headers }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`status ${response.statusCode}`));
-      let buffer = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const fields = Object.fromEntries(
-            frame
-              .split('\n')
-              .filter((l) => !l.startsWith(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-          );
-          if (fields.event) {
-            const id = fields.id === undefined ? 0 : Number(fields.id.split(':')[1]);
-            events.push({ id, instance: fields.id?.split(':')[0], event: fields.event, data: JSON.parse(fields.data) });
-          }
-        }
-        if (until(events)) {
-          request.destroy();
-          resolve(events);
-        }
-      });
-    });
-    request.on('error', reject);
-    setTimeout(() => {
-      request.destroy();
-      reject(new Error(`timed out with events ${JSON.stringify(events.map((e) => e.event))}`));
-    }, 10_000).unref();
-  });
+  return readWorkbenchEvents(base, token, headers, until);
 }
 
 describe('event stream', () => {

@@ -10,7 +10,7 @@ import { workspaceDiagnostics } from './diagnostics.js';
 import { EventHub } from './event-hub.js';
 import { EventStreams } from './event-stream.js';
 import { publishFileChanges } from './file-events.js';
-import { parseLogLine, tapLogger } from './log-tap.js';
+import { LogLines, tapLogger } from './log-tap.js';
 import { defaultRendererDir, serveRenderer } from './renderer-static.js';
 import { mockApi } from './mock-api.js';
 import { authInfoApi, browserLoginOrigins } from './auth-info.js';
@@ -57,9 +57,8 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   declareAccess(app, routeAreas.workbench);
   declareAccess(app, routeAreas.workbenchUi);
   const hub = new EventHub();
-  const untap = tapLogger(logger, (line) => {
-    hub.publish('log', () => parseLogLine(line) ?? { time: Date.now(), level: 'info', msg: line.trim() });
-  });
+  const logLines = new LogLines((build) => hub.publish('log', build), config.workspace);
+  const untap = tapLogger(logger, logLines.take);
   const publishDiagnostics = () => {
     const current: WorkbenchDiagnostics = { diagnostics: diagnostics() };
     hub.publish('diagnostics', () => current);
@@ -71,7 +70,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   gateway.on('reload', onReload);
   gateway.faults.on('fault', publishDiagnostics);
   for (const source of problemSources) source.on('change', publishDiagnostics);
-  captureRequests(app, gateway, hub);
+  captureRequests(app, gateway, hub, { token, errorLineOf: (id) => logLines.errorLineOf(id) });
   // Open editors learn of every change on disk, whether hot reload is on or not.
   const fileChanges = publishFileChanges(workspaceAreas(config), hub, logger);
 

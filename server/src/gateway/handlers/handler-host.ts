@@ -45,6 +45,8 @@ interface PendingCall {
   /** `performance.now()` past which the call is answered 504. */
   deadline: number;
   route: number;
+  /** The server's id of the request (Fastify's `reqId`), which the call's log lines carry. */
+  requestId?: string;
 }
 
 /** After a call times out, how long the module has to answer a ping before it counts as stuck. */
@@ -129,13 +131,13 @@ export class HandlerHost {
   }
 
   /** Runs route `route` on validated input; rejects with the {@link HttpError} to answer with. */
-  call(route: number, input: RouteInput, auth: AuthClaims | null): Promise<HandlerPayload> {
+  call(route: number, input: RouteInput, auth: AuthClaims | null, requestId?: string): Promise<HandlerPayload> {
     const child = this.child;
     if (child === undefined)
       return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route });
+      this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route, requestId });
       this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
       if (Buffer.isBuffer(input.body))
         child.send({
@@ -197,7 +199,7 @@ export class HandlerHost {
       case 'failed': {
         const call = this.settle(message.id);
         if (!call) return;
-        this.logError(message.error, 'handler failed', call.route);
+        this.logError(message.error, 'handler failed', call.route, call.requestId);
         return call.reject(httpError('INTERNAL'));
       }
       case 'too-large': {
@@ -330,7 +332,7 @@ export class HandlerHost {
   }
 
   /** Logs an error of the module with its stack mapped to the handler's sources. */
-  private logError(description: ErrorDescription, message: string, route?: number): void {
+  private logError(description: ErrorDescription, message: string, route?: number, requestId?: string): void {
     const err = new Error(description.message);
     err.name = description.name;
     err.stack =
@@ -338,7 +340,12 @@ export class HandlerHost {
         ? `${description.name}: ${description.message}`
         : this.sourceMap.mapStack(description.stack);
     this.options.log.error(
-      { err, handler: this.options.file, ...(route === undefined ? {} : this.routeFields(route)) },
+      {
+        err,
+        handler: this.options.file,
+        ...(route === undefined ? {} : this.routeFields(route)),
+        ...(requestId === undefined ? {} : { reqId: requestId }),
+      },
       message,
     );
   }

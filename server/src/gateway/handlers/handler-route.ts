@@ -27,7 +27,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
 
   const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): Promise<void> => {
     const input = validator.read(request, params);
-    return host.call(index, input, requestAuth(request)).then((payload) => send(reply, payload));
+    return host.call(index, input, requestAuth(request), request.id).then((payload) => send(reply, payload));
   };
 
   return {
