@@ -47,8 +47,14 @@ export class ServedDocument {
   }
 }
 
-/** The coding to answer an `Accept-Encoding` header with: br, else gzip, when accepted (q > 0); else none. */
-export function preferredCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+/**
+ * The coding to answer an `Accept-Encoding` header with: the first of `offered` (br, else gzip) that it
+ * accepts (q > 0); else none.
+ */
+export function preferredCoding(
+  acceptEncoding: string | undefined,
+  offered: readonly ContentCoding[] = ['br', 'gzip'],
+): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -57,5 +63,5 @@ export function preferredCoding(acceptEncoding: string | undefined): ContentCodi
     accepted.set(name.trim(), q ? Number(q[1]) : 1);
   }
   const quality = (coding: ContentCoding) => accepted.get(coding) ?? accepted.get('*') ?? 0;
-  return (['br', 'gzip'] as const).find((coding) => quality(coding) > 0);
+  return offered.find((coding) => quality(coding) > 0);
 }
