@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Content codings the merged document is served in, besides identity. */
 export type ContentCoding = 'br' | 'gzip';
@@ -64,4 +65,20 @@ export function preferredCoding(
   }
   const quality = (coding: ContentCoding) => accepted.get(coding) ?? accepted.get('*') ?? 0;
   return offered.find((coding) => quality(coding) > 0);
+}
+
+/**
+ * Answers `request` with `document`: 304 when the client holds this version (`If-None-Match`), else the
+ * document in the coding the client prefers, with its ETag.
+ */
+export async function sendServedDocument(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  document: ServedDocument,
+): Promise<FastifyReply> {
+  reply.type('application/json; charset=utf-8').header('etag', document.etag).header('vary', 'accept-encoding');
+  if (document.matches(request.headers['if-none-match'])) return reply.code(304).send();
+  const coding = preferredCoding(request.headers['accept-encoding']);
+  if (coding === undefined) return reply.send(document.json);
+  return reply.header('content-encoding', coding).send(await document.body(coding));
 }
