@@ -48,6 +48,8 @@ export function App({ api }: { api: WorkbenchApi }) {
   const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
   const [reveal, setReveal] = useState<RevealRequest>();
+  const layout = useLayout();
+  const { showPanel } = layout;
   const revealNonce = useRef(0);
 
   const notify = useCallback((text: string, kind: 'info' | 'error' = 'info') => setStatus({ text, kind }), []);
@@ -60,8 +62,8 @@ export function App({ api }: { api: WorkbenchApi }) {
     [documents, tabs],
   );
   const workbench = useMemo<Workbench>(
-    () => ({ api, events, documents, tabs, session, openFile, notify, colorScheme }),
-    [api, events, documents, tabs, session, openFile, notify, colorScheme],
+    () => ({ api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme }),
+    [api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme],
   );
 
   useEffect(() => {
@@ -80,13 +82,14 @@ export function App({ api }: { api: WorkbenchApi }) {
 
   return (
     <WorkbenchContext.Provider value={workbench}>
-      <Shell reveal={reveal} status={status} />
+      <Shell reveal={reveal} status={status} layoutState={layout} />
     </WorkbenchContext.Provider>
   );
 }
 
 /** The workbench: title bar, explorer, editor tabs, side and bottom panels, status bar. */
-function Shell({ reveal, status }: { reveal?: RevealRequest; status?: StatusMessage }) {
+function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutState: ReturnType<typeof useLayout> }) {
+  const { reveal, status } = props;
   const { api, documents, tabs, openFile, colorScheme } = useWorkbench();
   const openTabs = useTabs();
   const docs = useDocuments();
@@ -94,7 +97,7 @@ function Shell({ reveal, status }: { reveal?: RevealRequest; status?: StatusMess
   const workspace = useWorkspaceCommands(api);
   const explorer = useExplorerState();
   const editor = useEditorCommands();
-  const { layout, update, togglePane, showPanel } = useLayout();
+  const { layout, update, togglePane, showPanel } = props.layoutState;
   const [showHelp, setShowHelp] = useState(false);
 
   const handlers: Record<string, () => void> = {

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useServerState } from '../app/workbench-context.js';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
 import { afterEditorSettled } from '../editor/editor-ready.js';
+import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
 
 // Swagger UI (1.4 MB of script, 190 kB of style, and a long first render) once the file editor is up: at
 // start it would take the network and the main thread from the first file.
@@ -10,22 +11,18 @@ const SwaggerUI = lazy(async () => {
   return swagger;
 });
 
-const documentUrl = '/api/adaptive/openapi.json';
-
 /**
- * Swagger UI on the live merged OpenAPI document of the gateway, fetched again after every reload so new
- * routes show up as soon as a save is loaded. "Try it out" calls this same server. Loaded lazily: Swagger
- * UI is large and not needed to start editing.
+ * Fetches `url` (none when undefined) again on every reload; `no-cache` revalidates with the server's ETag,
+ * so an unchanged document is a 304.
  */
-export default function ApiDocsPanel() {
-  const { reloadCount } = useServerState();
+function useDocument(url: string | undefined, reloadCount: number) {
   const [spec, setSpec] = useState<string>();
   const [error, setError] = useState<string>();
   const [fetchedAt, setFetchedAt] = useState<Date>();
-
   useEffect(() => {
+    if (url === undefined) return;
     const controller = new AbortController();
-    fetch(documentUrl, { cache: 'no-store', signal: controller.signal })
+    fetch(url, { cache: 'no-cache', signal: controller.signal })
       .then(async (response) => {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
         setSpec(await response.text());
@@ -36,11 +33,59 @@ export default function ApiDocsPanel() {
         if (!controller.signal.aborted) setError(e.message);
       });
     return () => controller.abort();
-  }, [reloadCount]);
+  }, [url, reloadCount]);
+  return { spec, error, fetchedAt };
+}
+
+/** "All specs" or one mount's own document; a picked mount that went away stays listed until another is picked. */
+function SpecPicker({ mounts, mount, onPick }: { mounts: string[]; mount: string; onPick(mount: string): void }) {
+  return (
+    <select aria-label="API document" value={mount} onChange={(e) => onPick(e.target.value)}>
+      <option value="">All specs</option>
+      {(mount === '' || mounts.includes(mount) ? mounts : [...mounts, mount]).map((m) => (
+        <option key={m} value={m}>
+          /{m}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Files that fail to load now while their last good version keeps serving: the docs show that version. */
+function LastGoodBanners() {
+  const { diagnostics } = useServerState();
+  const { showPanel } = useWorkbench();
+  return lastGoodFiles(diagnostics).map((file) => (
+    <div key={file.path} className="banner warning last-good" role="status">
+      <span>
+        {file.path} has errors; serving its last good version (saved {clockTime(file.loadedAt)}).
+      </span>
+      <button type="button" onClick={() => showPanel('problems')}>
+        Show problems
+      </button>
+    </div>
+  ));
+}
+
+/**
+ * Swagger UI on the live OpenAPI document of the gateway (every mount merged, or one picked), fetched again
+ * after every reload so new routes show up as soon as a save is loaded. "Try it out" calls this same server.
+ * Swagger UI itself loads after the file editor: it is large and not needed to start editing.
+ */
+export default function ApiDocsPanel() {
+  const { reloadCount } = useServerState();
+  const [mount, setMount] = useSessionState('docs.mount', '');
+  const url = documentUrl(mount);
+  // The merged document always (the picker lists its mounts); one mount's own when one is picked.
+  const all = useDocument(allSpecsUrl, reloadCount);
+  const picked = useDocument(mount === '' ? undefined : url, reloadCount);
+  const { spec, error, fetchedAt } = mount === '' ? all : picked;
+  const mounts = useMemo(() => (all.spec ? mountsOf(all.spec) : []), [all.spec]);
 
   return (
     <div className="panel-column api-docs">
       <div className="toolbar">
+        <SpecPicker mounts={mounts} mount={mount} onPick={setMount} />
         <span className="muted">
           {fetchedAt ? `Updated ${fetchedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Loading…'}
         </span>
@@ -49,12 +94,13 @@ export default function ApiDocsPanel() {
           Open in a new tab
         </a>
       </div>
+      <LastGoodBanners />
       {error && (
         <div className="banner error">
-          Cannot load {documentUrl}: {error}
+          Cannot load {url}: {error}
         </div>
       )}
-      <div className="panel-scroll swagger-host" data-reload={reloadCount}>
+      <div className="panel-scroll swagger-host" data-reload={reloadCount} data-document={url}>
         {spec && (
           <Suspense fallback={<div className="placeholder">Loading the API docs…</div>}>
             <SwaggerUI
