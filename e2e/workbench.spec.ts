@@ -311,6 +311,78 @@ components:
   await expect(rows).toHaveCount(0);
 });
 
+test('a save with schema errors lists each at its line, keeps the last good version and says so in the docs', async ({
+  page,
+}) => {
+  // Two OpenAPI schema errors: a response schema's type, and a property's type.
+  const schemaErrors = `${petsSpec}  /pet:
+    get:
+      responses:
+        '200':
+          description: One pet
+          content:
+            application/json:
+              schema:
+                type: strnig
+  /owners:
+    get:
+      responses:
+        '200':
+          description: The owners
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: {type: integr}
+`;
+  const lineOf = (part: string) => schemaErrors.split('\n').findIndex((line) => line.includes(part)) + 1;
+  await page.goto(url());
+  await treeItem(page, 'specs/e2e-pets.openapi.yaml').click();
+  await expect(editor(page).locator('.view-lines')).toContainText('E2E pets');
+  await replaceEditorText(page, schemaErrors);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+
+  const banner = page.locator('.api-docs .last-good');
+  await expect(banner).toContainText(
+    /specs\/e2e-pets\.openapi\.yaml has errors; serving its last good version \(saved \d\d:\d\d\)/,
+  );
+  await banner.getByRole('button', { name: 'Show problems' }).click();
+  const serverRows = page
+    .locator('[data-panel-body="problems"] tr.problem', { hasText: 'specs/e2e-pets.openapi.yaml:' })
+    .filter({ hasText: 'server' });
+  await expect(serverRows).toHaveCount(2);
+  await expect(serverRows.filter({ hasText: `specs/e2e-pets.openapi.yaml:${lineOf('strnig')}:` })).toContainText(
+    'GET /pet',
+  );
+  await expect(serverRows.filter({ hasText: `specs/e2e-pets.openapi.yaml:${lineOf('integr')}:` })).toContainText(
+    'GET /owners',
+  );
+  // The last good version serves, and the docs show it: no /pet, no /owners.
+  const served = await page.request.get(new URL('/api/adaptive/e2e-pets/pets', url()).href);
+  expect(served.status()).toBe(200);
+  const docs = page.locator('.swagger-host');
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]')).toBeVisible();
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pet"]')).toHaveCount(0);
+  await screenshot(page, '04b-docs-last-good-version');
+
+  // The picker shows one mount's own document, and all of them again.
+  const picker = page.getByRole('combobox', { name: 'API document' });
+  await picker.selectOption('e2e-pets');
+  await expect(docs).toHaveAttribute('data-document', '/api/adaptive/openapi.json?mount=e2e-pets');
+  await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]')).toHaveCount(0);
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]')).toBeVisible();
+  await screenshot(page, '04c-docs-one-spec');
+  await picker.selectOption('');
+  await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]').first()).toBeVisible();
+
+  await replaceEditorText(page, petsSpec);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(banner).toHaveCount(0);
+  await expect(serverRows).toHaveCount(0);
+});
+
 test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({
   page,
 }) => {
