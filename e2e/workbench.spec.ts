@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { screenshot } from './screenshots.js';
 
 const url = () => process.env.WORKBENCH_URL!;
@@ -32,9 +32,23 @@ const brokenSpec = `${petsSpec}  /broken: [unclosed
 
 test.describe.configure({ mode: 'serial' });
 
-/** Records a measurement: printed for the run's log and kept in test-results/e2e-measurements.json. */
-function measure(name: string, ms: number): void {
-  console.log(`[measure] ${name}: ${ms} ms`);
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
+}
+
+/** How many times a timed step is repeated: the median of these is what is recorded. */
+const timedRuns = 5;
+
+/**
+ * Records a measurement, the median of several runs: printed (with every run) for the run's log and kept in
+ * test-results/e2e-measurements.json.
+ */
+function measure(name: string, runs: number[]): void {
+  const ms = median(runs);
+  console.log(`[measure] ${name}: ${ms} ms (median of ${runs.length}: ${runs.join(', ')})`);
   const all = fs.existsSync(measurementsFile)
     ? (JSON.parse(fs.readFileSync(measurementsFile, 'utf8')) as Record<string, number>)
     : {};
@@ -139,18 +153,47 @@ async function showPanel(page: Page, id: string): Promise<void> {
   await expect(page.locator(`[data-panel-body="${id}"]`)).toBeVisible();
 }
 
-test('opens the workspace to an editable editor and remembers open tabs', async ({ page }) => {
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+/**
+ * Opens the workbench in `page` (a new browser profile: no tabs to restore), opens a spec from the explorer
+ * and types into it. Returns, from navigation start, when the file showed in Monaco and when the keystroke
+ * was taken (the test clicks and types as soon as it can).
+ */
+async function loadToEditable(page: Page): Promise<{ shown: number; editable: number }> {
   await page.addInitScript(recordAppearance, ['.editor-host .monaco-editor .view-line', '.tab.active.dirty']);
   await page.goto(url());
   await treeItem(page, 'specs/library-api.openapi.yaml').click();
   await editor(page).locator('.view-lines').click();
   await page.keyboard.type('x');
   await expect(page.locator('.tab.active.dirty')).toBeVisible();
-  // From navigation start: the file shown in Monaco, then a keystroke taken (the test clicks and types at once).
-  measure('page load to editor showing the file', await appearedAfter(page, '.editor-host .monaco-editor .view-line'));
-  measure('page load to editable editor (first keystroke taken)', await appearedAfter(page, '.tab.active.dirty'));
+  return {
+    shown: await appearedAfter(page, '.editor-host .monaco-editor .view-line'),
+    editable: await appearedAfter(page, '.tab.active.dirty'),
+  };
+}
+
+/** {@link loadToEditable} in fresh browser profiles, {@link timedRuns} times, for the median. */
+async function timePageLoads(browser: Browser): Promise<void> {
+  const loads: Array<{ shown: number; editable: number }> = [];
+  for (let run = 0; run < timedRuns; run++) {
+    const context = await browser.newContext();
+    loads.push(await loadToEditable(await context.newPage()));
+    await context.close();
+  }
+  measure(
+    'page load to editor showing the file',
+    loads.map((l) => l.shown),
+  );
+  measure(
+    'page load to editable editor (first keystroke taken)',
+    loads.map((l) => l.editable),
+  );
+}
+
+test('opens the workspace to an editable editor and remembers open tabs', async ({ page, browser }) => {
+  await timePageLoads(browser);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  await loadToEditable(page);
 
   // The token left the address bar; the page keeps it for this tab.
   expect(page.url()).not.toContain('token=');
@@ -177,17 +220,23 @@ test('creates a spec, saves it, shows its route in the API docs and calls it wit
   await expect(page.locator('.tab.active')).toHaveAttribute('data-path', 'specs/e2e-pets.openapi.yaml');
   await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
 
-  await replaceEditorText(page, petsSpec);
-  await expect(page.locator('.tab.active.dirty')).toBeVisible();
   const docs = page.locator('.swagger-host');
   await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]').first()).toBeVisible();
-  const newRoute = '.swagger-host .opblock-summary-path[data-path="/e2e-pets/pets"]';
-  await page.evaluate(recordAppearance, [newRoute]);
-  await page.keyboard.press('ControlOrMeta+S');
-  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+  // Each timed save adds a route of its own; the last save is the pets spec itself.
+  const saves: number[] = [];
+  for (let run = 1; run <= timedRuns + 1; run++) {
+    const route = run <= timedRuns ? `/pets-${run}` : '/pets';
+    await replaceEditorText(page, petsSpec.replace('  /pets:', `  ${route}:`));
+    await expect(page.locator('.tab.active.dirty')).toBeVisible();
+    const newRoute = `.swagger-host .opblock-summary-path[data-path="/e2e-pets${route}"]`;
+    await page.evaluate(recordAppearance, [newRoute]);
+    await page.keyboard.press('ControlOrMeta+S');
+    await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+    await expect(page.locator(newRoute)).toBeVisible();
+    if (run <= timedRuns) saves.push(await appearedAfter(page, newRoute));
+  }
+  measure('save to new route in the API docs', saves);
   const operation = docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]');
-  await expect(operation).toBeVisible();
-  measure('save to new route in the API docs', await appearedAfter(page, newRoute));
   expect(fs.readFileSync(path.join(workspace(), 'specs/e2e-pets.openapi.yaml'), 'utf8')).toBe(petsSpec);
 
   await operation.click();
@@ -260,6 +309,78 @@ components:
   await replaceEditorText(page, petsSpec);
   await page.keyboard.press('ControlOrMeta+S');
   await expect(rows).toHaveCount(0);
+});
+
+test('a save with schema errors lists each at its line, keeps the last good version and says so in the docs', async ({
+  page,
+}) => {
+  // Two OpenAPI schema errors: a response schema's type, and a property's type.
+  const schemaErrors = `${petsSpec}  /pet:
+    get:
+      responses:
+        '200':
+          description: One pet
+          content:
+            application/json:
+              schema:
+                type: strnig
+  /owners:
+    get:
+      responses:
+        '200':
+          description: The owners
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: {type: integr}
+`;
+  const lineOf = (part: string) => schemaErrors.split('\n').findIndex((line) => line.includes(part)) + 1;
+  await page.goto(url());
+  await treeItem(page, 'specs/e2e-pets.openapi.yaml').click();
+  await expect(editor(page).locator('.view-lines')).toContainText('E2E pets');
+  await replaceEditorText(page, schemaErrors);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+
+  const banner = page.locator('.api-docs .last-good');
+  await expect(banner).toContainText(
+    /specs\/e2e-pets\.openapi\.yaml has errors; serving its last good version \(saved \d\d:\d\d\)/,
+  );
+  await banner.getByRole('button', { name: 'Show problems' }).click();
+  const serverRows = page
+    .locator('[data-panel-body="problems"] tr.problem', { hasText: 'specs/e2e-pets.openapi.yaml:' })
+    .filter({ hasText: 'server' });
+  await expect(serverRows).toHaveCount(2);
+  await expect(serverRows.filter({ hasText: `specs/e2e-pets.openapi.yaml:${lineOf('strnig')}:` })).toContainText(
+    'GET /pet',
+  );
+  await expect(serverRows.filter({ hasText: `specs/e2e-pets.openapi.yaml:${lineOf('integr')}:` })).toContainText(
+    'GET /owners',
+  );
+  // The last good version serves, and the docs show it: no /pet, no /owners.
+  const served = await page.request.get(new URL('/api/adaptive/e2e-pets/pets', url()).href);
+  expect(served.status()).toBe(200);
+  const docs = page.locator('.swagger-host');
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]')).toBeVisible();
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pet"]')).toHaveCount(0);
+  await screenshot(page, '04b-docs-last-good-version');
+
+  // The picker shows one mount's own document, and all of them again.
+  const picker = page.getByRole('combobox', { name: 'API document' });
+  await picker.selectOption('e2e-pets');
+  await expect(docs).toHaveAttribute('data-document', '/api/adaptive/openapi.json?mount=e2e-pets');
+  await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]')).toHaveCount(0);
+  await expect(docs.locator('.opblock-summary-path[data-path="/e2e-pets/pets"]')).toBeVisible();
+  await screenshot(page, '04c-docs-one-spec');
+  await picker.selectOption('');
+  await expect(docs.locator('.opblock-summary-path[data-path="/library-api/books"]').first()).toBeVisible();
+
+  await replaceEditorText(page, petsSpec);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(banner).toHaveCount(0);
+  await expect(serverRows).toHaveCount(0);
 });
 
 test('edits the library handler with SDK typings, and the change shows in a request and the inspector', async ({

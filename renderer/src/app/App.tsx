@@ -48,9 +48,8 @@ export function App({ api }: { api: WorkbenchApi }) {
   const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
   const [reveal, setReveal] = useState<RevealRequest>();
-  // Asked through the context, carried out by the shell, which owns the layout (a nonce repeats a request).
-  const [panelRequest, setPanelRequest] = useState<{ id: string; nonce: number }>();
-  const showPanel = useCallback((id: string) => setPanelRequest((r) => ({ id, nonce: (r?.nonce ?? 0) + 1 })), []);
+  const layout = useLayout();
+  const { showPanel } = layout;
   const revealNonce = useRef(0);
 
   const notify = useCallback((text: string, kind: 'info' | 'error' = 'info') => setStatus({ text, kind }), []);
@@ -83,21 +82,14 @@ export function App({ api }: { api: WorkbenchApi }) {
 
   return (
     <WorkbenchContext.Provider value={workbench}>
-      <Shell reveal={reveal} status={status} panelRequest={panelRequest} />
+      <Shell reveal={reveal} status={status} layoutState={layout} />
     </WorkbenchContext.Provider>
   );
 }
 
 /** The workbench: title bar, explorer, editor tabs, side and bottom panels, status bar. */
-function Shell({
-  reveal,
-  status,
-  panelRequest,
-}: {
-  reveal?: RevealRequest;
-  status?: StatusMessage;
-  panelRequest?: { id: string; nonce: number };
-}) {
+function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutState: ReturnType<typeof useLayout> }) {
+  const { reveal, status } = props;
   const { api, documents, tabs, openFile, colorScheme } = useWorkbench();
   const openTabs = useTabs();
   const docs = useDocuments();
@@ -105,11 +97,8 @@ function Shell({
   const workspace = useWorkspaceCommands(api);
   const explorer = useExplorerState();
   const editor = useEditorCommands();
-  const { layout, update, togglePane, showPanel } = useLayout();
+  const { layout, update, togglePane, showPanel } = props.layoutState;
   const [showHelp, setShowHelp] = useState(false);
-  useEffect(() => {
-    if (panelRequest) showPanel(panelRequest.id);
-  }, [panelRequest, showPanel]);
 
   const handlers: Record<string, () => void> = {
     save: () => editor.save(openTabs.active),

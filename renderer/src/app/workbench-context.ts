@@ -15,7 +15,7 @@ export interface Workbench {
   session: SessionStore;
   /** Opens a file in a tab and, when given, puts the cursor at `line`/`column`. */
   openFile(path: string, position?: { line: number; column: number }): void;
-  /** Shows a panel (`logs`, `requests`...): its region becomes visible with the panel active. */
+  /** Shows a panel (by its id in the panel registry): its region becomes visible with the panel active. */
   showPanel(id: string): void;
   /** Shows a short message in the status bar. */
   notify(message: string, kind?: 'info' | 'error'): void;

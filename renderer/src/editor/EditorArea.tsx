@@ -1,13 +1,13 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
 import { DiskBanner } from './DiskBanner.js';
+import { preloadedLazy } from './preloaded-lazy.js';
 import type { RevealRequest } from './MonacoEditor.js';
 
-// Monaco (and its languages) is the largest part of the UI: it loads after the shell is up, starting
-// right away rather than when the first file opens.
-const loadMonacoEditor = () => import('./MonacoEditor.js');
-const MonacoEditor = lazy(loadMonacoEditor);
+// Monaco (and its languages) is the largest part of the UI and what the first view needs most: it starts
+// loading when the page starts, beside the workspace listing, rather than when the first file opens.
+const MonacoEditor = preloadedLazy(() => import('./MonacoEditor.js'));
 // The diff editor only when a conflict is compared.
 const DiskDiff = lazy(() => import('./DiskDiff.js'));
 
@@ -77,9 +77,6 @@ export function EditorArea(props: EditorAreaProps) {
   const { tabs, active, documents } = props;
   const doc = active ? documents.documents[active] : undefined;
   const [comparing, setComparing] = useState<string>();
-  useEffect(() => {
-    void loadMonacoEditor();
-  }, []);
   const showDiff = active !== undefined && comparing === active && doc?.conflict?.disk !== undefined;
 
   return (

@@ -1,6 +1,7 @@
 import Editor from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
+import { editorMounted } from './editor-ready.js';
 import { languageOf, modelUri, pathOfModelUri } from './languages.js';
 import { baseEditorOptions, monaco, serverMarkerOwner } from './monaco-setup.js';
 
@@ -109,6 +110,7 @@ export default function MonacoEditor(props: MonacoEditorProps) {
           const current = pathOfModelUri(editor.getModel()?.uri.toString() ?? '');
           if (current) callbacks.current.onSave(current);
         });
+        editorMounted();
       }}
       options={{ ...baseEditorOptions, renderWhitespace: 'selection' }}
     />

@@ -88,13 +88,17 @@ function trackSpecVersion(model: monaco.editor.ITextModel): void {
     }
     markBrokenRefs(model, text);
   };
-  check();
+  // The first check when the page is idle: it parses the whole file, which would hold up the editor's
+  // first paint and keystroke (it runs while the model is created).
+  const first = requestIdleCallback(check, { timeout: 2000 });
   let timer: ReturnType<typeof setTimeout> | undefined;
   model.onDidChangeContent(() => {
+    cancelIdleCallback(first);
     clearTimeout(timer);
     timer = setTimeout(check, 300);
   });
   model.onWillDispose(() => {
+    cancelIdleCallback(first);
     clearTimeout(timer);
     specVersions.delete(path);
     applyOpenApiSchemas();
@@ -130,7 +134,22 @@ monaco.editor.onDidChangeMarkers((uris) => {
   }
 });
 
-void loadHandlerTypings(monaco);
+/** A function that does its work on the first call only. */
+function once(work: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+}
+
+// The handler SDK's typings (a 400 kB chunk, and work for the TypeScript worker) when a handler opens,
+// not at start, where they would compete with the first file.
+const loadTypingsOnce = once(() => void loadHandlerTypings(monaco));
+monaco.editor.onDidCreateModel((model) => {
+  if (['typescript', 'javascript'].includes(model.getLanguageId())) loadTypingsOnce();
+});
 
 export { monaco };
 
@@ -143,16 +162,6 @@ export const baseEditorOptions: monaco.editor.IStandaloneEditorConstructionOptio
   scrollBeyondLastLine: false,
   fixedOverflowWidgets: true,
 };
-
-/** A function that does its work on the first call only. */
-function once(work: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    work();
-  };
-}
 
 /**
  * The SPARQL language of the query console (Monarch highlighting, brackets, comments), replacing

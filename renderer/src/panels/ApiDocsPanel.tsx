@@ -1,12 +1,18 @@
-import { useEffect, useState } from 'react';
-import SwaggerUI from 'swagger-ui-react';
-import 'swagger-ui-react/swagger-ui.css';
-import { useServerState } from '../app/workbench-context.js';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { afterEditorSettled } from '../editor/editor-ready.js';
+import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
 import { withSignIn, type InterceptedRequest } from '../api/client.js';
 import { useAuthState } from '../auth/session.js';
 import { ownFetch, tryOutHeader } from '../requests/own-fetch.js';
 
-const documentUrl = '/api/adaptive/openapi.json';
+// Swagger UI (1.4 MB of script, 190 kB of style, and a long first render) once the file editor is up: at
+// start it would take the network and the main thread from the first file.
+const SwaggerUI = lazy(async () => {
+  await afterEditorSettled();
+  const [swagger] = await Promise.all([import('swagger-ui-react'), import('swagger-ui-react/swagger-ui.css')]);
+  return swagger;
+});
 
 /**
  * Swagger UI's `requestInterceptor`: "Try it out" calls carry the signed-in user's credentials, and are
@@ -18,21 +24,19 @@ function tryOutRequest<R extends InterceptedRequest>(request: R): R {
 }
 
 /**
- * Swagger UI on the live merged OpenAPI document of the gateway, fetched again after every reload so new
- * routes show up as soon as a save is loaded. "Try it out" calls this same server. Loaded lazily: Swagger
- * UI is large and not needed to start editing.
+ * Fetches `url` (none when undefined) again on every reload and after signing in or out (the document is
+ * protected with AUTH_ENABLED); `no-cache` revalidates with the server's ETag,
+ * so an unchanged document is a 304.
  */
-export default function ApiDocsPanel() {
-  const { reloadCount } = useServerState();
+function useDocument(url: string | undefined, reloadCount: number) {
   const [spec, setSpec] = useState<string>();
   const [error, setError] = useState<string>();
   const [fetchedAt, setFetchedAt] = useState<Date>();
-  // The document is protected with AUTH_ENABLED: fetched again after signing in or out.
   const { session } = useAuthState();
-
   useEffect(() => {
+    if (url === undefined) return;
     const controller = new AbortController();
-    ownFetch(documentUrl, { cache: 'no-store', signal: controller.signal })
+    ownFetch(url, { cache: 'no-cache', signal: controller.signal })
       .then(async (response) => {
         if (!response.ok) {
           const refusal = (await response.json().catch(() => ({}))) as { detail?: string };
@@ -46,11 +50,59 @@ export default function ApiDocsPanel() {
         if (!controller.signal.aborted) setError(e.message);
       });
     return () => controller.abort();
-  }, [reloadCount, session]);
+  }, [url, reloadCount, session]);
+  return { spec, error, fetchedAt };
+}
+
+/** "All specs" or one mount's own document; a picked mount that went away stays listed until another is picked. */
+function SpecPicker({ mounts, mount, onPick }: { mounts: string[]; mount: string; onPick(mount: string): void }) {
+  return (
+    <select aria-label="API document" value={mount} onChange={(e) => onPick(e.target.value)}>
+      <option value="">All specs</option>
+      {(mount === '' || mounts.includes(mount) ? mounts : [...mounts, mount]).map((m) => (
+        <option key={m} value={m}>
+          /{m}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Files that fail to load now while their last good version keeps serving: the docs show that version. */
+function LastGoodBanners() {
+  const { diagnostics } = useServerState();
+  const { showPanel } = useWorkbench();
+  return lastGoodFiles(diagnostics).map((file) => (
+    <div key={file.path} className="banner warning last-good" role="status">
+      <span>
+        {file.path} has errors; serving its last good version (saved {clockTime(file.loadedAt)}).
+      </span>
+      <button type="button" onClick={() => showPanel('problems')}>
+        Show problems
+      </button>
+    </div>
+  ));
+}
+
+/**
+ * Swagger UI on the live OpenAPI document of the gateway (every mount merged, or one picked), fetched again
+ * after every reload so new routes show up as soon as a save is loaded. "Try it out" calls this same server.
+ * Swagger UI itself loads after the file editor: it is large and not needed to start editing.
+ */
+export default function ApiDocsPanel() {
+  const { reloadCount } = useServerState();
+  const [mount, setMount] = useSessionState('docs.mount', '');
+  const url = documentUrl(mount);
+  // The merged document always (the picker lists its mounts); one mount's own when one is picked.
+  const all = useDocument(allSpecsUrl, reloadCount);
+  const picked = useDocument(mount === '' ? undefined : url, reloadCount);
+  const { spec, error, fetchedAt } = mount === '' ? all : picked;
+  const mounts = useMemo(() => (all.spec ? mountsOf(all.spec) : []), [all.spec]);
 
   return (
     <div className="panel-column api-docs">
       <div className="toolbar">
+        <SpecPicker mounts={mounts} mount={mount} onPick={setMount} />
         <span className="muted">
           {fetchedAt ? `Updated ${fetchedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Loading…'}
         </span>
@@ -59,21 +111,24 @@ export default function ApiDocsPanel() {
           Open in a new tab
         </a>
       </div>
+      <LastGoodBanners />
       {error && (
         <div className="banner error">
-          Cannot load {documentUrl}: {error}
+          Cannot load {url}: {error}
         </div>
       )}
-      <div className="panel-scroll swagger-host" data-reload={reloadCount}>
+      <div className="panel-scroll swagger-host" data-reload={reloadCount} data-document={url}>
         {spec && (
-          <SwaggerUI
-            spec={spec}
-            docExpansion="list"
-            defaultModelsExpandDepth={0}
-            displayRequestDuration
-            requestInterceptor={tryOutRequest}
-            deepLinking={false}
-          />
+          <Suspense fallback={<div className="placeholder">Loading the API docs…</div>}>
+            <SwaggerUI
+              spec={spec}
+              docExpansion="list"
+              defaultModelsExpandDepth={0}
+              displayRequestDuration
+              requestInterceptor={tryOutRequest}
+              deepLinking={false}
+            />
+          </Suspense>
         )}
       </div>
     </div>

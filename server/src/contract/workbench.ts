@@ -69,6 +69,11 @@ export interface WorkbenchDiagnostic {
   message: string;
   line?: number;
   column?: number;
+  /**
+   * On the error of a file that cannot be loaded now, while its last good version keeps serving: when that
+   * version was loaded (ms since the epoch).
+   */
+  lastGoodLoadedAt?: number;
 }
 
 /** `GET /api/workbench/diagnostics`. */

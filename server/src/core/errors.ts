@@ -53,6 +53,7 @@ export const errorCatalogue = {
   EXAMPLE_UNAVAILABLE: { status: 500, message: 'The mock has no example body for %s: %s' },
   INJECTED_FAULT: { status: chosen, message: 'Fault injected by the mock (%s)' },
   SWAGGER_UI_ASSET_NOT_FOUND: { status: 404, message: 'No Swagger UI asset %s' },
+  OPENAPI_MOUNT_NOT_FOUND: { status: 404, message: 'No API is mounted at /%s (the gateway serves: %s)' },
   MOCK_ITEM_NOT_FOUND: { status: 404, message: 'No item of %s has %s %s in the mock state' },
   MOCK_ITEM_EXISTS: { status: 409, message: 'An item of %s with %s %s already exists in the mock state' },
   MOCK_COLLECTION_FULL: {

@@ -10,7 +10,7 @@ import { keepingRawBody } from './raw-body.js';
 import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
-import { preferredCoding } from './served-document.js';
+import { sendServedDocument } from './served-document.js';
 
 const startedAt = Date.now();
 
@@ -52,13 +52,14 @@ export async function gatewayPlugin(
       file: e.file,
     })),
   }));
-  app.get(`${gatewayPrefix}/openapi.json`, async (request, reply) => {
-    const document = gateway.openApiDocument();
-    reply.type('application/json; charset=utf-8').header('etag', document.etag).header('vary', 'accept-encoding');
-    if (document.matches(request.headers['if-none-match'])) return reply.code(304).send();
-    const coding = preferredCoding(request.headers['accept-encoding']);
-    if (coding === undefined) return reply.send(document.json);
-    return reply.header('content-encoding', coding).send(await document.body(coding));
+  // Every mount merged, or with `?mount=<mount>` the document of one (the workbench's docs panel picks one).
+  app.get<{ Querystring: { mount?: unknown } }>(`${gatewayPrefix}/openapi.json`, async (request, reply) => {
+    const { mount } = request.query;
+    if (mount === undefined) return sendServedDocument(request, reply, gateway.openApiDocument());
+    const document = typeof mount === 'string' ? gateway.mountDocument(mount) : undefined;
+    if (document === undefined)
+      throw httpError('OPENAPI_MOUNT_NOT_FOUND', [String(mount), gateway.mounts.join(', ') || 'nothing']);
+    return sendServedDocument(request, reply, document);
   });
   registerSwaggerUi(app, gatewayPrefix);
 

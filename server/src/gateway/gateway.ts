@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import type { RefreshResult, LoadProblem, SkippedFile } from '../contract/index.js';
-import { LoadError, SkippedFileError } from './load-error.js';
+import { isSchemaFinding, LoadError, SchemaRegressionError, SkippedFileError } from './load-error.js';
 import { mergedOpenApiDocument } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
@@ -69,6 +69,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
   private readonly documents = new WeakMap<RouteTable, ServedDocument>();
+  private readonly mountDocuments = new WeakMap<RouteTable, Map<string, ServedDocument>>();
+  private readonly loadTimes = new WeakMap<WorkspaceUnit, number>();
+  /** Schema findings of saved spec versions refused for them, by unit key. */
+  private readonly refused = new Map<string, string[]>();
   ready = false;
 
   /**
@@ -114,6 +118,42 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       this.documents.set(table, document);
     }
     return document;
+  }
+
+  /**
+   * The OpenAPI document of one mount of the current table, serialised once per table; undefined when nothing
+   * is mounted there. A mount here is the first segment of the path (as the merged document's default tags
+   * are): its specs, and the handler routes under it.
+   */
+  mountDocument(mount: string): ServedDocument | undefined {
+    const table = this.current;
+    let documents = this.mountDocuments.get(table);
+    if (documents === undefined) this.mountDocuments.set(table, (documents = new Map()));
+    let document = documents.get(mount);
+    if (document === undefined) {
+      const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
+      if (units.length === 0) return undefined;
+      const entries = table.entries.filter((e) => e.path === `/${mount}` || e.path.startsWith(`/${mount}/`));
+      const merged = mergedOpenApiDocument(
+        { entries, overridden: table.overridden },
+        units,
+        productVersion,
+        this.routePrefix,
+      );
+      document = new ServedDocument(JSON.stringify(merged));
+      documents.set(mount, document);
+    }
+    return document;
+  }
+
+  /** When `unit` was loaded (ms since the epoch): for a file that fails now, when its last good version came. */
+  loadedAt(unit: WorkspaceUnit): number | undefined {
+    return this.loadTimes.get(unit);
+  }
+
+  /** The mounts (first path segments) of the loaded files, in name order. */
+  get mounts(): string[] {
+    return [...new Set(this.loadedUnits.map((u) => u.mount.split('/')[0]))].sort();
   }
 
   /** The merged OpenAPI document of the current table, as JSON text. */
@@ -178,32 +218,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         if (outcome.error instanceof SkippedFileError) {
           if (this.units.has(key)) changed = true;
           this.skip(key, { kind: loader.kind, file: outcome.file, reason: outcome.error.reason });
-        } else if (outcome.unit) {
-          this.skipped.delete(key);
-          const previous = this.units.get(key);
-          if (previous !== outcome.unit) changed = true;
-          if (previous && previous !== outcome.unit) {
-            previous.dispose?.();
-            this.faults.clear(outcome.file);
-          }
-          this.units.set(key, outcome.unit);
-          this.problems.delete(key);
-          for (const warning of outcome.unit.warnings) this.log.warn({ file: outcome.file }, warning);
         } else {
-          this.skipped.delete(key);
-          const error = outcome.error!;
-          const problem: LoadProblem = { file: outcome.file, message: error.message };
-          if (error instanceof LoadError) {
-            if (error.line !== undefined) problem.line = error.line;
-            if (error.column !== undefined) problem.column = error.column;
-          }
-          this.problems.set(key, problem);
-          const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
-          const kept = this.units.has(key) ? '; the last good version keeps serving' : '';
-          this.log.error(
-            { file: outcome.file, line: problem.line, column: problem.column },
-            `cannot load ${outcome.file}${position}: ${error.message}${kept}`,
-          );
+          const refusal = outcome.unit && this.schemaRegression(key, outcome.unit);
+          if (outcome.unit && !refusal) changed = this.accept(key, outcome.unit) || changed;
+          else this.refuse(key, outcome.file, refusal ?? outcome.error!);
         }
       }
     }
@@ -219,6 +237,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         this.units.delete(key);
         this.problems.delete(key);
         this.skipped.delete(key);
+        this.refused.delete(key);
       }
     }
     const table = changed || !this.ready ? new RouteTable(this.loadedUnits) : this.current;
@@ -238,6 +257,63 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     );
     this.emit('reload', result);
     return result;
+  }
+
+  /** Puts a loaded unit in place; true when it replaced another (or came new). */
+  private accept(key: string, unit: WorkspaceUnit): boolean {
+    this.skipped.delete(key);
+    this.refused.delete(key);
+    const previous = this.units.get(key);
+    if (previous && previous !== unit) {
+      previous.dispose?.();
+      this.faults.clear(unit.file);
+    }
+    if (previous !== unit) this.loadTimes.set(unit, Date.now());
+    this.units.set(key, unit);
+    this.problems.delete(key);
+    for (const warning of unit.warnings) this.log.warn({ file: unit.file }, warning);
+    return previous !== unit;
+  }
+
+  /** Records why a file cannot be loaded; its last good version, if any, keeps serving. */
+  private refuse(key: string, file: string, error: Error): void {
+    this.skipped.delete(key);
+    if (!(error instanceof SchemaRegressionError)) this.refused.delete(key);
+    const problem: LoadProblem = { file, message: error.message };
+    if (error instanceof LoadError) {
+      if (error.line !== undefined) problem.line = error.line;
+      if (error.column !== undefined) problem.column = error.column;
+    }
+    this.problems.set(key, problem);
+    const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
+    const kept = this.units.has(key) ? '; the last good version keeps serving' : '';
+    this.log.error(
+      { file, line: problem.line, column: problem.column },
+      `cannot load ${file}${position}: ${error.message}${kept}`,
+    );
+  }
+
+  /**
+   * A saved spec that breaks the OpenAPI schema where its loaded version did not is refused, so the last good
+   * version keeps serving (a spec that broke a rule from the start still loads: many published ones do).
+   */
+  private schemaRegression(key: string, unit: WorkspaceUnit): SchemaRegressionError | undefined {
+    const previous = this.units.get(key);
+    if (unit.kind !== 'spec' || previous === undefined || previous === unit) return undefined;
+    const findings = unit.warnings.filter(isSchemaFinding);
+    if (findings.length === 0 || previous.warnings.some(isSchemaFinding)) return undefined;
+    unit.dispose?.();
+    this.refused.set(key, findings);
+    return new SchemaRegressionError(unit.file, findings.length);
+  }
+
+  /**
+   * The OpenAPI schema findings of a saved version that was refused for them (see {@link schemaRegression}),
+   * each with its place, by file; the file's load problem sums them up.
+   */
+  refusedFindings(file: string): string[] | undefined {
+    for (const [key, findings] of this.refused) if (key.endsWith(`:${file}`)) return findings;
+    return undefined;
   }
 
   /** The server is stopping: handler calls still running after `withinMs` are answered 503 and stopped. */

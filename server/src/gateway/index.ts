@@ -17,6 +17,7 @@ import { watchWorkspace } from './watcher.js';
 
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
+export { preferredCoding, type ContentCoding } from './served-document.js';
 export { gatewayPrefix, isSpecFile } from './spec/mount.js';
 export { modeHeader } from './mock/answer-mode.js';
 export { violationsHeader } from './mock/contract.js';

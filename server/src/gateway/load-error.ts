@@ -11,6 +11,22 @@ export class LoadError extends Error {
   }
 }
 
+/** Whether a spec's warning is a finding of the OpenAPI schema check (`[file:line:column: ]schema: ...`). */
+export function isSchemaFinding(warning: string): boolean {
+  return /^(?:[^:\n]*:\d+:\d+: )?schema: /.test(warning);
+}
+
+/** A saved spec refused for breaking the OpenAPI schema where its loaded version did not. */
+export class SchemaRegressionError extends LoadError {
+  override readonly name = 'SchemaRegressionError';
+  constructor(file: string, findings: number) {
+    super(
+      file,
+      `${findings} OpenAPI schema error${findings === 1 ? '' : 's'} (listed one by one in the workbench's problems)`,
+    );
+  }
+}
+
 /** A document that is not an OpenAPI 3.0/3.1 document (no `openapi` field, Swagger 2.0, another version). */
 export class NotOpenApiError extends LoadError {
   override readonly name = 'NotOpenApiError';

@@ -125,9 +125,71 @@ describe('a broken $ref is a load error; the last good version keeps serving', (
       message: startingWith(c.message),
       line: c.line,
       column: c.column,
+      lastGoodLoadedAt: expect.any(Number),
     });
     writeFile(server.workspace, 'specs/orders.openapi.yaml', orders);
     expect((await refresh()).errors).toEqual([]);
+  });
+});
+
+/** The 1-based line of `text` that contains `part`. */
+const lineOf = (text: string, part: string) => text.split('\n').findIndex((line) => line.includes(part)) + 1;
+
+describe('a saved spec that breaks the OpenAPI schema keeps its last good version serving', () => {
+  const broken = other.replace(
+    '  /ping:\n    get:\n',
+    '  /ping:\n    get:\n      parameters:\n        - name: limit\n          schema:\n            type: strnig\n',
+  );
+
+  it('lists every schema error at its line, refuses the version, and the old routes still answer', async () => {
+    expect(broken).not.toBe(other);
+    const savedAt = Date.now();
+    writeFile(server.workspace, 'specs/other.openapi.yaml', broken);
+    const result = await refresh();
+    const diagnostics = workspaceDiagnostics(server.app.gateway).filter(
+      (d) => d.path === 'specs/other.openapi.yaml' && d.severity === 'error',
+    );
+    // The refresh sums them up; the problems list each one (the validator may add one for another alternative).
+    expect(result.errors).toEqual([
+      { file: 'other.openapi.yaml', message: startingWith(`${diagnostics.length} OpenAPI schema errors`) },
+    ]);
+    const listed = diagnostics.map(({ line, message }) => ({ line, message }));
+    expect(listed).toContainEqual({
+      line: lineOf(broken, 'name: limit'),
+      message: "schema: GET /ping parameters.0: must have required property 'in'",
+    });
+    expect(listed).toContainEqual({
+      line: lineOf(broken, 'strnig'),
+      message: 'schema: GET /ping parameters.0.schema.type: must be equal to one of the allowed values',
+    });
+    for (const { line } of listed) expect(line).toBeGreaterThan(0);
+    for (const diagnostic of diagnostics) expect(diagnostic.lastGoodLoadedAt).toBeLessThan(savedAt);
+    // The version before the save serves: /ping takes no parameter and answers as before.
+    expect((await get('/api/adaptive/other/ping?limit=x')).json()).toEqual({ pong: true });
+
+    // Another fault replaces the findings; the fix clears everything.
+    writeFile(server.workspace, 'specs/other.openapi.yaml', `${broken}  /bad: [unclosed\n`);
+    await refresh();
+    const yamlError = workspaceDiagnostics(server.app.gateway).filter(
+      (d) => d.path === 'specs/other.openapi.yaml' && d.severity === 'error',
+    );
+    expect(yamlError).toHaveLength(1);
+    expect(yamlError[0].message).not.toMatch(/^schema:/);
+    writeFile(server.workspace, 'specs/other.openapi.yaml', other);
+    expect((await refresh()).errors).toEqual([]);
+    expect(workspaceDiagnostics(server.app.gateway).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('still loads a spec that broke a rule from its first version (as published specs often do)', async () => {
+    writeFile(server.workspace, 'specs/first.openapi.yaml', broken.replace('title: Other', 'title: First'));
+    const result = await refresh();
+    expect(result.errors).toEqual([]);
+    expect(result.specs).toContain('first.openapi.yaml');
+    const findings = workspaceDiagnostics(server.app.gateway).filter((d) => d.path === 'specs/first.openapi.yaml');
+    expect(findings.filter((d) => d.message.startsWith('schema:')).length).toBeGreaterThanOrEqual(2);
+    expect(findings.every((d) => d.severity === 'warning')).toBe(true);
+    fs.unlinkSync(path.join(server.workspace, 'specs/first.openapi.yaml'));
+    await refresh();
   });
 });
 

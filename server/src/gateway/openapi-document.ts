@@ -37,7 +37,7 @@ const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/
  * and the `df_basic` / `df_bearer_jwt` security schemes.
  */
 export function mergedOpenApiDocument(
-  table: RouteTable,
+  table: Pick<RouteTable, 'entries' | 'overridden'>,
   units: readonly WorkspaceUnit[],
   version: string,
   routePrefix: string = gatewayPrefix,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Content codings the merged document is served in, besides identity. */
 export type ContentCoding = 'br' | 'gzip';
@@ -47,8 +48,14 @@ export class ServedDocument {
   }
 }
 
-/** The coding to answer an `Accept-Encoding` header with: br, else gzip, when accepted (q > 0); else none. */
-export function preferredCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+/**
+ * The coding to answer an `Accept-Encoding` header with: the first of `offered` (br, else gzip) that it
+ * accepts (q > 0); else none.
+ */
+export function preferredCoding(
+  acceptEncoding: string | undefined,
+  offered: readonly ContentCoding[] = ['br', 'gzip'],
+): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -57,5 +64,21 @@ export function preferredCoding(acceptEncoding: string | undefined): ContentCodi
     accepted.set(name.trim(), q ? Number(q[1]) : 1);
   }
   const quality = (coding: ContentCoding) => accepted.get(coding) ?? accepted.get('*') ?? 0;
-  return (['br', 'gzip'] as const).find((coding) => quality(coding) > 0);
+  return offered.find((coding) => quality(coding) > 0);
+}
+
+/**
+ * Answers `request` with `document`: 304 when the client holds this version (`If-None-Match`), else the
+ * document in the coding the client prefers, with its ETag.
+ */
+export async function sendServedDocument(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  document: ServedDocument,
+): Promise<FastifyReply> {
+  reply.type('application/json; charset=utf-8').header('etag', document.etag).header('vary', 'accept-encoding');
+  if (document.matches(request.headers['if-none-match'])) return reply.code(304).send();
+  const coding = preferredCoding(request.headers['accept-encoding']);
+  if (coding === undefined) return reply.send(document.json);
+  return reply.header('content-encoding', coding).send(await document.body(coding));
 }

@@ -18,7 +18,8 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 
 /**
  * Everything the gateway knows is wrong with the workspace as of its last reload: files that failed
- * to load (errors, with line and column when known), handlers stopped since for time or memory, routes
+ * to load (errors, with line and column when known, and when the last good version that keeps serving was
+ * loaded), handlers stopped since for time or memory, routes
  * left out of the table because another file already defines them, files not loaded (a specs folder's
  * YAML that is not OpenAPI 3.x, a handler folder's file not named `*_handler.ts`), and non-fatal spec and
  * handler warnings.
@@ -26,14 +27,21 @@ function positionedWarning(warning: string): Pick<WorkbenchDiagnostic, 'message'
 export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
   const diagnostics: WorkbenchDiagnostic[] = [];
   for (const problem of gateway.loadProblems) {
-    const diagnostic: WorkbenchDiagnostic = {
-      path: gatewayFilePath(problem.file),
-      severity: 'error',
-      message: problem.message,
-    };
+    const lastGood = gateway.loadedUnits.find((unit) => unit.file === problem.file);
+    const loadedAt = lastGood && gateway.loadedAt(lastGood);
+    const kept = loadedAt === undefined ? {} : { lastGoodLoadedAt: loadedAt };
+    const path = gatewayFilePath(problem.file);
+    // A spec refused for its schema errors: each of them, at its place, rather than their count.
+    const findings = gateway.refusedFindings(problem.file);
+    if (findings) {
+      for (const finding of findings)
+        diagnostics.push({ path, severity: 'error', ...positionedWarning(finding), ...kept });
+      continue;
+    }
+    const diagnostic: WorkbenchDiagnostic = { path, severity: 'error', message: problem.message };
     if (problem.line !== undefined) diagnostic.line = problem.line;
     if (problem.column !== undefined) diagnostic.column = problem.column;
-    diagnostics.push(diagnostic);
+    diagnostics.push({ ...diagnostic, ...kept });
   }
   for (const fault of gateway.faults.list()) {
     const where = fault.route === undefined ? '' : `${fault.route}: `;

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { routeAreas } from '../core/routes.js';
 import { httpError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
+import { preferredCoding, type ContentCoding } from '../gateway/index.js';
 
 /** Where the workbench UI is served. */
 export const workbenchUiPrefix = routeAreas.workbenchUi.prefix;
@@ -51,10 +52,40 @@ export function defaultRendererDir(): string {
   return path.join(packageRoot, '..', 'dist', 'renderer');
 }
 
-function sendFile(reply: FastifyReply, file: string, immutable: boolean): FastifyReply {
+/** File endings of the copies the renderer's build compresses ahead (renderer/vite.config.ts), by coding. */
+export const precompressedEndings: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
+/** Whether `file` is a file that really lies in `root` (no symlink out of it). */
+function isFileInside(root: string, file: string): boolean {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() === true && fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep);
+}
+
+/**
+ * The build's compressed copy of `file` in the coding `acceptEncoding` prefers, when the build made one:
+ * compressing at build time costs nothing per request, and the page's 5 MB of scripts shrink to about 1.3 MB.
+ */
+function precompressed(
+  root: string,
+  file: string,
+  acceptEncoding: string | undefined,
+): { coding: ContentCoding; file: string } | undefined {
+  const made = (Object.keys(precompressedEndings) as ContentCoding[]).filter((coding) =>
+    isFileInside(root, file + precompressedEndings[coding]),
+  );
+  const coding = preferredCoding(acceptEncoding, made);
+  return coding && { coding, file: file + precompressedEndings[coding] };
+}
+
+function sendFile(reply: FastifyReply, root: string, file: string, immutable: boolean): FastifyReply {
   reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   reply.header('x-content-type-options', 'nosniff');
-  return reply.type(contentTypes[path.extname(file)] ?? 'application/octet-stream').send(fs.createReadStream(file));
+  reply.header('vary', 'accept-encoding');
+  const compressed = precompressed(root, file, reply.request.headers['accept-encoding']);
+  if (compressed) reply.header('content-encoding', compressed.coding);
+  return reply
+    .type(contentTypes[path.extname(file)] ?? 'application/octet-stream')
+    .send(fs.createReadStream(compressed?.file ?? file));
 }
 
 /**
@@ -73,7 +104,7 @@ export function serveRenderer(app: FastifyInstance, rendererDir: string, connect
     // The page URL carries the token: never send it on as a referrer.
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    return sendFile(reply, index, false);
+    return sendFile(reply, root, index, false);
   });
 
   app.get<{ Params: { '*': string } }>(`${workbenchUiPrefix}/*`, (request, reply) => {
@@ -82,9 +113,8 @@ export function serveRenderer(app: FastifyInstance, rendererDir: string, connect
     const file = path.join(root, ...segments);
     const plain =
       segments.every((s) => s !== '' && !s.startsWith('.')) && !relative.includes('\\') && !relative.includes('\0');
-    const stat = plain && file.startsWith(root + path.sep) ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-    if (!stat?.isFile() || !fs.realpathSync(file).startsWith(fs.realpathSync(root) + path.sep))
+    if (!plain || !file.startsWith(root + path.sep) || !isFileInside(root, file))
       return reply.code(404).send(httpError('WB_UI_FILE_NOT_FOUND', [relative]).body());
-    return sendFile(reply, file, segments[0] === 'assets');
+    return sendFile(reply, root, file, segments[0] === 'assets');
   });
 }

@@ -14,18 +14,20 @@ interface SchemaError {
 /**
  * The errors worth reading: with every error collected, a value that fits neither a Reference Object nor the
  * object it should be also gets "must have required property '$ref'" and "must match exactly one schema in
- * oneOf"; those go when the same place has a more specific error.
+ * oneOf"; those go when the same place, or a place inside it, has a more specific error.
  */
 function specificErrors(errors: readonly SchemaError[]): SchemaError[] {
   const isAlternativeNoise = (error: SchemaError) =>
     error.keyword === 'oneOf' ||
     error.keyword === 'anyOf' ||
     (error.keyword === 'required' && error.params?.missingProperty === '$ref');
-  const specificAt = new Set(errors.filter((e) => !isAlternativeNoise(e)).map((e) => e.instancePath ?? ''));
+  const specificAt = errors.filter((e) => !isAlternativeNoise(e)).map((e) => e.instancePath ?? '');
+  // A specific error at the place or inside it (`type` of a schema) explains the noise about the place.
+  const explained = (at: string) => specificAt.some((place) => place === at || place.startsWith(`${at}/`));
   const seen = new Set<string>();
   return errors.filter((error) => {
     const key = `${error.instancePath ?? ''}\n${error.message ?? ''}`;
-    if (seen.has(key) || (isAlternativeNoise(error) && specificAt.has(error.instancePath ?? ''))) return false;
+    if (seen.has(key) || (isAlternativeNoise(error) && explained(error.instancePath ?? ''))) return false;
     seen.add(key);
     return true;
   });
