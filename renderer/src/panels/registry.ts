@@ -36,7 +36,8 @@ export const panelRegistry: PanelDefinition[] = [
     component: RequestsPanel,
     badge: (s) => s.requests.length || undefined,
   },
-  { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
+  // Queries are written in tabs of the editor area; this panel opens them.
+  { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/tabs/QueryLauncher.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
   { id: 'mock', title: 'Mock', region: 'side', component: lazy(() => import('../mock/MockPanel.js')) },
 ];
