@@ -5,6 +5,8 @@ import { newQueryActions, savedQueryFolder } from './query-tabs.js';
 import { useQueryTabs } from './query-tabs-context.js';
 import './query-tabs.css';
 
+const kindNames = { sql: 'SQL', sparql: 'SPARQL', nl: 'question' } as const;
+
 /**
  * The Query panel: queries are written in tabs of the editor area, where they have the room a result
  * needs; this panel opens them and lists the open ones.
@@ -30,7 +32,7 @@ export default function QueryLauncher() {
       </p>
       {openQueries.length > 0 && (
         <p className="muted">
-          Open: {openQueries.map((id) => `${tabs[id].title} (${tabs[id].kind.toUpperCase()})`).join(', ')}
+          Open: {openQueries.map((id) => `${tabs[id].title} (${kindNames[tabs[id].kind]})`).join(', ')}
         </p>
       )}
     </div>
