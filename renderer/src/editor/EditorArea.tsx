@@ -130,7 +130,7 @@ export function EditorArea(props: EditorAreaProps) {
           <div className="placeholder welcome">
             <h2>Adaptive Workbench</h2>
             <p>Open a spec or handler from the explorer, or create one with Alt+N.</p>
-            <p>New query opens a SQL query in a tab (Alt+Q; Alt+Shift+Q for SPARQL, Alt+Shift+A for a question).</p>
+            <p>New query opens a SQL query in a tab (Alt+Q; Alt+Shift+Q for SPARQL, Alt+Shift+N for a question).</p>
             <p>Saving a file reloads the gateway; the API docs, problems, logs and requests panels follow.</p>
           </div>
         )}

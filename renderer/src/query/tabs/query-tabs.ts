@@ -31,7 +31,7 @@ const kinds: QueryMode[] = ['sql', 'sparql', 'nl'];
 export const newQueryActions: { kind: QueryMode; action: string; keys: string; text: string }[] = [
   { kind: 'sql', action: 'newSqlQuery', keys: 'Alt+KeyQ', text: 'New SQL query' },
   { kind: 'sparql', action: 'newSparqlQuery', keys: 'Alt+Shift+KeyQ', text: 'New SPARQL query' },
-  { kind: 'nl', action: 'newQuestion', keys: 'Alt+Shift+KeyA', text: 'New question' },
+  { kind: 'nl', action: 'newQuestion', keys: 'Alt+Shift+KeyN', text: 'New question' },
 ];
 
 export const defaultQueryTabs: QueryTabsState = { tabs: {}, next: 1, wrap: false, editorHeight: 200 };
