@@ -29,7 +29,7 @@ async function rowsShownWhole(page: Page): Promise<number> {
   return page.getByRole('grid', { name: 'Query results' }).evaluate((grid) => {
     const box = grid.getBoundingClientRect();
     const bottom = Math.min(box.bottom, window.innerHeight);
-    return [...grid.querySelectorAll('[role="row"]')].filter((row) => {
+    return Array.from(grid.querySelectorAll('[role="row"]')).filter((row) => {
       const r = row.getBoundingClientRect();
       return r.top >= box.top && r.bottom <= bottom + 0.5;
     }).length;

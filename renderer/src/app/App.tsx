@@ -33,7 +33,14 @@ import { useWorkspaceCommands } from './workspace-commands.js';
 import { useFileSafety } from './file-safety.js';
 import { SessionStore } from '../state/session.js';
 import { useQueryCommands } from '../query/tabs/query-commands.js';
-import { isQueryTab, isQueryTabId, newQueryActions, QueryTabsStore, readQueryTabs } from '../query/tabs/query-tabs.js';
+import {
+  isQueryTab,
+  isQueryTabId,
+  newQueryActions,
+  QueryTabsStore,
+  readQueryTabs,
+  reconcileQueryTabs,
+} from '../query/tabs/query-tabs.js';
 import { QueryTabsContext, useQueryTabs, useQueryTabsStore } from '../query/tabs/query-tabs-context.js';
 
 /** The tabs of the last session, and a store that remembers every change of them. */
@@ -42,17 +49,11 @@ function restoreTabs(): TabsStore {
   return new TabsStore(stored, (state) => savePersisted('tabs', state));
 }
 
-/**
- * The query tabs of the last session. A tab of either store without its other half (storage edited or
- * cleared in part) is dropped, so the editor never shows an empty query tab.
- */
+/** The query tabs of the last session, in step with the editor's tabs, and a store that remembers them. */
 function restoreQueryTabs(tabs: TabsStore): QueryTabsStore {
-  const store = new QueryTabsStore(readQueryTabs(loadPersisted<unknown>('query-tabs', {})), (state) =>
-    savePersisted('query-tabs', state),
-  );
-  const { open } = tabs.snapshot();
-  for (const id of open) if (isQueryTabId(id) && !store.get(id)) tabs.removed(id);
-  for (const id of Object.keys(store.snapshot().tabs)) if (!open.includes(id)) store.close(id);
+  const stored = readQueryTabs(loadPersisted<unknown>('query-tabs', {}));
+  const store = new QueryTabsStore(stored, (state) => savePersisted('query-tabs', state));
+  reconcileQueryTabs(tabs, store);
   return store;
 }
 

@@ -37,7 +37,7 @@ export interface SqlEditorProps {
   /** The last run's error in this text, marked (squiggle, hover, overview ruler) until the next run. */
   errorMark?: EditorErrorMark;
   theme: 'light' | 'dark';
-  /** Names this editor's model (its query tab): each tab keeps its own text and undo history. */
+  /** Names this editor's model (its query tab): tabs never share a model, so never their text. */
   modelKey: string;
   /** Word wrap. */
   wrap: boolean;

@@ -10,6 +10,7 @@ import {
   isQueryTabId,
   QueryTabsStore,
   readQueryTabs,
+  reconcileQueryTabs,
   savedQueryKind,
   savedQueryPath,
   type QueryTabsState,
@@ -92,6 +93,20 @@ describe('readQueryTabs (stored state that cannot be trusted)', () => {
   });
 });
 
+describe('reconcileQueryTabs (after a restart)', () => {
+  it('drops editor tabs of queries that were not kept, and queries without a tab; files stay', () => {
+    const { queries } = store();
+    const kept = queries.create('sql', 'SELECT 1');
+    const orphan = queries.create('sparql', 'ASK {}');
+    const tabs = new TabsStore({ open: ['specs/a.yaml', kept, 'query:77', 'query/saved/x.sql'], active: 'query:77' });
+    reconcileQueryTabs(tabs, queries);
+    expect(tabs.snapshot().open).toEqual(['specs/a.yaml', kept, 'query/saved/x.sql']);
+    expect(tabs.snapshot().active).toBe('specs/a.yaml');
+    expect(Object.keys(queries.snapshot().tabs)).toEqual([kept]);
+    expect(queries.get(orphan)).toBeUndefined();
+  });
+});
+
 describe('saved query paths', () => {
   it('knows saved query files by folder and extension', () => {
     expect(savedQueryKind('query/saved/top.sql')).toBe('sql');
@@ -134,7 +149,8 @@ function fakeDisk(files: Record<string, string> = {}) {
     },
     read: async (path: string): Promise<WorkspaceFile> => {
       if (!(path in disk)) throw new ApiError(404, `${path} does not exist`, undefined, 'WB_NOT_FOUND');
-      return { ...info(path, disk[path]), content: disk[path] };
+      const content = disk[path];
+      return { path, content, size: content.length, mtimeMs: 0, version: `v:${content}` };
     },
   } as unknown as WorkbenchApi;
   return { disk, api };

@@ -1,4 +1,5 @@
 import { SessionStore } from '../../state/session.js';
+import type { TabsStore } from '../../state/tabs.js';
 import type { QueryMode } from '../query-runs.js';
 
 /** An unsaved query tab of the editor area: its own text and kind (a saved one is a workspace file instead). */
@@ -91,6 +92,16 @@ export function readQueryTabs(stored: unknown): QueryTabsState {
     wrap: raw.wrap === true,
     editorHeight: number(raw.editorHeight, defaultQueryTabs.editorHeight),
   };
+}
+
+/**
+ * Makes the editor's tab list and the query tabs agree after a restart: a query tab of either without its
+ * other half (storage edited or cleared in part) is dropped, so the editor never shows an empty query tab.
+ */
+export function reconcileQueryTabs(tabs: Pick<TabsStore, 'snapshot' | 'removed'>, queries: QueryTabsStore): void {
+  const { open } = tabs.snapshot();
+  for (const id of open) if (isQueryTabId(id) && !queries.get(id)) tabs.removed(id);
+  for (const id of Object.keys(queries.snapshot().tabs)) if (!open.includes(id)) queries.close(id);
 }
 
 /**
