@@ -40,6 +40,7 @@ import {
   QueryTabsStore,
   readQueryTabs,
   reconcileQueryTabs,
+  adoptConsoleTexts,
 } from '../query/tabs/query-tabs.js';
 import { QueryTabsContext, useQueryTabs, useQueryTabsStore } from '../query/tabs/query-tabs-context.js';
 
@@ -49,11 +50,15 @@ function restoreTabs(): TabsStore {
   return new TabsStore(stored, (state) => savePersisted('tabs', state));
 }
 
-/** The query tabs of the last session, in step with the editor's tabs, and a store that remembers them. */
+/**
+ * The query tabs of the last session, in step with the editor's tabs, and a store that remembers them. The
+ * first time, the texts of the former bottom-panel console become tabs.
+ */
 function restoreQueryTabs(tabs: TabsStore): QueryTabsStore {
-  const stored = readQueryTabs(loadPersisted<unknown>('query-tabs', {}));
-  const store = new QueryTabsStore(stored, (state) => savePersisted('query-tabs', state));
+  const stored = loadPersisted<unknown>('query-tabs', null);
+  const store = new QueryTabsStore(readQueryTabs(stored), (state) => savePersisted('query-tabs', state));
   reconcileQueryTabs(tabs, store);
+  if (stored === null) adoptConsoleTexts(loadPersisted<unknown>('query-texts', null), tabs, store);
   return store;
 }
 

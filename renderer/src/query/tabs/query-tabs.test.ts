@@ -10,6 +10,7 @@ import {
   isQueryTabId,
   QueryTabsStore,
   readQueryTabs,
+  adoptConsoleTexts,
   reconcileQueryTabs,
   savedQueryKind,
   savedQueryPath,
@@ -104,6 +105,24 @@ describe('reconcileQueryTabs (after a restart)', () => {
     expect(tabs.snapshot().active).toBe('specs/a.yaml');
     expect(Object.keys(queries.snapshot().tabs)).toEqual([kept]);
     expect(queries.get(orphan)).toBeUndefined();
+  });
+});
+
+describe('adoptConsoleTexts (an upgrade from the bottom-panel console)', () => {
+  it('opens a tab for each kind the console held text of, and nothing for what it cannot read', () => {
+    const { queries } = store();
+    const tabs = new TabsStore({ open: ['specs/a.yaml'], active: 'specs/a.yaml' });
+    adoptConsoleTexts({ sql: 'SELECT 1', sparql: '  ', nl: 'orders by region', cobol: 'x' }, tabs, queries);
+    const opened = tabs
+      .snapshot()
+      .open.slice(1)
+      .map((id) => queries.get(id));
+    expect(opened.map((tab) => [tab?.kind, tab?.text])).toEqual([
+      ['sql', 'SELECT 1'],
+      ['nl', 'orders by region'],
+    ]);
+    for (const stored of [null, 'SELECT 1', 42, { sql: 7 }]) adoptConsoleTexts(stored, tabs, queries);
+    expect(tabs.snapshot().open).toHaveLength(3);
   });
 });
 

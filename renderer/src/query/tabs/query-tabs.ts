@@ -105,6 +105,18 @@ export function reconcileQueryTabs(tabs: Pick<TabsStore, 'snapshot' | 'removed'>
 }
 
 /**
+ * The texts the bottom-panel console of earlier versions kept (`query-texts`: one per kind) become query
+ * tabs, once, so that an upgrade loses no query; empty ones and unknown kinds are left out.
+ */
+export function adoptConsoleTexts(stored: unknown, tabs: Pick<TabsStore, 'open'>, queries: QueryTabsStore): void {
+  if (typeof stored !== 'object' || stored === null) return;
+  for (const kind of kinds) {
+    const text = (stored as Partial<Record<QueryMode, unknown>>)[kind];
+    if (typeof text === 'string' && text.trim() !== '') tabs.open(queries.create(kind, text));
+  }
+}
+
+/**
  * The unsaved query tabs of the editor area (their order and the active tab are the editor's
  * {@link TabsStore}'s) and the query editors' shared settings. Every change replaces the state (for
  * useSyncExternalStore) and is handed to `persist`, so the tabs and their text outlive a reload.
