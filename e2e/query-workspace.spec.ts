@@ -141,14 +141,24 @@ test('query tabs: two kinds at once, maximised results, a saved query, wrap, and
 });
 
 test('the Query panel opens query tabs of each kind', async ({ page }) => {
+  // A tall panel under a short editor area: the welcome text must not cover the panel's buttons.
+  await page.setViewportSize({ width: 1280, height: 600 });
   await page.addInitScript(() =>
     localStorage.setItem(
       'adaptive-workbench:layout',
-      JSON.stringify({ bottomVisible: true, bottomPanel: 'query', sideVisible: false }),
+      JSON.stringify({ bottomVisible: true, bottomHeight: 420, bottomPanel: 'query', sideVisible: false }),
     ),
   );
   await page.goto(url());
+  await expect(page.locator('.welcome')).toBeVisible();
   const panel = page.locator('.query-launcher');
+  const button = panel.getByRole('button', { name: 'New question' });
+  const box = (await button.boundingBox())!;
+  const hit = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x, y)?.closest('.query-launcher') !== null,
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  expect(hit).toBe(true);
   await panel.getByRole('button', { name: 'New question' }).click();
   await expect(page.getByLabel('Question')).toBeVisible();
   await panel.getByRole('button', { name: 'New SPARQL query' }).click();
