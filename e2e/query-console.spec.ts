@@ -14,19 +14,26 @@ GROUP BY p.category ORDER BY checkouts DESC`;
 
 test.describe.configure({ mode: 'serial' });
 
-/** Opens the workbench with a tall bottom area and the query console in it. */
+/** Opens the workbench with a query tab (from the title bar) in the editor area. */
 async function openConsole(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    localStorage.setItem(
-      'adaptive-workbench:layout',
-      JSON.stringify({ bottomHeight: 640, bottomVisible: true, bottomPanel: 'query', sideVisible: false }),
-    );
-    localStorage.removeItem('adaptive-workbench:query-texts');
+    localStorage.setItem('adaptive-workbench:layout', JSON.stringify({ bottomVisible: false, sideVisible: false }));
+    localStorage.removeItem('adaptive-workbench:query-tabs');
     localStorage.removeItem('adaptive-workbench:query-history');
     localStorage.removeItem('adaptive-workbench:query-async');
   });
   await page.goto(url());
+  await page.getByRole('button', { name: 'New query' }).click();
   await expect(page.locator('.query-console')).toBeVisible();
+}
+
+/** Shows another query tab and comes back to the first: only the active tab's console is mounted. */
+async function showAnotherTabAndBack(page: Page): Promise<void> {
+  const first = page.locator('.tabs .tab').first();
+  await page.keyboard.press('Alt+KeyQ');
+  await expect(first).not.toHaveClass(/active/);
+  await first.click();
+  await expect(first).toHaveClass(/active/);
 }
 
 /** Replaces the text of the console's editor. */
@@ -52,9 +59,8 @@ test(
 
     await typeQuery(page, crossSourceJoin);
     await page.keyboard.press('ControlOrMeta+Enter');
-    // Only the active panel is mounted: the console keeps its outcome, even one that arrives while hidden.
-    await page.locator('.panel-tab[data-panel="problems"]').click();
-    await page.locator('.panel-tab[data-panel="query"]').click();
+    // Only the active tab is mounted: the console keeps its outcome, even one that arrives while hidden.
+    await showAnotherTabAndBack(page);
     const grid = page.getByRole('grid', { name: 'Query results' });
     await expect(grid.getByRole('gridcell', { name: 'books', exact: true })).toBeVisible();
     await expect(page.getByLabel('Result statistics')).toContainText(/5 rows · \d+ ms/);
@@ -84,8 +90,7 @@ test('a console shown again while its query runs shows the answer when it comes'
   await typeQuery(page, 'SELECT sum(hash(i)) % 1000 AS n FROM range(250000000) t(i)');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByRole('button', { name: 'Running…' })).toBeVisible();
-  await page.locator('.panel-tab[data-panel="problems"]').click();
-  await page.locator('.panel-tab[data-panel="query"]').click();
+  await showAnotherTabAndBack(page);
   await expect(page.getByRole('button', { name: 'Running…' })).toBeVisible();
   await expect(page.getByLabel('Result statistics')).toContainText(/1 row/, { timeout: 30_000 });
 });
@@ -157,9 +162,8 @@ test('an async query becomes a job that completes and opens its results', async 
   await expect(page.getByRole('grid', { name: 'Query results' }).getByRole('row').nth(1)).toBeVisible();
   await screenshot(page, 'query-05-async-job');
 
-  // Another panel and back: the result and the job are still there.
-  await page.locator('.panel-tab[data-panel="logs"]').click();
-  await page.locator('.panel-tab[data-panel="query"]').click();
+  // Another tab and back: the result and the job are still there.
+  await showAnotherTabAndBack(page);
   await expect(page.getByLabel('Result statistics')).toContainText(/Job \S+ · \d+ rows/);
   await page.getByRole('tab', { name: 'Jobs' }).click();
   await expect(jobs.getByRole('listitem').first()).toHaveAttribute('data-status', 'COMPLETED');
@@ -192,7 +196,7 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
   await expect(page.locator('.query-chart svg')).toBeVisible();
   await screenshot(page, 'query-06-question');
 
-  // The generated SQL goes to the SQL tab, where it can be edited and run.
+  // The generated SQL goes to a new SQL tab, where it can be edited and run.
   const generated = (await page.locator('.generated-query').textContent())!;
   await page.getByRole('button', { name: 'Edit in SQL' }).click();
   await expect(page.getByRole('tab', { name: 'SQL', exact: true })).toHaveAttribute('aria-selected', 'true');
@@ -281,11 +285,13 @@ test('the completion popup of a short console editor is drawn whole, over the pa
   await page.addInitScript(() => {
     localStorage.setItem(
       'adaptive-workbench:layout',
-      JSON.stringify({ bottomHeight: 220, bottomVisible: true, bottomPanel: 'query', sideVisible: true }),
+      JSON.stringify({ bottomHeight: 220, bottomVisible: true, bottomPanel: 'problems', sideVisible: true }),
     );
-    localStorage.removeItem('adaptive-workbench:query-texts');
+    // A short query editor: the splitter's height, shared by every query tab.
+    localStorage.setItem('adaptive-workbench:query-tabs', JSON.stringify({ editorHeight: 90 }));
   });
   await page.goto(url());
+  await page.getByRole('button', { name: 'New query' }).click();
   await page.getByRole('tab', { name: 'SQL', exact: true }).click();
   await typeQuery(page, 'SELECT * FROM shop.orders o WHERE o.');
   await page.keyboard.press('ControlOrMeta+Space');

@@ -42,7 +42,8 @@ test('an ambiguous question offers its candidates; the pick answers and is saved
     localStorage.removeItem('adaptive-workbench:query-texts');
   });
   await page.goto(url());
-  await page.getByRole('tab', { name: 'Question' }).click();
+  // The Query panel opens a question tab in the editor area.
+  await page.locator('.query-launcher').getByRole('button', { name: 'New question' }).click();
   const output = page.locator('.query-output');
   const grid = page.getByRole('grid', { name: 'Query results' });
 

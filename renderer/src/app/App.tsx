@@ -32,11 +32,34 @@ import {
 import { useWorkspaceCommands } from './workspace-commands.js';
 import { useFileSafety } from './file-safety.js';
 import { SessionStore } from '../state/session.js';
+import { useQueryCommands } from '../query/tabs/query-commands.js';
+import {
+  isQueryTab,
+  isQueryTabId,
+  newQueryActions,
+  QueryTabsStore,
+  readQueryTabs,
+  reconcileQueryTabs,
+  adoptConsoleTexts,
+} from '../query/tabs/query-tabs.js';
+import { QueryTabsContext, useQueryTabs, useQueryTabsStore } from '../query/tabs/query-tabs-context.js';
 
 /** The tabs of the last session, and a store that remembers every change of them. */
 function restoreTabs(): TabsStore {
   const stored = { open: [], ...loadPersisted<Partial<TabsState>>('tabs', {}) };
   return new TabsStore(stored, (state) => savePersisted('tabs', state));
+}
+
+/**
+ * The query tabs of the last session, in step with the editor's tabs, and a store that remembers them. The
+ * first time, the texts of the former bottom-panel console become tabs.
+ */
+function restoreQueryTabs(tabs: TabsStore): QueryTabsStore {
+  const stored = loadPersisted<unknown>('query-tabs', null);
+  const store = new QueryTabsStore(readQueryTabs(stored), (state) => savePersisted('query-tabs', state));
+  reconcileQueryTabs(tabs, store);
+  if (stored === null) adoptConsoleTexts(loadPersisted<unknown>('query-texts', null), tabs, store);
+  return store;
 }
 
 /** The workbench's stores, shared through context, around the {@link Shell}. */
@@ -45,6 +68,7 @@ export function App({ api }: { api: WorkbenchApi }) {
   const events = useMemo(() => new EventStore(api), [api]);
   const documents = useMemo(() => new DocumentStore(api, new Drafts(api.tree().then((tree) => tree.workspace))), [api]);
   const [tabs] = useState(restoreTabs);
+  const [queryTabs] = useState(() => restoreQueryTabs(tabs));
   const [session] = useState(() => new SessionStore());
   const [status, setStatus] = useState<StatusMessage>();
   const [reveal, setReveal] = useState<RevealRequest>();
@@ -73,7 +97,7 @@ export function App({ api }: { api: WorkbenchApi }) {
 
   // Reopen the tabs of the last session when the stores are made, and those with unsaved changes kept.
   useEffect(() => {
-    for (const path of tabs.snapshot().open) void documents.open(path);
+    for (const path of tabs.snapshot().open) if (!isQueryTabId(path)) void documents.open(path);
     void documents.draftPaths().then((paths) => {
       for (const path of paths) if (!tabs.snapshot().open.includes(path)) openFile(path);
     });
@@ -82,7 +106,9 @@ export function App({ api }: { api: WorkbenchApi }) {
 
   return (
     <WorkbenchContext.Provider value={workbench}>
-      <Shell reveal={reveal} status={status} layoutState={layout} />
+      <QueryTabsContext.Provider value={queryTabs}>
+        <Shell reveal={reveal} status={status} layoutState={layout} />
+      </QueryTabsContext.Provider>
     </WorkbenchContext.Provider>
   );
 }
@@ -99,14 +125,23 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
   const editor = useEditorCommands();
   const { layout, update, togglePane, showPanel } = props.layoutState;
   const [showHelp, setShowHelp] = useState(false);
+  const queries = useQueryTabs();
+  const query = useQueryCommandHandlers(openTabs.active);
+  /** Closes a tab: an unsaved query's, or a file's (a saved query's results go with its tab). */
+  const closeTab = (id: string) => {
+    if (isQueryTabId(id)) return query.close(id);
+    editor.closeTab(id);
+    if (!tabs.snapshot().open.includes(id)) query.forget(id);
+  };
 
   const handlers: Record<string, () => void> = {
-    save: () => editor.save(openTabs.active),
+    ...query.handlers,
+    save: () => (isQueryTabId(openTabs.active) ? query.askName(openTabs.active) : editor.save(openTabs.active)),
     saveAll: editor.saveAll,
     newFile: () => {
       if (workspace.tree) explorer.requestNew('file', targetFolder(workspace.tree.entries, workspace.selected));
     },
-    closeTab: () => openTabs.active && editor.closeTab(openTabs.active),
+    closeTab: () => openTabs.active && closeTab(openTabs.active),
     nextTab: () => tabs.cycle(1),
     previousTab: () => tabs.cycle(-1),
     toggleExplorer: () => togglePane('explorer'),
@@ -139,11 +174,12 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
               tabs={openTabs.open}
               active={openTabs.active}
               documents={docs}
+              queryTabs={queries.tabs}
               diagnostics={diagnostics}
               theme={colorScheme}
               reveal={reveal}
               onActivate={(path) => tabs.activate(path)}
-              onClose={editor.closeTab}
+              onClose={closeTab}
               onChange={(path, text) => documents.edit(path, text)}
               onSave={editor.save}
               onResolve={(path, choice) => documents.resolve(path, choice)}
@@ -158,4 +194,19 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
       {showHelp && <ShortcutHelp onClose={() => setShowHelp(false)} />}
     </div>
   );
+}
+
+/** The shell's actions for query tabs: a new tab of each kind, and word wrap while a query tab is active. */
+function useQueryCommandHandlers(active: string | undefined) {
+  const store = useQueryTabsStore();
+  const commands = useQueryCommands();
+  const handlers: Record<string, () => void> = {
+    ...Object.fromEntries(newQueryActions.map(({ action, kind }) => [action, () => commands.newQuery(kind)])),
+    toggleWrap: () => {
+      if (isQueryTab(active)) store.toggleWrap();
+    },
+  };
+  /** Drops what a closed saved query's tab showed. */
+  const forget = (path: string) => store.close(path);
+  return { ...commands, handlers, forget };
 }

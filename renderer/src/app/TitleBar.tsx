@@ -14,6 +14,7 @@ interface TitleButton {
 }
 
 const buttons: TitleButton[] = [
+  { action: 'newSqlQuery', text: 'New query', title: 'New SQL query' },
   { action: 'toggleExplorer', text: 'Explorer', title: 'Explorer', on: (l) => l.explorerVisible },
   { action: 'toggleBottom', text: 'Panels', title: 'Panels', on: (l) => l.bottomVisible },
   { action: 'toggleSide', text: 'Docs', title: 'API docs', on: (l) => l.sideVisible },

@@ -1,4 +1,5 @@
 import { panelRegistry } from '../panels/registry.js';
+import { newQueryActions } from '../query/tabs/query-tabs.js';
 import type { Shortcut } from './shortcuts.js';
 
 /**
@@ -12,6 +13,8 @@ export const actions: Shortcut[] = [
   { id: 'closeTab', keys: 'Alt+KeyW', description: 'Close the active tab' },
   { id: 'nextTab', keys: 'Alt+PageDown', description: 'Next tab' },
   { id: 'previousTab', keys: 'Alt+PageUp', description: 'Previous tab' },
+  ...newQueryActions.map(({ action, keys, text }) => ({ id: action, keys, description: `${text} (a tab)` })),
+  { id: 'toggleWrap', keys: 'Alt+KeyZ', description: 'Toggle word wrap of the query editor' },
   { id: 'toggleExplorer', keys: 'Mod+KeyB', description: 'Show or hide the explorer' },
   { id: 'toggleBottom', keys: 'Mod+KeyJ', description: 'Show or hide the bottom panels' },
   { id: 'toggleSide', keys: 'Mod+Alt+KeyB', description: 'Show or hide the side panel' },

@@ -1,20 +1,26 @@
 import { lazy, Suspense, useState } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
+import { isQueryTab, isQueryTabId, type QueryTab as UnsavedQuery } from '../query/tabs/query-tabs.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
 import { DiskBanner } from './DiskBanner.js';
 import { preloadedLazy } from './preloaded-lazy.js';
 import type { RevealRequest } from './MonacoEditor.js';
+import '../query/tabs/query-tabs.css';
 
 // Monaco (and its languages) is the largest part of the UI and what the first view needs most: it starts
 // loading when the page starts, beside the workspace listing, rather than when the first file opens.
 const MonacoEditor = preloadedLazy(() => import('./MonacoEditor.js'));
 // The diff editor only when a conflict is compared.
 const DiskDiff = lazy(() => import('./DiskDiff.js'));
+// A query tab's console (sources, editor, results) when the first query tab shows.
+const QueryTab = lazy(() => import('../query/tabs/QueryTab.js'));
 
 export interface EditorAreaProps {
   tabs: string[];
   active?: string;
   documents: DocumentsState;
+  /** The unsaved query tabs (`query:3`), by id: their titles and kinds. */
+  queryTabs: Record<string, UnsavedQuery>;
   diagnostics: WorkbenchDiagnostic[];
   theme: 'light' | 'dark';
   reveal?: RevealRequest;
@@ -31,20 +37,33 @@ function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** A tab's name: a file's name, or an unsaved query's title. */
+function tabName(id: string, queryTabs: Record<string, UnsavedQuery>): string {
+  return isQueryTabId(id) ? (queryTabs[id]?.title ?? id) : fileName(id);
+}
+
 /** The tab strip: one tab per open file, with the unsaved-changes marker and the has-errors mark. */
 function EditorTabs(props: EditorAreaProps) {
-  const { tabs, active, documents } = props;
+  const { tabs, active, documents, queryTabs } = props;
   const errorsByPath = new Set(props.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
   return (
     <div className="tabs" role="tablist" aria-label="Open files">
       {tabs.map((path) => {
         const dirty = isDirty(documents.documents[path]);
+        const name = tabName(path, queryTabs);
+        const kind = queryTabs[path]?.kind;
         return (
           <div
             key={path}
             role="tab"
             aria-selected={path === active}
-            className={['tab', path === active && 'active', dirty && 'dirty', errorsByPath.has(path) && 'has-errors']
+            className={[
+              'tab',
+              path === active && 'active',
+              dirty && 'dirty',
+              errorsByPath.has(path) && 'has-errors',
+              isQueryTab(path) && 'query-tab',
+            ]
               .filter(Boolean)
               .join(' ')}
             title={path}
@@ -52,12 +71,17 @@ function EditorTabs(props: EditorAreaProps) {
             onClick={() => props.onActivate(path)}
             onAuxClick={(e) => e.button === 1 && props.onClose(path)}
           >
-            <span className="tab-name">{fileName(path)}</span>
+            <span className="tab-name">{name}</span>
+            {kind && (
+              <span className="tab-kind" aria-hidden="true">
+                {kind === 'nl' ? '?' : kind.toUpperCase()}
+              </span>
+            )}
             {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
             <button
               type="button"
               className="tab-close"
-              aria-label={`Close ${fileName(path)}`}
+              aria-label={`Close ${name}`}
               onClick={(e) => {
                 e.stopPropagation();
                 props.onClose(path);
@@ -78,6 +102,9 @@ export function EditorArea(props: EditorAreaProps) {
   const doc = active ? documents.documents[active] : undefined;
   const [comparing, setComparing] = useState<string>();
   const showDiff = active !== undefined && comparing === active && doc?.conflict?.disk !== undefined;
+  const ready = doc?.status === 'ready' || doc?.status === 'saving';
+  // An unsaved query needs no document; a saved one shows once its file is read.
+  const showQuery = isQueryTabId(active) || (!showDiff && isQueryTab(active) && ready);
 
   return (
     <div className="editor-area">
@@ -100,6 +127,7 @@ export function EditorArea(props: EditorAreaProps) {
           <div className="placeholder welcome">
             <h2>Adaptive Workbench</h2>
             <p>Open a spec or handler from the explorer, or create one with Alt+N.</p>
+            <p>New query opens a SQL query in a tab (Alt+Q; Alt+Shift+Q for SPARQL, Alt+Shift+N for a question).</p>
             <p>Saving a file reloads the gateway; the API docs, problems, logs and requests panels follow.</p>
           </div>
         )}
@@ -114,7 +142,12 @@ export function EditorArea(props: EditorAreaProps) {
             <DiskDiff path={active} disk={doc.conflict?.disk ?? ''} mine={doc.text} theme={props.theme} />
           </Suspense>
         )}
-        {!showDiff && active && doc && (doc.status === 'ready' || doc.status === 'saving') && (
+        {active && showQuery && (
+          <Suspense fallback={<div className="placeholder">Loading the query console…</div>}>
+            <QueryTab key={active} id={active} />
+          </Suspense>
+        )}
+        {!showDiff && !isQueryTab(active) && active && ready && (
           <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
             <MonacoEditor
               path={active}

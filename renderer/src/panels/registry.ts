@@ -37,7 +37,8 @@ export const panelRegistry: PanelDefinition[] = [
     // The workbench's own calls are hidden by default: they are not counted either.
     badge: (s) => s.requests.filter((r) => r.origin !== 'workbench').length || undefined,
   },
-  { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/QueryConsole.js')) },
+  // Queries are written in tabs of the editor area; this panel opens them.
+  { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/tabs/QueryLauncher.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
   { id: 'mock', title: 'Mock', region: 'side', component: lazy(() => import('../mock/MockPanel.js')) },
 ];

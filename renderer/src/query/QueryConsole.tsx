@@ -1,71 +1,85 @@
-import { useState } from 'react';
-import { useWorkbench } from '../app/workbench-context.js';
+import { useEffect, useRef, useState } from 'react';
+import { Splitter } from '../app/Splitter.js';
+import { useSessionState, useWorkbench } from '../app/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
-import { QueryInput } from './QueryInput.js';
+import { QueryInput, type QueryInputProps } from './QueryInput.js';
 import { QueryOutput } from './QueryOutput.js';
 import { useQueryRuns, useSparqlVocabulary, type QueryMode } from './query-runs.js';
 import { QuerySidebar, type SidebarTab } from './QuerySidebar.js';
 import { QueryToolbar, type ResultView } from './QueryToolbar.js';
 import type { EditorEdit } from './SqlEditor.js';
+import { savingKey, useQueryCommands } from './tabs/query-commands.js';
+import { SaveQueryPrompt } from './tabs/SaveQueryForm.js';
+import { useQueryTabs, useQueryTabsStore } from './tabs/query-tabs-context.js';
 import './query.css';
 
+const allModes: QueryMode[] = ['sql', 'sparql', 'nl'];
+
+export interface QueryConsoleProps {
+  /** The query tab: its editor model is its own. */
+  id: string;
+  kind: QueryMode;
+  text: string;
+  /** A saved query file keeps the kind of its extension. */
+  kindLocked?: boolean;
+  /** Counts replacements of the text from outside the editor (the file reloaded from disk). */
+  revision?: number;
+  onKind(kind: QueryMode): void;
+  onText(text: string): void;
+  /** Saves an unsaved tab as the file `name` (under query/saved/); resolves true when saved. */
+  onSaveAs?(name: string): Promise<boolean>;
+  /** The file name offered when saving. */
+  suggestedName?: string;
+}
+
 /**
- * The query console: sources sidebar, an editor for SQL (or SPARQL, or a question in words), results
- * as a grid or a chart, async jobs and the history of what was run.
+ * A query tab's console: sources sidebar, an editor for SQL (or SPARQL, or a question in words) above a
+ * splitter, and the results as a grid or a chart, which can be maximised to fill the tab; async jobs and
+ * the history of what was run.
  */
-export default function QueryConsole() {
+export default function QueryConsole({ id, kind, text, kindLocked, revision, ...props }: QueryConsoleProps) {
   const { colorScheme, notify } = useWorkbench();
   const { sources, error: sourcesError, catalog, refresh, learn } = useCatalog();
-  const [mode, setMode] = usePersistedState<QueryMode>('query-mode', 'sql');
-  const [texts, setTexts] = usePersistedState<Record<QueryMode, string>>('query-texts', {
-    sql: '',
-    sparql: '',
-    nl: '',
-  });
+  const { wrap } = useQueryTabs();
+  const store = useQueryTabsStore();
+  const { newQuery } = useQueryCommands();
   const [runAsync, setRunAsync] = usePersistedState('query-async', false);
   const [view, setView] = useState<ResultView>('grid');
   const [tab, setTab] = useState<SidebarTab>('sources');
-  // Each edit is a new object, so the same text can be inserted twice.
-  const [edit, setEdit] = useState<EditorEdit>();
-  const text = texts[mode] ?? '';
-  const vocabulary = useSparqlVocabulary(mode === 'sparql');
-  const runs = useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn, onSubmitted: () => setTab('jobs') });
-
+  const [maximised, setMaximised] = useSessionState('query-maximised', false);
+  const [, setNaming] = useSessionState(savingKey, false);
+  const vocabulary = useSparqlVocabulary(kind === 'sparql');
+  const onSubmitted = () => setTab('jobs');
+  const runs = useQueryRuns({ mode: kind, text, runAsync, vocabulary, catalog, learn, onSubmitted });
   const { errorAt } = runs.outcome;
-  const setText = (value: string) => setTexts((t) => ({ ...t, [mode]: value }));
-  /** Switches to `kind` with `query` in its editor (from the history, or a question's generated SQL). */
-  const openInEditor = (kind: QueryMode, query: string) => {
-    setMode(kind);
-    setTexts((t) => ({ ...t, [kind]: query }));
-    if (kind !== 'nl') setEdit({ kind: 'replace', text: query });
-  };
-  const insert = (snippet: string) => {
-    if (mode === 'nl') setText(text ? `${text} ${snippet}` : snippet);
-    else setEdit({ kind: 'insert', text: snippet });
-  };
+  const { edit, setEdit, openInEditor, insert } = useEditorFeed({ kind, text, kindLocked, ...props });
+  useReloadedText(text, revision, setEdit);
 
   return (
-    <div className="query-console">
-      <QuerySidebar
-        tab={tab}
-        onTab={setTab}
-        sources={sources}
-        sourcesError={sourcesError}
-        catalog={catalog}
-        onRefreshSources={refresh}
-        onLearn={learn}
-        onInsert={insert}
-        history={runs.history}
-        onOpenQuery={openInEditor}
-        jobs={runs.jobs}
-        onJobsChange={runs.setJobs}
-        onOpenJob={(job) => void runs.openJob(job)}
-      />
+    <div className={`query-console${maximised ? ' maximised' : ''}`}>
+      {!maximised && (
+        <QuerySidebar
+          tab={tab}
+          onTab={setTab}
+          sources={sources}
+          sourcesError={sourcesError}
+          catalog={catalog}
+          onRefreshSources={refresh}
+          onLearn={learn}
+          onInsert={insert}
+          history={runs.history}
+          onOpenQuery={openInEditor}
+          jobs={runs.jobs}
+          onJobsChange={runs.setJobs}
+          onOpenJob={(job) => void runs.openJob(job)}
+        />
+      )}
       <section className="query-main">
         <QueryToolbar
-          mode={mode}
-          onMode={setMode}
+          mode={kind}
+          modes={kindLocked ? [kind] : allModes}
+          onMode={props.onKind}
           hasQuery={text.trim() !== ''}
           outcome={runs.outcome}
           onRun={() => void runs.run()}
@@ -74,26 +88,87 @@ export default function QueryConsole() {
           onRunAsync={setRunAsync}
           view={view}
           onView={setView}
+          wrap={wrap}
+          onWrap={() => store.toggleWrap()}
+          maximised={maximised}
+          onMaximise={() => setMaximised((m) => !m)}
+          onSaveAs={props.onSaveAs && (() => setNaming(true))}
         />
-        <QueryInput
-          mode={mode}
-          text={text}
-          edit={edit}
-          catalog={catalog}
-          vocabulary={vocabulary}
-          errorMark={errorAt?.mode === mode ? { ...errorAt, message: runs.outcome.error ?? '' } : undefined}
-          theme={colorScheme}
-          onText={setText}
-          onRun={() => void runs.run()}
-        />
+        {props.onSaveAs && <SaveQueryPrompt kind={kind} suggested={props.suggestedName} onSave={props.onSaveAs} />}
+        {!maximised && (
+          <QueryEditorPane
+            {...{ id, kind, text, edit, catalog, vocabulary }}
+            errorMark={errorAt?.mode === kind ? { ...errorAt, message: runs.outcome.error ?? '' } : undefined}
+            theme={colorScheme}
+            onText={props.onText}
+            onRun={() => void runs.run()}
+          />
+        )}
         <QueryOutput
           outcome={runs.outcome}
           view={view}
-          onEditSql={mode === 'nl' ? (sql) => openInEditor('sql', sql) : undefined}
-          onPick={mode === 'nl' ? (candidate) => void runs.pick(candidate) : undefined}
+          onEditSql={kind === 'nl' ? (sql) => newQuery('sql', sql) : undefined}
+          onPick={kind === 'nl' ? (candidate) => void runs.pick(candidate) : undefined}
           onNotify={notify}
         />
       </section>
     </div>
   );
+}
+
+/** The query editor of a tab, above the splitter that sets its height (shared by every query tab). */
+function QueryEditorPane(
+  props: Omit<QueryInputProps, 'tabId' | 'wrap' | 'height' | 'mode'> & { id: string; kind: QueryMode },
+) {
+  const { wrap, editorHeight } = useQueryTabs();
+  const store = useQueryTabsStore();
+  const { id, kind, ...input } = props;
+  return (
+    <>
+      <QueryInput {...input} mode={kind} tabId={id} wrap={wrap} height={editorHeight} />
+      <Splitter
+        orientation="horizontal"
+        size={editorHeight}
+        direction={1}
+        min={60}
+        max={2000}
+        label="Resize the query editor"
+        onResize={(height) => store.setEditorHeight(height)}
+      />
+    </>
+  );
+}
+
+/**
+ * What goes into a tab's editor from elsewhere: a query of the history (into this tab when it is of this
+ * tab's kind or the kind may change, else into a new tab), and a name from the sidebar at the cursor.
+ */
+function useEditorFeed(tab: Pick<QueryConsoleProps, 'kind' | 'text' | 'kindLocked' | 'onKind' | 'onText'>) {
+  const { kind, text, kindLocked, onKind, onText } = tab;
+  const { newQuery } = useQueryCommands();
+  // Each edit is a new object, so the same text can be inserted twice.
+  const [edit, setEdit] = useState<EditorEdit>();
+  const openInEditor = (queryKind: QueryMode, query: string) => {
+    if (queryKind !== kind && kindLocked) return newQuery(queryKind, query);
+    onKind(queryKind);
+    onText(query);
+    if (queryKind !== 'nl') setEdit({ kind: 'replace', text: query });
+  };
+  const insert = (snippet: string) => {
+    if (kind === 'nl') onText(text ? `${text} ${snippet}` : snippet);
+    else setEdit({ kind: 'insert', text: snippet });
+  };
+  return { edit, setEdit, openInEditor, insert };
+}
+
+/** Text replaced from outside the editor (a saved query reloaded from disk) goes into the editor as an edit. */
+function useReloadedText(text: string, revision: number | undefined, setEdit: (edit: EditorEdit) => void): void {
+  const seen = useRef(revision);
+  useEffect(() => {
+    if (revision === seen.current) return;
+    seen.current = revision;
+    setEdit({ kind: 'replace', text });
+    // Only a new revision brings text from outside: keystrokes arrive through onText.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [revision]);
 }

@@ -16,16 +16,21 @@ export interface QueryInputProps {
   /** The last run's error in this text, when the server said where. */
   errorMark?: EditorErrorMark;
   theme: 'light' | 'dark';
+  /** The query tab whose editor this is. */
+  tabId: string;
+  wrap: boolean;
+  /** The editor's height above the results. */
+  height: number;
   onText(text: string): void;
   onRun(): void;
 }
 
 /** Where the query is written: Monaco for SQL and SPARQL (loaded on demand), a text area for a question. */
 export function QueryInput(props: QueryInputProps) {
-  const { mode, text, edit, catalog, vocabulary, errorMark, theme, onText, onRun } = props;
+  const { mode, text, edit, catalog, vocabulary, errorMark, theme, tabId, wrap, height, onText, onRun } = props;
   const placeholder = queryModes.find((m) => m.id === mode)?.placeholder;
   return (
-    <div className="query-editor" data-mode={mode}>
+    <div className="query-editor" data-mode={mode} style={{ height }}>
       {mode === 'nl' ? (
         <textarea
           aria-label="Question"
@@ -49,6 +54,8 @@ export function QueryInput(props: QueryInputProps) {
             vocabulary={vocabulary}
             errorMark={errorMark}
             theme={theme}
+            modelKey={tabId}
+            wrap={wrap}
             onChange={onText}
             onRun={onRun}
           />

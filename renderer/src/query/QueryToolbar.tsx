@@ -36,6 +36,8 @@ function Segmented<T extends string>(props: {
 
 export interface QueryToolbarProps {
   mode: QueryMode;
+  /** The kinds offered: a saved query file keeps the kind of its extension. */
+  modes: QueryMode[];
   onMode(mode: QueryMode): void;
   /** Whether there is a query to run. */
   hasQuery: boolean;
@@ -46,15 +48,42 @@ export interface QueryToolbarProps {
   onRunAsync(runAsync: boolean): void;
   view: ResultView;
   onView(view: ResultView): void;
+  /** The query editor's word wrap (Alt+Z). */
+  wrap: boolean;
+  onWrap(): void;
+  /** The results fill the tab. */
+  maximised: boolean;
+  onMaximise(): void;
+  /** Saves an unsaved query tab as a file; absent for a saved one (Ctrl+S saves it). */
+  onSaveAs?(): void;
 }
 
-/** The language, Run (Show SQL for SPARQL, Async for SQL), the result's statistics and its view. */
+/** A button that stays pressed while what it toggles is on. */
+function Toggle(props: { on: boolean; title: string; text: string; onClick(): void }) {
+  return (
+    <button
+      type="button"
+      className={`toggle${props.on ? ' on' : ''}`}
+      aria-pressed={props.on}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      {props.text}
+    </button>
+  );
+}
+
+/**
+ * The language, Run (Show SQL for SPARQL, Async for SQL), Save as, word wrap, the result's statistics, its
+ * view and the maximise toggle of the results.
+ */
 export function QueryToolbar(props: QueryToolbarProps) {
   const { mode, outcome, hasQuery } = props;
   const { result } = outcome;
+  const options = queryModes.filter((m) => props.modes.includes(m.id));
   return (
     <div className="toolbar">
-      <Segmented label="Query language" options={queryModes} value={mode} onChange={props.onMode} />
+      <Segmented label="Query language" options={options} value={mode} onChange={props.onMode} />
       <button
         type="button"
         className="primary"
@@ -79,6 +108,19 @@ export function QueryToolbar(props: QueryToolbarProps) {
           <input type="checkbox" checked={props.runAsync} onChange={(e) => props.onRunAsync(e.target.checked)} /> Async
         </label>
       )}
+      {props.onSaveAs && (
+        <button
+          type="button"
+          onClick={props.onSaveAs}
+          disabled={mode === 'nl'}
+          title={
+            mode === 'nl' ? 'A question is not saved; its SQL can be' : 'Save as a file in query/saved/ (Ctrl/Cmd+S)'
+          }
+        >
+          Save query as…
+        </button>
+      )}
+      <Toggle on={props.wrap} title="Word wrap (Alt+Z)" text="Wrap" onClick={props.onWrap} />
       <span className="spacer" />
       {result && (
         <span className="muted query-stats" aria-label="Result statistics">
@@ -87,6 +129,12 @@ export function QueryToolbar(props: QueryToolbarProps) {
         </span>
       )}
       <Segmented label="Result view" options={views} value={props.view} onChange={props.onView} />
+      <Toggle
+        on={props.maximised}
+        title={props.maximised ? 'Restore the editor above the results' : 'Maximise the results to fill the tab'}
+        text={props.maximised ? 'Restore' : 'Maximise'}
+        onClick={props.onMaximise}
+      />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '../editor/monaco-setup.js';
 import type { Catalog } from './completion.js';
 
+const extensions = { sql: 'sql', sparql: 'rq', plaintext: 'txt' } as const;
 const noVocabulary: SparqlVocabulary = { prefixes: {}, classes: [], properties: [] };
 
 /** A change made from outside the editor: replace the whole text, or insert at the cursor. */
@@ -36,6 +37,10 @@ export interface SqlEditorProps {
   /** The last run's error in this text, marked (squiggle, hover, overview ruler) until the next run. */
   errorMark?: EditorErrorMark;
   theme: 'light' | 'dark';
+  /** Names this editor's model (its query tab): tabs never share a model, so never their text. */
+  modelKey: string;
+  /** Word wrap. */
+  wrap: boolean;
   onChange(text: string): void;
   onRun(): void;
 }
@@ -52,6 +57,8 @@ export default function SqlEditor({
   vocabulary,
   errorMark,
   theme,
+  modelKey,
+  wrap,
   onChange,
   onRun,
 }: SqlEditorProps) {
@@ -91,7 +98,7 @@ export default function SqlEditor({
 
   return (
     <Editor
-      path={`inmemory://query-console/query.${language === 'sql' ? 'sql' : language === 'sparql' ? 'rq' : 'txt'}`}
+      path={`inmemory://query-console/${encodeURIComponent(modelKey)}.${extensions[language]}`}
       defaultValue={initialValue}
       language={language}
       theme={theme === 'dark' ? 'vs-dark' : 'vs'}
@@ -101,7 +108,7 @@ export default function SqlEditor({
       onMount={(editor) => {
         editorRef.current = editor;
         setMounted(true);
-        // Monaco keeps a model per path across mounts and then ignores `defaultValue`: the console's
+        // Monaco keeps a model per path across mounts and then ignores `defaultValue`: the tab's
         // text (which may have changed while another tab was shown) wins.
         if (editor.getValue() !== text.current) editor.setValue(text.current);
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
@@ -109,7 +116,7 @@ export default function SqlEditor({
       options={{
         ...baseEditorOptions,
         lineNumbersMinChars: 3,
-        wordWrap: language === 'plaintext' ? 'on' : 'off',
+        wordWrap: wrap || language === 'plaintext' ? 'on' : 'off',
         quickSuggestions: language !== 'plaintext',
       }}
     />
