@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshot } from './screenshots.js';
+import { openQueryTab, typeQuery } from './query-tabs.js';
 
 const url = () => process.env.WORKBENCH_URL!;
 
@@ -14,19 +15,6 @@ GROUP BY p.category ORDER BY checkouts DESC`;
 
 test.describe.configure({ mode: 'serial' });
 
-/** Opens the workbench with a query tab (from the title bar) in the editor area. */
-async function openConsole(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    localStorage.setItem('adaptive-workbench:layout', JSON.stringify({ bottomVisible: false, sideVisible: false }));
-    localStorage.removeItem('adaptive-workbench:query-tabs');
-    localStorage.removeItem('adaptive-workbench:query-history');
-    localStorage.removeItem('adaptive-workbench:query-async');
-  });
-  await page.goto(url());
-  await page.getByRole('button', { name: 'New query' }).click();
-  await expect(page.locator('.query-console')).toBeVisible();
-}
-
 /** Shows another query tab and comes back to the first: only the active tab's console is mounted. */
 async function showAnotherTabAndBack(page: Page): Promise<void> {
   const first = page.locator('.tabs .tab').first();
@@ -36,20 +24,10 @@ async function showAnotherTabAndBack(page: Page): Promise<void> {
   await expect(first).toHaveClass(/active/);
 }
 
-/** Replaces the text of the console's editor. */
-async function typeQuery(page: Page, text: string): Promise<void> {
-  const editor = page.locator('.query-editor .monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+KeyA');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
-
 test(
   'the console runs the cross-source demo join with Ctrl+Enter and shows rows, a chart and the learnt ' + 'tables',
   async ({ page }) => {
-    await openConsole(page);
+    await openQueryTab(page);
     const tree = page.getByRole('tree', { name: 'Query sources' });
     for (const source of ['shop', 'lake', 'events'])
       await expect(tree.getByRole('treeitem', { name: source, exact: true })).toBeVisible();
@@ -85,7 +63,7 @@ test(
 );
 
 test('a console shown again while its query runs shows the answer when it comes', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   // About two seconds of DuckDB work: long enough to hide and show the console while it runs.
   await typeQuery(page, 'SELECT sum(hash(i)) % 1000 AS n FROM range(250000000) t(i)');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -96,7 +74,7 @@ test('a console shown again while its query runs shows the answer when it comes'
 });
 
 test('completion offers tables and columns; an error shows its detail; history keeps the runs', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await typeQuery(page, 'SELECT * FROM shop.orders LIMIT 3');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByLabel('Result statistics')).toContainText('3 rows');
@@ -135,7 +113,7 @@ test('completion offers tables and columns; an error shows its detail; history k
 });
 
 test('a result at the row limit is truncated and the grid renders only the rows in view', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await typeQuery(page, 'SELECT i, i * 2 AS double_i FROM range(20000) t(i)');
   const started = Date.now();
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -151,7 +129,7 @@ test('a result at the row limit is truncated and the grid renders only the rows 
 });
 
 test('an async query becomes a job that completes and opens its results', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await page.getByLabel('Async').check();
   await typeQuery(page, 'SELECT id, name, region FROM shop.customers ORDER BY id');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -170,7 +148,7 @@ test('an async query becomes a job that completes and opens its results', async 
 });
 
 test('the SPARQL and Question tabs run against their endpoints and show rows', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await page.getByRole('tab', { name: 'SPARQL' }).click();
   await typeQuery(page, 'SELECT ?customer WHERE { ?customer a <http://example.com/shop#Customer> } LIMIT 4');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -213,7 +191,7 @@ test('the SPARQL and Question tabs run against their endpoints and show rows', a
 test(
   'the SPARQL tab highlights the query, completes ontology terms, shortens IRIs and shows the generated ' + 'SQL',
   async ({ page }) => {
-    await openConsole(page);
+    await openQueryTab(page);
     await page.getByRole('tab', { name: 'SPARQL' }).click();
     await typeQuery(
       page,
@@ -251,7 +229,7 @@ test(
 );
 
 test('a bad SPARQL prefix is marked where it is used, and the error says which', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await page.getByRole('tab', { name: 'SPARQL' }).click();
   await typeQuery(page, 'SELECT ?s\nWHERE { ?s foo:bar ?o }');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -271,7 +249,7 @@ test('a bad SPARQL prefix is marked where it is used, and the error says which',
 });
 
 test('a question summing a DECIMAL column labels it DECIMAL, not VARCHAR, and charts it', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await page.getByRole('tab', { name: 'Question' }).click();
   await page.getByLabel('Question').fill('total order amount by region');
   await page.getByLabel('Question').press('ControlOrMeta+Enter');

@@ -1,38 +1,9 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { screenshot } from './screenshots.js';
-
-const url = () => process.env.WORKBENCH_URL!;
+import { openQueryTab, typeQuery } from './query-tabs.js';
 
 test.describe.configure({ mode: 'serial' });
-
-/** Opens the workbench with a tall bottom area and the query console in it (as e2e/query-console.spec.ts). */
-async function openConsole(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    if (sessionStorage.getItem('query-results-e2e')) return;
-    sessionStorage.setItem('query-results-e2e', '1');
-    localStorage.setItem(
-      'adaptive-workbench:layout',
-      JSON.stringify({ bottomHeight: 640, bottomVisible: true, bottomPanel: 'query', sideVisible: false }),
-    );
-    localStorage.removeItem('adaptive-workbench:query-texts');
-    localStorage.removeItem('adaptive-workbench:query-history');
-    localStorage.removeItem('adaptive-workbench:query-async');
-    localStorage.removeItem('adaptive-workbench:query-chart-choices');
-  });
-  await page.goto(url());
-  await expect(page.locator('.query-console')).toBeVisible();
-}
-
-/** Replaces the text of the console's editor. */
-async function typeQuery(page: Page, text: string): Promise<void> {
-  const editor = page.locator('.query-editor .monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+KeyA');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
 
 /** Orders (a count) and revenue (DECIMAL, hundreds of thousands) by region, and a HUGEINT no double holds. */
 const regions = `SELECT * FROM (VALUES
@@ -41,7 +12,7 @@ const regions = `SELECT * FROM (VALUES
   ('APAC', 230, 64000.25::DECIMAL(18,2), -7::HUGEINT)) t(region, orders, revenue, big)`;
 
 test('a 10,000-row result is read a page at a time, in the page size chosen', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await typeQuery(page, 'SELECT i, i * 2 AS double_i FROM range(10000) t(i)');
   await page.keyboard.press('ControlOrMeta+Enter');
   const pager = page.getByRole('navigation', { name: 'Result pages' });
@@ -74,7 +45,7 @@ test('a 10,000-row result is read a page at a time, in the page size chosen', as
 });
 
 test('an async job of 10,000 rows is read from the server a page at a time', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await page.getByLabel('Async').check();
   await typeQuery(page, 'SELECT i FROM range(10000) t(i) ORDER BY i');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -96,7 +67,7 @@ test('an async job of 10,000 rows is read from the server a page at a time', asy
 });
 
 test('a long synchronous query is cancelled from the output area, by button and by Esc', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   const output = page.locator('.query-output');
   await typeQuery(page, 'SELECT count(*) FROM range(10000000000)');
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -123,7 +94,7 @@ test('a long synchronous query is cancelled from the output area, by button and 
 });
 
 test('the chart draws the chosen x, y and kind, a count and a revenue on axes of their own', async ({ page }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await typeQuery(page, regions);
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByLabel('Result statistics')).toContainText('3 rows');
@@ -172,7 +143,7 @@ test('the chart draws the chosen x, y and kind, a count and a revenue on axes of
 test('JSON export keeps DECIMAL and HUGEINT values as numbers where exact; CSV leaves them unquoted', async ({
   page,
 }) => {
-  await openConsole(page);
+  await openQueryTab(page);
   await typeQuery(page, regions);
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByLabel('Result statistics')).toContainText('3 rows');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { screenshot } from './screenshots.js';
+import { typeQuery } from './query-tabs.js';
 
 // Queries are written in tabs of the editor area (issue #24): several at once, each with its own kind,
 // text and results; results that can fill the tab; saved queries as files of query/saved/; word wrap.
@@ -12,16 +13,6 @@ const onDisk = (workspacePath: string) => path.join(process.env.WORKBENCH_WORKSP
 
 test.describe.configure({ mode: 'serial' });
 test.afterAll(() => fs.rmSync(onDisk(savedFile), { force: true }));
-
-/** Replaces the text of the active query tab's editor. */
-async function typeQuery(page: Page, text: string): Promise<void> {
-  const editor = page.locator('.query-editor .monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+KeyA');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
 
 /** How many rows of the results grid (its header included) are shown from top to bottom, not cut by the grid's
  * scroll box or the window (columns may run past the right edge). */
