@@ -3,8 +3,13 @@
 // Prints, in one run: time and CPU to readiness (CPU per path, also net of an empty workspace's start),
 // RSS at readiness and at its peak during a full reload (every spec changed), time until one changed
 // spec is served, and a route's requests/s against the same route in a one-spec workspace.
-// Run: npm run build:server && node bench/large-workspace.mjs   (BENCH_SPECS, BENCH_PATHS to resize)
+// Last, when PRISM_CLI names the binary of `prism mock` (installed outside the repository), the same paths as one
+// spec: time to the first answer of the gateway and of Prism (skipped, with a message, without PRISM_CLI).
+// Run: npm run build:server && node bench/large-workspace.mjs   (BENCH_SPECS, BENCH_PATHS to resize;
+// BENCH_SKIP_ROUTE=true leaves out the requests/s comparison, BENCH_ONLY_PRISM=true runs only the Prism comparison)
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,9 +171,88 @@ async function routeThroughput(large) {
   }
 }
 
-const large = await loadAndReload();
-try {
-  if (process.env.BENCH_SKIP_ROUTE !== 'true') await routeThroughput(large);
-} finally {
-  large.remove();
+/** A free loopback port (listened on and released). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
+
+/** Milliseconds from `started` until `url` answers 2xx (polled every 50 ms), or an error past the deadline. */
+async function firstAnswer(url, started, exited, deadline = deadlineMs) {
+  while (performance.now() - started < deadline) {
+    if (exited()) throw new Error('the server exited before answering');
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no answer within ${deadline} ms`);
+}
+
+/**
+ * The same 10,000 paths as ONE spec, served by `prism mock` (PRISM_CLI: the path of its binary, installed outside the
+ * repository; it is never a dependency) and by the gateway: time from start to the first 2xx answer of an item route.
+ */
+async function prismComparison() {
+  const prism = process.env.PRISM_CLI;
+  if (!prism) {
+    console.log(
+      'prism comparison: skipped (set PRISM_CLI to the prism binary, e.g. /tmp/prism/node_modules/.bin/prism)',
+    );
+    return;
+  }
+  const paths = specCount * pathCount;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-one-large-spec-'));
+  fs.mkdirSync(path.join(dir, 'handlers'));
+  fs.mkdirSync(path.join(dir, 'specs'));
+  const file = path.join(dir, 'specs', `${specName(0)}.yaml`);
+  fs.writeFileSync(file, generatedSpec(0, paths));
+  const route = `/${specName(0)}-res0/7`;
+  console.log(
+    `one spec of ${formatCount(paths)} paths (${(fs.statSync(file).size / 1e6).toFixed(1)} MB), first answer:`,
+  );
+  try {
+    const started = performance.now();
+    const ours = await startServer(gatewayScript, gatewayEnv(dir));
+    try {
+      // The gateway reports its port once the workspace has loaded: a route it does not serve then never comes.
+      const readyMs = performance.now() - started;
+      const url = `${ours.origin}/api/adaptive/${specName(0)}${route}`;
+      const ms = await firstAnswer(url, started, () => false, readyMs + 5000);
+      console.log(
+        `  gateway      ${(ms / 1000).toFixed(2)} s (CPU ${(cpuMs(await ours.cpuUsage()) / 1000).toFixed(2)} s)`,
+      );
+    } finally {
+      await ours.stop();
+    }
+    const port = await freePort();
+    const prismStarted = performance.now();
+    const child = spawn(prism, ['mock', '-h', '127.0.0.1', '-p', String(port), file], { stdio: 'ignore' });
+    try {
+      const ms = await firstAnswer(`http://127.0.0.1:${port}${route}`, prismStarted, () => child.exitCode !== null);
+      console.log(`  prism mock   ${(ms / 1000).toFixed(2)} s`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_ONLY_PRISM !== 'true') {
+  const large = await loadAndReload();
+  try {
+    if (process.env.BENCH_SKIP_ROUTE !== 'true') await routeThroughput(large);
+  } finally {
+    large.remove();
+  }
+}
+await prismComparison();

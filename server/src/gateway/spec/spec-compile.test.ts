@@ -74,3 +74,24 @@ paths:
     );
   });
 });
+
+describe('the registration check of request validation, at load', () => {
+  const spec = (schemas: object) => ({
+    openapi: '3.0.3',
+    info: { title: 'ids', version: '1' },
+    paths: {},
+    components: { schemas },
+  });
+
+  it('still reports two schemas with one $id (the spec then fails to load, as before)', async () => {
+    const file = path.join(specsDir, 'ids.openapi.json');
+    fs.writeFileSync(file, JSON.stringify(spec({ A: { $id: 'urn:same' }, B: { $id: 'urn:same' } })));
+    expect((await loadSpec(file, specsDir)).validationProblem).toMatch(/resolves to more than one schema/);
+  });
+
+  it('finds nothing to report in a spec without identifiers, whose check is skipped', async () => {
+    const file = path.join(specsDir, 'no-ids.openapi.json');
+    fs.writeFileSync(file, JSON.stringify(spec({ A: { type: 'string' }, B: { type: 'string' } })));
+    expect((await loadSpec(file, specsDir)).validationProblem).toBeUndefined();
+  });
+});

@@ -18,7 +18,7 @@ import { validateOpenApiStructure } from './structure.js';
 import { positionedWarning } from './source-positions.js';
 import { isObject } from '../../core/json.js';
 import { registrationProblem } from '../request-validator.js';
-import { validationDocument } from './validation-document.js';
+import { containsIdentifier, validationDocument } from './validation-document.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +76,9 @@ export async function compileSpec(file: string, specsDir: string, limits: SpecLi
       warnings.push(`path "${template}": ${(error as Error).message}`);
     }
   }
-  const validationProblem = registrationProblem(openapi, validationDocument(document));
+  const validationProblem = containsIdentifier(document)
+    ? registrationProblem(openapi, validationDocument(document))
+    : undefined;
   return {
     ...(validationProblem !== undefined && { validationProblem }),
     file: displayName,

@@ -2,6 +2,7 @@ import { LoadError } from '../load-error.js';
 import fs from 'node:fs';
 import { parseDocument, YAMLError } from 'yaml';
 import { type SpecLimits } from '../../core/settings.js';
+import { fastYamlValue } from './fast-yaml.js';
 
 /** Reads a spec file within the size bound and decodes it (UTF-8 with or without BOM, UTF-16 with BOM). */
 export function readSpecText(file: string, displayName: string, limits: SpecLimits): string {
@@ -22,7 +23,8 @@ export function readSpecText(file: string, displayName: string, limits: SpecLimi
 /**
  * Parses JSON or YAML text into a plain value. YAML is parsed with the core schema (custom tags such
  * as `!!js/function` are refused), unique keys, and a bound on alias expansion, so "billion laughs"
- * documents fail fast.
+ * documents fail fast. Values are read by the fast parser when it can promise the `yaml` package's values
+ * (see {@link fastYamlValue}); else, and for every fault (whose message and position users see), by `yaml`.
  */
 export function parseSpecText(text: string, displayName: string, limits: SpecLimits): unknown {
   const trimmed = text.trimStart();
@@ -33,6 +35,11 @@ export function parseSpecText(text: string, displayName: string, limits: SpecLim
       // JSON is YAML too: the YAML parser either accepts the flow syntax or reports the fault's position.
     }
   }
+  return fastYamlValue(text) ?? parseYamlExactly(text, displayName, limits);
+}
+
+/** YAML text read by the `yaml` package with the core schema: the values and faults that specs are held to. */
+export function parseYamlExactly(text: string, displayName: string, limits: SpecLimits): unknown {
   try {
     const document = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: true, strict: true });
     const fault = document.errors[0] ?? document.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');

@@ -8,7 +8,7 @@ import type { CompiledSpec } from './spec-types.js';
 
 /** What a spec worker answers for one job. */
 export type SpecWorkerReply =
-  | { id: number; ok: true; spec: CompiledSpec }
+  | { id: number; ok: true; spec: CompiledSpec; documentJson?: string }
   | { id: number; ok: false; error: { message: string; line?: number; column?: number; notOpenApi: boolean } };
 
 interface Job {
@@ -105,7 +105,12 @@ export class SpecWorkerPool {
     if (!job || reply.id !== job.id) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
-    if (reply.ok) job.resolve(reply.spec);
+    if (reply.ok)
+      job.resolve(
+        reply.documentJson === undefined
+          ? reply.spec
+          : { ...reply.spec, document: JSON.parse(reply.documentJson) as CompiledSpec['document'] },
+      );
     else {
       const name = path.basename(job.file);
       const { message, line, column, notOpenApi } = reply.error;

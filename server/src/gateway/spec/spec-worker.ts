@@ -1,6 +1,7 @@
 import { LoadError, NotOpenApiError } from '../load-error.js';
 import { parentPort } from 'node:worker_threads';
 import { compileSpec } from './spec-compile.js';
+import { survivesJson } from './json-transfer.js';
 import { type SpecLimits } from '../../core/settings.js';
 import type { SpecWorkerReply } from './spec-worker-pool.js';
 
@@ -13,7 +14,11 @@ interface SpecJob {
 
 async function reply({ id, file, specsDir, limits }: SpecJob): Promise<SpecWorkerReply> {
   try {
-    return { id, ok: true, spec: await compileSpec(file, specsDir, limits) };
+    const spec = await compileSpec(file, specsDir, limits);
+    // A structured clone of a document takes about six times the memory of the same document parsed from JSON
+    // (measured: 547 KB against 93 KB for a generated 50-path spec), and is slower to post: the document goes as text.
+    if (!survivesJson(spec.document)) return { id, ok: true, spec };
+    return { id, ok: true, spec: { ...spec, document: {} }, documentJson: JSON.stringify(spec.document) };
   } catch (error) {
     const e = error as Error;
     return {

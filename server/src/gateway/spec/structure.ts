@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { referencesSurelyResolve } from './structure-refs.js';
 import { positionedWarning, readableLocation, unescapePointerToken, type SourcePlace } from './source-positions.js';
 
 /** Findings listed one by one; a document breaking more rules gets a count of the rest. */
@@ -48,6 +49,25 @@ function describe(error: SchemaError, locate: (tokens: readonly string[]) => Sou
  */
 let shared: Validator | undefined;
 
+/** The validator's compiled meta-schema of one OpenAPI version (`3.0`, `3.1`), compiled on first use. */
+type SchemaCheck = ((document: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+/**
+ * What `validator.validate(document)` answers, for an OpenAPI 3.0/3.1 document (the loader checked the version):
+ * the meta-schema check, then its reference check, which is skipped when {@link referencesSurelyResolve} shows that
+ * it passes.
+ */
+export async function validateDocument(
+  validator: Validator,
+  document: Record<string, unknown>,
+): ReturnType<Validator['validate']> {
+  if (referencesSurelyResolve(document) !== true) return validator.validate(document);
+  const version = String(document.openapi).startsWith('3.0') ? '3.0' : '3.1';
+  const check = (validator as unknown as { getAjvValidator(version: string): SchemaCheck }).getAjvValidator(version);
+  if (check(document)) return { valid: true };
+  return { valid: false, ...(check.errors && { errors: check.errors }) } as Awaited<ReturnType<Validator['validate']>>;
+}
+
 /**
  * Validates a document against the official OpenAPI 3.0 / 3.1 JSON Schema. Findings are returned as
  * warnings, not failures: many published specs break a rule or two and still describe a usable API. Each
@@ -60,7 +80,7 @@ export async function validateOpenApiStructure(
   rootName: string,
 ): Promise<string[]> {
   const validator = (shared ??= new Validator({ allErrors: true }));
-  const result = await validator.validate(document);
+  const result = await validateDocument(validator, document);
   if (result.valid) return [];
   const errors = specificErrors(Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }]);
   const warnings = errors.slice(0, maxReported).map((error) => describe(error, locate, rootName));

@@ -6,13 +6,18 @@ const isContainer = (value: unknown): value is Json | unknown[] => value !== nul
 /** What Ajv reads as schema identifiers wherever it finds them. */
 const identifierKeys = new Set(['$id', '$anchor', '$dynamicAnchor']);
 
-function containsIdentifier(value: unknown): boolean {
+/**
+ * Whether any object of `value` has an identifier key. A document without one registers with Ajv without fail (it
+ * has nothing to collide), so the loader skips the registration check then.
+ */
+export function containsIdentifier(value: unknown): boolean {
   const stack = [value];
   while (stack.length > 0) {
     const node = stack.pop();
     if (!isContainer(node)) continue;
     if (!Array.isArray(node) && Object.keys(node).some((k) => identifierKeys.has(k))) return true;
-    stack.push(...Object.values(node));
+    // One push per child: a spread of a very long array would overflow the call stack.
+    for (const child of Object.values(node)) stack.push(child);
   }
   return false;
 }
