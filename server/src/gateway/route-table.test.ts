@@ -52,6 +52,18 @@ describe('RouteTable', () => {
     expect(where(table, 'GET', '/shops')).toBe('shops.yaml GET /shops {}');
   });
 
+  it('a table of one segment serves it alone, literal or templated', () => {
+    const literal = new RouteTable([books]);
+    expect(where(literal, 'GET', '/books/7')).toBe('books.yaml GET /books/{bookId} {"bookId":"7"}');
+    expect(where(literal, 'GET', '/shops/books/7')).toBe('none');
+    expect(where(literal, 'PUT', '/books')).toBe('405 POST');
+    const templated = new RouteTable([tenants]);
+    expect(where(templated, 'GET', '/books/books/7')).toBe(
+      'tenants.yaml GET /{tenant}/books/{id} {"tenant":"books","id":"7"}',
+    );
+    expect(where(templated, 'GET', '/acme/items')).toBe('405 DELETE');
+  });
+
   it('answers 405 with the methods of both the literal and the templated first segment, else none', () => {
     const table = new RouteTable([books, tenants, shops]);
     expect(where(table, 'DELETE', '/books')).toBe('405 POST');

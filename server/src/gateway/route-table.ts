@@ -179,6 +179,8 @@ export class RouteTable {
   readonly rebuiltSegments: string[] = [];
   private readonly segments = new Map<string, SegmentRoutes>();
   private readonly templated: SegmentRoutes | undefined;
+  /** The one router when there is only one (one mount): requests go straight to it, as cheap as before. */
+  private readonly sole: SegmentRoutes | undefined;
 
   /** @param previous a table whose unchanged segments are reused */
   constructor(units: readonly WorkspaceUnit[], previous?: RouteTable) {
@@ -202,6 +204,7 @@ export class RouteTable {
       for (const [entry, spec] of routes.overridden) this.overridden.set(entry, spec);
     }
     this.templated = this.segments.get(templatedFirstSegment);
+    this.sole = this.segments.size === 1 ? [...this.segments.values()][0] : undefined;
     this.entries = entries;
   }
 
@@ -212,15 +215,21 @@ export class RouteTable {
   /** Finds the route for `method` and `path` (the part after `/api/adaptive`, without the query string). */
   match(method: string, path: string): RouteMatch {
     const lookup = method === 'HEAD' ? 'GET' : method;
-    const segment = requestSegment(path);
-    const literal = segment === undefined ? undefined : this.segments.get(segment);
+    const literal = this.sole ?? this.literalRoutes(path);
     // A literal first segment beats a templated one, as within one router.
-    const found = this.find(literal, lookup, path) ?? this.find(this.templated, lookup, path);
+    const found =
+      this.find(literal, lookup, path) ??
+      (literal === this.templated ? undefined : this.find(this.templated, lookup, path));
     if (found) return found;
     const allowed = httpMethods.filter(
       (m) => m !== lookup && (literal?.router.find(m, path) || this.templated?.router.find(m, path)),
     );
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'none' };
+  }
+
+  private literalRoutes(path: string): SegmentRoutes | undefined {
+    const segment = requestSegment(path);
+    return segment === undefined ? undefined : this.segments.get(segment);
   }
 
   private find(routes: SegmentRoutes | undefined, method: string, path: string): RouteMatch | undefined {
