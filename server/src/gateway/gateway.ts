@@ -240,7 +240,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         this.refused.delete(key);
       }
     }
-    const table = changed || !this.ready ? new RouteTable(this.loadedUnits) : this.current;
+    const table = changed || !this.ready ? new RouteTable(this.loadedUnits, this.current) : this.current;
     const conflicts = table.conflicts.map(({ entry, reason }) => ({ file: entry.file, message: reason }));
     for (const conflict of conflicts) this.log.warn({ file: conflict.file }, conflict.message);
     this.current = table;

@@ -66,25 +66,52 @@ export function routeKey(method: HttpMethod, template: string): string {
   return `${method} ${template.replace(/\{[^}/]+\}/g, '{}')}`;
 }
 
-/**
- * An immutable table of gateway routes. A reload builds a new table aside and swaps one reference,
- * so a request finishes on the table it started with. Handler routes override spec routes with the
- * same method and path; concrete segments beat templated ones (`/books/stats` before `/books/{id}`).
- */
-export class RouteTable {
-  readonly entries: readonly RouteEntry[];
-  /** Routes that could not be added, with the reason (for example an ambiguous template). */
-  readonly conflicts: Array<{ entry: RouteEntry; reason: string }> = [];
-  /** Handler routes that override a spec route, and that spec route (whose documentation they keep). */
-  readonly overridden = new Map<RouteEntry, RouteEntry>();
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
-  private readonly names = new Map<RouteEntry, string[]>();
+/** The group of routes whose templates do not start with a literal segment (`/{tenant}/...`, `/*`). */
+const templatedFirstSegment = '\0templated';
 
-  constructor(units: readonly WorkspaceUnit[]) {
+/** The literal first segment of a path template, or {@link templatedFirstSegment}. */
+function firstSegmentOf(template: string): string {
+  const end = template.indexOf('/', 1);
+  const segment = template.slice(1, end === -1 ? undefined : end);
+  return /[{*]/.test(segment) ? templatedFirstSegment : segment;
+}
+
+/** A unit's routes by first segment, in their order; computed once per routes array (units are replaced, not
+ * changed, on reload). */
+const routesBySegment = new WeakMap<readonly RouteEntry[], Map<string, RouteEntry[]>>();
+
+function segmentsOf(unit: WorkspaceUnit): Map<string, RouteEntry[]> {
+  let segments = routesBySegment.get(unit.routes);
+  if (!segments) {
+    segments = new Map();
+    for (const entry of unit.routes) {
+      const segment = firstSegmentOf(entry.path);
+      let routes = segments.get(segment);
+      if (!routes) segments.set(segment, (routes = []));
+      routes.push(entry);
+    }
+    routesBySegment.set(unit.routes, segments);
+  }
+  return segments;
+}
+
+/**
+ * The routes of one first path segment and their router. Two templates of different literal first segments never
+ * match one request nor clash, so each segment is decided on its own, and a segment whose units' routes are the
+ * same as in the table before is reused as it is: a reload after one spec changed builds one router, not all.
+ */
+class SegmentRoutes {
+  readonly entries: RouteEntry[] = [];
+  readonly conflicts: Array<{ entry: RouteEntry; reason: string }> = [];
+  readonly overridden = new Map<RouteEntry, RouteEntry>();
+  readonly router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
+  readonly names = new Map<RouteEntry, string[]>();
+
+  /** @param sources the routes of this segment, of each unit in order (specs first, then handlers) */
+  constructor(readonly sources: ReadonlyArray<readonly RouteEntry[]>) {
     const chosen = new Map<string, RouteEntry>();
-    const ordered = [...units.filter((u) => u.kind === 'spec'), ...units.filter((u) => u.kind === 'handler')];
-    for (const unit of ordered) {
-      for (const entry of unit.routes) {
+    for (const routes of sources) {
+      for (const entry of routes) {
         const key = routeKey(entry.method, entry.path);
         const existing = chosen.get(key);
         if (existing && existing.source === entry.source) {
@@ -98,37 +125,120 @@ export class RouteTable {
         chosen.set(key, entry);
       }
     }
-    const entries: RouteEntry[] = [];
     for (const entry of chosen.values()) {
       let converted = routerPaths.get(entry);
       if (!converted) {
         converted = toRouterPath(entry.path);
         routerPaths.set(entry, converted);
       }
-      const { path, names } = converted;
       try {
-        this.router.on(entry.method, path, () => undefined, entry);
-        this.names.set(entry, names);
-        entries.push(entry);
+        this.router.on(entry.method, converted.path, () => undefined, entry);
+        this.names.set(entry, converted.names);
+        this.entries.push(entry);
       } catch (error) {
         this.conflicts.push({ entry, reason: `${entry.method} ${entry.path}: ${(error as Error).message}` });
       }
     }
+  }
+
+  /** Whether this group was built from exactly these routes (the same arrays, in the same order). */
+  sameSources(sources: ReadonlyArray<readonly RouteEntry[]>): boolean {
+    return sources.length === this.sources.length && sources.every((routes, i) => routes === this.sources[i]);
+  }
+}
+
+/** The first segment of a request path (after the prefix, without the query string), decoded as the router
+ * decodes it; undefined when it cannot be a literal segment. */
+function requestSegment(path: string): string | undefined {
+  const end = path.indexOf('/', 1);
+  const segment = path.slice(1, end === -1 ? undefined : end);
+  if (!segment.includes('%')) return segment;
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded.includes('/') ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An immutable table of gateway routes. A reload builds a new table aside and swaps one reference,
+ * so a request finishes on the table it started with. Handler routes override spec routes with the
+ * same method and path; concrete segments beat templated ones (`/books/stats` before `/books/{id}`).
+ * Routes are kept in one router per literal first segment (and one for templated first segments), which a later
+ * table reuses for every segment whose routes did not change.
+ */
+export class RouteTable {
+  /** The routes, by first segment (in order of first appearance), specs before handlers within each. */
+  readonly entries: readonly RouteEntry[];
+  /** Routes that could not be added, with the reason (for example an ambiguous template). */
+  readonly conflicts: Array<{ entry: RouteEntry; reason: string }> = [];
+  /** Handler routes that override a spec route, and that spec route (whose documentation they keep). */
+  readonly overridden = new Map<RouteEntry, RouteEntry>();
+  /** The first segments whose router this table built (the others it took from the table before). */
+  readonly rebuiltSegments: string[] = [];
+  private readonly segments = new Map<string, SegmentRoutes>();
+  private readonly templated: SegmentRoutes | undefined;
+  /** The one router when there is only one (one mount): requests go straight to it, as cheap as before. */
+  private readonly sole: SegmentRoutes | undefined;
+
+  /** @param previous a table whose unchanged segments are reused */
+  constructor(units: readonly WorkspaceUnit[], previous?: RouteTable) {
+    const sources = new Map<string, RouteEntry[][]>();
+    const ordered = [...units.filter((u) => u.kind === 'spec'), ...units.filter((u) => u.kind === 'handler')];
+    for (const unit of ordered) {
+      for (const [segment, routes] of segmentsOf(unit)) {
+        let list = sources.get(segment);
+        if (!list) sources.set(segment, (list = []));
+        list.push(routes);
+      }
+    }
+    const entries: RouteEntry[] = [];
+    for (const [segment, list] of sources) {
+      const reusable = previous?.segmentRoutes(segment);
+      const routes = reusable?.sameSources(list) ? reusable : new SegmentRoutes(list);
+      if (routes !== reusable) this.rebuiltSegments.push(segment === templatedFirstSegment ? '{templated}' : segment);
+      this.segments.set(segment, routes);
+      for (const entry of routes.entries) entries.push(entry);
+      this.conflicts.push(...routes.conflicts);
+      for (const [entry, spec] of routes.overridden) this.overridden.set(entry, spec);
+    }
+    this.templated = this.segments.get(templatedFirstSegment);
+    this.sole = this.segments.size === 1 ? [...this.segments.values()][0] : undefined;
     this.entries = entries;
+  }
+
+  private segmentRoutes(segment: string): SegmentRoutes | undefined {
+    return this.segments.get(segment);
   }
 
   /** Finds the route for `method` and `path` (the part after `/api/adaptive`, without the query string). */
   match(method: string, path: string): RouteMatch {
     const lookup = method === 'HEAD' ? 'GET' : method;
-    const found = this.router.find(lookup as HttpMethod, path);
-    if (found) {
-      const entry = found.store as RouteEntry;
-      const names = this.names.get(entry)!;
-      const params: Record<string, string> = {};
-      names.forEach((name, i) => (params[name] = (found.params as Record<string, string>)[`p${i}`] ?? ''));
-      return { kind: 'route', entry, params };
-    }
-    const allowed = httpMethods.filter((m) => m !== lookup && this.router.find(m, path));
+    const literal = this.sole ?? this.literalRoutes(path);
+    // A literal first segment beats a templated one, as within one router.
+    const found =
+      this.find(literal, lookup, path) ??
+      (literal === this.templated ? undefined : this.find(this.templated, lookup, path));
+    if (found) return found;
+    const allowed = httpMethods.filter(
+      (m) => m !== lookup && (literal?.router.find(m, path) || this.templated?.router.find(m, path)),
+    );
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'none' };
+  }
+
+  private literalRoutes(path: string): SegmentRoutes | undefined {
+    const segment = requestSegment(path);
+    return segment === undefined ? undefined : this.segments.get(segment);
+  }
+
+  private find(routes: SegmentRoutes | undefined, method: string, path: string): RouteMatch | undefined {
+    const found = routes?.router.find(method as HttpMethod, path);
+    if (!found) return undefined;
+    const entry = found.store as RouteEntry;
+    const names = routes!.names.get(entry)!;
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => (params[name] = (found.params as Record<string, string>)[`p${i}`] ?? ''));
+    return { kind: 'route', entry, params };
   }
 }
