@@ -52,6 +52,9 @@ async function refusalDetail(response: Response): Promise<string> {
   return body.detail ?? `${response.status} ${response.statusText}`;
 }
 
+/** The header of the workbench token (the server's `tokenHeader`). */
+export const tokenHeader = 'x-workbench-token';
+
 /**
  * `fetch` for every call of the gateway outside the workbench area (`/api/adaptive`, `/api/v1/query`,
  * `/api/health`): it carries the signed-in user's `Authorization` (not the workbench token), and a 401
@@ -137,7 +140,7 @@ export class WorkbenchApi {
     extraHeaders: Record<string, string> = {},
   ): Promise<T> {
     const token = this.current;
-    const headers: Record<string, string> = ownArea ? { 'x-workbench-token': token, ...extraHeaders } : {};
+    const headers: Record<string, string> = ownArea ? { [tokenHeader]: token, ...extraHeaders } : {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     const request: RequestInit = {
       method,

@@ -1,7 +1,5 @@
-import { gatewayFetch, type WorkbenchApi } from '../api/client.js';
+import { gatewayFetch, tokenHeader, type WorkbenchApi } from '../api/client.js';
 
-/** The header of the workbench token (the server's `tokenHeader`). */
-export const tokenHeader = 'x-workbench-token';
 /** The header that marks a try-out sent from the workbench page (the server's `tryOutHeader`). */
 export const tryOutHeader = 'x-workbench-try-out';
 
