@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { screenshot } from './screenshots.js';
+import { appearedAfter, loadToEditable, measure, recordAppearance, timedRuns } from './timing.js';
 
 const url = () => process.env.WORKBENCH_URL!;
 const workspace = () => process.env.WORKBENCH_WORKSPACE!;
-const measurementsFile = path.resolve('test-results', 'e2e-measurements.json');
 
 const petsSpec = `openapi: 3.0.3
 info:
@@ -31,58 +31,6 @@ const brokenSpec = `${petsSpec}  /broken: [unclosed
 `;
 
 test.describe.configure({ mode: 'serial' });
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : Math.round((sorted[middle - 1] + sorted[middle]) / 2);
-}
-
-/** How many times a timed step is repeated: the median of these is what is recorded. */
-const timedRuns = 5;
-
-/**
- * Records a measurement, the median of several runs: printed (with every run) for the run's log and kept in
- * test-results/e2e-measurements.json.
- */
-function measure(name: string, runs: number[]): void {
-  const ms = median(runs);
-  console.log(`[measure] ${name}: ${ms} ms (median of ${runs.length}: ${runs.join(', ')})`);
-  const all = fs.existsSync(measurementsFile)
-    ? (JSON.parse(fs.readFileSync(measurementsFile, 'utf8')) as Record<string, number>)
-    : {};
-  all[name] = ms;
-  fs.mkdirSync(path.dirname(measurementsFile), { recursive: true });
-  fs.writeFileSync(measurementsFile, `${JSON.stringify(all, null, 2)}\n`);
-}
-
-/**
- * Records, in the page's own clock, when each selector first matches: milliseconds since navigation
- * start when installed before the page loads, else since `startWatching` was called. Precise where
- * Playwright's polling of `expect` is not.
- */
-function recordAppearance(selectors: string[]): void {
-  const times: Record<string, number> = {};
-  const start = document.readyState === 'loading' ? 0 : performance.now();
-  const check = () => {
-    for (const selector of selectors)
-      if (times[selector] === undefined && document.querySelector(selector))
-        times[selector] = Math.round(performance.now() - start);
-    if (Object.keys(times).length === selectors.length) observer.disconnect();
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  (window as unknown as { appeared: Record<string, number> }).appeared = times;
-}
-
-async function appearedAfter(page: Page, selector: string): Promise<number> {
-  const handle = await page.waitForFunction(
-    (s) => (window as unknown as { appeared?: Record<string, number> }).appeared?.[s],
-    selector,
-  );
-  return (await handle.jsonValue()) as number;
-}
 
 function treeItem(page: Page, workspacePath: string) {
   return page.locator(`.tree-row[data-path="${workspacePath}"]`);
@@ -153,47 +101,10 @@ async function showPanel(page: Page, id: string): Promise<void> {
   await expect(page.locator(`[data-panel-body="${id}"]`)).toBeVisible();
 }
 
-/**
- * Opens the workbench in `page` (a new browser profile: no tabs to restore), opens a spec from the explorer
- * and types into it. Returns, from navigation start, when the file showed in Monaco and when the keystroke
- * was taken (the test clicks and types as soon as it can).
- */
-async function loadToEditable(page: Page): Promise<{ shown: number; editable: number }> {
-  await page.addInitScript(recordAppearance, ['.editor-host .monaco-editor .view-line', '.tab.active.dirty']);
-  await page.goto(url());
-  await treeItem(page, 'specs/library-api.openapi.yaml').click();
-  await editor(page).locator('.view-lines').click();
-  await page.keyboard.type('x');
-  await expect(page.locator('.tab.active.dirty')).toBeVisible();
-  return {
-    shown: await appearedAfter(page, '.editor-host .monaco-editor .view-line'),
-    editable: await appearedAfter(page, '.tab.active.dirty'),
-  };
-}
-
-/** {@link loadToEditable} in fresh browser profiles, {@link timedRuns} times, for the median. */
-async function timePageLoads(browser: Browser): Promise<void> {
-  const loads: Array<{ shown: number; editable: number }> = [];
-  for (let run = 0; run < timedRuns; run++) {
-    const context = await browser.newContext();
-    loads.push(await loadToEditable(await context.newPage()));
-    await context.close();
-  }
-  measure(
-    'page load to editor showing the file',
-    loads.map((l) => l.shown),
-  );
-  measure(
-    'page load to editable editor (first keystroke taken)',
-    loads.map((l) => l.editable),
-  );
-}
-
-test('opens the workspace to an editable editor and remembers open tabs', async ({ page, browser }) => {
-  await timePageLoads(browser);
+test('opens the workspace to an editable editor and remembers open tabs', async ({ page }) => {
   const consoleErrors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-  await loadToEditable(page);
+  await loadToEditable(page, url());
 
   // The token left the address bar; the page keeps it for this tab.
   expect(page.url()).not.toContain('token=');
@@ -518,6 +429,30 @@ test('runs the shell from the keyboard and the title bar: files, tabs, panes, pa
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
   await expect(helpButton).toBeFocused();
+});
+
+test('a panel whose module cannot load says why in its place, and the rest of the workbench goes on', async ({
+  page,
+}) => {
+  // As when the server is away at the moment the panel is first shown.
+  await page.route('**/assets/HealthPanel-*.js', (route) => route.abort('connectionrefused'));
+  await page.goto(url());
+  await showPanel(page, 'health');
+  const failed = page.locator('[data-panel-body="health"] .load-failed');
+  await expect(failed).toContainText('Cannot show Health:');
+  await expect(failed.getByRole('button', { name: 'Reload page' })).toBeVisible();
+  // The other panels, the explorer and the editor are untouched.
+  await showPanel(page, 'docs');
+  await expect(
+    page.locator('.swagger-host .opblock-summary-path[data-path="/library-api/books"]').first(),
+  ).toBeVisible();
+  await treeItem(page, 'specs/library-api.openapi.yaml').click();
+  await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
+  await page.unroute('**/assets/HealthPanel-*.js');
+  await showPanel(page, 'health');
+  await failed.getByRole('button', { name: 'Reload page' }).click();
+  await showPanel(page, 'health');
+  await expect(page.locator('[data-panel-body="health"] .health-tree')).toBeVisible();
 });
 
 test.describe('dark theme', () => {

@@ -80,6 +80,22 @@ describe('EventStore', () => {
     expect(store.snapshot().connected).toBe(true);
   });
 
+  it('counts the reloads a stream replays as one, when the replay ends, and every live reload after', () => {
+    const store = new EventStore(apiAnswering(async () => ({ diagnostics: [] })));
+    const reload = (message: string) => ({ status: 'success', message, handlers: [], specs: [], errors: [] });
+    store.connect();
+    latest().open();
+    latest().emit('hello', { instance: 'aaaa', replayUntil: 4 });
+    for (let id = 1; id <= 3; id++) latest().emit('reload', reload(`replayed ${id}`), `aaaa:${id}`);
+    expect(store.snapshot().reloadCount).toBe(0);
+    expect(store.snapshot().lastReload?.message).toBe('replayed 3');
+    latest().emit('log', log('the last replayed event'), 'aaaa:4');
+    expect(store.snapshot().reloadCount).toBe(1);
+    latest().emit('reload', reload('live'), 'aaaa:5');
+    latest().emit('reload', reload('live again'), 'aaaa:6');
+    expect(store.snapshot().reloadCount).toBe(3);
+  });
+
   it('takes a new server start whose ids begin again, and has the views fetch again', async () => {
     const diagnostics = vi.fn(async () => ({ diagnostics: [] }));
     const store = new EventStore(apiAnswering(diagnostics));

@@ -56,6 +56,10 @@ export class EventStore {
   private source: EventSource | undefined;
   private instance: string | undefined;
   private seenIds = 0;
+  /** The id of the last event the open stream replays (what happened before it opened); 0 for none. */
+  private replayUntil = 0;
+  /** A reload came in the replay: the views fetch again once, when the replay ends, not once per reload. */
+  private replayedReload = false;
   /** The owner wants the stream open (between connect and close). */
   private wanted = false;
   /** Counts closes, so an answer to an older recovery attempt is ignored. */
@@ -104,7 +108,7 @@ export class EventStore {
     source.addEventListener('hello', (event) => {
       this.hello(JSON.parse((event as MessageEvent<string>).data) as WorkbenchStreamHello);
     });
-    const on = <T>(type: string, apply: (data: T) => Partial<ServerState>) =>
+    const on = <T>(type: string, apply: (data: T, replayed: boolean) => Partial<ServerState>) =>
       source.addEventListener(type, (event) => {
         const message = event as MessageEvent<string>;
         // A reconnect replays from Last-Event-ID (`<instance>:<n>`); anything older was already applied.
@@ -113,13 +117,19 @@ export class EventStore {
           if (id <= this.seenIds) return;
           this.seenIds = id;
         }
-        this.update(apply(JSON.parse(message.data) as T));
+        const replayed = id <= this.replayUntil;
+        this.update(apply(JSON.parse(message.data) as T, replayed));
+        if (replayed && id === this.replayUntil) this.endReplay();
       });
     on<WorkbenchLogLine>('log', (line) => ({ logs: [...this.state.logs, line].slice(-maxLogLines) }));
     on<WorkbenchRequest>('request', (request) => ({
       requests: keepRequests([...this.state.requests, request], maxRequests, maxOwnRequests),
     }));
-    on<RefreshResult>('reload', (result) => ({ lastReload: result, reloadCount: this.state.reloadCount + 1 }));
+    on<RefreshResult>('reload', (result, replayed) => {
+      if (!replayed) return { lastReload: result, reloadCount: this.state.reloadCount + 1 };
+      this.replayedReload = true;
+      return { lastReload: result };
+    });
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
     on<WorkspaceFileChange>('file', (change) => {
       for (const listener of this.fileListeners) listener(change);
@@ -156,10 +166,14 @@ export class EventStore {
 
   readonly snapshot = (): ServerState => this.state;
 
-  /** A stream's first message: a server start other than the last one seen restarted, so start over. */
-  private hello({ instance }: WorkbenchStreamHello): void {
+  /**
+   * A stream's first message: where its replay ends, and which server start it is: one other than the last
+   * one seen restarted, so start over.
+   */
+  private hello({ instance, replayUntil }: WorkbenchStreamHello): void {
     const restarted = this.instance !== undefined && this.instance !== instance;
     this.instance = instance;
+    this.replayUntil = replayUntil;
     if (!restarted) return;
     this.seenIds = 0;
     // The restarted server may serve other files, routes and problems: views that follow reloads fetch again.
@@ -184,6 +198,13 @@ export class EventStore {
         this.retryMs = Math.min(this.retryMs * 2, maxRetryMs);
       },
     );
+  }
+
+  /** The replay is over: the reloads it brought count as one, so each view fetches again once. */
+  private endReplay(): void {
+    if (!this.replayedReload) return;
+    this.replayedReload = false;
+    this.update({ reloadCount: this.state.reloadCount + 1 });
   }
 
   private loadDiagnostics(): void {

@@ -66,7 +66,11 @@ function restoreQueryTabs(tabs: TabsStore): QueryTabsStore {
 export function App({ api }: { api: WorkbenchApi }) {
   const colorScheme = useColorScheme();
   const events = useMemo(() => new EventStore(api), [api]);
-  const documents = useMemo(() => new DocumentStore(api, new Drafts(api.tree().then((tree) => tree.workspace))), [api]);
+  const firstListing = useMemo(() => api.tree(), [api]);
+  const documents = useMemo(
+    () => new DocumentStore(api, new Drafts(firstListing.then((tree) => tree.workspace))),
+    [api, firstListing],
+  );
   const [tabs] = useState(restoreTabs);
   const [queryTabs] = useState(() => restoreQueryTabs(tabs));
   const [session] = useState(() => new SessionStore());
@@ -86,8 +90,8 @@ export function App({ api }: { api: WorkbenchApi }) {
     [documents, tabs],
   );
   const workbench = useMemo<Workbench>(
-    () => ({ api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme }),
-    [api, events, documents, tabs, session, openFile, showPanel, notify, colorScheme],
+    () => ({ api, events, documents, tabs, firstListing, session, openFile, showPanel, notify, colorScheme }),
+    [api, events, documents, tabs, firstListing, session, openFile, showPanel, notify, colorScheme],
   );
 
   useEffect(() => {
@@ -119,7 +123,7 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
   const { api, documents, tabs, openFile, colorScheme } = useWorkbench();
   const openTabs = useTabs();
   const docs = useDocuments();
-  const { diagnostics } = useServerState();
+  const diagnostics = useServerState((s) => s.diagnostics);
   const workspace = useWorkspaceCommands(api);
   const explorer = useExplorerState();
   const editor = useEditorCommands();

@@ -1,6 +1,6 @@
-import { Suspense } from 'react';
 import type { PanelDefinition } from '../panels/registry.js';
-import { useProblems } from '../panels/problems.js';
+import { useProblems, type Problem } from '../panels/problems.js';
+import { Loadable } from './Loadable.js';
 import { useServerState } from './workbench-context.js';
 
 export interface PanelRegionProps {
@@ -11,9 +11,14 @@ export interface PanelRegionProps {
   label: string;
 }
 
+/** A panel tab's count, if any: rendered on its own, as the server state it counts changes often. */
+function PanelBadge({ panel, problems }: { panel: PanelDefinition; problems: Problem[] }) {
+  const badge = useServerState((state) => panel.badge?.(state, problems));
+  return badge === undefined ? null : <span className="badge">{badge}</span>;
+}
+
 /** A row of panel tabs (with badges) and the active panel. */
 export function PanelRegion({ panels, active, onActivate, onHide, label }: PanelRegionProps) {
-  const state = useServerState();
   const problems = useProblems();
   const current = panels.find((p) => p.id === active) ?? panels[0];
   if (!current) return null;
@@ -22,7 +27,6 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
     <section className="panel-region" aria-label={label}>
       <div className="panel-tabs" role="tablist">
         {panels.map((panel) => {
-          const badge = panel.badge?.(state, problems);
           return (
             <button
               key={panel.id}
@@ -34,7 +38,7 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
               onClick={() => onActivate(panel.id)}
             >
               {panel.title}
-              {badge !== undefined && <span className="badge">{badge}</span>}
+              <PanelBadge panel={panel} problems={problems} />
             </button>
           );
         })}
@@ -44,9 +48,9 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
         </button>
       </div>
       <div className="panel-body" data-panel-body={current.id}>
-        <Suspense fallback={<div className="placeholder">Loading {current.title}…</div>}>
+        <Loadable key={current.id} what={current.title}>
           <Component />
-        </Suspense>
+        </Loadable>
       </div>
     </section>
   );

@@ -15,23 +15,25 @@ export interface StatusBarProps {
 
 /** The connection to the server, the problem counts, the last reload and the last message. */
 export function StatusBar({ message, onShowProblems }: StatusBarProps) {
-  const server = useServerState();
-  const connection = server.connected
+  const connected = useServerState((s) => s.connected);
+  const tokenRefused = useServerState((s) => s.tokenRefused);
+  const lastReload = useServerState((s) => s.lastReload);
+  const connection = connected
     ? { text: '● connected', title: 'Connected to the server' }
-    : server.tokenRefused
+    : tokenRefused
       ? { text: '○ token refused', title: 'The server restarted with a new token: paste its new URL' }
       : { text: '○ reconnecting', title: 'Reconnecting to the server…' };
   // The same count as the problems panel: the server's diagnostics and the editor's own findings.
   const { errors, warnings } = countProblems(useProblems());
   return (
     <footer className="statusbar">
-      <span className={`connection ${server.connected ? 'on' : 'off'}`} title={connection.title}>
+      <span className={`connection ${connected ? 'on' : 'off'}`} title={connection.title}>
         {connection.text}
       </span>
       <button type="button" className="status-problems" onClick={onShowProblems}>
         {errors} errors, {warnings} warnings
       </button>
-      {server.lastReload && <span className="muted">{server.lastReload.message}</span>}
+      {lastReload && <span className="muted">{lastReload.message}</span>}
       <span className="spacer" />
       <SessionIndicator />
       {message && (

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useState, useSyncExternalStore } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
+import type { WorkspaceTree } from '../../../server/src/contract/index.js';
 import type { EventStore, ServerState } from '../api/event-store.js';
 import type { DocumentStore, DocumentsState } from '../state/documents.js';
 import type { SessionStore } from '../state/session.js';
@@ -11,6 +12,11 @@ export interface Workbench {
   events: EventStore;
   documents: DocumentStore;
   tabs: TabsStore;
+  /**
+   * The workspace listing asked for when the page started (beside the first render, not after it), which
+   * the explorer shows first and the drafts take the workspace's name from.
+   */
+  firstListing: Promise<WorkspaceTree>;
   /** Values views keep while they are not shown (only the active panel of a region is mounted). */
   session: SessionStore;
   /** Opens a file in a tab and, when given, puts the cursor at `line`/`column`. */
@@ -30,10 +36,14 @@ export function useWorkbench(): Workbench {
   return workbench;
 }
 
-/** The live server state (logs, requests, diagnostics, reloads). */
-export function useServerState(): ServerState {
+/**
+ * A part of the live server state (logs, requests, diagnostics, reloads): the component renders again only
+ * when that part changes, not for every log line or captured request. `select` returns a field of the state
+ * (replaced, never mutated, when it changes) or a value computed to a primitive.
+ */
+export function useServerState<T>(select: (state: ServerState) => T): T {
   const { events } = useWorkbench();
-  return useSyncExternalStore(events.subscribe, events.snapshot);
+  return useSyncExternalStore(events.subscribe, () => select(events.snapshot()));
 }
 
 /** The open documents. */

@@ -10,17 +10,24 @@ import { useServerState, useWorkbench } from './workbench-context.js';
  * which keep open tabs and documents in step and report in the status bar.
  */
 export function useWorkspaceCommands(api: WorkbenchApi) {
-  const { documents, tabs, openFile, notify, events } = useWorkbench();
-  const { reloadCount } = useServerState();
+  const { documents, tabs, firstListing, openFile, notify, events } = useWorkbench();
+  const reloadCount = useServerState((s) => s.reloadCount);
   const [tree, setTree] = useState<WorkspaceTree>();
   const [selected, select] = useState<string>();
 
-  const refreshTree = useCallback(() => {
-    api.tree().then(setTree, (error: Error) => notify(`Cannot list the workspace: ${error.message}`, 'error'));
-  }, [api, notify]);
+  const showListing = useCallback(
+    (listing: Promise<WorkspaceTree>) =>
+      listing.then(setTree, (error: Error) => notify(`Cannot list the workspace: ${error.message}`, 'error')),
+    [notify],
+  );
+  const refreshTree = useCallback(() => void showListing(api.tree()), [api, showListing]);
 
-  // The tree follows every reload: the watcher reloads on any change in specs/ and handlers/.
-  useEffect(() => refreshTree(), [refreshTree, reloadCount]);
+  // The listing the page started with first; then the tree follows every reload (the watcher reloads on
+  // any change in specs/ and handlers/).
+  useEffect(() => void showListing(firstListing), [showListing, firstListing]);
+  useEffect(() => {
+    if (reloadCount > 0) refreshTree();
+  }, [refreshTree, reloadCount]);
   // And files created or deleted on disk in query/ too (once per burst of file events).
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;

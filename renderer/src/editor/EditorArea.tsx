@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
+import { Loadable } from '../app/Loadable.js';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { isQueryTab, isQueryTabId, type QueryTab as UnsavedQuery } from '../query/tabs/query-tabs.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
@@ -138,17 +139,17 @@ export function EditorArea(props: EditorAreaProps) {
           </div>
         )}
         {showDiff && (
-          <Suspense fallback={<div className="placeholder">Loading compare…</div>}>
+          <Loadable what="the compare view">
             <DiskDiff path={active} disk={doc.conflict?.disk ?? ''} mine={doc.text} theme={props.theme} />
-          </Suspense>
+          </Loadable>
         )}
         {active && showQuery && (
-          <Suspense fallback={<div className="placeholder">Loading the query console…</div>}>
+          <Loadable what="the query console">
             <QueryTab key={active} id={active} />
-          </Suspense>
+          </Loadable>
         )}
         {!showDiff && !isQueryTab(active) && active && ready && (
-          <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
+          <Loadable what="the editor">
             <MonacoEditor
               path={active}
               initialText={doc.text}
@@ -160,7 +161,7 @@ export function EditorArea(props: EditorAreaProps) {
               onChange={props.onChange}
               onSave={props.onSave}
             />
-          </Suspense>
+          </Loadable>
         )}
         {doc?.error && doc.status !== 'error' && <div className="banner error save-error">Not saved: {doc.error}</div>}
       </div>

@@ -141,7 +141,7 @@ function MockToolbar(props: { overview?: MockOverview; onResetAll(): void; onRef
 export default function MockPanel() {
   const workbench = useWorkbench();
   const { api } = workbench;
-  const { reloadCount } = useServerState();
+  const reloadCount = useServerState((s) => s.reloadCount);
   const [overview, setOverview] = useState<MockOverview>();
   const [outcome, setOutcome] = useSessionState<Outcome | undefined>('mock.outcome', undefined);
   const [recording, setRecording] = useSessionState<string | undefined>('mock.recording', undefined);

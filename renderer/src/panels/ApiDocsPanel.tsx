@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, useEffect, useMemo, useState } from 'react';
+import { Loadable } from '../app/Loadable.js';
 import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
 import { afterEditorSettled } from '../editor/editor-ready.js';
 import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
@@ -70,7 +71,7 @@ function SpecPicker({ mounts, mount, onPick }: { mounts: string[]; mount: string
 
 /** Files that fail to load now while their last good version keeps serving: the docs show that version. */
 function LastGoodBanners() {
-  const { diagnostics } = useServerState();
+  const diagnostics = useServerState((s) => s.diagnostics);
   const { showPanel } = useWorkbench();
   return lastGoodFiles(diagnostics).map((file) => (
     <div key={file.path} className="banner warning last-good" role="status">
@@ -90,7 +91,7 @@ function LastGoodBanners() {
  * Swagger UI itself loads after the file editor: it is large and not needed to start editing.
  */
 export default function ApiDocsPanel() {
-  const { reloadCount } = useServerState();
+  const reloadCount = useServerState((s) => s.reloadCount);
   const [mount, setMount] = useSessionState('docs.mount', '');
   const url = documentUrl(mount);
   // The merged document always (the picker lists its mounts); one mount's own when one is picked.
@@ -119,7 +120,7 @@ export default function ApiDocsPanel() {
       )}
       <div className="panel-scroll swagger-host" data-reload={reloadCount} data-document={url}>
         {spec && (
-          <Suspense fallback={<div className="placeholder">Loading the API docs…</div>}>
+          <Loadable what="the API docs">
             <SwaggerUI
               spec={spec}
               docExpansion="list"
@@ -128,7 +129,7 @@ export default function ApiDocsPanel() {
               requestInterceptor={tryOutRequest}
               deepLinking={false}
             />
-          </Suspense>
+          </Loadable>
         )}
       </div>
     </div>

@@ -86,7 +86,7 @@ function LogLine({ line, revealed, ref }: LogLineProps) {
  */
 export function LogsPanel() {
   const { events } = useWorkbench();
-  const { logs } = useServerState();
+  const logs = useServerState((s) => s.logs);
   const [filter, setFilter] = usePersistedState<LogFilter>('logs-filter', { level: 'debug', search: '' });
   const [reveal] = useSessionState<LogReveal | undefined>(revealLogKey, undefined);
   // Following stops when a line is asked for (a new nonce), until the box is ticked again.

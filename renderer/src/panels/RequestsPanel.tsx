@@ -225,7 +225,7 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
  */
 export function RequestsPanel() {
   const { events } = useWorkbench();
-  const { requests } = useServerState();
+  const requests = useServerState((s) => s.requests);
   const [filter, setFilter] = useSessionState('requests-filter', defaultRequestFilter);
   const [selectedId, setSelectedId] = useState<number>();
   const [action, setAction] = useState<{ requestId: number; action: RequestAction }>();

@@ -44,7 +44,7 @@ export function countProblems(problems: Problem[]): { errors: number; warnings: 
 
 /** Everything the problems panel lists, live: one source for the panel, its badge and the status bar. */
 export function useProblems(): Problem[] {
-  const { diagnostics } = useServerState();
+  const diagnostics = useServerState((s) => s.diagnostics);
   const markers = useSyncExternalStore(editorMarkers.subscribe, editorMarkers.snapshot);
   return useMemo(() => mergeProblems(diagnostics, Object.values(markers).flat()), [diagnostics, markers]);
 }

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
+import { Loadable } from '../app/Loadable.js';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import type { Catalog } from './completion.js';
 import { queryModes, type QueryMode } from './query-runs.js';
@@ -45,7 +46,7 @@ export function QueryInput(props: QueryInputProps) {
           }}
         />
       ) : (
-        <Suspense fallback={<div className="placeholder">Loading editor…</div>}>
+        <Loadable what="the editor">
           <SqlEditor
             initialValue={text}
             edit={edit}
@@ -59,7 +60,7 @@ export function QueryInput(props: QueryInputProps) {
             onChange={onText}
             onRun={onRun}
           />
-        </Suspense>
+        </Loadable>
       )}
       {!text && mode !== 'nl' && <div className="query-placeholder">{placeholder} — Ctrl/Cmd+Enter runs</div>}
     </div>

@@ -172,6 +172,11 @@ export type WorkbenchEvent =
  */
 export interface WorkbenchStreamHello {
   instance: string;
+  /**
+   * The id (`n` of `<instance>:<n>`) of the last event the stream replays before live ones, 0 when it
+   * replays nothing: a client tells history (a new page gets the recent events) from news.
+   */
+  replayUntil: number;
 }
 
 /** A command of the desktop app's native menu that the renderer carries out. */

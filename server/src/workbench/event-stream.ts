@@ -44,10 +44,12 @@ export class EventStreams {
       connection: 'keep-alive',
     });
     raw.write('retry: 1000\n\n');
-    // First, without an id (it leaves the client's Last-Event-ID alone): which server start this is.
-    const hello: WorkbenchStreamHello = { instance };
+    // First, without an id (it leaves the client's Last-Event-ID alone): which server start this is, and
+    // where the replay of what the client missed ends.
+    const backlog = this.hub.since(afterId);
+    const hello: WorkbenchStreamHello = { instance, replayUntil: backlog.at(-1)?.id ?? 0 };
     raw.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
-    for (const event of this.hub.since(afterId)) raw.write(sseFrame(instance, event));
+    for (const event of backlog) raw.write(sseFrame(instance, event));
     const send = (event: HubEvent) => {
       if (raw.writableLength > maxStreamBacklogBytes) raw.destroy();
       else raw.write(sseFrame(instance, event));

@@ -526,6 +526,21 @@ describe('event stream', () => {
     );
     expect(replay.every((e) => e.id > lastId || e.event === 'hello')).toBe(true);
     expect(replay.map((e) => e.event)).toContain('reload');
+    expect((replay[0].data as WorkbenchStreamHello).replayUntil).toBeGreaterThan(lastId);
+  });
+
+  it('says in its hello where the replay of what happened before the client connected ends', async () => {
+    const server = await start();
+    const base = await server.listen({ port: 0, host: '127.0.0.1' });
+    await server.gateway.reload();
+    const replayEnd = (events: Array<{ id: number; data: unknown }>) =>
+      (events[0]?.data as WorkbenchStreamHello | undefined)?.replayUntil;
+    const events = await readEvents(base, {}, (got) => got.some((e) => e.id > 0 && e.id === replayEnd(got)));
+    const replayUntil = replayEnd(events)!;
+    const ids = events.filter((e) => e.id > 0).map((e) => e.id);
+    expect(ids[0]).toBe(1);
+    expect(ids.slice(0, replayUntil)).toEqual(Array.from({ length: replayUntil }, (_, i) => i + 1));
+    expect(events.map((e) => e.event)).toContain('reload');
   });
 
   it('names the server start first, and replays everything to a client of an earlier start', async () => {
