@@ -80,17 +80,24 @@ describe('EventStore', () => {
     expect(store.snapshot().connected).toBe(true);
   });
 
-  it('counts the reloads a stream replays as one, when the replay ends, and every live reload after', () => {
+  it('shows a replay once when it ends, its reloads counted as one, and every live event after', () => {
     const store = new EventStore(apiAnswering(async () => ({ diagnostics: [] })));
     const reload = (message: string) => ({ status: 'success', message, handlers: [], specs: [], errors: [] });
+    const notified = vi.fn();
+    store.subscribe(notified);
     store.connect();
     latest().open();
     latest().emit('hello', { instance: 'aaaa', replayUntil: 4 });
+    notified.mockClear();
     for (let id = 1; id <= 3; id++) latest().emit('reload', reload(`replayed ${id}`), `aaaa:${id}`);
     expect(store.snapshot().reloadCount).toBe(0);
     expect(store.snapshot().lastReload?.message).toBe('replayed 3');
+    // The views hear of the replay once, when it ends.
+    expect(notified).not.toHaveBeenCalled();
     latest().emit('log', log('the last replayed event'), 'aaaa:4');
     expect(store.snapshot().reloadCount).toBe(1);
+    expect(store.snapshot().logs.map((l) => l.msg)).toEqual(['the last replayed event']);
+    expect(notified).toHaveBeenCalled();
     latest().emit('reload', reload('live'), 'aaaa:5');
     latest().emit('reload', reload('live again'), 'aaaa:6');
     expect(store.snapshot().reloadCount).toBe(3);

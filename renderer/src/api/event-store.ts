@@ -117,8 +117,9 @@ export class EventStore {
           if (id <= this.seenIds) return;
           this.seenIds = id;
         }
+        // The replay (up to 500 events at once for a new page) is shown once, when it ends, not event by event.
         const replayed = id <= this.replayUntil;
-        this.update(apply(JSON.parse(message.data) as T, replayed));
+        this.update(apply(JSON.parse(message.data) as T, replayed), !replayed || id === this.replayUntil);
         if (replayed && id === this.replayUntil) this.endReplay();
       });
     on<WorkbenchLogLine>('log', (line) => ({ logs: [...this.state.logs, line].slice(-maxLogLines) }));
@@ -214,8 +215,9 @@ export class EventStore {
     );
   }
 
-  private update(change: Partial<ServerState>): void {
+  /** Replaces the state with `change` applied and, unless told not to (yet), tells the subscribers. */
+  private update(change: Partial<ServerState>, notify = true): void {
     this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
+    if (notify) for (const listener of this.listeners) listener();
   }
 }
