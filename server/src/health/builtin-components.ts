@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { internalRequestHeaders } from '../core/internal-requests.js';
 import { probePaths } from '../core/routes.js';
 import type { SourceHealth } from '../query/source-health.js';
 import type { Check, Contributor } from './health-types.js';
@@ -21,7 +22,11 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
       auth: { check: authCheck ?? disabled },
       hello: {
         check: async () => {
-          const response = await app.inject({ method: 'GET', url: probePaths.readiness });
+          const response = await app.inject({
+            method: 'GET',
+            url: probePaths.readiness,
+            headers: internalRequestHeaders(),
+          });
           if (response.statusCode !== 200)
             throw new Error(
               `the gateway answered ${response.statusCode}: ${response.json<{ detail?: string }>().detail ?? ''}`,

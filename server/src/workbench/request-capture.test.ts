@@ -100,6 +100,8 @@ describe('request capture', () => {
       () => fetch(`${base}/api/adaptive/ledger/ok`, { headers: { [tryOutHeader]: 'swagger-ui' } }),
       () => fetch(`${base}/api/adaptive/ledger/ok?from=curl`),
       () => fetch(`${base}/api/adaptive/ledger/ok`, { headers: { 'x-workbench-token': 'guessed' } }),
+      // The mark of the server's own in-process requests, forged: still captured.
+      () => fetch(`${base}/api/adaptive/ledger/ok?forged`, { headers: { 'x-adaptive-internal': 'guessed' } }),
     ]);
     const requests = requestsOf(events);
     expect(requests.map((r) => [r.url, r.origin])).toEqual([
@@ -108,6 +110,7 @@ describe('request capture', () => {
       ['/api/adaptive/ledger/ok', 'try-out'],
       ['/api/adaptive/ledger/ok?from=curl', 'external'],
       ['/api/adaptive/ledger/ok', 'external'],
+      ['/api/adaptive/ledger/ok?forged', 'external'],
     ]);
     const ids = requests.map((r) => r.requestId);
     expect(new Set(ids).size).toBe(ids.length);

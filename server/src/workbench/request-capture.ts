@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, RequestOrigin, WorkbenchRequest } from '../contract/index.js';
 import { faultHeader, gatewayPrefix, modeHeader, violationsHeader, type Gateway } from '../gateway/index.js';
+import { isInternalRequest } from '../core/internal-requests.js';
 import { routeAreas } from '../core/routes.js';
 import type { EventHub } from './event-hub.js';
 import { sameToken, tokenHeader } from './token.js';
@@ -19,15 +20,15 @@ const swaggerUiPath = `${gatewayPrefix}/swagger-ui/`;
 
 /**
  * Requests the inspector leaves out altogether: the workspace API (the workbench's plumbing: files,
- * event stream), the files of the Swagger UI page, and the server's calls of its own routes (`inject`:
- * the health check's readiness probe, made for every `/api/health`). Everything else is captured.
+ * event stream), the files of the Swagger UI page, and the server's calls of its own routes (the health
+ * check's readiness probe, made for every `/api/health`, marked by `internalRequestHeaders`). Everything else
+ * is captured.
  */
 function isCaptured(request: FastifyRequest): boolean {
   const url = request.url;
   if (!url.startsWith('/api/') || url.startsWith(`${routeAreas.workbench.prefix}/`) || url.startsWith(swaggerUiPath))
     return false;
-  // light-my-request marks the requests it makes so; none that arrives over a socket has the field.
-  return !('_lightMyRequest' in request.raw);
+  return !isInternalRequest(request.headers);
 }
 
 /** The path of a `Referer` header, when it is a URL. */
