@@ -10,6 +10,7 @@ import type {
 import { ApiError, type WorkbenchApi } from './client.js';
 import { markOwnCalls } from '../requests/own-fetch.js';
 import { keepRequests } from '../requests/request-filters.js';
+import { ExternalStore } from '../state/external-store.js';
 
 const maxLogLines = 2000;
 const maxRequests = 500;
@@ -43,16 +44,7 @@ const maxRetryMs = 8000;
  * a new instance is a restarted server, whose event ids start again and whose state replaces ours.
  * Subscribe with React's useSyncExternalStore.
  */
-export class EventStore {
-  private state: ServerState = {
-    connected: false,
-    tokenRefused: false,
-    logs: [],
-    requests: [],
-    diagnostics: [],
-    reloadCount: 0,
-  };
-  private readonly listeners = new Set<() => void>();
+export class EventStore extends ExternalStore<ServerState> {
   private source: EventSource | undefined;
   private instance: string | undefined;
   private seenIds = 0;
@@ -69,6 +61,7 @@ export class EventStore {
   private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {
+    super({ connected: false, tokenRefused: false, logs: [], requests: [], diagnostics: [], reloadCount: 0 });
     // The workbench's calls of the other APIs carry the same token, which keeps them out of the requests panel.
     markOwnCalls(api);
     // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
@@ -160,13 +153,6 @@ export class EventStore {
     this.update({ requests: [] });
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): ServerState => this.state;
-
   /**
    * A stream's first message: where its replay ends, and which server start it is: one other than the last
    * one seen restarted, so start over.
@@ -217,7 +203,6 @@ export class EventStore {
 
   /** Replaces the state with `change` applied and, unless told not to (yet), tells the subscribers. */
   private update(change: Partial<ServerState>, notify = true): void {
-    this.state = { ...this.state, ...change };
-    if (notify) for (const listener of this.listeners) listener();
+    this.replaceState({ ...this.state, ...change }, notify);
   }
 }

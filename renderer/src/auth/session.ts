@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { WorkbenchAuthInfo } from '../../../server/src/contract/index.js';
+import { ExternalStore } from '../state/external-store.js';
 
 /** Credentials the user gave for the gateway, kept for this browser tab only. */
 export interface Session {
@@ -73,20 +74,10 @@ function readSession(storage: TabStorage): Session | undefined {
  * shared with other tabs or windows), what the server accepts, the last refused call, and whether the
  * sign-in view is open. Views read it with {@link useAuthState}.
  */
-export class AuthStore {
-  private state: AuthState;
-  private readonly listeners = new Set<() => void>();
-
+export class AuthStore extends ExternalStore<AuthState> {
   constructor(private readonly storage: TabStorage) {
-    this.state = { session: readSession(storage), signingIn: false };
+    super({ session: readSession(storage), signingIn: false });
   }
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): AuthState => this.state;
 
   /** The header calls outside the workbench area carry now, if signed in. */
   authorization(): string | undefined {
@@ -127,8 +118,7 @@ export class AuthStore {
   }
 
   private update(change: Partial<AuthState>): void {
-    this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
+    this.replaceState({ ...this.state, ...change });
   }
 }
 

@@ -1,3 +1,5 @@
+import { ExternalStore } from '../state/external-store.js';
+
 /** A problem the editor itself found (YAML syntax or OpenAPI schema, TypeScript) in an open file. */
 export interface EditorMarker {
   path: string;
@@ -10,26 +12,20 @@ export interface EditorMarker {
 
 /**
  * The editor's own markers, by workspace path, for the problems panel. A plain store rather than a
- * Monaco call so that the panel does not pull Monaco into the initial bundle.
+ * Monaco call so that the panel does not pull Monaco into the initial bundle. Its state is the record
+ * of markers itself (what `snapshot()` returns), copied and replaced on each change.
  */
-export class MarkersStore {
-  private markers: Record<string, EditorMarker[]> = {};
-  private readonly listeners = new Set<() => void>();
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): Record<string, EditorMarker[]> => this.markers;
+export class MarkersStore extends ExternalStore<Record<string, EditorMarker[]>> {
+  constructor() {
+    super({});
+  }
 
   /** Replaces the markers of one file (none: the file drops out). */
   set(path: string, list: EditorMarker[]): void {
-    const next = { ...this.markers };
+    const next = { ...this.state };
     if (list.length === 0) delete next[path];
     else next[path] = list;
-    this.markers = next;
-    for (const listener of this.listeners) listener();
+    this.replaceState(next);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { WorkspaceFile, WorkspaceFileChange } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from '../api/client.js';
 import type { Drafts } from './drafts.js';
+import { ExternalStore } from './external-store.js';
 import { isWithin, movedPath } from './paths.js';
 
 /** The file on disk differs from what the editor's text is based on, and the editor holds changes of its own. */
@@ -45,23 +46,16 @@ export function isDirty(doc: OpenDocument | undefined): boolean {
  * with the version they are based on. Changes on disk ({@link diskChanged}) reload a clean document and
  * put a conflict on a dirty one. Unsaved text is kept in {@link Drafts} until saved or given up.
  */
-export class DocumentStore {
-  private state: DocumentsState = { documents: {} };
-  private readonly listeners = new Set<() => void>();
+export class DocumentStore extends ExternalStore<DocumentsState> {
   /** Paths whose file changed on disk while they were being saved: looked at again after the save. */
   private readonly changedWhileSaving = new Set<string>();
 
   constructor(
     private readonly api: WorkbenchApi,
     private readonly drafts: Drafts,
-  ) {}
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): DocumentsState => this.state;
+  ) {
+    super({ documents: {} });
+  }
 
   get(path: string): OpenDocument | undefined {
     return this.state.documents[path];
@@ -233,7 +227,6 @@ export class DocumentStore {
   }
 
   private replace(documents: Record<string, OpenDocument>): void {
-    this.state = { documents };
-    for (const listener of this.listeners) listener();
+    this.replaceState({ documents });
   }
 }

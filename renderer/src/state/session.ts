@@ -1,17 +1,21 @@
+import { ExternalStore } from './external-store.js';
+
 /**
  * Values views keep while they are not shown (only the active panel of a region is mounted), for as long
  * as the workbench runs. A change is announced to every view that shows the value: a view mounted again
  * while a request it started was in flight (a query run, then the panel hidden and shown) sees the answer
- * the earlier instance received.
+ * the earlier instance received. Unlike the other stores, the values are one Map changed in place (each
+ * view reads its own key, with {@link has} and {@link get}), so `snapshot()` is that same Map every time
+ * and says nothing of changes; {@link set} tells the subscribers itself.
  */
-export class SessionStore {
-  private readonly values = new Map<string, unknown>();
-  private readonly listeners = new Set<() => void>();
+export class SessionStore extends ExternalStore<ReadonlyMap<string, unknown>> {
+  private readonly values: Map<string, unknown>;
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  constructor() {
+    const values = new Map<string, unknown>();
+    super(values);
+    this.values = values;
+  }
 
   has(key: string): boolean {
     return this.values.has(key);
@@ -23,6 +27,6 @@ export class SessionStore {
 
   set(key: string, value: unknown): void {
     this.values.set(key, value);
-    for (const listener of this.listeners) listener();
+    this.notify();
   }
 }

@@ -1,3 +1,4 @@
+import { ExternalStore } from './external-store.js';
 import { isWithin, movedPath } from './paths.js';
 
 /** The open editor tabs, in order, and the active one. */
@@ -10,20 +11,13 @@ export interface TabsState {
  * The editor tabs, beside the {@link DocumentStore} that holds their contents. Every change replaces
  * the state (for React's useSyncExternalStore) and is handed to `persist`, so tabs outlive a restart.
  */
-export class TabsStore {
-  private readonly listeners = new Set<() => void>();
-
+export class TabsStore extends ExternalStore<TabsState> {
   constructor(
-    private state: TabsState,
+    state: TabsState,
     private readonly persist: (state: TabsState) => void = () => undefined,
-  ) {}
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): TabsState => this.state;
+  ) {
+    super(state);
+  }
 
   /** Shows `path` in a tab (a new one at the end unless it is open) and activates it. */
   open(path: string): void {
@@ -64,9 +58,10 @@ export class TabsStore {
     this.replace({ open, active: active && isWithin(active, path) ? open[0] : active });
   }
 
+  /** The state is in place before `persist` sees it, and the subscribers are told after. */
   private replace(state: TabsState): void {
-    this.state = state;
+    this.replaceState(state, false);
     this.persist(state);
-    for (const listener of this.listeners) listener();
+    this.notify();
   }
 }

@@ -1,3 +1,4 @@
+import { ExternalStore } from '../../state/external-store.js';
 import { SessionStore } from '../../state/session.js';
 import type { TabsStore } from '../../state/tabs.js';
 import type { QueryMode } from '../query-runs.js';
@@ -121,21 +122,15 @@ export function adoptConsoleTexts(stored: unknown, tabs: Pick<TabsStore, 'open'>
  * {@link TabsStore}'s) and the query editors' shared settings. Every change replaces the state (for
  * useSyncExternalStore) and is handed to `persist`, so the tabs and their text outlive a reload.
  */
-export class QueryTabsStore {
-  private readonly listeners = new Set<() => void>();
+export class QueryTabsStore extends ExternalStore<QueryTabsState> {
   private readonly sessions = new Map<string, SessionStore>();
 
   constructor(
-    private state: QueryTabsState,
+    state: QueryTabsState,
     private readonly persist: (state: QueryTabsState) => void = () => undefined,
-  ) {}
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly snapshot = (): QueryTabsState => this.state;
+  ) {
+    super(state);
+  }
 
   get(id: string): QueryTab | undefined {
     return this.state.tabs[id];
@@ -202,9 +197,10 @@ export class QueryTabsStore {
     if (tab) this.replace({ ...this.state, tabs: { ...this.state.tabs, [id]: { ...tab, ...change } } });
   }
 
+  /** The state is in place before `persist` sees it, and the subscribers are told after. */
   private replace(state: QueryTabsState): void {
-    this.state = state;
+    this.replaceState(state, false);
     this.persist(state);
-    for (const listener of this.listeners) listener();
+    this.notify();
   }
 }
