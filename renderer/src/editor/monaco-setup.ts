@@ -1,23 +1,20 @@
 /**
  * Every registration with Monaco, whose registries are global to the page: the bundled Monaco for
- * @monaco-editor/react, YAML and OpenAPI validation, the editor's markers for the problems panel and
- * the handler typings when this module loads; the query console's languages through `ensure...()` and
- * `register...()` below.
+ * @monaco-editor/react, the editor's markers for the problems panel and the handler typings when this module
+ * loads, the checks of OpenAPI specs once the first file editor has settled (spec-checks.ts); the query
+ * console's languages through `ensure...()` and `register...()` below.
  */
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
-import { configureMonacoYaml, type MonacoYaml, type SchemasSettings } from 'monaco-yaml';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { suggestions, type Catalog, type Suggestion } from '../query/completion.js';
 import { sparqlSuggestions, type SparqlSuggestion } from '../query/sparql-completion.js';
 import { sparqlConfiguration, sparqlMonarch } from '../query/sparql-language.js';
 import { afterEditorSettled } from './editor-ready.js';
 import { loadHandlerTypings } from './handler-typings.js';
-import { isOpenApiPath, pathOfModelUri } from './languages.js';
+import { pathOfModelUri } from './languages.js';
 import { editorMarkers, type EditorMarker } from './markers-store.js';
 import './monaco-environment.js';
-import { openApiSchemas, openApiVersionOf, type OpenApiVersion } from './openapi-schemas.js';
-import { brokenLocalRefs } from './openapi-refs.js';
 
 /** Owner of the markers that come from the server's diagnostics (the editor's own have other owners). */
 export const serverMarkerOwner = 'adaptive-workbench';
@@ -25,112 +22,12 @@ export const serverMarkerOwner = 'adaptive-workbench';
 // @monaco-editor/react would otherwise fetch Monaco from a CDN: hand it the bundled one.
 loader.config({ monaco });
 
-/** Resolves once the first file editor has settled: the time for the work its first view does not need. */
-const editorSettled = afterEditorSettled();
-
-/** The OpenAPI version of every open spec model, by workspace path. */
-const specVersions = new Map<string, OpenApiVersion>();
-
-/** The OpenAPI schemas for the open specs of one format: each version's schema matched to its files. */
-function schemaSettings(extension: RegExp): SchemasSettings[] {
-  return (Object.keys(openApiSchemas) as OpenApiVersion[]).map((version) => ({
-    uri: openApiSchemas[version].uri,
-    schema: openApiSchemas[version].schema,
-    fileMatch: [...specVersions]
-      .filter(([path, v]) => v === version && extension.test(path))
-      .map(([path]) => `**/${path}`),
-  }));
-}
-
-/**
- * monaco-yaml (YAML validation against the OpenAPI schemas, completion, hover, formatting), whose
- * language service is a worker of its own: started once the first file editor has settled, so that the
- * worker's start is not taken from the first paint and keystroke, with the schemas of the specs already
- * open (a change of schemas restarts the worker). Until then YAML files have Monaco's own highlighting.
- */
-let yaml: MonacoYaml | undefined;
-void editorSettled.then(() => {
-  yaml = configureMonacoYaml(monaco, {
-    enableSchemaRequest: false,
-    validate: true,
-    completion: true,
-    hover: true,
-    format: { enable: true },
-    schemas: schemaSettings(/\.ya?ml$/i),
-  });
-});
-
-/**
- * Validates every open spec against the OpenAPI schema of the version it declares: YAML through
- * monaco-yaml, JSON through Monaco's JSON service. Called when a spec opens, closes, or changes version.
- */
-function applyOpenApiSchemas(): void {
-  if (yaml) void yaml.update({ ...yaml.getOptions(), schemas: schemaSettings(/\.ya?ml$/i) });
-  monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
-    validate: true,
-    enableSchemaRequest: false,
-    allowComments: false,
-    schemas: schemaSettings(/\.json$/i),
-  });
-}
-
-/** Owner of the markers of `$ref`s that point at nothing (the OpenAPI schema does not check where they point). */
-const refMarkerOwner = 'openapi-refs';
-
-/** Marks every local `$ref` of a spec model that does not resolve, as the server's loader would refuse it. */
-function markBrokenRefs(model: monaco.editor.ITextModel): void {
-  const markers = brokenLocalRefs(model.getValue()).map((broken) => ({
-    severity: monaco.MarkerSeverity.Error,
-    message: broken.message,
-    source: 'openapi',
-    startLineNumber: broken.line,
-    startColumn: broken.column,
-    endLineNumber: broken.endLine,
-    endColumn: broken.endColumn,
-  }));
-  monaco.editor.setModelMarkers(model, refMarkerOwner, markers);
-}
-
-/**
- * Keeps a spec model checked as it is edited: its OpenAPI version's schema (the version is read from the
- * text at once, so the schemas are right before monaco-yaml's worker sees the file), and its local `$ref`s.
- */
-function trackSpecVersion(model: monaco.editor.ITextModel): void {
-  const path = pathOfModelUri(model.uri.toString());
-  if (path === undefined || !isOpenApiPath(path)) return;
-  const followVersion = () => {
-    const version = openApiVersionOf(model.getValue());
-    if (specVersions.get(path) === version) return;
-    specVersions.set(path, version);
-    applyOpenApiSchemas();
-  };
-  followVersion();
-  // The first $ref check once the editor has settled, at an idle moment: it parses the whole file, which
-  // would hold up the editor's first paint and keystroke.
-  let idle: number | undefined;
-  let changed = false;
-  void editorSettled.then(() => {
-    if (!changed && !model.isDisposed()) idle = requestIdleCallback(() => markBrokenRefs(model), { timeout: 2000 });
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  model.onDidChangeContent(() => {
-    changed = true;
-    if (idle !== undefined) cancelIdleCallback(idle);
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      followVersion();
-      markBrokenRefs(model);
-    }, 300);
-  });
-  model.onWillDispose(() => {
-    if (idle !== undefined) cancelIdleCallback(idle);
-    clearTimeout(timer);
-    specVersions.delete(path);
-    applyOpenApiSchemas();
-  });
-}
-
-monaco.editor.onDidCreateModel(trackSpecVersion);
+// The checks of OpenAPI specs (monaco-yaml with its worker, the schemas, the `$ref` check: a chunk of their
+// own) once the first file editor has settled; until then YAML files have Monaco's own highlighting.
+void afterEditorSettled()
+  .then(() => import('./spec-checks.js'))
+  .then(({ startSpecChecks }) => startSpecChecks(monaco))
+  .catch((error: unknown) => console.error('The OpenAPI checks of the editor could not load; reload the page.', error));
 
 const severities: Record<number, EditorMarker['severity']> = {
   [monaco.MarkerSeverity.Error]: 'error',
