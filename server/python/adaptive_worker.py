@@ -6,15 +6,27 @@ pydantic 2. Protocol with the gateway: one JSON line on stdout, either
   {"ready": true, "routes": [{"method", "path"}], "openapi": {...}}
 or
   {"error": {"message", "line", "column"}}
-after which the process exits with status 3.
+after which the process exits with status 3. A handler's exception is written to stderr as one JSON line
+  {"handler_error": {"request_id", "type", "message", "traceback"}}
+(`request_id` from the gateway's `x-adaptive-request-id` header), and its 500 answer is marked
+`x-adaptive-error-reported`, so that the gateway logs it as the request's error before it answers.
 """
 
 import asyncio
+import contextvars
 import importlib.util
 import json
+import logging
 import os
 import sys
 import traceback
+
+
+REQUEST_ID_HEADER = "x-adaptive-request-id"
+ERROR_REPORTED_HEADER = "x-adaptive-error-reported"
+# Bounds of the error line: the gateway parses it whole, and a message can be any size.
+MAX_ERROR_LINE_CHARS = 2000
+MAX_TRACEBACK_CHARS = 32000
 
 
 def report(message):
@@ -55,6 +67,53 @@ def load_router(path, module_name):
     return router
 
 
+def cut(text, limit):
+    return text if len(text) <= limit else text[:limit] + "\u2026"
+
+
+def bounded_traceback(error):
+    """The traceback as Python prints it, its lines cut, and the outer frames dropped when it is too long.
+
+    The first line (`Traceback (most recent call last):`) stays: it is how the gateway knows the format.
+    """
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    lines = [cut(line, MAX_ERROR_LINE_CHARS) for line in text.rstrip("\n").split("\n")]
+    kept, size = [], len(lines[0])
+    for line in reversed(lines[1:]):
+        size += len(line) + 1
+        if size > MAX_TRACEBACK_CHARS:
+            kept.append("  [outer frames cut]")
+            break
+        kept.append(line)
+    return "\n".join([lines[0]] + kept[::-1])
+
+
+# The exception this request's task reported: uvicorn logs it once more when Starlette re-raises it after the
+# 500, in the same task (a context variable, not a mark on the handler's exception, which may refuse one).
+reported_error = contextvars.ContextVar("reported_error", default=None)
+
+
+def report_handler_error(request, error):
+    """Writes a handler's exception to stderr as the one JSON line the gateway logs as the request's error."""
+    reported_error.set(error)
+    line = {
+        "request_id": request.headers.get(REQUEST_ID_HEADER),
+        "type": type(error).__name__,
+        "message": cut(str(error), MAX_ERROR_LINE_CHARS),
+        "traceback": bounded_traceback(error),
+    }
+    sys.stderr.write(json.dumps({"handler_error": line}) + "\n")
+    sys.stderr.flush()
+
+
+class AlreadyReported(logging.Filter):
+    """Drops uvicorn's copy of the exception `report_handler_error` wrote for this request."""
+
+    def filter(self, record):
+        error = record.exc_info[1] if record.exc_info else None
+        return error is None or error is not reported_error.get()
+
+
 def build_app(router, prefix):
     """The handler's router in an app whose error bodies carry the gateway's codes (docs/errors.md)."""
     from fastapi import FastAPI, Request
@@ -83,8 +142,9 @@ def build_app(router, prefix):
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, error: Exception):
-        traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
-        return JSONResponse(status_code=500, content={"detail": "Internal error", "code": "INTERNAL"})
+        report_handler_error(request, error)
+        content = {"detail": "Internal error", "code": "INTERNAL"}
+        return JSONResponse(status_code=500, content=content, headers={ERROR_REPORTED_HEADER: "1"})
 
     return app
 
@@ -105,6 +165,8 @@ async def serve(app, socket_path, prefix):
     import uvicorn
 
     config = uvicorn.Config(app, uds=socket_path, log_level="warning", lifespan="off", access_log=False)
+    # After Config, which configures uvicorn's loggers.
+    logging.getLogger("uvicorn.error").addFilter(AlreadyReported())
     server = uvicorn.Server(config)
     task = asyncio.ensure_future(server.serve())
     while not server.started:

@@ -8,6 +8,7 @@ import { loadConfig } from '../core/config.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
 import { readWorkbenchEvents, type StreamEvent } from '../test-support/workbench-events.js';
 import { requestOrigin, tryOutHeader } from './request-capture.js';
+import { errorReportedHeader, maxStderrLineChars, requestIdHeader } from '../gateway/python/python-errors.js';
 
 const token = 'capture-test-token-0123456789abcdef';
 
@@ -20,6 +21,67 @@ export const router = new Router();
 router.get('/fail', {}, () => explode());
 router.get('/ok', {}, () => ({ ok: true }));
 `;
+
+// A Python handler: a route that raises from a helper (and one whose error report comes late), one that shows
+// the request id it was given, and one that prints to stderr what a handler may print, JSON that looks like the
+// worker's error report included.
+const failingPythonHandler = `import json
+import sys
+import threading
+
+from fastapi import APIRouter, Request
+
+router = APIRouter()
+
+
+def explode(entries):
+    return entries["total \u00e9"]
+
+
+@router.get("/fail")
+async def fail():
+    return explode({})
+
+
+class LateStderr:
+    """Writes what it is given 0.3 s late, once: the error report then comes after the 500's head."""
+
+    def write(self, text):
+        sys.stderr = sys.__stderr__
+        threading.Timer(0.3, lambda: print(text, end="", file=sys.__stderr__, flush=True)).start()
+
+    def flush(self):
+        pass
+
+
+@router.get("/late-fail")
+async def late_fail():
+    sys.stderr = LateStderr()
+    return explode({})
+
+
+@router.get("/seen-id")
+async def seen_id(request: Request):
+    return {"id": request.headers.get("${requestIdHeader}")}
+
+
+JUNK = [
+    "not json",
+    '{"handler_error": "not an object"}',
+    '{"handler_error": {"request_id": 7}}',
+    '{"handler_error": {',
+    json.dumps({"handler_error": {"request_id": "req-1", "type": "Forged", "message": "m", "traceback": ""}}),
+    '{"handler_error": "' + "x" * 300000 + '"}',
+]
+
+
+@router.get("/junk")
+async def junk():
+    for line in JUNK:
+        print(line, file=sys.stderr, flush=True)
+    return {"ok": True}
+`;
+const junkLines = 6;
 
 describe('request origin', () => {
   it('is the workbench only with this launch\u2019s token', () => {
@@ -49,6 +111,7 @@ describe('request capture', () => {
   beforeAll(async () => {
     workspace = makeWorkspace({
       'handlers/ledger_handler.ts': failingHandler,
+      'handlers/pyledger_handler.py': failingPythonHandler,
       'health.yaml': 'components: {}\n',
       'query/sources.yaml': 'sources: []\n',
     });
@@ -71,13 +134,19 @@ describe('request capture', () => {
   /** The last event an earlier test read: each test reads only the events after it. */
   let lastEventId: Record<string, string> = {};
 
-  /** Sends `calls` once the event stream is open, and reads events until one request per call arrived. */
-  async function capture(calls: Array<() => Promise<Response>>): Promise<StreamEvent[]> {
+  /**
+   * Sends `calls` once the event stream is open, and reads events until one request per call arrived (and
+   * `until` holds).
+   */
+  async function capture(
+    calls: Array<() => Promise<Response>>,
+    until: (events: StreamEvent[]) => boolean = () => true,
+  ): Promise<StreamEvent[]> {
     const seen = readWorkbenchEvents(
       base,
       token,
       lastEventId,
-      (events) => events.filter((e) => e.event === 'request').length >= calls.length,
+      (events) => events.filter((e) => e.event === 'request').length >= calls.length && until(events),
     ).then((events) => {
       const last = events.at(-1)!;
       lastEventId = { 'last-event-id': `${last.instance}:${last.id}` };
@@ -92,6 +161,8 @@ describe('request capture', () => {
 
   const requestsOf = (events: StreamEvent[]) =>
     events.filter((e) => e.event === 'request').map((e) => e.data as WorkbenchRequest);
+  const logsOf = (events: StreamEvent[]) =>
+    events.filter((e) => e.event === 'log').map((e) => e.data as WorkbenchLogLine);
 
   it('marks each request with its origin and the server\u2019s request id', async () => {
     const events = await capture([
@@ -138,5 +209,74 @@ describe('request capture', () => {
     // Ids are unique per line and rise.
     const ids = logs.map((l) => l.id!);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('links a Python handler 500 to its one error line, handler frame first, under the gateway\u2019s id', async () => {
+    // A client's request id header names another request: the worker gets the gateway's own id instead.
+    const forged = { [requestIdHeader]: 'req-1' };
+    const answers: Response[] = [];
+    const events = await capture(
+      ['fail', 'seen-id', 'late-fail'].map(
+        (route) => () =>
+          fetch(`${base}/api/adaptive/pyledger/${route}`, { headers: forged }).then((answer) => {
+            answers.push(answer);
+            return answer;
+          }),
+      ),
+    );
+    const [failed, seen, late] = requestsOf(events);
+    expect(failed).toMatchObject({ status: 500, source: 'handler', file: 'pyledger_handler.py' });
+    // The answer is as before; the worker's mark on it stays between the worker and the gateway.
+    expect(await answers[0].json()).toEqual({ detail: 'Internal error', code: 'INTERNAL' });
+    expect(answers[0].headers.has(errorReportedHeader)).toBe(false);
+    expect(failed.logId).toBeGreaterThan(0);
+    const logs = logsOf(events);
+    const line = logs.find((l) => l.id === failed.logId);
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'handler failed',
+      fields: { reqId: failed.requestId, handler: 'pyledger_handler.py', path: '/api/adaptive/pyledger/fail' },
+    });
+    expect(line?.error).toMatchObject({ type: 'KeyError', message: "'total \u00e9'" });
+    const frames = line!.error!.frames;
+    expect(frames.slice(0, 2)).toEqual([
+      { function: 'explode', file: 'handlers/pyledger_handler.py', line: 11, place: 'workspace' },
+      { function: 'fail', file: 'handlers/pyledger_handler.py', line: 16, place: 'workspace' },
+    ]);
+    // FastAPI's and Starlette's frames follow, folded as libraries.
+    expect(frames.slice(2).length).toBeGreaterThan(0);
+    expect(frames.slice(2).every((frame) => frame.place === 'node_modules')).toBe(true);
+    // One line for the error: no traceback logged line by line as warnings, nothing under the client's id.
+    expect(logs.filter((l) => l.fields?.file === 'pyledger_handler.py')).toEqual([]);
+    expect(logs.filter((l) => l.fields?.reqId === 'req-1')).toEqual([]);
+    expect(await answers[1].json()).toEqual({ id: seen.requestId });
+    // A report that comes after the answer's head is waited for: the 500 still links to it.
+    expect(late).toMatchObject({ status: 500, url: '/api/adaptive/pyledger/late-fail' });
+    expect(logs.find((l) => l.id === late.logId)?.fields?.reqId).toBe(late.requestId);
+  });
+
+  it('logs what a Python handler prints to stderr as warnings, cut when long, and none as an error', async () => {
+    const warnings = (events: StreamEvent[]) => logsOf(events).filter((l) => l.fields?.file === 'pyledger_handler.py');
+    const events = await capture(
+      [() => fetch(`${base}/api/adaptive/pyledger/junk`), () => fetch(`${base}/api/adaptive/pyledger/fail`)],
+      (seen) => warnings(seen).length >= junkLines,
+    );
+    const [junk, failed] = requestsOf(events);
+    expect(junk).toMatchObject({ status: 200 });
+    expect(junk.logId).toBeUndefined();
+    const printed = warnings(events);
+    expect(printed.map((l) => l.level)).toEqual(Array(junkLines).fill('warn'));
+    expect(printed.map((l) => l.msg.slice(0, 20))).toEqual([
+      'not json',
+      '{"handler_error": "n',
+      '{"handler_error": {"',
+      '{"handler_error": {',
+      '{"handler_error": {"',
+      '{"handler_error": "x',
+    ]);
+    expect(printed.at(-1)!.msg.length).toBeLessThan(maxStderrLineChars + 100);
+    // The worker serves on, and its next error is the only error line, linked to its request.
+    const errors = logsOf(events).filter((l) => l.level === 'error');
+    expect(errors.map((l) => [l.id, l.fields?.reqId])).toEqual([[failed.logId, failed.requestId]]);
   });
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoggedError, StackFrame } from '../contract/index.js';
+import { pythonWorkerScript } from '../gateway/index.js';
 
 /** Frames kept of one stack: beyond this, a stack is a runaway recursion and the rest says nothing new. */
 export const maxStackFrames = 100;
@@ -22,16 +23,66 @@ function isNodeInternal(file: string): boolean {
   return file.startsWith('node:') || file.startsWith('internal/') || file === 'native' || file.startsWith('<');
 }
 
-/** Whose code `file` is; a workspace file is named by its workspace path (`handlers/orders.ts`). */
-function placeOf(file: string, workspace: string | undefined): Pick<StackFrame, 'file' | 'place'> {
-  if (isNodeInternal(file)) return { file, place: 'node' };
-  if (/[/\\]node_modules[/\\]/.test(file)) return { file, place: 'node_modules' };
+/** `file` as a workspace frame, named by its workspace path (`handlers/orders.ts`), or as the server's. */
+function workspaceOrServer(file: string, workspace: string | undefined): Pick<StackFrame, 'file' | 'place'> {
   if (workspace !== undefined && path.isAbsolute(file)) {
     const relative = path.relative(workspace, file);
     if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative))
       return { file: relative.split(path.sep).join('/'), place: 'workspace' };
   }
   return { file, place: 'server' };
+}
+
+/** Whose code `file` of a V8 stack is. */
+function placeOf(file: string, workspace: string | undefined): Pick<StackFrame, 'file' | 'place'> {
+  if (isNodeInternal(file)) return { file, place: 'node' };
+  if (/[/\\]node_modules[/\\]/.test(file)) return { file, place: 'node_modules' };
+  return workspaceOrServer(file, workspace);
+}
+
+/**
+ * Whose code `file` of a Python traceback is, folded as a Node stack's are: libraries (`site-packages`,
+ * Debian's `dist-packages`) as node_modules; the standard library (`lib/python3.11/`), the interpreter's
+ * own code (`<frozen runpy>`, `<string>`) and the gateway's worker script as the runtime's internals.
+ */
+function pythonPlaceOf(file: string, workspace: string | undefined): Pick<StackFrame, 'file' | 'place'> {
+  // Before the standard library's folder: a virtual environment's packages are under `lib/python3.x/` too.
+  if (/[/\\](site|dist)-packages[/\\]/.test(file)) return { file, place: 'node_modules' };
+  if (file.startsWith('<') || file === pythonWorkerScript || /[/\\]lib[/\\]python\d[\d.]*[/\\]/.test(file))
+    return { file, place: 'node' };
+  return workspaceOrServer(file, workspace);
+}
+
+/**
+ * A Python traceback's header, an exception group's too (`  + Exception Group Traceback ...`); on any line, as
+ * a chain can start with an exception that was never raised (no header). Blanks, not `\s`: a `\s*` spanning
+ * lines would make a stack of newlines quadratic.
+ */
+const pythonTracebackPattern = /^[ \t]*(?:[|+][ \t]*)*(?:Exception Group )?Traceback \(most recent call last\):$/m;
+
+/**
+ * `  File "/x/y.py", line 12, in fn`: a frame of a Python traceback (no `, in fn` at a syntax error's
+ * location; `|` before it in an exception group's).
+ */
+const pythonFramePattern = /^\s*(?:\|\s*)*File "(.*)", line (\d+)(?:, in (.+))?$/;
+
+/**
+ * The frames of a Python traceback (`Traceback (most recent call last):`, `  File ...` lines, each followed
+ * by its source line, the exception last; chained exceptions one after another), innermost first, at most
+ * {@link maxStackFrames}: Python writes the outermost call first, V8 and every stack shown the innermost.
+ */
+function parsePythonTraceback(traceback: string, workspace?: string): StackFrame[] {
+  const frames: StackFrame[] = [];
+  for (const line of traceback.split('\n')) {
+    const match = pythonFramePattern.exec(line);
+    if (match)
+      frames.push({
+        ...(match[3] ? { function: match[3] } : {}),
+        ...pythonPlaceOf(match[1], workspace),
+        line: Number(match[2]),
+      });
+  }
+  return frames.reverse().slice(0, maxStackFrames);
 }
 
 /**
@@ -60,8 +111,12 @@ export function parseFrame(line: string, workspace?: string): StackFrame | undef
   return frame;
 }
 
-/** The frames of a V8 stack (`Error: message\n    at ...`), at most {@link maxStackFrames}. */
+/**
+ * The frames of a V8 stack (`Error: message\n    at ...`), or of a Python traceback (a Python handler's
+ * error, told by its header), innermost first, at most {@link maxStackFrames}.
+ */
 export function parseStack(stack: string, workspace?: string): StackFrame[] {
+  if (pythonTracebackPattern.test(stack)) return parsePythonTraceback(stack, workspace);
   const frames: StackFrame[] = [];
   for (const line of stack.split('\n')) {
     const frame = parseFrame(line, workspace);
@@ -72,8 +127,8 @@ export function parseStack(stack: string, workspace?: string): StackFrame[] {
 }
 
 /**
- * The error of a log line from pino's serialised `err` (`{type, message, stack}`, `name` when set); `undefined` when
- * `err` is not an object with a message or a stack.
+ * The error of a log line from pino's serialised `err` (`{type, message, stack}`, `name` when set; a Python
+ * handler's has its traceback as `stack`); `undefined` when `err` is not an object with a message or a stack.
  */
 export function loggedError(err: unknown, workspace?: string): LoggedError | undefined {
   if (err === null || typeof err !== 'object') return undefined;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -10,8 +11,10 @@ import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../core/version.js';
+import { errorReportedHeader, handlerErrorOf, requestIdHeader, stderrMessage } from './python-errors.js';
 
-const workerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
+/** The worker's script: its frames in a traceback are the gateway's plumbing, not the handler's. */
+export const pythonWorkerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
 const hopByHop = new Set([
   'connection',
   'keep-alive',
@@ -25,6 +28,11 @@ const hopByHop = new Set([
 ]);
 const readyTimeoutMs = 30_000;
 const maxBackoffMs = 30_000;
+/**
+ * How long a 500 whose exception the worker reported waits for the report: it comes on stderr, another pipe
+ * than the answer's socket, and must be logged before the answer goes out so that the request capture links it.
+ */
+const reportWaitMs = 1000;
 
 /** The worker's first line: its routes and OpenAPI document. */
 export interface WorkerReady {
@@ -52,6 +60,8 @@ export class PythonWorker {
   /** The worker is being replaced after a timeout: restart at once, without the crash back-off. */
   private replacing = false;
   private restartReason = 'it stopped';
+  /** The requests in flight (by Fastify's id) whose exception report is awaited; told when it is logged. */
+  private readonly awaitedReports = new Map<string, { method: string; path: string; reported(): void }>();
 
   constructor(
     private readonly options: {
@@ -68,16 +78,16 @@ export class PythonWorker {
 
   /** Starts the process and resolves with its routes once it serves; rejects with a LoadError when the module fails. */
   start(): Promise<WorkerReady> {
-    const { file, python, mount, socketPath, log } = this.options;
+    const { file, python, mount, socketPath } = this.options;
     fs.rmSync(socketPath, { force: true });
     const moduleName = `adaptive_handler_${path.basename(file, '.py')}`;
-    const child = spawn(python, [workerScript, file, moduleName, `${gatewayPrefix}/${mount}`, socketPath], {
+    const child = spawn(python, [pythonWorkerScript, file, moduleName, `${gatewayPrefix}/${mount}`, socketPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
     });
     this.child = child;
     const name = path.basename(file);
-    readline.createInterface({ input: child.stderr! }).on('line', (line) => log.warn({ file: name }, line));
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => this.takeStderrLine(line));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
@@ -150,6 +160,25 @@ export class PythonWorker {
     }, delay);
   }
 
+  /**
+   * A line the worker wrote to stderr: the exception report of a request in flight is logged as that request's
+   * error (with its `reqId`, as a TypeScript handler's is); any other line, whatever it holds, as a warning.
+   */
+  private takeStderrLine(line: string): void {
+    const file = path.basename(this.options.file);
+    const report = handlerErrorOf(line);
+    const awaited = report && this.awaitedReports.get(report.requestId);
+    if (!report || !awaited) return void this.options.log.warn({ file }, stderrMessage(line));
+    // One report per request: another line naming it is a warning like any other.
+    this.awaitedReports.delete(report.requestId);
+    const { method, path: route } = awaited;
+    this.options.log.error(
+      { err: report.error, handler: file, method, path: route, reqId: report.requestId },
+      'handler failed',
+    );
+    awaited.reported();
+  }
+
   /** Forwards a request to the worker and streams its answer back. */
   async forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const name = path.basename(this.options.file);
@@ -159,36 +188,56 @@ export class PythonWorker {
     for (const [key, value] of Object.entries(request.headers))
       if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const upstream = http.request(
-        {
-          socketPath: this.options.socketPath,
-          method: request.method === 'HEAD' ? 'GET' : request.method,
-          path: request.url,
-          headers,
-        },
-        (answer) => {
+    // Set after the client's headers: a client's header of this name is replaced, never passed on.
+    headers[requestIdHeader] = request.id;
+    const reported = this.awaitReport(request);
+    try {
+      const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const upstream = http.request(
+          {
+            socketPath: this.options.socketPath,
+            method: request.method === 'HEAD' ? 'GET' : request.method,
+            path: request.url,
+            headers,
+          },
+          (answer) => {
+            clearTimeout(deadline);
+            resolve(answer);
+          },
+        );
+        // One deadline for the whole answer (a socket's idle timeout would let a trickle through).
+        const deadline = setTimeout(() => {
+          upstream.destroy();
+          reject(httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]));
+          this.replace(`${request.method} ${request.url.split('?')[0]}`);
+        }, this.options.timeoutMs);
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
           clearTimeout(deadline);
-          resolve(answer);
-        },
-      );
-      // One deadline for the whole answer (a socket's idle timeout would let a trickle through).
-      const deadline = setTimeout(() => {
-        upstream.destroy();
-        reject(httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]));
-        this.replace(`${request.method} ${request.url.split('?')[0]}`);
-      }, this.options.timeoutMs);
-      upstream.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(deadline);
-        reject(httpError('HANDLER_UNAVAILABLE', [name, error.code ?? error.message]));
+          reject(httpError('HANDLER_UNAVAILABLE', [name, error.code ?? error.message]));
+        });
+        upstream.end(body);
       });
-      upstream.end(body);
-    });
-    reply.code(response.statusCode ?? 502);
-    for (const [key, value] of Object.entries(response.headers))
-      if (value !== undefined && !hopByHop.has(key)) reply.header(key, value);
-    // Returning the reply tells Fastify the answer is being sent (it streams).
-    return reply.send(response);
+      if (response.statusCode === 500 && response.headers[errorReportedHeader] !== undefined)
+        await Promise.race([reported, sleep(reportWaitMs, undefined, { ref: false })]);
+      reply.code(response.statusCode ?? 502);
+      for (const [key, value] of Object.entries(response.headers))
+        if (value !== undefined && !hopByHop.has(key) && key !== errorReportedHeader) reply.header(key, value);
+      // Returning the reply tells Fastify the answer is being sent (it streams).
+      return reply.send(response);
+    } finally {
+      this.awaitedReports.delete(request.id);
+    }
+  }
+
+  /** Resolves once the worker's exception report for `request` is logged (it may never come: most succeed). */
+  private awaitReport(request: FastifyRequest): Promise<void> {
+    return new Promise((resolve) =>
+      this.awaitedReports.set(request.id, {
+        method: request.method,
+        path: request.url.split('?')[0],
+        reported: resolve,
+      }),
+    );
   }
 
   /**
