@@ -30,10 +30,10 @@ function Frames({ frames }: { frames: StackFrame[] }) {
 
 /**
  * A logged error's stack for reading: the workspace's frames (handlers) first, then the server's, and
- * the frames in node_modules and in Node's internals folded, each group opened on demand.
+ * the frames of installed packages and of the runtime's internals folded, each group opened on demand.
  */
 export function StackTrace({ error }: { error: LoggedError }) {
-  const { shown, libraries, internals } = foldStack(error.frames);
+  const { shown, libraries, internals, labels } = foldStack(error.frames);
   return (
     <div className="stack" aria-label="Stack trace">
       <div className="stack-error">
@@ -43,13 +43,13 @@ export function StackTrace({ error }: { error: LoggedError }) {
       <Frames frames={shown} />
       {libraries.length > 0 && (
         <details className="stack-fold">
-          <summary>{foldLabel(libraries.length, 'in node_modules')}</summary>
+          <summary>{foldLabel(libraries.length, labels.libraries)}</summary>
           <Frames frames={libraries} />
         </details>
       )}
       {internals.length > 0 && (
         <details className="stack-fold">
-          <summary>{foldLabel(internals.length, 'in Node internals')}</summary>
+          <summary>{foldLabel(internals.length, labels.internals)}</summary>
           <Frames frames={internals} />
         </details>
       )}

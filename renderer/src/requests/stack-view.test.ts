@@ -22,7 +22,17 @@ describe('stack view', () => {
     expect(folded.shown.map((f) => f.function)).toEqual(['reviver', 'route', 'call']);
     expect(folded.libraries.map((f) => f.function)).toEqual(['lib1', 'lib2']);
     expect(folded.internals.map((f) => f.function)).toEqual(['emit']);
-    expect(foldStack([])).toEqual({ shown: [], libraries: [], internals: [] });
+    expect(folded.labels).toEqual({ libraries: 'in node_modules', internals: 'in Node internals' });
+    expect(foldStack([])).toMatchObject({ shown: [], libraries: [], internals: [] });
+  });
+
+  it('names the folded groups of a Python traceback as Python has them', () => {
+    const python: StackFrame[] = [
+      { function: 'get_book', file: 'handlers/library_handler.py', line: 11, place: 'workspace' },
+      { function: 'run', file: '/usr/lib/python3/dist-packages/starlette/routing.py', line: 74, place: 'node_modules' },
+      { function: 'loads', file: '/usr/lib/python3.11/json/__init__.py', line: 346, place: 'node' },
+    ];
+    expect(foldStack(python).labels).toEqual({ libraries: 'in site-packages', internals: 'in Python internals' });
   });
 
   it('writes frames and labels as people read them', () => {
