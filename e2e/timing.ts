@@ -12,7 +12,7 @@ function median(values: number[]): number {
 }
 
 /** How many times a timed step is repeated: the median of these is what is recorded. */
-export const timedRuns = 5;
+export const timedRuns = 7;
 
 /**
  * Records a measurement, the median of several runs: printed (with every run) for the run's log and kept in
