@@ -26,22 +26,20 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
   return (
     <section className="panel-region" aria-label={label}>
       <div className="panel-tabs" role="tablist">
-        {panels.map((panel) => {
-          return (
-            <button
-              key={panel.id}
-              type="button"
-              role="tab"
-              aria-selected={panel.id === current.id}
-              className={`panel-tab${panel.id === current.id ? ' active' : ''}`}
-              data-panel={panel.id}
-              onClick={() => onActivate(panel.id)}
-            >
-              {panel.title}
-              <PanelBadge panel={panel} problems={problems} />
-            </button>
-          );
-        })}
+        {panels.map((panel) => (
+          <button
+            key={panel.id}
+            type="button"
+            role="tab"
+            aria-selected={panel.id === current.id}
+            className={`panel-tab${panel.id === current.id ? ' active' : ''}`}
+            data-panel={panel.id}
+            onClick={() => onActivate(panel.id)}
+          >
+            {panel.title}
+            <PanelBadge panel={panel} problems={problems} />
+          </button>
+        ))}
         <span className="spacer" />
         <button type="button" className="icon-button" aria-label={`Hide ${label}`} title="Hide" onClick={onHide}>
           ×
