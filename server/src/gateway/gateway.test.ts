@@ -468,6 +468,54 @@ describe('reload', () => {
     });
   });
 
+  it("renames a spec's shared components in the merged document when another spec comes to share them", async () => {
+    const spec = (mount: string) =>
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: mount, version: '1' },
+        servers: [{ url: `/api/adaptive/${mount}` }],
+        paths: {
+          '/item': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+                },
+              },
+            },
+          },
+        },
+        components: { schemas: { Item: { type: 'string', example: mount } } },
+      });
+    type Merged = {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const itemRef = (document: Merged, route: string) =>
+      document.paths[route].get.responses['200'].content['application/json'].schema;
+    scratch = makeWorkspace({ 'specs/a.openapi.json': spec('a') });
+    server = await startServer(scratch);
+    const merged = async () =>
+      (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json<Merged>();
+    expect(itemRef(await merged(), '/a/item')).toEqual({ $ref: '#/components/schemas/Item' });
+
+    // b shares the name: a's parts, unchanged on disk, are renamed too (they were kept from the last document).
+    fs.writeFileSync(path.join(scratch, 'specs/b.openapi.json'), spec('b'));
+    await server.gateway.reload();
+    const both = await merged();
+    expect(itemRef(both, '/a/item')).toEqual({ $ref: '#/components/schemas/a.openapi.Item' });
+    expect(itemRef(both, '/b/item')).toEqual({ $ref: '#/components/schemas/b.openapi.Item' });
+    expect(Object.keys(both.components.schemas).sort()).toEqual(['a.openapi.Item', 'b.openapi.Item']);
+
+    // b gone: a's own names come back.
+    fs.rmSync(path.join(scratch, 'specs/b.openapi.json'));
+    await server.gateway.reload();
+    const alone = await merged();
+    expect(itemRef(alone, '/a/item')).toEqual({ $ref: '#/components/schemas/Item' });
+    expect(alone.components.schemas).toEqual({ Item: { type: 'string', example: 'a' } });
+  });
+
   it('the watcher picks up a new spec file without a refresh call', async () => {
     scratch = makeWorkspace({ 'specs/shop.openapi.yaml': shop });
     server = await startServer(scratch, { HOT_RELOAD: 'true' });

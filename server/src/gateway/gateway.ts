@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import type { RefreshResult, LoadProblem, SkippedFile } from '../contract/index.js';
 import { isSchemaFinding, LoadError, SchemaRegressionError, SkippedFileError } from './load-error.js';
-import { mergedOpenApiDocument } from './openapi-document.js';
+import { mergedOpenApiJson } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
 import { ServedDocument } from './served-document.js';
@@ -112,9 +112,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const table = this.current;
     let document = this.documents.get(table);
     if (document === undefined) {
-      document = new ServedDocument(
-        JSON.stringify(mergedOpenApiDocument(table, this.loadedUnits, productVersion, this.routePrefix)),
-      );
+      document = new ServedDocument(mergedOpenApiJson(table, this.loadedUnits, productVersion, this.routePrefix));
       this.documents.set(table, document);
     }
     return document;
@@ -134,13 +132,13 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
       if (units.length === 0) return undefined;
       const entries = table.entries.filter((e) => e.path === `/${mount}` || e.path.startsWith(`/${mount}/`));
-      const merged = mergedOpenApiDocument(
+      const merged = mergedOpenApiJson(
         { entries, overridden: table.overridden },
         units,
         productVersion,
         this.routePrefix,
       );
-      document = new ServedDocument(JSON.stringify(merged));
+      document = new ServedDocument(merged);
       documents.set(mount, document);
     }
     return document;

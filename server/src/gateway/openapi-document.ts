@@ -26,38 +26,60 @@ function copyWithRefs(value: unknown, rewrite: (ref: string) => string): unknown
   );
 }
 
+/**
+ * The JSON text of the parts of merged documents, by the part of a loaded spec it was made from and the
+ * renaming it was made with. A reload keeps the units (and their documents) of unchanged files, so the next
+ * document reuses their text: one changed spec in a workspace of hundreds costs its own parts, not everyone's.
+ * Only the text is kept (the copy it was serialised from is not), and it goes with the unit.
+ */
+const texts = new WeakMap<object, Map<string, string>>();
+
+/** The JSON text of `make()`, made once per `source` and `key` (what else the result depends on). */
+function keptText(source: object, key: string, make: () => unknown): string {
+  let byKey = texts.get(source);
+  if (!byKey) texts.set(source, (byKey = new Map()));
+  let text = byKey.get(key);
+  if (text === undefined) byKey.set(key, (text = JSON.stringify(make())));
+  return text;
+}
+
+/** `{"key":text,...}` from members whose values are JSON text already. */
+function objectText(members: Iterable<[string, string]>): string {
+  const parts: string[] = [];
+  for (const [key, text] of members) parts.push(`${JSON.stringify(key)}:${text}`);
+  return `{${parts.join(',')}}`;
+}
+
 /** A prefix unique to a file, as component names allow (`^[a-zA-Z0-9._-]+$`): its name without the extension. */
 const componentPrefix = (file: string) => file.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_');
 
-/**
- * Builds one OpenAPI document for the whole gateway: every route of the table under `servers:
- * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each spec and
- * Python handler (renamed `<file>.<name>` where two
- * files use one name),
- * and the `df_basic` / `df_bearer_jwt` security schemes.
- */
-export function mergedOpenApiDocument(
-  table: Pick<RouteTable, 'entries' | 'overridden'>,
-  units: readonly WorkspaceUnit[],
-  version: string,
-  routePrefix: string = gatewayPrefix,
-): Json {
-  const documented = units.filter((u) => u.document);
-  const owners = new Map<string, number>();
-  for (const unit of documented) {
-    const components = isObject(unit.document!.components) ? unit.document!.components : {};
-    for (const [kind, entries] of Object.entries(components)) {
-      if (!isObject(entries)) continue;
-      for (const name of Object.keys(entries)) owners.set(`${kind}/${name}`, (owners.get(`${kind}/${name}`) ?? 0) + 1);
-    }
-  }
+/** One spec's (or Python handler's) components, by kind, as its own document has them. */
+function ownComponents(unit: WorkspaceUnit): Array<[string, Json]> {
+  const components = isObject(unit.document!.components) ? unit.document!.components : {};
+  return Object.entries(components).filter((entry): entry is [string, Json] => isObject(entry[1]));
+}
 
-  const components: Record<string, Json> = { securitySchemes: { ...securitySchemes } };
-  const rewriters = new Map<string, (ref: string) => string>();
+/** How a unit's `$ref`s are rewritten in the merged document, and a key that changes when that does. */
+interface Renaming {
+  rewrite: (ref: string) => string;
+  rename: (kind: string, name: string) => string;
+  key: string;
+}
+
+/**
+ * The renaming of each documented unit: a component whose name another unit uses too becomes
+ * `<file>.<name>`; bundled parts go under the file's prefix.
+ */
+function renamings(documented: readonly WorkspaceUnit[]): Map<string, Renaming> {
+  const owners = new Map<string, number>();
+  for (const unit of documented)
+    for (const [kind, entries] of ownComponents(unit))
+      for (const name of Object.keys(entries)) owners.set(`${kind}/${name}`, (owners.get(`${kind}/${name}`) ?? 0) + 1);
+  const result = new Map<string, Renaming>();
   for (const unit of documented) {
     const prefix = componentPrefix(unit.file);
-    const rename = (kind: string, name: string) =>
-      (owners.get(`${kind}/${name}`) ?? 0) > 1 ? `${prefix}.${name}` : name;
+    const shared = (kind: string, name: string) => (owners.get(`${kind}/${name}`) ?? 0) > 1;
+    const rename = (kind: string, name: string) => (shared(kind, name) ? `${prefix}.${name}` : name);
     const rewrite = (ref: string): string => {
       const component = /^#\/components\/([^/]+)\/([^/]+)(.*)$/.exec(ref);
       if (component) {
@@ -68,48 +90,112 @@ export function mergedOpenApiDocument(
         return `#/components/${bundledKey}/${escapeToken(prefix)}/${ref.slice(bundledKey.length + 3)}`;
       return ref;
     };
-    rewriters.set(unit.file, rewrite);
-    const own = isObject(unit.document!.components) ? unit.document!.components : {};
-    for (const [kind, entries] of Object.entries(own)) {
-      if (!isObject(entries) || kind === 'securitySchemes') continue;
-      components[kind] ??= {};
+    // The names of this unit that are renamed: its copies stay good while they are the same.
+    const renamed = ownComponents(unit).flatMap(([kind, entries]) =>
+      Object.keys(entries)
+        .filter((name) => shared(kind, name))
+        .map((name) => `${kind}/${name}`),
+    );
+    result.set(unit.file, { rewrite, rename, key: `${prefix}|${renamed.join(',')}` });
+  }
+  return result;
+}
+
+/** The `components` of the merged document: the security schemes, then each unit's, renamed where shared. */
+function componentsText(documented: readonly WorkspaceUnit[], renaming: Map<string, Renaming>): string {
+  const components = new Map<string, Map<string, string>>([
+    [
+      'securitySchemes',
+      new Map(Object.entries(securitySchemes).map(([name, scheme]) => [name, JSON.stringify(scheme)])),
+    ],
+  ]);
+  const membersOf = (kind: string) => {
+    let members = components.get(kind);
+    if (!members) components.set(kind, (members = new Map()));
+    return members;
+  };
+  for (const unit of documented) {
+    const { rename, rewrite, key } = renaming.get(unit.file)!;
+    for (const [kind, entries] of ownComponents(unit)) {
+      if (kind === 'securitySchemes') continue;
+      const members = membersOf(kind);
       for (const [name, entry] of Object.entries(entries))
-        components[kind][rename(kind, name)] = copyWithRefs(entry, rewrite);
+        members.set(
+          rename(kind, name),
+          isObject(entry) ? keptText(entry, key, () => copyWithRefs(entry, rewrite)) : JSON.stringify(entry),
+        );
     }
     const bundled = unit.document![bundledKey];
-    if (isObject(bundled)) {
-      components[bundledKey] ??= {};
-      components[bundledKey][prefix] = copyWithRefs(bundled, rewrite);
-    }
+    if (isObject(bundled))
+      membersOf(bundledKey).set(
+        componentPrefix(unit.file),
+        keptText(bundled, key, () => copyWithRefs(bundled, rewrite)),
+      );
   }
+  return objectText([...components].map(([kind, members]) => [kind, objectText(members)]));
+}
 
-  const paths: Record<string, Json> = {};
+/** The `paths` of the merged document: every documented route's operation, its `$ref`s renamed as its file's. */
+function pathsText(table: Pick<RouteTable, 'entries' | 'overridden'>, renaming: Map<string, Renaming>): string {
+  const unrenamed: Renaming = { rewrite: (ref) => ref, rename: (_kind, name) => name, key: '' };
+  const paths = new Map<string, Map<string, string>>();
   for (const entry of table.entries) {
     if (entry.undocumented) continue;
-    const rewrite = rewriters.get(entry.file) ?? ((ref: string) => ref);
+    const own = renaming.get(entry.file) ?? unrenamed;
     const spec = table.overridden.get(entry);
-    const own = copyWithRefs(entry.operation, rewrite) as Json;
-    const operation = spec
-      ? overriddenOperation(copyWithRefs(spec.operation, rewriters.get(spec.file) ?? rewrite) as Json, own)
-      : own;
-    const mount = entry.path.split('/')[1];
-    if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [mount];
-    paths[entry.path] ??= {};
-    paths[entry.path][entry.method.toLowerCase()] = operation;
+    // A handler route that overrides a spec operation is rare and documented from both: made afresh.
+    const text = spec
+      ? JSON.stringify(
+          withTags(
+            overriddenOperation(
+              copyWithRefs(spec.operation, (renaming.get(spec.file) ?? own).rewrite) as Json,
+              copyWithRefs(entry.operation, own.rewrite) as Json,
+            ),
+            entry.path,
+          ),
+        )
+      : keptText(entry.operation, `${own.key}|${entry.path}`, () =>
+          withTags(copyWithRefs(entry.operation, own.rewrite) as Json, entry.path),
+        );
+    let methods = paths.get(entry.path);
+    if (!methods) paths.set(entry.path, (methods = new Map()));
+    methods.set(entry.method.toLowerCase(), text);
   }
+  return objectText([...paths].map(([path, methods]) => [path, objectText(methods)]));
+}
 
+/**
+ * One OpenAPI document for the whole gateway, as JSON text: every route of the table under `servers:
+ * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each
+ * spec and Python handler (renamed `<file>.<name>` where two files use one name), and the `df_basic` /
+ * `df_bearer_jwt` security schemes. The parts of unchanged files are serialised once (see `texts`).
+ */
+export function mergedOpenApiJson(
+  table: Pick<RouteTable, 'entries' | 'overridden'>,
+  units: readonly WorkspaceUnit[],
+  version: string,
+  routePrefix: string = gatewayPrefix,
+): string {
+  const documented = units.filter((u) => u.document);
+  const renaming = renamings(documented);
   const uses31 = documented.some((u) => String(u.document!.openapi).startsWith('3.1'));
-  return {
-    openapi: uses31 ? '3.1.0' : '3.0.3',
-    info: {
-      title: 'Adaptive gateway',
-      version,
-      description:
-        'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
-    },
-    servers: [{ url: routePrefix || '/' }],
-    security: [{ df_basic: [] }, { df_bearer_jwt: [] }],
-    paths,
-    components,
+  const info = {
+    title: 'Adaptive gateway',
+    version,
+    description: 'Every API served by this gateway: routes generated from OpenAPI specs and routes of handler modules.',
   };
+  return objectText([
+    ['openapi', JSON.stringify(uses31 ? '3.1.0' : '3.0.3')],
+    ['info', JSON.stringify(info)],
+    ['servers', JSON.stringify([{ url: routePrefix || '/' }])],
+    ['security', JSON.stringify([{ df_basic: [] }, { df_bearer_jwt: [] }])],
+    ['paths', pathsText(table, renaming)],
+    ['components', componentsText(documented, renaming)],
+  ]);
+}
+
+/** Tags an operation that has none with its mount (the first segment of its path), as the docs group routes. */
+function withTags(operation: Json, path: string): Json {
+  if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [path.split('/')[1]];
+  return operation;
 }
