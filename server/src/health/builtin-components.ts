@@ -35,10 +35,7 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
         },
       },
       openapi: {
-        check: async () => {
-          const document = JSON.parse(app.gateway.openApiJson()) as { paths: object };
-          return { paths: Object.keys(document.paths).length };
-        },
+        check: async () => ({ paths: app.gateway.openApiPathCount() }),
       },
     },
   };
