@@ -55,11 +55,11 @@ export async function gatewayPlugin(
   // Every mount merged, or with `?mount=<mount>` the document of one (the workbench's docs panel picks one).
   app.get<{ Querystring: { mount?: unknown } }>(`${gatewayPrefix}/openapi.json`, async (request, reply) => {
     const { mount } = request.query;
-    if (mount === undefined) return sendServedDocument(request, reply, gateway.openApiDocument());
+    if (mount === undefined) return sendServedDocument(request, reply, await gateway.openApiDocument());
     const document = typeof mount === 'string' ? gateway.mountDocument(mount) : undefined;
     if (document === undefined)
       throw httpError('OPENAPI_MOUNT_NOT_FOUND', [String(mount), gateway.mounts.join(', ') || 'nothing']);
-    return sendServedDocument(request, reply, document);
+    return sendServedDocument(request, reply, await document);
   });
   registerSwaggerUi(app, gatewayPrefix);
 

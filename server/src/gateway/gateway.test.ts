@@ -508,7 +508,7 @@ describe('reload', () => {
     expect(itemRef(both, '/b/item')).toEqual({ $ref: '#/components/schemas/b.openapi.Item' });
     expect(Object.keys(both.components.schemas).sort()).toEqual(['a.openapi.Item', 'b.openapi.Item']);
     // What the health check reports, counted from the table without parsing the document.
-    expect(server.gateway.openApiPathCount()).toBe(Object.keys(both.paths).length);
+    expect(await server.gateway.openApiPathCount()).toBe(Object.keys(both.paths).length);
 
     // b gone: a's own names come back.
     fs.rmSync(path.join(scratch, 'specs/b.openapi.json'));

@@ -68,8 +68,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<RefreshResult> | undefined;
   private firstLoad: Promise<RefreshResult> | undefined;
-  private readonly documents = new WeakMap<RouteTable, ServedDocument>();
-  private readonly mountDocuments = new WeakMap<RouteTable, Map<string, ServedDocument>>();
+  private readonly documents = new WeakMap<RouteTable, Promise<ServedDocument>>();
+  private readonly mountDocuments = new WeakMap<RouteTable, Map<string, Promise<ServedDocument>>>();
   private readonly loadTimes = new WeakMap<WorkspaceUnit, number>();
   /** Schema findings of saved spec versions refused for them, by unit key. */
   private readonly refused = new Map<string, string[]>();
@@ -107,41 +107,32 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       .sort();
   }
 
-  /** The merged OpenAPI document of the current table, serialised once per table (and compressed once per coding). */
-  openApiDocument(): ServedDocument {
+  /**
+   * The merged OpenAPI document of the current table, built once per table (a slice at a time, so requests
+   * are served meanwhile; callers that come during the build share it) and compressed once per coding.
+   */
+  openApiDocument(): Promise<ServedDocument> {
     const table = this.current;
-    let document = this.documents.get(table);
-    if (document === undefined) {
-      document = new ServedDocument(mergedOpenApiJson(table, this.loadedUnits, productVersion, this.routePrefix));
-      this.documents.set(table, document);
-    }
-    return document;
+    return cachedDocument(this.documents, table, () =>
+      mergedOpenApiJson(table, this.loadedUnits, productVersion, this.routePrefix),
+    );
   }
 
   /**
-   * The OpenAPI document of one mount of the current table, serialised once per table; undefined when nothing
-   * is mounted there. A mount here is the first segment of the path (as the merged document's default tags
-   * are): its specs, and the handler routes under it.
+   * The OpenAPI document of one mount of the current table, built once per table as the merged one is;
+   * undefined when nothing is mounted there. A mount here is the first segment of the path (as the merged
+   * document's default tags are): its specs, and the handler routes under it.
    */
-  mountDocument(mount: string): ServedDocument | undefined {
+  mountDocument(mount: string): Promise<ServedDocument> | undefined {
     const table = this.current;
+    const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
+    if (units.length === 0) return undefined;
     let documents = this.mountDocuments.get(table);
     if (documents === undefined) this.mountDocuments.set(table, (documents = new Map()));
-    let document = documents.get(mount);
-    if (document === undefined) {
-      const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
-      if (units.length === 0) return undefined;
+    return cachedDocument(documents, mount, () => {
       const entries = table.entries.filter((e) => e.path === `/${mount}` || e.path.startsWith(`/${mount}/`));
-      const merged = mergedOpenApiJson(
-        { entries, overridden: table.overridden },
-        units,
-        productVersion,
-        this.routePrefix,
-      );
-      document = new ServedDocument(merged);
-      documents.set(mount, document);
-    }
-    return document;
+      return mergedOpenApiJson({ entries, overridden: table.overridden }, units, productVersion, this.routePrefix);
+    });
   }
 
   /** When `unit` was loaded (ms since the epoch): for a file that fails now, when its last good version came. */
@@ -159,9 +150,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
    * not yet: a document that cannot be built throws). Counted from the table, so the health check that asks
    * does not parse megabytes of JSON on every call.
    */
-  openApiPathCount(): number {
-    this.openApiDocument();
-    return new Set(this.current.entries.filter((e) => !e.undocumented).map((e) => e.path)).size;
+  async openApiPathCount(): Promise<number> {
+    const table = this.current;
+    await this.openApiDocument();
+    return new Set(table.entries.filter((e) => !e.undocumented).map((e) => e.path)).size;
   }
 
   /** Load problems by file, as of the last reload. */
@@ -361,4 +353,27 @@ export class Gateway extends EventEmitter<GatewayEvents> {
         : `Loaded ${loaded}; ${failedFiles} file${failedFiles === 1 ? '' : 's'} with errors${skippedNote}`;
     return { status, message, handlers, specs, errors, skipped };
   }
+}
+
+/** Where built documents are kept: by route table (a WeakMap), or by mount within one table (a Map). */
+interface DocumentCache<K> {
+  get(key: K): Promise<ServedDocument> | undefined;
+  set(key: K, value: Promise<ServedDocument>): unknown;
+  delete(key: K): unknown;
+}
+
+/**
+ * The document `build` makes, kept in `cache` under `key` once built, and shared by the callers that come while
+ * it is built; a build that fails is forgotten, so the next caller tries again.
+ */
+function cachedDocument<K>(cache: DocumentCache<K>, key: K, build: () => Promise<string>): Promise<ServedDocument> {
+  let document = cache.get(key);
+  if (document === undefined) {
+    const building = build().then((json) => new ServedDocument(json));
+    building.catch(() => {
+      if (cache.get(key) === building) cache.delete(key);
+    });
+    cache.set(key, (document = building));
+  }
+  return document;
 }

@@ -194,4 +194,23 @@ describe('the merged openapi.json of a large workspace', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
   });
+
+  it('is built a slice at a time, the event loop turning between, and shared by the callers meanwhile', async () => {
+    writeFile(workspace, `specs/${specName(7)}.yaml`, generatedSpec(7, paths, 4));
+    await refresh();
+    // A new table: its 2,500 operations are visited again (the unchanged ones' text is kept), 256 between turns.
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const [first, second] = await Promise.all([app.gateway.openApiDocument(), app.gateway.openApiDocument()]);
+    counting = false;
+    expect(turns).toBeGreaterThan(2);
+    expect(second).toBe(first);
+    expect(Object.keys(JSON.parse(first.json).paths).length).toBeGreaterThanOrEqual(specs * paths);
+  });
 });

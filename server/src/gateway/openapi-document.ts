@@ -5,6 +5,7 @@ import { gatewayPrefix } from './spec/mount.js';
 import { overriddenOperation } from './overridden-operation.js';
 import { copyJson } from './json-copy.js';
 import { isObject } from '../core/json.js';
+import { nextTurn } from '../core/next-turn.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,6 +42,19 @@ function keptText(source: object, key: string, make: () => unknown): string {
   let text = byKey.get(key);
   if (text === undefined) byKey.set(key, (text = JSON.stringify(make())));
   return text;
+}
+
+/**
+ * Parts (operations, specs' components) made between two turns of the event loop: the first document after a
+ * start or a full reload (10,000 operations) is built in slices, so the requests that arrive meanwhile are served
+ * between them instead of waiting for it whole.
+ */
+const partsPerTurn = 256;
+
+/** Counts parts made and, every {@link partsPerTurn}, lets the event loop turn. */
+function slicer(): () => Promise<void> | undefined {
+  let made = 0;
+  return () => (++made % partsPerTurn === 0 ? nextTurn() : undefined);
 }
 
 /** `{"key":text,...}` from members whose values are JSON text already. */
@@ -102,7 +116,7 @@ function renamings(documented: readonly WorkspaceUnit[]): Map<string, Renaming> 
 }
 
 /** The `components` of the merged document: the security schemes, then each unit's, renamed where shared. */
-function componentsText(documented: readonly WorkspaceUnit[], renaming: Map<string, Renaming>): string {
+async function componentsText(documented: readonly WorkspaceUnit[], renaming: Map<string, Renaming>): Promise<string> {
   const components = new Map<string, Map<string, string>>([
     [
       'securitySchemes',
@@ -114,7 +128,9 @@ function componentsText(documented: readonly WorkspaceUnit[], renaming: Map<stri
     if (!members) components.set(kind, (members = new Map()));
     return members;
   };
+  const slice = slicer();
   for (const unit of documented) {
+    await slice();
     const { rename, rewrite, key } = renaming.get(unit.file)!;
     for (const [kind, entries] of ownComponents(unit)) {
       if (kind === 'securitySchemes') continue;
@@ -136,11 +152,16 @@ function componentsText(documented: readonly WorkspaceUnit[], renaming: Map<stri
 }
 
 /** The `paths` of the merged document: every documented route's operation, its `$ref`s renamed as its file's. */
-function pathsText(table: Pick<RouteTable, 'entries' | 'overridden'>, renaming: Map<string, Renaming>): string {
+async function pathsText(
+  table: Pick<RouteTable, 'entries' | 'overridden'>,
+  renaming: Map<string, Renaming>,
+): Promise<string> {
   const unrenamed: Renaming = { rewrite: (ref) => ref, rename: (_kind, name) => name, key: '' };
   const paths = new Map<string, Map<string, string>>();
+  const slice = slicer();
   for (const entry of table.entries) {
     if (entry.undocumented) continue;
+    await slice();
     const own = renaming.get(entry.file) ?? unrenamed;
     const spec = table.overridden.get(entry);
     // A handler route that overrides a spec operation is rare and documented from both: made afresh.
@@ -168,14 +189,15 @@ function pathsText(table: Pick<RouteTable, 'entries' | 'overridden'>, renaming: 
  * One OpenAPI document for the whole gateway, as JSON text: every route of the table under `servers:
  * [routePrefix]` (`/api/adaptive`, or `/` when specs are mocked at their own paths), the components of each
  * spec and Python handler (renamed `<file>.<name>` where two files use one name), and the `df_basic` /
- * `df_bearer_jwt` security schemes. The parts of unchanged files are serialised once (see `texts`).
+ * `df_bearer_jwt` security schemes. The parts of unchanged files are serialised once (see `texts`); the rest
+ * are made a slice at a time (see `partsPerTurn`).
  */
-export function mergedOpenApiJson(
+export async function mergedOpenApiJson(
   table: Pick<RouteTable, 'entries' | 'overridden'>,
   units: readonly WorkspaceUnit[],
   version: string,
   routePrefix: string = gatewayPrefix,
-): string {
+): Promise<string> {
   const documented = units.filter((u) => u.document);
   const renaming = renamings(documented);
   const uses31 = documented.some((u) => String(u.document!.openapi).startsWith('3.1'));
@@ -189,8 +211,8 @@ export function mergedOpenApiJson(
     ['info', JSON.stringify(info)],
     ['servers', JSON.stringify([{ url: routePrefix || '/' }])],
     ['security', JSON.stringify([{ df_basic: [] }, { df_bearer_jwt: [] }])],
-    ['paths', pathsText(table, renaming)],
-    ['components', componentsText(documented, renaming)],
+    ['paths', await pathsText(table, renaming)],
+    ['components', await componentsText(documented, renaming)],
   ]);
 }
 

@@ -35,7 +35,7 @@ export function gatewayComponent({ app, authCheck }: GatewayHealthSources): Cont
         },
       },
       openapi: {
-        check: async () => ({ paths: app.gateway.openApiPathCount() }),
+        check: async () => ({ paths: await app.gateway.openApiPathCount() }),
       },
     },
   };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
-import { nextTurn } from './next-turn.js';
+import { nextTurn } from '../../core/next-turn.js';
 
 /** An in-memory DuckDB instance for one query, with its private folder (spill files). */
 export interface QueryInstance {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { SqlResult } from '../../contract/index.js';
-import { nextTurn, sliceBytes } from './next-turn.js';
+import { nextTurn } from '../../core/next-turn.js';
+import { sliceBytes } from './result-slice.js';
 
 /**
  * The pieces of `result`'s JSON text, exactly as `JSON.stringify(result)` writes it: the fields around

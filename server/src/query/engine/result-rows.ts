@@ -1,7 +1,8 @@
 import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
 import { jsonValue } from './result-format.js';
-import { nextTurn, sliceBytes } from './next-turn.js';
+import { nextTurn } from '../../core/next-turn.js';
+import { sliceBytes } from './result-slice.js';
 import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
