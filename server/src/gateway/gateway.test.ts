@@ -82,6 +82,27 @@ afterAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
 
+/** A spec at `/api/adaptive/<mount>` with one `GET /item` whose answer is its own component `Item`. */
+const itemSpec = (mount: string, example: string) =>
+  JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: mount, version: '1' },
+    servers: [{ url: `/api/adaptive/${mount}` }],
+    paths: {
+      '/item': {
+        get: {
+          responses: {
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas: { Item: { type: 'string', example } } },
+  });
+
 describe('generated routes', () => {
   it('serves every method', async () => {
     expect((await get('/api/adaptive/shop/items')).statusCode).toBe(200);
@@ -437,28 +458,9 @@ describe('reload', () => {
   });
 
   it('two specs defining the same component keep both, renamed, in the merged document', async () => {
-    const spec = (mount: string, example: string) =>
-      JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: mount, version: '1' },
-        servers: [{ url: `/api/adaptive/${mount}` }],
-        paths: {
-          '/item': {
-            get: {
-              responses: {
-                '200': {
-                  description: 'ok',
-                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
-                },
-              },
-            },
-          },
-        },
-        components: { schemas: { Item: { type: 'string', example } } },
-      });
     scratch = makeWorkspace({
-      'specs/a.openapi.json': spec('a', 'from a'),
-      'specs/b.openapi.json': spec('b', 'from b'),
+      'specs/a.openapi.json': itemSpec('a', 'from a'),
+      'specs/b.openapi.json': itemSpec('b', 'from b'),
     });
     server = await startServer(scratch);
     const document = (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json();
@@ -469,39 +471,20 @@ describe('reload', () => {
   });
 
   it("renames a spec's shared components in the merged document when another spec comes to share them", async () => {
-    const spec = (mount: string) =>
-      JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: mount, version: '1' },
-        servers: [{ url: `/api/adaptive/${mount}` }],
-        paths: {
-          '/item': {
-            get: {
-              responses: {
-                '200': {
-                  description: 'ok',
-                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
-                },
-              },
-            },
-          },
-        },
-        components: { schemas: { Item: { type: 'string', example: mount } } },
-      });
     type Merged = {
       paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
       components: { schemas: Record<string, unknown> };
     };
     const itemRef = (document: Merged, route: string) =>
       document.paths[route].get.responses['200'].content['application/json'].schema;
-    scratch = makeWorkspace({ 'specs/a.openapi.json': spec('a') });
+    scratch = makeWorkspace({ 'specs/a.openapi.json': itemSpec('a', 'a') });
     server = await startServer(scratch);
     const merged = async () =>
       (await server.inject({ method: 'GET', url: '/api/adaptive/openapi.json' })).json<Merged>();
     expect(itemRef(await merged(), '/a/item')).toEqual({ $ref: '#/components/schemas/Item' });
 
     // b shares the name: a's parts, unchanged on disk, are renamed too (they were kept from the last document).
-    fs.writeFileSync(path.join(scratch, 'specs/b.openapi.json'), spec('b'));
+    fs.writeFileSync(path.join(scratch, 'specs/b.openapi.json'), itemSpec('b', 'b'));
     await server.gateway.reload();
     const both = await merged();
     expect(itemRef(both, '/a/item')).toEqual({ $ref: '#/components/schemas/a.openapi.Item' });
