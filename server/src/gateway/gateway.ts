@@ -125,10 +125,13 @@ export class Gateway extends EventEmitter<GatewayEvents> {
    */
   mountDocument(mount: string): Promise<ServedDocument> | undefined {
     const table = this.current;
-    const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
-    if (units.length === 0) return undefined;
     let documents = this.mountDocuments.get(table);
     if (documents === undefined) this.mountDocuments.set(table, (documents = new Map()));
+    // Once built, the mount's document answers without looking through the units again.
+    const built = documents.get(mount);
+    if (built) return built;
+    const units = this.loadedUnits.filter((u) => u.mount.split('/')[0] === mount);
+    if (units.length === 0) return undefined;
     return cachedDocument(documents, mount, () => {
       const entries = table.entries.filter((e) => e.path === `/${mount}` || e.path.startsWith(`/${mount}/`));
       return mergedOpenApiJson({ entries, overridden: table.overridden }, units, productVersion, this.routePrefix);
