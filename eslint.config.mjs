@@ -24,7 +24,20 @@ const featureNeighbours = {
   workbench: ['gateway'],
 };
 
+/** Folders of server/src that are not features: the kernel, the wire types, the root and test support. */
+const floors = ['core', 'contract', 'main', 'test-support'];
+
 const layerZones = [
+  // Default deny: a folder of server/src that is neither a floor nor a declared feature may import nothing
+  // of the server (not even itself) until it is declared.
+  {
+    target: `${src}/!(${[...floors, ...Object.keys(featureNeighbours)].join('|')})/**`,
+    from: src,
+    message:
+      'a new folder of server/src: declare it in eslint.config.mjs featureNeighbours (and docs/architecture.md).',
+  },
+  // The conformance runners are a test harness: shipped code never imports them.
+  { target: src, from: './server/conformance', message: 'server/src never imports server/conformance.' },
   // The kernel and the wire types depend on nothing else of the server.
   { target: `${src}/core`, from: src, except: ['./core'], message: 'core imports only core.' },
   { target: `${src}/contract`, from: src, except: ['./contract'], message: 'contract imports only contract.' },
@@ -121,6 +134,10 @@ export default tseslint.config(
             {
               group: ['**/server/**', '!**/server/src/contract/**'],
               message: 'the renderer imports only server/src/contract.',
+            },
+            {
+              group: ['**/electron/**', '**/bench/**', '**/e2e/**'],
+              message: 'the renderer runs in the browser: it never imports the Electron shell, benchmarks or e2e.',
             },
             {
               group: ['**/server/src/contract/**'],

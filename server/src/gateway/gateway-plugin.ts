@@ -66,7 +66,8 @@ export async function gatewayPlugin(
   // The orchestrator's probes answer without credentials.
   app.get(probePaths.liveness, { config: { access: 'public' } }, async () => ({ status: 'UP' }));
   app.get(probePaths.readiness, { config: { access: 'public' } }, async (_request, reply) => {
-    if (!gateway.ready) return reply.code(503).send({ status: 'DOWN', detail: 'the workspace is still loading' });
+    // Spring's shape for the orchestrator, the catalogue's {detail, code} for a person reading it.
+    if (!gateway.ready) return reply.code(503).send({ status: 'DOWN', ...httpError('NOT_READY').body() });
     return { status: 'UP' };
   });
   app.get(`${gatewayPrefix}/actuator/info`, async (): Promise<ActuatorInfo> => ({

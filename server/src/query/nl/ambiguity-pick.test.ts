@@ -4,7 +4,7 @@ import type { SynonymSuggestion } from '../../contract/index.js';
 import { HttpError } from '../../core/errors.js';
 import { EmbeddedTranslator } from './embedded-translator.js';
 import { proposeSynonym } from './synonym-proposal.js';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 // "Malmö" is a warehouse's city and a shipment's destination: neither table is named, so the word is a tie.
 const ddl = `

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmbiguousQuestion, NotUnderstood, toHttpError } from '../../core/domain-errors.js';
 import type { SqlResult } from '../../contract/index.js';
 import { EmbeddedTranslator } from './embedded-translator.js';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 // Issue 21's patterns over a logistics schema: tables with columns of the same name (country, city), a value in two
 // tables (Malmö), yes/no columns, a nullable segment.

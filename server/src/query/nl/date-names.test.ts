@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 // Review and check-in logs that store a month or a day by name, as the Yelp data set does (with a stray header row).
 const ddl =

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotedSpans } from './quoted-values.js';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 // More distinct titles than the sampling cap keeps, so a quoted title may be one the sample lacks.
 const titles = Array.from({ length: 250 }, (_, k) => `('Paper number ${k} about many things', ${k % 3})`).join(', ');

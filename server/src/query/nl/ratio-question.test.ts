@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotUnderstood } from '../../core/domain-errors.js';
 import { readRatio } from './ratio-question.js';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 const ddl = `
 CREATE TABLE restaurant (id INTEGER, name VARCHAR, city_name VARCHAR, food_type VARCHAR, rating DOUBLE);

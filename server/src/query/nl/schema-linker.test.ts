@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smallDatabase, type SmallDatabase } from './testing/small-database.js';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
 
 const ddl =
   `
