@@ -63,6 +63,39 @@ export class UnknownTable extends Error {
 }
 
 /**
+ * The reason a query (or a source's table listing, then naming `source`) was aborted because it ran out of time.
+ */
+export class QueryTimeout extends Error {
+  constructor(
+    readonly timeoutMs: number,
+    readonly source?: string,
+  ) {
+    super(`the query did not finish within ${timeoutMs} ms`);
+    this.name = 'QueryTimeout';
+  }
+}
+
+/** The reason a query was aborted because its job was cancelled. */
+export class QueryCancelled extends Error {
+  constructor() {
+    super('the query was cancelled');
+    this.name = 'QueryCancelled';
+  }
+}
+
+/** An error reaching or reading a source: answered as 502 naming the source. */
+export class SourceUnavailableError extends Error {
+  constructor(
+    readonly source: string,
+    message: string,
+    what: 'is unreachable' | 'failed' | 'did not list its tables' = 'is unreachable',
+  ) {
+    super(`source "${source}" ${what}: ${message}`);
+    this.name = 'SourceUnavailableError';
+  }
+}
+
+/**
  * The answer to an error a request ended with: an HttpError as it is, a domain error as its catalogue
  * code; undefined for anything else, a fault the caller logs and answers 500.
  */
@@ -73,5 +106,10 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof NotUnderstood) return httpError('NL_NOT_UNDERSTOOD', [error.reason]);
   if (error instanceof QueryRejected) return httpError('QUERY_INVALID', [error.message], { ...error.at });
   if (error instanceof UnknownTable) return httpError('QUERY_UNKNOWN_TABLE', [error.message]);
+  if (error instanceof QueryTimeout)
+    return error.source === undefined
+      ? httpError('QUERY_TIMEOUT', [error.timeoutMs])
+      : httpError('QUERY_SOURCE_TIMEOUT', [error.source, error.timeoutMs]);
+  if (error instanceof SourceUnavailableError) return httpError('QUERY_SOURCE_UNAVAILABLE', [error.message]);
   return undefined;
 }

@@ -1,5 +1,6 @@
+import { QueryCancelled, QueryTimeout } from '../core/domain-errors.js';
 import { describe, expect, it } from 'vitest';
-import { Deadline, maxConnectMs, QueryCancelled, QueryTimeout, withDeadline } from './deadline.js';
+import { Deadline, maxConnectMs, withDeadline } from './deadline.js';
 
 const never = () => new Promise<never>(() => undefined);
 

@@ -1,20 +1,5 @@
 import { setMaxListeners } from 'node:events';
-
-/** The reason a query was aborted because it ran out of time. */
-export class QueryTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`the query did not finish within ${timeoutMs} ms`);
-    this.name = 'QueryTimeout';
-  }
-}
-
-/** The reason a query was aborted because its job was cancelled. */
-export class QueryCancelled extends Error {
-  constructor() {
-    super('the query was cancelled');
-    this.name = 'QueryCancelled';
-  }
-}
+import { QueryCancelled, QueryTimeout } from '../core/domain-errors.js';
 
 /** The longest a connection attempt may take however much time is left: a source that takes longer is down. */
 export const maxConnectMs = 5000;

@@ -1,3 +1,4 @@
+import { QueryCancelled, QueryTimeout, toHttpError } from '../core/domain-errors.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import net from 'node:net';
@@ -8,9 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../main/app.js';
 import { loadConfig } from '../core/config.js';
-import { HttpError } from '../core/errors.js';
 import { Deadline } from './deadline.js';
-import { QueryCancelled } from './deadline.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { SourceCatalog } from './source-catalog.js';
@@ -260,7 +259,7 @@ describe('a source that stalls after the handshake', () => {
         const { ms, value: error } = await timed(
           opened.engine.run('SELECT * FROM slow.clicks', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
         );
-        expect((error as HttpError).status).toBe(504);
+        expect(toHttpError(error)?.status).toBe(504);
         expect(ms).toBeLessThan(answerBound);
         expect(commands).toContain('XRANGE');
         await vi.waitFor(() => expect(sockets.size).toBe(0));
@@ -289,9 +288,9 @@ describe('a Trino coordinator that accepts connections and never answers', () =>
       const { ms, value: error } = await timed(
         engine.run('SELECT * FROM lake.t', { maxRows: 10, timeoutMs }).catch((e: unknown) => e),
       );
-      expect(error).toBeInstanceOf(HttpError);
-      expect((error as HttpError).status).toBe(504);
-      expect((error as HttpError).detail).toContain(`${timeoutMs} ms`);
+      expect(error).toBeInstanceOf(QueryTimeout);
+      expect(toHttpError(error)?.status).toBe(504);
+      expect(toHttpError(error)?.detail).toContain(`${timeoutMs} ms`);
       expect(ms).toBeLessThan(answerBound);
       expect(hole.accepted).toBeGreaterThan(accepted);
       await vi.waitFor(() => expect(hole.open).toBe(0));

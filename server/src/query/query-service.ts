@@ -7,8 +7,9 @@ import { localJobStore, type JobStoreSettings } from '../core/config.js';
 import { analyseQuery } from './engine/sql-analysis.js';
 import { JobRunner, type JobLog } from './jobs/job-runner.js';
 import { openJobStore } from './jobs/open-job-store.js';
-import { UnknownTable } from '../core/domain-errors.js';
-import { SourceCatalog } from './source-catalog.js';
+import { QueryTimeout, SourceUnavailableError, UnknownTable } from '../core/domain-errors.js';
+import type { TableInfo } from './connectors/types.js';
+import { SourceCatalog, type LiveSource } from './source-catalog.js';
 import type { QuerySetup } from './sources.js';
 
 /** The engine `setup` names, over its sources (opened here), parsing with `parser`. */
@@ -85,17 +86,25 @@ export class QueryService {
     deadline: Deadline,
   ): Promise<void> {
     for (const ref of references) {
-      const source = this.catalog.get(ref.source);
-      if (!source) {
-        const known = this.catalog.list().map((s) => s.definition.name);
-        throw new UnknownTable(
-          `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ` +
-            `${known.length ? known.join(', ') : 'none'}`,
-        );
-      }
+      const source = this.catalog.require(ref);
       if (this.setup.engine !== 'duckdb') continue;
       const info = await source.connector.describeTable(ref.table, deadline).catch(() => null);
       if (info === undefined) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
+    }
+  }
+
+  /**
+   * The tables of `source`, bounded like a query: a source that hangs is a {@link QueryTimeout} naming it after
+   * `limits.timeout_ms`, never later; any other failure a {@link SourceUnavailableError}.
+   */
+  async listTables(source: LiveSource): Promise<TableInfo[]> {
+    const { timeoutMs } = this.setup.limits;
+    const name = source.definition.name;
+    try {
+      return await withDeadline(timeoutMs, (deadline) => source.connector.listTables(deadline));
+    } catch (error) {
+      if (error instanceof QueryTimeout) throw new QueryTimeout(timeoutMs, name);
+      throw new SourceUnavailableError(name, (error as Error).message, 'did not list its tables');
     }
   }
 

@@ -1,4 +1,5 @@
 import type { QuerySource } from '../contract/index.js';
+import { UnknownTable } from '../core/domain-errors.js';
 import type { Connector } from './connectors/types.js';
 import type { SourceDefinition } from './sources.js';
 
@@ -26,6 +27,16 @@ export class SourceCatalog {
   /** A source by name, ignoring case as DuckDB does. */
   get(name: string): LiveSource | undefined {
     return this.sources.get(name.toLowerCase());
+  }
+
+  /** The source a `<source>.<table>` reference names: {@link UnknownTable} naming the known ones when there is none. */
+  require(ref: { source: string; table: string }): LiveSource {
+    const source = this.get(ref.source);
+    if (source) return source;
+    const known = this.list().map((s) => s.definition.name);
+    throw new UnknownTable(
+      `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.join(', ') || 'none'}`,
+    );
   }
 
   list(): LiveSource[] {

@@ -1,6 +1,6 @@
+import { QueryTimeout } from '../../core/domain-errors.js';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../deadline.js';
-import { QueryTimeout } from '../deadline.js';
 import { ConnectionPool, type PoolDriver } from './connection-pool.js';
 
 /** A driver whose connections are numbered objects; `hang` makes opening never finish (until cut). */

@@ -1,5 +1,5 @@
 import type { Deadline } from '../deadline.js';
-import { Semaphore } from '../engine/semaphore.js';
+import { Semaphore } from '../semaphore.js';
 
 /** How a {@link ConnectionPool} opens and destroys the connections of one source. */
 export interface PoolDriver<C> {

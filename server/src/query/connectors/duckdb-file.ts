@@ -1,16 +1,10 @@
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { SettingsReader } from '../settings-reader.js';
 import { duckdbLiteral, filtersToSql } from './filters.js';
 import { withScratchDuckDB } from './scratch-duckdb.js';
-import {
-  findTable,
-  SourceUnavailableError,
-  type Connector,
-  type ScanRequest,
-  type ScanResult,
-  type TableInfo,
-} from './types.js';
+import { findTable, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 import { sqlIdent, sqlLiteral } from '../../core/sql-text.js';
 
 export interface DuckDBFileSettings {

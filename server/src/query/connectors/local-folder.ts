@@ -1,15 +1,9 @@
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SettingsReader } from '../settings-reader.js';
 import { describeFiles, fileScan, groupFileTables, type FileTable } from './file-tables.js';
-import {
-  findTable,
-  SourceUnavailableError,
-  type Connector,
-  type ScanRequest,
-  type ScanResult,
-  type TableInfo,
-} from './types.js';
+import { findTable, type Connector, type ScanRequest, type ScanResult, type TableInfo } from './types.js';
 
 export interface FolderSettings {
   path: string;

@@ -1,3 +1,4 @@
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 import mysql from 'mysql2';
 import type { Deadline } from '../deadline.js';
 import type { SettingsReader } from '../settings-reader.js';
@@ -6,7 +7,6 @@ import { filtersToSql, portableFilters } from './filters.js';
 import {
   findTable,
   sourceFailure,
-  SourceUnavailableError,
   tablesOfColumns,
   type Connector,
   type FilterValue,

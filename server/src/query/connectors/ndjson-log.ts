@@ -1,9 +1,10 @@
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { SettingsReader } from '../settings-reader.js';
 import { StreamConnector, type RowPredicate } from './stream-connector.js';
 import { fieldValue, readStreamTable, type StreamTableSettings } from './stream-fields.js';
-import { SourceUnavailableError, type ColumnInfo, type ScanRequest } from './types.js';
+import { type ColumnInfo, type ScanRequest } from './types.js';
 
 interface LogTable extends StreamTableSettings {
   path: string;

@@ -1,3 +1,4 @@
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -9,7 +10,6 @@ import { describeFiles, fileScan, groupFileTables, type FileTable } from './file
 import {
   findTable,
   sourceFailure,
-  SourceUnavailableError,
   type Connector,
   type ScanRequest,
   type ScanResult,

@@ -1,4 +1,5 @@
 import type { Deadline } from '../deadline.js';
+import { SourceUnavailableError } from '../../core/domain-errors.js';
 
 /** What every connector offers the engines: tables with typed columns, scans, and a health check. */
 
@@ -124,18 +125,6 @@ export function tablesOfColumns(
     tables.set(table, info);
   }
   return [...tables.values()];
-}
-
-/** An error reaching or reading a source: the engine reports it as 502 naming the source. */
-export class SourceUnavailableError extends Error {
-  constructor(
-    readonly source: string,
-    message: string,
-    what: 'is unreachable' | 'failed' = 'is unreachable',
-  ) {
-    super(`source "${source}" ${what}: ${message}`);
-    this.name = 'SourceUnavailableError';
-  }
 }
 
 /**

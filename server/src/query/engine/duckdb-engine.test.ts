@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../core/errors.js';
-import { toHttpError } from '../../core/domain-errors.js';
+import type { HttpError } from '../../core/errors.js';
+import { QueryCancelled, QueryTimeout, toHttpError } from '../../core/domain-errors.js';
 import type { Connector } from '../connectors/types.js';
 import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';
 import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
 import { DuckDBEngine } from './duckdb-engine.js';
-import { QueryCancelled } from '../deadline.js';
 import { SqlParser } from './sql-parser.js';
 
 let workspace: string;
@@ -237,8 +236,8 @@ describe('a source that keeps sending', () => {
       const error = await engine
         .run('SELECT count(*) FROM ticker.ticks', { maxRows: 10, timeoutMs: 200 })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(HttpError);
-      expect((error as HttpError).status).toBe(504);
+      expect(error).toBeInstanceOf(QueryTimeout);
+      expect(toHttpError(error)?.status).toBe(504);
       // The query answers at its deadline; the stream is closed as the load unwinds, right after.
       await vi.waitFor(() => expect(state.closed).toBe(true));
     } finally {

@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
-import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
-import { SourceUnavailableError, type ColumnInfo, type ScanResult, type TableInfo } from '../connectors/types.js';
+import { QueryRejected, SourceUnavailableError, UnknownTable } from '../../core/domain-errors.js';
+import type { ColumnInfo, ScanResult, TableInfo } from '../connectors/types.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
-import { Deadline, QueryTimeout } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances } from './fresh-instances.js';
-import { Semaphore, threadShare } from './semaphore.js';
+import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
@@ -109,7 +109,8 @@ export class DuckDBEngine implements QueryEngine {
         this.runWithin(sql, ast, shape, { maxRows: options.maxRows, maxBytes: options.maxBytes }, deadline, started),
       );
     } catch (error) {
-      throw this.translate(error, deadline.signal);
+      // An abort answers with its reason: a QueryTimeout, or the caller's cancellation.
+      throw deadline.signal.aborted ? deadline.signal.reason : error;
     } finally {
       deadline.dispose();
     }
@@ -155,30 +156,12 @@ export class DuckDBEngine implements QueryEngine {
     }
   }
 
-  /** Turns an abort into 504 (timeout) or a cancellation, and a source failure into 502 naming it. */
-  private translate(error: unknown, signal: AbortSignal): unknown {
-    if (signal.aborted) {
-      const reason: unknown = signal.reason;
-      if (reason instanceof QueryTimeout) return httpError('QUERY_TIMEOUT', [reason.timeoutMs]);
-      return reason;
-    }
-    if (error instanceof SourceUnavailableError) return httpError('QUERY_SOURCE_UNAVAILABLE', [error.message]);
-    return error;
-  }
-
   /** Resolves every `<source>.<table>` reference: {@link UnknownTable} for an unknown source or table. */
   private async plan(references: readonly TableReference[], deadline: Deadline): Promise<PlannedTable[]> {
     if (references.length === 0) return [];
     return Promise.all(
       references.map(async (ref) => {
-        const source = this.catalog.get(ref.source);
-        if (!source) {
-          const known = this.catalog.list().map((s) => s.definition.name);
-          throw new UnknownTable(
-            `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ` +
-              `${known.length ? known.join(', ') : 'none'}`,
-          );
-        }
+        const source = this.catalog.require(ref);
         const info = await source.connector.describeTable(ref.table, deadline);
         if (!info) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
         return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };

@@ -6,7 +6,7 @@ import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits, TrinoSettings } from '../sources.js';
-import { Deadline, QueryTimeout } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
@@ -194,11 +194,7 @@ export class TrinoEngine implements QueryEngine {
       const answer = (collected ?? new ResultRows([], options)).result(Math.round(performance.now() - started));
       return { ...answer, scans: [] };
     } catch (error) {
-      if (deadline.expired) {
-        const reason: unknown = deadline.signal.reason;
-        throw reason instanceof QueryTimeout ? httpError('QUERY_TIMEOUT', [reason.timeoutMs]) : reason;
-      }
-      throw error;
+      throw deadline.expired ? deadline.signal.reason : error;
     } finally {
       deadline.dispose();
       // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled;

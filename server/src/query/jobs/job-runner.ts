@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { HttpError, httpError } from '../../core/errors.js';
-import { toHttpError } from '../../core/domain-errors.js';
+import { toHttpError, QueryCancelled } from '../../core/domain-errors.js';
 import type { QueryEngine } from '../engine/query-engine.js';
-import { QueryCancelled } from '../deadline.js';
 import type { AsyncSettings } from '../sources.js';
 import type { JobStatusView, ResultPage } from '../../contract/index.js';
 import { statusView, waitingJob, type JobRecord } from './job-record.js';
