@@ -67,6 +67,69 @@ const layerZones = [
   },
 ];
 
+const ui = './renderer/src';
+
+/**
+ * The renderer's floors, bottom up, and what each may import besides itself (VS Code's base -> platform ->
+ * features): `base` has no React context and no API; `api` talks to the server; `state` holds the stores;
+ * `platform` is the kit features share (workbench context, splitter, icons, shortcuts).
+ */
+const rendererFloors = {
+  base: [],
+  types: [],
+  api: ['base'],
+  state: ['base', 'api'],
+  platform: ['base', 'api', 'state'],
+};
+
+/**
+ * What each feature folder of renderer/src may import besides itself and the floors. `app/` is the composition
+ * root: it may import anything, and nothing imports it but `main.tsx`.
+ */
+const rendererFeatureNeighbours = {
+  auth: [],
+  editor: [],
+  explorer: [],
+  health: [],
+  requests: [],
+  mock: ['editor'],
+  query: ['editor'],
+  panels: ['query', 'health', 'mock', 'requests', 'editor'],
+};
+
+const rendererZone = (folder, allowed, message) => ({
+  target: `${ui}/${folder}`,
+  from: ui,
+  except: [`./${folder}`, ...allowed.map((n) => `./${n}`)],
+  message,
+});
+
+const rendererFolders = ['app', ...Object.keys(rendererFloors), ...Object.keys(rendererFeatureNeighbours)];
+
+const rendererZones = [
+  {
+    target: `${ui}/!(${rendererFolders.join('|')})/**`,
+    from: ui,
+    message: 'a new folder of renderer/src: declare it in eslint.config.mjs rendererFeatureNeighbours.',
+  },
+  { target: `${ui}/!(app)/**`, from: `${ui}/app`, message: 'nothing imports app/, the composition root.' },
+  ...Object.entries(rendererFloors).map(([floor, below]) =>
+    rendererZone(
+      floor,
+      below,
+      `${floor} may import ${below.join(', ') || 'nothing else'} (eslint.config.mjs rendererFloors).`,
+    ),
+  ),
+  ...Object.entries(rendererFeatureNeighbours).map(([feature, neighbours]) =>
+    rendererZone(
+      feature,
+      [...Object.keys(rendererFloors), ...neighbours],
+      `${feature} may import the floors (${Object.keys(rendererFloors).join(', ')})` +
+        `${neighbours.map((n) => `, ${n}`).join('')} (eslint.config.mjs rendererFeatureNeighbours).`,
+    ),
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -109,7 +172,7 @@ export default tseslint.config(
   {
     // The layers bind the code that ships; tests and test support may start whole servers.
     ignores: ['**/*.test.ts', '**/*.test-d.ts', '**/test-support/**'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...rendererZones] }] },
   },
   {
     // Sizes, for the code that ships (tests may be long lists of cases).

@@ -14,7 +14,7 @@ import type {
   WorkspaceTree,
   WorkspaceWrite,
 } from '../../../server/src/contract/index.js';
-import { authStore } from '../auth/session.js';
+import { authStore } from './auth-session.js';
 
 /** Where in a query (or file) an error is, as the server says: line and column from 1. */
 export interface ErrorPosition {

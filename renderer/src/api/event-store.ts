@@ -8,9 +8,9 @@ import type {
   WorkspaceFileChange,
 } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from './client.js';
-import { markOwnCalls } from '../requests/own-fetch.js';
-import { keepRequests } from '../requests/request-filters.js';
-import { ExternalStore } from '../state/external-store.js';
+import { markOwnCalls } from './own-fetch.js';
+import { keepRequests } from './request-filters.js';
+import { ExternalStore } from '../base/external-store.js';
 
 const maxLogLines = 2000;
 const maxRequests = 500;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
 import { EventStore } from '../api/event-store.js';
-import { EditorArea } from '../editor/EditorArea.js';
+import { EditorArea } from './EditorArea.js';
 import type { RevealRequest } from '../editor/MonacoEditor.js';
 import { targetFolder } from '../explorer/Explorer.js';
 import { useExplorerState } from '../explorer/explorer-state.js';
@@ -18,7 +18,7 @@ import { useLayout } from './layout.js';
 import { useMenuCommands } from './menu-commands.js';
 import { Region } from './Region.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
-import { useShortcuts } from './shortcuts.js';
+import { useShortcuts } from '../platform/shortcuts.js';
 import { StatusBar, type StatusMessage } from './StatusBar.js';
 import { TitleBar } from './TitleBar.js';
 import {
@@ -28,7 +28,7 @@ import {
   useTabs,
   useWorkbench,
   type Workbench,
-} from './workbench-context.js';
+} from '../platform/workbench-context.js';
 import { useWorkspaceCommands } from './workspace-commands.js';
 import { useFileSafety } from './file-safety.js';
 import { SessionStore } from '../state/session.js';

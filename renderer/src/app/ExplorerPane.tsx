@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { Explorer } from '../explorer/Explorer.js';
 import type { useExplorerState } from '../explorer/explorer-state.js';
 import { isDirty } from '../state/documents.js';
-import { Splitter } from './Splitter.js';
-import { useDocuments } from './workbench-context.js';
+import { Splitter } from '../platform/Splitter.js';
+import { useDocuments } from '../platform/workbench-context.js';
 import type { useWorkspaceCommands } from './workspace-commands.js';
 
 export interface ExplorerPaneProps {

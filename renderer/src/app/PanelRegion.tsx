@@ -1,7 +1,7 @@
 import type { PanelDefinition } from '../panels/registry.js';
 import { useProblems, type Problem } from '../panels/problems.js';
-import { Loadable } from './Loadable.js';
-import { useServerState } from './workbench-context.js';
+import { Loadable } from '../platform/Loadable.js';
+import { useServerState } from '../platform/workbench-context.js';
 
 export interface PanelRegionProps {
   panels: PanelDefinition[];

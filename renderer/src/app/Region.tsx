@@ -1,7 +1,7 @@
 import { panelRegistry } from '../panels/registry.js';
 import type { Layout } from './layout.js';
 import { PanelRegion } from './PanelRegion.js';
-import { Splitter } from './Splitter.js';
+import { Splitter } from '../platform/Splitter.js';
 
 /** How each region of panels is drawn and resized. */
 const regions = {

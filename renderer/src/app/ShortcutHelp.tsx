@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { actions, explorerKeys } from './actions.js';
-import { displayKeys } from './shortcuts.js';
+import { displayKeys } from '../platform/shortcuts.js';
 
 /**
  * The keyboard shortcuts, in a modal dialog: Esc closes it (as the backdrop and Close do), and the focus

@@ -1,6 +1,6 @@
 import { SessionIndicator } from '../auth/SignInHost.js';
 import { countProblems, useProblems } from '../panels/problems.js';
-import { useServerState } from './workbench-context.js';
+import { useServerState } from '../platform/workbench-context.js';
 
 /** A message of the status bar (a save, a failed command). */
 export interface StatusMessage {

@@ -1,6 +1,6 @@
 import { keysOf } from './actions.js';
 import type { Layout } from './layout.js';
-import { displayKeys } from './shortcuts.js';
+import { displayKeys } from '../platform/shortcuts.js';
 
 /** A title bar button: it runs an action of the table and shows its keys. */
 interface TitleButton {

@@ -1,6 +1,6 @@
 import { panelRegistry } from '../panels/registry.js';
 import { newQueryActions } from '../query/tabs/query-tabs.js';
-import type { Shortcut } from './shortcuts.js';
+import type { Shortcut } from '../platform/shortcuts.js';
 
 /**
  * Everything the shell does from the keyboard, with its keys: the shortcuts, the help that lists them

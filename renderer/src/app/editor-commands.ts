@@ -1,5 +1,5 @@
 import { isDirty } from '../state/documents.js';
-import { useWorkbench } from './workbench-context.js';
+import { useWorkbench } from '../platform/workbench-context.js';
 
 /** Saving files and closing their tabs, with the status bar's messages and the unsaved-changes question. */
 export function useEditorCommands() {

@@ -3,7 +3,7 @@ import type { WorkspaceTree } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from '../api/client.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { newFileContent } from '../state/templates.js';
-import { useServerState, useWorkbench } from './workbench-context.js';
+import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 
 /**
  * The workspace tree, the path selected in it, and the file commands: create, rename and delete,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { BrowserLogin, WorkbenchAuthInfo } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from '../api/client.js';
 import { beginLogin } from './pkce.js';
-import { authStore, basicAuthorization, bearerAuthorization, type Session } from './session.js';
+import { authStore, basicAuthorization, bearerAuthorization, type Session } from '../api/auth-session.js';
 import './sign-in.css';
 
 /** Where the provider sends the browser back: the workbench page itself (registered at the client). */

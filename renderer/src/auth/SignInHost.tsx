@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { WorkbenchApi } from '../api/client.js';
 import { readLoginReturn, redeemCode, withoutLoginReturn } from './pkce.js';
-import { authStore, useAuthState, type Refusal } from './session.js';
+import { authStore, useAuthState, type Refusal } from '../api/auth-session.js';
 import { SignInDialog } from './SignInDialog.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserLogin } from '../../../server/src/contract/index.js';
 import { beginLogin, codeChallenge, randomUrlSafe, readLoginReturn, redeemCode, withoutLoginReturn } from './pkce.js';
-import { memoryStorage } from './session.js';
+import { memoryStorage } from '../api/auth-session.js';
 
 const login: BrowserLogin = {
   issuer: 'https://sso.example/realms/platform',

@@ -1,5 +1,5 @@
 import type { BrowserLogin } from '../../../server/src/contract/index.js';
-import type { TabStorage } from './session.js';
+import type { TabStorage } from '../api/auth-session.js';
 
 /** What the tab remembers between sending the browser to the provider and its coming back. */
 export interface PendingLogin {

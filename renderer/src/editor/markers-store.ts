@@ -1,4 +1,4 @@
-import { ExternalStore } from '../state/external-store.js';
+import { ExternalStore } from '../base/external-store.js';
 
 /** A problem the editor itself found (YAML syntax or OpenAPI schema, TypeScript) in an open file. */
 export interface EditorMarker {

@@ -7,9 +7,9 @@
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
-import { suggestions, type Catalog, type Suggestion } from '../query/completion.js';
-import { sparqlSuggestions, type SparqlSuggestion } from '../query/sparql-completion.js';
-import { sparqlConfiguration, sparqlMonarch } from '../query/sparql-language.js';
+import { suggestions, type Catalog, type Suggestion } from './languages/completion.js';
+import { sparqlSuggestions, type SparqlSuggestion } from './languages/sparql-completion.js';
+import { sparqlConfiguration, sparqlMonarch } from './languages/sparql-language.js';
 import { afterEditorSettled } from './editor-ready.js';
 import { loadHandlerTypings } from './handler-typings.js';
 import { pathOfModelUri } from './languages.js';

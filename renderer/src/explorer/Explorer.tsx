@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
-import { Icon } from '../app/icons.js';
+import { Icon } from '../platform/icons.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { stemEnd, withSingleSuffix } from '../state/file-names.js';
 

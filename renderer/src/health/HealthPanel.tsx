@@ -1,8 +1,8 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { ErrorBody, HealthNode } from '../../../server/src/contract/index.js';
 import { ApiError } from '../api/client.js';
-import { authStore, useAuthState } from '../auth/session.js';
-import { ownFetch } from '../requests/own-fetch.js';
+import { authStore, useAuthState } from '../api/auth-session.js';
+import { ownFetch } from '../api/own-fetch.js';
 import { usePersistedState } from '../state/persisted.js';
 import {
   errorOf,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MockOverview, SpecEditProposal, SpecMode, SpecModeInfo } from '../../../server/src/contract/index.js';
-import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { applyProposal } from './apply-proposal.js';
 import { RecordView } from './RecordView.js';
 import './mock.css';

@@ -1,7 +1,7 @@
 import { DiffEditor } from '@monaco-editor/react';
 import { useCallback, useEffect, useState } from 'react';
 import type { RecordedExchangeInfo, SpecEditProposal, SpecModeInfo } from '../../../server/src/contract/index.js';
-import { useWorkbench } from '../app/workbench-context.js';
+import { useWorkbench } from '../platform/workbench-context.js';
 import { languageOf } from '../editor/languages.js';
 import '../editor/monaco-setup.js';
 

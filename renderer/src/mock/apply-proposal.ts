@@ -1,5 +1,5 @@
 import type { SpecEditProposal } from '../../../server/src/contract/index.js';
-import type { Workbench } from '../app/workbench-context.js';
+import type { Workbench } from '../platform/workbench-context.js';
 import { modelUri } from '../editor/languages.js';
 import { monaco } from '../editor/monaco-setup.js';
 import { isDirty } from '../state/documents.js';

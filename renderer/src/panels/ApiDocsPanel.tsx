@@ -1,11 +1,11 @@
 import { lazy, useEffect, useMemo, useState } from 'react';
-import { Loadable } from '../app/Loadable.js';
-import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { Loadable } from '../platform/Loadable.js';
+import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { afterEditorSettled } from '../editor/editor-ready.js';
 import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
 import { withSignIn, type InterceptedRequest } from '../api/client.js';
-import { useAuthState } from '../auth/session.js';
-import { ownFetch, tryOutHeader } from '../requests/own-fetch.js';
+import { useAuthState } from '../api/auth-session.js';
+import { ownFetch, tryOutHeader } from '../api/own-fetch.js';
 
 // Swagger UI (1.4 MB of script, 190 kB of style, and a long first render) once the file editor is up: at
 // start it would take the network and the main thread from the first file.

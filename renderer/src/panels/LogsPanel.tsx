@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import type { WorkbenchLogLine } from '../../../server/src/contract/index.js';
-import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { revealLogKey, type LogReveal } from '../requests/log-reveal.js';
 import { StackTrace } from '../requests/StackTrace.js';
 import '../requests/requests.css';

@@ -1,4 +1,4 @@
-import { useWorkbench } from '../app/workbench-context.js';
+import { useWorkbench } from '../platform/workbench-context.js';
 import { useProblems } from './problems.js';
 
 /** The server's diagnostics (load errors, warnings) and the editor's own markers, by file. */

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { CapturedMessage, WorkbenchRequest } from '../../../server/src/contract/index.js';
-import { useServerState, useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { ActionResult, RowMenu, type RequestAction } from '../requests/RequestActions.js';
 import { RequestFilters, originLabels } from '../requests/RequestFilters.js';
-import { defaultRequestFilter, filterRequests, methodsOf } from '../requests/request-filters.js';
+import { defaultRequestFilter, filterRequests, methodsOf } from '../api/request-filters.js';
 import { useRevealLog } from '../requests/log-reveal.js';
 import '../requests/requests.css';
 

@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
-import { useServerState } from '../app/workbench-context.js';
+import { useServerState } from '../platform/workbench-context.js';
 import { editorMarkers, type EditorMarker } from '../editor/markers-store.js';
 
 /** One entry of the problems panel: a diagnostic of the server or a marker of the editor. */

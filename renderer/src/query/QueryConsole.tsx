@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Splitter } from '../app/Splitter.js';
-import { useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { Splitter } from '../platform/Splitter.js';
+import { useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { QueryInput, type QueryInputProps } from './QueryInput.js';

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
-import { Loadable } from '../app/Loadable.js';
+import { Loadable } from '../platform/Loadable.js';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 import { queryModes, type QueryMode } from './query-runs.js';
 import type { EditorEdit, EditorErrorMark } from './SqlEditor.js';
 

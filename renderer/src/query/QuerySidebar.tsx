@@ -1,5 +1,5 @@
 import type { QuerySource } from '../../../server/src/contract/index.js';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 import type { HistoryEntry } from './history.js';
 import { JobsList, type TrackedJob } from './JobsList.js';
 import type { QueryMode } from './query-runs.js';

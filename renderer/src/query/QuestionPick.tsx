@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SynonymProposal, SynonymSuggestion } from '../../../server/src/contract/index.js';
-import { useWorkbench } from '../app/workbench-context.js';
+import { useWorkbench } from '../platform/workbench-context.js';
 import { queryApi } from './query-api.js';
 
 /** "Did you mean …": one button per candidate column of an ambiguous question; a click asks it again with that one. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { QuerySource, ResultColumn } from '../../../server/src/contract/index.js';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 import type { TableReference } from './sql-references.js';
 
 const typeLabels: Record<QuerySource['type'], string> = {

@@ -8,7 +8,7 @@ import {
   registerSparqlCompletion,
   registerSqlCompletion,
 } from '../editor/monaco-setup.js';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 
 const extensions = { sql: 'sql', sparql: 'rq', plaintext: 'txt' } as const;
 const noVocabulary: SparqlVocabulary = { prefixes: {}, classes: [], properties: [] };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 import type { QuerySource } from '../../../server/src/contract/index.js';
 import { queryApi } from './query-api.js';
 import { quoteIdentifier, type TableReference } from './sql-references.js';

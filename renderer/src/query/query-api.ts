@@ -14,8 +14,8 @@ import type {
   SynonymSuggestion,
 } from '../../../server/src/contract/index.js';
 import { ApiError, errorPosition } from '../api/client.js';
-import { ownFetch } from '../requests/own-fetch.js';
-import { shortenIri } from './sparql-completion.js';
+import { ownFetch } from '../api/own-fetch.js';
+import { shortenIri } from '../editor/languages/sparql-completion.js';
 
 const base = '/api/v1/query';
 

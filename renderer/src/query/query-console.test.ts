@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isGroupedAggregate } from './chart-data.js';
-import { aliases, suggestions, type Catalog } from './completion.js';
+import { aliases, suggestions, type Catalog } from '../editor/languages/completion.js';
 import { answerToResult, sparqlToResult } from './query-api.js';
 import { cellText, sortRows, toCsv, toJson, toTsv } from './result-format.js';
 import { quoteIdentifier, tableReferences } from './sql-references.js';

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SparqlVocabulary, SqlResult, SynonymSuggestion } from '../../../server/src/contract/index.js';
 import { ApiError, type ErrorPosition } from '../api/client.js';
-import { useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { usePersistedState } from '../state/persisted.js';
 import { isGroupedAggregate } from './chart-data.js';
-import type { Catalog } from './completion.js';
+import type { Catalog } from '../editor/languages/completion.js';
 import { addToHistory, loadHistory, type HistoryEntry } from './history.js';
 import { useJobPolling, type TrackedJob } from './JobsList.js';
 import { AmbiguousQuestionError, answerToResult, queryApi, sparqlToResult } from './query-api.js';
-import { declaredPrefixes } from './sparql-completion.js';
+import { declaredPrefixes } from '../editor/languages/sparql-completion.js';
 import { tableReferences, type TableReference } from './sql-references.js';
 
 /** The languages of the console: SQL, SPARQL, or a question in words. */

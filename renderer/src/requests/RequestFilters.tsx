@@ -1,5 +1,5 @@
 import type { RequestOrigin } from '../../../server/src/contract/index.js';
-import { statusClasses, type RequestFilter, type StatusClass } from './request-filters.js';
+import { statusClasses, type RequestFilter, type StatusClass } from '../api/request-filters.js';
 
 /** How the origins read in the panel. */
 export const originLabels: Record<RequestOrigin, string> = {

@@ -1,5 +1,5 @@
 import type { LoggedError, StackFrame } from '../../../server/src/contract/index.js';
-import { useWorkbench } from '../app/workbench-context.js';
+import { useWorkbench } from '../platform/workbench-context.js';
 import { foldLabel, foldStack, frameText } from './stack-view.js';
 
 function Frames({ frames }: { frames: StackFrame[] }) {

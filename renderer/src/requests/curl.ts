@@ -1,6 +1,6 @@
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 import { tokenHeader } from '../api/client.js';
-import { tryOutHeader } from './own-fetch.js';
+import { tryOutHeader } from '../api/own-fetch.js';
 
 /**
  * Headers a copied or resent request leaves out: the workbench's own marks (its token, the try-out mark),

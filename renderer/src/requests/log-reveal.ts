@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSessionState, useWorkbench } from '../app/workbench-context.js';
+import { useSessionState, useWorkbench } from '../platform/workbench-context.js';
 
 /** Session key of the log line the logs panel is asked to show. */
 export const revealLogKey = 'logs:reveal';

@@ -1,5 +1,5 @@
 import { resendableHeaders } from './curl.js';
-import { tryOutHeader } from './own-fetch.js';
+import { tryOutHeader } from '../api/own-fetch.js';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 
 /** A request as the edit form holds it. */

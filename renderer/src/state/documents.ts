@@ -1,7 +1,7 @@
 import type { WorkspaceFile, WorkspaceFileChange } from '../../../server/src/contract/index.js';
 import { ApiError, type WorkbenchApi } from '../api/client.js';
 import type { Drafts } from './drafts.js';
-import { ExternalStore } from './external-store.js';
+import { ExternalStore } from '../base/external-store.js';
 import { isWithin, movedPath } from './paths.js';
 
 /** The file on disk differs from what the editor's text is based on, and the editor holds changes of its own. */

@@ -1,4 +1,4 @@
-import { ExternalStore } from './external-store.js';
+import { ExternalStore } from '../base/external-store.js';
 
 /**
  * Values views keep while they are not shown (only the active panel of a region is mounted), for as long

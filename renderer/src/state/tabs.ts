@@ -1,4 +1,4 @@
-import { ExternalStore } from './external-store.js';
+import { ExternalStore } from '../base/external-store.js';
 import { isWithin, movedPath } from './paths.js';
 
 /** The open editor tabs, in order, and the active one. */

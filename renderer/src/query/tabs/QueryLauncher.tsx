@@ -1,5 +1,5 @@
-import { displayKeys } from '../../app/shortcuts.js';
-import { useTabs } from '../../app/workbench-context.js';
+import { displayKeys } from '../../platform/shortcuts.js';
+import { useTabs } from '../../platform/workbench-context.js';
 import { useQueryCommands } from './query-commands.js';
 import { newQueryActions, savedQueryFolder } from './query-tabs.js';
 import { useQueryTabs } from './query-tabs-context.js';

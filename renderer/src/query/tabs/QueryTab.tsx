@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { WorkbenchContext, useDocuments, useWorkbench } from '../../app/workbench-context.js';
+import { WorkbenchContext, useDocuments, useWorkbench } from '../../platform/workbench-context.js';
 import QueryConsole from '../QueryConsole.js';
 import type { QueryMode } from '../query-runs.js';
 import { suggestedName, useQueryCommands } from './query-commands.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSessionState } from '../../app/workbench-context.js';
+import { useSessionState } from '../../platform/workbench-context.js';
 import type { QueryMode } from '../query-runs.js';
 import { savingKey } from './query-commands.js';
 import { extensionOf, savedQueryFolder } from './query-tabs.js';

@@ -1,5 +1,5 @@
 import type { WorkbenchApi } from '../../api/client.js';
-import { useWorkbench } from '../../app/workbench-context.js';
+import { useWorkbench } from '../../platform/workbench-context.js';
 import type { DocumentStore } from '../../state/documents.js';
 import type { TabsStore } from '../../state/tabs.js';
 import type { QueryMode } from '../query-runs.js';

@@ -1,4 +1,4 @@
-import { ExternalStore } from '../../state/external-store.js';
+import { ExternalStore } from '../../base/external-store.js';
 import { SessionStore } from '../../state/session.js';
 import type { TabsStore } from '../../state/tabs.js';
 import type { QueryMode } from '../query-runs.js';

@@ -1,4 +1,4 @@
-import type { ResultColumn } from '../../../server/src/contract/index.js';
+import type { ResultColumn } from '../../../../server/src/contract/index.js';
 
 /** What the console knows of the sources: tables per source and, once looked up, their columns. */
 export interface Catalog {

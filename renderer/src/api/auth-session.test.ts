@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthStore, basicAuthorization, bearerAuthorization, memoryStorage } from './session.js';
+import { AuthStore, basicAuthorization, bearerAuthorization, memoryStorage } from './auth-session.js';
 
 describe('credentials', () => {
   it('encodes Basic credentials as UTF-8, colons in the password included', () => {

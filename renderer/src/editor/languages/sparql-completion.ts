@@ -1,4 +1,4 @@
-import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
+import type { SparqlVocabulary } from '../../../../server/src/contract/index.js';
 import { sparqlFunctions, sparqlKeywords } from './sparql-language.js';
 
 export interface SparqlSuggestion {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { WorkbenchAuthInfo } from '../../../server/src/contract/index.js';
-import { ExternalStore } from '../state/external-store.js';
+import { ExternalStore } from '../base/external-store.js';
 
 /** Credentials the user gave for the gateway, kept for this browser tab only. */
 export interface Session {

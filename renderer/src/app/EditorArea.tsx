@@ -1,18 +1,18 @@
 import { lazy, useState } from 'react';
-import { Loadable } from '../app/Loadable.js';
+import { Loadable } from '../platform/Loadable.js';
 import type { WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
 import { isQueryTab, isQueryTabId, type QueryTab as UnsavedQuery } from '../query/tabs/query-tabs.js';
 import { isDirty, type DocumentsState } from '../state/documents.js';
-import { DiskBanner } from './DiskBanner.js';
-import { preloadedLazy } from './preloaded-lazy.js';
-import type { RevealRequest } from './MonacoEditor.js';
+import { DiskBanner } from '../editor/DiskBanner.js';
+import { preloadedLazy } from '../editor/preloaded-lazy.js';
+import type { RevealRequest } from '../editor/MonacoEditor.js';
 import '../query/tabs/query-tabs.css';
 
 // Monaco (and its languages) is the largest part of the UI and what the first view needs most: it starts
 // loading when the page starts, beside the workspace listing, rather than when the first file opens.
-const MonacoEditor = preloadedLazy(() => import('./MonacoEditor.js'));
+const MonacoEditor = preloadedLazy(() => import('../editor/MonacoEditor.js'));
 // The diff editor only when a conflict is compared.
-const DiskDiff = lazy(() => import('./DiskDiff.js'));
+const DiskDiff = lazy(() => import('../editor/DiskDiff.js'));
 // A query tab's console (sources, editor, results) when the first query tab shows.
 const QueryTab = lazy(() => import('../query/tabs/QueryTab.js'));
 

@@ -1,4 +1,4 @@
-import { gatewayFetch, tokenHeader, type WorkbenchApi } from '../api/client.js';
+import { gatewayFetch, tokenHeader, type WorkbenchApi } from './client.js';
 
 /** The header that marks a try-out sent from the workbench page (the server's `tryOutHeader`). */
 export const tryOutHeader = 'x-workbench-try-out';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
-import { sparqlToResult } from './query-api.js';
+import type { SparqlVocabulary } from '../../../../server/src/contract/index.js';
+import { sparqlToResult } from '../../query/query-api.js';
 import { declaredPrefixes, shortenIri, sparqlSuggestions } from './sparql-completion.js';
 
 const ex = 'http://example.com/shop#';
