@@ -59,6 +59,20 @@ describe('async result size', () => {
     expect(fs.statSync(path.join(dataDir(), 'query-jobs', rows)).size).toBeLessThanOrEqual(20 * 1024 + 1);
   });
 
+  it('measures values while they are converted: a list past max_result_size fails its job, naming it', async () => {
+    const id = await submit(app, 'SELECT range(0, 5000000) AS l');
+    expect(await settle(app, id)).toMatchObject({
+      status: 'FAILED',
+      error: 'One row of the result is larger than async.max_result_size (20480 bytes)',
+    });
+    // Lists that fit are stored until the next one does not, and the reason names the byte limit.
+    const cut = await submit(app, 'SELECT i, range(0, 1000) AS l FROM range(100) t(i)');
+    expect((await settle(app, cut)).status).toBe('COMPLETED');
+    const page = (await app.inject({ method: 'GET', url: `${base}/async/${cut}/results?limit=10000` })).json();
+    expect(page).toMatchObject({ truncated: true, truncated_reason: expect.stringMatching(/max_result_size/) });
+    expect(page.rows.map((r: { l: number[] }) => r.l.length)).toEqual(Array(page.total_row_count).fill(1000));
+  });
+
   it('keeps every result together within max_stored_size, removing the oldest first', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {

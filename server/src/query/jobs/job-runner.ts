@@ -210,6 +210,9 @@ export class JobRunner {
     try {
       const { scans: _scans, ...result } = await this.engine.run(job.query, {
         maxRows: this.settings.maxRows,
+        // Bounds the rows while they are converted, as for a synchronous query; encodeResult then measures
+        // exactly what the store keeps.
+        maxBytes: this.settings.maxResultBytes,
         timeoutMs: this.settings.timeoutMs,
         signal: controller.signal,
       });
@@ -227,7 +230,12 @@ export class JobRunner {
       // A cancelled job already has its final status.
       if (controller.signal.aborted) return;
       const known = toHttpError(error);
-      if (known) settlement = { status: 'FAILED', error: known.detail };
+      if (known?.code === 'RESULT_TOO_LARGE')
+        settlement = {
+          status: 'FAILED',
+          error: `One row of the result is larger than async.max_result_size (${this.settings.maxResultBytes} bytes)`,
+        };
+      else if (known) settlement = { status: 'FAILED', error: known.detail };
       else {
         this.log.error({ err: error, queryId: id }, 'async query failed');
         settlement = { status: 'FAILED', error: 'internal error' };
