@@ -31,6 +31,40 @@ async function submit(app: FastifyInstance, query: string, headers: Headers = {}
 const folderBytes = (dir: string): number =>
   fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
 
+describe('async results stored by several workers at once', () => {
+  let workspace: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    workspace = workspaceWith('  workers: 4\n  max_result_size: 20kb\n  max_stored_size: 50kb\n');
+    app = await startServer(workspace, { DATA_DIR: path.join(workspace, 'data') });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('keeps them within max_stored_size together, while SELECT 1 answers beside them', async () => {
+    for (let round = 0; round < 3; round++) {
+      const ids = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => submit(app, `SELECT ${i} AS n, repeat('y', 1000) AS s FROM range(100)`)),
+      );
+      const small = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'SELECT 1 AS one' } });
+      expect(small.json().rows).toEqual([{ one: 1 }]);
+      // Results being written are counted: one that finds the store held by them fails, never overfills it.
+      const settled = await Promise.all(ids.map((id) => settle(app, id)));
+      for (const job of settled.filter((j) => j.status === 'FAILED'))
+        expect(job.error).toMatch(/^No room for a \d+-byte result: results being written hold/);
+      expect(settled.filter((j) => j.status === 'COMPLETED').length).toBeGreaterThanOrEqual(2);
+      const dir = path.join(workspace, 'data', 'query-jobs');
+      const stored = fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.rows'))
+        .reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+      expect(stored).toBeLessThanOrEqual(50 * 1024);
+    }
+  });
+});
+
 describe('async result size', () => {
   let workspace: string;
   let app: FastifyInstance;
@@ -83,7 +117,16 @@ describe('async result size', () => {
     expect(folderBytes(path.join(dataDir(), 'query-jobs'))).toBeLessThan(50 * 1024 + 4096);
     for (const id of ids.slice(2))
       expect((await app.inject({ method: 'GET', url: `${base}/async/${id}/results` })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: `${base}/async/${ids[0]}/status` })).statusCode).toBe(404);
+    // A job whose result was removed stays, and says its results are gone.
+    expect((await app.inject({ method: 'GET', url: `${base}/async/${ids[0]}/status` })).json()).toMatchObject({
+      status: 'COMPLETED',
+    });
+    const gone = await app.inject({ method: 'GET', url: `${base}/async/${ids[0]}/results` });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({
+      detail: `The results of async query ${ids[0]} are gone`,
+      code: 'QUERY_RESULTS_GONE',
+    });
   });
 
   it('removes a finished job and its result on DELETE', async () => {

@@ -221,7 +221,7 @@ export class JobRunner {
         maxBytes: this.settings.maxResultBytes,
         maxRows: this.settings.maxRows,
       });
-      await this.makeRoom(header.bytes);
+      await this.makeRoom(id, header.bytes);
       await this.store.writeChunks(id, chunks);
       if (!(await settleJob(this.store, id, { status: 'COMPLETED', error: null }, { replica: this.replica }, header)))
         await this.store.discardResult(id);
@@ -245,18 +245,17 @@ export class JobRunner {
     await settleJob(this.store, id, settlement, { replica: this.replica });
   }
 
-  /** Removes the oldest stored results until `bytes` more fit within `max_stored_size`. */
-  private async makeRoom(bytes: number): Promise<void> {
-    for (
-      let stored = await this.store.storedBytes();
-      stored + bytes > this.settings.maxStoredBytes;
-      stored = await this.store.storedBytes()
-    ) {
+  /**
+   * Counts `bytes` for job `id`'s result within `max_stored_size` (store.reserve: atomic, so concurrent workers
+   * and replicas never exceed it together), removing the oldest stored results until it fits. A job whose
+   * result was removed stays, and its results answer QUERY_RESULTS_GONE.
+   */
+  private async makeRoom(id: string, bytes: number): Promise<void> {
+    const max = this.settings.maxStoredBytes;
+    while (!(await this.store.reserve(id, bytes, max))) {
       const [oldest] = await this.store.finished(Infinity, 1, true);
-      if (!oldest) {
-        throw httpError('QUERY_RESULT_STORE_FULL', [bytes, stored, this.settings.maxStoredBytes]);
-      }
-      await this.store.remove(oldest);
+      if (!oldest) throw httpError('QUERY_RESULT_STORE_FULL', [bytes, await this.store.storedBytes(), max]);
+      await this.store.discardResult(oldest);
     }
   }
 
