@@ -87,6 +87,70 @@ describe('result byte limit (limits.max_result_bytes)', () => {
   });
 });
 
+describe('values larger than the result byte limit (issue 32)', () => {
+  const server = serverForTests(() => exampleWith('  max_result_bytes: 4096\n'));
+
+  /**
+   * Runs `query` beside a `SELECT 1` while sampling this process's resident memory (the server and DuckDB
+   * run in it): the query's answer, the SELECT 1's, and how far the memory rose above where it started.
+   */
+  async function besideSelectOne(query: string) {
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    try {
+      const large = sql(server, query);
+      const small = await sql(server, 'SELECT 1 AS one');
+      return { response: await large, small, rise: Math.max(peak, process.memoryUsage().rss) - before };
+    } finally {
+      clearInterval(sampler);
+    }
+  }
+
+  it.each([
+    ['a list', 'SELECT range(0, 20000000) AS l'],
+    ['a list in a struct', "SELECT {'n': 1, 'l': range(0, 20000000)} AS s"],
+    ['a list of lists', 'SELECT [range(0, 10000000), range(0, 10000000)] AS l'],
+    ['a map', 'SELECT map(range(0, 1000000), range(0, 1000000)) AS m'],
+    ['a long string', "SELECT repeat('x', 100000000) AS s"],
+    ['a long blob', "SELECT repeat('x', 100000000)::BLOB AS b"],
+  ])('refuses %s larger than the limit with 413, before converting it, while SELECT 1 answers', async (_, query) => {
+    const { response, small, rise } = await besideSelectOne(query);
+    expect(response.statusCode, response.body).toBe(413);
+    expect(response.json()).toEqual({
+      detail: 'One row of the result is larger than the result limit of 4096 bytes (limits.max_result_bytes)',
+      code: 'RESULT_TOO_LARGE',
+    });
+    expect(small.json().rows).toEqual([{ one: 1 }]);
+    // DuckDB builds the value (160 MB for the lists of 20 million) within its memory limit, and none of it
+    // becomes JavaScript values (before: 20 million BigInts, well over a gigabyte).
+    expect(rise).toBeLessThan(700 * 1024 ** 2);
+  });
+
+  it("stops the issue's list of 60 million items at DuckDB's memory limit at once, not after a minute", async () => {
+    const { response, small, rise } = await besideSelectOne('SELECT range(0, 60000000) AS l');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      detail: expect.stringMatching(
+        /^The query needs more memory than its limit of 512MB: Out of Memory Error: [^\n]+$/,
+      ),
+      code: 'QUERY_INVALID',
+    });
+    expect(small.statusCode).toBe(200);
+    // Before: the optimizer folded the constant into 60 million values outside the memory limit (4.5 GB).
+    expect(rise).toBeLessThan(700 * 1024 ** 2);
+  });
+
+  it('returns nested values that fit exactly as JSON, and cuts the result at the first row that does not', async () => {
+    const response = await sql(server, "SELECT i, range(0, 1000) AS l, {'k': [i]} AS s FROM range(10) t(i)");
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ rows: unknown[]; truncated_reason: string }>();
+    const range = Array.from({ length: 1000 }, (_, n) => n);
+    expect(body.rows).toEqual([{ i: 0, l: range, s: { k: [0] } }]);
+    expect(body.truncated_reason).toBe('the result was cut at the byte limit, limits.max_result_bytes = 4096');
+  });
+});
+
 describe('result column names (docs/query.md)', () => {
   const server = serverForTests(() => exampleWith(''));
 

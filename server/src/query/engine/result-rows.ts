@@ -1,8 +1,8 @@
-import type { DuckDBResult, DuckDBType, DuckDBValue, Json } from '@duckdb/node-api';
+import type { DuckDBResult, Json } from '@duckdb/node-api';
 import { httpError } from '../../core/errors.js';
-import { jsonValue } from './result-format.js';
 import { nextTurn } from '../../core/next-turn.js';
 import { sliceBytes } from './result-slice.js';
+import { ByteBudget, ValuesTooLarge, chunkReaders } from './result-values.js';
 import type { ResultColumn, SqlResult } from '../../contract/index.js';
 
 /** The bounds a result is collected under: rows always, bytes of its JSON rows when given. */
@@ -81,6 +81,25 @@ export class ResultRows {
     return this.reason === undefined;
   }
 
+  /**
+   * The JSON bytes the next row's values may still take (the room left under the byte bound, less the comma
+   * before the row); Infinity without a byte bound. Meant for measuring values while they are converted.
+   */
+  get room(): number {
+    return this.bounds.maxBytes === undefined ? Number.POSITIVE_INFINITY : this.bounds.maxBytes - this.bytes - 1;
+  }
+
+  /**
+   * Ends the result at the byte limit because the next row does not fit: a 413 when it would have been the
+   * first row, else the result is marked truncated. Returns false, as {@link add} does for such a row.
+   */
+  overflow(): false {
+    const maxBytes = this.bounds.maxBytes ?? 0;
+    if (this.rows.length === 0) throw httpError('RESULT_TOO_LARGE', [maxBytes]);
+    this.reason = `the byte limit, limits.max_result_bytes = ${maxBytes}`;
+    return false;
+  }
+
   /** Adds a row of values in column order; false (and the result truncated) when it does not fit. */
   add(values: readonly Json[]): boolean {
     const row: Record<string, Json> = {};
@@ -89,11 +108,7 @@ export class ResultRows {
     if (maxBytes !== undefined) {
       // The row as the response will carry it, with the comma before it.
       const size = jsonBytes(row) + 1;
-      if (this.bytes + size > maxBytes) {
-        if (this.rows.length === 0) throw httpError('RESULT_TOO_LARGE', [maxBytes]);
-        this.reason = `the byte limit, limits.max_result_bytes = ${maxBytes}`;
-        return false;
-      }
+      if (this.bytes + size > maxBytes) return this.overflow();
       this.bytes += size;
     }
     this.rows.push(row);
@@ -118,32 +133,44 @@ export class ResultRows {
 /**
  * Reads a streaming DuckDB result chunk by chunk, converting one row at a time under `bounds`, and
  * stops reading (the query is then stopped by closing its connection) once the result is full: the
- * server never holds more rows than the bounds allow, however large the result the SQL asks for.
+ * server never holds more rows than the bounds allow, however large the result the SQL asks for. Each value
+ * is converted from DuckDB's vectors and measured as it is (result-values.ts), so a single value larger than
+ * the room left (a list of millions of items, a long string) stops the result before it is converted whole.
+ * Conversion stops when `signal` aborts (the query's deadline), with its reason.
  */
 export async function readDuckDBResult(
   result: DuckDBResult,
   bounds: ResultBounds,
   elapsedMs: () => number,
+  signal?: AbortSignal,
 ): Promise<SqlResult> {
-  const columns = result.columnNames().map((name, i) => ({ name, type: result.columnType(i).toString() }));
+  const types = Array.from({ length: result.columnCount }, (_, i) => result.columnType(i));
+  const columns = result.columnNames().map((name, i) => ({ name, type: types[i].toString() }));
   const collected = new ResultRows(columns, bounds);
   const values: Json[] = new Array<Json>(columns.length);
-  const visit = (value: DuckDBValue, _row: number, column: number, type: DuckDBType) =>
-    (values[column] = jsonValue(value, type, jsonValue));
   let nextSlice = sliceBytes;
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     try {
+      const readers = chunkReaders(chunk, types);
       for (let row = 0; row < chunk.rowCount; row++) {
         if (!collected.wantsMore()) return collected.result(elapsedMs());
-        chunk.visitRowValues(row, visit);
+        const budget = new ByteBudget(collected.room);
+        try {
+          for (let column = 0; column < readers.length; column++) values[column] = readers[column](row, budget);
+        } catch (error) {
+          if (!(error instanceof ValuesTooLarge)) throw error;
+          collected.overflow();
+          return collected.result(elapsedMs());
+        }
         if (!collected.add(values)) return collected.result(elapsedMs());
         // A chunk holds 2048 rows, which can be hundreds of megabytes of text: converting it in slices lets
         // the requests that arrive meanwhile (a SELECT 1 beside) be served between them.
         if (collected.size >= nextSlice) {
           nextSlice = collected.size + sliceBytes;
           await nextTurn();
+          signal?.throwIfAborted();
         }
       }
     } finally {

@@ -112,6 +112,14 @@ export class FolderJobStore implements JobStore {
       .map(({ job }) => job.query_id);
   }
 
+  async reserve(id: string, bytes: number, maxStored: number): Promise<boolean> {
+    // One process owns the folder, and nothing below awaits: the check and the count are one step.
+    const others = this.totalBytes() - (this.resultBytes.get(id) ?? 0);
+    if (others + bytes > maxStored) return false;
+    this.resultBytes.set(id, bytes);
+    return true;
+  }
+
   async writeChunks(id: string, chunks: readonly string[]): Promise<void> {
     const handle = await fs.promises.open(this.file(id, '.rows'), 'w');
     try {
@@ -171,6 +179,10 @@ export class FolderJobStore implements JobStore {
   }
 
   async storedBytes(): Promise<number> {
+    return this.totalBytes();
+  }
+
+  private totalBytes(): number {
     let total = 0;
     for (const bytes of this.resultBytes.values()) total += bytes;
     return total;

@@ -209,6 +209,9 @@ export class JobRunner {
     try {
       const { scans: _scans, ...result } = await this.engine.run(job.query, {
         maxRows: this.settings.maxRows,
+        // Bounds the rows while they are converted, as for a synchronous query; encodeResult then measures
+        // exactly what the store keeps.
+        maxBytes: this.settings.maxResultBytes,
         timeoutMs: this.settings.timeoutMs,
         signal: controller.signal,
       });
@@ -217,7 +220,7 @@ export class JobRunner {
         maxBytes: this.settings.maxResultBytes,
         maxRows: this.settings.maxRows,
       });
-      await this.makeRoom(header.bytes);
+      await this.makeRoom(id, header.bytes);
       await this.store.writeChunks(id, chunks);
       if (!(await settleJob(this.store, id, { status: 'COMPLETED', error: null }, { replica: this.replica }, header)))
         await this.store.discardResult(id);
@@ -226,7 +229,12 @@ export class JobRunner {
       // A cancelled job already has its final status.
       if (controller.signal.aborted) return;
       const known = toHttpError(error);
-      if (known) settlement = { status: 'FAILED', error: known.detail };
+      if (known?.code === 'RESULT_TOO_LARGE')
+        settlement = {
+          status: 'FAILED',
+          error: `One row of the result is larger than async.max_result_size (${this.settings.maxResultBytes} bytes)`,
+        };
+      else if (known) settlement = { status: 'FAILED', error: known.detail };
       else {
         this.log.error({ err: error, queryId: id }, 'async query failed');
         settlement = { status: 'FAILED', error: 'internal error' };
@@ -236,18 +244,17 @@ export class JobRunner {
     await settleJob(this.store, id, settlement, { replica: this.replica });
   }
 
-  /** Removes the oldest stored results until `bytes` more fit within `max_stored_size`. */
-  private async makeRoom(bytes: number): Promise<void> {
-    for (
-      let stored = await this.store.storedBytes();
-      stored + bytes > this.settings.maxStoredBytes;
-      stored = await this.store.storedBytes()
-    ) {
+  /**
+   * Counts `bytes` for job `id`'s result within `max_stored_size` (store.reserve: atomic, so concurrent workers
+   * and replicas never exceed it together), removing the oldest stored results until it fits. A job whose
+   * result was removed stays, and its results answer QUERY_RESULTS_GONE.
+   */
+  private async makeRoom(id: string, bytes: number): Promise<void> {
+    const max = this.settings.maxStoredBytes;
+    while (!(await this.store.reserve(id, bytes, max))) {
       const [oldest] = await this.store.finished(Infinity, 1, true);
-      if (!oldest) {
-        throw httpError('QUERY_RESULT_STORE_FULL', [bytes, stored, this.settings.maxStoredBytes]);
-      }
-      await this.store.remove(oldest);
+      if (!oldest) throw httpError('QUERY_RESULT_STORE_FULL', [bytes, await this.store.storedBytes(), max]);
+      await this.store.discardResult(oldest);
     }
   }
 

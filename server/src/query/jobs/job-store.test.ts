@@ -122,6 +122,14 @@ describe.each(storeKinds)('the %s job store', (kind) => {
     expect(await store.storedBytes()).toBe(before);
   });
 
+  it('counts a reserved result at once, within the cap, for concurrent writers', async () => {
+    const jobs = Array.from({ length: 10 }, () => job());
+    for (const j of jobs) await store.enqueue(j);
+    const granted = await Promise.all(jobs.map((j) => store.reserve(j.query_id, 300, 1000)));
+    expect(granted.filter(Boolean)).toHaveLength(3);
+    expect(await store.storedBytes()).toBe(900);
+  });
+
   it('lists finished jobs oldest first, before a time', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -164,6 +172,22 @@ describe.each(['redis', 'postgres'] as const)('the %s job store shared by replic
     );
     const claimed = claims.filter((c) => c !== undefined).map((c) => c.query_id);
     expect(claimed.sort()).toEqual(jobs.map((j) => j.query_id).sort());
+  });
+
+  it('keeps all results within the cap when replicas reserve room at once', async () => {
+    const mb = 1024 * 1024;
+    const jobs = Array.from({ length: 24 }, () => job());
+    for (const j of jobs) await replicas[0].enqueue(j);
+    // 24 results of 3 MB against a cap of 20 MB: a check apart from the count would let them all through.
+    const granted = await Promise.all(jobs.map((j, i) => replicas[i % 3].reserve(j.query_id, 3 * mb, 20 * mb)));
+    expect(granted.filter(Boolean)).toHaveLength(6);
+    expect(await replicas[1].storedBytes()).toBe(18 * mb);
+    // A job's count is replaced, not added to; a discarded result makes room again.
+    const holder = jobs[granted.indexOf(true)].query_id;
+    expect(await replicas[2].reserve(holder, 4 * mb, 20 * mb)).toBe(true);
+    await replicas[0].discardResult(holder);
+    expect(await replicas[1].storedBytes()).toBe(15 * mb);
+    for (const j of jobs) await replicas[0].remove(j.query_id);
   });
 
   it('lets exactly one of several racing settlements through', async () => {

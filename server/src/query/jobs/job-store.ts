@@ -32,6 +32,12 @@ export interface JobStore {
   replace(id: string, version: number, job: JobRecord, header?: ResultHeader): Promise<boolean>;
   /** Running jobs whose lease ended before `now`. */
   lapsed(now: number): Promise<string[]>;
+  /**
+   * Counts `bytes` as job `id`'s stored result if, with every other job's, they stay within `maxStored`, in one
+   * atomic step against every other writer (replicas included); false, and nothing counted, when they do not.
+   * The job's result then counts from before its chunks are written until it is discarded or removed.
+   */
+  reserve(id: string, bytes: number, maxStored: number): Promise<boolean>;
   /** Stores the chunks of a result (before the job settles with its header). */
   writeChunks(id: string, chunks: readonly string[]): Promise<void>;
   /** Removes the chunks and header of a job that did not complete. */

@@ -154,6 +154,29 @@ export class PostgresJobStore implements JobStore {
     return rows.map((row) => row.query_id);
   }
 
+  async reserve(id: string, bytes: number, maxStored: number): Promise<boolean> {
+    await this.open();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Reservations take turns; the sum below is read after the lock, so it includes every one before.
+      // Other writers of bytes only keep or lower a job's count.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.jobs}:bytes`]);
+      const { rowCount } = await client.query(
+        `UPDATE ${this.jobs} SET bytes = $2 WHERE query_id = $1 AND ` +
+          `(SELECT coalesce(sum(bytes), 0) FROM ${this.jobs} WHERE query_id <> $1) + $2 <= $3`,
+        [id, bytes, maxStored],
+      );
+      await client.query('COMMIT');
+      return rowCount === 1;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async writeChunks(id: string, chunks: readonly string[]): Promise<void> {
     // A few chunks per statement: each stays small, and a large result never travels as one.
     for (let i = 0; i < chunks.length; i += 8) {

@@ -50,6 +50,20 @@ if ARGV[6] ~= '' then
 end
 return 1`;
 
+/**
+ * Counts a job's result bytes if all results together stay within the cap, in one step.
+ * KEYS: sizes. ARGV: id, bytes, cap.
+ */
+const reserveScript = `
+local total = 0
+local sizes = redis.call('HGETALL', KEYS[1])
+for i = 1, #sizes, 2 do
+  if sizes[i] ~= ARGV[1] then total = total + tonumber(sizes[i + 1]) end
+end
+if total + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
 /** The exclusive score bound "below `n`" (any score for an infinite `n`). */
 const below = (n: number): string => (Number.isFinite(n) ? `(${n}` : '+inf');
 
@@ -80,6 +94,7 @@ interface JobScripts {
     header: string,
     bytes: string,
   ): Promise<number>;
+  reserveBytes(sizes: string, id: string, bytes: number, cap: number): Promise<number>;
 }
 
 /**
@@ -111,6 +126,7 @@ export class RedisJobStore implements JobStore {
     }) as Redis & JobScripts;
     this.client.defineCommand('claimJob', { numberOfKeys: 2, lua: claimScript });
     this.client.defineCommand('replaceJob', { numberOfKeys: 6, lua: replaceScript });
+    this.client.defineCommand('reserveBytes', { numberOfKeys: 1, lua: reserveScript });
     this.client.on('error', onError);
     const base = `{${prefix}}:`;
     this.keys = {
@@ -187,6 +203,10 @@ export class RedisJobStore implements JobStore {
 
   async lapsed(now: number): Promise<string[]> {
     return this.client.zrangebyscore(this.keys.leases, '-inf', below(now));
+  }
+
+  async reserve(id: string, bytes: number, maxStored: number): Promise<boolean> {
+    return (await this.client.reserveBytes(this.keys.sizes, id, bytes, maxStored)) === 1;
   }
 
   async writeChunks(id: string, chunks: readonly string[]): Promise<void> {

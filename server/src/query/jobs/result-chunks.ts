@@ -21,6 +21,9 @@ export interface EncodedResult {
   chunks: string[];
 }
 
+/** The reason of a result cut at `async.max_result_size`. */
+const bytesReason = (maxBytes: number) => `the result reached async.max_result_size (${maxBytes} bytes)`;
+
 /**
  * Encodes a result's rows as JSON chunks, stopping before the row that would take the rows past
  * `limits.maxBytes`: the stored result is then `truncated`, with the byte limit named. Rows are
@@ -32,7 +35,12 @@ export function encodeResult(result: SqlResult, limits: ResultLimits): EncodedRe
     columns: result.columns,
     row_count: 0,
     truncated: result.truncated,
-    truncated_reason: result.truncated ? `the result reached async.max_rows (${limits.maxRows} rows)` : undefined,
+    // The engine cuts a result at async.max_rows or, short of it, at async.max_result_size.
+    truncated_reason: !result.truncated
+      ? undefined
+      : result.row_count >= limits.maxRows
+        ? `the result reached async.max_rows (${limits.maxRows} rows)`
+        : bytesReason(limits.maxBytes),
     elapsed_ms: result.elapsed_ms,
     chunk_starts: [],
     chunk_bytes: [],
@@ -58,7 +66,7 @@ export function encodeResult(result: SqlResult, limits: ResultLimits): EncodedRe
     const cost = size + (startsChunk ? 2 : 1);
     if (header.bytes + cost > limits.maxBytes) {
       header.truncated = true;
-      header.truncated_reason = `the result reached async.max_result_size (${limits.maxBytes} bytes)`;
+      header.truncated_reason = bytesReason(limits.maxBytes);
       break;
     }
     if (startsChunk) flush();
