@@ -7,6 +7,7 @@ import { createAjv } from '../request-validator.js';
 import { resolvePointer } from '../spec/json-pointer.js';
 import { validationDocument } from '../spec/validation-document.js';
 import { isObject } from '../../core/json.js';
+import { expandedSchema } from './schema-expansion.js';
 
 /**
  * Bounds of one generated value. json-schema-faker honours `minItems` and `minLength` whatever their
@@ -18,7 +19,7 @@ export const generationBounds = {
   maxLength: 256,
   maxQuantifier: 1024,
   refDepth: 3,
-  maxDepth: 8,
+  maxDepth: 24,
   attempts: 3,
 };
 
@@ -116,10 +117,6 @@ function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
 }
 
 const documentId = 'urn:adaptive:dynamic';
-/** Unseeded values kept per schema, served in turn. */
-const poolSize = 16;
-/** One unseeded call in this many generates a fresh value into the pool. */
-const refreshEvery = 8;
 
 /**
  * Values generated from one spec's response schemas (json-schema-faker with @faker-js/faker): they
@@ -133,7 +130,7 @@ export class DynamicExamples {
   private readonly ajv;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly problems = new Map<string, string | undefined>();
-  private readonly pools = new Map<string, { values: unknown[]; served: number }>();
+  private readonly expanded = new Map<string, JsonSchema | undefined>();
   private readonly bounded: Record<string, unknown>;
   private readonly refResolver = (ref: string) => resolvePointer(this.bounded, ref) as JsonSchema;
 
@@ -147,28 +144,21 @@ export class DynamicExamples {
   }
 
   /**
-   * A value for the schema at `pointer`. With `seed`, always the same value for that seed. Without,
-   * one that differs from the previous call's: values rotate through a pool of {@link poolSize}
-   * generated ones, one of which is replaced by a fresh value every {@link refreshEvery} calls, so
-   * a busy route keeps varying at an eighth of the generation cost (json-schema-faker costs 20 to
-   * 80 µs a value, several times a whole static answer). `label` names the response in errors.
+   * A value for the schema at `pointer`: with `seed`, always the same value for that seed; without, a newly
+   * generated one on every call. `label` names the response in errors.
    */
   generate(pointer: string, seed: number | undefined, label: string): unknown {
-    if (seed !== undefined) return this.fresh(pointer, seed, label);
-    let pool = this.pools.get(pointer);
-    if (!pool) {
-      pool = { values: [], served: 0 };
-      this.pools.set(pointer, pool);
-    }
-    const turn = pool.served++;
-    if (pool.values.length < poolSize) {
-      const value = this.fresh(pointer, undefined, label);
-      pool.values.push(value);
-      return value;
-    }
-    const slot = turn % poolSize;
-    if (turn % refreshEvery === 0) pool.values[slot] = this.fresh(pointer, undefined, label);
-    return pool.values[slot];
+    return this.fresh(pointer, seed, label);
+  }
+
+  /**
+   * The schema at `pointer` as one tree ({@link expandedSchema}: recursion cut at a bounded depth, any chain of
+   * distinct schemas whole); else the `$ref` itself, which json-schema-faker then follows with its own bound.
+   */
+  private schemaFor(pointer: string): { schema: JsonSchema; refDepthMax?: number } {
+    if (!this.expanded.has(pointer)) this.expanded.set(pointer, expandedSchema(this.bounded, pointer) as JsonSchema);
+    const schema = this.expanded.get(pointer);
+    return schema === undefined ? { schema: { $ref: pointer }, refDepthMax: generationBounds.refDepth } : { schema };
   }
 
   /** A newly generated value that matches the schema; `seed` also seeds faker (30 µs, so only when asked for). */
@@ -177,6 +167,7 @@ export class DynamicExamples {
     const problem = this.problems.get(pointer);
     if (problem !== undefined) throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, problem]);
     const validate = this.validator(pointer);
+    const { schema, refDepthMax } = this.schemaFor(pointer);
     const first = seed ?? Math.floor(Math.random() * 0x100000000);
     let reason = '';
     for (let attempt = 0; attempt < generationBounds.attempts; attempt++) {
@@ -184,21 +175,18 @@ export class DynamicExamples {
       if (seed !== undefined) faker.seed(attemptSeed);
       let value: unknown;
       try {
-        value = generateSync(
-          { $ref: pointer },
-          {
-            seed: attemptSeed,
-            refResolver: this.refResolver,
-            extensions: { faker },
-            propAliases: { 'x-faker': 'faker' },
-            maxItems: generationBounds.maxItems,
-            maxLength: generationBounds.maxLength,
-            maxDefaultItems: 3,
-            refDepthMax: generationBounds.refDepth,
-            maxDepth: generationBounds.maxDepth,
-            outputTransform: plausible,
-          },
-        );
+        value = generateSync(schema, {
+          seed: attemptSeed,
+          refResolver: this.refResolver,
+          extensions: { faker },
+          propAliases: { 'x-faker': 'faker' },
+          maxItems: generationBounds.maxItems,
+          maxLength: generationBounds.maxLength,
+          maxDefaultItems: 3,
+          refDepthMax,
+          maxDepth: generationBounds.maxDepth,
+          outputTransform: plausible,
+        });
       } catch (error) {
         reason = (error as Error).message;
         continue;
