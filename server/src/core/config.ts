@@ -105,7 +105,7 @@ export interface AuthSettings {
   idpTimeoutMs: number;
   /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
   jwksCooldownMs: number;
-  /** Failed Basic logins allowed per user name and per client address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
+  /** Failed Basic logins allowed per user name from one address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
   loginThrottle: LoginThrottleSettings;
 }
 
