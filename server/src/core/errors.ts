@@ -30,6 +30,7 @@ export const errorCatalogue = {
   MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request: %s' },
   BAD_URL: { status: 400, message: 'The request path is not a valid URL: %s' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
+  HOST_NOT_ALLOWED: { status: 421, message: 'This server does not answer to Host %s (see ALLOWED_HOSTS)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
   SHUTTING_DOWN: { status: 503, message: 'The server is shutting down; send the request again' },
