@@ -95,6 +95,7 @@ export const errorCatalogue = {
     message: 'The handler answered %s bytes, more than HANDLER_RESPONSE_LIMIT (%s bytes)',
   },
   HANDLER_RESTARTING: { status: 503, message: 'The handler %s is restarting (%s); try again shortly' },
+  HANDLER_PROTOCOL_ERROR: { status: 502, message: 'The handler %s answered with %s' },
   HANDLER_UNAVAILABLE: { status: 502, message: 'The handler %s did not answer (%s)' },
 
   // Health (health/).
