@@ -71,26 +71,21 @@ describe('errors raised before routing are {detail, code} with the right status'
     });
   });
 
-  it('400 naming the fault for Content-Length with Transfer-Encoding', async () => {
-    const answer = await raw([
-      'POST /api/adaptive/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-    ]);
+  it.each([
+    [
+      'Content-Length with Transfer-Encoding',
+      'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'its Transfer-Encoding is not valid or comes with a Content-Length',
+    ],
+    [
+      'Content-Length sent twice',
+      'Content-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      'it carries Content-Length more than once',
+    ],
+  ])('400 naming the fault for %s', async (_fault, rest, reason) => {
+    const answer = await raw([`POST /api/adaptive/x HTTP/1.1\r\nHost: localhost\r\n${rest}`]);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({
-      detail: 'Malformed HTTP request: its Transfer-Encoding is not valid or comes with a Content-Length',
-      code: 'MALFORMED_REQUEST',
-    });
-  });
-
-  it('400 naming the fault for Content-Length sent twice', async () => {
-    const answer = await raw([
-      'POST /api/adaptive/x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
-    ]);
-    expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({
-      detail: 'Malformed HTTP request: it carries Content-Length more than once',
-      code: 'MALFORMED_REQUEST',
-    });
+    expect(JSON.parse(answer.body)).toEqual({ detail: `Malformed HTTP request: ${reason}`, code: 'MALFORMED_REQUEST' });
   });
 
   it('400 {detail, code} for an HTTP/1.1 request without Host', async () => {
