@@ -20,11 +20,19 @@ const models = { Deployment, Service, ConfigMap } as const;
 const deployment = manifests.find((m) => m.kind === 'Deployment') as Deployment;
 const container = deployment.spec!.template.spec!.containers[0];
 const settings = (manifests.find((m) => m.kind === 'ConfigMap') as ConfigMap).data!;
-const valueOf = (variable: NonNullable<typeof container.env>[number]) =>
-  variable.value ??
-  (variable.valueFrom?.configMapKeyRef ? settings[variable.valueFrom.configMapKeyRef.key] : 'secret-from-the-cluster');
-/** The container's environment, ConfigMap references resolved. */
-const env = Object.fromEntries(container.env!.map((variable) => [variable.name, valueOf(variable)]));
+/** What the kubelet puts in a pod's `status.podIP` (one from Kubernetes' documentation range). */
+const podIp = '10.244.1.17';
+const valueOf = (variable: NonNullable<typeof container.env>[number], earlier: Record<string, string>) =>
+  // Kubernetes expands $(NAME) of a variable defined earlier in the list.
+  variable.value?.replace(/\$\(([A-Z_]+)\)/g, (whole, name: string) => earlier[name] ?? whole) ??
+  (variable.valueFrom?.configMapKeyRef
+    ? settings[variable.valueFrom.configMapKeyRef.key]
+    : variable.valueFrom?.fieldRef?.fieldPath === 'status.podIP'
+      ? podIp
+      : 'secret-from-the-cluster');
+/** The container's environment, ConfigMap references and $(NAME) resolved. */
+const env: Record<string, string> = {};
+for (const variable of container.env!) env[variable.name] = valueOf(variable, env);
 
 describe('Kubernetes manifests', () => {
   it.each(manifests.map((m) => [m.kind, m]))('%s is valid against the Kubernetes schema', (kind, manifest) => {
@@ -37,12 +45,24 @@ describe('Kubernetes manifests', () => {
     const workspace = makeWorkspace();
     const users = path.join(workspace, 'users');
     fs.writeFileSync(users, '');
-    const app = await startServer(workspace, { AUTH_ENABLED: 'true', AUTH_USERS_FILE: users });
+    const app = await startServer(workspace, {
+      AUTH_ENABLED: 'true',
+      AUTH_USERS_FILE: users,
+      ALLOWED_HOSTS: env.ALLOWED_HOSTS,
+    });
     try {
       for (const probe of [container.readinessProbe!, container.livenessProbe!]) {
-        const response = await app.inject({ url: probe.httpGet!.path! });
+        // The kubelet sends the pod's IP and port as Host.
+        const response = await app.inject({ url: probe.httpGet!.path!, headers: { host: `${podIp}:8080` } });
         expect(response.statusCode).toBe(200);
       }
+      // So does a client of the Service; another name is refused.
+      const service = { host: 'adaptive-gateway.tools.svc.cluster.local' };
+      expect((await app.inject({ url: container.livenessProbe!.httpGet!.path!, headers: service })).statusCode).toBe(
+        200,
+      );
+      const other = { host: 'attacker.example' };
+      expect((await app.inject({ url: container.livenessProbe!.httpGet!.path!, headers: other })).statusCode).toBe(421);
     } finally {
       await app.close();
       removeWorkspace(workspace);

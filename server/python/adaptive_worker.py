@@ -149,19 +149,56 @@ def build_app(router, prefix):
     return app
 
 
+SERVED_METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
+# Deeper nesting of routers and mounts than any handler needs; a cycle cannot hang the listing.
+MAX_ROUTE_DEPTH = 32
+
+
+def children_of(route, path):
+    """The routes nested in `route` and the prefix of their paths, or None for a route of its own.
+
+    FastAPI up to about 0.13x copies an included router's routes into the parent, with their full paths;
+    later versions keep one entry for the included router (`original_router`, its prefix in
+    `include_context.prefix`, its routes' paths without it). Starlette's Mount, Host and Router, and
+    anything like them, carry their own `routes` under their own `path`.
+    """
+    included = getattr(route, "original_router", None)
+    if included is not None:
+        return included.routes, path + getattr(getattr(route, "include_context", None), "prefix", "")
+    if getattr(route, "methods", None):
+        return None
+    nested = getattr(route, "routes", None)
+    return (nested, path + getattr(route, "path", "")) if nested else None
+
+
 def routes_of(app, prefix):
+    """Every (method, path) the app serves under `prefix`, through included routers and mounts at any depth."""
     routes = []
-    for route in app.routes:
-        path = getattr(route, "path", "")
-        if not path.startswith(prefix):
-            continue
-        for method in sorted(getattr(route, "methods", None) or []):
-            if method in ("GET", "POST", "PUT", "DELETE", "PATCH"):
-                routes.append({"method": method, "path": path})
+
+    def walk(entries, base, depth):
+        for route in entries:
+            nested = children_of(route, base)
+            if nested is not None:
+                if depth < MAX_ROUTE_DEPTH:
+                    walk(nested[0], nested[1], depth + 1)
+                continue
+            path = base + getattr(route, "path", "")
+            for method in sorted(getattr(route, "methods", None) or []):
+                entry = {"method": method, "path": path}
+                if method in SERVED_METHODS and path.startswith(prefix) and entry not in routes:
+                    routes.append(entry)
+
+    walk(app.routes, "", 0)
     return routes
 
 
-async def serve(app, socket_path, prefix):
+def fastapi_version():
+    import fastapi
+
+    return getattr(fastapi, "__version__", "?")
+
+
+async def serve(app, socket_path, routes):
     import uvicorn
 
     config = uvicorn.Config(app, uds=socket_path, log_level="warning", lifespan="off", access_log=False)
@@ -174,7 +211,7 @@ async def serve(app, socket_path, prefix):
             task.result()
             fail("the server stopped before it started")
         await asyncio.sleep(0.01)
-    report({"ready": True, "routes": routes_of(app, prefix), "openapi": app.openapi()})
+    report({"ready": True, "routes": routes, "openapi": app.openapi()})
     await task
 
 
@@ -187,7 +224,14 @@ def main():
         fail("FastAPI is not installed for %s (%s): install it with `apt-get install python3-fastapi python3-uvicorn` or `pip install fastapi uvicorn`" % (sys.executable, error))
     router = load_router(os.path.abspath(handler_path), module_name)
     app = build_app(router, prefix)
-    asyncio.run(serve(app, socket_path, prefix))
+    routes = routes_of(app, prefix)
+    if not routes:
+        # Serving nothing is never what a handler means: a load error, not a silent empty success.
+        fail(
+            "`router` has no routes the gateway can serve (%s) with FastAPI %s"
+            % (", ".join(SERVED_METHODS), fastapi_version())
+        )
+    asyncio.run(serve(app, socket_path, routes))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ export type BasicUserSource =
  * an HMAC of the credentials with a per-process random key, so neither the password nor a plain hash of
  * it is ever kept. An unknown user and a wrong password get the same answer after the same work: an
  * unknown user is compared against a dummy hash of the file's usual cost. Logins not remembered are
- * throttled per user name and per client address ({@link LoginThrottle}: 429 past the limit), and the
- * bcrypt comparison runs in a worker thread ({@link BcryptWorker}), off the event loop.
+ * throttled per user name and address, per address and per user name ({@link LoginThrottle}: 429 past the
+ * limit), and the bcrypt comparison runs in a worker thread ({@link BcryptWorker}), off the event loop.
  */
 export class BasicAuthenticator {
   private readonly cacheKey = crypto.randomBytes(32);
@@ -57,14 +57,13 @@ export class BasicAuthenticator {
       .digest('base64url');
     const remembered = this.logins.get(key);
     if (remembered) return remembered;
-    const buckets = [`user:${username}`, `address:${address}`];
-    const waitS = this.throttle.take(buckets);
+    const waitS = this.throttle.take(username, address);
     if (waitS > 0) throw loginThrottled(address, waitS);
     const { identity, expiresAt } =
       this.source.kind === 'file'
         ? await this.checkFile(username, password)
         : await this.checkIdentityProvider(username, password);
-    this.throttle.refund(buckets);
+    this.throttle.refund(username, address);
     this.logins.set(key, identity, Math.min(this.now() + loginCacheMs, expiresAt));
     return identity;
   }

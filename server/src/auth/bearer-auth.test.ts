@@ -237,7 +237,7 @@ describe('df_bearer_jwt with the platform issuer', () => {
     // Through a socket, Node refuses the oversized header before the server sees it.
     const raw = await rawRequest(
       port,
-      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(100 * 1024)}`,
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(100 * 1024)}`,
     );
     expect(raw.status).toBe(431);
   });
@@ -246,7 +246,8 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const token = await userToken();
     const raw = await rawRequest(
       port,
-      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ` +
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+        `Authorization: Bearer ` +
         `${await platform.craft({ sub: 'admin' })}`,
     );
     expect(raw.status).toBe(400);
@@ -258,7 +259,8 @@ describe('df_bearer_jwt with the platform issuer', () => {
     const basic = Buffer.from('carol:carol-password').toString('base64');
     const raw = await rawRequest(
       port,
-      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${basic}\r\nAuthorization: Bearer ` +
+      `GET /api/adaptive/_whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic ${basic}\r\n` +
+        `Authorization: Bearer ` +
         `${await userToken()}`,
     );
     expect(raw.status).toBe(400);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hostName, loopbackHosts } from './allowed-hosts.js';
 import type { LoginThrottleSettings } from './settings.js';
 import { defaultSpecLimits } from './settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from './settings.js';
@@ -40,6 +41,8 @@ export interface Config {
   /** Where async query jobs live (`QUERY_JOB_STORE`, `QUERY_JOB_STORE_PREFIX`, `QUERY_JOB_LEASE_MS`). */
   queryJobs: JobStoreSettings;
   corsOrigins: '*' | string[];
+  /** Host names a request's `Host` may carry (`ALLOWED_HOSTS`; any port), or `*` for any. */
+  allowedHosts: '*' | string[];
   bodyLimit: number;
   requestTimeoutMs: number;
   /** After SIGTERM, how long open connections are still served (answers with `Connection: close`) before closing. */
@@ -105,7 +108,7 @@ export interface AuthSettings {
   idpTimeoutMs: number;
   /** Shortest time between two JWKS fetches caused by an unknown key id (`IDP_JWKS_COOLDOWN_MS`). */
   jwksCooldownMs: number;
-  /** Failed Basic logins allowed per user name and per client address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
+  /** Failed Basic logins allowed per user name from one address (`AUTH_LOGIN_BURST`, `AUTH_LOGIN_PER_MINUTE`). */
   loginThrottle: LoginThrottleSettings;
 }
 
@@ -189,6 +192,21 @@ export function parseSize(name: string, raw: string): number {
   const bytes = Math.floor(Number(match[1]) * unit);
   if (bytes < 1) throw new ConfigError(name, raw, 'a size of at least 1 byte');
   return bytes;
+}
+
+/**
+ * `ALLOWED_HOSTS`: `*`, or host names (`.example.com` also matches its subdomains). Default: the loopback
+ * names and the bound host, which a DNS-rebinding page cannot send (its Host is its own name).
+ */
+function readAllowedHosts(raw: string | undefined, host: string): Config['allowedHosts'] {
+  if (raw?.trim() === '*') return '*';
+  const names = (raw ?? '').split(',').map((name) => name.trim().toLowerCase());
+  const listed = names.filter(Boolean);
+  if (listed.length === 0) return [...new Set([...loopbackHosts, hostName(host)])];
+  const valid = /^(\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])$/;
+  if (!listed.every((name) => valid.test(name)))
+    throw new ConfigError('ALLOWED_HOSTS', raw!, '* or comma-separated host names such as gateway.example.com');
+  return listed;
 }
 
 function readCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
@@ -412,6 +430,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     queryDir: path.dirname(querySources),
     queryJobs: readJobStoreSettings(env),
     corsOrigins: readCorsOrigins(env.CORS_ORIGINS),
+    allowedHosts: readAllowedHosts(env.ALLOWED_HOSTS, host),
     bodyLimit: parseSize('BODY_LIMIT', env.BODY_LIMIT ?? '1mb'),
     requestTimeoutMs: readInteger('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000', 100, 3_600_000),
     shutdownDrainMs: readInteger('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS ?? '5000', 0, 600_000),

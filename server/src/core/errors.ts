@@ -30,6 +30,7 @@ export const errorCatalogue = {
   MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request: %s' },
   BAD_URL: { status: 400, message: 'The request path is not a valid URL: %s' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are larger than the limit of %s bytes' },
+  HOST_NOT_ALLOWED: { status: 421, message: 'This server does not answer to Host %s (see ALLOWED_HOSTS)' },
   CORS_ORIGIN_REFUSED: { status: 403, message: 'Cross-origin requests from %s are not accepted here' },
   NOT_READY: { status: 503, message: 'The gateway has not finished loading the workspace' },
   SHUTTING_DOWN: { status: 503, message: 'The server is shutting down; send the request again' },
@@ -94,6 +95,7 @@ export const errorCatalogue = {
     message: 'The handler answered %s bytes, more than HANDLER_RESPONSE_LIMIT (%s bytes)',
   },
   HANDLER_RESTARTING: { status: 503, message: 'The handler %s is restarting (%s); try again shortly' },
+  HANDLER_PROTOCOL_ERROR: { status: 502, message: 'The handler %s answered with %s' },
   HANDLER_UNAVAILABLE: { status: 502, message: 'The handler %s did not answer (%s)' },
 
   // Health (health/).

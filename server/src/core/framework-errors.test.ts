@@ -71,15 +71,43 @@ describe('errors raised before routing are {detail, code} with the right status'
     });
   });
 
-  it('400 naming the fault for Content-Length with Transfer-Encoding', async () => {
-    const answer = await raw([
-      'POST /api/adaptive/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-    ]);
+  it.each([
+    [
+      'Content-Length with Transfer-Encoding',
+      'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'its Transfer-Encoding is not valid or comes with a Content-Length',
+    ],
+    [
+      'Content-Length sent twice',
+      'Content-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      'it carries Content-Length more than once',
+    ],
+  ])('400 naming the fault for %s', async (_fault, rest, reason) => {
+    const answer = await raw([`POST /api/adaptive/x HTTP/1.1\r\nHost: localhost\r\n${rest}`]);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ detail: `Malformed HTTP request: ${reason}`, code: 'MALFORMED_REQUEST' });
+  });
+
+  it('400 {detail, code} for an HTTP/1.1 request without Host', async () => {
+    const answer = await raw(['GET /api/adaptive/ HTTP/1.1\r\nConnection: close\r\n\r\n']);
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
-      detail: 'Malformed HTTP request: its Transfer-Encoding is not valid or comes with a Content-Length',
+      detail: 'Malformed HTTP request: it has no Host header, which HTTP/1.1 requires',
       code: 'MALFORMED_REQUEST',
     });
+  });
+
+  it('routes an absolute-form request by its path, with its authority as Host', async () => {
+    const get = (target: string, host = 'ignored.example') =>
+      raw([`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+    const missing = await get('http://localhost/api/adaptive/x/y?z=1');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ detail: 'No route for GET /api/adaptive/x/y', code: 'NOT_FOUND' });
+    expect((await get(`HTTP://127.0.0.1:${port}/api/adaptive/actuator/health/liveness`)).status).toBe(200);
+    // The authority, not the Host header, is what the Host check sees.
+    const other = await get('http://example.com/api/adaptive/actuator/health/liveness', 'localhost');
+    expect(other.status).toBe(421);
+    expect(JSON.parse(other.body).code).toBe('HOST_NOT_ALLOWED');
   });
 
   it('400 naming the fault for a NUL in a header', async () => {

@@ -29,9 +29,11 @@ export function frameworkError(error: FastifyError, bodyLimit: number): HttpErro
   return httpErrorWithStatus('REQUEST_REFUSED', status, [error.message]);
 }
 
-/** Node's parser errors (`HPE_*`) and their wording for a client. */
+/** Node's parser errors (`HPE_*`, or llhttp's reason where one code has several) and their wording for a client. */
 const parserReasons: Record<string, string> = {
   HPE_UNEXPECTED_CONTENT_LENGTH: 'it carries both Content-Length and Transfer-Encoding',
+  // llhttp raises the code above for a second Content-Length too; its reason tells them apart.
+  'Duplicate Content-Length': 'it carries Content-Length more than once',
   HPE_INVALID_HEADER_TOKEN: 'a header name or value holds a character HTTP does not allow (such as NUL)',
   HPE_INVALID_TRANSFER_ENCODING: 'its Transfer-Encoding is not valid or comes with a Content-Length',
   HPE_INVALID_CONTENT_LENGTH: 'its Content-Length is not valid',
@@ -48,7 +50,9 @@ export function connectionError(
 ): HttpError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return httpError('REQUEST_TIMEOUT', [limits.requestTimeoutMs]);
   if (error.code === 'HPE_HEADER_OVERFLOW') return httpError('HEADERS_TOO_LARGE', [limits.maxHeaderSize]);
-  return httpError('MALFORMED_REQUEST', [parserReasons[error.code ?? ''] ?? 'it could not be parsed']);
+  const reason = (error as { reason?: string }).reason ?? '';
+  const words = parserReasons[reason] ?? parserReasons[error.code ?? ''] ?? 'it could not be parsed';
+  return httpError('MALFORMED_REQUEST', [words]);
 }
 
 /**

@@ -42,7 +42,7 @@ export interface WorkspaceMockSettings {
 
 export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000 };
 
-/** How many failed logins a user name, or a client address, may have: a burst, then a steady rate. */
+/** How many failed logins a user name may have from one address: a burst, then a steady rate (scaled per scope). */
 export interface LoginThrottleSettings {
   /** Failed attempts allowed at once (`AUTH_LOGIN_BURST`). */
   burst: number;

@@ -376,7 +376,7 @@ describe('CORS, body limit and slow clients', () => {
       const answer = await new Promise<string>((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
           socket.write(
-            'POST /api/adaptive/shop/items HTTP/1.1\r\nHost: x\r\nContent-Type: ' +
+            'POST /api/adaptive/shop/items HTTP/1.1\r\nHost: localhost\r\nContent-Type: ' +
               'application/json\r\nContent-Length: 100\r\n\r\n{"na',
           );
         });

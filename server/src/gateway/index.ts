@@ -63,6 +63,7 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
       handlersDir: config.handlersDir,
       python: config.handlerPython,
       timeoutMs: config.handlerTimeoutMs,
+      responseLimit: config.handlerResponseLimit,
       log,
       onFault,
     }),

@@ -14,6 +14,7 @@ import { httpError, type HttpError } from '../core/errors.js';
 import { toHttpError } from '../core/domain-errors.js';
 import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
+import { hostCheck, originFormUrl } from '../core/allowed-hosts.js';
 import { serverPathScrubber } from '../core/server-paths.js';
 import { createGateway, gatewayPlugin, watchGatewayFiles, type Gateway } from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
@@ -138,6 +139,8 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     // Node checks timeouts every 30 s by default, too coarse to cut off a slow client in time, and
     // keeps a 60 s headers timeout that otherwise shadows a shorter request timeout.
     http: {
+      // The Host check below answers a missing Host with a {detail, code} body (Node's own 400 has none).
+      requireHostHeader: false,
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
     },
@@ -152,6 +155,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       reply.code(answer.status).send(answer.body());
     },
     forceCloseConnections: 'idle',
+    rewriteUrl: originFormUrl,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
 
@@ -173,6 +177,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   });
 
   if (logger.isLevelEnabled('debug')) logRequests(app, logger);
+
+  // Before everything else, authentication included: a request for another host is never served.
+  app.addHook('onRequest', hostCheck(config.allowedHosts));
 
   // First: its root-level hook covers every route registered below, whichever plugin adds it.
   registerAuthentication(app, config, logger);

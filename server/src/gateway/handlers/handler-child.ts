@@ -8,6 +8,7 @@ import { LoadError } from '../load-error.js';
 import type { BundleSourceMap } from './bundle-source-map.js';
 import { sdkImportName, type CompiledHandler } from './handler-compiler.js';
 import type { HandlerProcesses } from './handler-processes.js';
+import { checkedBatch, type ProtocolViolation } from './handler-messages.js';
 import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
 import { MessageBatch } from './message-batch.js';
 
@@ -21,6 +22,8 @@ export interface HandlerChildOptions {
   log: Logger;
   /** Where processes come from. */
   processes: HandlerProcesses;
+  /** Largest JSON answer in bytes: a result message over it is a protocol violation. */
+  responseLimit: number;
 }
 
 /** How often the resident memory of a handler process is read (buffers live outside the JavaScript heap). */
@@ -44,7 +47,7 @@ export class HandlerChild {
   private readonly outbox: MessageBatch<ToHandler>;
   private outOfMemory = false;
   private killed = false;
-  private onMessage: (message: FromHandler) => void = () => undefined;
+  private onMessage: (message: FromHandler | ProtocolViolation) => void = () => undefined;
   private onEnd: (reason: string) => void = () => undefined;
 
   private constructor(
@@ -54,8 +57,9 @@ export class HandlerChild {
     this.outbox = new MessageBatch((messages) => {
       if (child.connected) child.send(messages);
     });
-    child.on('message', (messages: FromHandler[]) => {
-      for (const message of messages) this.onMessage(message);
+    // Checked: the handler's own code runs in that process and can send anything.
+    child.on('message', (messages: unknown) => {
+      for (const message of checkedBatch(messages, options.responseLimit)) this.onMessage(message);
     });
     this.forwardOutput();
     const memoryWatch = setInterval(() => this.checkMemory(), memoryCheckMs).unref();
@@ -114,6 +118,8 @@ export class HandlerChild {
           resolve({ child, routes: message.routes });
         } else if (message.type === 'load-failed') {
           fail(loadFailure(message, file, compiled, sourceMap));
+        } else if (message.type === 'invalid') {
+          fail(new LoadError(file, `its process sent ${message.problem} while loading`));
         }
       };
       child.onEnd = (reason) =>
@@ -127,7 +133,7 @@ export class HandlerChild {
   }
 
   /** Hands the module's messages and its unexpected end (with the reason) to the gateway. */
-  serve(onMessage: (message: FromHandler) => void, onEnd: (reason: string) => void): void {
+  serve(onMessage: (message: FromHandler | ProtocolViolation) => void, onEnd: (reason: string) => void): void {
     this.onMessage = onMessage;
     this.onEnd = onEnd;
   }

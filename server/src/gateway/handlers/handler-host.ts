@@ -8,6 +8,7 @@ import { BundleSourceMap } from './bundle-source-map.js';
 import { HandlerChild } from './handler-child.js';
 import type { HandlerProcesses } from './handler-processes.js';
 import type { CompiledHandler } from './handler-compiler.js';
+import type { ProtocolViolation } from './handler-messages.js';
 import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
@@ -190,8 +191,10 @@ export class HandlerHost {
     );
   }
 
-  private onMessage(message: FromHandler): void {
+  private onMessage(message: FromHandler | ProtocolViolation): void {
     switch (message.type) {
+      case 'invalid':
+        return this.protocolViolation(message);
       case 'result':
         return this.settle(message.id)?.resolve(message.payload);
       case 'http-error':
@@ -221,6 +224,18 @@ export class HandlerHost {
       default:
         return;
     }
+  }
+
+  /**
+   * A message the gateway cannot trust: logged, and the call it names (if still waiting) answered 502.
+   * The process keeps serving: its other calls and the module's state are as good as before.
+   */
+  private protocolViolation(message: ProtocolViolation): void {
+    const call = message.id === undefined ? undefined : this.settle(message.id);
+    const error = httpError('HANDLER_PROTOCOL_ERROR', [this.options.file, message.problem]);
+    const route = call ? this.routeFields(call.route) : {};
+    this.options.log.error({ handler: this.options.file, ...route, reqId: call?.requestId }, error.detail);
+    call?.reject(error);
   }
 
   /** Removes call `id`; `undefined` when it was answered already (timed out). */

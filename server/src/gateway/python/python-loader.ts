@@ -19,6 +19,8 @@ export interface PythonLoaderOptions {
   /** Interpreter to use (HANDLER_PYTHON); found on the PATH when absent. */
   python?: string;
   timeoutMs: number;
+  /** Largest answer in bytes (HANDLER_RESPONSE_LIMIT). */
+  responseLimit: number;
   log: Logger;
   /** Told when a worker is replaced for time or dies. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
@@ -109,6 +111,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
         mount,
         socketPath: path.join(socketDir, `${++sequence}.sock`),
         timeoutMs: options.timeoutMs,
+        responseLimit: options.responseLimit,
         log: options.log,
         onFault: options.onFault,
       });

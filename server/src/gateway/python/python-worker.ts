@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { limitedBody, readyProblem, responseRefusal } from './python-messages.js';
 import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
@@ -70,6 +71,8 @@ export class PythonWorker {
       mount: string;
       socketPath: string;
       timeoutMs: number;
+      /** Largest answer in bytes (HANDLER_RESPONSE_LIMIT). */
+      responseLimit: number;
       log: Logger;
       /** Told when the worker is replaced for time or dies. */
       onFault(fault: Omit<RuntimeFault, 'at'>): void;
@@ -105,6 +108,11 @@ export class PythonWorker {
         } catch {
           child.kill('SIGKILL');
           return reject(new LoadError(name, `the Python worker said something unexpected: ${line.slice(0, 200)}`));
+        }
+        const problem = message.error ? undefined : readyProblem(message, `${gatewayPrefix}/${mount}`);
+        if (problem) {
+          child.kill('SIGKILL');
+          return reject(new LoadError(name, `the Python worker's ready line is not valid: ${problem}`));
         }
         if (message.error)
           return reject(
@@ -219,11 +227,19 @@ export class PythonWorker {
       });
       if (response.statusCode === 500 && response.headers[errorReportedHeader] !== undefined)
         await Promise.race([reported, sleep(reportWaitMs, undefined, { ref: false })]);
-      reply.code(response.statusCode ?? 502);
+      const refusal = responseRefusal(response, name, this.options.responseLimit);
+      if (refusal) {
+        response.destroy();
+        this.options.log.error({ handler: name, reqId: request.id }, refusal.detail);
+        throw refusal;
+      }
+      reply.code(response.statusCode!);
       for (const [key, value] of Object.entries(response.headers))
         if (value !== undefined && !hopByHop.has(key) && key !== errorReportedHeader) reply.header(key, value);
+      const limit = this.options.responseLimit;
+      const over = () => this.options.log.error({ handler: name, reqId: request.id }, `answer over ${limit} bytes cut`);
       // Returning the reply tells Fastify the answer is being sent (it streams).
-      return reply.send(response);
+      return reply.send(response.headers['content-length'] ? response : limitedBody(response, limit, over));
     } finally {
       this.awaitedReports.delete(request.id);
     }

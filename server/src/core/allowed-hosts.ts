@@ -1,0 +1,71 @@
+import type http from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { httpError } from './errors.js';
+
+/** The names a loopback server always answers to: no DNS name an attacker controls resolves to them by name. */
+export const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/** `host` (a bound address or name) as a Host header spells it: IPv6 in brackets, lower case. */
+export function hostName(host: string): string {
+  const name = host.trim().toLowerCase();
+  return name.includes(':') && !name.startsWith('[') ? `[${name}]` : name;
+}
+
+/** The name part of a Host header value (`a.example:8080` -> `a.example`, `[::1]:80` -> `[::1]`). */
+function nameOfHost(value: string): string {
+  const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':', 1)[0];
+  // A fully qualified name's trailing dot names the same host.
+  return name.toLowerCase().replace(/\.$/, '');
+}
+
+/** Whether `value` (a Host header) names one of `allowed`: exact names, or `.example.com` for it and its subdomains. */
+export function isAllowedHost(value: string, allowed: readonly string[]): boolean {
+  const name = nameOfHost(value);
+  return allowed.some((entry) =>
+    entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry,
+  );
+}
+
+/** Host values decided lately: clients send the same few, so most requests cost one map lookup. */
+const decidedMax = 256;
+
+/**
+ * The `onRequest` hook that refuses a request whose `Host` is not in `allowed` (`*`: any) with 421
+ * HOST_NOT_ALLOWED, so a page of another site that rebinds its DNS name to this server's address (DNS
+ * rebinding) cannot use it. An HTTP/1.1 request without `Host` is 400 MALFORMED_REQUEST (RFC 9112 §3.2).
+ */
+export function hostCheck(allowed: '*' | readonly string[]) {
+  const decided = new Map<string, boolean>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const host = request.headers.host;
+    if (host === undefined) {
+      if (request.raw.httpVersion === '1.0') return;
+      const error = httpError('MALFORMED_REQUEST', ['it has no Host header, which HTTP/1.1 requires']);
+      return reply.code(error.status).header('connection', 'close').send(error.body());
+    }
+    if (allowed === '*') return;
+    let ok = decided.get(host);
+    if (ok === undefined) {
+      ok = isAllowedHost(host, allowed);
+      if (decided.size >= decidedMax) decided.clear();
+      decided.set(host, ok);
+    }
+    if (ok) return;
+    const error = httpError('HOST_NOT_ALLOWED', [JSON.stringify(host.slice(0, 200))]);
+    return reply.code(error.status).send(error.body());
+  };
+}
+
+/**
+ * Fastify's `rewriteUrl`: a request in absolute form (`GET http://example.com/x HTTP/1.1`, RFC 9112
+ * §3.2.2) is routed by its path, and its authority replaces `Host`, as the RFC says; other targets pass
+ * unchanged.
+ */
+export function originFormUrl(request: http.IncomingMessage): string {
+  const url = request.url ?? '/';
+  if (url.charCodeAt(0) === 47) return url;
+  const match = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)([^#]*)/i.exec(url);
+  if (!match) return url;
+  request.headers.host = match[1];
+  return match[2].startsWith('/') ? match[2] : `/${match[2]}`;
+}
