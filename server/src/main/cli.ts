@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // First, before any other module runs: see the module's comment.
 import '../runtime/tick-object-shape.js';
+import fs from 'node:fs';
 import { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
 import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from '../core/config.js';
 import { ConfigFileError } from '../core/config-file.js';
@@ -13,6 +15,22 @@ import { workbenchUrl } from '../workbench/workbench-url.js';
 import { productVersion } from '../core/version.js';
 
 const shutdownBoundMs = 10_000;
+
+/**
+ * In one-file mode (`serve a.yaml b.json`, files only), whether no named file loaded at start: then each error is
+ * printed with its position and the process exits, so a CI job that mocks a broken contract fails (as `prism mock`
+ * exits 1). A folder among the paths keeps the server up waiting for a fix, like a workspace.
+ */
+async function mockFilesAllFailed(app: FastifyInstance, specPaths: readonly string[]): Promise<boolean> {
+  if (specPaths.length === 0 || specPaths.some((file) => fs.statSync(file).isDirectory())) return false;
+  const first = await app.gateway.start();
+  if (first.specs.length > 0 || first.errors.length === 0) return false;
+  for (const { file, line, column, message } of first.errors)
+    process.stderr.write(
+      `adaptive-gateway: ${[file, line, column].filter((x) => x !== undefined).join(':')}: ${message}\n`,
+    );
+  return true;
+}
 
 async function serve(flags: ConfigFlags): Promise<void> {
   let config;
@@ -57,6 +75,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
       `Server listening at http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`,
     );
   }
+  if (await mockFilesAllFailed(app, config.specPaths)) process.exit(1);
   if (workbenchToken) {
     // Printed once, Jupyter-style: the token is in the URL and nowhere in the logs.
     process.stdout.write(`\nWorkbench: ${workbenchUrl(app.server.address(), config.host, workbenchToken)}\n\n`);
