@@ -7,7 +7,7 @@ import type { BundleSourceMap } from './bundle-source-map.js';
 import { sdkImportName, type CompiledHandler } from './handler-compiler.js';
 import type { HandlerProcesses } from './handler-processes.js';
 import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
-import { maxLoggedLineChars, readBoundedLines, type HandlerOutput } from './handler-output.js';
+import type { HandlerOutput } from './handler-output.js';
 import { MessageBatch } from './message-batch.js';
 import { ProcessTree } from './process-tree.js';
 
@@ -148,9 +148,9 @@ export class HandlerChild {
   private forwardOutput(): void {
     const { output } = this.options;
     output.forward(this.child.stdout!, 'info');
-    readBoundedLines(this.child.stderr!, maxLoggedLineChars * 4, (line, cut) => {
+    output.forward(this.child.stderr!, 'warn', undefined, (line, cut) => {
       if (this.outOfMemory) return; // the native stack trace that follows V8's report
-      if (/heap out of memory/.test(line)) this.outOfMemory = true;
+      if (line.includes('heap out of memory')) this.outOfMemory = true;
       output.write('warn', line, cut);
     });
   }

@@ -11,6 +11,11 @@ const charsPerSecond = 64 * 1024;
 const charBurst = 256 * 1024;
 /** While lines are dropped, how often the count is logged. */
 const droppedNoticeMs = 1000;
+/**
+ * Bytes dropped in one notice period past which the module's output is no longer read for the rest of it:
+ * its writes then wait (a pipe is full), so that a module writing as fast as it can costs the gateway no more.
+ */
+const maxDroppedBytes = 1024 * 1024;
 
 /**
  * Splits `stream` into lines without ever holding more than `maxLineBytes` of one: a longer line is handed
@@ -20,7 +25,7 @@ const droppedNoticeMs = 1000;
 export function readBoundedLines(
   stream: Readable,
   maxLineBytes: number,
-  onLine: (line: string, cut: boolean) => void,
+  onLine: (line: Buffer, cut: boolean) => void,
 ): void {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -43,10 +48,10 @@ export function readBoundedLines(
     if (ended) flush(false);
   };
   const flush = (cut: boolean) => {
-    const line = Buffer.concat(pending, pendingBytes).toString('utf8');
+    const line = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
-    onLine(line.endsWith('\r') ? line.slice(0, -1) : line, cut);
+    onLine(line.at(-1) === 13 ? line.subarray(0, -1) : line, cut);
   };
   stream.on('data', (chunk: Buffer) => {
     let start = 0;
@@ -79,27 +84,39 @@ export class HandlerOutput {
   private chars = charBurst;
   private refilledAt = performance.now();
   private dropped = 0;
+  private droppedBytes = 0;
   private noticeTimer: NodeJS.Timeout | undefined;
+  /** The streams read, paused together while the module writes far over its budget. */
+  private readonly streams = new Set<Readable>();
 
   constructor(
     private readonly log: Logger,
     private readonly fields: Record<string, unknown>,
   ) {}
 
-  /** Reads `stream` in bounded lines ({@link readBoundedLines}) and logs each at `level`, within the budget. */
-  forward(stream: Readable, level: 'info' | 'warn', maxLineBytes = maxLoggedLineChars * 4): void {
-    readBoundedLines(stream, maxLineBytes, (line, cut) => this.write(level, line, cut));
+  /**
+   * Reads `stream` in bounded lines ({@link readBoundedLines}) and hands each to `onLine` (by default: logs
+   * it at `level` within the budget). The stream is paused with the module's others while far over budget.
+   */
+  forward(
+    stream: Readable,
+    level: 'info' | 'warn',
+    maxLineBytes = maxLoggedLineChars * 4,
+    onLine = (line: Buffer, cut: boolean) => this.write(level, line, cut),
+  ): void {
+    this.streams.add(stream);
+    stream.once('close', () => this.streams.delete(stream));
+    readBoundedLines(stream, maxLineBytes, onLine);
   }
 
-  /** Logs one line of the module's output at `level`, or counts it as dropped when the module is over its budget. */
-  write(level: 'info' | 'warn', line: string, cut = false): void {
-    const message = loggedLine(line, cut);
-    if (!this.admit(message.length)) {
-      this.dropped++;
-      this.noticeTimer ??= setTimeout(this.noticeDropped, droppedNoticeMs).unref();
-      return;
-    }
-    this.log[level](this.fields, message);
+  /**
+   * Logs one line of the module's output at `level`, or counts it as dropped when the module is over its
+   * budget (then without decoding it).
+   */
+  write(level: 'info' | 'warn', line: Buffer | string, cut = false): void {
+    const size = Math.min(line.length, maxLoggedLineChars + 100);
+    if (!this.admit(size)) return this.drop(line.length);
+    this.log[level](this.fields, loggedLine(typeof line === 'string' ? line : line.toString('utf8'), cut));
   }
 
   /** Logs the count of lines dropped so far, if any. */
@@ -120,8 +137,17 @@ export class HandlerOutput {
     return true;
   }
 
+  private drop(bytes: number): void {
+    this.dropped++;
+    this.droppedBytes += bytes;
+    this.noticeTimer ??= setTimeout(this.noticeDropped, droppedNoticeMs).unref();
+    if (this.droppedBytes > maxDroppedBytes) for (const stream of this.streams) stream.pause();
+  }
+
   private readonly noticeDropped = (): void => {
     this.noticeTimer = undefined;
+    this.droppedBytes = 0;
+    for (const stream of this.streams) stream.resume();
     if (this.dropped === 0) return;
     this.log.warn(
       { ...this.fields, dropped: this.dropped },

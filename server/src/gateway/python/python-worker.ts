@@ -111,7 +111,7 @@ export class PythonWorker {
     const name = path.basename(file);
     this.output.forward(child.stdout!, 'info');
     // Long enough for the worker's own exception report (python-errors.ts), bounded all the same.
-    readBoundedLines(child.stderr!, maxReportChars * 4, (line, cut) => this.takeStderrLine(line, cut));
+    this.output.forward(child.stderr!, 'warn', maxReportChars * 4, (line, cut) => this.takeStderrLine(line, cut));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         tree.kill();
@@ -131,10 +131,12 @@ export class PythonWorker {
           error?: { message: string; line?: number; column?: number };
         } & Partial<WorkerReady>;
         try {
-          message = JSON.parse(line);
+          message = JSON.parse(line.toString('utf8'));
         } catch {
           tree.kill();
-          return reject(new LoadError(name, `the Python worker said something unexpected: ${line.slice(0, 200)}`));
+          return reject(
+            new LoadError(name, `the Python worker said something unexpected: ${line.toString('utf8', 0, 200)}`),
+          );
         }
         if (message.error)
           return reject(
@@ -197,9 +199,10 @@ export class PythonWorker {
    * A line the worker wrote to stderr: the exception report of a request in flight is logged as that request's
    * error (with its `reqId`, as a TypeScript handler's is); any other line, whatever it holds, as a warning.
    */
-  private takeStderrLine(line: string, cut: boolean): void {
+  private takeStderrLine(line: Buffer, cut: boolean): void {
     const file = path.basename(this.options.file);
-    const report = cut ? undefined : handlerErrorOf(line);
+    // Only a line that starts as a report is decoded here: the rest may be dropped unread.
+    const report = cut || line[0] !== 0x7b ? undefined : handlerErrorOf(line.toString('utf8'));
     const awaited = report && this.awaitedReports.get(report.requestId);
     if (!report || !awaited) return this.output.write('warn', line, cut);
     // One report per request: another line naming it is a warning like any other.
