@@ -13,7 +13,8 @@ const spawnChild = (script: string) =>
   `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(script)}], { stdio: 'ignore' }).pid`;
 const envRoute = `router.get('/env', () => ({ ...process.env }));\n`;
 
-const treeHandler = `${sdk}router.get('/busy', () => Array.from({ length: 8 }, () => ${spawnChild('while (true) {}')}));\n`;
+const busyChildren = `Array.from({ length: 8 }, () => ${spawnChild('while (true) {}')})`;
+const treeHandler = `${sdk}router.get('/busy', () => ${busyChildren});\n`;
 const hungryHandler = `${sdk}router.get('/hungry', () => [${spawnChild(
   'const kept = []; setInterval(() => kept.push(Buffer.alloc(8 << 20, 1)), 20); setTimeout(() => {}, 1e9);',
 )}]);\n`;
@@ -128,15 +129,15 @@ describe.skipIf(process.platform !== 'linux')('handler processes reach no furthe
 
   it('drops lines over the module budget with a counted notice, and another route keeps its latency', async () => {
     const logBefore = server.stdout().length;
+    const started = Date.now();
     expect((await fetch(`${server.base}/api/adaptive/lines/flood`)).status).toBe(200);
     const during = await p95(ping());
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const logged = server.stdout().slice(logBefore);
     expect(logged).toMatch(/"dropped":\d+.*lines of handler output dropped/);
-    // 3 s of flooding at thousands of lines a second: within the budget's burst and rate (1000 + 100 a second).
-    expect(logged.split('\n').filter((line) => line.includes('"handler":"lines_handler.ts"')).length).toBeLessThan(
-      2000,
-    );
+    // Thousands of lines a second written; logged: the burst, 100 a second, and a notice a second.
+    const lines = logged.split('\n').filter((line) => line.includes('"handler":"lines_handler.ts"')).length;
+    expect(lines).toBeLessThan(1000 + ((Date.now() - started) / 1000) * 101 + 10);
     expect(during).toBeLessThan(calmMs * 5 + 50);
   }, 30_000);
 
