@@ -12,10 +12,11 @@ const charBurst = 256 * 1024;
 /** While lines are dropped, how often the count is logged. */
 const droppedNoticeMs = 1000;
 /**
- * Bytes dropped in one notice period past which the module's output is no longer read for the rest of it:
- * its writes then wait (a pipe is full), so that a module writing as fast as it can costs the gateway no more.
+ * Bytes of a module's output read in one second, logged or not, past which it is no longer read for the rest
+ * of that second: its writes then wait (a pipe is full), so that a module writing as fast as it can, with or
+ * without newlines, costs the gateway no more.
  */
-const maxDroppedBytes = 1024 * 1024;
+const maxReadBytesPerSecond = 1024 * 1024;
 
 /**
  * Splits `stream` into lines without ever holding more than `maxLineBytes` of one: a longer line is handed
@@ -84,7 +85,9 @@ export class HandlerOutput {
   private chars = charBurst;
   private refilledAt = performance.now();
   private dropped = 0;
-  private droppedBytes = 0;
+  private readBytes = 0;
+  private readSince = performance.now();
+  private paused = false;
   private noticeTimer: NodeJS.Timeout | undefined;
   /** The streams read, paused together while the module writes far over its budget. */
   private readonly streams = new Set<Readable>();
@@ -106,6 +109,7 @@ export class HandlerOutput {
   ): void {
     this.streams.add(stream);
     stream.once('close', () => this.streams.delete(stream));
+    stream.on('data', (chunk: Buffer) => this.countRead(chunk.length));
     readBoundedLines(stream, maxLineBytes, onLine);
   }
 
@@ -115,7 +119,7 @@ export class HandlerOutput {
    */
   write(level: 'info' | 'warn', line: Buffer | string, cut = false): void {
     const size = Math.min(line.length, maxLoggedLineChars + 100);
-    if (!this.admit(size)) return this.drop(line.length);
+    if (!this.admit(size)) return this.drop();
     this.log[level](this.fields, loggedLine(typeof line === 'string' ? line : line.toString('utf8'), cut));
   }
 
@@ -137,17 +141,33 @@ export class HandlerOutput {
     return true;
   }
 
-  private drop(bytes: number): void {
+  private drop(): void {
     this.dropped++;
-    this.droppedBytes += bytes;
     this.noticeTimer ??= setTimeout(this.noticeDropped, droppedNoticeMs).unref();
-    if (this.droppedBytes > maxDroppedBytes) for (const stream of this.streams) stream.pause();
+  }
+
+  /** Pauses the module's streams for the rest of the second once it has written too much in it. */
+  private countRead(bytes: number): void {
+    const now = performance.now();
+    if (now - this.readSince >= 1000) {
+      this.readSince = now;
+      this.readBytes = 0;
+    }
+    this.readBytes += bytes;
+    if (this.paused || this.readBytes <= maxReadBytesPerSecond) return;
+    this.paused = true;
+    for (const stream of this.streams) stream.pause();
+    setTimeout(
+      () => {
+        this.paused = false;
+        for (const stream of this.streams) stream.resume();
+      },
+      this.readSince + 1000 - now,
+    ).unref();
   }
 
   private readonly noticeDropped = (): void => {
     this.noticeTimer = undefined;
-    this.droppedBytes = 0;
-    for (const stream of this.streams) stream.resume();
     if (this.dropped === 0) return;
     this.log.warn(
       { ...this.fields, dropped: this.dropped },
