@@ -99,7 +99,7 @@ describe.skipIf(process.platform !== 'linux')('handler processes reach no furthe
     workspace = makeWorkspace(files);
     server = await startServerProcess({
       WORKSPACE: workspace,
-      HANDLER_MEMORY_MB: '256',
+      HANDLER_MEMORY_MB: '96',
       HANDLER_ENV: 'SHARED_WITH_HANDLERS',
       SHARED_WITH_HANDLERS: 'for-handlers',
       ...secrets,
@@ -153,7 +153,7 @@ describe.skipIf(process.platform !== 'linux')('handler processes reach no furthe
 
   it('kills a module whose child outgrows its bound, child included', async () => {
     const [hungry] = (await (await fetch(`${server.base}/api/adaptive/hungry/hungry`)).json()) as number[];
-    // 2 x 256 MB for the module's processes together; the child alone grows 400 MB a second.
+    // 2 x 96 MB for the module's processes together; the child alone grows 400 MB a second.
     expect(await eventually(() => !alive(hungry))).toBe(true);
     expect(server.stdout()).toMatch(/handler processes use \d+ MB together/);
     expect((await fetch(ping())).status).toBe(200);
