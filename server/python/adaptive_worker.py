@@ -2,7 +2,8 @@
 
 Serves one `<name>_handler.py` module (a FastAPI `APIRouter` named `router`) on a Unix socket that
 only the gateway can reach. Works with FastAPI 0.92 / pydantic 1 (Debian) and current FastAPI /
-pydantic 2. Protocol with the gateway: one JSON line on stdout, either
+pydantic 2. Protocol with the gateway: one JSON line on file descriptor 3 (stdout and stderr are the
+handler's, logged by the gateway), either
   {"ready": true, "routes": [{"method", "path"}], "openapi": {...}}
 or
   {"error": {"message", "line", "column"}}
@@ -10,6 +11,8 @@ after which the process exits with status 3. A handler's exception is written to
   {"handler_error": {"request_id", "type", "message", "traceback"}}
 (`request_id` from the gateway's `x-adaptive-request-id` header), and its 500 answer is marked
 `x-adaptive-error-reported`, so that the gateway logs it as the request's error before it answers.
+The gateway holds stdin open: when it reads its end, the gateway is gone, and the worker ends with every
+process the handler started (it leads their process group).
 """
 
 import asyncio
@@ -18,7 +21,9 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 import traceback
 
 
@@ -29,9 +34,25 @@ MAX_ERROR_LINE_CHARS = 2000
 MAX_TRACEBACK_CHARS = 32000
 
 
+# The protocol's pipe, taken before the handler runs, so that nothing it prints can be mistaken for it.
+protocol = os.fdopen(3, "w", encoding="utf-8")
+
+
 def report(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    protocol.write(json.dumps(message) + "\n")
+    protocol.flush()
+
+
+def end_with_gateway():
+    """Waits for stdin's end (the gateway closed it or is gone), then kills this process's group: the worker
+    and whatever the handler started."""
+
+    def watch():
+        while os.read(0, 65536):
+            pass
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def fail(message, line=None, column=None):
@@ -217,6 +238,7 @@ async def serve(app, socket_path, routes):
 
 def main():
     handler_path, module_name, prefix, socket_path = sys.argv[1:5]
+    end_with_gateway()
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401

@@ -3,6 +3,7 @@ import { hostName, loopbackHosts } from './allowed-hosts.js';
 import type { LoginThrottleSettings } from './settings.js';
 import { defaultSpecLimits } from './settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from './settings.js';
+import { declaredHandlerNames, handlerEnvironment } from './handler-env.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
 export interface Config {
@@ -56,6 +57,8 @@ export interface Config {
   handlerResponseLimit: number;
   /** Python interpreter for `*_handler.py` modules; found on the PATH when unset. */
   handlerPython?: string;
+  /** The whole environment of handler processes: a few basics and the names in `HANDLER_ENV` (core/handler-env.ts). */
+  handlerEnv: Record<string, string>;
   logLevel: LogLevel;
   /** Serve the workspace API and the browser workbench (`--workbench`). */
   workbench: boolean;
@@ -378,6 +381,13 @@ function readMockSettings(env: Env): WorkspaceMockSettings {
   return { examples, maxDelayMs };
 }
 
+function readHandlerEnv(env: Env): Record<string, string> {
+  const declared = declaredHandlerNames(env.HANDLER_ENV);
+  if (!declared)
+    throw new ConfigError('HANDLER_ENV', env.HANDLER_ENV ?? '', 'a comma-separated list of variable names');
+  return handlerEnvironment(env, declared);
+}
+
 /**
  * Reads the configuration from the environment and the CLI flags. Throws {@link ConfigError} on the first
  * bad value, naming the variable and the accepted values.
@@ -439,6 +449,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     handlerMemoryMb: readInteger('HANDLER_MEMORY_MB', env.HANDLER_MEMORY_MB ?? '512', 16, 65_536),
     handlerResponseLimit: parseSize('HANDLER_RESPONSE_LIMIT', env.HANDLER_RESPONSE_LIMIT ?? '8mb'),
     handlerPython: env.HANDLER_PYTHON || undefined,
+    handlerEnv: readHandlerEnv(env),
     logLevel: logLevel as LogLevel,
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
     workbenchToken: readWorkbenchToken(env),

@@ -58,12 +58,14 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
   return [
     specFilesLoader(config.specsDir, log, specOptions),
-    handlerFilesLoader(config.handlersDir, { ...isolation, log, onFault }),
+    handlerFilesLoader(config.handlersDir, { ...isolation, env: config.handlerEnv, log, onFault }),
     pythonHandlersLoader({
       handlersDir: config.handlersDir,
       python: config.handlerPython,
+      env: config.handlerEnv,
       timeoutMs: config.handlerTimeoutMs,
       responseLimit: config.handlerResponseLimit,
+      memoryMb: config.handlerMemoryMb,
       log,
       onFault,
     }),

@@ -14,6 +14,8 @@ export interface ServerProcess {
   exit: Promise<number | null>;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (its log lines). */
+  stdout(): string;
 }
 
 /**
@@ -26,7 +28,9 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
+  child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
@@ -34,7 +38,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (!match) return;
       clearTimeout(timer);
-      resolve({ child, base: match[1], exit, stderr: () => stderr });
+      resolve({ child, base: match[1], exit, stderr: () => stderr, stdout: () => stdout });
     });
     void exit.then((code) => {
       clearTimeout(timer);

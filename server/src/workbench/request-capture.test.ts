@@ -8,7 +8,8 @@ import { loadConfig } from '../core/config.js';
 import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
 import { readWorkbenchEvents, type StreamEvent } from '../test-support/workbench-events.js';
 import { requestOrigin, tryOutHeader } from './request-capture.js';
-import { errorReportedHeader, maxStderrLineChars, requestIdHeader } from '../gateway/python/python-errors.js';
+import { maxLoggedLineChars } from '../gateway/handlers/handler-output.js';
+import { errorReportedHeader, requestIdHeader } from '../gateway/python/python-errors.js';
 
 const token = 'capture-test-token-0123456789abcdef';
 
@@ -274,7 +275,7 @@ describe('request capture', () => {
       '{"handler_error": {"',
       '{"handler_error": "x',
     ]);
-    expect(printed.at(-1)!.msg.length).toBeLessThan(maxStderrLineChars + 100);
+    expect(printed.at(-1)!.msg.length).toBeLessThan(maxLoggedLineChars + 100);
     // The worker serves on, and its next error is the only error line, linked to its request.
     const errors = logsOf(events).filter((l) => l.level === 'error');
     expect(errors.map((l) => [l.id, l.fields?.reqId])).toEqual([[failed.logId, failed.requestId]]);

@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
@@ -10,7 +8,9 @@ import { sdkImportName, type CompiledHandler } from './handler-compiler.js';
 import type { HandlerProcesses } from './handler-processes.js';
 import { checkedBatch, type ProtocolViolation } from './handler-messages.js';
 import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
+import type { HandlerOutput } from './handler-output.js';
 import { MessageBatch } from './message-batch.js';
+import { ProcessTree } from './process-tree.js';
 
 /** What a handler process needs to start. */
 export interface HandlerChildOptions {
@@ -24,19 +24,12 @@ export interface HandlerChildOptions {
   processes: HandlerProcesses;
   /** Largest JSON answer in bytes: a result message over it is a protocol violation. */
   responseLimit: number;
+  /** Where the module's stdout and stderr are logged, within its budget. */
+  output: HandlerOutput;
 }
 
-/** How often the resident memory of a handler process is read (buffers live outside the JavaScript heap). */
+/** How often the resident memory of a handler's processes is read (buffers live outside the JavaScript heap). */
 const memoryCheckMs = 500;
-
-/** Resident memory of process `pid` in bytes, from /proc; `undefined` where there is none (not Linux, or gone). */
-function residentBytes(pid: number): number | undefined {
-  try {
-    return Number(fs.readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * One running process of a handler module: it loads the module's bundle, then runs its route functions
@@ -45,6 +38,8 @@ function residentBytes(pid: number): number | undefined {
  */
 export class HandlerChild {
   private readonly outbox: MessageBatch<ToHandler>;
+  /** The process and every process it started. */
+  private readonly tree: ProcessTree;
   private outOfMemory = false;
   private killed = false;
   private onMessage: (message: FromHandler | ProtocolViolation) => void = () => undefined;
@@ -54,6 +49,7 @@ export class HandlerChild {
     private readonly child: ChildProcess,
     private readonly options: HandlerChildOptions,
   ) {
+    this.tree = new ProcessTree(child.pid!);
     this.outbox = new MessageBatch((messages) => {
       if (child.connected) child.send(messages);
     });
@@ -65,6 +61,8 @@ export class HandlerChild {
     const memoryWatch = setInterval(() => this.checkMemory(), memoryCheckMs).unref();
     child.once('exit', (code, signal) => {
       clearInterval(memoryWatch);
+      // What the module started goes with it, however it ended.
+      this.tree.kill();
       if (this.killed) return;
       const reason = this.outOfMemory
         ? `ran out of memory (HANDLER_MEMORY_MB=${options.memoryMb})`
@@ -143,35 +141,36 @@ export class HandlerChild {
     this.outbox.push(message);
   }
 
-  /** Ends the process at once, even in the middle of a synchronous loop; its end is not reported. */
+  /** Ends the process and all it started at once, even in the middle of a synchronous loop; its end is not reported. */
   kill(): void {
     this.killed = true;
-    this.child.kill('SIGKILL');
+    this.tree.kill();
   }
 
-  /** The process's output, as log lines of its file; V8's out-of-memory report marks the process out of memory. */
+  /**
+   * The process's output, as log lines of its file (bounded, within the module's budget); V8's out-of-memory
+   * report marks the process out of memory.
+   */
   private forwardOutput(): void {
-    const file = this.options.file;
-    readline
-      .createInterface({ input: this.child.stdout! })
-      .on('line', (line) => this.options.log.info({ handler: file }, line));
-    readline.createInterface({ input: this.child.stderr! }).on('line', (line) => {
+    const { output } = this.options;
+    output.forward(this.child.stdout!, 'info');
+    output.forward(this.child.stderr!, 'warn', undefined, (line, cut) => {
       if (this.outOfMemory) return; // the native stack trace that follows V8's report
-      if (/heap out of memory/.test(line)) this.outOfMemory = true;
-      this.options.log.warn({ handler: file }, line);
+      if (line.includes('heap out of memory')) this.outOfMemory = true;
+      output.write('warn', line, cut);
     });
   }
 
+  /** Kills the module when its processes together hold more than twice its heap bound. */
   private checkMemory(): void {
-    const pid = this.child.pid;
-    const resident = pid === undefined ? undefined : residentBytes(pid);
-    if (resident === undefined || resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
+    const resident = this.tree.residentBytes();
+    if (resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
     this.outOfMemory = true;
     this.options.log.warn(
       { handler: this.options.file, resident },
-      `handler process uses ${Math.round(resident / 1048576)} MB, more than twice HANDLER_MEMORY_MB`,
+      `handler processes use ${Math.round(resident / 1048576)} MB together, more than twice HANDLER_MEMORY_MB`,
     );
-    this.child.kill('SIGKILL');
+    this.tree.kill();
   }
 }
 

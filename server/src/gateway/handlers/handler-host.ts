@@ -5,13 +5,13 @@ import type { AuthClaims } from '../../handler-sdk/types.js';
 import type { Logger } from '../../core/logger.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { BundleSourceMap } from './bundle-source-map.js';
-import { HandlerChild } from './handler-child.js';
+import { HandlerChild, type HandlerChildOptions } from './handler-child.js';
+import { HandlerOutput } from './handler-output.js';
 import type { HandlerProcesses } from './handler-processes.js';
 import type { CompiledHandler } from './handler-compiler.js';
 import type { ProtocolViolation } from './handler-messages.js';
 import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
-import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 /** The bounds every handler module runs within. */
 export interface HandlerIsolation {
@@ -33,6 +33,8 @@ export interface HandlerHostOptions extends HandlerIsolation {
   log: Logger;
   /** Where the module's processes come from. */
   processes: HandlerProcesses;
+  /** The loader's private folder, where the module's bundle is written. */
+  bundleDir: string;
   /** Told when the module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }
@@ -57,12 +59,14 @@ const maxRestartDelayMs = 30_000;
 /** A module that served this long since its last restart starts its back-off afresh. */
 const restartsForgottenAfterMs = 60_000;
 
-let bundleDir: string | undefined;
 let bundleSequence = 0;
 
 /** Writes the bundle to a private file: the handler process imports it by URL, and it must outlive restarts. */
-function writeBundle(compiled: CompiledHandler, file: string): { bundlePath: string; sourceMap: BundleSourceMap } {
-  bundleDir ??= makePrivateFolder('handlers');
+function writeBundle(
+  compiled: CompiledHandler,
+  file: string,
+  bundleDir: string,
+): { bundlePath: string; sourceMap: BundleSourceMap } {
   const bundlePath = path.join(bundleDir, `${++bundleSequence}-${file}.mjs`);
   const sourceMap = new BundleSourceMap(bundlePath, compiled.map);
   fs.writeFileSync(bundlePath, compiled.code + sourceMap.comment, { mode: 0o600 });
@@ -93,9 +97,12 @@ export class HandlerHost {
   private restarts = 0;
   private lastRestartAt = 0;
   private state: 'serving' | 'restarting' | 'retiring' | 'closed' = 'serving';
+  private markClosed: () => void = () => undefined;
+  /** Settles once the module is stopped for good (closed, or retired and its last calls answered). */
+  readonly closed = new Promise<void>((resolve) => (this.markClosed = resolve));
 
   private constructor(
-    private readonly options: HandlerHostOptions,
+    private readonly options: HandlerChildOptions & HandlerHostOptions,
     private readonly compiled: CompiledHandler,
     private readonly bundlePath: string,
     /** Maps stacks of the module's errors back to its source files. */
@@ -109,11 +116,14 @@ export class HandlerHost {
 
   /** Loads the module in a new process. Throws {@link LoadError} when it fails to load within its bounds. */
   static async start(compiled: CompiledHandler, options: HandlerHostOptions): Promise<HandlerHost> {
-    const { bundlePath, sourceMap } = writeBundle(compiled, options.file);
+    const { bundlePath, sourceMap } = writeBundle(compiled, options.file, options.bundleDir);
+    const output = new HandlerOutput(options.log, { handler: options.file });
+    const childOptions = { ...options, output };
     try {
-      const { child, routes } = await HandlerChild.start(bundlePath, compiled, sourceMap, options);
-      return new HandlerHost(options, compiled, bundlePath, sourceMap, routes, child);
+      const { child, routes } = await HandlerChild.start(bundlePath, compiled, sourceMap, childOptions);
+      return new HandlerHost(childOptions, compiled, bundlePath, sourceMap, routes, child);
     } catch (error) {
+      output.close();
       fs.rmSync(bundlePath, { force: true });
       throw error;
     }
@@ -179,7 +189,9 @@ export class HandlerHost {
     this.child?.kill();
     this.child = undefined;
     this.failCalls(this.restartReason);
+    this.options.output.close();
     fs.rmSync(this.bundlePath, { force: true });
+    this.markClosed();
   }
 
   /** Makes `child` the process that serves, listening to its answers and its end. */

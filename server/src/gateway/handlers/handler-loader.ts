@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stampsOf } from '../../core/file-stamps.js';
@@ -12,6 +13,7 @@ import { HandlerHost, type HandlerIsolation } from './handler-host.js';
 import { HandlerProcesses } from './handler-processes.js';
 import { handlerRoute } from './handler-route.js';
 import { handlerAjv } from './input-validator.js';
+import { makePrivateFolder } from '../../runtime/private-folders.js';
 
 /**
  * The URL of this server's own SDK module, which compiled handlers import: `.ts` when the server runs
@@ -33,6 +35,8 @@ export function isHandlerFile(fileName: string): boolean {
 /** Options of the handler loader. */
 export interface HandlerLoaderOptions extends HandlerIsolation {
   log: Logger;
+  /** The environment of handler processes (`handlerEnvironment` in core/config.ts). */
+  env: NodeJS.ProcessEnv;
   /** Told when a loaded module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }
@@ -45,7 +49,7 @@ export interface HandlerLoaderOptions extends HandlerIsolation {
  */
 export async function loadHandler(
   filePath: string,
-  options: HandlerLoaderOptions & { processes: HandlerProcesses },
+  options: HandlerLoaderOptions & { processes: HandlerProcesses; bundleDir: string },
 ): Promise<{ unit: WorkspaceUnit; host: HandlerHost; inputs: string[] }> {
   const file = path.basename(filePath);
   const mount = handlerMount(file);
@@ -82,6 +86,8 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
   /** Every module still running, whether or not its load could be cached. */
   const hosts = new Set<HandlerHost>();
   const processes = new HandlerProcesses(options);
+  /** Where bundles are written; made at the first load, removed on close. */
+  let bundleDir: string | undefined;
   return {
     kind: 'handler',
     dir: handlersDir,
@@ -93,15 +99,17 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       const previous = loaded.get(filePath);
       if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
       const rootBefore = stampsOf([filePath]);
-      const { unit: loadedUnit, host, inputs } = await loadHandler(filePath, { ...options, processes });
+      bundleDir ??= makePrivateFolder('handlers');
+      const { unit: loadedUnit, host, inputs } = await loadHandler(filePath, { ...options, processes, bundleDir });
       hosts.add(host);
+      // A retired module stays a host of this loader until its last calls are answered, so close() stops it too.
+      void host.closed.then(() => hosts.delete(host));
       // Replaced or removed, the module's host is retired: forget it, so it is never handed out again.
       const unit: WorkspaceUnit = {
         ...loadedUnit,
         inputs,
         dispose: () => {
           if (loaded.get(filePath)?.unit === unit) loaded.delete(filePath);
-          hosts.delete(host);
           host.retire();
         },
       };
@@ -120,6 +128,8 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       await Promise.all([...hosts].map((host) => host.close()));
       hosts.clear();
       loaded.clear();
+      if (bundleDir !== undefined) fs.rmSync(bundleDir, { recursive: true, force: true });
+      bundleDir = undefined;
     },
   };
 }

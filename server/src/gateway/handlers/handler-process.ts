@@ -21,14 +21,18 @@ import { isThenable } from './abort-signal.js';
 
 const { responseLimit } = JSON.parse(process.argv[2]) as HandlerProcessData;
 
-// The gateway stops this process when it is done with it; should the gateway itself be killed, a
-// watchdog thread (which runs even while a route spins) ends the orphan.
+// The gateway stops this process when it is done with it; should the gateway itself be killed, the
+// channel's end or a watchdog thread (which runs even while a route spins) ends the orphan with its process
+// group (it leads one): whatever the module started goes too.
 const parentPid = process.ppid;
-new Worker(
-  `setInterval(() => { if (process.ppid !== ${parentPid}) process.kill(${process.pid}, 'SIGKILL'); }, 1000);`,
-  { eval: true },
-).unref();
-process.on('disconnect', () => process.exit(0));
+const endGroup = `process.kill(-${process.pid}, 'SIGKILL'); process.kill(${process.pid}, 'SIGKILL');`;
+new Worker(`setInterval(() => { if (process.ppid !== ${parentPid}) { ${endGroup} } }, 1000);`, {
+  eval: true,
+}).unref();
+process.on('disconnect', () => {
+  process.kill(-process.pid, 'SIGKILL');
+  process.exit(0);
+});
 
 const outbox = new MessageBatch<FromHandler>((messages) => process.send!(messages));
 const post = (message: FromHandler) => outbox.push(message);

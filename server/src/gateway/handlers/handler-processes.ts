@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import { startModuleProcess } from '../../runtime/module-entry.js';
+import { killGroup } from './process-tree.js';
 import type { HandlerProcessData } from './handler-protocol.js';
 
 /** A handler process and when it has booted (its first message). */
@@ -15,9 +15,6 @@ export interface BootingProcess {
  */
 const bootTimeoutMs = 60_000;
 
-/** The nice value of handler processes: below the gateway's (0), so a busy handler never slows the rest. */
-const handlerPriority = 10;
-
 /**
  * Starts the processes handler modules run in, one ahead of need: Node's start-up and the SDK's import
  * are most of the time from saving a handler to its serving, so a spare process waits, booted, for the
@@ -28,7 +25,14 @@ export class HandlerProcesses {
   private spare: BootingProcess | undefined;
   private closed = false;
 
-  constructor(private readonly settings: { memoryMb: number; responseLimit: number }) {}
+  constructor(
+    private readonly settings: {
+      memoryMb: number;
+      responseLimit: number;
+      /** The environment of handler processes (`handlerEnvironment` in core/config.ts), never the gateway's. */
+      env: NodeJS.ProcessEnv;
+    },
+  ) {}
 
   /** A process for a module: the spare when it is alive, else a new one; `booted` settles once it can take the module.
    * */
@@ -37,7 +41,7 @@ export class HandlerProcesses {
     this.spare = undefined;
     const { child } = taken ?? {};
     if (taken === undefined || child!.exitCode !== null || child!.signalCode !== null || !child!.connected) {
-      child?.kill('SIGKILL');
+      if (child?.pid !== undefined) killGroup(child.pid);
       taken = this.start();
     }
     taken.child.ref();
@@ -49,7 +53,8 @@ export class HandlerProcesses {
   /** Stops the spare; processes taken belong to their modules. */
   close(): void {
     this.closed = true;
-    this.spare?.child.kill('SIGKILL');
+    const pid = this.spare?.child.pid;
+    if (pid !== undefined) killGroup(pid);
     this.spare = undefined;
   }
 
@@ -67,14 +72,10 @@ export class HandlerProcesses {
     const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: this.settings.env,
+      // The leader of a process group of its own, so that whatever the module starts is stopped with it.
+      detached: true,
     });
-    // A handler spinning in a loop holds a core until it is cut off; at a lower priority it cannot
-    // take that core from the gateway, while the gateway waiting on it leaves it all the time it needs.
-    try {
-      if (child.pid !== undefined) os.setPriority(child.pid, handlerPriority);
-    } catch {
-      // Not allowed here (some sandboxes): same priority as the gateway.
-    }
     const booted = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`its process did not start within ${bootTimeoutMs} ms`)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handlerErrorOf, maxStderrLineChars, stderrMessage } from './python-errors.js';
+import { handlerErrorOf } from './python-errors.js';
 
 const traceback =
   'Traceback (most recent call last):\n  File "/ws/handlers/a_handler.py", line 3, in f\nKeyError: \'é\'';
@@ -38,12 +38,5 @@ describe("a Python worker's stderr lines", () => {
       JSON.stringify({ handler_error: { ...valid, message: 'x'.repeat(300 * 1024) } }),
     ];
     for (const line of lines) expect(handlerErrorOf(line)).toBeUndefined();
-  });
-
-  it('cuts a very long line logged as a warning, and keeps the others whole', () => {
-    expect(stderrMessage('a warning')).toBe('a warning');
-    const long = 'y'.repeat(1_000_000);
-    const cut = stderrMessage(long);
-    expect(cut).toBe(`${'y'.repeat(maxStderrLineChars)}… (1000000 characters)`);
   });
 });

@@ -14,10 +14,7 @@ const reportStart = '{"handler_error":';
  * The longest report line parsed. The worker bounds its own (2,000 characters of message, 32,000 of
  * traceback, at most six characters each once escaped); a longer line is not the worker's.
  */
-const maxReportChars = 256 * 1024;
-
-/** A stderr line logged as a warning is cut at this many characters. */
-export const maxStderrLineChars = 4096;
+export const maxReportChars = 256 * 1024;
 
 /** A handler's exception as its worker reported it on stderr. */
 export interface HandlerErrorReport {
@@ -48,9 +45,4 @@ export function handlerErrorOf(line: string): HandlerErrorReport | undefined {
   error.name = type;
   error.stack = traceback;
   return { requestId, error };
-}
-
-/** A stderr line as a warning's message: cut when very long (a handler may print anything). */
-export function stderrMessage(line: string): string {
-  return line.length <= maxStderrLineChars ? line : `${line.slice(0, maxStderrLineChars)}… (${line.length} characters)`;
 }

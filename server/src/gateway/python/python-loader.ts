@@ -18,9 +18,13 @@ export interface PythonLoaderOptions {
   handlersDir: string;
   /** Interpreter to use (HANDLER_PYTHON); found on the PATH when absent. */
   python?: string;
+  /** The environment of workers (`handlerEnvironment` in core/config.ts). */
+  env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** Largest answer in bytes (HANDLER_RESPONSE_LIMIT). */
   responseLimit: number;
+  /** HANDLER_MEMORY_MB: a worker and what it starts may hold twice this together. */
+  memoryMb: number;
   log: Logger;
   /** Told when a worker is replaced for time or dies. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
@@ -108,6 +112,8 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       const worker = new PythonWorker({
         file,
         python: python.command,
+        env: options.env,
+        memoryMb: options.memoryMb,
         mount,
         socketPath: path.join(socketDir, `${++sequence}.sock`),
         timeoutMs: options.timeoutMs,

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -12,7 +12,9 @@ import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../core/version.js';
-import { errorReportedHeader, handlerErrorOf, requestIdHeader, stderrMessage } from './python-errors.js';
+import { HandlerOutput, readBoundedLines } from '../handlers/handler-output.js';
+import { ProcessTree } from '../handlers/process-tree.js';
+import { errorReportedHeader, handlerErrorOf, maxReportChars, requestIdHeader } from './python-errors.js';
 
 /** The worker's script: its frames in a traceback are the gateway's plumbing, not the handler's. */
 export const pythonWorkerScript = path.join(packageRoot, 'python', 'adaptive_worker.py');
@@ -28,6 +30,10 @@ const hopByHop = new Set([
   'trailer',
 ]);
 const readyTimeoutMs = 30_000;
+/** The largest ready line (routes and OpenAPI document) read from the worker's protocol pipe. */
+const maxReadyBytes = 32 * 1024 * 1024;
+/** How often the resident memory of the worker and what it started is read. */
+const memoryCheckMs = 500;
 const maxBackoffMs = 30_000;
 /**
  * How long a 500 whose exception the worker reported waits for the report: it comes on stderr, another pipe
@@ -54,6 +60,10 @@ function requestBody(body: unknown): Buffer | string | undefined {
  */
 export class PythonWorker {
   private child: ChildProcess | undefined;
+  /** The worker and every process it started. */
+  private tree: ProcessTree | undefined;
+  /** The module's stdout and stderr lines, within its budget (across restarts). */
+  private readonly output: HandlerOutput;
   private alive = false;
   private stopping = false;
   private failures = 0;
@@ -68,6 +78,10 @@ export class PythonWorker {
     private readonly options: {
       file: string;
       python: string;
+      /** The worker's environment, without the gateway's secrets (`handlerEnvironment` in core/config.ts). */
+      env: NodeJS.ProcessEnv;
+      /** The worker and what it starts may hold twice this together (HANDLER_MEMORY_MB); killed beyond. */
+      memoryMb: number;
       mount: string;
       socketPath: string;
       timeoutMs: number;
@@ -77,37 +91,55 @@ export class PythonWorker {
       /** Told when the worker is replaced for time or dies. */
       onFault(fault: Omit<RuntimeFault, 'at'>): void;
     },
-  ) {}
+  ) {
+    this.output = new HandlerOutput(options.log, { file: path.basename(options.file) });
+  }
 
   /** Starts the process and resolves with its routes once it serves; rejects with a LoadError when the module fails. */
   start(): Promise<WorkerReady> {
     const { file, python, mount, socketPath } = this.options;
     fs.rmSync(socketPath, { force: true });
     const moduleName = `adaptive_handler_${path.basename(file, '.py')}`;
+    // stdin: the worker ends (with all it started) when it reads its end, that is when the gateway is gone;
+    // fd 3: the protocol's ready line, apart from what the handler prints.
     const child = spawn(python, [pythonWorkerScript, file, moduleName, `${gatewayPrefix}/${mount}`, socketPath], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      env: { ...this.options.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      detached: true,
     });
     this.child = child;
+    const tree = new ProcessTree(child.pid!);
+    this.tree = tree;
+    const memoryWatch = setInterval(() => this.checkMemory(tree), memoryCheckMs).unref();
     const name = path.basename(file);
-    readline.createInterface({ input: child.stderr! }).on('line', (line) => this.takeStderrLine(line));
+    this.output.forward(child.stdout!, 'info');
+    // Long enough for the worker's own exception report (python-errors.ts), bounded all the same.
+    this.output.forward(child.stderr!, 'warn', maxReportChars * 4, (line, cut) => this.takeStderrLine(line, cut));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        child.kill('SIGKILL');
+        tree.kill();
         reject(new LoadError(name, `the Python worker did not start within ${readyTimeoutMs} ms`));
       }, readyTimeoutMs);
-      const lines = readline.createInterface({ input: child.stdout! });
-      lines.once('line', (line) => {
+      let answered = false;
+      readBoundedLines(child.stdio[3] as Readable, maxReadyBytes, (line, cut) => {
+        if (answered) return;
+        answered = true;
         clearTimeout(timer);
+        if (cut) {
+          tree.kill();
+          return reject(new LoadError(name, `the Python worker's routes and document are over ${maxReadyBytes} bytes`));
+        }
         let message: {
           ready?: boolean;
           error?: { message: string; line?: number; column?: number };
         } & Partial<WorkerReady>;
         try {
-          message = JSON.parse(line);
+          message = JSON.parse(line.toString('utf8'));
         } catch {
-          child.kill('SIGKILL');
-          return reject(new LoadError(name, `the Python worker said something unexpected: ${line.slice(0, 200)}`));
+          tree.kill();
+          return reject(
+            new LoadError(name, `the Python worker said something unexpected: ${line.toString('utf8', 0, 200)}`),
+          );
         }
         const problem = message.error ? undefined : readyProblem(message, `${gatewayPrefix}/${mount}`);
         if (problem) {
@@ -128,6 +160,9 @@ export class PythonWorker {
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
+        clearInterval(memoryWatch);
+        // What the handler started goes with its worker, however it ended.
+        tree.kill();
         const wasAlive = this.alive;
         this.alive = false;
         reject(new LoadError(name, `the Python worker exited (${signal ?? `code ${code}`}) before it was ready`));
@@ -172,11 +207,12 @@ export class PythonWorker {
    * A line the worker wrote to stderr: the exception report of a request in flight is logged as that request's
    * error (with its `reqId`, as a TypeScript handler's is); any other line, whatever it holds, as a warning.
    */
-  private takeStderrLine(line: string): void {
+  private takeStderrLine(line: Buffer, cut: boolean): void {
     const file = path.basename(this.options.file);
-    const report = handlerErrorOf(line);
+    // Only a line that starts as a report is decoded here: the rest may be dropped unread.
+    const report = cut || line[0] !== 0x7b ? undefined : handlerErrorOf(line.toString('utf8'));
     const awaited = report && this.awaitedReports.get(report.requestId);
-    if (!report || !awaited) return void this.options.log.warn({ file }, stderrMessage(line));
+    if (!report || !awaited) return this.output.write('warn', line, cut);
     // One report per request: another line naming it is a warning like any other.
     this.awaitedReports.delete(report.requestId);
     const { method, path: route } = awaited;
@@ -270,17 +306,30 @@ export class PythonWorker {
     this.restartReason = reason;
     this.options.log.error({ file }, `Python handler ${file}: ${reason}; replacing its worker`);
     this.options.onFault({ file, route, message: `${reason}; the worker was replaced` });
-    child.kill('SIGKILL');
+    this.tree?.kill();
+  }
+
+  /** Kills the worker (and so restarts it) when it and what it started hold more than twice HANDLER_MEMORY_MB. */
+  private checkMemory(tree: ProcessTree): void {
+    const resident = tree.residentBytes();
+    if (resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
+    const file = path.basename(this.options.file);
+    this.options.log.warn(
+      { file, resident },
+      `Python handler processes use ${Math.round(resident / 1048576)} MB together, more than twice HANDLER_MEMORY_MB`,
+    );
+    tree.kill();
   }
 
   /** Stops the worker: SIGTERM lets uvicorn finish requests in flight; SIGKILL after `graceMs`. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
+    this.output.close();
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const force = setTimeout(() => this.tree?.kill(), graceMs);
       child.once('exit', () => {
         clearTimeout(force);
         resolve();
