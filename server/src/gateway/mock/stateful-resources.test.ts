@@ -140,6 +140,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
     status: response.status,
     body: text ? JSON.parse(text) : undefined,
     violations: response.headers.get('x-adaptive-violations'),
+    location: response.headers.get('location'),
   };
 }
 
@@ -159,6 +160,7 @@ describe('stateful resources', () => {
       });
       const created = await call('POST', '/pets', { name: 'Kitty', tag: 'cat' });
       expect(created).toMatchObject({ status: 201, body: { id: 3, name: 'Kitty', tag: 'cat' }, violations: null });
+      expect(created.location).toBe('/api/adaptive/petstore/pets/3');
       expect((await call('GET', '/pets/3')).body).toEqual({ id: 3, name: 'Kitty', tag: 'cat' });
       expect((await call('PATCH', '/pets/3', { tag: 'lion' })).body).toEqual({ id: 3, name: 'Kitty', tag: 'lion' });
       // PUT replaces: fields the body leaves out come from the spec's example item, the id from the path.

@@ -1,3 +1,4 @@
+import { isObject } from '../../core/json.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -201,6 +202,12 @@ function statefulAction(
     else value = collection.remove(id);
     reply.code(status);
     if (response && Object.keys(response.headers).length > 0) reply.headers(response.headers);
+    // The created item's own URL, never the id of the spec's example Location.
+    if (kind === 'create' && isObject(value))
+      reply.header(
+        'location',
+        `${request.url.split('?')[0].replace(/\/$/, '')}/${encodeURIComponent(String(value[resource.idField]))}`,
+      );
     if (listed) setPageHeaders(request, reply, resource.paging, listed.size, listed.page);
     // A response without content (204 of a delete) sends no body.
     const contentType = mediaType === undefined ? undefined : concreteMediaType(mediaType);
