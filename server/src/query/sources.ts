@@ -10,6 +10,18 @@ export const engineNames = ['duckdb', 'trino'] as const;
 export type EngineName = (typeof engineNames)[number];
 
 /** Names DuckDB already uses for its own catalogs and schemas; a source may not take them. */
+/**
+ * Connectors whose data Trino cannot read through a catalog of the same kind: in Trino mode such a source
+ * must name the catalog that holds its data (what to use instead).
+ */
+const withoutTrinoCounterpart: Record<string, string> = {
+  folder: 'a Hive or Iceberg catalog over the files',
+  duckdb: 'a Hive or Iceberg catalog over the data',
+  ndjson: 'a Hive catalog over the log files, or a Kafka catalog over the stream',
+  redis: 'a Kafka catalog (or the Redis connector of Trino) over the stream',
+  nats: 'a Kafka catalog over the stream',
+};
+
 const reservedNames = new Set(['main', 'memory', 'system', 'temp', 'information_schema', 'pg_catalog']);
 
 /** One source of sources.yaml. Its settings stay inside `connect()`: nothing here is ever served. */
@@ -166,7 +178,7 @@ function readTrino(reader: SettingsReader): TrinoSettings {
   };
 }
 
-function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>): SourceDefinition {
+function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>, engine: string): SourceDefinition {
   const name = reader.identifier('name');
   if (reservedNames.has(name.toLowerCase()))
     reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
@@ -179,6 +191,13 @@ function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>):
     reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
   reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...kind.settingKeys]);
   let trino = { catalog: name, schema: 'default' };
+  const insteadOf = withoutTrinoCounterpart[connector];
+  if (engine === 'trino' && insteadOf && !reader.has('trino'))
+    reader.fail(
+      'connector',
+      `source "${name}" (connector ${connector}) has no Trino counterpart: with engine "trino" give it ` +
+        `"trino: { catalog, schema }" naming ${insteadOf}`,
+    );
   if (reader.has('trino')) {
     const t = reader.child('trino');
     t.allowOnly(['catalog', 'schema']);
@@ -209,7 +228,7 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
   const engine = reader.oneOf('engine', engineNames, 'duckdb');
   const baseDir = path.dirname(file.file);
   const seen = new Set<string>();
-  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen));
+  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen, engine));
   const trino = reader.has('trino') ? readTrino(reader.child('trino')) : undefined;
   if (engine === 'trino' && !trino) reader.fail('engine', 'engine "trino" needs a "trino" section with the server URL');
   return {

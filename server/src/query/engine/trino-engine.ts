@@ -11,6 +11,7 @@ import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
+import { toTrinoSpelling } from './trino-dialect.js';
 import { rewriteForTrino } from './trino-rewrite.js';
 
 /** Statuses of the client protocol that mean "busy, ask again" (Trino's documentation: retry with back-off). */
@@ -93,8 +94,8 @@ export class TrinoEngine implements QueryEngine {
     await this.parser.parse(sql);
   }
 
-  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`; 404 for unknown
-   * sources. */
+  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`, then in Trino's
+   * spelling (trino-dialect.ts); 404 for unknown sources. */
   async translate(sql: string): Promise<string> {
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
@@ -103,7 +104,7 @@ export class TrinoEngine implements QueryEngine {
       if (!this.catalog.get(ref.source))
         throw new UnknownTable(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
     }
-    return rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino);
+    return toTrinoSpelling(rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino));
   }
 
   /** Runs one protocol step within the deadline, retrying while Trino answers 502/503/504. */
