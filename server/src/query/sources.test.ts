@@ -141,6 +141,12 @@ describe('sources.yaml', () => {
     ],
     ['trino without its section', 'engine: trino\nsources: []\n', 1, 'trino'],
     [
+      'a Trino password over plain HTTP to another machine',
+      'engine: trino\ntrino:\n  server: http://trino.example:8080\n  password: secret\nsources: []\n',
+      4,
+      'only over HTTPS',
+    ],
+    [
       'a folder source in Trino mode with no catalog named for it',
       'engine: trino\ntrino:\n  server: http://127.0.0.1:8080\nsources:\n  - name: lake\n    type: object-storage\n' +
         '    connector: folder\n    path: .\n',

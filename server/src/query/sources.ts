@@ -170,10 +170,16 @@ function readTrino(reader: SettingsReader): TrinoSettings {
   const server = reader.string('server');
   if (!/^https?:\/\/[^/\s]+/.test(server))
     reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
+  const password = reader.optionalString('password');
+  // Basic authentication over plain HTTP sends the password readable to every hop; only the machine itself is
+  // exempt (a Trino beside the server, or a test double).
+  const host = /^https?:\/\/([^/:\s]+|\[[^\]]+\])/.exec(server)?.[1] ?? '';
+  if (password && server.startsWith('http://') && !['127.0.0.1', 'localhost', '[::1]'].includes(host))
+    reader.fail('password', 'a password is sent only over HTTPS: use an https:// server URL (or no password)');
   return {
     server: server.replace(/\/+$/, ''),
     user: reader.string('user', 'adaptive-workbench'),
-    password: reader.optionalString('password'),
+    password,
     retries: reader.integer('retries', 0, 20, 5),
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotUnderstood } from '../../core/domain-errors.js';
 import { EmbeddedTranslator } from '../nl/embedded-translator.js';
 import { valueSampleSql, type SchemaContext } from '../nl/schema-context.js';
+import { shopSchema } from '../nl/test-support/shop-schema.js';
 import { checkTrinoStatement } from '../test-support/trino-grammar.js';
 import { SqlParser } from './sql-parser.js';
 import { toTrinoSpelling } from './trino-dialect.js';
@@ -41,37 +42,16 @@ const questions = [
   'days since the last order',
 ];
 
+/** The shop of the translator's tests, with a quantity and the values the questions name. */
 const schema: SchemaContext = {
-  tables: [
-    {
-      source: 'shop',
-      name: 'customers',
-      key: 'shop.customers',
-      columns: [
-        { name: 'id', type: 'INTEGER', kind: 'number', values: [] },
-        { name: 'name', type: 'VARCHAR', kind: 'text', values: ['Ada', 'Malmö'] },
-        { name: 'region', type: 'VARCHAR', kind: 'text', values: ['EU', 'NA', 'Europe'] },
-        { name: 'signup_date', type: 'DATE', kind: 'date', values: [] },
-      ],
-    },
-    {
-      source: 'shop',
-      name: 'orders',
-      key: 'shop.orders',
-      columns: [
-        { name: 'id', type: 'INTEGER', kind: 'number', values: [] },
-        { name: 'customer_id', type: 'INTEGER', kind: 'number', values: [] },
-        { name: 'amount', type: 'DECIMAL(10,2)', kind: 'number', values: [] },
-        { name: 'quantity', type: 'INTEGER', kind: 'number', values: [] },
-        { name: 'status', type: 'VARCHAR', kind: 'text', values: ['paid', 'shipped', 'refunded', 'lost'] },
-        { name: 'ordered_at', type: 'TIMESTAMP', kind: 'date', values: [] },
-      ],
-    },
-  ],
-  relationships: [
-    { from: { table: 'shop.orders', column: 'customer_id' }, to: { table: 'shop.customers', column: 'id' } },
-  ],
-  synonyms: [],
+  ...shopSchema,
+  tables: shopSchema.tables.map((table) => {
+    const columns = table.columns.map((c) =>
+      c.kind === 'text' ? { ...c, values: [...c.values, ...(table.name === 'orders' ? ['lost'] : ['Malmö'])] } : c,
+    );
+    if (table.name === 'orders') columns.push({ name: 'quantity', type: 'INTEGER', kind: 'number', values: [] });
+    return { ...table, columns };
+  }),
 };
 
 /** Checks each statement in Trino's spelling; the failures, each with the statement. */

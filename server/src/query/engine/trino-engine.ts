@@ -53,6 +53,26 @@ function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
   return trino;
 }
 
+/** Trino's type names whose documented name (DuckDB's, docs/query.md "Result") is another. */
+const documentedTypes: [RegExp, string][] = [
+  [/^varchar(\(\d+\))?$|^char(\(\d+\))?$/, 'VARCHAR'],
+  [/^timestamp(\(\d+\))? with time zone$/, 'TIMESTAMP WITH TIME ZONE'],
+  [/^timestamp(\(\d+\))?$/, 'TIMESTAMP'],
+  [/^time(\(\d+\))?$/, 'TIME'],
+  [/^real$/, 'FLOAT'],
+  [/^varbinary$/, 'BLOB'],
+];
+
+/** A Trino column type under the service's documented name: `bigint` BIGINT, `varchar(20)` VARCHAR, ... */
+export function documentedType(trinoType: string): string {
+  const type = trinoType.toLowerCase();
+  const array = /^array\((.*)\)$/.exec(type);
+  if (array) return `${documentedType(array[1])}[]`;
+  if (type.startsWith('row(') || type.startsWith('map(')) return type.toUpperCase();
+  for (const [pattern, name] of documentedTypes) if (pattern.test(type)) return name;
+  return type.toUpperCase();
+}
+
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
 export function trinoJsonValue(value: unknown, type: string): Json {
   if (value === null || value === undefined) return null;
@@ -173,7 +193,7 @@ export class TrinoEngine implements QueryEngine {
         if (!collected && result.columns) {
           types = result.columns.map((c) => c.type);
           collected = new ResultRows(
-            result.columns.map((c) => ({ name: c.name, type: c.type })),
+            result.columns.map((c) => ({ name: c.name, type: documentedType(c.type) })),
             options,
           );
         }
