@@ -278,7 +278,7 @@ describe('a Trino coordinator that accepts connections and never answers', () =>
     const setup = setupFromText(
       dir,
       `engine: trino\ntrino: { server: "http://127.0.0.1:${hole.port}", user: analyst }\nsources:\n  - { name: ` +
-        `lake, type: object-storage, connector: folder, path: . }\n`,
+        `lake, type: object-storage, connector: folder, path: ., trino: { catalog: hive, schema: lake } }\n`,
     );
     const parser = await SqlParser.create();
     const catalog = new SourceCatalog(setup.sources);

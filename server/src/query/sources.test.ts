@@ -140,6 +140,19 @@ describe('sources.yaml', () => {
       'postgres://',
     ],
     ['trino without its section', 'engine: trino\nsources: []\n', 1, 'trino'],
+    [
+      'a Trino password over plain HTTP to another machine',
+      'engine: trino\ntrino:\n  server: http://trino.example:8080\n  password: secret\nsources: []\n',
+      4,
+      'only over HTTPS',
+    ],
+    [
+      'a folder source in Trino mode with no catalog named for it',
+      'engine: trino\ntrino:\n  server: http://127.0.0.1:8080\nsources:\n  - name: lake\n    type: object-storage\n' +
+        '    connector: folder\n    path: .\n',
+      7,
+      'source "lake" (connector folder) has no Trino counterpart',
+    ],
     ['a bad limit', 'limits:\n  max_rows: -3\n', 2, 'max_rows'],
     ['a result byte limit too small', 'limits:\n  max_result_bytes: 100\n', 2, 'max_result_bytes'],
     ['an unknown top-level key', 'engine: duckdb\nsourcez: []\n', 2, 'unknown setting'],

@@ -10,6 +10,18 @@ export const engineNames = ['duckdb', 'trino'] as const;
 export type EngineName = (typeof engineNames)[number];
 
 /** Names DuckDB already uses for its own catalogs and schemas; a source may not take them. */
+/**
+ * Connectors whose data Trino cannot read through a catalog of the same kind: in Trino mode such a source
+ * must name the catalog that holds its data (what to use instead).
+ */
+const withoutTrinoCounterpart: Record<string, string> = {
+  folder: 'a Hive or Iceberg catalog over the files',
+  duckdb: 'a Hive or Iceberg catalog over the data',
+  ndjson: 'a Hive catalog over the log files, or a Kafka catalog over the stream',
+  redis: 'a Kafka catalog (or the Redis connector of Trino) over the stream',
+  nats: 'a Kafka catalog over the stream',
+};
+
 const reservedNames = new Set(['main', 'memory', 'system', 'temp', 'information_schema', 'pg_catalog']);
 
 /** One source of sources.yaml. Its settings stay inside `connect()`: nothing here is ever served. */
@@ -158,15 +170,21 @@ function readTrino(reader: SettingsReader): TrinoSettings {
   const server = reader.string('server');
   if (!/^https?:\/\/[^/\s]+/.test(server))
     reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
+  const password = reader.optionalString('password');
+  // Basic authentication over plain HTTP sends the password readable to every hop; only the machine itself is
+  // exempt (a Trino beside the server, or a test double).
+  const host = /^https?:\/\/([^/:\s]+|\[[^\]]+\])/.exec(server)?.[1] ?? '';
+  if (password && server.startsWith('http://') && !['127.0.0.1', 'localhost', '[::1]'].includes(host))
+    reader.fail('password', 'a password is sent only over HTTPS: use an https:// server URL (or no password)');
   return {
     server: server.replace(/\/+$/, ''),
     user: reader.string('user', 'adaptive-workbench'),
-    password: reader.optionalString('password'),
+    password,
     retries: reader.integer('retries', 0, 20, 5),
   };
 }
 
-function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>): SourceDefinition {
+function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>, engine: string): SourceDefinition {
   const name = reader.identifier('name');
   if (reservedNames.has(name.toLowerCase()))
     reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
@@ -179,6 +197,13 @@ function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>):
     reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
   reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...kind.settingKeys]);
   let trino = { catalog: name, schema: 'default' };
+  const insteadOf = withoutTrinoCounterpart[connector];
+  if (engine === 'trino' && insteadOf && !reader.has('trino'))
+    reader.fail(
+      'connector',
+      `source "${name}" (connector ${connector}) has no Trino counterpart: with engine "trino" give it ` +
+        `"trino: { catalog, schema }" naming ${insteadOf}`,
+    );
   if (reader.has('trino')) {
     const t = reader.child('trino');
     t.allowOnly(['catalog', 'schema']);
@@ -209,7 +234,7 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
   const engine = reader.oneOf('engine', engineNames, 'duckdb');
   const baseDir = path.dirname(file.file);
   const seen = new Set<string>();
-  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen));
+  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen, engine));
   const trino = reader.has('trino') ? readTrino(reader.child('trino')) : undefined;
   if (engine === 'trino' && !trino) reader.fail('engine', 'engine "trino" needs a "trino" section with the server URL');
   return {

@@ -75,12 +75,13 @@ describe('Trino engine against a protocol replay server', () => {
     );
     expect(replay.requests.find((r) => r.method === 'POST')!.headers['x-trino-user']).toBe('analyst');
     expect(replay.retries).toBeGreaterThanOrEqual(1);
+    // Trino's names (varchar, bigint, timestamp(3) ...) under the documented ones.
     expect(result.columns.map((c) => c.type)).toEqual([
-      'varchar',
-      'bigint',
-      'decimal(12,2)',
-      'timestamp(3)',
-      'timestamp(3) with time zone',
+      'VARCHAR',
+      'BIGINT',
+      'DECIMAL(12,2)',
+      'TIMESTAMP',
+      'TIMESTAMP WITH TIME ZONE',
     ]);
     expect(result.rows).toEqual([
       {

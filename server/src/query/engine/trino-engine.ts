@@ -11,6 +11,7 @@ import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
+import { toTrinoSpelling } from './trino-dialect.js';
 import { rewriteForTrino } from './trino-rewrite.js';
 
 /** Statuses of the client protocol that mean "busy, ask again" (Trino's documentation: retry with back-off). */
@@ -50,6 +51,26 @@ function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
   if (!config) throw new Error("trino-client has no clientConfig to carry the query's signal (library changed?)");
   config.signal = signal;
   return trino;
+}
+
+/** Trino's type names whose documented name (DuckDB's, docs/query.md "Result") is another. */
+const documentedTypes: [RegExp, string][] = [
+  [/^varchar(\(\d+\))?$|^char(\(\d+\))?$/, 'VARCHAR'],
+  [/^timestamp(\(\d+\))? with time zone$/, 'TIMESTAMP WITH TIME ZONE'],
+  [/^timestamp(\(\d+\))?$/, 'TIMESTAMP'],
+  [/^time(\(\d+\))?$/, 'TIME'],
+  [/^real$/, 'FLOAT'],
+  [/^varbinary$/, 'BLOB'],
+];
+
+/** A Trino column type under the service's documented name: `bigint` BIGINT, `varchar(20)` VARCHAR, ... */
+export function documentedType(trinoType: string): string {
+  const type = trinoType.toLowerCase();
+  const array = /^array\((.*)\)$/.exec(type);
+  if (array) return `${documentedType(array[1])}[]`;
+  if (type.startsWith('row(') || type.startsWith('map(')) return type.toUpperCase();
+  for (const [pattern, name] of documentedTypes) if (pattern.test(type)) return name;
+  return type.toUpperCase();
 }
 
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
@@ -93,8 +114,8 @@ export class TrinoEngine implements QueryEngine {
     await this.parser.parse(sql);
   }
 
-  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`; 404 for unknown
-   * sources. */
+  /** The SQL Trino receives: every `<source>.<table>` replaced by `<catalog>.<schema>.<table>`, then in Trino's
+   * spelling (trino-dialect.ts); 404 for unknown sources. */
   async translate(sql: string): Promise<string> {
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
@@ -103,7 +124,7 @@ export class TrinoEngine implements QueryEngine {
       if (!this.catalog.get(ref.source))
         throw new UnknownTable(`Unknown source "${ref.source}" in ${ref.source}.${ref.table}`);
     }
-    return rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino);
+    return toTrinoSpelling(rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino));
   }
 
   /** Runs one protocol step within the deadline, retrying while Trino answers 502/503/504. */
@@ -172,7 +193,7 @@ export class TrinoEngine implements QueryEngine {
         if (!collected && result.columns) {
           types = result.columns.map((c) => c.type);
           collected = new ResultRows(
-            result.columns.map((c) => ({ name: c.name, type: c.type })),
+            result.columns.map((c) => ({ name: c.name, type: documentedType(c.type) })),
             options,
           );
         }

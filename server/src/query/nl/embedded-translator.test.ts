@@ -2,38 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotUnderstood } from '../../core/domain-errors.js';
 import { SqlParser } from '../engine/sql-parser.js';
 import { EmbeddedTranslator } from './embedded-translator.js';
-import type { SchemaContext, SchemaTable } from './schema-context.js';
-
-const customers: SchemaTable = {
-  source: 'shop',
-  name: 'customers',
-  key: 'shop.customers',
-  columns: [
-    { name: 'id', type: 'INTEGER', kind: 'number', values: [] },
-    { name: 'name', type: 'VARCHAR', kind: 'text', values: ["O'Brien", 'Ada'] },
-    { name: 'region', type: 'VARCHAR', kind: 'text', values: ['EU', 'NA'] },
-    { name: 'signup_date', type: 'DATE', kind: 'date', values: [] },
-  ],
-};
-const orders: SchemaTable = {
-  source: 'shop',
-  name: 'orders',
-  key: 'shop.orders',
-  columns: [
-    { name: 'id', type: 'INTEGER', kind: 'number', values: [] },
-    { name: 'customer_id', type: 'INTEGER', kind: 'number', values: [] },
-    { name: 'amount', type: 'DECIMAL(10,2)', kind: 'number', values: [] },
-    { name: 'status', type: 'VARCHAR', kind: 'text', values: ['paid', 'shipped', "it's; DROP TABLE x"] },
-    { name: 'ordered_at', type: 'TIMESTAMP', kind: 'date', values: [] },
-  ],
-};
-const schema: SchemaContext = {
-  tables: [customers, orders],
-  relationships: [
-    { from: { table: 'shop.orders', column: 'customer_id' }, to: { table: 'shop.customers', column: 'id' } },
-  ],
-  synonyms: [],
-};
+import { shopSchema as schema } from './test-support/shop-schema.js';
 
 /** A small deterministic generator, so a failing question can be reproduced. */
 function random(seed: number): () => number {

@@ -127,16 +127,24 @@ export async function buildSchemaContext(
   };
 }
 
+/**
+ * The statement sampling the distinct short values of a table's text columns: one row, a list per column
+ * (array_agg and array_slice, which the Trino dialect respells as Trino's slice).
+ */
+export function valueSampleSql(table: SchemaTable, text: readonly SchemaColumn[]): string {
+  const lists = text.map((c) => {
+    const column = sqlIdent(c.name);
+    const values = `array_agg(DISTINCT ${column}) FILTER (WHERE length(${column}) <= ${maxValueLength})`;
+    return `array_slice(${values}, 1, ${valuesPerColumn}) AS ${column}`;
+  });
+  return `SELECT ${lists.join(', ')} FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)}`;
+}
+
 async function sampleValues(table: SchemaTable, run: (sql: string) => Promise<SqlResult>): Promise<void> {
   const text = table.columns.filter((c) => c.kind === 'text');
   if (text.length === 0) return;
-  const lists = text.map(
-    (c) =>
-      `(list(DISTINCT ${sqlIdent(c.name)}) FILTER (WHERE length(${sqlIdent(c.name)}) <= ` +
-      `${maxValueLength}))[1:${valuesPerColumn}] AS ${sqlIdent(c.name)}`,
-  );
   try {
-    const result = await run(`SELECT ${lists.join(', ')} FROM ${sqlIdent(table.source)}.${sqlIdent(table.name)}`);
+    const result = await run(valueSampleSql(table, text));
     const row = result.rows[0] ?? {};
     for (const column of text) {
       const values = row[column.name];
