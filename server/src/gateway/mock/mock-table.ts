@@ -237,7 +237,7 @@ export function tableChoice(route: RouteMockTable, input: RuleInput, preference:
   };
 }
 
-/** The route's settings with its table's delay, error rate and error status over them (delays capped at `maxDelayMs`). */
+/** The route's settings with its table's delay, error rate and error status over them (delays capped). */
 export function withTableFaults(
   settings: MockSettings,
   route: RouteMockTable | undefined,
