@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer, writeFile } from '../../test-support/workspace.js';
+import type { RefreshResult } from '../../contract/index.js';
 import { parseMockTable } from './mock-table.js';
 
 const json = (extra: Record<string, unknown>) => ({ description: 'ok', content: { 'application/json': extra } });
@@ -81,7 +82,8 @@ async function call(
   };
 }
 
-const refresh = async () => (await fetch(`${base}/api/adaptive/actuator/refresh`, { method: 'POST' })).json();
+const refresh = async (): Promise<RefreshResult> =>
+  (await fetch(`${base}/api/adaptive/actuator/refresh`, { method: 'POST' })).json() as Promise<RefreshResult>;
 
 describe('mock table', () => {
   it("answers the route's own setting when no rule matches", async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { MockTableRow, MockTableRule, MockTableTarget } from '../../contract/index.js';
 import { isObject } from '../../core/json.js';
 import { LoadError } from '../load-error.js';
 import { resolvePointer } from '../spec/json-pointer.js';
@@ -9,37 +10,8 @@ import { specBaseName } from '../spec/mount.js';
 import type { Preference } from '../spec/example-responder.js';
 import type { MockSettings } from './mock-settings.js';
 
-/** Where a rule looks: a query parameter, a header, a path parameter, or the body (a JSON pointer). */
-export type RuleSource = 'query' | 'header' | 'path' | 'body';
-
-/** What a route answers when it is chosen: a declared response, one of its examples, a status sent instead. */
-export interface TableTarget {
-  /** The declared response (its status: `404`), as `Prefer: code=` names it. */
-  response?: number;
-  /** A named example of the response's media type, as `Prefer: example=` names it. */
-  example?: string;
-  /** The status sent instead of the response's own. */
-  status?: number;
-}
-
-/** One rule of a route: when the request's value at `in`/`key` equals `equals` (or is present), answer the target. */
-export interface TableRule extends TableTarget {
-  in: RuleSource;
-  key: string;
-  /** Compared with the request's value; absent: the rule matches when the value is present. */
-  equals?: unknown;
-}
-
-/** The settings of one route in a spec's mock table. */
-export interface RouteMockTable extends TableTarget {
-  delay?: number | [number, number];
-  errorRate?: number;
-  errorStatus?: number;
-  rules?: TableRule[];
-}
-
 /** A spec's mock table: its routes by `METHOD /path` as the spec writes the path. */
-export type MockTable = Map<string, RouteMockTable>;
+export type MockTable = Map<string, MockTableRow>;
 
 /** The response header that says what chose a table route's answer: `prefer`, `rule <n>` or `route`. */
 export const ruleHeader = 'x-adaptive-mock-rule';
@@ -49,9 +21,14 @@ export function isMockTableFile(fileName: string): boolean {
   return /\.mock\.ya?ml$/i.test(fileName);
 }
 
+/** The name of a spec file's mock table: `petstore.openapi.yaml` -> `petstore.mock.yaml`. */
+export function mockTableName(specFileName: string): string {
+  return `${specBaseName(specFileName)}.mock.yaml`;
+}
+
 /** The mock table file beside a spec file: `specs/petstore.yaml` -> `specs/petstore.mock.yaml`. */
 export function mockTablePath(specFile: string): string {
-  return path.join(path.dirname(specFile), `${specBaseName(path.basename(specFile))}.mock.yaml`);
+  return path.join(path.dirname(specFile), mockTableName(path.basename(specFile)));
 }
 
 const methods = 'get|put|post|delete|options|head|patch|trace';
@@ -146,7 +123,7 @@ export function parseMockTable(text: string): { table: MockTable } | { fault: Ta
   const value: unknown = document.toJS({ maxAliasCount: 100 }) ?? {};
   validateTable ??= new Ajv({ strict: false, allErrors: false }).compile(tableSchema);
   if (!validateTable(value)) return { fault: faultOf(validateTable.errors![0], document.contents, counter) };
-  const routes = (value as { routes?: Record<string, RouteMockTable> }).routes ?? {};
+  const routes = (value as { routes?: Record<string, MockTableRow> }).routes ?? {};
   const table: MockTable = new Map();
   for (const [key, route] of Object.entries(routes)) {
     const space = key.indexOf(' ');
@@ -189,7 +166,7 @@ export interface RuleInput {
   body: unknown;
 }
 
-function valueAt(rule: TableRule, input: RuleInput): unknown {
+function valueAt(rule: MockTableRule, input: RuleInput): unknown {
   switch (rule.in) {
     case 'query':
       return isObject(input.query) ? input.query[rule.key] : undefined;
@@ -211,7 +188,7 @@ function matches(actual: unknown, expected: unknown): boolean {
 }
 
 /** The route's first rule that matches the request, with its 1-based number; `undefined` when none does. */
-function firstMatch(route: RouteMockTable, input: RuleInput): [TableRule, number] | undefined {
+function firstMatch(route: MockTableRow, input: RuleInput): [MockTableRule, number] | undefined {
   const rules = route.rules ?? [];
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
@@ -226,10 +203,10 @@ function firstMatch(route: RouteMockTable, input: RuleInput): [TableRule, number
  * `example=`) wins, then the route's rules in order (the first that matches wins; its target replaces the route's
  * settings), then the route's own settings. The rest of `preference` (`dynamic`, `seed`, `delay`) is kept.
  */
-export function tableChoice(route: RouteMockTable, input: RuleInput, preference: Preference): TableChoice {
+export function tableChoice(route: MockTableRow, input: RuleInput, preference: Preference): TableChoice {
   if (preference.code !== undefined || preference.example !== undefined) return { preference, chosenBy: 'prefer' };
   const matched = firstMatch(route, input);
-  const target: TableTarget = matched ? matched[0] : route;
+  const target: MockTableTarget = matched ? matched[0] : route;
   return {
     preference: { ...preference, code: target.response, example: target.example },
     status: target.status,
@@ -240,7 +217,7 @@ export function tableChoice(route: RouteMockTable, input: RuleInput, preference:
 /** The route's settings with its table's delay, error rate and error status over them (delays capped). */
 export function withTableFaults(
   settings: MockSettings,
-  route: RouteMockTable | undefined,
+  route: MockTableRow | undefined,
   maxDelayMs: number,
 ): MockSettings {
   if (!route) return settings;

@@ -17,7 +17,8 @@ import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-setting
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
-import { ruleHeader, tableChoice, withTableFaults, type MockTable, type RouteMockTable } from '../mock/mock-table.js';
+import type { MockTableRow } from '../../contract/index.js';
+import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -113,7 +114,7 @@ class ExampleRoute {
   private readonly label: string;
   private readonly mock: MockSettings;
   // The route's row of the mock table; a route without one keeps its fast path.
-  private readonly table: RouteMockTable | undefined;
+  private readonly table: MockTableRow | undefined;
   // Decided once per route: a plain route keeps the cached fast path of handle().
   private readonly plain: boolean;
   private readonly payloads = new Map<string, string>();
