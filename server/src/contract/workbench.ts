@@ -237,6 +237,8 @@ export interface SpecEditProposal {
   proposed: string;
   /** The example's name (recording). */
   name?: string;
+  /** How the recorded example breaks its schema (recording); empty when it satisfies it. */
+  violations?: ContractViolationInfo[];
 }
 
 /** One upstream answer the proxy kept for recording. */

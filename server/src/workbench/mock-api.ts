@@ -125,7 +125,8 @@ export async function mockApi(api: FastifyInstance, options: MockApiOptions): Pr
       const path = gatewayFilePath(unit.file);
       const file = await fileOf(path);
       const proposal = proposeRecordedExample(file.content, path, exchange, name);
-      return { path, original: file.content, proposed: proposal.text, name: proposal.name };
+      const { text, name: chosen, violations } = proposal;
+      return { path, original: file.content, proposed: text, name: chosen, violations };
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '../../core/logger.js';
 import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
@@ -235,12 +235,17 @@ export class ResponseValidator {
     if (!plan.isJson) return [];
     if (!bodyIsJson) return [{ in: 'response', path: 'body', rule: 'is not valid JSON' }];
     if (!plan.validate || plan.validate(body)) return [];
-    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({
-      in: 'response',
-      path: issue.name ? `body.${issue.name}` : 'body',
-      rule: issue.message,
-    }));
+    return bodyViolations(plan.validate.errors ?? []);
   }
+}
+
+/** Ajv's errors on a response body as violations (`body.owner.name`: the rule it breaks). */
+export function bodyViolations(errors: ErrorObject[]): ContractViolation[] {
+  return toIssues('body', errors).map((issue) => ({
+    in: 'response',
+    path: issue.name ? `body.${issue.name}` : 'body',
+    rule: issue.message,
+  }));
 }
 
 /** JSON with every character beyond ASCII escaped, so that it is a valid header value. */
