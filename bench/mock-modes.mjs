@@ -1,4 +1,5 @@
-// Mocking modes (issue 20): a stateful GET against bare Fastify answering the same JSON, and a GET
+// Mocking modes (issue 20): a stateful GET and a GET answered by a mock table rule (issue 33) against bare
+// Fastify answering the same JSON, and a GET
 // through the validating proxy against bare Fastify proxies through undici to the same upstream
 // (bench/lib/bare-proxy-server.mjs: the same header forwarding and Agent settings, no contract checks;
 // one calling undici.request(), one the gateway's own exchange through undici's dispatch interface),
@@ -92,7 +93,23 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
       workspace.file('specs', 'proxied.json'),
       petstore({ 'x-adaptive-proxy': `${upstream.origin}/v1` }),
     );
+    // A route of the mock table whose rule matches every measured request (issue 33).
+    fs.writeFileSync(workspace.file('specs', 'tabled.json'), petstore({}));
+    fs.writeFileSync(
+      workspace.file('specs', 'tabled.mock.yaml'),
+      'routes:\n  GET /pets:\n    rules:\n      - {in: query, key: tag, equals: dog, response: 200}\n',
+    );
     const gateway = await start('gateway-server.mjs', gatewayEnv(workspace.dir));
+    const ruleUrl = `${gateway.origin}/api/adaptive/tabled/pets?tag=dog`;
+    const ruleProbe = await fetch(ruleUrl);
+    const ruleBody = await ruleProbe.text();
+    if (ruleProbe.headers.get('x-adaptive-mock-rule') !== 'rule 1')
+      throw new Error(`GET ${ruleUrl} was not answered by its rule: ${ruleProbe.status} ${ruleBody}`);
+    const bareRule = await start('bare-fastify-server.mjs', {
+      BENCH_PATH: '/pets',
+      BENCH_BODY: ruleBody,
+      BENCH_CONTENT_TYPE: ruleProbe.headers.get('content-type'),
+    });
     const statefulUrl = `${gateway.origin}/api/adaptive/stateful/pets/1`;
     const probe = await fetch(statefulUrl);
     const body = await probe.text();
@@ -120,6 +137,11 @@ export async function run({ connections = 50, durationSec = 10, warmupSec = 3, r
           subject: { label: 'stateful GET', server: gateway, url: statefulUrl },
           baseline: { label: 'bare Fastify', server: bare, url: `${bare.origin}/pets/1` },
           target: 0.5,
+        },
+        {
+          subject: { label: 'rule-matched GET', server: gateway, url: ruleUrl },
+          baseline: { label: 'bare Fastify, same body', server: bareRule, url: `${bareRule.origin}/pets?tag=dog` },
+          target: 0.8,
         },
         {
           subject: proxied,

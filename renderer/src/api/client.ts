@@ -1,6 +1,8 @@
 import type {
   ErrorBody,
   MockOverview,
+  MockTableRequest,
+  MockTableView,
   RecordedExchanges,
   RecordingProposalRequest,
   SpecEditProposal,
@@ -212,6 +214,16 @@ export class WorkbenchApi {
   /** The spec text with a recorded upstream answer as a named example; nothing is written. */
   proposeRecording(request: RecordingProposalRequest): Promise<SpecEditProposal> {
     return this.call('POST', '/api/workbench/mock/recordings/proposal', request);
+  }
+
+  /** A spec's routes with their responses, examples and mock table rows. */
+  mockTable(mount: string): Promise<MockTableView> {
+    return this.call('GET', `/api/workbench/mock/table?mount=${encodeURIComponent(mount)}`);
+  }
+
+  /** The checked text of a spec's mock table with these rows; nothing is written. */
+  proposeMockTable(request: MockTableRequest): Promise<SpecEditProposal> {
+    return this.call('POST', '/api/workbench/mock/table', request);
   }
 
   /** Empties the stateful mocks of one mount, or of all (the gateway's actuator: with AUTH_ENABLED, a 401 here). */

@@ -3,6 +3,7 @@ import type { MockOverview, SpecEditProposal, SpecMode, SpecModeInfo } from '../
 import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { applyProposal } from './apply-proposal.js';
 import { RecordView } from './RecordView.js';
+import { RouteTableView } from './RouteTableView.js';
 import './mock.css';
 
 const modes: SpecMode[] = ['static', 'dynamic', 'stateful', 'proxy'];
@@ -24,10 +25,28 @@ interface SpecRowProps {
   onSwitch(spec: SpecModeInfo, mode: SpecMode, upstream?: string): void;
   onReset(mount: string): void;
   onRecord(spec: SpecModeInfo): void;
+  onRoutes(spec: SpecModeInfo): void;
+}
+
+/** The mount's base URL on this server, with a button that copies it. */
+function BaseUrl({ mount }: { mount: string }) {
+  const url = `${window.location.origin}/api/adaptive/${mount}`;
+  return (
+    <div className="mock-base-url">
+      <code>{url}</code>
+      <button
+        type="button"
+        aria-label={`Copy the base URL of /${mount}`}
+        onClick={() => void navigator.clipboard.writeText(url)}
+      >
+        Copy
+      </button>
+    </div>
+  );
 }
 
 /** One spec: its mode (a switch), what sets it, and the actions of that mode. */
-function SpecRow({ spec, onSwitch, onReset, onRecord }: SpecRowProps) {
+function SpecRow({ spec, onSwitch, onReset, onRecord, onRoutes }: SpecRowProps) {
   const [upstreams, setUpstreams] = useSessionState<Record<string, string>>('mock.upstreams', {});
   const [askingUpstream, setAskingUpstream] = useState(false);
   const upstream = upstreams[spec.path] ?? spec.upstream ?? 'http://127.0.0.1:4010';
@@ -36,7 +55,7 @@ function SpecRow({ spec, onSwitch, onReset, onRecord }: SpecRowProps) {
     <tr data-spec={spec.path}>
       <td className="mock-spec" title={spec.path}>
         {name}
-        <div className="muted">/{spec.mount}</div>
+        <BaseUrl mount={spec.mount} />
       </td>
       <td>
         <select
@@ -77,6 +96,9 @@ function SpecRow({ spec, onSwitch, onReset, onRecord }: SpecRowProps) {
         )}
       </td>
       <td className="mock-actions">
+        <button type="button" onClick={() => onRoutes(spec)} aria-label={`Routes of ${name}`}>
+          Routes
+        </button>
         {spec.mode === 'stateful' && (
           <button type="button" onClick={() => onReset(spec.mount)} aria-label={`Reset the state of ${name}`}>
             Reset state
@@ -145,6 +167,7 @@ export default function MockPanel() {
   const [overview, setOverview] = useState<MockOverview>();
   const [outcome, setOutcome] = useSessionState<Outcome | undefined>('mock.outcome', undefined);
   const [recording, setRecording] = useSessionState<string | undefined>('mock.recording', undefined);
+  const [routesOf, setRoutesOf] = useSessionState<string | undefined>('mock.routes', undefined);
   const fail = useCallback(
     (error: unknown) => setOutcome({ kind: 'error', text: (error as Error).message }),
     [setOutcome],
@@ -177,6 +200,7 @@ export default function MockPanel() {
       .catch(fail);
   };
   const recorded = overview?.specs.find((s) => s.mount === recording && s.mode === 'proxy');
+  const tabled = overview?.specs.find((s) => s.mount === routesOf);
 
   return (
     <div className="panel-column mock-panel">
@@ -187,7 +211,14 @@ export default function MockPanel() {
         </div>
       )}
       <div className="panel-scroll">
-        {recorded ? (
+        {tabled ? (
+          <RouteTableView
+            spec={tabled}
+            onClose={() => setRoutesOf(undefined)}
+            onDone={(text) => setOutcome({ kind: 'info', text })}
+            onError={fail}
+          />
+        ) : recorded ? (
           <RecordView
             spec={recorded}
             onClose={() => {
@@ -203,6 +234,7 @@ export default function MockPanel() {
             onSwitch={onSwitch}
             onReset={onReset}
             onRecord={(s) => setRecording(s.mount)}
+            onRoutes={(s) => setRoutesOf(s.mount)}
           />
         )}
         {overview?.specs.length === 0 && <div className="placeholder">No spec is loaded.</div>}

@@ -23,6 +23,11 @@ function ProposalDiff(props: { proposal: SpecEditProposal; onApply(): void; onDi
           Discard
         </button>
       </div>
+      {proposal.violations && proposal.violations.length > 0 && (
+        <div className="banner error" role="alert" aria-label="Example breaks its schema">
+          This example breaks its schema: {proposal.violations.map((v) => `${v.path} ${v.rule}`).join('; ')}
+        </div>
+      )}
       <div className="record-diff-editor" aria-label="Proposed change">
         <DiffEditor
           original={proposal.original}

@@ -27,6 +27,7 @@ function ModeBadge({ request }: { request: WorkbenchRequest }) {
   const title = [
     request.mode && `answered by the ${request.mode} mode`,
     request.fault && `fault: ${request.fault}`,
+    request.mockRule && `chosen by the mock table: ${request.mockRule}`,
     violations > 0 && `${violations} contract violation${violations === 1 ? '' : 's'}`,
   ]
     .filter(Boolean)
@@ -35,6 +36,7 @@ function ModeBadge({ request }: { request: WorkbenchRequest }) {
     <span className="mode-marks" title={title} aria-label={title}>
       {request.mode && <span className={`mode-badge mode-${request.mode}`}>{request.mode}</span>}
       {request.fault && <span className="mode-badge fault">fault</span>}
+      {request.mockRule && <span className="mode-badge mock-rule">{request.mockRule}</span>}
       {violations > 0 && <span className="mode-badge violations">{violations} ⚠</span>}
     </span>
   );

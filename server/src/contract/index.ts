@@ -6,6 +6,7 @@
 export type * from './errors.js';
 export type * from './gateway.js';
 export type * from './health.js';
+export type * from './mock-table.js';
 export type * from './query.js';
 export type * from './workbench.js';
 export type * from './workbench-auth.js';

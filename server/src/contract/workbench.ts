@@ -156,6 +156,8 @@ export interface WorkbenchRequest {
   violations?: ContractViolationInfo[];
   /** The injected fault (`x-mock-fault`): `delay=300ms, error=503`. */
   fault?: string;
+  /** What chose the answer of a route of a mock table (`x-adaptive-mock-rule`): `rule 2`, `route` or `prefer`. */
+  mockRule?: string;
 }
 
 /** The events of `GET /api/workbench/events` (server-sent events; `event:` is the `type`). */
@@ -235,6 +237,8 @@ export interface SpecEditProposal {
   proposed: string;
   /** The example's name (recording). */
   name?: string;
+  /** How the recorded example breaks its schema (recording); empty when it satisfies it. */
+  violations?: ContractViolationInfo[];
 }
 
 /** One upstream answer the proxy kept for recording. */

@@ -70,6 +70,10 @@ export const errorCatalogue = {
   PAGE_PARAMETER_INVALID: { status: 400, message: 'The paging parameter %s %s' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },
   UPSTREAM_UNAVAILABLE: { status: 502, message: 'The upstream %s could not be used: %s' },
+  UPSTREAM_CONTRACT_VIOLATED: {
+    status: 502,
+    message: 'The upstream answer to %s breaks the spec (%s violations; x-adaptive-proxy.errors is on)',
+  },
   UPSTREAM_RESPONSE_TOO_LARGE: {
     status: 502,
     message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)',

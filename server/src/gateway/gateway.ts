@@ -220,6 +220,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
           const refusal = outcome.unit && this.schemaRegression(key, outcome.unit);
           if (outcome.unit && !refusal) changed = this.accept(key, outcome.unit) || changed;
           else this.refuse(key, outcome.file, refusal ?? outcome.error!);
+          for (const problem of outcome.unit?.companionProblems ?? []) {
+            const companionKey = `${loader.kind}:${loader.dir}:${problem.file}`;
+            seen.add(companionKey);
+            this.refuse(companionKey, problem.file, problem);
+          }
         }
       }
     }

@@ -22,6 +22,7 @@ export { gatewayPrefix, isSpecFile } from './spec/mount.js';
 export { modeHeader } from './mock/answer-mode.js';
 export { violationsHeader } from './mock/contract.js';
 export { faultHeader } from './mock/faults.js';
+export { mockTableName, parseMockTable, ruleHeader } from './mock/mock-table.js';
 export { pythonWorkerScript } from './python/python-worker.js';
 export { ExchangeRecorder, defaultRecordingLimits } from './mock/recordings.js';
 export { editSpecText } from './mock/spec-edits.js';

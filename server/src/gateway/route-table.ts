@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMethods, type HttpMethod } from './spec/spec-types.js';
+import type { LoadError } from './load-error.js';
 
 export type { HttpMethod };
 
@@ -37,6 +38,9 @@ export interface WorkspaceUnit {
   /** Absolute paths of the files read to build the unit (the file, the files a spec references, a handler's
    * helper modules): such files are never reported as not loaded. */
   inputs?: readonly string[];
+  /** Load problems of files read beside the unit's own (a spec's mock table): reported as errors while the unit
+   * serves without them. */
+  companionProblems?: readonly LoadError[];
   /** Releases what the unit holds (a worker process) once it is replaced or removed. */
   dispose?: () => void;
 }

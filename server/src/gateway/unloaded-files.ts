@@ -13,6 +13,8 @@ export interface FolderRule {
    * <name>_handler.ts`); unset: such files are not looked for (a folder given to `serve`, a second loader of it).
    */
   unloadedReason?: string;
+  /** True for the file names of companions this loader reads beside its files (a spec's `*.mock.yaml`). */
+  companion?(fileName: string): boolean;
 }
 
 /** Files a workspace folder holds for tools and people, never loaded and never worth a warning. */
@@ -66,7 +68,8 @@ export function unloadedFiles(loaders: readonly FolderRule[], units: Iterable<Wo
     const stating = ofDir.find((loader) => loader.unloadedReason !== undefined);
     if (!stating) continue;
     for (const file of topLevelFiles(dir)) {
-      if (companionFile.test(file) || ofDir.some((loader) => loader.accepts(file))) continue;
+      if (companionFile.test(file) || ofDir.some((loader) => loader.accepts(file) || loader.companion?.(file)))
+        continue;
       const full = path.join(dir, file);
       if (used.has(full) || used.has(realPath(full))) continue;
       result.push({ kind: stating.kind, dir, file, reason: stating.unloadedReason! });

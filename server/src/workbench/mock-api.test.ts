@@ -110,6 +110,7 @@ beforeAll(async () => {
         .end(JSON.stringify(body));
     if (url === '/v1/items') return send(200, [{ id: 1, name: 'Lamp' }]);
     if (url === '/v1/items/500') return send(500, { error: 'boom' });
+    if (url === '/v1/items/13') return send(200, { id: 'thirteen' }); // breaks the Item schema
     const id = Number(url.split('/').pop());
     return send(200, { id, name: `Item ${id}`, tags: ['new'] });
   });
@@ -252,6 +253,7 @@ describe('recording the upstream answers of a proxied spec', () => {
     expect(response.statusCode).toBe(200);
     const proposal = response.json<SpecEditProposal>();
     expect(proposal.name).toBe('recorded-1');
+    expect(proposal.violations).toEqual([]);
     const before = fs.readFileSync(specFile('shop.openapi.yaml'), 'utf8');
     expect(proposal.original).toBe(before);
     for (const comment of ['# Shop, proxied to the real backend.', '# the staging backend', '# YAML reads this key']) {
@@ -318,5 +320,15 @@ describe('recording the upstream answers of a proxied spec', () => {
     }
     const list = await call('GET', '/api/workbench/mock/recordings?mount=zoo');
     expect([list.statusCode, list.json().code]).toEqual([409, 'MOUNT_NOT_PROXIED']);
+  });
+
+  it('marks a proposed example that breaks its schema, with the violations', async () => {
+    await app.inject({ url: '/api/adaptive/shop/items/13' });
+    const [broken] = await recordingsOf('shop');
+    expect([broken.url, broken.violations]).toEqual(['/api/adaptive/shop/items/13', 1]);
+    const proposal = (await propose({ mount: 'shop', id: broken.id })).json<SpecEditProposal>();
+    expect(proposal.violations).toEqual([
+      { in: 'response', path: 'body.id', rule: expect.stringContaining('integer') },
+    ]);
   });
 });

@@ -21,6 +21,7 @@ import {
   type ModeDefaults,
 } from '../gateway/index.js';
 import { gatewayFilePath } from './diagnostics.js';
+import { mockTableRoutes } from './mock-table-api.js';
 import { tokenCheck } from './token.js';
 import { readWorkspaceFile } from './workspace-files.js';
 import { resolveWorkspacePath, workspaceAreas } from './workspace-paths.js';
@@ -78,6 +79,7 @@ export async function mockApi(api: FastifyInstance, options: MockApiOptions): Pr
     return unit as typeof unit & { document: Record<string, unknown> };
   };
   const fileOf = async (workspacePath: string) => readWorkspaceFile(resolveWorkspacePath(areas, workspacePath));
+  mockTableRoutes(api, gateway, areas);
 
   api.get('/mock', async (): Promise<MockOverview> => ({
     defaults,
@@ -123,7 +125,8 @@ export async function mockApi(api: FastifyInstance, options: MockApiOptions): Pr
       const path = gatewayFilePath(unit.file);
       const file = await fileOf(path);
       const proposal = proposeRecordedExample(file.content, path, exchange, name);
-      return { path, original: file.content, proposed: proposal.text, name: proposal.name };
+      const { text, name: chosen, violations } = proposal;
+      return { path, original: file.content, proposed: text, name: chosen, violations };
     },
   );
 }

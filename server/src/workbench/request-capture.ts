@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CapturedMessage, RequestOrigin, WorkbenchRequest } from '../contract/index.js';
-import { faultHeader, gatewayPrefix, modeHeader, violationsHeader, type Gateway } from '../gateway/index.js';
+import {
+  faultHeader,
+  gatewayPrefix,
+  modeHeader,
+  ruleHeader,
+  violationsHeader,
+  type Gateway,
+} from '../gateway/index.js';
 import { isInternalRequest } from '../core/internal-requests.js';
 import { routeAreas } from '../core/routes.js';
 import type { EventHub } from './event-hub.js';
@@ -109,12 +116,14 @@ function routeSource(gateway: Gateway, request: FastifyRequest): Pick<WorkbenchR
 }
 
 /** What the gateway's headers say about an answer: the mode that made it, its contract violations, its fault. */
-function mockMarks(reply: FastifyReply): Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault'> {
-  const marks: Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault'> = {};
+function mockMarks(reply: FastifyReply): Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault' | 'mockRule'> {
+  const marks: Pick<WorkbenchRequest, 'mode' | 'violations' | 'fault' | 'mockRule'> = {};
   const mode = reply.getHeader(modeHeader);
   if (typeof mode === 'string') marks.mode = mode as WorkbenchRequest['mode'];
   const fault = reply.getHeader(faultHeader);
   if (typeof fault === 'string') marks.fault = fault;
+  const rule = reply.getHeader(ruleHeader);
+  if (typeof rule === 'string') marks.mockRule = rule;
   const violations = reply.getHeader(violationsHeader);
   if (typeof violations === 'string') {
     try {

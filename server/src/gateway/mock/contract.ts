@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '../../core/logger.js';
 import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
@@ -54,6 +54,24 @@ export function declaredResponse(
   }
 }
 
+/** The lower-case names of the headers the declared response for `status` requires (its media type is checked
+ * with the body, so `Content-Type` is left out, as OpenAPI ignores it). */
+function requiredHeadersOf(document: Record<string, unknown>, operation: OperationSpec, status: number): string[] {
+  const headers = declaredResponse(document, operation, status)?.value.headers;
+  if (!isObject(headers)) return [];
+  return Object.entries(headers)
+    .filter(([name, header]) => {
+      if (name.toLowerCase() === 'content-type') return false;
+      try {
+        const found = dereference(document, header, '');
+        return isObject(found.value) && found.value.required === true;
+      } catch {
+        return false;
+      }
+    })
+    .map(([name]) => name.toLowerCase());
+}
+
 /** The pointer of the schema of `mediaType` in the declared response for `status`, when it has one. */
 export function responseSchemaPointer(
   document: Record<string, unknown>,
@@ -96,6 +114,7 @@ export class ResponseValidator {
   private readonly ajv;
   private readonly validators = new Map<string, ValidateFunction | null>();
   private readonly plans = new WeakMap<OperationSpec, Map<string, ResponsePlan>>();
+  private readonly requiredHeaders = new Map<string, string[]>();
 
   constructor(
     openapi: string,
@@ -104,6 +123,20 @@ export class ResponseValidator {
   ) {
     this.ajv = createAjv(openapi, false);
     this.ajv.addSchema(document, documentId);
+  }
+
+  /** The headers the declared response for `status` requires (`required: true`) that `headers` lacks. */
+  missingHeaders(operation: OperationSpec, status: number, headers: Record<string, unknown>): ContractViolation[] {
+    const key = `${operation.pointer}|${status}`;
+    let required = this.requiredHeaders.get(key);
+    if (!required) this.requiredHeaders.set(key, (required = requiredHeadersOf(this.document, operation, status)));
+    return required
+      .filter((name) => headers[name] === undefined)
+      .map((name) => ({
+        in: 'response' as const,
+        path: `header.${name}`,
+        rule: 'is required by the spec and missing',
+      }));
   }
 
   private validator(operation: OperationSpec, status: number, mediaType: string): ValidateFunction | null {
@@ -202,12 +235,17 @@ export class ResponseValidator {
     if (!plan.isJson) return [];
     if (!bodyIsJson) return [{ in: 'response', path: 'body', rule: 'is not valid JSON' }];
     if (!plan.validate || plan.validate(body)) return [];
-    return toIssues('body', plan.validate.errors ?? []).map((issue) => ({
-      in: 'response',
-      path: issue.name ? `body.${issue.name}` : 'body',
-      rule: issue.message,
-    }));
+    return bodyViolations(plan.validate.errors ?? []);
   }
+}
+
+/** Ajv's errors on a response body as violations (`body.owner.name`: the rule it breaks). */
+export function bodyViolations(errors: ErrorObject[]): ContractViolation[] {
+  return toIssues('body', errors).map((issue) => ({
+    in: 'response',
+    path: issue.name ? `body.${issue.name}` : 'body',
+    rule: issue.message,
+  }));
 }
 
 /** JSON with every character beyond ASCII escaped, so that it is a valid header value. */

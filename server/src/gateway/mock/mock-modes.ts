@@ -31,7 +31,7 @@ export interface SpecMockModes {
 
 /** Spec extension that turns stateful resources on or off for one spec (`MOCK_STATE` otherwise). */
 export const stateExtension = 'x-adaptive-state';
-/** Spec extension naming the upstream to proxy to: a URL, or `{url, timeout_ms, fallthrough}`. */
+/** Spec extension naming the upstream to proxy to: a URL, or `{url, timeout_ms, fallthrough, errors}`. */
 export const proxyExtension = 'x-adaptive-proxy';
 
 /** The spec's proxy target from {@link proxyExtension}, checked; `undefined` when it has none. */
@@ -41,7 +41,7 @@ export function proxyTarget(spec: CompiledSpec, settings: MockModeSettings): Pro
   const fields = isObject(declared) ? declared : { url: declared };
   const fail = (message: string) => new LoadError(spec.file, `${proxyExtension}: ${message}`);
   if (typeof fields.url !== 'string')
-    throw fail('give the upstream URL, or an object with url, timeout_ms and fallthrough');
+    throw fail('give the upstream URL, or an object with url, timeout_ms, fallthrough and errors');
   let url: URL;
   try {
     url = new URL(fields.url);
@@ -57,7 +57,9 @@ export function proxyTarget(spec: CompiledSpec, settings: MockModeSettings): Pro
     throw fail('timeout_ms must be an integer from 10 to 600000');
   const fallthrough = fields.fallthrough ?? true;
   if (typeof fallthrough !== 'boolean') throw fail('fallthrough must be true or false');
-  return { url, timeoutMs, fallthrough, responseLimit: settings.proxyResponseLimit };
+  const blocking = fields.errors ?? false;
+  if (typeof blocking !== 'boolean') throw fail('errors must be true or false');
+  return { url, timeoutMs, fallthrough, blocking, responseLimit: settings.proxyResponseLimit };
 }
 
 /** Whether the spec's resources are stateful: {@link stateExtension}, else the workspace setting. */

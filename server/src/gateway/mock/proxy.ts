@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
-import { HttpError } from '../../core/errors.js';
+import { httpError, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';
@@ -21,6 +21,8 @@ export interface ProxyTarget {
   responseLimit: number;
   /** Forward requests of the mount that match no operation of the spec, without validation. */
   fallthrough: boolean;
+  /** Answer an exchange with violations 502 `UPSTREAM_CONTRACT_VIOLATED` rather than relay it (Prism's `--errors`). */
+  blocking: boolean;
 }
 
 /** Headers of one hop, not forwarded in either direction (RFC 9110 §7.6.1), and lengths undici and Fastify set. */
@@ -62,8 +64,9 @@ function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
 }
 
 /**
- * Forwards a spec's requests to its upstream, checks requests and answers against the spec, and
- * reports each violation (header, log) without changing the upstream's answer. Upstream failures
+ * Forwards a spec's requests to its upstream, checks requests and answers (body, status, required headers)
+ * against the spec, and reports each violation (header, log) without changing the upstream's answer, unless the
+ * spec blocks violations: then the answer is a 502 listing them. Upstream failures
  * are `{detail, code}` answers: 504 when it does not answer in time, 502 when it cannot be reached, sends
  * something that is not HTTP, or answers more than the limit.
  */
@@ -129,9 +132,14 @@ export class SpecProxy {
             answer.body,
           ),
         ),
+        ...this.responses.missingHeaders(operation, answer.status, answer.headers),
       );
       reportViolations(reply, this.log, { spec: this.spec.file, method: request.method, url: request.url }, violations);
       this.onExchange?.(operation, request, answer, violations.length);
+      if (this.target.blocking && violations.length > 0)
+        throw httpError('UPSTREAM_CONTRACT_VIOLATED', [`${request.method} ${request.url}`, violations.length], {
+          violations,
+        });
       this.relay(reply, answer);
     };
   }

@@ -1,6 +1,11 @@
 import { httpError } from '../../core/errors.js';
 import { isObject } from '../../core/json.js';
 import { isJsonMediaType } from '../content-negotiation.js';
+import { parse } from 'yaml';
+import { createAjv, documentId } from '../request-validator.js';
+import { pointerOf } from '../spec/json-pointer.js';
+import { validationDocument } from '../spec/validation-document.js';
+import { bodyViolations, type ContractViolation } from './contract.js';
 import type { RecordedExchange } from './recordings.js';
 import { editSpecText, resolvedPath, type SpecTree } from './spec-edits.js';
 
@@ -54,9 +59,10 @@ export function proposeRecordedExample(
   file: string,
   exchange: RecordedExchange,
   name?: string,
-): { text: string; name: string } {
+): { text: string; name: string; violations: ContractViolation[] } {
+  let media: string[] = [];
   const edited = editSpecText(text, file, (tree) => {
-    const media = mediaPath(tree, exchange, file);
+    media = mediaPath(tree, exchange, file);
     const single = tree.get([...media, 'example']);
     if (single !== undefined) {
       tree.delete([...media, 'example']);
@@ -73,5 +79,26 @@ export function proposeRecordedExample(
     });
     return chosen;
   });
-  return { text: edited.text, name: edited.result };
+  return { text: edited.text, name: edited.result, violations: exampleViolations(edited.text, media, exchange) };
+}
+
+/**
+ * How the recorded example breaks the schema of its media type in the edited spec (Ajv, with the spec's dialect);
+ * none when the media type is not JSON, has no schema, or its schema cannot be compiled here (an external `$ref`).
+ */
+function exampleViolations(text: string, media: string[], exchange: RecordedExchange): ContractViolation[] {
+  if (!isJsonMediaType(exchange.mediaType)) return [];
+  const document = parse(text) as Record<string, unknown>;
+  let node: unknown = document;
+  for (const token of media) node = isObject(node) ? node[token] : undefined;
+  if (!isObject(node) || node.schema === undefined) return [];
+  const openapi = typeof document.openapi === 'string' ? document.openapi : '3.0.3';
+  try {
+    const ajv = createAjv(openapi, false);
+    ajv.addSchema(validationDocument(document), documentId);
+    const validate = ajv.compile({ $ref: documentId + pointerOf([...media, 'schema']) });
+    return validate(exampleValue(exchange)) ? [] : bodyViolations(validate.errors ?? []);
+  } catch {
+    return [];
+  }
 }

@@ -10,6 +10,7 @@ import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 import { specUnit } from './spec-routes.js';
 import type { MockContext } from '../mock/mock-modes.js';
 import type { WorkspaceMockSettings } from '../../core/settings.js';
+import { isMockTableFile, mockTablePath, readMockTable } from '../mock/mock-table.js';
 
 /** How a spec loader reads its folder. */
 export interface SpecLoaderOptions {
@@ -38,16 +39,19 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
   const { only } = options;
   const loaded = new Map<
     string,
-    { files: string[]; stamps: string; digest: string | undefined; unit: WorkspaceUnit }
+    { files: string[]; stamps: string; digest: string | undefined; table: string; unit: WorkspaceUnit }
   >();
   return {
     kind: 'spec',
     dir: specsDir,
-    accepts: only ? (name) => only.has(name) : isSpecFile,
+    accepts: only ? (name) => only.has(name) : (name) => isSpecFile(name) && !isMockTableFile(name),
+    companion: isMockTableFile,
     unloadedReason: only ? undefined : 'spec files must end in .yaml, .yml or .json (<name>.openapi.yaml)',
     async load(filePath) {
       const previous = loaded.get(filePath);
-      if (previous) {
+      // The mock table beside the spec may come, change or go without the spec changing.
+      const tableStamp = stampsOf([mockTablePath(filePath)]) ?? 'none';
+      if (previous && previous.table === tableStamp) {
         const stamps = stampsOf(previous.files);
         if (stamps === previous.stamps) return previous.unit;
         // Touched but not changed (a ConfigMap roll rewrites every file): the same content compiles the same.
@@ -64,19 +68,22 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
         throw error;
       });
       if (options.atServerPath) spec.mount = mountFromServerPath(spec.document.servers);
+      const { table: mockTable, problem: tableProblem } = readMockTable(filePath);
       const unit: WorkspaceUnit = {
         ...specUnit(spec, {
           validateRequests: options.validateRequests,
           log,
           mock: options.mock,
           modes: options.modes,
+          mockTable,
         }),
         inputs: spec.files,
+        ...(tableProblem ? { companionProblems: [tableProblem] } : {}),
       };
       // A file saved while the spec compiled must not be taken for the version that compiled.
       const stamps = stampsOf(spec.files);
       if (stamps !== undefined && stampsOf([filePath]) === rootBefore)
-        loaded.set(filePath, { files: spec.files, stamps, digest: digestOf(spec.files), unit });
+        loaded.set(filePath, { files: spec.files, stamps, digest: digestOf(spec.files), table: tableStamp, unit });
       else loaded.delete(filePath);
       return unit;
     },

@@ -17,6 +17,8 @@ import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-setting
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
+import type { MockTableRow } from '../../contract/index.js';
+import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -43,6 +45,8 @@ export interface SpecRouteOptions {
   mock?: WorkspaceMockSettings;
   /** Stateful resources and the proxy (off without it). */
   modes?: MockContext;
+  /** The spec's mock table (`<name>.mock.yaml`): per-route choices, faults and rules. */
+  mockTable?: MockTable;
 }
 
 /** The operation object for the merged document, with the path item's shared parameters folded in. */
@@ -92,6 +96,7 @@ interface SpecServing {
   spec: CompiledSpec;
   modes: SpecMockModes;
   workspaceMock: WorkspaceMockSettings;
+  mockTable?: MockTable;
   /** Whether requests are validated (the setting, or the mock modes asked for a validator). */
   validates: boolean;
   /** The spec's request validator, made on the first request that is validated. */
@@ -108,6 +113,8 @@ interface SpecServing {
 class ExampleRoute {
   private readonly label: string;
   private readonly mock: MockSettings;
+  // The route's row of the mock table; a route without one keeps its fast path.
+  private readonly table: MockTableRow | undefined;
   // Decided once per route: a plain route keeps the cached fast path of handle().
   private readonly plain: boolean;
   private readonly payloads = new Map<string, string>();
@@ -127,8 +134,10 @@ class ExampleRoute {
   ) {
     const { spec } = serving;
     this.label = `${operation.method} ${operation.path}`;
-    this.mock = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
-    this.plain = isPlain(this.mock);
+    this.table = serving.mockTable?.get(this.label);
+    const settings = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
+    this.mock = withTableFaults(settings, this.table, serving.workspaceMock.maxDelayMs);
+    this.plain = isPlain(this.mock) && this.table === undefined;
     this.stateful = serving.modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
     this.validates = serving.validates && (located.size > 0 || operation.requestBody !== undefined);
@@ -225,7 +234,7 @@ class ExampleRoute {
       if (this.stateful(request, reply, params)) return;
     }
     const echo = hasBody && echoMethods.has(this.operation.method);
-    if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo);
+    if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo, params);
     let answer: Answer | undefined;
     if (!echo) {
       const accept = request.headers.accept;
@@ -241,14 +250,29 @@ class ExampleRoute {
   };
 
   /** Prefer, dynamic examples or faults: the answer is made for this request, after any delay. */
-  private async mockedAnswer(request: FastifyRequest, reply: FastifyReply, echo: boolean): Promise<void> {
+  private async mockedAnswer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    echo: boolean,
+    params: Record<string, string>,
+  ): Promise<void> {
     const mock = this.mock;
-    const preference = parsePrefer(request.headers.prefer);
+    let preference = parsePrefer(request.headers.prefer);
+    let status: number | undefined;
+    if (this.table) {
+      const input = { query: request.query, headers: request.headers, params, body: request.body };
+      const choice = tableChoice(this.table, input, preference);
+      ({ preference, status } = choice);
+      reply.header(ruleHeader, choice.chosenBy);
+    }
     const fault = planFault(mock, preference, this.serving.workspaceMock.maxDelayMs);
     const described = describeFault(fault);
     if (described) reply.header(faultHeader, described);
     await delayFor(fault);
-    if (fault.errorStatus === undefined) return send(reply, this.answerFor(request, echo, preference));
+    if (fault.errorStatus === undefined) {
+      const answer = this.answerFor(request, echo, preference);
+      return send(reply, status === undefined ? answer : { ...answer, status });
+    }
     const declared = this.operation.responses.some(
       (r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`,
     );
@@ -281,11 +305,15 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     spec,
     modes,
     workspaceMock: options.mock ?? defaultWorkspaceMock,
+    mockTable: options.mockTable,
     validates,
     validator: requestValidator,
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
+  for (const key of options.mockTable?.keys() ?? [])
+    if (!spec.operations.some((o) => `${o.method} ${o.path}` === key))
+      spec.warnings.push(`mock table: ${key} names no operation of the spec; its row is not used`);
   if (modes.proxy)
     routes.push(...modes.proxy.fallthroughRoutes().map((r) => ({ ...r, handle: markedProxy(r.handle) })));
   const dispose = modes.proxy && (() => modes.proxy!.close());
