@@ -34,8 +34,9 @@ MAX_ERROR_LINE_CHARS = 2000
 MAX_TRACEBACK_CHARS = 32000
 
 
-# The protocol's pipe, taken before the handler runs, so that nothing it prints can be mistaken for it.
-protocol = os.fdopen(3, "w", encoding="utf-8")
+# The protocol's pipe (fd 3), opened by main() before the handler runs, so that nothing it prints can be mistaken
+# for it. Importing this module (the route-listing tests do) opens nothing.
+protocol = None
 
 
 def report(message):
@@ -237,7 +238,9 @@ async def serve(app, socket_path, routes):
 
 
 def main():
+    global protocol
     handler_path, module_name, prefix, socket_path = sys.argv[1:5]
+    protocol = os.fdopen(3, "w", encoding="utf-8")
     end_with_gateway()
     try:
         import fastapi  # noqa: F401

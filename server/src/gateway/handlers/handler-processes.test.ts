@@ -13,7 +13,10 @@ const spawnChild = (script: string) =>
   `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(script)}], { stdio: 'ignore' }).pid`;
 const envRoute = `router.get('/env', () => ({ ...process.env }));\n`;
 
-const busyChildren = `Array.from({ length: 8 }, () => ${spawnChild('while (true) {}')})`;
+// Shell loops: small processes, so the tree's memory bound is not what stops them.
+const busyChildren =
+  "Array.from({ length: 8 }, () => require('node:child_process').spawn('sh', ['-c', 'while :; do :; done'], " +
+  "{ stdio: 'ignore' }).pid)";
 const treeHandler = `${sdk}router.get('/busy', () => ${busyChildren});\n`;
 const hungryHandler = `${sdk}router.get('/hungry', () => [${spawnChild(
   'const kept = []; setInterval(() => kept.push(Buffer.alloc(8 << 20, 1)), 20); setTimeout(() => {}, 1e9);',

@@ -33,10 +33,10 @@ async def ok():
     return {"ok": True}
 `;
 
-/** A module that prints a ready line of its own before the worker's. */
-const forgedReady = `import json
+/** A module that writes a ready line of its own on the protocol's pipe (fd 3) before the worker's. */
+const forgedReady = `import json, os
 from fastapi import APIRouter
-print(json.dumps({"ready": True, "routes": [{"method": "GET", "path": 5}], "openapi": {}}), flush=True)
+os.write(3, (json.dumps({"ready": True, "routes": [{"method": "GET", "path": 5}], "openapi": {}}) + "\\n").encode())
 router = APIRouter()
 
 @router.get("/x")
