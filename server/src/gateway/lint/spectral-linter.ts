@@ -105,18 +105,20 @@ export async function loadRuleset(file: string | undefined): Promise<RulesetType
 
 /** Spectral with a loaded ruleset, confined to the files under `root`. */
 export class SpectralLinter {
-  private readonly spectral: InstanceType<typeof Spectral>;
-
-  constructor(ruleset: RulesetType, root: string) {
-    this.spectral = new Spectral({ resolver: confinedResolver(root) });
-    this.spectral.setRuleset(ruleset);
-  }
+  constructor(
+    private readonly ruleset: RulesetType,
+    private readonly root: string,
+  ) {}
 
   /** The findings of `text`, the content of `file`, sorted by line. */
   async lint(file: string, text: string): Promise<LintFinding[]> {
     const source = path.resolve(file);
     const document = /\.json$/i.test(file) ? new Document(text, Json, source) : new Document(text, Yaml, source);
-    const diagnostics = await this.spectral.run(document, { ignoreUnknownFormat: true });
+    // A Spectral and a resolver per file: the resolver caches every document it reads, which over a 200-spec
+    // workspace outgrew the worker's 512 MB when one was kept for all files.
+    const spectral = new Spectral({ resolver: confinedResolver(this.root) });
+    spectral.setRuleset(this.ruleset);
+    const diagnostics = await spectral.run(document, { ignoreUnknownFormat: true });
     return diagnostics.map((d) => toFinding(file, d)).sort((a, b) => a.line - b.line || a.column - b.column);
   }
 }
