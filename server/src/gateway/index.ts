@@ -28,6 +28,10 @@ export { ExchangeRecorder, defaultRecordingLimits } from './mock/recordings.js';
 export { editSpecText } from './mock/spec-edits.js';
 export { applySpecMode, specModeOf, type ModeDefaults } from './mock/spec-mode.js';
 export { exampleNamePattern, proposeRecordedExample } from './mock/record-proposal.js';
+export { LintPool } from './lint/lint-pool.js';
+export { SpecLint, type SpecLintResult } from './lint/spec-lint.js';
+export { findRulesetFile, type LintFinding } from './lint/spectral-linter.js';
+export { failsAt, formatFindings, lintFormats, parseSeverity, type LintFormat } from './lint/lint-report.js';
 
 /** A gateway with what its plugin serves besides the route table. */
 export interface AssembledGateway {

@@ -16,7 +16,7 @@ import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
 import { hostCheck, originFormUrl } from '../core/allowed-hosts.js';
 import { serverPathScrubber } from '../core/server-paths.js';
-import { createGateway, gatewayPlugin, watchGatewayFiles, type Gateway } from '../gateway/index.js';
+import { createGateway, gatewayPlugin, SpecLint, watchGatewayFiles, type Gateway } from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
 import { healthPlugin } from '../health/health-plugin.js';
@@ -77,10 +77,14 @@ function manageLifecycle(
   drainMs: number,
 ): void {
   let watcher: { close(): Promise<void> } | undefined;
+  let lint: SpecLint | undefined;
   app.addHook('onReady', async () => {
     // Query, fetch and handler folders of a server that was killed (kill -9, OOM) before it cleaned up.
     const swept = sweepOrphanFolders();
     if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
+    // Where the designer works, specs are linted after each load, never before it: readiness does not wait.
+    if (config.workbench && config.specPaths.length === 0)
+      lint = new SpecLint(gateway, config.workspace, config.specsDir, logger);
     void gateway.start();
     if (config.hotReload) watcher = watchGatewayFiles(config, gateway, logger);
   });
@@ -96,6 +100,7 @@ function manageLifecycle(
   });
   app.addHook('onClose', async () => {
     await watcher?.close();
+    lint?.close();
     await gateway.close();
   });
 }

@@ -13,6 +13,7 @@ import { createLogger } from '../core/logger.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchUrl } from '../workbench/workbench-url.js';
 import { productVersion } from '../core/version.js';
+import { lintCommand, type LintOptions } from './lint-command.js';
 
 const shutdownBoundMs = 10_000;
 
@@ -121,5 +122,19 @@ program
   .option('-w, --workspace <dir>', 'workspace folder (env WORKSPACE, default .)')
   .option('--workbench', 'also serve the browser workbench and its workspace API')
   .action((specPaths: string[], options: ConfigFlags) => serve({ ...options, specPaths }));
+
+program
+  .command('lint')
+  .argument('<paths...>', 'OpenAPI files or folders to lint')
+  .description("lint OpenAPI files with Spectral: the workspace's .spectral.yaml, or spectral:oas when it has none")
+  .option('-f, --format <format>', 'text, json, junit or github', 'text')
+  .option(
+    '-F, --fail-severity <severity>',
+    'exit 1 on a finding this serious or more: error, warn, info, hint',
+    'error',
+  )
+  .option('-r, --ruleset <file>', 'ruleset file (default: .spectral.yaml of the workspace)')
+  .option('-w, --workspace <dir>', 'workspace folder: references are read only inside it', '.')
+  .action(async (paths: string[], options: LintOptions) => process.exit(await lintCommand(paths, options)));
 
 await program.parseAsync(process.argv);

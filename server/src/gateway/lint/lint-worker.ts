@@ -1,0 +1,33 @@
+import { promises as fs } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { loadRuleset, SpectralLinter } from './spectral-linter.js';
+import type { LintJob, LintReply } from './lint-pool.js';
+
+/** The linter of the last ruleset file seen, kept while that file's modification time stays the same. */
+let cached: { key: string; linter: Promise<SpectralLinter> } | undefined;
+
+async function linterFor(job: LintJob): Promise<SpectralLinter> {
+  const mtime = job.rulesetFile ? (await fs.stat(job.rulesetFile)).mtimeMs : 0;
+  const key = `${job.rulesetFile ?? ''}\0${mtime}\0${job.root}`;
+  if (cached?.key !== key) {
+    const linter = loadRuleset(job.rulesetFile).then((ruleset) => new SpectralLinter(ruleset, job.root));
+    cached = { key, linter };
+    // A ruleset that fails to load is tried again on the next job, after the user fixed it.
+    linter.catch(() => (cached = undefined));
+  }
+  return cached.linter;
+}
+
+async function reply(job: LintJob): Promise<LintReply> {
+  try {
+    const linter = await linterFor(job);
+    const text = job.text ?? (await fs.readFile(job.file, 'utf8'));
+    return { id: job.id, ok: true, findings: await linter.lint(job.file, text) };
+  } catch (error) {
+    const message = error instanceof RangeError ? 'document is nested too deeply to lint' : (error as Error).message;
+    return { id: job.id, ok: false, message };
+  }
+}
+
+/** Worker entry: lints the files it is sent, one at a time, and posts the findings of each back. */
+parentPort!.on('message', (job: LintJob) => void reply(job).then((answer) => parentPort!.postMessage(answer)));
