@@ -61,7 +61,41 @@ export interface Config {
   /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded
    * translator. */
   nlLlm?: { baseUrl: string; model: string; apiKey?: string };
+  /** Metrics, access log and traces (docs/operations.md). */
+  observability: ObservabilitySettings;
 }
+
+/** What the server tells its operators. */
+export interface ObservabilitySettings {
+  /** Count requests into `http_server_requests_seconds` (`METRICS_ENABLED`, default true). */
+  metrics: boolean;
+  /** A second port that serves only `/metrics` (`METRICS_PORT`); unset = none. */
+  metricsPort?: number;
+  /** One info line per request (`ACCESS_LOG`, default true). */
+  accessLog: boolean;
+  /** OpenTelemetry traces, from the standard `OTEL_*` variables; unset = off (the SDK is not loaded). */
+  tracing?: TracingSettings;
+}
+
+/** Where and how traces are exported (OTLP over HTTP, JSON). */
+export interface TracingSettings {
+  /** The traces endpoint: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  url: string;
+  serviceName: string;
+  sampler: (typeof traceSamplers)[number];
+  /** The ratio of the `traceidratio` samplers (`OTEL_TRACES_SAMPLER_ARG`, default 1). */
+  ratio: number;
+}
+
+/** The values of `OTEL_TRACES_SAMPLER` the server understands (the specification's built-in samplers). */
+export const traceSamplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 /** Workspace settings of stateful mocking and of the validating proxy. */
 export interface MockModeSettings {
@@ -360,6 +394,34 @@ function readMockSettings(env: Env): WorkspaceMockSettings {
   return { examples, maxDelayMs };
 }
 
+/** Tracing is on with an OTLP endpoint, unless the SDK is disabled or the traces exporter is `none`. */
+function readTracing(env: Env): TracingSettings | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if ((!base && !traces) || readBoolean(env, 'OTEL_SDK_DISABLED', false)) return undefined;
+  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp').trim() === 'none') return undefined;
+  const url = traces
+    ? readHttpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+    : `${readHttpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
+  const sampler = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim();
+  if (!(traceSamplers as readonly string[]).includes(sampler))
+    throw new ConfigError('OTEL_TRACES_SAMPLER', sampler, traceSamplers.join(', '));
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  if (!(ratio >= 0 && ratio <= 1))
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', env.OTEL_TRACES_SAMPLER_ARG ?? '', 'a ratio from 0 to 1');
+  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'adaptive-gateway';
+  return { url, serviceName, sampler: sampler as TracingSettings['sampler'], ratio };
+}
+
+function readObservability(env: Env): ObservabilitySettings {
+  return {
+    metrics: readBoolean(env, 'METRICS_ENABLED', true),
+    metricsPort: env.METRICS_PORT ? readInteger('METRICS_PORT', env.METRICS_PORT, 0, 65535) : undefined,
+    accessLog: readBoolean(env, 'ACCESS_LOG', true),
+    tracing: readTracing(env),
+  };
+}
+
 /**
  * Reads the configuration from the environment and the CLI flags. Throws {@link ConfigError} on the first
  * bad value, naming the variable and the accepted values.
@@ -424,5 +486,6 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
     workbenchToken: readWorkbenchToken(env),
     nlLlm: readNlLlm(env),
+    observability: readObservability(env),
   };
 }
