@@ -80,7 +80,9 @@ function serveMetricsPort(app: FastifyInstance, config: Config, port: number, lo
  * not asked for: without metrics, access log and tracing, it adds no hook.
  */
 export function registerObservability(app: FastifyInstance, config: Config, logger: Logger): void {
-  const { metrics, accessLog, tracing, metricsPort } = config.observability;
+  const { metrics, tracing, metricsPort } = config.observability;
+  // Decided once: a logger above info would drop every access line after building it.
+  const accessLog = config.observability.accessLog && logger.isLevelEnabled('info');
   app.decorateRequest('routeTemplate', null);
   app.decorateRequest('traceSpan', null);
   if (tracing) {

@@ -11,6 +11,7 @@ import type { CompiledHandler } from './handler-compiler.js';
 import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
+import { countHandlerAnswer, countHandlerRestart, countHandlerTimeout } from '../../observability/metrics.js';
 
 /** The bounds every handler module runs within. */
 export interface HandlerIsolation {
@@ -191,6 +192,7 @@ export class HandlerHost {
   }
 
   private onMessage(message: FromHandler): void {
+    countHandlerAnswer(message.type);
     switch (message.type) {
       case 'result':
         return this.settle(message.id)?.resolve(message.payload);
@@ -246,6 +248,7 @@ export class HandlerHost {
   };
 
   private timedOut(id: number, call: PendingCall): void {
+    countHandlerTimeout();
     this.settle(id);
     const error = httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]);
     this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
@@ -286,6 +289,7 @@ export class HandlerHost {
     this.pingTimer = undefined;
     child.kill();
     this.restartReason = reason;
+    countHandlerRestart(reason, !report);
     this.failCalls(reason);
     if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
     this.options.log.error(
