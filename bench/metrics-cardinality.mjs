@@ -11,8 +11,16 @@ import { buildServer } from '../server/dist/src/main/app.js';
 import { loadConfig } from '../server/dist/src/core/config.js';
 import { seriesCount } from '../server/dist/src/observability/metrics.js';
 import { metricsPath } from '../server/dist/src/observability/observability.js';
-import { shopSpec } from '../server/dist/src/observability/observability-test-support.js';
 
+const shopSpec = `openapi: 3.0.3
+info: { title: shop, version: '1' }
+servers: [{ url: /api/adaptive/shop }]
+paths:
+  /items/{itemId}:
+    get:
+      parameters: [{ name: itemId, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: one item, content: { application/json: { example: { id: x } } } } }
+`;
 const requests = Number(process.env.REQUESTS ?? 100_000);
 const paths = Number(process.env.PATHS ?? 10_000);
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-cardinality-'));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../server/src/observability/metrics.js';
 import { requestHistogram } from '../server/src/observability/request-histogram.js';
 import { metricsPath } from '../server/src/observability/observability.js';
-import { shopItemRoute, shopSpec } from '../server/src/observability/observability-test-support.js';
+import { shopItemRoute, shopSpec } from '../server/src/observability/test-support/shop.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../server/src/test-support/workspace.js';
 
 const rulesFile = path.join(import.meta.dirname, 'prometheus/alerts.yaml');

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
@@ -7,7 +6,7 @@ import { makeWorkspace, removeWorkspace, serverForTests, startServer } from '../
 import type { FastifyInstance } from 'fastify';
 import { seriesCount } from './metrics.js';
 import { metricsPath } from './observability.js';
-import { shopItemRoute, shopSpec } from './observability-test-support.js';
+import { lineSink, shopItemRoute, shopSpec } from './test-support/shop.js';
 
 const shopWorkspace = () => makeWorkspace({ 'specs/shop.yaml': shopSpec });
 
@@ -57,12 +56,7 @@ describe('the access log', () => {
   let app: FastifyInstance;
   const workspace = shopWorkspace();
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const sink = lineSink(lines);
     const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'info' }, { workspace });
     app = await buildServer(config, { logger: createLogger('info', sink) });
     await app.ready();

@@ -1,12 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { buildServer } from '../main/app.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
-import { shopItemRoute, shopSpec } from './observability-test-support.js';
+import { lineSink, shopItemRoute, shopSpec } from './test-support/shop.js';
 import { tracingActive } from './tracing.js';
 
 interface ExportedSpan {
@@ -53,12 +52,7 @@ describe('tracing', () => {
   it("exports the request's span as the child of the caller's traceparent, its trace id in the log lines", async () => {
     const receiver = await startReceiver();
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const sink = lineSink(lines);
     const env = { HOT_RELOAD: 'false', LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
     const config = loadConfig(env, { workspace });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
