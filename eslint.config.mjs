@@ -15,11 +15,12 @@ const src = './server/src';
  * not listed here is a lint error: add it here (and to docs/architecture.md) or move the code.
  */
 const featureNeighbours = {
-  auth: [],
+  observability: [],
+  auth: ['observability'],
   runtime: [],
   'handler-sdk': [],
-  gateway: ['handler-sdk', 'runtime'],
-  query: ['runtime'],
+  gateway: ['handler-sdk', 'runtime', 'observability'],
+  query: ['runtime', 'observability'],
   health: ['query'],
   workbench: ['gateway'],
 };

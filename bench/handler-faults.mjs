@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(root, 'bench/lib/gateway-server.mjs');
 const seconds = Number(process.env.SECONDS ?? 8);
 const sdk = `import { Router } from 'adaptive-workbench/handler';\nexport const router = new Router();\n`;
-const busyChild = `require('node:child_process').spawn(process.execPath, ['-e', 'while (true) {}'], { stdio: 'ignore' })`;
+const busyChild =
+  "require('node:child_process').spawn(process.execPath, ['-e', 'while (true) {}'], { stdio: 'ignore' })";
 
 const handlers = {
   'other_handler.ts': `${sdk}router.get('/ping', () => ({ pong: true }));\n`,
@@ -26,8 +27,8 @@ const handlers = {
     `router.get('/raw', () => { setInterval(() => { for (let i = 0; i < 64; i++) process.stdout.write(chunk); }, 0); ` +
     `return { flooding: 'raw' }; });\n`,
   'lines_handler.ts':
-    `${sdk}router.get('/flood', () => { setInterval(() => { for (let i = 0; i < 2000; i++) console.log('line', i); }, 0); ` +
-    `return { flooding: 'lines' }; });\n`,
+    `${sdk}router.get('/flood', () => { setInterval(() => { ` +
+    `for (let i = 0; i < 2000; i++) console.log('line', i); }, 0); return { flooding: 'lines' }; });\n`,
   'busy_handler.ts':
     `${sdk}const pids: number[] = [];\n` +
     `router.get('/start', () => { for (let i = 0; i < 8; i++) pids.push(${busyChild}.pid!); return { pids }; });\n`,

@@ -8,6 +8,7 @@ import { Authenticator } from './authenticator.js';
 import type { AuthClaims } from './identity.js';
 import { classifyRequest } from './request-path.js';
 import type { RouteAccess } from '../core/routes.js';
+import { countAuthentication } from '../observability/metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,12 +88,14 @@ export function registerAuthentication(app: FastifyInstance, config: Config, log
         if (access === 'protected') return refuse(reply, authFailure('AUTH_REQUIRED'), authenticator);
         return;
       }
+      countAuthentication(identity.exchanged ? 'exchange' : credentials.scheme);
       request.auth = identity.claims;
       request.upstreamToken = identity.upstreamToken;
       // The request goes on as if the caller had sent the platform token (service document part 5).
       if (identity.exchanged) request.headers.authorization = `Bearer ${identity.upstreamToken}`;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
+      countAuthentication('', error.code);
       // Failed logins and bad tokens are worth an operator's eye (requests without any are not logged).
       log.info(
         { method: request.method, url: request.url.split('?')[0], status: error.status, reason: error.detail },

@@ -5,6 +5,8 @@ import type { AuthClaims, Identity } from './identity.js';
 import type { TokenEndpoint } from './token-endpoint.js';
 import type { TrustedIssuer } from './trusted-issuer.js';
 import type { Clock } from './ttl-cache.js';
+import { authMetrics } from '../observability/metrics.js';
+import { observeExchange } from '../observability/tracing.js';
 
 const storeErrorLogIntervalMs = 30_000;
 
@@ -65,10 +67,12 @@ export class TokenExchanger {
     const subjectHash = sha256(token);
     const key = exchangeCacheKey(issuer, jti, subjectHash);
     const cached = await this.cached(key, subjectHash);
+    if (this.parts.store) authMetrics.exchangeCache.inc({ result: cached ? 'hit' : 'miss' });
     if (cached) return cached;
     let flight = this.inFlight.get(subjectHash);
     if (!flight) {
-      flight = this.exchange(token, issuer, key, subjectHash).finally(() => this.inFlight.delete(subjectHash));
+      const exchange = () => this.exchange(token, issuer, key, subjectHash);
+      flight = observeExchange(exchange).finally(() => this.inFlight.delete(subjectHash));
       this.inFlight.set(subjectHash, flight);
     }
     return flight;

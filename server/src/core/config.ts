@@ -3,6 +3,7 @@ import { hostName, loopbackHosts } from './allowed-hosts.js';
 import type { LoginThrottleSettings } from './settings.js';
 import { defaultSpecLimits } from './settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from './settings.js';
+import { traceSamplers, type ObservabilitySettings, type TracingSettings } from './settings.js';
 import { declaredHandlerNames, handlerEnvironment } from './handler-env.js';
 
 /** The validated settings of one server. Every field comes from an environment variable (DESIGN.md §3). */
@@ -67,6 +68,8 @@ export interface Config {
   /** OpenAI-compatible chat-completions server for natural-language questions (`NL_LLM_*`); unset = the embedded
    * translator. */
   nlLlm?: { baseUrl: string; model: string; apiKey?: string };
+  /** Metrics, access log and traces (docs/operations.md). */
+  observability: ObservabilitySettings;
 }
 
 /** Workspace settings of stateful mocking and of the validating proxy. */
@@ -388,6 +391,34 @@ function readHandlerEnv(env: Env): Record<string, string> {
   return handlerEnvironment(env, declared);
 }
 
+/** Tracing is on with an OTLP endpoint, unless the SDK is disabled or the traces exporter is `none`. */
+function readTracing(env: Env): TracingSettings | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if ((!base && !traces) || readBoolean(env, 'OTEL_SDK_DISABLED', false)) return undefined;
+  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp').trim() === 'none') return undefined;
+  const url = traces
+    ? readHttpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+    : `${readHttpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
+  const sampler = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim();
+  if (!(traceSamplers as readonly string[]).includes(sampler))
+    throw new ConfigError('OTEL_TRACES_SAMPLER', sampler, traceSamplers.join(', '));
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  if (!(ratio >= 0 && ratio <= 1))
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', env.OTEL_TRACES_SAMPLER_ARG ?? '', 'a ratio from 0 to 1');
+  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'adaptive-gateway';
+  return { url, serviceName, sampler: sampler as TracingSettings['sampler'], ratio };
+}
+
+function readObservability(env: Env): ObservabilitySettings {
+  return {
+    metrics: readBoolean(env, 'METRICS_ENABLED', true),
+    metricsPort: env.METRICS_PORT ? readInteger('METRICS_PORT', env.METRICS_PORT, 0, 65535) : undefined,
+    accessLog: readBoolean(env, 'ACCESS_LOG', true),
+    tracing: readTracing(env),
+  };
+}
+
 /**
  * Reads the configuration from the environment and the CLI flags. Throws {@link ConfigError} on the first
  * bad value, naming the variable and the accepted values.
@@ -454,5 +485,6 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     workbench: flags.workbench ?? readBoolean(env, 'WORKBENCH', false),
     workbenchToken: readWorkbenchToken(env),
     nlLlm: readNlLlm(env),
+    observability: readObservability(env),
   };
 }

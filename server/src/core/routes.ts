@@ -11,7 +11,18 @@ declare module 'fastify' {
     /** This route's access; a route that declares none is protected (see {@link declareAccess}). */
     access?: RouteAccess;
   }
+  interface FastifyRequest {
+    /**
+     * The template of the route that served the request when the Fastify route is a catch-all: the gateway
+     * sets its matched spec or handler route's, or {@link unknownRoute}. Metrics, traces and the access log
+     * label requests by it, never by the raw path.
+     */
+    routeTemplate: string | null;
+  }
 }
+
+/** The route label of a request no route matched: every unknown path is one value (bounded cardinality). */
+export const unknownRoute = 'UNKNOWN';
 
 /** A part of the server's URL space: where it is mounted and the access its routes have by default. */
 export interface RouteArea {

@@ -49,3 +49,35 @@ export interface LoginThrottleSettings {
   /** Attempts regained per minute after that (`AUTH_LOGIN_PER_MINUTE`). */
   perMinute: number;
 }
+
+/** What the server tells its operators. */
+export interface ObservabilitySettings {
+  /** Count requests into `http_server_requests_seconds` (`METRICS_ENABLED`, default true). */
+  metrics: boolean;
+  /** A second port that serves only `/metrics` (`METRICS_PORT`); unset = none. */
+  metricsPort?: number;
+  /** One info line per request (`ACCESS_LOG`, default true). */
+  accessLog: boolean;
+  /** OpenTelemetry traces, from the standard `OTEL_*` variables; unset = off (the SDK is not loaded). */
+  tracing?: TracingSettings;
+}
+
+/** Where and how traces are exported (OTLP over HTTP, JSON). */
+export interface TracingSettings {
+  /** The traces endpoint: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  url: string;
+  serviceName: string;
+  sampler: (typeof traceSamplers)[number];
+  /** The ratio of the `traceidratio` samplers (`OTEL_TRACES_SAMPLER_ARG`, default 1). */
+  ratio: number;
+}
+
+/** The values of `OTEL_TRACES_SAMPLER` the server understands (the specification's built-in samplers). */
+export const traceSamplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
-import { declareAccess, probePaths, routeAreas } from '../core/routes.js';
+import { declareAccess, probePaths, routeAreas, unknownRoute } from '../core/routes.js';
 import { productName, productVersion } from '../core/version.js';
 import type { Gateway } from './gateway.js';
 import { registerCors } from './cors.js';
@@ -92,6 +92,7 @@ export async function gatewayPlugin(
     const query = url.indexOf('?');
     const path = url.slice(routePrefix.length, query === -1 ? undefined : query);
     const match = gateway.table.match(request.method, path);
+    request.routeTemplate = match.kind === 'route' ? routePrefix + match.entry.path : unknownRoute;
     if (match.kind === 'route') return match.entry.handle(request, reply, match.params);
     if (match.kind === 'method-not-allowed') {
       reply.header('allow', match.allowed.join(', '));

@@ -11,6 +11,7 @@ import { ServedDocument } from './served-document.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { productVersion } from '../core/version.js';
 import { unloadedFiles, type FolderRule } from './unloaded-files.js';
+import { recordReload } from '../observability/metrics.js';
 
 /** Loads one kind of workspace file (specs or handlers) from one directory. */
 export interface UnitLoader extends FolderRule {
@@ -258,6 +259,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
       },
       result.message,
     );
+    const failedKinds = [...this.problems.keys()].map((key) => key.slice(0, key.indexOf(':')));
+    recordReload(Date.now() - started, { specs: result.specs.length, handlers: result.handlers.length }, failedKinds);
     this.emit('reload', result);
     return result;
   }

@@ -26,6 +26,8 @@ import type { LiveQueryService } from '../query/live-query-service.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
+import { registerObservability } from '../observability/observability.js';
+import { startTracing, traceFields } from '../observability/tracing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,17 +54,6 @@ export interface ServerOptions {
   /** The renderer build the workbench serves (the desktop app's own); default: `dist/renderer` beside the server
    * package. */
   rendererDir?: string;
-}
-
-/** Logs every request's method, path, status and time (at debug level: off the hot path otherwise). */
-function logRequests(app: FastifyInstance, logger: Logger): void {
-  app.addHook('onResponse', async (request, reply) => {
-    // The path only: a query string may carry a token (the workbench event stream's ?token=).
-    logger.debug(
-      { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: reply.elapsedTime },
-      'request',
-    );
-  });
 }
 
 /**
@@ -123,6 +114,19 @@ async function registerQueryRoutes(app: FastifyInstance, config: Config, live: L
   await app.register(queryPlugin, { prefix: routeAreas.query.prefix, config, live, log: logger });
 }
 
+/** health.yaml, reloaded like specs: with hot reload every change applies, and a bad one keeps the last good. */
+function liveHealthFile(app: FastifyInstance, config: Config, logger: Logger): LiveHealthConfig {
+  const healthFile = new LiveHealthConfig({
+    file: config.healthConfig,
+    workspacePath: 'health.yaml',
+    reserved: ['gateway', 'database', 'broker', 'objectstore'],
+    log: logger,
+    watch: config.hotReload,
+  });
+  app.addHook('onClose', () => healthFile.close());
+  return healthFile;
+}
+
 /**
  * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`;
  * in mock mode (`config.specPaths`), the gateway and health without the query service.
@@ -130,7 +134,10 @@ async function registerQueryRoutes(app: FastifyInstance, config: Config, live: L
  * when the first load has finished.
  */
 export async function buildServer(config: Config, options: ServerOptions = {}): Promise<FastifyInstance> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const { tracing } = config.observability;
+  // Before anything makes a span: the SDK is imported only here, and only when tracing is configured.
+  if (tracing) await startTracing(tracing);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, tracing ? traceFields : undefined);
   const app = Fastify({
     // No logger instance on purpose: with one, Fastify adds response listeners and timestamps to every
     // request, a tenth of a generated route's cost, and even a child logger factory returning our
@@ -181,26 +188,18 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     reply.code(404).send(httpError('NOT_FOUND', [request.method, path]).body());
   });
 
-  if (logger.isLevelEnabled('debug')) logRequests(app, logger);
-
   // Before everything else, authentication included: a request for another host is never served.
   app.addHook('onRequest', hostCheck(config.allowedHosts));
 
-  // First: its root-level hook covers every route registered below, whichever plugin adds it.
+  // Then root-level hooks that cover every route registered below, whichever plugin adds it; the request's
+  // span encloses authentication (the token exchange is its child).
+  registerObservability(app, config, logger);
   registerAuthentication(app, config, logger);
 
   const mocking = config.specPaths.length > 0;
   const { gateway, mockState, recordings } = createGateway(config, logger);
   app.decorate('gateway', gateway);
-  // health.yaml reloads like specs: with hot reload, every change applies, and a bad one keeps the last good.
-  const healthFile = new LiveHealthConfig({
-    file: config.healthConfig,
-    workspacePath: 'health.yaml',
-    reserved: ['gateway', 'database', 'broker', 'objectstore'],
-    log: logger,
-    watch: config.hotReload,
-  });
-  app.addHook('onClose', () => healthFile.close());
+  const healthFile = liveHealthFile(app, config, logger);
   const query = mocking ? undefined : await startQueryService(app, config, logger);
   const problemSources = [healthFile, ...(query ? [query] : [])];
   if (config.workbench)

@@ -12,6 +12,7 @@ import type { CompiledHandler } from './handler-compiler.js';
 import type { ProtocolViolation } from './handler-messages.js';
 import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
+import { countHandlerAnswer, countHandlerRestart, countHandlerTimeout } from '../../observability/metrics.js';
 
 /** The bounds every handler module runs within. */
 export interface HandlerIsolation {
@@ -204,6 +205,7 @@ export class HandlerHost {
   }
 
   private onMessage(message: FromHandler | ProtocolViolation): void {
+    countHandlerAnswer(message.type);
     switch (message.type) {
       case 'invalid':
         return this.protocolViolation(message);
@@ -273,6 +275,7 @@ export class HandlerHost {
   };
 
   private timedOut(id: number, call: PendingCall): void {
+    countHandlerTimeout();
     this.settle(id);
     const error = httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]);
     this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
@@ -313,6 +316,7 @@ export class HandlerHost {
     this.pingTimer = undefined;
     child.kill();
     this.restartReason = reason;
+    countHandlerRestart(reason, !report);
     this.failCalls(reason);
     if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
     this.options.log.error(

@@ -17,6 +17,8 @@ import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableR
 import type { SqlParser } from './sql-parser.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import { sqlIdent } from '../../core/sql-text.js';
+import { countedSlot, observeQuery, queryMetrics } from '../../observability/metrics.js';
+import { inSpan } from '../../observability/tracing.js';
 
 interface PlannedTable extends TableReference {
   key: string;
@@ -106,8 +108,9 @@ export class DuckDBEngine implements QueryEngine {
     try {
       // The query answers when its deadline passes even if a source never does (the connectors destroy
       // what they wait on; whatever is still unwinding then finishes on its own).
-      return await deadline.bound(
-        this.runWithin(sql, ast, shape, { maxRows: options.maxRows, maxBytes: options.maxBytes }, deadline, started),
+      const bounds = { maxRows: options.maxRows, maxBytes: options.maxBytes };
+      return await observeQuery('sql', () =>
+        deadline.bound(this.runWithin(sql, ast, shape, bounds, deadline, started)),
       );
     } catch (error) {
       // An abort answers with its reason: a QueryTimeout, or the caller's cancellation.
@@ -130,7 +133,7 @@ export class DuckDBEngine implements QueryEngine {
     deadline: Deadline,
     started: number,
   ): Promise<QueryOutcome> {
-    const tables = await this.plan(shape.references, deadline);
+    const tables = await inSpan('query plan', () => this.plan(shape.references, deadline));
     const pushdown = this.aggregatePushdown(ast, shape, tables);
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
     // only with the slot, so queries waiting on a hung source cost no instance.
@@ -139,12 +142,13 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      const release = await this.slots.acquire(deadline.signal);
+      const release = await countedSlot(() => this.slots.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
       const fresh = await this.instances.take();
       try {
-        return await this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+        const execute = () => this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+        return await inSpan('query engine', execute);
       } finally {
         void this.instances.release(fresh);
         deadline.signal.removeEventListener('abort', release);
@@ -280,27 +284,35 @@ export class DuckDBEngine implements QueryEngine {
   ): Promise<FetchedTable[]> {
     const filters = pushableFilters(shape, new Map(tables.map((t) => [t.key, t.info])));
     const scans = await Promise.allSettled(
-      tables.map(async (t) => {
-        const columns = neededColumns(shape, t.info);
-        const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
-        const scan = await this.catalog.get(t.source)!.connector.scan({
-          table: t.info,
-          columns,
-          aggregation,
-          filters: filters.get(t.key) ?? [],
-          deadline,
-          workDir,
-        });
-        return {
-          t,
-          columns,
-          scan:
-            scan.output.kind === 'rows'
-              ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } }
-              : scan,
-        };
-      }),
+      tables.map((t) =>
+        inSpan(
+          'query source read',
+          async () => {
+            const columns = neededColumns(shape, t.info);
+            const aggregation = pushdown?.key === t.key ? pushdown.aggregation : undefined;
+            const scan = await this.catalog.get(t.source)!.connector.scan({
+              table: t.info,
+              columns,
+              aggregation,
+              filters: filters.get(t.key) ?? [],
+              deadline,
+              workDir,
+            });
+            return {
+              t,
+              columns,
+              scan:
+                scan.output.kind === 'rows'
+                  ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } }
+                  : scan,
+            };
+          },
+          { 'query.source': t.source },
+        ),
+      ),
     );
+    // Counted by source: the one a failing read names is what an operator looks at.
+    scans.forEach((s, i) => s.status === 'rejected' && queryMetrics.sourceErrors.inc({ source: tables[i].source }));
     const fetched = scans.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = scans.find((s) => s.status === 'rejected');
     if (!failure) return fetched;
