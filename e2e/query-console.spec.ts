@@ -263,7 +263,7 @@ test('the completion popup of a short console editor is drawn whole, over the pa
   await page.addInitScript(() => {
     localStorage.setItem(
       'adaptive-workbench:layout',
-      JSON.stringify({ bottomHeight: 220, bottomVisible: true, bottomPanel: 'problems', sideVisible: true }),
+      JSON.stringify({ bottomHeight: 220, bottomVisible: true, bottomPanel: 'logs', sideVisible: true }),
     );
     // A short query editor: the splitter's height, shared by every query tab.
     localStorage.setItem('adaptive-workbench:query-tabs', JSON.stringify({ editorHeight: 90 }));

@@ -1,4 +1,6 @@
-import { panelRegistry } from '../panels/registry.js';
+import { panelRegistry, type PanelDefinition } from '../panels/registry.js';
+import { useProblems } from '../panels/problems.js';
+import { useServerState } from '../platform/workbench-context.js';
 import type { Layout } from './layout.js';
 import { PanelRegion } from './PanelRegion.js';
 import { Splitter } from '../platform/Splitter.js';
@@ -33,24 +35,36 @@ export interface RegionProps {
   onLayout(change: Partial<Layout>): void;
 }
 
+/** Whether the active panel asks its region to shrink to a tab row: it collapses when empty and is empty now. */
+function useCollapsed(panel: PanelDefinition | undefined): boolean {
+  const problems = useProblems();
+  const badge = useServerState((state) => panel?.badge?.(state, problems));
+  return panel?.collapsesWhenEmpty === true && badge === undefined;
+}
+
 /** A region of panels (below or beside the editor) with the splitter that resizes it; nothing while hidden. */
 export function Region({ region, layout, onLayout }: RegionProps) {
   const { size: sizeKey, orientation, min, max, resizeLabel, label, pane: Pane, className } = regions[region];
   const panels = panelRegistry.filter((p) => p.region === region);
+  const active = panels.find((p) => p.id === layout[`${region}Panel`]) ?? panels[0];
+  const collapsed = useCollapsed(active);
   if (!layout[`${region}Visible`] || panels.length === 0) return null;
   const size = layout[sizeKey];
+  const style = collapsed ? undefined : orientation === 'vertical' ? { width: size } : { height: size };
   return (
     <>
-      <Splitter
-        orientation={orientation}
-        size={size}
-        direction={-1}
-        min={min}
-        max={max}
-        label={resizeLabel}
-        onResize={(s) => onLayout({ [sizeKey]: s })}
-      />
-      <Pane className={className} style={orientation === 'vertical' ? { width: size } : { height: size }}>
+      {!collapsed && (
+        <Splitter
+          orientation={orientation}
+          size={size}
+          direction={-1}
+          min={min}
+          max={max}
+          label={resizeLabel}
+          onResize={(s) => onLayout({ [sizeKey]: s })}
+        />
+      )}
+      <Pane className={`${className}${collapsed ? ' collapsed' : ''}`} style={style}>
         <PanelRegion
           panels={panels}
           active={layout[`${region}Panel`]}

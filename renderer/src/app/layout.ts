@@ -17,20 +17,28 @@ export interface Layout {
   bottomPanel: string;
 }
 
-const defaultLayout: Layout = {
-  explorerWidth: 240,
-  sideWidth: 540,
-  bottomHeight: 300,
-  explorerVisible: true,
-  sideVisible: true,
-  bottomVisible: true,
-  sidePanel: 'docs',
-  bottomPanel: 'problems',
-};
+const clamp = (value: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, value)));
+
+/**
+ * The first layout on a screen of `width` x `height`: panes take shares of the window, bounded, so the
+ * editor keeps most of it (about 60% of the width and 70% of the height) on a laptop and on a large screen.
+ */
+export function defaultLayout(width: number, height: number): Layout {
+  return {
+    explorerWidth: clamp(width * 0.17, 180, 280),
+    sideWidth: clamp(width * 0.26, 280, 560),
+    bottomHeight: clamp(height * 0.3, 140, 420),
+    explorerVisible: true,
+    sideVisible: true,
+    bottomVisible: true,
+    sidePanel: 'docs',
+    bottomPanel: 'problems',
+  };
+}
 
 /** The layout, remembered across restarts, and the changes the shell makes to it. */
 export function useLayout() {
-  const [layout, setLayout] = usePersistedState<Layout>('layout', defaultLayout);
+  const [layout, setLayout] = usePersistedState<Layout>('layout', defaultLayout(window.innerWidth, window.innerHeight));
   const update = useCallback((change: Partial<Layout>) => setLayout((l) => ({ ...l, ...change })), [setLayout]);
   const togglePane = useCallback(
     (pane: Pane) => setLayout((l) => ({ ...l, [`${pane}Visible`]: !l[`${pane}Visible`] })),

@@ -156,9 +156,10 @@ function StatusCell({ request }: { request: WorkbenchRequest }) {
 }
 
 /**
- * The requests, newest first: time, method, full path (wrapped), status (a 5xx links to its logged error),
- * duration, the mock mode that answered (with faults and violations), who sent it, what served it, and
- * the row's menu.
+ * The requests, newest first: time, method, status (a 5xx links to its logged error), duration, the mock
+ * mode that answered (with faults and violations), then the path, who sent it, what served it, and the
+ * row's menu. Status, duration and mode come before the path so a long path or a narrow panel never
+ * pushes them out of view.
  */
 function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTableProps) {
   return (
@@ -166,10 +167,10 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
       <colgroup>
         <col className="col-time" />
         <col className="col-method" />
-        <col />
         <col className="col-status" />
         <col className="col-ms" />
         <col className="col-mode" />
+        <col />
         <col className="col-origin" />
         <col className="col-source" />
         <col className="col-menu" />
@@ -178,10 +179,10 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
         <tr>
           <th>Time</th>
           <th>Method</th>
-          <th>Path</th>
           <th>Status</th>
           <th>ms</th>
           <th>Mode</th>
+          <th>Path</th>
           <th>Origin</th>
           <th>Served by</th>
           <th aria-label="Actions" />
@@ -199,13 +200,13 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
           >
             <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
             <td className="method">{r.method}</td>
-            <td className="url" title={r.url}>
-              {r.url}
-            </td>
             <StatusCell request={r} />
             <td className="number">{r.durationMs}</td>
             <td className="mode">
               <ModeBadge request={r} />
+            </td>
+            <td className="url" title={r.url}>
+              {r.url}
             </td>
             <td className={`origin ${r.origin}`}>{originLabels[r.origin]}</td>
             <td className="source" title={r.file ? `${r.source}: ${r.file}` : r.source}>

@@ -13,6 +13,8 @@ export interface PanelDefinition {
   component: ComponentType;
   /** A count shown on the panel's tab (problems, unread requests...). */
   badge?: (state: ServerState, problems: Problem[]) => number | undefined;
+  /** While active with no badge, the region shrinks to its tab row: an empty list needs no room. */
+  collapsesWhenEmpty?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export const panelRegistry: PanelDefinition[] = [
     region: 'bottom',
     component: ProblemsPanel,
     badge: (_s, problems) => problems.length || undefined,
+    collapsesWhenEmpty: true,
   },
   { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
   {
