@@ -92,6 +92,13 @@ async function p95(url: string, count = 60): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(count * 0.95)];
 }
 
+/**
+ * The p95 another route may reach during a fault. Generous on purpose: the suite runs files in parallel on two
+ * cores, so a calm p95 of 10 ms moves by tens of ms; a gateway held by the fault (a blocked event loop, a pipe
+ * read without bound) answers in seconds. The ratio itself is measured by bench/handler-faults.mjs.
+ */
+const slowdownBound = (calmMs: number) => calmMs * 10 + 250;
+
 describe.skipIf(process.platform !== 'linux')('handler processes reach no further than their module', () => {
   let workspace: string;
   let server: ServerProcess;
@@ -141,7 +148,7 @@ describe.skipIf(process.platform !== 'linux')('handler processes reach no furthe
     // Thousands of lines a second written; logged: the burst, 100 a second, and a notice a second.
     const lines = logged.split('\n').filter((line) => line.includes('"handler":"lines_handler.ts"')).length;
     expect(lines).toBeLessThan(1000 + ((Date.now() - started) / 1000) * 101 + 10);
-    expect(during).toBeLessThan(calmMs * 5 + 50);
+    expect(during).toBeLessThan(slowdownBound(calmMs));
   }, 30_000);
 
   it('starts handlers with their own environment, never the gateway secrets', async () => {
@@ -171,7 +178,7 @@ describe.skipIf(process.platform !== 'linux')('handler processes reach no furthe
     if (!Array.isArray(pids)) throw new Error(`no busy children: ${JSON.stringify(pids)}`);
     expect(pids).toHaveLength(8);
     const during = await p95(ping());
-    expect(during).toBeLessThan(calmMs * 5 + 50);
+    expect(during).toBeLessThan(slowdownBound(calmMs));
     writeFile(workspace, 'handlers/tree_handler.ts', `${sdk}router.get('/calm', () => 1);\n`);
     expect((await fetch(`${server.base}/api/adaptive/actuator/refresh`, { method: 'POST' })).status).toBe(200);
     expect(await eventually(() => pids.every((pid) => !alive(pid)))).toBe(true);
