@@ -1,9 +1,10 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../core/config-file.js';
 import { ConfigError, loadConfig } from '../core/config.js';
-import { parseUsersFile } from './users-file.js';
+import { parseUsersFile, usersFileExposure } from './users-file.js';
 import { startAuthServer, type AuthServer } from './test-support/auth-server.js';
 
 const hash = '$2y$04$6R0sXnhoOj1fZtj4DQ4vA.IaSs6Q4w3Jyf5bJHj8m/Hk6Xg0B0wzC';
@@ -94,6 +95,17 @@ describe('the users file', () => {
     expect((error as ConfigFileError).line).toBe(line);
     expect((error as ConfigFileError).message).toMatch(message);
     expect((error as ConfigFileError).message).not.toMatch(/apr1|W6ph5|plaintext/);
+  });
+
+  it('is named exposed while its group or others may read it, and not once it is chmod 600', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-users-')), 'users');
+    fs.writeFileSync(file, `ops:${hash}\n`, { mode: 0o644 });
+    expect(usersFileExposure(file)).toMatch(/readable beyond its owner \(mode 644\).*chmod 600/);
+    fs.chmodSync(file, 0o640);
+    expect(usersFileExposure(file)).toMatch(/mode 640/);
+    fs.chmodSync(file, 0o600);
+    expect(usersFileExposure(file)).toBeUndefined();
+    fs.rmSync(path.dirname(file), { recursive: true });
   });
 
   it('makes the server refuse to start when the file is missing', async () => {

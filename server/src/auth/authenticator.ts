@@ -12,7 +12,7 @@ import type { Identity } from './identity.js';
 import { TokenEndpoint } from './token-endpoint.js';
 import { TokenExchanger } from './token-exchange.js';
 import { TrustedIssuer } from './trusted-issuer.js';
-import { loadUsersFile } from './users-file.js';
+import { loadUsersFile, usersFileExposure } from './users-file.js';
 
 export const authRealm = 'adaptive-gateway';
 
@@ -50,12 +50,14 @@ export class Authenticator {
         : undefined;
 
     let basic: BasicAuthenticator | undefined;
-    if (settings.usersFile)
+    if (settings.usersFile) {
       basic = new BasicAuthenticator(
         { kind: 'file', users: loadUsersFile(settings.usersFile) },
         settings.loginThrottle,
       );
-    else if (tokenEndpoint)
+      const exposure = usersFileExposure(settings.usersFile);
+      if (exposure !== undefined) log.warn(exposure);
+    } else if (tokenEndpoint)
       basic = new BasicAuthenticator({ kind: 'identity-provider', tokenEndpoint }, settings.loginThrottle);
     else
       log.info(

@@ -41,6 +41,20 @@ export function loadUsersFile(file: string): Map<string, string> {
   return parseUsersFile(text, file);
 }
 
+/**
+ * Why the users file may be readable by others than its owner (group or other permission bits set), or
+ * `undefined` when only its owner may read it. Hashes are slow to crack, not impossible: `chmod 600` is the
+ * fix. Handler processes run as the gateway's user, so no mode keeps them out (docs/handlers.md).
+ */
+export function usersFileExposure(file: string): string | undefined {
+  const mode = fs.statSync(file).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  return (
+    `AUTH_USERS_FILE is readable beyond its owner (mode ${mode.toString(8).padStart(3, '0')}): ` +
+    `run "chmod 600" on it, as its password hashes are secrets`
+  );
+}
+
 /** The cost factor of a bcrypt hash. */
 export function bcryptCost(hash: string): number {
   return Number(hash.slice(4, 6));

@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger.js';
 import { defaultSpecLimits } from '../core/settings.js';
 import { Gateway, type UnitLoader } from './gateway.js';
 import { handlerFilesLoader } from './handlers/handler-loader.js';
+import { WorkspaceHandlerEnv } from './handlers/workspace-env.js';
 import type { MockContext } from './mock/mock-modes.js';
 import { MockStateStore } from './mock/state-store.js';
 import { ExchangeRecorder } from './mock/recordings.js';
@@ -61,13 +62,14 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
     responseLimit: config.handlerResponseLimit,
   };
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
+  const env = new WorkspaceHandlerEnv(config.handlerEnv, config.handlersDir, log);
   return [
     specFilesLoader(config.specsDir, log, specOptions),
-    handlerFilesLoader(config.handlersDir, { ...isolation, env: config.handlerEnv, log, onFault }),
+    handlerFilesLoader(config.handlersDir, { ...isolation, env, log, onFault }),
     pythonHandlersLoader({
       handlersDir: config.handlersDir,
       python: config.handlerPython,
-      env: config.handlerEnv,
+      env,
       timeoutMs: config.handlerTimeoutMs,
       responseLimit: config.handlerResponseLimit,
       memoryMb: config.handlerMemoryMb,

@@ -14,6 +14,7 @@ import { HandlerProcesses } from './handler-processes.js';
 import { handlerRoute } from './handler-route.js';
 import { handlerAjv } from './input-validator.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
+import type { HandlerEnvSource } from './workspace-env.js';
 
 /**
  * The URL of this server's own SDK module, which compiled handlers import: `.ts` when the server runs
@@ -35,8 +36,8 @@ export function isHandlerFile(fileName: string): boolean {
 /** Options of the handler loader. */
 export interface HandlerLoaderOptions extends HandlerIsolation {
   log: Logger;
-  /** The environment of handler processes (`handlerEnvironment` in core/config.ts). */
-  env: NodeJS.ProcessEnv;
+  /** The environment of handler processes: the deployment's and `handlers/.env` (`WorkspaceHandlerEnv`). */
+  env: HandlerEnvSource;
   /** Told when a loaded module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }
@@ -81,8 +82,8 @@ export async function loadHandler(
  * are unchanged since its last load keeps its process: a refresh does not run its top level again.
  */
 export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOptions): UnitLoader {
-  /** The last load of each file with the stamps of what it compiled: unchanged stamps, the same unit. */
-  const loaded = new Map<string, { files: string[]; stamps: string; unit: WorkspaceUnit }>();
+  /** The last load of each file: the stamps of what it compiled and its environment; unchanged, the same unit. */
+  const loaded = new Map<string, { files: string[]; stamps: string; env: NodeJS.ProcessEnv; unit: WorkspaceUnit }>();
   /** Every module still running, whether or not its load could be cached. */
   const hosts = new Set<HandlerHost>();
   const processes = new HandlerProcesses(options);
@@ -97,7 +98,8 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       'only when a handler imports it',
     async load(filePath) {
       const previous = loaded.get(filePath);
-      if (previous && stampsOf(previous.files) === previous.stamps) return previous.unit;
+      const env = options.env.current();
+      if (previous && previous.env === env && stampsOf(previous.files) === previous.stamps) return previous.unit;
       const rootBefore = stampsOf([filePath]);
       bundleDir ??= makePrivateFolder('handlers');
       const { unit: loadedUnit, host, inputs } = await loadHandler(filePath, { ...options, processes, bundleDir });
@@ -116,7 +118,8 @@ export function handlerFilesLoader(handlersDir: string, options: HandlerLoaderOp
       // A file saved while the module compiled must not be taken for the version that compiled.
       const files = [filePath, ...inputs];
       const stamps = stampsOf(files);
-      if (stamps !== undefined && stampsOf([filePath]) === rootBefore) loaded.set(filePath, { files, stamps, unit });
+      if (stamps !== undefined && stampsOf([filePath]) === rootBefore)
+        loaded.set(filePath, { files, stamps, env, unit });
       else loaded.delete(filePath);
       return unit;
     },

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { startModuleProcess } from '../../runtime/module-entry.js';
 import { killGroup } from './process-tree.js';
 import type { HandlerProcessData } from './handler-protocol.js';
+import type { HandlerEnvSource } from './workspace-env.js';
 
 /** A handler process and when it has booted (its first message). */
 export interface BootingProcess {
@@ -23,14 +24,16 @@ const bootTimeoutMs = 60_000;
  */
 export class HandlerProcesses {
   private spare: BootingProcess | undefined;
+  /** The environment the spare started with: a spare from before a change of `handlers/.env` is not handed out. */
+  private spareEnv: NodeJS.ProcessEnv | undefined;
   private closed = false;
 
   constructor(
     private readonly settings: {
       memoryMb: number;
       responseLimit: number;
-      /** The environment of handler processes (`handlerEnvironment` in core/config.ts), never the gateway's. */
-      env: NodeJS.ProcessEnv;
+      /** The environment of handler processes, never the gateway's. */
+      env: HandlerEnvSource;
     },
   ) {}
 
@@ -38,9 +41,10 @@ export class HandlerProcesses {
    * */
   take(): BootingProcess {
     let taken = this.spare;
+    const stale = this.spareEnv !== this.settings.env.current();
     this.spare = undefined;
     const { child } = taken ?? {};
-    if (taken === undefined || child!.exitCode !== null || child!.signalCode !== null || !child!.connected) {
+    if (taken === undefined || stale || child!.exitCode !== null || child!.signalCode !== null || !child!.connected) {
       if (child?.pid !== undefined) killGroup(child.pid);
       taken = this.start();
     }
@@ -60,6 +64,7 @@ export class HandlerProcesses {
 
   private refill(): void {
     if (this.closed || this.spare !== undefined) return;
+    this.spareEnv = this.settings.env.current();
     const spare = this.start();
     // A spare must not keep the server (or a test) alive.
     spare.child.unref();
@@ -72,7 +77,7 @@ export class HandlerProcesses {
     const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: this.settings.env,
+      env: this.settings.env.current(),
       // The leader of a process group of its own, so that whatever the module starts is stopped with it.
       detached: true,
     });

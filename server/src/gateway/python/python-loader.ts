@@ -12,14 +12,15 @@ import type { HttpMethod } from '../spec/spec-types.js';
 import { findPython, type PythonInterpreter } from './python-interpreter.js';
 import { PythonWorker, type WorkerReady } from './python-worker.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
+import type { HandlerEnvSource } from '../handlers/workspace-env.js';
 
 /** Options of the Python handler loader. */
 export interface PythonLoaderOptions {
   handlersDir: string;
   /** Interpreter to use (HANDLER_PYTHON); found on the PATH when absent. */
   python?: string;
-  /** The environment of workers (`handlerEnvironment` in core/config.ts). */
-  env: NodeJS.ProcessEnv;
+  /** The environment of workers: the deployment's and `handlers/.env` (`WorkspaceHandlerEnv`). */
+  env: HandlerEnvSource;
   timeoutMs: number;
   /** Largest answer in bytes (HANDLER_RESPONSE_LIMIT). */
   responseLimit: number;
@@ -84,7 +85,10 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
   let interpreter: Promise<PythonInterpreter> | undefined;
   let socketDir: string | undefined;
   let sequence = 0;
-  const current = new Map<string, { fingerprint: string; unit: WorkspaceUnit; worker: PythonWorker }>();
+  const current = new Map<
+    string,
+    { fingerprint: string; env: NodeJS.ProcessEnv; unit: WorkspaceUnit; worker: PythonWorker }
+  >();
   const retiring = new Set<PythonWorker>();
   const retire = (name: string, worker: PythonWorker) => {
     if (current.get(name)?.worker === worker) current.delete(name);
@@ -100,8 +104,9 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       const name = path.basename(file);
       const helpers = pythonHelpers(options.handlersDir);
       const print = fingerprint(file, options.handlersDir, helpers);
+      const env = options.env.current();
       const existing = current.get(name);
-      if (existing && existing.fingerprint === print) return existing.unit;
+      if (existing && existing.fingerprint === print && existing.env === env) return existing.unit;
       interpreter ??= findPython(options.python);
       const python = await interpreter.catch((error: Error) => {
         interpreter = undefined;
@@ -112,7 +117,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
       const worker = new PythonWorker({
         file,
         python: python.command,
-        env: options.env,
+        env,
         memoryMb: options.memoryMb,
         mount,
         socketPath: path.join(socketDir, `${++sequence}.sock`),
@@ -130,7 +135,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
         inputs: [file, ...helpers.map((helper) => path.join(options.handlersDir, helper))],
         dispose: () => retire(name, worker),
       };
-      current.set(name, { fingerprint: print, unit, worker });
+      current.set(name, { fingerprint: print, env, unit, worker });
       return unit;
     },
     async close() {
