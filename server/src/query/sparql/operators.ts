@@ -96,11 +96,24 @@ function constantText(expression: Expression | undefined, what: string): string 
   return node.value!;
 }
 
-/** Regex flags the SQL engine's regular expressions understand. */
-function regexFlags(expression: Expression | undefined, what: string): string {
-  const flags = expression ? constantText(expression, what) : '';
-  if (/[^ism]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
-  return flags;
+/**
+ * An XPath regular expression (SPARQL's `REGEX` and `REPLACE`) as an RE2 pattern, its flags written inline: `i`, `m`
+ * and `s` as RE2's own, `s` off unless asked (the engine's default lets `.` match a newline; XPath's does not),
+ * `q` quoting the whole pattern, `x` removing whitespace outside character classes.
+ */
+export function xpathRegex(pattern: string, flags: string): string {
+  if (/[^ismqx]/.test(flags)) throw unsupported(`the regex flags "${flags}"`);
+  let body = pattern;
+  if (flags.includes('q')) body = body.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+  else if (flags.includes('x')) body = body.replace(/\[(?:\\.|[^\]\\])*\]|\\.|\s+/g, (m) => (/^\s/.test(m) ? '' : m));
+  const on = [...'ims'].filter((flag) => flags.includes(flag)).join('');
+  return `(?${on}${flags.includes('s') ? '' : '-s'})${body}`;
+}
+
+/** The constant pattern and flags of a `REGEX` or `REPLACE` call, as one RE2 pattern. */
+function regexOf(call: OperatorCall, patternAt: number, flagsAt: number, what: string): string {
+  const flags = call.raw[flagsAt] ? constantText(call.raw[flagsAt], `${what} flags`) : '';
+  return xpathRegex(constantText(call.raw[patternAt], `a ${what} pattern`), flags);
 }
 
 /** The same operator under several names. */
@@ -220,11 +233,7 @@ const strings: Record<string, Operator> = {
       `(CASE WHEN ${range} = '*' THEN ${tag} <> '' ELSE ${tag} = ${range} OR starts_with(${tag}, ${range} || '-') END)`,
     );
   },
-  regex: (call) => {
-    const pattern = constantText(call.raw[1], 'a regex pattern');
-    const flags = regexFlags(call.raw[2], 'regex flags');
-    return bool(`regexp_matches(${text(call, 0)}, ${sqlLiteral(pattern)}${flags ? `, ${sqlLiteral(flags)}` : ''})`);
-  },
+  regex: (call) => bool(`regexp_matches(${text(call, 0)}, ${sqlLiteral(regexOf(call, 1, 2, 'regex'))})`),
   strlen: (call) => num(`CAST(length(${text(call, 0)}) AS DOUBLE)`, sqlLiteral(xsdInteger)),
   ucase: (call) => sameLang(term(call, 0), `upper(${text(call, 0)})`),
   lcase: (call) => sameLang(term(call, 0), `lower(${text(call, 0)})`),
@@ -255,12 +264,11 @@ const strings: Record<string, Operator> = {
     return simpleLiteral(`${call.op}(CASE WHEN ${x.t} = 3 AND ${x.d} = '' AND ${x.l} = '' THEN ${x.v} END)`);
   }),
   replace: (call) => {
-    const pattern = constantText(call.raw[1], 'a REPLACE pattern');
+    const pattern = regexOf(call, 1, 3, 'REPLACE');
     const replacement = constantText(call.raw[2], 'a REPLACE replacement');
-    const flags = regexFlags(call.raw[3], 'REPLACE flags');
     // XPath writes groups as $1, RE2 as \1.
     const re2 = replacement.replace(/\\/g, '\\\\').replace(/\$(\d)/g, '\\$1');
-    const args = `${sqlLiteral(pattern)}, ${sqlLiteral(re2)}, ${sqlLiteral(`g${flags}`)}`;
+    const args = `${sqlLiteral(pattern)}, ${sqlLiteral(re2)}, 'g'`;
     return sameLang(term(call, 0), `regexp_replace(${text(call, 0)}, ${args})`);
   },
 };
@@ -279,6 +287,42 @@ const dates: Record<string, Operator> = each(Object.keys(dateParts), (call) => {
   return num(`CAST(${dateParts[call.op]}(${timestamp}) AS DOUBLE)`, sqlLiteral(xsdInteger));
 });
 
+/** The lexical form of an `xsd:dateTime` argument, else NULL (an error: unbound). */
+function dateTimeText(call: OperatorCall): string {
+  const x = term(call, 0);
+  return `CASE WHEN ${x.t} = 3 AND ${x.d} = ${sqlLiteral(`${XSD}dateTime`)} THEN ${x.v} END`;
+}
+
+/** The time zone of a dateTime's lexical form: `Z`, `-08:00`, or '' when it has none. */
+const zoneOf = (v: string) => `regexp_extract(${v}, '(Z|[+-]\\d\\d:\\d\\d)$')`;
+
+/** SECONDS, TIMEZONE and TZ read the dateTime's lexical form, which keeps its zone as written. */
+const zones: Record<string, Operator> = {
+  seconds: (call) =>
+    num(
+      `TRY_CAST(regexp_extract(${dateTimeText(call)}, ':(\\d\\d(\\.\\d+)?)(Z|[+-].*)?$', 1) AS DOUBLE)`,
+      sqlLiteral(xsdDecimal),
+    ),
+  tz: (call) => simpleLiteral(zoneOf(dateTimeText(call))),
+  timezone: (call) => {
+    const zone = zoneOf(dateTimeText(call));
+    const hours = `CAST(substring(${zone}, 2, 2) AS INTEGER)`;
+    const minutes = `CAST(substring(${zone}, 5, 2) AS INTEGER)`;
+    const duration =
+      `(CASE WHEN starts_with(${zone}, '-') THEN '-' ELSE '' END || 'PT' || CASE WHEN ${hours} > 0 THEN ` +
+      `${hours} || 'H' ELSE '' END || CASE WHEN ${minutes} > 0 THEN ${minutes} || 'M' ELSE '' END)`;
+    // A dateTime without a zone has no TIMEZONE: an error, so unbound.
+    const v = `CASE WHEN ${zone} IN ('Z', '+00:00', '-00:00') THEN 'PT0S' WHEN ${zone} <> '' THEN ${duration} END`;
+    return {
+      kind: 'term',
+      t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`,
+      v,
+      d: sqlLiteral(`${XSD}dayTimeDuration`),
+      l: "''",
+    };
+  },
+};
+
 const operators: Record<string, Operator> = {
   ...logic,
   ...arithmetic,
@@ -286,6 +330,7 @@ const operators: Record<string, Operator> = {
   ...termAccessors,
   ...strings,
   ...dates,
+  ...zones,
 };
 
 /** An operator or built-in function (other than EXISTS and IN, which compile their arguments themselves). */

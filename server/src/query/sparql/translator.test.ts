@@ -243,6 +243,18 @@ const cases: [string, string, boolean?][] = [
     'SHA1, STRUUID, UUID and an empty COALESCE',
     'SELECT (SHA1("abc") AS ?h) (STRLEN(STRUUID()) AS ?n) (isIRI(UUID()) AS ?i) (COALESCE() AS ?c) WHERE {}',
   ],
+  [
+    'REGEX and REPLACE flags: ".", s, m, q, i',
+    'SELECT ?n (REGEX("a\\nb", "a.b") AS ?dot) (REGEX("a\\nb", "a.b", "s") AS ?dots) (REGEX("x\\nab", "^ab", "m") ' +
+      'AS ?lines) (REGEX(?n, ".", "q") AS ?quoted) (REPLACE(?n, "A", "_", ' +
+      '"i") AS ?r) WHERE { ?p ex:name ?n }',
+  ],
+  [
+    'SECONDS, TZ and TIMEZONE of dateTimes with and without a zone',
+    'SELECT ?d (SECONDS(?d) AS ?s) (TZ(?d) AS ?z) (TIMEZONE(?d) AS ?tz) WHERE { VALUES ?d { ' +
+      '"2010-06-21T11:28:01Z"^^xsd:dateTime "2010-12-21T15:38:02.5-08:30"^^xsd:dateTime ' +
+      '"2011-02-01T01:02:03"^^xsd:dateTime } }',
+  ],
   ['ASK true', 'ASK { ?p ex:name "Ada" }'],
   ['ASK false', 'ASK { ?p ex:name "Nobody" }'],
 ];
