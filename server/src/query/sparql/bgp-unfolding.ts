@@ -44,7 +44,6 @@ function position(node: Triple['subject'] | Triple['predicate'] | Triple['object
   if (n.termType === 'Variable') return { variable: n.value };
   if (n.termType === 'BlankNode') return { variable: `${hiddenPrefix}${n.value}` };
   if (n.termType === 'Quad') throw unsupported('RDF-star quoted triples');
-  if ('type' in (node as object) && (node as { type?: string }).type === 'path') throw unsupported('property paths');
   return { constant: { kind: 'constant', term: rdfTerm(n as never)! } };
 }
 

@@ -255,6 +255,12 @@ const cases: [string, string, boolean?][] = [
       '"2010-06-21T11:28:01Z"^^xsd:dateTime "2010-12-21T15:38:02.5-08:30"^^xsd:dateTime ' +
       '"2011-02-01T01:02:03"^^xsd:dateTime } }',
   ],
+  ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
+  ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
+  [
+    'property path: alternative, nested sequences and a shared hidden node',
+    'SELECT ?p ?v WHERE { ?p ex:email|(ex:worksIn/ex:title) ?v . ?p (ex:worksIn/ex:title)|ex:name ?w }',
+  ],
   ['ASK true', 'ASK { ?p ex:name "Ada" }'],
   ['ASK false', 'ASK { ?p ex:name "Nobody" }'],
 ];

@@ -2,6 +2,7 @@ import type { ConstructQuery, Expression, Ordering, Pattern, Query, SelectQuery,
 import { compileExpression } from './expressions.js';
 import type { MappedTriple } from './r2rml.js';
 import { Algebra } from './algebra.js';
+import { expandPropertyPaths } from './property-paths.js';
 import { Aggregation, type SelectItem } from './aggregation.js';
 import { BgpUnfolder } from './bgp-unfolding.js';
 import { branchOutput, orderKeys, output, project } from './projection.js';
@@ -119,7 +120,8 @@ export class Translator {
   }
 
   /** A group graph pattern (SPARQL 1.1 §18.2.2): joins, OPTIONAL, MINUS, BIND, then the group's filters. */
-  private group(patterns: Pattern[]): Rel {
+  private group(written: Pattern[]): Rel {
+    const patterns = expandPropertyPaths(written);
     // A group of one basic graph pattern and filters: the filters go into the pattern's SQL, before deduplication.
     const bgps = patterns.filter((p) => p.type === 'bgp');
     const pushable = patterns.filter(
@@ -164,8 +166,10 @@ export class Translator {
 
   private pattern(pattern: Pattern): Rel {
     switch (pattern.type) {
-      case 'bgp':
-        return this.bgp(pattern.triples);
+      case 'bgp': {
+        const [plain, ...more] = expandPropertyPaths([pattern]);
+        return plain.type === 'bgp' && more.length === 0 ? this.bgp(plain.triples) : this.group([plain, ...more]);
+      }
       case 'group':
         return this.group(pattern.patterns);
       case 'union':
