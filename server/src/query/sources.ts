@@ -4,6 +4,9 @@ import { ConfigError, parseSize } from '../core/config.js';
 import { connectorKinds } from './connectors/registry.js';
 import type { Connector, SourceType } from './connectors/types.js';
 import { SettingsReader } from './settings-reader.js';
+import { readTrinoSettings, type TrinoSettings } from './trino-settings.js';
+
+export type { TrinoSettings } from './trino-settings.js';
 
 export const sourceTypes: readonly SourceType[] = ['relational', 'streaming', 'object-storage'];
 export const engineNames = ['duckdb', 'trino'] as const;
@@ -61,14 +64,6 @@ export interface AsyncSettings {
   maxResultBytes: number;
   /** Bytes every stored result may take together; beyond, the oldest finished jobs are removed first. */
   maxStoredBytes: number;
-}
-
-export interface TrinoSettings {
-  server: string;
-  user: string;
-  password?: string;
-  /** Client protocol requests retried on 502/503/504 before giving up. */
-  retries: number;
 }
 
 /** Everything sources.yaml configures. */
@@ -165,25 +160,6 @@ function readAsync(reader: SettingsReader | undefined): AsyncSettings {
   };
 }
 
-function readTrino(reader: SettingsReader): TrinoSettings {
-  reader.allowOnly(['server', 'user', 'password', 'retries']);
-  const server = reader.string('server');
-  if (!/^https?:\/\/[^/\s]+/.test(server))
-    reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
-  const password = reader.optionalString('password');
-  // Basic authentication over plain HTTP sends the password readable to every hop; only the machine itself is
-  // exempt (a Trino beside the server, or a test double).
-  const host = /^https?:\/\/([^/:\s]+|\[[^\]]+\])/.exec(server)?.[1] ?? '';
-  if (password && server.startsWith('http://') && !['127.0.0.1', 'localhost', '[::1]'].includes(host))
-    reader.fail('password', 'a password is sent only over HTTPS: use an https:// server URL (or no password)');
-  return {
-    server: server.replace(/\/+$/, ''),
-    user: reader.string('user', 'adaptive-workbench'),
-    password,
-    retries: reader.integer('retries', 0, 20, 5),
-  };
-}
-
 function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>, engine: string): SourceDefinition {
   const name = reader.identifier('name');
   if (reservedNames.has(name.toLowerCase()))
@@ -235,7 +211,7 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
   const baseDir = path.dirname(file.file);
   const seen = new Set<string>();
   const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen, engine));
-  const trino = reader.has('trino') ? readTrino(reader.child('trino')) : undefined;
+  const trino = reader.has('trino') ? readTrinoSettings(reader.child('trino'), path.dirname(file.file)) : undefined;
   if (engine === 'trino' && !trino) reader.fail('engine', 'engine "trino" needs a "trino" section with the server URL');
   return {
     file: file.file,

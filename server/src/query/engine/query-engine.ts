@@ -28,6 +28,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborts the query (async cancel); the reason is thrown. */
   signal?: AbortSignal;
+  /** Told the id the engine's cluster gave the query (Trino's), as soon as it is known: async jobs store it. */
+  onQueryId?: (id: string) => void;
 }
 
 /** An engine that runs federated SELECT queries over the configured sources. */
