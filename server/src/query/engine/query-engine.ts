@@ -37,5 +37,7 @@ export interface QueryEngine {
   /** Checks what can be checked before running (size, syntax, SELECT only): throws QueryRejected or a 413. */
   validate(sql: string): Promise<void>;
   run(sql: string, options: RunOptions): Promise<QueryOutcome>;
+  /** Cancels a query at the engine's cluster by the id `onQueryId` gave (a job another replica runs). */
+  cancelQuery?(queryId: string): Promise<void>;
   close(): Promise<void>;
 }
