@@ -13,30 +13,18 @@ import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { toTrinoSpelling } from './trino-dialect.js';
 import { rewriteForTrino } from './trino-rewrite.js';
-import { TrinoConnection, TrinoHttpError, type TrinoPage, type TrinoQueryError } from './trino-protocol.js';
+import {
+  documentedType,
+  TrinoConnection,
+  TrinoHttpError,
+  type TrinoPage,
+  type TrinoQueryError,
+} from './trino-protocol.js';
+
+export { documentedType } from './trino-protocol.js';
 
 /** How long the cancel of a query we stopped reading may take; nobody waits for it. */
 const cancelTimeoutMs = 10_000;
-
-/** Trino's type names whose documented name (DuckDB's, docs/query.md "Result") is another. */
-const documentedTypes: [RegExp, string][] = [
-  [/^varchar(\(\d+\))?$|^char(\(\d+\))?$/, 'VARCHAR'],
-  [/^timestamp(\(\d+\))? with time zone$/, 'TIMESTAMP WITH TIME ZONE'],
-  [/^timestamp(\(\d+\))?$/, 'TIMESTAMP'],
-  [/^time(\(\d+\))?$/, 'TIME'],
-  [/^real$/, 'FLOAT'],
-  [/^varbinary$/, 'BLOB'],
-];
-
-/** A Trino column type under the service's documented name: `bigint` BIGINT, `varchar(20)` VARCHAR, ... */
-export function documentedType(trinoType: string): string {
-  const type = trinoType.toLowerCase();
-  const array = /^array\((.*)\)$/.exec(type);
-  if (array) return `${documentedType(array[1])}[]`;
-  if (type.startsWith('row(') || type.startsWith('map(')) return type.toUpperCase();
-  for (const [pattern, name] of documentedTypes) if (pattern.test(type)) return name;
-  return type.toUpperCase();
-}
 
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
 export function trinoJsonValue(value: unknown, type: string): Json {

@@ -38,6 +38,26 @@ export class TrinoHttpError extends Error {
   }
 }
 
+/** Trino's type names whose documented name (DuckDB's, docs/query.md "Result") is another. */
+const documentedTypes: [RegExp, string][] = [
+  [/^varchar(\(\d+\))?$|^char(\(\d+\))?$/, 'VARCHAR'],
+  [/^timestamp(\(\d+\))? with time zone$/, 'TIMESTAMP WITH TIME ZONE'],
+  [/^timestamp(\(\d+\))?$/, 'TIMESTAMP'],
+  [/^time(\(\d+\))?$/, 'TIME'],
+  [/^real$/, 'FLOAT'],
+  [/^varbinary$/, 'BLOB'],
+];
+
+/** A Trino column type under the service's documented name: `bigint` BIGINT, `varchar(20)` VARCHAR, ... */
+export function documentedType(trinoType: string): string {
+  const type = trinoType.toLowerCase();
+  const array = /^array\((.*)\)$/.exec(type);
+  if (array) return `${documentedType(array[1])}[]`;
+  if (type.startsWith('row(') || type.startsWith('map(')) return type.toUpperCase();
+  for (const [pattern, name] of documentedTypes) if (pattern.test(type)) return name;
+  return type.toUpperCase();
+}
+
 /** Statuses of the client protocol that mean "busy, ask again" (Trino's documentation: retry with back-off). */
 const retryStatuses = new Set([502, 503, 504]);
 /** An OAuth2 token is renewed this long before it expires, so no request carries one that lapses on the way. */
@@ -83,6 +103,25 @@ export class TrinoConnection {
   /** Cancels a running query through its `nextUri` (or `/v1/query/<id>` when only the id is known). */
   async cancel(uri: string, signal: AbortSignal): Promise<void> {
     await this.send('DELETE', uri, undefined, await this.headers(signal), signal);
+  }
+
+  /**
+   * Every row of a small statement (catalogue queries: information_schema listings), following `nextUri` to the
+   * last page; a FAILED page throws its message. A statement left unfinished is cancelled at Trino.
+   */
+  async rows(sql: string, signal: AbortSignal): Promise<unknown[][]> {
+    const rows: unknown[][] = [];
+    let page = await this.start(sql, signal);
+    try {
+      for (;;) {
+        if (page.error) throw new Error(page.error.message);
+        rows.push(...(page.data ?? []));
+        if (!page.nextUri) return rows;
+        page = await this.next(page.nextUri, signal);
+      }
+    } finally {
+      if (page.nextUri) void this.cancel(page.nextUri, AbortSignal.timeout(10_000)).catch(() => undefined);
+    }
   }
 
   /** The URL that cancels a query known only by its id (a job another replica started). */

@@ -60,6 +60,17 @@ export class TrinoReplayServer {
     };
   }
 
+  /** An information_schema.columns answer: the rows of `columns` the statement's schema (and table) select. */
+  private catalogPage(id: string, sql: string) {
+    const schema = /table_schema = '([^']*)'/.exec(sql)?.[1];
+    const table = /table_name = '([^']*)'/.exec(sql)?.[1];
+    const data = (this.options.columns ?? [])
+      .filter(([s, t]) => s === schema && (table === undefined || t === table))
+      .map(([, t, c, type]) => [t, c, type]);
+    const columns = ['table_name', 'column_name', 'data_type'].map((name) => ({ name, type: 'varchar' }));
+    return this.page(id, 'FINISHED', undefined, { columns, data });
+  }
+
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -136,6 +147,8 @@ export class TrinoReplayServer {
           typeSignature: { rawType: 'timestamp with time zone', arguments: [] },
         },
       ];
+      if (query.sql.includes('information_schema.columns'))
+        return this.send(response, 200, this.catalogPage(id, query.sql));
       if (query.sql.includes('slow')) {
         // Never finishes: a RUNNING page without data after a pause, forever.
         setTimeout(
