@@ -16,6 +16,8 @@ export class TrinoReplayServer {
     private readonly options: {
       tls?: { key: string; cert: string };
       accepts?: (authorization?: string) => boolean;
+      /** What `information_schema.columns` holds: [schema, table, column, Trino type] rows. */
+      columns?: [string, string, string, string][];
     } = {},
   ) {
     const handler = (request: http.IncomingMessage, response: http.ServerResponse) => this.handle(request, response);
