@@ -185,6 +185,14 @@ describe('Trino connection: TLS, credentials, session headers, cancel', () => {
     expect(cancel.url).toMatch(/^\/v1\/statement\/executing\/[^/]+\/\d+$/);
   });
 
+  it("cancels a query known only by its id (another replica's job) with DELETE /v1/query/<id>", async () => {
+    const replay = await started(new TrinoReplayServer({ accepts: (h) => h === 'Bearer t' }));
+    await engineWith(`{ server: "${replay.url}", jwt: t }`).cancelQuery('20240101_000000_00001_abc');
+    expect(replay.requests).toMatchObject([
+      { method: 'DELETE', url: '/v1/query/20240101_000000_00001_abc', headers: { authorization: 'Bearer t' } },
+    ]);
+  });
+
   it('refuses credentials over plain HTTP to another machine, and two kinds of credentials at once', () => {
     const load = (section: string) => () => setupFromText(dir, `engine: trino\ntrino: ${section}\nsources: []\n`);
     expect(load('{ server: "http://trino.example:8080", jwt: x }')).toThrow(/sent only over HTTPS/);
