@@ -87,5 +87,8 @@ describe('sources read through Trino catalogs (engine: trino)', () => {
     expect(() => setupFromText(dir, yaml(replay.url).replace('engine: trino', 'engine: duckdb'))).toThrow(
       /connector "trino" reads a Trino catalog: it needs engine "trino"/,
     );
+    expect(() =>
+      setupFromText(dir, yaml(replay.url).replace(', trino: { catalog: kafka, schema: default }', '')),
+    ).toThrow(/source "events" \(connector trino\) needs "trino: \{ catalog, schema \}"/);
   });
 });
