@@ -98,6 +98,8 @@ export interface JobStatusView {
   started_at: string | null;
   completed_at: string | null;
   error: string | null;
+  /** With `engine: trino`: the query's id at Trino once it is sent (Trino's web UI and system.runtime.queries). */
+  engine_query_id?: string;
 }
 
 /** `POST /async` (202): the accepted query, `RUNNING` (waiting or running). */

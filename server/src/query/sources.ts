@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { readConfigFile, type ConfigFile } from '../core/config-file.js';
 import { ConfigError, parseSize } from '../core/config.js';
-import { connectorKinds } from './connectors/registry.js';
+import { connectorKinds, type ConnectorKind } from './connectors/registry.js';
+import { TrinoCatalogConnector } from './connectors/trino-catalog.js';
 import type { Connector, SourceType } from './connectors/types.js';
 import { SettingsReader } from './settings-reader.js';
+import { readTrinoSettings, type TrinoSettings } from './trino-settings.js';
+
+export type { TrinoSettings } from './trino-settings.js';
 
 export const sourceTypes: readonly SourceType[] = ['relational', 'streaming', 'object-storage'];
 export const engineNames = ['duckdb', 'trino'] as const;
@@ -61,14 +65,6 @@ export interface AsyncSettings {
   maxResultBytes: number;
   /** Bytes every stored result may take together; beyond, the oldest finished jobs are removed first. */
   maxStoredBytes: number;
-}
-
-export interface TrinoSettings {
-  server: string;
-  user: string;
-  password?: string;
-  /** Client protocol requests retried on 502/503/504 before giving up. */
-  retries: number;
 }
 
 /** Everything sources.yaml configures. */
@@ -165,40 +161,49 @@ function readAsync(reader: SettingsReader | undefined): AsyncSettings {
   };
 }
 
-function readTrino(reader: SettingsReader): TrinoSettings {
-  reader.allowOnly(['server', 'user', 'password', 'retries']);
-  const server = reader.string('server');
-  if (!/^https?:\/\/[^/\s]+/.test(server))
-    reader.fail('server', '"server" must be an http(s) URL such as http://trino:8080');
-  const password = reader.optionalString('password');
-  // Basic authentication over plain HTTP sends the password readable to every hop; only the machine itself is
-  // exempt (a Trino beside the server, or a test double).
-  const host = /^https?:\/\/([^/:\s]+|\[[^\]]+\])/.exec(server)?.[1] ?? '';
-  if (password && server.startsWith('http://') && !['127.0.0.1', 'localhost', '[::1]'].includes(host))
-    reader.fail('password', 'a password is sent only over HTTPS: use an https:// server URL (or no password)');
-  return {
-    server: server.replace(/\/+$/, ''),
-    user: reader.string('user', 'adaptive-workbench'),
-    password,
-    retries: reader.integer('retries', 0, 20, 5),
-  };
+/**
+ * How a source is opened: in Trino mode through Trino's catalog (listing and describe from its
+ * information_schema, so the server needs only Trino); else through its own connector. A `connector: trino`
+ * source (a Kafka, Iceberg or Hive catalog) has no connector of its own and exists in Trino mode only.
+ */
+function opener(
+  reader: SettingsReader,
+  baseDir: string,
+  where: { name: string; connector: string; trino: { catalog: string; schema: string } },
+  trinoSettings: TrinoSettings | undefined,
+): () => Connector {
+  if (trinoSettings) return () => new TrinoCatalogConnector(where.name, where.trino, trinoSettings);
+  if (where.connector === 'trino')
+    reader.fail('connector', `connector "trino" reads a Trino catalog: it needs engine "trino"`);
+  const open = connectorKinds[where.connector].read(reader, baseDir);
+  return () => open(where.name);
 }
 
-function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>, engine: string): SourceDefinition {
+function readSource(
+  reader: SettingsReader,
+  baseDir: string,
+  seen: Set<string>,
+  trinoSettings: TrinoSettings | undefined,
+): SourceDefinition {
   const name = reader.identifier('name');
   if (reservedNames.has(name.toLowerCase()))
     reader.fail('name', `"${name}" is a name DuckDB reserves; choose another source name`);
   if (seen.has(name.toLowerCase())) reader.fail('name', `a source named "${name}" is already defined`);
   seen.add(name.toLowerCase());
   const type = reader.oneOf('type', sourceTypes);
-  const connector = reader.oneOf('connector', Object.keys(connectorKinds));
-  const kind = connectorKinds[connector];
-  if (kind.sourceType !== type)
+  const connector = reader.oneOf('connector', [...Object.keys(connectorKinds), 'trino']);
+  const kind = connectorKinds[connector] as ConnectorKind | undefined;
+  if (kind && kind.sourceType !== type)
     reader.fail('connector', `connector "${connector}" serves ${kind.sourceType} sources, not ${type}`);
-  reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...kind.settingKeys]);
+  reader.allowOnly(['name', 'type', 'description', 'connector', 'trino', ...(kind?.settingKeys ?? [])]);
   let trino = { catalog: name, schema: 'default' };
+  if (connector === 'trino' && !reader.has('trino'))
+    reader.fail(
+      'connector',
+      `source "${name}" (connector trino) needs "trino: { catalog, schema }" naming its catalog`,
+    );
   const insteadOf = withoutTrinoCounterpart[connector];
-  if (engine === 'trino' && insteadOf && !reader.has('trino'))
+  if (trinoSettings && insteadOf && !reader.has('trino'))
     reader.fail(
       'connector',
       `source "${name}" (connector ${connector}) has no Trino counterpart: with engine "trino" give it ` +
@@ -209,8 +214,8 @@ function readSource(reader: SettingsReader, baseDir: string, seen: Set<string>, 
     t.allowOnly(['catalog', 'schema']);
     trino = { catalog: t.identifier('catalog'), schema: t.identifier('schema', 'default') };
   }
-  const open = kind.read(reader, baseDir);
-  return { name, type, description: reader.string('description', ''), connector, trino, connect: () => open(name) };
+  const connect = opener(reader, baseDir, { name, connector, trino }, trinoSettings);
+  return { name, type, description: reader.string('description', ''), connector, trino, connect };
 }
 
 /** The root mapping of a parsed sources.yaml (an empty file is an empty mapping). */
@@ -234,9 +239,11 @@ export function querySetupOf(file: ConfigFile): QuerySetup {
   const engine = reader.oneOf('engine', engineNames, 'duckdb');
   const baseDir = path.dirname(file.file);
   const seen = new Set<string>();
-  const sources = reader.list('sources').map((s) => readSource(s, baseDir, seen, engine));
-  const trino = reader.has('trino') ? readTrino(reader.child('trino')) : undefined;
+  const trino = reader.has('trino') ? readTrinoSettings(reader.child('trino'), baseDir) : undefined;
   if (engine === 'trino' && !trino) reader.fail('engine', 'engine "trino" needs a "trino" section with the server URL');
+  const sources = reader
+    .list('sources')
+    .map((s) => readSource(s, baseDir, seen, engine === 'trino' ? trino : undefined));
   return {
     file: file.file,
     engine,

@@ -28,6 +28,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborts the query (async cancel); the reason is thrown. */
   signal?: AbortSignal;
+  /** Told the id the engine's cluster gave the query (Trino's), as soon as it is known: async jobs store it. */
+  onQueryId?: (id: string) => void;
 }
 
 /** An engine that runs federated SELECT queries over the configured sources. */
@@ -35,5 +37,7 @@ export interface QueryEngine {
   /** Checks what can be checked before running (size, syntax, SELECT only): throws QueryRejected or a 413. */
   validate(sql: string): Promise<void>;
   run(sql: string, options: RunOptions): Promise<QueryOutcome>;
+  /** Cancels a query at the engine's cluster by the id `onQueryId` gave (a job another replica runs). */
+  cancelQuery?(queryId: string): Promise<void>;
   close(): Promise<void>;
 }

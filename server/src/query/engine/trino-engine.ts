@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import type { Json } from '@duckdb/node-api';
 import { httpError, type HttpError } from '../../core/errors.js';
 import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
-import type { QueryLimits, TrinoSettings } from '../sources.js';
+import type { QueryLimits } from '../sources.js';
+import type { TrinoSettings } from '../trino-settings.js';
 import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
@@ -13,65 +13,18 @@ import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { toTrinoSpelling } from './trino-dialect.js';
 import { rewriteForTrino } from './trino-rewrite.js';
+import {
+  documentedType,
+  TrinoConnection,
+  TrinoHttpError,
+  type TrinoPage,
+  type TrinoQueryError,
+} from './trino-protocol.js';
 
-/** Statuses of the client protocol that mean "busy, ask again" (Trino's documentation: retry with back-off). */
-const retryStatuses = new Set([502, 503, 504]);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { documentedType } from './trino-protocol.js';
+
 /** How long the cancel of a query we stopped reading may take; nobody waits for it. */
 const cancelTimeoutMs = 10_000;
-
-interface AxiosLikeError {
-  response?: { status?: number };
-  code?: string;
-  message?: string;
-}
-
-/**
- * The id of the query behind a trino-client iterator. trino-client 0.2.9 keeps the statement's first
- * response (which carries the id) inside its iterator and follows data-less pages internally, so a
- * query that never returns a page would otherwise be impossible to cancel.
- */
-function queryIdOf(iterator: unknown): string | undefined {
-  const inner = (iterator as { iter?: { queryResult?: QueryResult } } | undefined)?.iter;
-  return inner?.queryResult?.id;
-}
-
-/**
- * A trino-client client whose every request carries `signal`: axios aborts the request, and destroys its
- * socket, when it fires. trino-client 0.2.9 takes no signal, so it is set on the axios configuration the
- * client keeps and sends every request with (`Client.clientConfig`).
- */
-function trinoClient(settings: TrinoSettings, signal: AbortSignal): Trino {
-  const trino = Trino.create({
-    server: settings.server,
-    source: 'adaptive-workbench',
-    auth: new BasicAuth(settings.user, settings.password),
-  });
-  const config = (trino as unknown as { client?: { clientConfig?: { signal?: AbortSignal } } }).client?.clientConfig;
-  if (!config) throw new Error("trino-client has no clientConfig to carry the query's signal (library changed?)");
-  config.signal = signal;
-  return trino;
-}
-
-/** Trino's type names whose documented name (DuckDB's, docs/query.md "Result") is another. */
-const documentedTypes: [RegExp, string][] = [
-  [/^varchar(\(\d+\))?$|^char(\(\d+\))?$/, 'VARCHAR'],
-  [/^timestamp(\(\d+\))? with time zone$/, 'TIMESTAMP WITH TIME ZONE'],
-  [/^timestamp(\(\d+\))?$/, 'TIMESTAMP'],
-  [/^time(\(\d+\))?$/, 'TIME'],
-  [/^real$/, 'FLOAT'],
-  [/^varbinary$/, 'BLOB'],
-];
-
-/** A Trino column type under the service's documented name: `bigint` BIGINT, `varchar(20)` VARCHAR, ... */
-export function documentedType(trinoType: string): string {
-  const type = trinoType.toLowerCase();
-  const array = /^array\((.*)\)$/.exec(type);
-  if (array) return `${documentedType(array[1])}[]`;
-  if (type.startsWith('row(') || type.startsWith('map(')) return type.toUpperCase();
-  for (const [pattern, name] of documentedTypes) if (pattern.test(type)) return name;
-  return type.toUpperCase();
-}
 
 /** Converts one Trino value to the JSON of the SQL result shape (same rules as the DuckDB engine). */
 export function trinoJsonValue(value: unknown, type: string): Json {
@@ -106,7 +59,11 @@ export class TrinoEngine implements QueryEngine {
     private readonly parser: SqlParser,
     private readonly settings: TrinoSettings,
     private readonly limits: QueryLimits,
-  ) {}
+  ) {
+    this.connection = new TrinoConnection(settings);
+  }
+
+  private readonly connection: TrinoConnection;
 
   async validate(sql: string): Promise<void> {
     if (sql.length > this.limits.maxQueryLength)
@@ -127,30 +84,20 @@ export class TrinoEngine implements QueryEngine {
     return toTrinoSpelling(rewriteForTrino(sql, ast, (source) => this.catalog.get(source)?.definition.trino));
   }
 
-  /** Runs one protocol step within the deadline, retrying while Trino answers 502/503/504. */
-  private async step<T>(fn: () => Promise<T>, deadline: Deadline): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await deadline.bound(fn());
-      } catch (error) {
-        deadline.throwIfExpired();
-        const status = (error as AxiosLikeError).response?.status;
-        if (status !== undefined && retryStatuses.has(status) && attempt < this.settings.retries) {
-          await deadline.bound(sleep(Math.min(50 * 2 ** attempt, 1000)));
-          continue;
-        }
-        const reason =
-          status !== undefined
-            ? `answered HTTP ${status}`
-            : (error as AxiosLikeError).message || (error as AxiosLikeError).code || String(error);
-        throw httpError('QUERY_SOURCE_UNAVAILABLE', [`Trino at ${this.settings.server} is unreachable: ${reason}`]);
-      }
+  /** Runs one protocol step within the deadline; a failure to reach Trino is a 502 naming it. */
+  private async step(fn: () => Promise<TrinoPage>, deadline: Deadline): Promise<TrinoPage> {
+    try {
+      return await deadline.bound(fn());
+    } catch (error) {
+      deadline.throwIfExpired();
+      const reason = error instanceof TrinoHttpError ? error.message : (error as Error).message || String(error);
+      throw httpError('QUERY_SOURCE_UNAVAILABLE', [`Trino at ${this.settings.server} is unreachable: ${reason}`]);
     }
   }
 
   /** Maps a Trino query error: user errors are the statement's own (400/404), the rest Trino's (502). */
-  private queryError(error: NonNullable<QueryResult['error']>, sql: string): QueryRejected | UnknownTable | HttpError {
-    const location = (error as { errorLocation?: { lineNumber: number; columnNumber: number } }).errorLocation;
+  private queryError(error: TrinoQueryError, sql: string): QueryRejected | UnknownTable | HttpError {
+    const location = error.errorLocation;
     if (
       error.errorName === 'TABLE_NOT_FOUND' ||
       error.errorName === 'SCHEMA_NOT_FOUND' ||
@@ -173,60 +120,58 @@ export class TrinoEngine implements QueryEngine {
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
     const statement = await this.translate(sql);
+    const answer = await this.stream(statement, options);
+    return { ...answer.result(Math.round(performance.now() - started)), scans: [] };
+  }
+
+  /**
+   * Sends `statement` and follows its pages through `nextUri` into one byte-bounded {@link ResultRows}: a page
+   * is converted and dropped before the next is asked for. A query left unfinished (timeout, cancel, client
+   * gone, row or byte limit) is cancelled at Trino with `DELETE nextUri`; the answer does not wait for it.
+   */
+  async stream(statement: string, options: RunOptions): Promise<ResultRows> {
     const deadline = Deadline.after(options.timeoutMs, options.signal);
-    let iterator: unknown;
-    let finished = false;
+    let nextUri: string | undefined;
     try {
-      const trino = trinoClient(this.settings, deadline.signal);
-      iterator = await this.step(() => trino.query(statement), deadline);
-      const pages = iterator as Awaited<ReturnType<Trino['query']>>;
-      let collected: ResultRows | undefined;
+      let page = await this.step(() => this.connection.start(statement, deadline.signal), deadline);
+      options.onQueryId?.(page.id);
+      let rows: ResultRows | undefined;
       let types: string[] = [];
-      let full = false;
       for (;;) {
-        const page = await this.step(() => pages.next(), deadline);
-        const result = page.value as QueryResult;
-        if (result.error) {
-          finished = true;
-          throw this.queryError(result.error, statement);
-        }
-        if (!collected && result.columns) {
-          types = result.columns.map((c) => c.type);
-          collected = new ResultRows(
-            result.columns.map((c) => ({ name: c.name, type: documentedType(c.type) })),
+        nextUri = page.nextUri;
+        if (page.error) throw this.queryError(page.error, statement);
+        if (!rows && page.columns) {
+          types = page.columns.map((c) => c.type);
+          rows = new ResultRows(
+            page.columns.map((c) => ({ name: c.name, type: documentedType(c.type) })),
             options,
           );
         }
-        for (const values of result.data ?? []) {
-          if (
-            !collected!.wantsMore() ||
-            !collected!.add(values.map((value: unknown, i: number) => trinoJsonValue(value, types[i])))
-          ) {
-            full = true;
-            break;
-          }
-        }
-        if (page.done || !result.nextUri) {
-          finished = true;
-          break;
-        }
-        if (full) break;
+        for (const values of page.data ?? [])
+          if (!rows!.wantsMore() || !rows!.add(values.map((value, i) => trinoJsonValue(value, types[i])))) return rows!;
+        if (!nextUri) return rows ?? new ResultRows([], options);
+        const uri = nextUri;
+        page = await this.step(() => this.connection.next(uri, deadline.signal), deadline);
       }
-      const answer = (collected ?? new ResultRows([], options)).result(Math.round(performance.now() - started));
-      return { ...answer, scans: [] };
     } catch (error) {
       throw deadline.expired ? deadline.signal.reason : error;
     } finally {
       deadline.dispose();
-      // A query we stopped reading (timeout, cancel, row limit) keeps running at Trino unless cancelled;
-      // the answer does not wait for the cancel (a Trino that hangs would hang it too).
-      const queryId = queryIdOf(iterator);
-      if (queryId && !finished)
-        void trinoClient(this.settings, AbortSignal.timeout(cancelTimeoutMs))
-          .cancel(queryId)
-          .catch(() => undefined);
+      // A Trino that hangs would hang the answer too: the cancel runs on its own.
+      if (nextUri) void this.cancelAt(nextUri);
     }
   }
 
-  async close(): Promise<void> {}
+  /** Cancels a query at Trino by its id: an async job's, when the replica that ran it is gone. */
+  cancelQuery(queryId: string): Promise<void> {
+    return this.cancelAt(this.connection.queryUri(queryId));
+  }
+
+  private cancelAt(uri: string): Promise<void> {
+    return this.connection.cancel(uri, AbortSignal.timeout(cancelTimeoutMs)).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.connection.close();
+  }
 }

@@ -22,6 +22,7 @@ export const statusView = ({
   started_at,
   completed_at,
   error,
+  engine_query_id,
 }: JobRecord): JobStatusView => ({
   query_id,
   status,
@@ -29,6 +30,7 @@ export const statusView = ({
   started_at,
   completed_at,
   error,
+  ...(engine_query_id ? { engine_query_id } : {}),
 });
 
 /** A new job, waiting for a worker. */

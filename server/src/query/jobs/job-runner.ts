@@ -7,7 +7,7 @@ import type { AsyncSettings } from '../sources.js';
 import type { JobStatusView, ResultPage } from '../../contract/index.js';
 import { statusView, waitingJob, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
-import { renewLease, settleJob, type Settlement } from './job-updates.js';
+import { passesGuard, renewLease, settleJob, updateJob, type Settlement } from './job-updates.js';
 import { encodeResult, readPage } from './result-chunks.js';
 
 /** Where unexpected job failures are logged. */
@@ -164,10 +164,20 @@ export class JobRunner {
       const cancelled = await settleJob(this.store, id, { status: 'CANCELLED', error: 'cancelled by request' }, {});
       // It finished meanwhile: remove it as a finished job.
       if (!cancelled) return this.delete(id, principal);
-      this.running.get(id)?.abort(new QueryCancelled());
+      const local = this.running.get(id);
+      local?.abort(new QueryCancelled());
+      // Another replica runs it: the cluster stops it now, before that replica sees the cancel at its next renewal.
+      if (!local && cancelled.engine_query_id) void this.engine.cancelQuery?.(cancelled.engine_query_id);
       await this.store.discardResult(id);
       return statusView(cancelled);
     });
+  }
+
+  /** Stores the cluster's id of a job's query, so its status shows it and any replica can cancel it there. */
+  private async recordEngineQuery(id: string, engineQueryId: string): Promise<void> {
+    await updateJob(this.store, id, (job) =>
+      passesGuard(job, { replica: this.replica }) ? { ...job, engine_query_id: engineQueryId } : undefined,
+    ).catch((error: unknown) => this.log.error({ err: error, queryId: id }, 'could not store the Trino query id'));
   }
 
   /** Takes waiting jobs while this replica has idle workers. Calls that arrive meanwhile run once more after. */
@@ -214,6 +224,7 @@ export class JobRunner {
         maxBytes: this.settings.maxResultBytes,
         timeoutMs: this.settings.timeoutMs,
         signal: controller.signal,
+        onQueryId: (engineQueryId) => void this.recordEngineQuery(id, engineQueryId),
       });
       if (controller.signal.aborted) return;
       const { header, chunks } = encodeResult(result, {

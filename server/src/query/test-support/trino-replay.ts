@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -7,20 +8,33 @@ import type { AddressInfo } from 'node:net';
  * carrying `columns` and `data` to FINISHED (no `nextUri`); failures come as a FAILED page with an
  * `error`; a 503 asks the client to retry; `DELETE` on a query cancels it. What the statement holds
  * picks the script: `missing_table`, `bad_syntax`, `slow` or `big` (many pages), anything else: two
- * data pages. Every request is recorded.
+ * data pages. Every request is recorded. With `tls` it answers over HTTPS; with `accepts`, a request whose
+ * Authorization header it refuses gets 401 with a `WWW-Authenticate` challenge, as Trino's authenticators do.
  */
 export class TrinoReplayServer {
+  constructor(
+    private readonly options: {
+      tls?: { key: string; cert: string };
+      accepts?: (authorization?: string) => boolean;
+      /** What `information_schema.columns` holds: [schema, table, column, Trino type] rows. */
+      columns?: [string, string, string, string][];
+    } = {},
+  ) {
+    const handler = (request: http.IncomingMessage, response: http.ServerResponse) => this.handle(request, response);
+    this.server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
+  }
+
   readonly requests: { method: string; url: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
   readonly statements: string[] = [];
   readonly cancelled = new Set<string>();
-  private readonly server = http.createServer((request, response) => this.handle(request, response));
+  private readonly server: http.Server;
   private readonly queries = new Map<string, { sql: string; failedOnce: boolean }>();
   private counter = 0;
   url = '';
 
   async start(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
@@ -48,12 +62,27 @@ export class TrinoReplayServer {
     };
   }
 
+  /** An information_schema.columns answer: the rows of `columns` the statement's schema (and table) select. */
+  private catalogPage(id: string, sql: string) {
+    const schema = /table_schema = '([^']*)'/.exec(sql)?.[1];
+    const table = /table_name = '([^']*)'/.exec(sql)?.[1];
+    const data = (this.options.columns ?? [])
+      .filter(([s, t]) => s === schema && (table === undefined || t === table))
+      .map(([, t, c, type]) => [t, c, type]);
+    const columns = ['table_name', 'column_name', 'data_type'].map((name) => ({ name, type: 'varchar' }));
+    return this.page(id, 'FINISHED', undefined, { columns, data });
+  }
+
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       this.requests.push({ method: request.method ?? '', url: request.url ?? '', body, headers: request.headers });
       const url = request.url ?? '';
+      if (this.options.accepts && !this.options.accepts(request.headers.authorization)) {
+        response.writeHead(401, { 'www-authenticate': 'Bearer realm="trino"' });
+        return response.end();
+      }
       if (request.method === 'POST' && url === '/v1/statement') {
         const id = `20240101_000000_${String(++this.counter).padStart(5, '0')}_replay`;
         this.queries.set(id, { sql: body, failedOnce: false });
@@ -120,6 +149,8 @@ export class TrinoReplayServer {
           typeSignature: { rawType: 'timestamp with time zone', arguments: [] },
         },
       ];
+      if (query.sql.includes('information_schema.columns'))
+        return this.send(response, 200, this.catalogPage(id, query.sql));
       if (query.sql.includes('slow')) {
         // Never finishes: a RUNNING page without data after a pause, forever.
         setTimeout(
