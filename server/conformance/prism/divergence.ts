@@ -56,14 +56,14 @@ export function likelyCause(failure: FailedCase): string | undefined {
   const declared = operations(spec);
   if (expected.status === 422 && actual.status === 400) {
     return (
-      'deliberate: request validation answers 400 {detail, errors} (issue 2, DESIGN.md §4); Prism answers ' +
-      '422 problem+json'
+      'design: the operation declares no 422 or 400 response, so validation keeps its 400 {detail, code, errors} ' +
+      '(docs/mocking.md, Errors the spec declares); Prism answers 422 problem+json'
     );
   }
   if (expected.status === 401 && declaresSecurity(spec)) {
     return (
-      "deliberate: the mock does not enforce the spec's own security schemes; authentication is the " +
-      "gateway's (AUTH_ENABLED, DESIGN.md §5)"
+      "gap: the mock checks the spec's security for the presence of credentials only (MOCK_SECURITY=enforce); " +
+      'Prism also checks their form'
     );
   }
   if ((method === 'OPTIONS' || method === 'HEAD' || method === 'TRACE') && declared.some((o) => o.method === method)) {

@@ -73,10 +73,11 @@ async function runCase(entry: CaseIndexEntry, prismCase: PrismCase): Promise<Cas
     fs.writeFileSync(path.join(workspace.specsDir, `${slug}.openapi.yaml`), mounted.text);
     const request = parseCurlCommand(prismCase.command);
     const expected = parseHttpResponse(prismCase.expect);
-    const server = await startWorkspaceServer(
-      workspace.dir,
-      isDynamic(prismCase.server) ? { MOCK_EXAMPLES: 'dynamic' } : {},
-    );
+    // Prism checks the spec's security by default; the gateway's mock does when told to.
+    const server = await startWorkspaceServer(workspace.dir, {
+      MOCK_SECURITY: 'enforce',
+      ...(isDynamic(prismCase.server) ? { MOCK_EXAMPLES: 'dynamic' } : {}),
+    });
     try {
       if (server.firstLoad.errors.length > 0) {
         return outcome([`spec not loaded: ${server.firstLoad.errors.map((e) => e.message).join('; ')}`]);

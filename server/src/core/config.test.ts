@@ -46,6 +46,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('leaves the mock security checks off unless MOCK_SECURITY says enforce', () => {
+    expect(loadConfig({}).mock.security).toBe('off');
+    expect(loadConfig({ MOCK_SECURITY: ' Enforce ' }).mock.security).toBe('enforce');
+  });
+
   it('resolves the spec files and folders given to serve (mock mode)', () => {
     expect(loadConfig({}, { specPaths: ['petstore.yaml', '/abs/specs'] }).specPaths).toEqual([
       path.resolve('petstore.yaml'),
@@ -69,6 +74,7 @@ describe('loadConfig', () => {
     [{ AUTH_LOGIN_BURST: '0' }, 'AUTH_LOGIN_BURST'],
     [{ AUTH_LOGIN_PER_MINUTE: 'often' }, 'AUTH_LOGIN_PER_MINUTE'],
     [{ SPEC_MAX_HEAP_MB: '32' }, 'SPEC_MAX_HEAP_MB'],
+    [{ MOCK_SECURITY: 'on' }, 'MOCK_SECURITY'],
   ])('rejects %o naming the variable', (env, variable) => {
     expect(() => loadConfig(env, {})).toThrow(ConfigError);
     expect(() => loadConfig(env, {})).toThrow(new RegExp(`^${variable}=`));

@@ -381,7 +381,10 @@ function readMockSettings(env: Env): WorkspaceMockSettings {
     0,
     600_000,
   );
-  return { examples, maxDelayMs };
+  const security = (env.MOCK_SECURITY ?? defaultWorkspaceMock.security).trim().toLowerCase();
+  if (security !== 'enforce' && security !== 'off')
+    throw new ConfigError('MOCK_SECURITY', env.MOCK_SECURITY ?? '', 'enforce or off');
+  return { examples, maxDelayMs, security };
 }
 
 function readHandlerEnv(env: Env): Record<string, string> {

@@ -66,6 +66,14 @@ export const errorCatalogue = {
     status: 507,
     message: 'The mock state of %s would exceed %s bytes (MOCK_STATE_MAX_BYTES); delete items or reset the state',
   },
+  MOCK_NO_RESPONSES: {
+    status: 501,
+    message: 'The spec declares no responses for %s, so the mock has nothing to answer with; declare at least one',
+  },
+  MOCK_CREDENTIALS_MISSING: {
+    status: 401,
+    message: '%s needs credentials the request does not carry: %s (the mock checks presence only, never values)',
+  },
   MOCK_MOUNT_UNKNOWN: { status: 404, message: 'No stateful spec is mounted at "%s"' },
   PAGE_PARAMETER_INVALID: { status: 400, message: 'The paging parameter %s %s' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream %s did not answer within %s ms (PROXY_TIMEOUT_MS)' },

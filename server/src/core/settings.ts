@@ -33,14 +33,20 @@ export const defaultSpecLimits: SpecLimits = {
 /** How generated routes answer by default: the spec's examples, or values generated from the schemas. */
 export type ExampleMode = 'static' | 'dynamic';
 
-/** The workspace-wide mock settings (`MOCK_EXAMPLES`, `MOCK_MAX_DELAY_MS`). */
+/** The workspace-wide mock settings (`MOCK_EXAMPLES`, `MOCK_MAX_DELAY_MS`, `MOCK_SECURITY`). */
 export interface WorkspaceMockSettings {
   examples: ExampleMode;
   /** No delay, configured or asked for, exceeds this. */
   maxDelayMs: number;
+  /** Whether the mock answers 401 to requests without the credentials a spec's `security` asks for
+   * (`MOCK_SECURITY`); a spec's `x-adaptive-security` overrides it. */
+  security: SecurityMode;
 }
 
-export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000 };
+/** `enforce`: check that a request carries the credentials its operation's `security` names; `off`: never. */
+export type SecurityMode = 'enforce' | 'off';
+
+export const defaultWorkspaceMock: WorkspaceMockSettings = { examples: 'static', maxDelayMs: 30_000, security: 'off' };
 
 /** How many failed logins a user name may have from one address: a burst, then a steady rate (scaled per scope). */
 export interface LoginThrottleSettings {

@@ -280,6 +280,11 @@ paths:
         line: 10,
         column: 9,
       },
+      {
+        path: 'specs/loose.openapi.yaml',
+        severity: 'warning',
+        message: 'GET /orders/{orderId}: declares no responses; the mock answers 501 MOCK_NO_RESPONSES',
+      },
     ]);
   });
 });

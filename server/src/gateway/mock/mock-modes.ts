@@ -1,10 +1,9 @@
 import type { MockModeSettings } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
-import { validationDocument } from '../spec/validation-document.js';
 import type { RequestValidator } from '../request-validator.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
-import { ResponseValidator } from './contract.js';
+import type { ResponseValidator } from './contract.js';
 import { SpecProxy, type ProxyTarget } from './proxy.js';
 import { statefulResources, type StatefulAction } from './stateful-resources.js';
 import type { MockStateStore } from './state-store.js';
@@ -73,21 +72,20 @@ export function isStateful(spec: CompiledSpec, settings: MockModeSettings): bool
 /**
  * The modes of one spec: a proxy when it names an upstream (state is then off: the upstream owns
  * it), else stateful resources when they are on. `requestValidator` is asked for only by the proxy,
- * which reports request violations rather than refusing the request.
+ * which reports request violations rather than refusing the request; `responseValidator` by both.
  */
 export function mockModes(
   spec: CompiledSpec,
   context: MockContext | undefined,
   log: Logger,
   requestValidator: () => RequestValidator,
+  responseValidator: () => ResponseValidator,
 ): SpecMockModes {
   if (!context) return {};
   const target = proxyTarget(spec, context.settings);
   const stateful = !target && isStateful(spec, context.settings);
   if (!target && !stateful) return {};
-  const responses = new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) =>
-    log.warn({ spec: spec.file }, message),
-  );
+  const responses = responseValidator();
   if (target) {
     const proxy = new SpecProxy(spec, target, context.routePrefix, requestValidator(), responses, log);
     const recorder = context.recorder;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeFault, planFault } from './faults.js';
 import { isPlain, mockSettingsOf } from './mock-settings.js';
 
-const workspace = { examples: 'static' as const, maxDelayMs: 1000 };
+const workspace = { examples: 'static' as const, maxDelayMs: 1000, security: 'off' as const };
 const documentWith = (root: unknown, operation: unknown) => ({
   'x-mock': root,
   paths: { '/a': { get: { 'x-mock': operation } } },

@@ -127,6 +127,8 @@ function operationsOf(
         `${method} ${template}`,
       ),
     });
+    if (result[result.length - 1].responses.length === 0)
+      warnings.push(`${method} ${template}: declares no responses; the mock answers 501 MOCK_NO_RESPONSES`);
   }
   return result;
 }

@@ -19,6 +19,9 @@ import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
+import { ResponseValidator } from '../mock/contract.js';
+import { DeclaredErrors } from '../mock/declared-errors.js';
+import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mock/security.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -103,6 +106,10 @@ interface SpecServing {
   validator(): RequestValidator;
   /** The spec's generator of dynamic examples, made on first use. */
   dynamicExamples(): DynamicExamples;
+  /** Answers the mock's own errors with the responses the spec declares for them. */
+  errors: DeclaredErrors;
+  /** Whether requests must carry the credentials of their operation's `security`. */
+  enforcesSecurity: boolean;
 }
 
 /**
@@ -127,6 +134,7 @@ class ExampleRoute {
   private readonly plainAnswers = new Map<string | undefined, Answer>();
   // Checked before a body is validated or echoed, both of which recurse through it.
   private bodyDepth: number | undefined;
+  private readonly credentials: CredentialsCheck | undefined;
 
   constructor(
     private readonly serving: SpecServing,
@@ -143,6 +151,7 @@ class ExampleRoute {
     this.validates = serving.validates && (located.size > 0 || operation.requestBody !== undefined);
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
+    this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
   }
 
   /** The route's entry in the route table: the proxy's handler instead when the spec proxies. */
@@ -172,6 +181,7 @@ class ExampleRoute {
   }
 
   private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
+    if (this.operation.responses.length === 0) throw httpError('MOCK_NO_RESPONSES', [this.label]);
     const { status, response } = selectResponse(this.operation, preference);
     const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
     if (!response || response.mediaTypes.length === 0) return { mode: 'static', status, headers };
@@ -222,16 +232,23 @@ class ExampleRoute {
     reply: FastifyReply,
     params: Record<string, string>,
   ): void | Promise<void> => {
+    const { errors } = this.serving;
+    const missing = this.credentials?.(request, reply);
+    if (missing) return errors.answer(this.operation, missing, request, reply);
     const hasBody = request.body !== undefined && request.body !== null;
     if (hasBody) this.checkBodyDepth(request.body);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
       const issues = requestIssues(this.serving.validator(), this.operation, request, params);
-      if (issues.length > 0) throw validationError(issues);
+      if (issues.length > 0) return errors.answer(this.operation, validationError(issues), request, reply);
     }
     if (this.stateful !== undefined) {
       // Marked before the action sends: an answer it leaves to the examples is marked again by send().
       reply.header(modeHeader, 'stateful');
-      if (this.stateful(request, reply, params)) return;
+      try {
+        if (this.stateful(request, reply, params)) return;
+      } catch (error) {
+        return errors.answer(this.operation, error, request, reply);
+      }
     }
     const echo = hasBody && echoMethods.has(this.operation.method);
     if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo, params);
@@ -295,20 +312,28 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     (validator ??= new RequestValidator(spec.openapi, validationDocument(spec.document), (message) =>
       options.log.warn({ spec: spec.file }, message),
     ));
-  const modes = mockModes(spec, options.modes, options.log, requestValidator);
+  let responses: ResponseValidator | undefined;
+  const responseValidator = () =>
+    (responses ??= new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) =>
+      options.log.warn({ spec: spec.file }, message),
+    ));
+  const modes = mockModes(spec, options.modes, options.log, requestValidator, responseValidator);
   const validates = options.validateRequests || validator !== undefined;
   // Made on first use (registering the document walks all of it), but whether it can be made was
   // checked at load by the spec worker: a spec that cannot be validated still fails to load.
   if (validates && spec.validationProblem !== undefined) throw new LoadError(spec.file, spec.validationProblem);
   let dynamicExamples: DynamicExamples | undefined;
+  const workspaceMock = options.mock ?? defaultWorkspaceMock;
   const serving: SpecServing = {
     spec,
     modes,
-    workspaceMock: options.mock ?? defaultWorkspaceMock,
+    workspaceMock,
     mockTable: options.mockTable,
     validates,
     validator: requestValidator,
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
+    errors: new DeclaredErrors(spec, options.log, responseValidator),
+    enforcesSecurity: enforcesSecurity(spec, workspaceMock.security),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
   for (const key of options.mockTable?.keys() ?? [])
