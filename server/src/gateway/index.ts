@@ -98,3 +98,5 @@ export function watchGatewayFiles(config: Config, gateway: Gateway, log: Logger)
   const watched = config.specPaths.length > 0 ? config.specPaths : [config.specsDir, config.handlersDir];
   return watchWorkspace(watched, () => void gateway.reload(), log);
 }
+export { diffSpecs, type SpecChange } from './diff/spec-diff.js';
+export { changeKinds, verdictOf, type ChangeKind, type ChangeVerdict } from './diff/change-kinds.js';
