@@ -109,3 +109,4 @@ export { diffSpecs, type SpecChange } from './diff/spec-diff.js';
 export { changeKinds, verdictOf, type ChangeKind, type ChangeVerdict } from './diff/change-kinds.js';
 export { bundleSpec } from './spec/spec-bundle.js';
 export { parseSpecText } from './spec/spec-source.js';
+export { SpecChanges, type SpecChangeReport } from './diff/spec-changes.js';
