@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
-import { diffSpecs, type SpecChange } from './spec-diff.js';
+import { diffSpecsInSlices, type SpecChange } from './spec-diff.js';
 
 /** What a new version of one spec file changed since its last good version. */
 export interface SpecChangeReport {
@@ -63,16 +63,16 @@ export class SpecChanges {
     }
     for (const file of [...this.current.keys()]) if (!loaded.has(file)) this.current.delete(file);
     if (pairs.length === 0) return;
-    this.running = this.running.then(
-      () => new Promise<void>((resolve) => setImmediate(() => resolve(this.compare(pairs)))),
-    );
+    this.running = this.running
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => this.compare(pairs));
   };
 
-  private compare(pairs: Array<[WorkspaceUnit, WorkspaceUnit]>): void {
+  private async compare(pairs: Array<[WorkspaceUnit, WorkspaceUnit]>): Promise<void> {
     for (const [last, unit] of pairs) {
       let changes: SpecChange[];
       try {
-        changes = diffSpecs(last.document, unit.document);
+        changes = await diffSpecsInSlices(last.document, unit.document);
       } catch (error) {
         this.log.warn(
           { file: unit.file },

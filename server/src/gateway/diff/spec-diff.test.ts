@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffSpecs } from './spec-diff.js';
+import { diffSpecs, diffSpecsInSlices } from './spec-diff.js';
 import { changeKinds } from './change-kinds.js';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -241,5 +241,18 @@ describe('diffSpecs', () => {
     expect(diffSpecs({ paths: { '/a': 'junk' } }, { paths: { '/a': { get: 7 } } })).toEqual([
       expect.objectContaining({ kind: 'operation-added', verdict: 'non-breaking' }),
     ]);
+  });
+
+  it('finds the same in slices as at once, giving the event loop a turn between slices', async () => {
+    const neu = base();
+    delete neu.paths['/orders/{id}'].delete;
+    order(neu).properties.status.enum.push('lost');
+    let turns = 0;
+    const counter = setInterval(() => turns++, 0);
+    const sliced = await diffSpecsInSlices(base(), neu, 0);
+    clearInterval(counter);
+    expect(sliced).toEqual(diffSpecs(base(), neu));
+    expect(sliced).toHaveLength(2);
+    expect(turns).toBeGreaterThan(0);
   });
 });

@@ -54,11 +54,33 @@ function securityKeys(requirements: unknown): Set<string> {
  * what it does not. Pure and synchronous; the callers run it after a load, off the request path.
  */
 export function diffSpecs(oldDocument: unknown, newDocument: unknown): SpecChange[] {
-  return new SpecDiff(record(oldDocument), record(newDocument)).run();
+  const diff = new SpecDiff(record(oldDocument), record(newDocument));
+  for (const _ of diff.walk());
+  return diff.changes;
+}
+
+/**
+ * {@link diffSpecs} in slices of about `sliceMs` of work, each on its own turn of the event loop: in the server,
+ * the comparison of a 20 000-path spec never holds requests for longer than a slice.
+ */
+export async function diffSpecsInSlices(
+  oldDocument: unknown,
+  newDocument: unknown,
+  sliceMs = 10,
+): Promise<SpecChange[]> {
+  const diff = new SpecDiff(record(oldDocument), record(newDocument));
+  let sliceStart = performance.now();
+  for (const _ of diff.walk()) {
+    if (performance.now() - sliceStart < sliceMs) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+  return diff.changes;
 }
 
 class SpecDiff {
-  private readonly changes: SpecChange[] = [];
+  /** The changes found so far. */
+  readonly changes: SpecChange[] = [];
   private readonly schemas: SchemaDiffer;
 
   constructor(
@@ -68,7 +90,8 @@ class SpecDiff {
     this.schemas = new SchemaDiffer(old, neu);
   }
 
-  run(): SpecChange[] {
+  /** Compares the documents, one path at a time: each step yields, so a caller may pause between paths. */
+  *walk(): Generator<void> {
     this.servers();
     const oldPaths = new Map(Object.entries(record(this.old.paths)).map(([p, item]) => [pathKey(p), { p, item }]));
     const newPaths = new Map(Object.entries(record(this.neu.paths)).map(([p, item]) => [pathKey(p), { p, item }]));
@@ -76,10 +99,10 @@ class SpecDiff {
       const now = newPaths.get(key);
       if (!now) this.add('path-removed', p, ['paths', p], `path ${p} removed`);
       else this.pathItem(p, record(this.deref(this.old, item)), now.p, record(this.deref(this.neu, now.item)));
+      yield;
     }
     for (const [key, { p }] of newPaths)
       if (!oldPaths.has(key)) this.add('path-added', p, ['paths', p], `path ${p} added`);
-    return this.changes;
   }
 
   private add(kind: ChangeKind, where: string, tokens: string[], message: string, direction?: Direction): void {
