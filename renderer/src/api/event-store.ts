@@ -1,5 +1,6 @@
 import type {
   RefreshResult,
+  SpecChangesReport,
   WorkbenchDiagnostic,
   WorkbenchDiagnostics,
   WorkbenchLogLine,
@@ -26,6 +27,8 @@ export interface ServerState {
   requests: WorkbenchRequest[];
   diagnostics: WorkbenchDiagnostic[];
   lastReload?: RefreshResult;
+  /** What the latest save of each spec changed since its last good version, the most recent first. */
+  specChanges: SpecChangesReport[];
   /** Counts reloads (and server restarts), so views that depend on the served API know when to fetch again. */
   reloadCount: number;
 }
@@ -61,7 +64,15 @@ export class EventStore extends ExternalStore<ServerState> {
   private readonly fileListeners = new Set<(change: WorkspaceFileChange) => void>();
 
   constructor(private readonly api: WorkbenchApi) {
-    super({ connected: false, tokenRefused: false, logs: [], requests: [], diagnostics: [], reloadCount: 0 });
+    super({
+      connected: false,
+      tokenRefused: false,
+      logs: [],
+      requests: [],
+      diagnostics: [],
+      specChanges: [],
+      reloadCount: 0,
+    });
     // The workbench's calls of the other APIs carry the same token, which keeps them out of the requests panel.
     markOwnCalls(api);
     // The API and this store live as long as each other: a new token (from the prompt) opens the stream again.
@@ -124,6 +135,9 @@ export class EventStore extends ExternalStore<ServerState> {
       this.replayedReload = true;
       return { lastReload: result };
     });
+    on<SpecChangesReport>('changes', (report) => ({
+      specChanges: [report, ...this.state.specChanges.filter((r) => r.path !== report.path)],
+    }));
     on<WorkbenchDiagnostics>('diagnostics', (data) => ({ diagnostics: data.diagnostics }));
     on<WorkspaceFileChange>('file', (change) => {
       for (const listener of this.fileListeners) listener(change);

@@ -1,6 +1,7 @@
 import { SessionIndicator } from '../auth/SignInHost.js';
 import { countProblems, useProblems } from '../panels/problems.js';
-import { useServerState } from '../platform/workbench-context.js';
+import { changesSummary } from '../panels/ChangesPanel.js';
+import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 
 /** A message of the status bar (a save, a failed command). */
 export interface StatusMessage {
@@ -18,6 +19,8 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
   const connected = useServerState((s) => s.connected);
   const tokenRefused = useServerState((s) => s.tokenRefused);
   const lastReload = useServerState((s) => s.lastReload);
+  const latestChanges = useServerState((s) => s.specChanges[0]);
+  const { showPanel } = useWorkbench();
   const connection = connected
     ? { text: '● connected', title: 'Connected to the server' }
     : tokenRefused
@@ -34,6 +37,16 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
         {errors} errors, {warnings} warnings
       </button>
       {lastReload && <span className="muted">{lastReload.message}</span>}
+      {latestChanges && (
+        <button
+          type="button"
+          className={`status-changes${latestChanges.breaking ? ' breaking' : ''}`}
+          title={`${latestChanges.path}: show the changes`}
+          onClick={() => showPanel('changes')}
+        >
+          {changesSummary(latestChanges)}
+        </button>
+      )}
       <span className="spacer" />
       <SessionIndicator />
       {message && (

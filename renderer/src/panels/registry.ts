@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import type { ServerState } from '../api/event-store.js';
+import { ChangesPanel, countBreaking } from './ChangesPanel.js';
 import { LogsPanel } from './LogsPanel.js';
 import type { Problem } from './problems.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
@@ -44,4 +45,12 @@ export const panelRegistry: PanelDefinition[] = [
   { id: 'query', title: 'Query', region: 'bottom', component: lazy(() => import('../query/tabs/QueryLauncher.js')) },
   { id: 'health', title: 'Health', region: 'side', component: lazy(() => import('../health/HealthPanel.js')) },
   { id: 'mock', title: 'Mock', region: 'side', component: lazy(() => import('../mock/MockPanel.js')) },
+  // Last, so the shortcuts of the panels before it stay as they were (Alt+8).
+  {
+    id: 'changes',
+    title: 'Changes',
+    region: 'bottom',
+    component: ChangesPanel,
+    badge: (s) => countBreaking(s.specChanges) || undefined,
+  },
 ];

@@ -166,7 +166,8 @@ export type WorkbenchEvent =
   | { type: 'diagnostics'; data: WorkbenchDiagnostics }
   | { type: 'log'; data: WorkbenchLogLine }
   | { type: 'request'; data: WorkbenchRequest }
-  | { type: 'file'; data: WorkspaceFileChange };
+  | { type: 'file'; data: WorkspaceFileChange }
+  | { type: 'changes'; data: SpecChangesReport };
 
 /**
  * The first message of every event stream (`event: hello`, without an id): the server start it comes from.
@@ -274,4 +275,26 @@ export interface RecordingProposalRequest {
   mount: string;
   id: number;
   name?: string;
+}
+
+/** One change between two versions of a spec, as `adaptive-gateway diff` and the workbench list it. */
+export interface SpecChangeInfo {
+  verdict: 'breaking' | 'non-breaking';
+  /** `property-removed`, `parameter-made-required`...: docs/breaking-changes.md lists them with their verdicts. */
+  kind: string;
+  /** `GET /orders response 200 application/json [].id`. */
+  where: string;
+  /** The JSON pointer of the changed element in the spec. */
+  pointer: string;
+  message: string;
+}
+
+/** The `changes` event: what a save of a spec changed since its last good version. */
+export interface SpecChangesReport {
+  /** Workspace path: `specs/orders.yaml`. */
+  path: string;
+  /** When the new version loaded (ms since the epoch). */
+  time: number;
+  breaking: number;
+  changes: SpecChangeInfo[];
 }

@@ -32,7 +32,14 @@ export { exampleNamePattern, proposeRecordedExample } from './mock/record-propos
 export { LintPool } from './lint/lint-pool.js';
 export { SpecLint, type SpecLintResult } from './lint/spec-lint.js';
 export { findRulesetFile, type LintFinding } from './lint/spectral-linter.js';
-export { failsAt, formatFindings, lintFormats, parseSeverity, type LintFormat } from './lint/lint-report.js';
+export {
+  failsAt,
+  formatFindings,
+  lintFormats,
+  parseSeverity,
+  workflowCommand,
+  type LintFormat,
+} from './lint/lint-report.js';
 
 /** A gateway with what its plugin serves besides the route table. */
 export interface AssembledGateway {
@@ -100,3 +107,8 @@ export function watchGatewayFiles(config: Config, gateway: Gateway, log: Logger)
   const watched = config.specPaths.length > 0 ? config.specPaths : [config.specsDir, config.handlersDir];
   return watchWorkspace(watched, () => void gateway.reload(), log);
 }
+export { diffSpecs, type SpecChange } from './diff/spec-diff.js';
+export { changeKinds, verdictOf, type ChangeKind, type ChangeVerdict } from './diff/change-kinds.js';
+export { bundleSpec } from './spec/spec-bundle.js';
+export { parseSpecText } from './spec/spec-source.js';
+export { SpecChanges, type SpecChangeReport } from './diff/spec-changes.js';

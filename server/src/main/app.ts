@@ -16,7 +16,14 @@ import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
 import { hostCheck, originFormUrl } from '../core/allowed-hosts.js';
 import { serverPathScrubber } from '../core/server-paths.js';
-import { createGateway, gatewayPlugin, SpecLint, watchGatewayFiles, type Gateway } from '../gateway/index.js';
+import {
+  createGateway,
+  gatewayPlugin,
+  SpecChanges,
+  SpecLint,
+  watchGatewayFiles,
+  type Gateway,
+} from '../gateway/index.js';
 import { routeAreas } from '../core/routes.js';
 import { gatewayComponent, sourceComponents } from '../health/builtin-components.js';
 import { healthPlugin } from '../health/health-plugin.js';
@@ -202,6 +209,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const healthFile = liveHealthFile(app, config, logger);
   const query = mocking ? undefined : await startQueryService(app, config, logger);
   const problemSources = [healthFile, ...(query ? [query] : [])];
+  // Each spec loaded anew is compared with its last good version (breaking changes in the log and workbench).
+  const specChanges = new SpecChanges(gateway, logger);
+  app.addHook('onClose', async () => specChanges.close());
   if (config.workbench)
     await app.register(workbenchPlugin, {
       config,
@@ -211,6 +221,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       rendererDir: options.rendererDir,
       problemSources,
       recordings,
+      specChanges,
     });
   await app.register(gatewayPlugin, { gateway, config, mockState });
   if (query) await registerQueryRoutes(app, config, query, logger);

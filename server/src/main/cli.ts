@@ -14,6 +14,7 @@ import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchUrl } from '../workbench/workbench-url.js';
 import { productVersion } from '../core/version.js';
 import { lintCommand, type LintOptions } from './lint-command.js';
+import { diffCommand, type DiffOptions } from './diff-command.js';
 
 const shutdownBoundMs = 10_000;
 
@@ -136,5 +137,16 @@ program
   .option('-r, --ruleset <file>', 'ruleset file (default: .spectral.yaml of the workspace)')
   .option('-w, --workspace <dir>', 'workspace folder: references are read only inside it', '.')
   .action(async (paths: string[], options: LintOptions) => process.exit(await lintCommand(paths, options)));
+
+program
+  .command('diff')
+  .argument('<old>', 'the old version: a file, or a git revision and path (HEAD:specs/orders.yaml)')
+  .argument('<new>', 'the new version: a file, or a git revision and path')
+  .description('list the changes between two versions of an OpenAPI spec; exit 1 when any is breaking')
+  .option('-f, --format <format>', 'text, json or github', 'text')
+  .option('-w, --workspace <dir>', 'workspace folder: references are read only inside it', '.')
+  .action(async (oldSpec: string, newSpec: string, options: DiffOptions) =>
+    process.exit(await diffCommand(oldSpec, newSpec, options)),
+  );
 
 await program.parseAsync(process.argv);

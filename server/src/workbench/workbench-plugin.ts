@@ -3,10 +3,10 @@ import fastifyPlugin from 'fastify-plugin';
 import type { RefreshResult, WorkbenchDiagnostic, WorkbenchDiagnostics } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
-import type { ExchangeRecorder, Gateway } from '../gateway/index.js';
+import type { ExchangeRecorder, Gateway, SpecChanges } from '../gateway/index.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import type { Logger } from '../core/logger.js';
-import { workspaceDiagnostics } from './diagnostics.js';
+import { gatewayFilePath, workspaceDiagnostics } from './diagnostics.js';
 import { EventHub } from './event-hub.js';
 import { EventStreams } from './event-stream.js';
 import { publishFileChanges } from './file-events.js';
@@ -33,6 +33,8 @@ export interface WorkbenchOptions {
   recordings?: ExchangeRecorder;
   /** Other parts of the server whose workspace files can be wrong (health.yaml): shown in Problems too. */
   problemSources?: ProblemSource[];
+  /** What each save of a spec changed since its last good version: sent as `changes` events. */
+  specChanges?: Pick<SpecChanges, 'subscribe'>;
 }
 
 /** Something besides the gateway that reads workspace files and reports what is wrong with them. */
@@ -68,6 +70,9 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     publishDiagnostics();
   };
   gateway.on('reload', onReload);
+  const unsubscribeChanges = options.specChanges?.subscribe(({ file, ...report }) =>
+    hub.publish('changes', () => ({ path: gatewayFilePath(file, 'spec'), ...report })),
+  );
   gateway.faults.on('fault', publishDiagnostics);
   for (const source of problemSources) source.on('change', publishDiagnostics);
   captureRequests(app, gateway, hub, { token, errorLineOf: (id) => logLines.errorLineOf(id) });
@@ -78,6 +83,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   app.addHook('preClose', async () => streams.endAll());
   app.addHook('onClose', async () => {
     gateway.off('reload', onReload);
+    unsubscribeChanges?.();
     gateway.faults.off('fault', publishDiagnostics);
     for (const source of problemSources) source.off('change', publishDiagnostics);
     untap();

@@ -39,14 +39,29 @@ function junit(findings: readonly LintFinding[], files: readonly string[]): stri
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
+/**
+ * One GitHub Actions workflow command (`::error file=a.yaml,line=3,title=rule::message`): an annotation of the
+ * run, on a line of a file when `properties` name them. Values and message are escaped as the runner expects.
+ */
+export function workflowCommand(
+  level: 'error' | 'warning' | 'notice',
+  properties: Record<string, string | number | undefined>,
+  message: string,
+): string {
+  const escape = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const shown = Object.entries(properties)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name}=${escape(String(value)).replace(/:/g, '%3A').replace(/,/g, '%2C')}`)
+    .join(',');
+  return `::${level} ${shown}::${escape(message)}\n`;
+}
+
 /** GitHub Actions workflow commands: each finding becomes an annotation on its line. */
 function github(findings: readonly LintFinding[]): string {
-  const escape = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const level = { error: 'error', warning: 'warning', info: 'notice', hint: 'notice' } as const;
   return findings
-    .map(
-      (f) =>
-        `::${level[f.severity]} file=${f.file},line=${f.line},col=${f.column},title=${f.rule}::${escape(f.message)}\n`,
+    .map((f) =>
+      workflowCommand(level[f.severity], { file: f.file, line: f.line, col: f.column, title: f.rule }, f.message),
     )
     .join('');
 }

@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { editor, replaceEditorText } from './editor-text.js';
+
+const url = () => process.env.WORKBENCH_URL!;
+
+const ordersSpec = `openapi: 3.0.3
+info:
+  title: E2E orders
+  version: 1.0.0
+servers:
+  - url: /api/adaptive/e2e-orders
+paths:
+  /orders:
+    get:
+      responses:
+        '200':
+          description: The orders
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: integer}
+                  customer: {type: string}
+`;
+
+test('a save that removes a response field says "1 breaking change" and lists it with where it is', async ({
+  page,
+}) => {
+  // Two saves and a new file: on a busy machine this takes longer than the default two minutes.
+  test.slow();
+  await page.goto(url());
+  await page.locator('.tree-row[data-path="specs/library-api.openapi.yaml"]').click();
+  await page.getByRole('button', { name: 'New file' }).click();
+  const name = page.getByRole('textbox', { name: 'Name' });
+  await name.fill('e2e-orders.openapi.yaml');
+  await name.press('Enter');
+  await expect(page.locator('.tab.active')).toHaveAttribute('data-path', 'specs/e2e-orders.openapi.yaml');
+  await expect(editor(page).locator('.view-lines')).toContainText('openapi: 3.0.3');
+  await replaceEditorText(page, ordersSpec);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
+  await expect(page.locator('.swagger-host .opblock-summary-path[data-path="/e2e-orders/orders"]')).toBeVisible();
+
+  // The field goes: a client reading `customer` breaks.
+  await replaceEditorText(page, ordersSpec.replace('                  customer: {type: string}\n', ''));
+  await page.keyboard.press('ControlOrMeta+S');
+  const notice = page.locator('.statusbar .status-changes');
+  await expect(notice).toHaveText('1 breaking change since the last version');
+  await expect(notice).toHaveClass(/breaking/);
+
+  await notice.click();
+  const panel = page.locator('[data-panel-body="changes"]');
+  await expect(panel.locator('summary')).toContainText('specs/e2e-orders.openapi.yaml');
+  const row = panel.locator('tr', { hasText: 'property-removed' });
+  await expect(row).toContainText('breaking');
+  await expect(row).toContainText('GET /orders response 200 application/json customer');
+  await expect(page.locator('.panel-tab[data-panel="changes"]')).toContainText('1');
+});
