@@ -19,6 +19,7 @@ import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
+import { takeQueryPreference } from '../mock/query-preference.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -224,17 +225,21 @@ class ExampleRoute {
   ): void | Promise<void> => {
     const hasBody = request.body !== undefined && request.body !== null;
     if (hasBody) this.checkBodyDepth(request.body);
+    // Taken out of the query before validation: the mock's own parameters are not the operation's.
+    const chosen = takeQueryPreference(request);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
       const issues = requestIssues(this.serving.validator(), this.operation, request, params);
       if (issues.length > 0) throw validationError(issues);
     }
-    if (this.stateful !== undefined) {
+    // A request choosing its answer (Prefer, or the query's choices) gets the spec's examples, not the state.
+    if (this.stateful !== undefined && chosen === undefined) {
       // Marked before the action sends: an answer it leaves to the examples is marked again by send().
       reply.header(modeHeader, 'stateful');
       if (this.stateful(request, reply, params)) return;
     }
     const echo = hasBody && echoMethods.has(this.operation.method);
-    if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo, params);
+    if (!this.plain || request.headers.prefer !== undefined || chosen !== undefined)
+      return this.mockedAnswer(request, reply, echo, params, chosen);
     let answer: Answer | undefined;
     if (!echo) {
       const accept = request.headers.accept;
@@ -249,15 +254,20 @@ class ExampleRoute {
     send(reply, answer);
   };
 
-  /** Prefer, dynamic examples or faults: the answer is made for this request, after any delay. */
+  /** Prefer (or its query parameters), dynamic examples or faults: the answer is made for this request, after any
+   * delay. */
   private async mockedAnswer(
     request: FastifyRequest,
     reply: FastifyReply,
     echo: boolean,
     params: Record<string, string>,
+    chosen: Preference | undefined,
   ): Promise<void> {
     const mock = this.mock;
-    let preference = parsePrefer(request.headers.prefer);
+    // The query's choices win over the header's, as in Prism: a link or a Swagger UI call names what it wants.
+    let preference = chosen
+      ? { ...parsePrefer(request.headers.prefer), ...chosen }
+      : parsePrefer(request.headers.prefer);
     let status: number | undefined;
     if (this.table) {
       const input = { query: request.query, headers: request.headers, params, body: request.body };
