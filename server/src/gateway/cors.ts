@@ -2,6 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { modeHeader } from './mock/answer-mode.js';
 import { violationsHeader } from './mock/contract.js';
 
+/**
+ * What a spec's own `options` operation made of an OPTIONS request that is not a preflight: `false` when no
+ * operation takes it (it is answered as a preflight), else the route's answer.
+ */
+export type OwnOptionsAnswer = false | void | Promise<unknown>;
+
 /** Browser origins allowed to call the gateway: any (without credentials) or a list (with credentials). */
 export type CorsOrigins = '*' | readonly string[];
 
@@ -29,15 +35,19 @@ const exposedHeaders = [
  * CORS for the gateway's routes, so that a frontend on another origin can call the mock: every answer
  * carries `Access-Control-Allow-Origin` (`*`, or the request's origin when it is listed, with
  * credentials allowed) and, for a cross-origin caller, the headers it may read; an `OPTIONS` request to
- * any path is answered as a preflight (204 with the allowed methods, the requested headers echoed, and a
- * max age).
+ * any path that `ownOptions` (a spec's own `options` operation) does not take is answered as a preflight
+ * (204 with the allowed methods, the requested headers echoed, and a max age).
  *
  * Written here rather than taken from @fastify/cors, which did the same for this policy: its
  * per-request hook (route options read twice, its options object copied, a resolver closure) cost
  * 5.2k instructions a request, 8% of a generated route (callgrind, `bench/instructions.mjs`). This
  * hook sets one or three headers.
  */
-export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
+export function registerCors(
+  app: FastifyInstance,
+  origins: CorsOrigins,
+  ownOptions?: (request: FastifyRequest, reply: FastifyReply) => OwnOptionsAnswer,
+): void {
   const listed = origins === '*' ? undefined : new Set(origins);
   const allowOrigin = (request: FastifyRequest, reply: FastifyReply): void => {
     const origin = request.headers.origin;
@@ -63,6 +73,11 @@ export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
 
   // The same answer for every path, with nothing to protect: public, as preflights carry no credentials.
   app.options('*', { config: { access: 'public' } }, (request, reply) => {
+    // A browser's preflight names the method it means to send; any other OPTIONS request may be the spec's own.
+    if (request.headers['access-control-request-method'] === undefined && ownOptions) {
+      const own = ownOptions(request, reply);
+      if (own !== false) return own;
+    }
     reply.header('access-control-allow-methods', allowedMethods);
     const requestedHeaders = request.headers['access-control-request-headers'];
     if (requestedHeaders !== undefined) {

@@ -26,8 +26,20 @@ export async function gatewayPlugin(
 ): Promise<void> {
   const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
+  /** The part of a request URL the route table matches: after the prefix, without the query string. */
+  const routePath = (url: string) => {
+    const query = url.indexOf('?');
+    return url.slice(routePrefix.length, query === -1 ? undefined : query);
+  };
   declareAccess(app, routeAreas.gateway);
-  registerCors(app, config.corsOrigins);
+  // A spec's own `options` operation answers OPTIONS requests that are not preflights.
+  registerCors(app, config.corsOrigins, (request, reply) => {
+    if (!gateway.ready || !request.url.startsWith(routePrefix)) return false;
+    const match = gateway.table.match('OPTIONS', routePath(request.url));
+    if (match.kind !== 'route') return false;
+    request.routeTemplate = routePrefix + match.entry.path;
+    return match.entry.handle(request, reply, match.params);
+  });
 
   // Generated and handler routes accept any media type; they decide what is valid.
   // The text is kept beside the parsed value: a proxied spec forwards the body as it came. Fastify's
@@ -88,9 +100,7 @@ export async function gatewayPlugin(
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');
-    const url = request.url;
-    const query = url.indexOf('?');
-    const path = url.slice(routePrefix.length, query === -1 ? undefined : query);
+    const path = routePath(request.url);
     const match = gateway.table.match(request.method, path);
     request.routeTemplate = match.kind === 'route' ? routePrefix + match.entry.path : unknownRoute;
     if (match.kind === 'route') return match.entry.handle(request, reply, match.params);
