@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isObject } from '../core/json.js';
 import { modeHeader } from './mock/answer-mode.js';
 import { violationsHeader } from './mock/contract.js';
+import { faultHeader } from './mock/faults.js';
+import { ruleHeader } from './mock/mock-table.js';
+import { errorReportedHeader, requestIdHeader } from './python/python-errors.js';
+import { resolvePointer } from './spec/json-pointer.js';
 
 /**
  * What a spec's own `options` operation made of an OPTIONS request that is not a preflight: `false` when no
@@ -29,7 +34,43 @@ const exposedHeaders = [
   'x-request-id',
   modeHeader,
   violationsHeader,
+  faultHeader,
+  ruleHeader,
+  requestIdHeader,
+  errorReportedHeader,
 ].join(', ');
+
+const exposeHeader = 'access-control-expose-headers';
+
+/**
+ * The response header names the operation at `pointer` declares (in any of its responses), lower case and
+ * comma-separated, or `undefined` for none: a cross-origin page with credentials may read them too.
+ */
+export function declaredResponseHeaders(document: unknown, pointer: string): string | undefined {
+  const operation = resolvePointer(document, pointer);
+  const resolved = (node: unknown) =>
+    isObject(node) && typeof node.$ref === 'string' ? resolvePointer(document, node.$ref) : node;
+  const responses = isObject(operation) ? resolved(operation.responses) : undefined;
+  if (!isObject(responses)) return undefined;
+  const names = new Set<string>();
+  for (const response of Object.values(responses)) {
+    const object = resolved(response);
+    const declared = isObject(object) ? resolved(object.headers) : undefined;
+    if (isObject(declared)) for (const name of Object.keys(declared)) names.add(name.toLowerCase());
+  }
+  // Content-Type is safelisted already and never needs naming.
+  names.delete('content-type');
+  return names.size > 0 ? [...names].join(', ') : undefined;
+}
+
+/**
+ * Adds an operation's declared response headers to the exposed ones of a credentialed cross-origin answer
+ * (an answer exposing `*`, or none, is left alone).
+ */
+export function exposeDeclaredHeaders(reply: FastifyReply, declared: string): void {
+  const current = reply.getHeader(exposeHeader);
+  if (typeof current === 'string' && current !== '*') reply.header(exposeHeader, `${current}, ${declared}`);
+}
 
 /**
  * CORS for the gateway's routes, so that a frontend on another origin can call the mock: every answer
@@ -54,7 +95,7 @@ export function registerCors(
     if (!listed) {
       reply.header('access-control-allow-origin', '*');
       // Only a cross-origin caller (a browser sends Origin then) reads the list: same-origin calls skip its cost.
-      if (origin !== undefined) reply.header('access-control-expose-headers', '*');
+      if (origin !== undefined) reply.header(exposeHeader, '*');
       return;
     }
     // The answer depends on the Origin header even when it is refused: caches must keep them apart.
@@ -62,7 +103,7 @@ export function registerCors(
     if (origin !== undefined && listed.has(origin)) {
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-allow-credentials', 'true');
-      reply.header('access-control-expose-headers', exposedHeaders);
+      reply.header(exposeHeader, exposedHeaders);
     }
   };
 

@@ -15,6 +15,8 @@ export interface RouteEntry {
   file: string;
   /** The OpenAPI operation object that documents the route in the merged `openapi.json`. */
   operation: Record<string, unknown>;
+  /** The response headers the operation declares (`declaredResponseHeaders`), exposed to cross-origin pages. */
+  exposedHeaders?: string;
   /** Left out of the merged `openapi.json` (a proxy's fall-through route of a whole mount). */
   undocumented?: boolean;
   /**

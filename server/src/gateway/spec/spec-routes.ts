@@ -20,6 +20,7 @@ import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
 import { takeQueryPreference } from '../mock/query-preference.js';
+import { declaredResponseHeaders } from '../cors.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -156,6 +157,7 @@ class ExampleRoute {
       source: 'spec' as const,
       file: spec.file,
       operation: documentedOperation(spec, operation),
+      exposedHeaders: declaredResponseHeaders(spec.document, operation.pointer),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
     };
   }
