@@ -21,6 +21,7 @@ import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
 import { takeQueryPreference } from '../mock/query-preference.js';
 import { declaredResponseHeaders } from '../cors.js';
+import { isXmlMediaType, toXml } from '../xml-body.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -174,6 +175,13 @@ class ExampleRoute {
     if (nestingDepth(body, this.bodyDepth) > this.bodyDepth) throw httpError('BODY_TOO_DEEP', [this.bodyDepth]);
   }
 
+  /** The body text of a value: XML by the schema's `xml` hints for an XML media type, else {@link serialize}. */
+  private serialize(media: MediaExample, mediaType: string, value: unknown): string {
+    if (value !== null && typeof value === 'object' && isXmlMediaType(mediaType))
+      return toXml(value, this.serving.spec.document, media.schemaPointer);
+    return serialize(mediaType, value);
+  }
+
   private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
     const { status, response } = selectResponse(this.operation, preference);
     const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
@@ -197,13 +205,19 @@ class ExampleRoute {
         status,
         headers,
         contentType,
-        payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated),
+        payload: this.serialize(media, mediaType, echo ? echoMerge(generated, request.body) : generated),
       };
     }
     const example = exampleName !== undefined ? media.named[exampleName] : media.example;
     const mode = 'static';
     if (echo)
-      return { mode, status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
+      return {
+        mode,
+        status,
+        headers,
+        contentType,
+        payload: this.serialize(media, mediaType, echoMerge(example, request.body)),
+      };
     // Content is declared: an empty body would be unreadable to the client, so the answer that cannot be made
     // is an error saying why (the loader logged the same reason as a warning).
     if (example === undefined) {
@@ -213,7 +227,7 @@ class ExampleRoute {
     const key = `${status}|${mediaType}|${exampleName ?? ''}`;
     let payload = this.payloads.get(key);
     if (payload === undefined) {
-      payload = serialize(mediaType, example);
+      payload = this.serialize(media, mediaType, example);
       this.payloads.set(key, payload);
     }
     return { mode, status, headers, contentType, payload };
