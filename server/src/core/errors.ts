@@ -53,6 +53,7 @@ export const errorCatalogue = {
   DYNAMIC_EXAMPLE_FAILED: { status: 500, message: 'Cannot generate a dynamic example for %s: %s' },
   EXAMPLE_UNAVAILABLE: { status: 500, message: 'The mock has no example body for %s: %s' },
   INJECTED_FAULT: { status: chosen, message: 'Fault injected by the mock (%s)' },
+  MOCK_QUERY_INVALID: { status: 400, message: 'Query parameter %s=%s is not valid: expected %s' },
   SWAGGER_UI_ASSET_NOT_FOUND: { status: 404, message: 'No Swagger UI asset %s' },
   OPENAPI_MOUNT_NOT_FOUND: { status: 404, message: 'No API is mounted at /%s (the gateway serves: %s)' },
   MOCK_ITEM_NOT_FOUND: { status: 404, message: 'No item of %s has %s %s in the mock state' },

@@ -5,7 +5,8 @@ import { httpError } from '../core/errors.js';
 import { declareAccess, probePaths, routeAreas, unknownRoute } from '../core/routes.js';
 import { productName, productVersion } from '../core/version.js';
 import type { Gateway } from './gateway.js';
-import { registerCors } from './cors.js';
+import type { RouteEntry } from './route-table.js';
+import { exposeDeclaredHeaders, registerCors } from './cors.js';
 import { keepingRawBody } from './raw-body.js';
 import type { MockStateStore } from './mock/state-store.js';
 import { gatewayPrefix } from './spec/mount.js';
@@ -13,6 +14,19 @@ import { registerSwaggerUi } from './swagger-ui.js';
 import { sendServedDocument } from './served-document.js';
 
 const startedAt = Date.now();
+
+/** The part of a request URL the route table matches: after the prefix, without the query string. */
+function routePath(routePrefix: string, url: string): string {
+  const query = url.indexOf('?');
+  return url.slice(routePrefix.length, query === -1 ? undefined : query);
+}
+
+/** Runs a matched route; a cross-origin page may read the headers its operation declares. */
+function serve(entry: RouteEntry, params: Record<string, string>, request: FastifyRequest, reply: FastifyReply) {
+  if (entry.exposedHeaders !== undefined && request.headers.origin !== undefined)
+    exposeDeclaredHeaders(reply, entry.exposedHeaders);
+  return entry.handle(request, reply, params);
+}
 
 /**
  * The gateway under `/api/adaptive`: system routes (listing, merged OpenAPI document, Swagger UI,
@@ -27,7 +41,14 @@ export async function gatewayPlugin(
   const { gateway, config, mockState } = options;
   const routePrefix = gateway.routePrefix;
   declareAccess(app, routeAreas.gateway);
-  registerCors(app, config.corsOrigins);
+  // A spec's own `options` operation answers OPTIONS requests that are not preflights.
+  registerCors(app, config.corsOrigins, (request, reply) => {
+    if (!gateway.ready || !request.url.startsWith(routePrefix)) return false;
+    const match = gateway.table.match('OPTIONS', routePath(routePrefix, request.url));
+    if (match.kind !== 'route') return false;
+    request.routeTemplate = routePrefix + match.entry.path;
+    return serve(match.entry, match.params, request, reply);
+  });
 
   // Generated and handler routes accept any media type; they decide what is valid.
   // The text is kept beside the parsed value: a proxied spec forwards the body as it came. Fastify's
@@ -88,12 +109,10 @@ export async function gatewayPlugin(
 
   const dispatch = (request: FastifyRequest, reply: FastifyReply) => {
     if (!gateway.ready) throw httpError('NOT_READY');
-    const url = request.url;
-    const query = url.indexOf('?');
-    const path = url.slice(routePrefix.length, query === -1 ? undefined : query);
+    const path = routePath(routePrefix, request.url);
     const match = gateway.table.match(request.method, path);
     request.routeTemplate = match.kind === 'route' ? routePrefix + match.entry.path : unknownRoute;
-    if (match.kind === 'route') return match.entry.handle(request, reply, match.params);
+    if (match.kind === 'route') return serve(match.entry, match.params, request, reply);
     if (match.kind === 'method-not-allowed') {
       reply.header('allow', match.allowed.join(', '));
       throw httpError('METHOD_NOT_ALLOWED', [request.method, routePrefix + path]);

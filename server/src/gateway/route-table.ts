@@ -15,6 +15,8 @@ export interface RouteEntry {
   file: string;
   /** The OpenAPI operation object that documents the route in the merged `openapi.json`. */
   operation: Record<string, unknown>;
+  /** The response headers the operation declares (`declaredResponseHeaders`), exposed to cross-origin pages. */
+  exposedHeaders?: string;
   /** Left out of the merged `openapi.json` (a proxy's fall-through route of a whole mount). */
   undocumented?: boolean;
   /**
@@ -218,17 +220,23 @@ export class RouteTable {
 
   /** Finds the route for `method` and `path` (the part after `/api/adaptive`, without the query string). */
   match(method: string, path: string): RouteMatch {
-    const lookup = method === 'HEAD' ? 'GET' : method;
     const literal = this.sole ?? this.literalRoutes(path);
-    // A literal first segment beats a templated one, as within one router.
+    // HEAD is the spec's own head operation, else answered as GET (RFC 9110 §9.3.2).
     const found =
-      this.find(literal, lookup, path) ??
-      (literal === this.templated ? undefined : this.find(this.templated, lookup, path));
+      this.lookup(literal, method, path) ?? (method === 'HEAD' ? this.lookup(literal, 'GET', path) : undefined);
     if (found) return found;
     const allowed = httpMethods.filter(
-      (m) => m !== lookup && (literal?.router.find(m, path) || this.templated?.router.find(m, path)),
+      (m) => m !== method && (literal?.router.find(m, path) || this.templated?.router.find(m, path)),
     );
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'none' };
+  }
+
+  /** The route of `method` for `path`: a literal first segment beats a templated one, as within one router. */
+  private lookup(literal: SegmentRoutes | undefined, method: string, path: string): RouteMatch | undefined {
+    return (
+      this.find(literal, method, path) ??
+      (literal === this.templated ? undefined : this.find(this.templated, method, path))
+    );
   }
 
   private literalRoutes(path: string): SegmentRoutes | undefined {

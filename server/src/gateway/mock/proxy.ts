@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';
 import { httpMethods } from '../spec/spec-types.js';
+import { dropQueryControls, withoutControlParams } from './query-preference.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import type { RouteEntry } from '../route-table.js';
 import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
@@ -110,6 +111,7 @@ export class SpecProxy {
     const checksRequest = operation.parameters.length > 0 || operation.requestBody !== undefined;
     return async (request, reply, params) => {
       const violations: ContractViolation[] = [];
+      dropQueryControls(request);
       try {
         if (checksRequest)
           violations.push(
@@ -168,7 +170,7 @@ export class SpecProxy {
       this.agent,
       {
         origin: this.origin,
-        path: this.basePath + request.url.slice(this.urlPrefix.length),
+        path: this.basePath + withoutControlParams(request.url.slice(this.urlPrefix.length)),
         method: request.method as 'GET',
         headers: forwardedHeaders(request.headers, request.ip),
         body: bodyToForward(request),

@@ -13,27 +13,32 @@ export interface Preference {
   delay?: number;
 }
 
-/** What each known preference accepts; a value outside it is a 400 naming the preference. */
-const preferenceReaders: Record<string, { accepts: string; read: (value: string) => Partial<Preference> | undefined }> =
-  {
-    code: {
-      accepts: 'a status code from 100 to 599',
-      read: (v) => (/^[1-5]\d\d$/.test(v) ? { code: Number(v) } : undefined),
-    },
-    example: { accepts: 'an example name', read: (v) => (v ? { example: v } : undefined) },
-    dynamic: {
-      accepts: 'true or false',
-      read: (v) => (v === 'true' || v === 'false' ? { dynamic: v === 'true' } : undefined),
-    },
-    seed: {
-      accepts: 'an integer from 0 to 4294967295',
-      read: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? { seed: Number(v) } : undefined),
-    },
-    delay: {
-      accepts: 'a delay in milliseconds (an integer)',
-      read: (v) => (/^\d{1,9}$/.test(v) ? { delay: Number(v) } : undefined),
-    },
-  };
+/**
+ * What each known preference accepts; a value outside it is a 400 naming the preference. The mock's
+ * `?__code=`-style query parameters read their values with the same readers.
+ */
+export const preferenceReaders: Record<
+  string,
+  { accepts: string; read: (value: string) => Partial<Preference> | undefined }
+> = {
+  code: {
+    accepts: 'a status code from 100 to 599',
+    read: (v) => (/^[1-5]\d\d$/.test(v) ? { code: Number(v) } : undefined),
+  },
+  example: { accepts: 'an example name', read: (v) => (v ? { example: v } : undefined) },
+  dynamic: {
+    accepts: 'true or false',
+    read: (v) => (v === 'true' || v === 'false' ? { dynamic: v === 'true' } : undefined),
+  },
+  seed: {
+    accepts: 'an integer from 0 to 4294967295',
+    read: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffffffff ? { seed: Number(v) } : undefined),
+  },
+  delay: {
+    accepts: 'a delay in milliseconds (an integer)',
+    read: (v) => (/^\d{1,9}$/.test(v) ? { delay: Number(v) } : undefined),
+  },
+};
 
 /**
  * Parses `Prefer: code=404, example=missing` (commas or semicolons between preferences). Unknown

@@ -22,6 +22,9 @@ import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../moc
 import { ResponseValidator } from '../mock/contract.js';
 import { DeclaredErrors } from '../mock/declared-errors.js';
 import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mock/security.js';
+import { takeQueryPreference } from '../mock/query-preference.js';
+import { declaredResponseHeaders } from '../cors.js';
+import { isXmlMediaType, toXml } from '../xml-body.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -164,6 +167,7 @@ class ExampleRoute {
       source: 'spec' as const,
       file: spec.file,
       operation: documentedOperation(spec, operation),
+      exposedHeaders: declaredResponseHeaders(spec.document, operation.pointer),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
     };
   }
@@ -178,6 +182,13 @@ class ExampleRoute {
       allowedBodyDepth(document, {}),
     );
     if (nestingDepth(body, this.bodyDepth) > this.bodyDepth) throw httpError('BODY_TOO_DEEP', [this.bodyDepth]);
+  }
+
+  /** The body text of a value: XML by the schema's `xml` hints for an XML media type, else {@link serialize}. */
+  private serialize(media: MediaExample, mediaType: string, value: unknown): string {
+    if (value !== null && typeof value === 'object' && isXmlMediaType(mediaType))
+      return toXml(value, this.serving.spec.document, media.schemaPointer);
+    return serialize(mediaType, value);
   }
 
   private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
@@ -204,13 +215,19 @@ class ExampleRoute {
         status,
         headers,
         contentType,
-        payload: serialize(mediaType, echo ? echoMerge(generated, request.body) : generated),
+        payload: this.serialize(media, mediaType, echo ? echoMerge(generated, request.body) : generated),
       };
     }
     const example = exampleName !== undefined ? media.named[exampleName] : media.example;
     const mode = 'static';
     if (echo)
-      return { mode, status, headers, contentType, payload: serialize(mediaType, echoMerge(example, request.body)) };
+      return {
+        mode,
+        status,
+        headers,
+        contentType,
+        payload: this.serialize(media, mediaType, echoMerge(example, request.body)),
+      };
     // Content is declared: an empty body would be unreadable to the client, so the answer that cannot be made
     // is an error saying why (the loader logged the same reason as a warning).
     if (example === undefined) {
@@ -220,7 +237,7 @@ class ExampleRoute {
     const key = `${status}|${mediaType}|${exampleName ?? ''}`;
     let payload = this.payloads.get(key);
     if (payload === undefined) {
-      payload = serialize(mediaType, example);
+      payload = this.serialize(media, mediaType, example);
       this.payloads.set(key, payload);
     }
     return { mode, status, headers, contentType, payload };
@@ -237,11 +254,14 @@ class ExampleRoute {
     if (missing) return errors.answer(this.operation, missing, request, reply);
     const hasBody = request.body !== undefined && request.body !== null;
     if (hasBody) this.checkBodyDepth(request.body);
+    // Taken out of the query before validation: the mock's own parameters are not the operation's.
+    const chosen = takeQueryPreference(request);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
       const issues = requestIssues(this.serving.validator(), this.operation, request, params);
       if (issues.length > 0) return errors.answer(this.operation, validationError(issues), request, reply);
     }
-    if (this.stateful !== undefined) {
+    // A request choosing its answer (Prefer, or the query's choices) gets the spec's examples, not the state.
+    if (this.stateful !== undefined && chosen === undefined) {
       // Marked before the action sends: an answer it leaves to the examples is marked again by send().
       reply.header(modeHeader, 'stateful');
       try {
@@ -251,7 +271,8 @@ class ExampleRoute {
       }
     }
     const echo = hasBody && echoMethods.has(this.operation.method);
-    if (!this.plain || request.headers.prefer !== undefined) return this.mockedAnswer(request, reply, echo, params);
+    if (!this.plain || request.headers.prefer !== undefined || chosen !== undefined)
+      return this.mockedAnswer(request, reply, echo, params, chosen);
     let answer: Answer | undefined;
     if (!echo) {
       const accept = request.headers.accept;
@@ -266,15 +287,20 @@ class ExampleRoute {
     send(reply, answer);
   };
 
-  /** Prefer, dynamic examples or faults: the answer is made for this request, after any delay. */
+  /** Prefer (or its query parameters), dynamic examples or faults: the answer is made for this request, after any
+   * delay. */
   private async mockedAnswer(
     request: FastifyRequest,
     reply: FastifyReply,
     echo: boolean,
     params: Record<string, string>,
+    chosen: Preference | undefined,
   ): Promise<void> {
     const mock = this.mock;
-    let preference = parsePrefer(request.headers.prefer);
+    // The query's choices win over the header's, as in Prism: a link or a Swagger UI call names what it wants.
+    let preference = chosen
+      ? { ...parsePrefer(request.headers.prefer), ...chosen }
+      : parsePrefer(request.headers.prefer);
     let status: number | undefined;
     if (this.table) {
       const input = { query: request.query, headers: request.headers, params, body: request.body };

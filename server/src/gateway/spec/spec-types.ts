@@ -1,7 +1,9 @@
 /** Shapes shared by the spec loader (worker thread) and the gateway (main thread). */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-export const httpMethods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+/** The methods a spec's operations may use (`trace` is not served). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+/** Every {@link HttpMethod}: a spec's own `head` and `options` operations are routes too (HEAD falls back to GET). */
+export const httpMethods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 
 /** A precomputed response body for one media type. */
 export interface MediaExample {
