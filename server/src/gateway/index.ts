@@ -63,7 +63,13 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
   const onFault = (fault: Omit<RuntimeFault, 'at'>) => faults.record(fault);
   return [
     specFilesLoader(config.specsDir, log, specOptions),
-    handlerFilesLoader(config.handlersDir, { ...isolation, env: config.handlerEnv, log, onFault }),
+    handlerFilesLoader(config.handlersDir, {
+      ...isolation,
+      env: config.handlerEnv,
+      tracing: config.observability.tracing,
+      log,
+      onFault,
+    }),
     pythonHandlersLoader({
       handlersDir: config.handlersDir,
       python: config.handlerPython,

@@ -4,6 +4,7 @@ import { httpError } from '../../core/errors.js';
 import { concreteMediaType, negotiate, serialize } from '../content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
 import { RequestValidator, requestIssues, validationError } from '../request-validator.js';
+import { inSpan } from '../../observability/tracing.js';
 import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import type { StatefulAction } from '../mock/stateful-resources.js';
 import { validationDocument } from './validation-document.js';
@@ -225,7 +226,9 @@ class ExampleRoute {
     const hasBody = request.body !== undefined && request.body !== null;
     if (hasBody) this.checkBodyDepth(request.body);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
-      const issues = requestIssues(this.serving.validator(), this.operation, request, params);
+      const issues = inSpan('request validation', () =>
+        requestIssues(this.serving.validator(), this.operation, request, params),
+      );
       if (issues.length > 0) throw validationError(issues);
     }
     if (this.stateful !== undefined) {
