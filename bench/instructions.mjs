@@ -6,11 +6,13 @@
 // The processes a server starts (a handler module's own process) are traced and counted with it.
 //   node bench/instructions.mjs        (REQUESTS=20000, WARMUP=20000, CONNECTIONS=10)
 //   ONLY=proxy node bench/instructions.mjs   (one comparison: generated, handler or proxy)
+//   ONLY=observability node bench/instructions.mjs   (metrics, access log and tracing against none; only when named)
 // The proxy comparison runs the upstream natively: only the proxies are counted.
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -227,6 +229,44 @@ async function compareProxy() {
   }
 }
 
+/** An OTLP/HTTP receiver that accepts and drops every export, for the traced run (run natively, not counted). */
+async function startSink() {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+/**
+ * The generated route without metrics and access log, with metrics (the default), with the access log at info
+ * too, and traced at 100% sampling to a receiver (issue 35: metrics within 5% of none).
+ */
+async function compareObservability(exampleSpec) {
+  const specOnly = scratchWorkspace({ specs: [exampleSpec] });
+  const sink = await startSink();
+  try {
+    const base = { ...gatewayEnv(specOnly.dir), LOG_LEVEL: 'info' };
+    const run = (label, env) => instructionsPerRequest(label, gatewayScript, { ...base, ...env });
+    const off = await run('METRICS_ENABLED=false ACCESS_LOG=false', { METRICS_ENABLED: 'false', ACCESS_LOG: 'false' });
+    const metrics = await run('metrics on, ACCESS_LOG=false', { ACCESS_LOG: 'false' });
+    const logged = await run('metrics on, access log on (info)', {});
+    const traced = await run('metrics, access log, traced 100%', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_TRACES_SAMPLER: 'always_on',
+    });
+    const more = (run) => `${((run.perRequest / off.perRequest - 1) * 100).toFixed(1)}% more`;
+    console.log(
+      `  against none: metrics ${more(metrics)} (target under 5%), with the access log ${more(logged)}, ` +
+        `traced ${more(traced)}`,
+    );
+  } finally {
+    sink.close();
+    specOnly.remove();
+  }
+}
+
 if (!hasValgrind()) {
   console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
 } else {
@@ -238,4 +278,5 @@ if (!hasValgrind()) {
   if (runs('generated')) await compareGenerated(exampleSpec);
   if (runs('handler')) await compareHandler(exampleSpec);
   if (runs('proxy')) await compareProxy();
+  if (only?.includes('observability')) await compareObservability(exampleSpec);
 }

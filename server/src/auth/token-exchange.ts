@@ -5,8 +5,7 @@ import type { AuthClaims, Identity } from './identity.js';
 import type { TokenEndpoint } from './token-endpoint.js';
 import type { TrustedIssuer } from './trusted-issuer.js';
 import type { Clock } from './ttl-cache.js';
-import { authMetrics } from '../observability/metrics.js';
-import { observeExchange } from '../observability/tracing.js';
+import { authMetrics, observeExchange } from '../observability/metrics.js';
 
 const storeErrorLogIntervalMs = 30_000;
 

@@ -72,7 +72,13 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
   const env = new WorkspaceHandlerEnv(config.handlerEnv, config.handlersDir, log);
   return [
     specFilesLoader(config.specsDir, log, specOptions),
-    handlerFilesLoader(config.handlersDir, { ...isolation, env, log, onFault }),
+    handlerFilesLoader(config.handlersDir, {
+      ...isolation,
+      env,
+      tracing: config.observability.tracing,
+      log,
+      onFault,
+    }),
     pythonHandlersLoader({
       handlersDir: config.handlersDir,
       python: config.handlerPython,

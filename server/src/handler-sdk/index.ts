@@ -16,6 +16,7 @@ export { HTTPException } from './http-exception.js';
 export type {
   AuthClaims,
   HandlerContext,
+  HandlerTrace,
   HandlerResult,
   HttpMethod,
   PathParams,

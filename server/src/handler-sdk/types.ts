@@ -78,6 +78,22 @@ export interface HandlerContext<S extends RouteSchema = RouteSchema, P extends s
    * to stop it. Read it from the context (`ctx.signal` or destructuring); a spread copy leaves it out.
    */
   signal: AbortSignal;
+  /**
+   * The call's trace context while the server traces (`OTEL_EXPORTER_OTLP_ENDPOINT`), else `null`. Send
+   * `traceparent` as a header on the module's own outgoing calls to keep them in the request's trace; a module
+   * that uses `@opentelemetry/api` finds the call's span active.
+   */
+  trace: HandlerTrace | null;
+}
+
+/** A handler call's span in W3C trace context terms. */
+export interface HandlerTrace {
+  /** 32 hex digits: the trace of the request. */
+  traceId: string;
+  /** 16 hex digits: the call's span in the handler process. */
+  spanId: string;
+  /** `00-<traceId>-<spanId>-<flags>`: the W3C header value for a downstream call. */
+  traceparent: string;
 }
 
 /** What a route function returns: `Static<schema.response>` when declared, else any JSON value. */

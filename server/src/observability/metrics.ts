@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { inSpan } from './tracing.js';
 
 /**
  * The server's one metric registry, shared by every part that counts something (one registry per process,
@@ -99,6 +100,20 @@ export function countAuthentication(scheme: string, refusedCode?: string): void 
   if (refusedCode === undefined) authMetrics.logins.inc({ scheme });
   else if (refusedCode === 'LOGIN_THROTTLED') authMetrics.throttled.inc();
   else authMetrics.failures.inc({ code: refusedCode });
+}
+
+/** Runs a token exchange in its own span and counts its outcome (`auth_token_exchanges_total`). */
+export function observeExchange<T>(exchange: () => Promise<T>): Promise<T> {
+  return inSpan('token exchange', exchange).then(
+    (identity) => {
+      authMetrics.exchanges.inc({ outcome: 'success' });
+      return identity;
+    },
+    (error: unknown) => {
+      authMetrics.exchanges.inc({ outcome: 'failure' });
+      throw error;
+    },
+  );
 }
 
 /**

@@ -1,38 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { buildServer } from '../main/app.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
+import { startReceiver } from './test-support/otlp-receiver.js';
 import { lineSink, shopItemRoute, shopSpec } from './test-support/shop.js';
 import { tracingActive } from './tracing.js';
-
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: { key: string; value: Record<string, unknown> }[];
-}
-
-/** An OTLP/HTTP receiver on 127.0.0.1: keeps the spans of every JSON export it is sent. */
-async function startReceiver(): Promise<{ url: string; spans: ExportedSpan[]; close(): Promise<void> }> {
-  const spans: ExportedSpan[] = [];
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const exported = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
-      for (const resource of exported.resourceSpans)
-        for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, spans, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 const workspace = makeWorkspace({ 'specs/shop.yaml': shopSpec });
 afterAll(() => removeWorkspace(workspace));

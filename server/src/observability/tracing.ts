@@ -9,7 +9,6 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import type { TracingSettings } from '../core/settings.js';
-import { authMetrics } from './metrics.js';
 // Types only: the SDK itself is imported by startTracing, when tracing is on.
 import type * as TraceSdk from '@opentelemetry/sdk-trace';
 
@@ -108,20 +107,6 @@ export function inSpan<T>(name: string, work: () => T, attributes?: Record<strin
       throw error;
     }
   });
-}
-
-/** Runs a token exchange in its own span and counts its outcome (`auth_token_exchanges_total`). */
-export function observeExchange<T>(exchange: () => Promise<T>): Promise<T> {
-  return inSpan('token exchange', exchange).then(
-    (identity) => {
-      authMetrics.exchanges.inc({ outcome: 'success' });
-      return identity;
-    },
-    (error: unknown) => {
-      authMetrics.exchanges.inc({ outcome: 'failure' });
-      throw error;
-    },
-  );
 }
 
 /** The W3C `traceparent` of the active span, to hand to another process; undefined without tracing. */

@@ -142,8 +142,17 @@ export class HandlerHost {
     return `${method} ${path}`;
   }
 
-  /** Runs route `route` on validated input; rejects with the {@link HttpError} to answer with. */
-  call(route: number, input: RouteInput, auth: AuthClaims | null, requestId?: string): Promise<HandlerPayload> {
+  /**
+   * Runs route `route` on validated input; rejects with the {@link HttpError} to answer with. `traceparent`
+   * names the caller's span, whose child the process makes its span of the call.
+   */
+  call(
+    route: number,
+    input: RouteInput,
+    auth: AuthClaims | null,
+    requestId?: string,
+    traceparent?: string,
+  ): Promise<HandlerPayload> {
     const child = this.child;
     if (child === undefined)
       return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
@@ -159,8 +168,9 @@ export class HandlerHost {
           input: { ...input, body: undefined },
           auth,
           binaryBody: input.body.toString('base64'),
+          traceparent,
         });
-      else child.send({ type: 'call', id, route, input, auth });
+      else child.send({ type: 'call', id, route, input, auth, traceparent });
     });
   }
 

@@ -8,6 +8,7 @@ import type { WorkspaceUnit } from '../route-table.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { handlerMount, isValidMount } from '../spec/mount.js';
 import type { Logger } from '../../core/logger.js';
+import type { TracingSettings } from '../../core/settings.js';
 import { compileHandler } from './handler-compiler.js';
 import { HandlerHost, type HandlerIsolation } from './handler-host.js';
 import { HandlerProcesses } from './handler-processes.js';
@@ -38,6 +39,8 @@ export interface HandlerLoaderOptions extends HandlerIsolation {
   log: Logger;
   /** The environment of handler processes: the deployment's and `handlers/.env` (`WorkspaceHandlerEnv`). */
   env: HandlerEnvSource;
+  /** The server's tracing, which handler processes join when it is on. */
+  tracing?: TracingSettings;
   /** Told when a loaded module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
 }

@@ -18,8 +18,11 @@ import type {
 import { MessageBatch } from './message-batch.js';
 import { RouteContext } from './route-context.js';
 import { isThenable } from './abort-signal.js';
+import type { CallSpan, CallTracer } from './handler-tracing.js';
 
-const { responseLimit } = JSON.parse(process.argv[2]) as HandlerProcessData;
+const { responseLimit, tracing } = JSON.parse(process.argv[2]) as HandlerProcessData;
+/** The tracer of calls, once the SDK is loaded (only when the gateway traces). */
+let callTracer: CallTracer | undefined;
 
 // The gateway stops this process when it is done with it; should the gateway itself be killed, the
 // channel's end or a watchdog thread (which runs even while a route spins) ends the orphan with its process
@@ -48,12 +51,14 @@ function describe(error: unknown): ErrorDescription {
   return { name: 'Error', message: `non-error thrown: ${text}` };
 }
 
-function fail(id: number, error: unknown): void {
+/** Answers call `id` with the error it threw; false (the call did not answer), for {@link settled}. */
+function fail(id: number, error: unknown): false {
   if (error instanceof HttpError) {
     post({ type: 'http-error', id, ...error.fields(), extra: structuredCloneable(error.extra) });
   } else {
     post({ type: 'failed', id, error: describe(error) });
   }
+  return false;
 }
 
 /** `extra` fields as JSON: they end up in a JSON body anyway, and anything else would not cross. */
@@ -61,48 +66,66 @@ function structuredCloneable(extra: Record<string, unknown>): Record<string, unk
   return Object.keys(extra).length === 0 ? extra : (JSON.parse(JSON.stringify(extra)) as Record<string, unknown>);
 }
 
-/** Serialises the route's result here, in the handler's process, and refuses one over the response limit. */
-function answer(id: number, value: unknown): void {
+/**
+ * Serialises the route's result here, in the handler's process, and refuses one over the response limit.
+ * True when the call answered with its result.
+ */
+function answer(id: number, value: unknown): boolean {
   let json: string | undefined;
   try {
     json = value === undefined ? undefined : JSON.stringify(value);
   } catch (error) {
     return fail(id, error);
   }
-  if (json === undefined) return post({ type: 'result', id });
+  if (json === undefined) {
+    post({ type: 'result', id });
+    return true;
+  }
   // UTF-8 takes at least one byte per UTF-16 unit and at most three: count bytes only in between.
   const tooLarge =
     json.length > responseLimit || (json.length * 3 > responseLimit && Buffer.byteLength(json) > responseLimit);
-  if (tooLarge) return post({ type: 'too-large', id, size: Buffer.byteLength(json) });
+  if (tooLarge) {
+    post({ type: 'too-large', id, size: Buffer.byteLength(json) });
+    return false;
+  }
   post({ type: 'result', id, payload: json });
+  return true;
 }
 
 /** Contexts of calls whose promise is pending, so a timeout on the gateway side can abort their signal. */
 const pending = new Map<number, RouteContext>();
 
 function call(routes: readonly RouteDefinition[], message: Extract<ToHandler, { type: 'call' }>): void {
-  const { id } = message;
+  const { id, traceparent } = message;
   const input = message.input;
   if (message.binaryBody !== undefined) input.body = Buffer.from(message.binaryBody, 'base64');
   const ctx = new RouteContext(input, message.auth);
+  const route = routes[message.route];
+  const span = callTracer && traceparent ? callTracer(`handler ${route.method} ${route.path}`, traceparent) : undefined;
+  if (span) ctx.trace = span.trace;
   let result: unknown;
   try {
-    result = routes[message.route].handler(ctx);
+    result = span ? span.run(() => route.handler(ctx)) : route.handler(ctx);
   } catch (error) {
-    return fail(id, error);
+    return settled(span, fail(id, error));
   }
-  if (!isThenable(result)) return answer(id, result);
+  if (!isThenable(result)) return settled(span, answer(id, result));
   pending.set(id, ctx);
   Promise.resolve(result).then(
     (value) => {
       pending.delete(id);
-      answer(id, value);
+      settled(span, answer(id, value));
     },
     (error: unknown) => {
       pending.delete(id);
-      fail(id, error);
+      settled(span, fail(id, error));
     },
   );
+}
+
+/** Ends a traced call's span: an error unless the route answered. */
+function settled(span: CallSpan | undefined, answered: boolean): void {
+  span?.end(!answered);
 }
 
 /** What crosses of a route: the schema as JSON, so a schema JSON cannot carry (a BigInt default) fails the load here.
@@ -122,6 +145,8 @@ process.on('uncaughtException', (error) => post({ type: 'stray-error', error: de
 
 /** Imports the module and describes its routes; the gateway stops the process after a failed load. */
 async function load(bundleUrl: string): Promise<readonly RouteDefinition[] | undefined> {
+  // Before the module: its top level may make spans of its own.
+  if (tracing) callTracer = await startTracingHere(tracing);
   let moduleExports: Record<string, unknown>;
   try {
     moduleExports = (await import(bundleUrl)) as Record<string, unknown>;
@@ -156,6 +181,12 @@ async function load(bundleUrl: string): Promise<readonly RouteDefinition[] | und
   }
   post({ type: 'ready', routes: descriptions });
   return router.routes;
+}
+
+/** Loads the SDK in this process, only now: without tracing the process never imports OpenTelemetry. */
+async function startTracingHere(settings: NonNullable<HandlerProcessData['tracing']>): Promise<CallTracer> {
+  const { startCallTracing } = await import('./handler-tracing.js');
+  return startCallTracing(settings);
 }
 
 /** Runs the module's routes on the calls the gateway sends. */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { startModuleProcess } from '../../runtime/module-entry.js';
 import { killGroup } from './process-tree.js';
+import type { TracingSettings } from '../../core/settings.js';
 import type { HandlerProcessData } from './handler-protocol.js';
 import type { HandlerEnvSource } from './workspace-env.js';
 
@@ -34,6 +35,8 @@ export class HandlerProcesses {
       responseLimit: number;
       /** The environment of handler processes, never the gateway's. */
       env: HandlerEnvSource;
+      /** The gateway's tracing: processes load the SDK only when it is on. */
+      tracing?: TracingSettings;
     },
   ) {}
 
@@ -73,7 +76,7 @@ export class HandlerProcesses {
   }
 
   private start(): BootingProcess {
-    const data: HandlerProcessData = { responseLimit: this.settings.responseLimit };
+    const data: HandlerProcessData = { responseLimit: this.settings.responseLimit, tracing: this.settings.tracing };
     const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

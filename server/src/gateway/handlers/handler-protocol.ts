@@ -5,6 +5,7 @@
  * `MessageBatch` in message-batch.ts).
  */
 import type { HttpErrorFields } from '../../core/errors.js';
+import type { TracingSettings } from '../../core/settings.js';
 import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
 
@@ -12,6 +13,8 @@ import type { RouteInput } from './input-validator.js';
 export interface HandlerProcessData {
   /** Largest JSON answer in bytes; a larger one is refused in the process, before it crosses. */
   responseLimit: number;
+  /** The gateway's tracing, when on: the process then loads the SDK and makes a span of every traced call. */
+  tracing?: TracingSettings;
 }
 
 /** A route of the module as the gateway needs it: everything but the function, which stays in the process. */
@@ -35,8 +38,19 @@ export interface ErrorDescription {
 export type ToHandler =
   /** The first message: import the bundle at this `file:` URL and describe its routes. */
   | { type: 'load'; bundleUrl: string }
-  /** `input.body` is `undefined` when the body is binary (not JSON): then `binaryBody` has it in base64. */
-  | { type: 'call'; id: number; route: number; input: RouteInput; auth: AuthClaims | null; binaryBody?: string }
+  /**
+   * `input.body` is `undefined` when the body is binary (not JSON): then `binaryBody` has it in base64.
+   * `traceparent` names the gateway's span of the call while tracing is on.
+   */
+  | {
+      type: 'call';
+      id: number;
+      route: number;
+      input: RouteInput;
+      auth: AuthClaims | null;
+      binaryBody?: string;
+      traceparent?: string;
+    }
   /** The call timed out on the gateway side: abort its `ctx.signal` with this HANDLER_TIMEOUT error. */
   | ({ type: 'abort'; id: number } & HttpErrorFields)
   /** Is the event loop free? Answered with `pong`. */

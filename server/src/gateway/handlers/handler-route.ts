@@ -5,6 +5,7 @@ import type { HandlerHost, HandlerPayload } from './handler-host.js';
 import { handlerOperation } from './handler-operation.js';
 import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
+import { currentTraceparent, inSpan } from '../../observability/tracing.js';
 
 /**
  * The gateway route of route `index` of a handler module: validates the request here, against the
@@ -26,8 +27,15 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
   };
 
   const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): Promise<void> => {
-    const input = validator.read(request, params);
-    return host.call(index, input, requestAuth(request), request.id).then((payload) => send(reply, payload));
+    const input = inSpan('request validation', () => validator.read(request, params));
+    // The process's span of the call is a child of this one (its traceparent crosses with the call).
+    return inSpan(
+      'handler call',
+      () => host.call(index, input, requestAuth(request), request.id, currentTraceparent()),
+      {
+        'handler.file': file,
+      },
+    ).then((payload) => send(reply, payload));
   };
 
   return {

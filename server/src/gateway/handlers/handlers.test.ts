@@ -248,7 +248,7 @@ describe('handler routes', () => {
 
   it('hands the route a context that destructures into its fields and one signal', async () => {
     expect((await get('/context')).json()).toEqual({
-      keys: ['auth', 'body', 'headers', 'params', 'query'],
+      keys: ['auth', 'body', 'headers', 'params', 'query', 'trace'],
       aborted: false,
       same: true,
     });

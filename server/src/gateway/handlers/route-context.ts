@@ -1,4 +1,4 @@
-import type { AuthClaims, HandlerContext } from '../../handler-sdk/types.js';
+import type { AuthClaims, HandlerContext, HandlerTrace } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
 import { LazyAbortSignal } from './abort-signal.js';
 
@@ -14,6 +14,8 @@ export class RouteContext implements HandlerContext {
   readonly headers: HandlerContext['headers'];
   readonly body: unknown;
   readonly auth: AuthClaims | null;
+  /** Set by the handler process when the call is traced. */
+  trace: HandlerTrace | null = null;
   readonly #abort = new LazyAbortSignal();
 
   constructor(input: RouteInput, auth: AuthClaims | null) {

@@ -5,6 +5,7 @@ import { httpError, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';
+import { currentTraceparent, inSpan } from '../../observability/tracing.js';
 import { httpMethods } from '../spec/spec-types.js';
 import { dropQueryControls, withoutControlParams } from './query-preference.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
@@ -116,7 +117,9 @@ export class SpecProxy {
         if (checksRequest)
           violations.push(
             ...checkedWithinStack('request', () =>
-              requestViolations(requestIssues(this.validator, operation, request, params)),
+              inSpan('request validation', () =>
+                requestViolations(requestIssues(this.validator, operation, request, params)),
+              ),
             ),
           );
       } catch (error) {
@@ -165,17 +168,19 @@ export class SpecProxy {
     void this.agent.close().catch(() => undefined);
   }
 
+  /** Sends the request upstream in a span of its own, whose trace context the upstream receives. */
   private forward(request: FastifyRequest): Promise<UpstreamAnswer> {
-    return exchange(
-      this.agent,
-      {
-        origin: this.origin,
-        path: this.basePath + withoutControlParams(request.url.slice(this.urlPrefix.length)),
-        method: request.method as 'GET',
-        headers: forwardedHeaders(request.headers, request.ip),
-        body: bodyToForward(request),
+    const headers = forwardedHeaders(request.headers, request.ip);
+    const path = this.basePath + withoutControlParams(request.url.slice(this.urlPrefix.length));
+    return inSpan(
+      'proxy upstream',
+      () => {
+        const traceparent = currentTraceparent();
+        if (traceparent !== undefined) headers.traceparent = traceparent;
+        const options = { origin: this.origin, path, method: request.method as 'GET', headers };
+        return exchange(this.agent, { ...options, body: bodyToForward(request) }, this.limits);
       },
-      this.limits,
+      { 'server.address': this.origin },
     );
   }
 

@@ -4,6 +4,7 @@ import { httpError } from '../../core/errors.js';
 import { concreteMediaType, negotiate, serialize } from '../content-negotiation.js';
 import { echoMerge, parsePrefer, selectResponse, type Preference } from './example-responder.js';
 import { RequestValidator, requestIssues, validationError } from '../request-validator.js';
+import { inSpan } from '../../observability/tracing.js';
 import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import type { StatefulAction } from '../mock/stateful-resources.js';
 import { validationDocument } from './validation-document.js';
@@ -257,7 +258,9 @@ class ExampleRoute {
     // Taken out of the query before validation: the mock's own parameters are not the operation's.
     const chosen = takeQueryPreference(request);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
-      const issues = requestIssues(this.serving.validator(), this.operation, request, params);
+      const issues = inSpan('request validation', () =>
+        requestIssues(this.serving.validator(), this.operation, request, params),
+      );
       if (issues.length > 0) return errors.answer(this.operation, validationError(issues), request, reply);
     }
     // A request choosing its answer (Prefer, or the query's choices) gets the spec's examples, not the state.
