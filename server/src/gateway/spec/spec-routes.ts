@@ -19,6 +19,12 @@ import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
+import {
+  ResponseValidator,
+  responseContract,
+  type ContractEnforcement,
+  type ResponseContract,
+} from '../mock/contract.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -47,6 +53,8 @@ export interface SpecRouteOptions {
   modes?: MockContext;
   /** The spec's mock table (`<name>.mock.yaml`): per-route choices, faults and rules. */
   mockTable?: MockTable;
+  /** How handler routes overriding the spec's are held to its responses (`CONTRACT_ENFORCE`); default: off. */
+  contractEnforce?: ContractEnforcement;
 }
 
 /** The operation object for the merged document, with the path item's shared parameters folded in. */
@@ -103,6 +111,8 @@ interface SpecServing {
   validator(): RequestValidator;
   /** The spec's generator of dynamic examples, made on first use. */
   dynamicExamples(): DynamicExamples;
+  /** The contract of an operation for a handler route that overrides it; unset when contracts are not enforced. */
+  contract?(operation: OperationSpec): ResponseContract;
 }
 
 /**
@@ -156,6 +166,7 @@ class ExampleRoute {
       file: spec.file,
       operation: documentedOperation(spec, operation),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
+      contract: this.serving.contract?.(operation),
     };
   }
 
@@ -301,6 +312,13 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
   // checked at load by the spec worker: a spec that cannot be validated still fails to load.
   if (validates && spec.validationProblem !== undefined) throw new LoadError(spec.file, spec.validationProblem);
   let dynamicExamples: DynamicExamples | undefined;
+  let responses: ResponseValidator | undefined;
+  // Made on the first check of a handler's answer: most specs are never overridden.
+  const responseValidator = () =>
+    (responses ??= new ResponseValidator(spec.openapi, validationDocument(spec.document), (message) =>
+      options.log.warn({ spec: spec.file }, message),
+    ));
+  const enforce = options.contractEnforce ?? 'off';
   const serving: SpecServing = {
     spec,
     modes,
@@ -309,6 +327,8 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     validates,
     validator: requestValidator,
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
+    contract:
+      enforce === 'off' ? undefined : (operation) => responseContract(spec.file, operation, enforce, responseValidator),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
   for (const key of options.mockTable?.keys() ?? [])
