@@ -23,6 +23,8 @@ export interface Config {
   specMaxHeapMb: number;
   /** Validate requests to generated routes against their spec (400 on failure). */
   validateRequests: boolean;
+  /** How handler routes that override a spec route are held to its responses (`CONTRACT_ENFORCE`). */
+  contractEnforce: 'off' | 'report' | 'strict';
   /** How generated routes answer by default (`MOCK_EXAMPLES`) and the longest mock delay (`MOCK_MAX_DELAY_MS`). */
   mock: WorkspaceMockSettings;
   /** Stateful mocking and the validating proxy (docs/mocking-stateful-proxy.md). */
@@ -387,6 +389,13 @@ function readMockSettings(env: Env): WorkspaceMockSettings {
   return { examples, maxDelayMs, security };
 }
 
+function readContractEnforce(raw: string | undefined): Config['contractEnforce'] {
+  const value = (raw ?? 'report').trim().toLowerCase();
+  if (value !== 'off' && value !== 'report' && value !== 'strict')
+    throw new ConfigError('CONTRACT_ENFORCE', raw ?? '', 'off, report or strict');
+  return value;
+}
+
 function readHandlerEnv(env: Env): Record<string, string> {
   const declared = declaredHandlerNames(env.HANDLER_ENV);
   if (!declared)
@@ -458,6 +467,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       16_384,
     ),
     validateRequests: readBoolean(env, 'REQUEST_VALIDATION', true),
+    contractEnforce: readContractEnforce(env.CONTRACT_ENFORCE),
     mock: readMockSettings(env),
     mockModes: {
       state: readBoolean(env, 'MOCK_STATE', false),

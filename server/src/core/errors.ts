@@ -87,6 +87,10 @@ export const errorCatalogue = {
     status: 502,
     message: 'The upstream %s answered more than %s bytes (PROXY_RESPONSE_LIMIT)',
   },
+  CONTRACT_VIOLATION: {
+    status: 500,
+    message: "The handler's answer to %s breaks the contract of %s (%s violations; CONTRACT_ENFORCE is strict)",
+  },
   // The workbench's mock views: mode switches and recording (workbench/mock-api.ts).
   SPEC_NOT_LOADED: { status: 404, message: 'No loaded spec %s' },
   MOUNT_NOT_PROXIED: {

@@ -60,6 +60,7 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
     mock: config.mock,
     modes,
     limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb },
+    contractEnforce: config.contractEnforce,
   };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);
   const isolation = {

@@ -2,6 +2,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMethods, type HttpMethod } from './spec/spec-types.js';
 import type { LoadError } from './load-error.js';
+import type { ResponseContract } from './mock/contract.js';
 
 export type { HttpMethod };
 
@@ -25,6 +26,10 @@ export interface RouteEntry {
    * Fastify a promise per request.
    */
   handle(request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<unknown>;
+  /** A spec route's declared responses, held against a handler route that overrides it (unset: contracts off). */
+  contract?: ResponseContract;
+  /** A handler route's {@link handle} that checks its answers against `contract`, the overridden spec route's. */
+  checkedBy?(contract: ResponseContract): RouteEntry['handle'];
 }
 
 /** What one workspace file contributes to the gateway. */
@@ -101,6 +106,13 @@ function segmentsOf(unit: WorkspaceUnit): Map<string, RouteEntry[]> {
   return segments;
 }
 
+/** The entry serving a handler route that overrides a spec route: one whose answers are checked against the spec's
+ * contract, made once per table segment (so once per reload of either), or the handler's entry as it is. */
+function overriding(handler: RouteEntry, spec: RouteEntry): RouteEntry {
+  if (!spec.contract || !handler.checkedBy) return handler;
+  return { ...handler, handle: handler.checkedBy(spec.contract) };
+}
+
 /**
  * The routes of one first path segment and their router. Two templates of different literal first segments never
  * match one request nor clash, so each segment is decided on its own, and a segment whose units' routes are the
@@ -127,8 +139,11 @@ class SegmentRoutes {
           });
           continue;
         }
-        if (existing && existing.source === 'spec') this.overridden.set(entry, existing);
-        chosen.set(key, entry);
+        if (existing && existing.source === 'spec') {
+          const served = overriding(entry, existing);
+          this.overridden.set(served, existing);
+          chosen.set(key, served);
+        } else chosen.set(key, entry);
       }
     }
     for (const entry of chosen.values()) {

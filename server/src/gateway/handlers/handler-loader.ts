@@ -69,7 +69,7 @@ export async function loadHandler(
   const ajv = handlerAjv();
   const routes = host.routes.map((definition, index) => {
     try {
-      return handlerRoute(host, index, ajv, file);
+      return handlerRoute(host, index, ajv, file, options.log);
     } catch (error) {
       void host.close();
       throw new LoadError(file, `${definition.method} ${definition.path}: ${(error as Error).message}`);

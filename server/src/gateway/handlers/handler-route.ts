@@ -1,4 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, httpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { reportViolations, type ContractViolation, type ResponseContract } from '../mock/contract.js';
 import type { RouteEntry } from '../route-table.js';
 import { modeHeader } from '../mock/answer-mode.js';
 import type { HandlerHost, HandlerPayload } from './handler-host.js';
@@ -7,14 +10,43 @@ import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
 import { currentTraceparent, inSpan } from '../../observability/tracing.js';
 
+/** The content type of a handler's answers (and of its `HTTPException`s' bodies). */
+const jsonType = 'application/json; charset=utf-8';
+
+/**
+ * Reports an answer's contract violations (the {@link reportViolations} header and log line); under `strict`,
+ * the error to answer with instead.
+ */
+function enforced(
+  contract: ResponseContract,
+  violations: ContractViolation[],
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: { log: Logger; handler: string; route: string },
+): HttpError | undefined {
+  if (violations.length === 0) return undefined;
+  const { log, ...fields } = context;
+  reportViolations(
+    reply,
+    log,
+    { spec: contract.spec, method: request.method, url: request.url, ...fields },
+    violations,
+  );
+  if (contract.enforce !== 'strict') return undefined;
+  return httpError('CONTRACT_VIOLATION', [`${request.method} ${request.url}`, contract.spec, violations.length], {
+    violations,
+  });
+}
+
 /**
  * The gateway route of route `index` of a handler module: validates the request here, against the
  * route's schema, then runs the route function in the module's process ({@link HandlerHost}) and sends
  * the JSON it answered with the schema's status. Errors arrive as the `HttpError` to answer with:
  * `HTTPException`s as thrown, anything else as `500 {detail: "Internal error", code: "INTERNAL"}` (logged by the host).
+ * When the route overrides a spec route, the route table serves it {@link RouteEntry.checkedBy} the spec's contract.
  * Throws when a schema cannot be compiled for validation.
  */
-export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, file: string): RouteEntry {
+export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, file: string, log: Logger): RouteEntry {
   const definition = host.routes[index];
   const validator = new RouteInputValidator(definition.schema, ajv);
   const status = definition.schema.status ?? 200;
@@ -23,7 +55,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     reply.code(status);
     reply.header(modeHeader, 'handler');
     if (payload === undefined) reply.send();
-    else reply.type('application/json; charset=utf-8').send(payload);
+    else reply.type(jsonType).send(payload);
   };
 
   const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): Promise<void> => {
@@ -38,6 +70,30 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     ).then((payload) => send(reply, payload));
   };
 
+  const context = { log, handler: file, route: host.routeName(index) };
+  // The handler's answers and its own HTTPExceptions are checked; the gateway's errors (a bad request, a crash, a
+  // timeout) are not the handler's answers.
+  const checkedBy =
+    (contract: ResponseContract): RouteEntry['handle'] =>
+    (request, reply, params) => {
+      const input = validator.read(request, params);
+      return host.call(index, input, requestAuth(request), request.id).then(
+        (payload) => {
+          const type = payload === undefined ? undefined : jsonType;
+          const violations = contract.check(status, reply.getHeaders(), type, payload);
+          const refusal = enforced(contract, violations, request, reply, context);
+          if (refusal) throw refusal;
+          send(reply, payload);
+        },
+        (error: unknown) => {
+          if (!(error instanceof HttpError) || error.code !== 'HANDLER_HTTP_EXCEPTION') throw error;
+          const body = JSON.stringify(error.body());
+          const violations = contract.check(error.status, reply.getHeaders(), jsonType, body);
+          throw enforced(contract, violations, request, reply, context) ?? error;
+        },
+      );
+    };
+
   return {
     method: definition.method,
     path: host.routeFields(index).path,
@@ -45,5 +101,6 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     file,
     operation: handlerOperation(definition),
     handle,
+    checkedBy,
   };
 }

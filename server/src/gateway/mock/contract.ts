@@ -239,6 +239,59 @@ export class ResponseValidator {
   }
 }
 
+/** How handler answers are held to the spec operations they override (`CONTRACT_ENFORCE`). */
+export type ContractEnforcement = 'off' | 'report' | 'strict';
+
+/** One spec operation's declared responses, held against the answers of a handler route that overrides it. */
+export interface ResponseContract {
+  /** `report` sends the answer with its violations listed; `strict` answers 500 `CONTRACT_VIOLATION` instead. */
+  enforce: Exclude<ContractEnforcement, 'off'>;
+  /** The spec file that declares the operation (for the log). */
+  spec: string;
+  /**
+   * The violations of one answer: its status, headers (lower-case names), content type and body text (JSON
+   * when its media type is; `undefined` for no body).
+   */
+  check(
+    status: number,
+    headers: Record<string, unknown>,
+    contentType: string | undefined,
+    payload: string | undefined,
+  ): ContractViolation[];
+}
+
+/**
+ * The contract of `operation` of `spec`. `responses` is the spec's validator, made on the first check: its
+ * schemas are compiled once per status and media type, and made afresh only when the spec reloads.
+ */
+export function responseContract(
+  spec: string,
+  operation: OperationSpec,
+  enforce: ResponseContract['enforce'],
+  responses: () => ResponseValidator,
+): ResponseContract {
+  return {
+    enforce,
+    spec,
+    check(status, headers, contentType, payload) {
+      const validator = responses();
+      let body: unknown = payload;
+      let isJson = false;
+      if (payload !== undefined && isJsonMediaType(contentType ?? '')) {
+        try {
+          body = JSON.parse(payload);
+          isJson = true;
+        } catch {
+          // Checked as bytes: the validator reports a JSON media type whose body is not JSON.
+        }
+      }
+      const violations = validator.validate(operation, status, contentType, body, isJson);
+      const missing = validator.missingHeaders(operation, status, headers);
+      return missing.length === 0 ? violations : [...violations, ...missing];
+    },
+  };
+}
+
 /** Ajv's errors on a response body as violations (`body.owner.name`: the rule it breaks). */
 export function bodyViolations(errors: ErrorObject[]): ContractViolation[] {
   return toIssues('body', errors).map((issue) => ({
@@ -263,7 +316,7 @@ function asciiJson(value: unknown): string {
 export function reportViolations(
   reply: FastifyReply,
   log: Logger,
-  context: { spec: string; method: string; url: string },
+  context: { spec: string; method: string; url: string; handler?: string; route?: string },
   violations: readonly ContractViolation[],
 ): void {
   if (violations.length === 0) return;

@@ -136,8 +136,8 @@ describe('the specs folder of a workspace', () => {
     scratch = makeWorkspace({
       'specs/petstore.yaml': openApi('/pets', 'pets'),
       'specs/common.json': '{"components": {}}',
-      'specs/old.yaml': 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n',
-      'specs/legacy.openapi.yaml': 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n',
+      'specs/old.yaml': 'swagger: "1.2"\ninfo: {title: x, version: "1"}\npaths: {}\n',
+      'specs/legacy.openapi.yaml': 'swagger: "1.2"\ninfo: {title: x, version: "1"}\npaths: {}\n',
       'specs/README.md': '# not read',
     });
     app = await startServer(scratch);
@@ -147,10 +147,10 @@ describe('the specs folder of a workspace', () => {
     expect(refresh.message).toMatch(/; 2 files not loaded \(listed in skipped\)$/);
     expect(refresh.skipped).toEqual([
       { file: 'common.json', reason: expect.stringContaining('"openapi" must be a version string') },
-      { file: 'old.yaml', reason: expect.stringContaining('Swagger 2.0 documents are not supported') },
+      { file: 'old.yaml', reason: expect.stringContaining('Swagger 1.2 is not supported') },
     ]);
     // Named as a spec: a document that is not OpenAPI 3.x there is a fault to fix, not a file to skip.
-    expect(refresh.errors).toEqual([{ file: 'legacy.openapi.yaml', message: expect.stringContaining('Swagger 2.0') }]);
+    expect(refresh.errors).toEqual([{ file: 'legacy.openapi.yaml', message: expect.stringContaining('Swagger 1.2') }]);
   });
 
   it('stops serving a spec that turns into another kind of file, and serves it again when it turns back', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import sampler from 'openapi-sampler';
 import { dereference, escapeToken, pointerOf } from './json-pointer.js';
 import { bundleSpec } from './spec-bundle.js';
+import { convertSwagger2 } from './swagger2.js';
 import { mountFromServers, specBaseName } from './mount.js';
 import {
   httpMethods,
@@ -24,12 +25,6 @@ type Json = Record<string, unknown>;
 
 /** Checks the `openapi` field: a 3.0.x or 3.1.x version string. */
 function checkVersion(document: Json, file: string): string {
-  if ('swagger' in document) {
-    throw new NotOpenApiError(
-      file,
-      `Swagger ${String(document.swagger)} documents are not supported; convert the spec to OpenAPI 3.0 or 3.1`,
-    );
-  }
   const version = document.openapi;
   if (typeof version !== 'string') {
     throw new NotOpenApiError(
@@ -50,9 +45,14 @@ function checkVersion(document: Json, file: string): string {
  */
 export async function compileSpec(file: string, specsDir: string, limits: SpecLimits): Promise<CompiledSpec> {
   const displayName = path.basename(file);
-  const { document, files, locate } = bundleSpec(file, specsDir, limits);
+  const bundled = bundleSpec(file, specsDir, limits);
+  const { files, locate } = bundled;
+  // Swagger 2.0 is served as the OpenAPI 3.0 it converts to (positions of warnings stay those of the source).
+  const conversion = 'swagger' in bundled.document ? await convertSwagger2(bundled.document, displayName) : undefined;
+  const document = conversion?.document ?? bundled.document;
   const openapi = checkVersion(document, displayName);
   const warnings = await validateOpenApiStructure(document, locate, displayName);
+  if (conversion) warnings.unshift(...conversion.warnings);
   const paths = document.paths ?? {};
   if (!isObject(paths)) throw new LoadError(displayName, '"paths" must be a mapping of path templates to path items');
   const pathCount = Object.keys(paths).length;

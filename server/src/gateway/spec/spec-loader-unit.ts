@@ -9,6 +9,7 @@ import { loadSpec } from './spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 import { specUnit } from './spec-routes.js';
 import type { MockContext } from '../mock/mock-modes.js';
+import type { ContractEnforcement } from '../mock/contract.js';
 import type { WorkspaceMockSettings } from '../../core/settings.js';
 import { isMockTableFile, mockTablePath, readMockTable } from '../mock/mock-table.js';
 
@@ -28,6 +29,8 @@ export interface SpecLoaderOptions {
   atServerPath?: boolean;
   /** Stateful resources and the proxy, for specs that turn them on. */
   modes?: MockContext;
+  /** How handler routes overriding a spec's are held to its responses; default: off. */
+  contractEnforce?: ContractEnforcement;
 }
 
 /**
@@ -76,6 +79,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
           mock: options.mock,
           modes: options.modes,
           mockTable,
+          contractEnforce: options.contractEnforce,
         }),
         inputs: spec.files,
         ...(tableProblem ? { companionProblems: [tableProblem] } : {}),

@@ -262,7 +262,7 @@ paths:
     ['array.openapi.json', '[1, 2]', /not an object/],
     ['scalar.openapi.yaml', 'just a string', /not an object/],
     ['empty.openapi.yaml', '', /not an object/],
-    ['swagger.openapi.json', '{"swagger": "2.0", "info": {}, "paths": {}}', /Swagger 2.0 .* not supported/],
+    ['swagger.openapi.json', '{"swagger": "1.2", "info": {}, "paths": {}}', /Swagger 1.2 is not supported/],
     ['number.openapi.yaml', 'openapi: 3.0\ninfo: {title: t, version: "1"}\npaths: {}', /must be a version string/],
     ['future.openapi.yaml', 'openapi: 4.0.0\ninfo: {title: t, version: "1"}\npaths: {}', /4.0.0 is not supported/],
     ['tags.openapi.yaml', 'openapi: 3.0.3\ninfo: !!js/function "function(){}"\npaths: {}', /Unresolved tag/],

@@ -20,7 +20,12 @@ import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
-import { ResponseValidator } from '../mock/contract.js';
+import {
+  ResponseValidator,
+  responseContract,
+  type ContractEnforcement,
+  type ResponseContract,
+} from '../mock/contract.js';
 import { DeclaredErrors } from '../mock/declared-errors.js';
 import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mock/security.js';
 import { takeQueryPreference } from '../mock/query-preference.js';
@@ -54,6 +59,8 @@ export interface SpecRouteOptions {
   modes?: MockContext;
   /** The spec's mock table (`<name>.mock.yaml`): per-route choices, faults and rules. */
   mockTable?: MockTable;
+  /** How handler routes overriding the spec's are held to its responses (`CONTRACT_ENFORCE`); default: off. */
+  contractEnforce?: ContractEnforcement;
 }
 
 /** The operation object for the merged document, with the path item's shared parameters folded in. */
@@ -114,6 +121,8 @@ interface SpecServing {
   errors: DeclaredErrors;
   /** Whether requests must carry the credentials of their operation's `security`. */
   enforcesSecurity: boolean;
+  /** The contract of an operation for a handler route that overrides it; unset when contracts are not enforced. */
+  contract?(operation: OperationSpec): ResponseContract;
 }
 
 /**
@@ -170,6 +179,7 @@ class ExampleRoute {
       operation: documentedOperation(spec, operation),
       exposedHeaders: declaredResponseHeaders(spec.document, operation.pointer),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
+      contract: this.serving.contract?.(operation),
     };
   }
 
@@ -353,6 +363,7 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
   if (validates && spec.validationProblem !== undefined) throw new LoadError(spec.file, spec.validationProblem);
   let dynamicExamples: DynamicExamples | undefined;
   const workspaceMock = options.mock ?? defaultWorkspaceMock;
+  const enforce = options.contractEnforce ?? 'off';
   const serving: SpecServing = {
     spec,
     modes,
@@ -363,6 +374,8 @@ export function specUnit(spec: CompiledSpec, options: SpecRouteOptions): Workspa
     dynamicExamples: () => (dynamicExamples ??= new DynamicExamples(spec.document, spec.openapi)),
     errors: new DeclaredErrors(spec, options.log, responseValidator),
     enforcesSecurity: enforcesSecurity(spec, workspaceMock.security),
+    contract:
+      enforce === 'off' ? undefined : (operation) => responseContract(spec.file, operation, enforce, responseValidator),
   };
   const routes = spec.operations.map((operation) => new ExampleRoute(serving, operation).entry());
   for (const key of options.mockTable?.keys() ?? [])
