@@ -10,6 +10,7 @@ import type {
   StateResetResult,
   WorkbenchAuthInfo,
   WorkbenchDiagnostics,
+  WorkspaceSearchResult,
   WorkbenchSessionCheck,
   WorkspaceFile,
   WorkspaceFileInfo,
@@ -191,6 +192,11 @@ export class WorkbenchApi {
 
   remove(path: string): Promise<void> {
     return this.call('DELETE', `/api/workbench/files?path=${encodeURIComponent(path)}`);
+  }
+
+  /** The lines of the workspace's files that contain `query`, ignoring case (a capped list). */
+  search(query: string): Promise<WorkspaceSearchResult> {
+    return this.call('GET', `/api/workbench/search?q=${encodeURIComponent(query)}`);
   }
 
   diagnostics(): Promise<WorkbenchDiagnostics> {

@@ -17,7 +17,7 @@ import { ExplorerPane } from './ExplorerPane.js';
 import { useLayout } from './layout.js';
 import { useMenuCommands } from './menu-commands.js';
 import { Region } from './Region.js';
-import { ShortcutHelp } from './ShortcutHelp.js';
+import { useOverlays } from './overlays.js';
 import { useShortcuts } from '../platform/shortcuts.js';
 import { StatusBar, type StatusMessage } from './StatusBar.js';
 import { TitleBar } from './TitleBar.js';
@@ -128,7 +128,7 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
   const explorer = useExplorerState();
   const editor = useEditorCommands();
   const { layout, update, togglePane, showPanel } = props.layoutState;
-  const [showHelp, setShowHelp] = useState(false);
+  const overlays = useOverlays();
   const queries = useQueryTabs();
   const query = useQueryCommandHandlers(openTabs.active);
   /** Closes a tab: an unsaved query's, or a file's (a saved query's results go with its tab). */
@@ -151,7 +151,7 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
     toggleExplorer: () => togglePane('explorer'),
     toggleBottom: () => togglePane('bottom'),
     toggleSide: () => togglePane('side'),
-    help: () => setShowHelp((shown) => !shown),
+    ...overlays.handlers,
     ...Object.fromEntries(panelRegistry.map((panel) => [`panel:${panel.id}`, () => showPanel(panel.id)])),
   };
   useShortcuts(actions, handlers);
@@ -195,7 +195,7 @@ function Shell(props: { reveal?: RevealRequest; status?: StatusMessage; layoutSt
         <Region region="side" layout={layout} onLayout={update} />
       </main>
       <StatusBar message={status} onShowProblems={() => showPanel('problems')} />
-      {showHelp && <ShortcutHelp onClose={() => setShowHelp(false)} />}
+      {overlays.render(workspace.tree?.entries ?? [], handlers)}
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { actions, explorerKeys } from './actions.js';
-import { displayKeys } from '../platform/shortcuts.js';
+import { displayShortcut } from '../platform/shortcuts.js';
 
 /**
  * The keyboard shortcuts, in a modal dialog: Esc closes it (as the backdrop and Close do), and the focus
  * goes back to where it was when the dialog opened.
  */
 export function ShortcutHelp({ onClose }: { onClose(): void }) {
-  const rows = [...actions.map((a) => ({ keys: displayKeys(a.keys), description: a.description })), ...explorerKeys];
+  const rows = [...actions.map((a) => ({ keys: displayShortcut(a), description: a.description })), ...explorerKeys];
   const closeButton = useRef<HTMLButtonElement>(null);
   // The parent passes a new function at every render: the key listener reads the latest, set up once.
   const close = useRef(onClose);

@@ -23,6 +23,9 @@ export const actions: Shortcut[] = [
     keys: `Alt+Digit${i + 1}`,
     description: `Show ${panel.title}`,
   })),
+  { id: 'quickOpen', keys: 'Mod+KeyP', description: 'Go to a file of the workspace (quick-open)' },
+  { id: 'commandPalette', keys: 'Mod+Shift+KeyP', alsoKeys: ['F1'], description: 'Show all commands' },
+  { id: 'searchFiles', keys: 'Mod+Shift+KeyF', description: 'Search across the workspace files' },
   { id: 'help', keys: 'Alt+KeyH', description: 'Show these shortcuts' },
 ];
 

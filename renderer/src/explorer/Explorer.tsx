@@ -3,6 +3,7 @@ import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { Icon } from '../platform/icons.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { stemEnd, withSingleSuffix } from '../state/file-names.js';
+import { treeKey, typeAhead, visibleRows } from './tree-keys.js';
 
 /** What the explorer is asking a name for. */
 export type NameRequest = { kind: 'file' | 'directory'; parent: string } | { kind: 'rename'; path: string };
@@ -145,7 +146,7 @@ function EntryList({ entries, depth, parent, explorer }: EntriesProps) {
   return (
     <>
       {request && request.kind !== 'rename' && request.parent === parent && (
-        <li style={{ paddingLeft: depth * 12 + 8 }} className="tree-row">
+        <li style={{ paddingLeft: depth * 12 + 8 }} className="tree-row" role="none">
           <span className="icon">{request.kind === 'directory' ? '▸' : '·'}</span>
           <NameInput
             initial={request.kind === 'directory' ? 'folder' : defaultFileName(parent)}
@@ -163,20 +164,30 @@ function EntryList({ entries, depth, parent, explorer }: EntriesProps) {
   );
 }
 
+/** The id of a row, for the tree's `aria-activedescendant`. */
+function rowId(path: string): string {
+  return `tree-${path.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
+}
+
 /** One file or folder, and a folder's entries while it is open. */
 function EntryRow({ entry, depth, explorer }: { entry: WorkspaceEntry; depth: number; explorer: ExplorerProps }) {
   const { selected, activePath, nameRequest } = explorer;
   const isOpen = explorer.expanded.includes(entry.path);
   const renaming = nameRequest?.kind === 'rename' && nameRequest.path === entry.path;
+  const dirty = explorer.dirtyPaths.has(entry.path);
   const state = `${entry.path === selected ? ' selected' : ''}${entry.path === activePath ? ' active' : ''}`;
   return (
-    <li>
+    <li
+      id={rowId(entry.path)}
+      role="treeitem"
+      aria-label={dirty ? `${entry.name}, unsaved` : entry.name}
+      aria-level={depth + 1}
+      aria-selected={entry.path === selected}
+      aria-expanded={entry.type === 'directory' ? isOpen : undefined}
+    >
       <div
         className={`tree-row${state}`}
         style={{ paddingLeft: depth * 12 + 8 }}
-        role="treeitem"
-        aria-selected={entry.path === selected}
-        aria-expanded={entry.type === 'directory' ? isOpen : undefined}
         data-path={entry.path}
         onClick={() => {
           explorer.onSelect(entry.path);
@@ -196,7 +207,7 @@ function EntryRow({ entry, depth, explorer }: { entry: WorkspaceEntry; depth: nu
         ) : (
           <span className={`name${depth === 0 ? ' area' : ''}`}>
             {entry.name}
-            {explorer.dirtyPaths.has(entry.path) && <span className="dirty-dot" aria-label="unsaved" />}
+            {dirty && <span className="dirty-dot" />}
           </span>
         )}
       </div>
@@ -209,23 +220,30 @@ function EntryRow({ entry, depth, explorer }: { entry: WorkspaceEntry; depth: nu
   );
 }
 
-/** The workspace tree (specs, handlers, query, health.yaml) with new, rename and delete. */
+/**
+ * The workspace tree (specs, handlers, query, health.yaml) with new, rename and delete. The list keeps the
+ * focus and names the selected row as its active descendant; {@link useTreeKeys} moves the selection.
+ */
 export function Explorer(props: ExplorerProps) {
-  const { entries, selected, nameRequest } = props;
+  const { entries, selected } = props;
+  const tree = useRef<HTMLUListElement>(null);
+  const onKeyDown = useTreeKeys(props);
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (!selected || nameRequest) return;
-    if (event.key === 'F2') {
-      event.preventDefault();
-      props.onRequestName({ kind: 'rename', path: selected });
-    } else if (event.key === 'Delete') {
-      event.preventDefault();
-      props.onDelete(selected);
-    }
-  };
+  // A name asked for from the keyboard gives the focus back to the tree when it is done (the input is gone).
+  const asking = props.nameRequest !== undefined;
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (wasAsking.current && !asking && document.activeElement === document.body) tree.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+
+  // Keep the selected row in view as the keys move it.
+  useEffect(() => {
+    if (selected) document.getElementById(rowId(selected))?.firstElementChild?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
 
   return (
-    <div className="explorer" onKeyDown={onKeyDown}>
+    <div className="explorer">
       <ExplorerToolbar
         target={targetFolder(entries, selected)}
         selected={selected}
@@ -234,11 +252,60 @@ export function Explorer(props: ExplorerProps) {
         onDelete={props.onDelete}
         onRefresh={props.onRefresh}
       />
-      <ul className="tree" role="tree" aria-label="Workspace files" tabIndex={0}>
+      <ul
+        ref={tree}
+        className="tree"
+        role="tree"
+        aria-label="Workspace files"
+        tabIndex={0}
+        aria-activedescendant={selected && findEntry(entries, selected) ? rowId(selected) : undefined}
+        onKeyDown={onKeyDown}
+        onFocus={(event) => {
+          // The first row takes the selection when the tree is entered with nothing selected in it.
+          if (event.target === tree.current && !(selected && findEntry(entries, selected)) && entries[0])
+            props.onSelect(entries[0].path);
+        }}
+      >
         <EntryList entries={entries} depth={0} parent="" explorer={props} />
       </ul>
     </div>
   );
+}
+
+/** How long typed letters add up to one type-ahead prefix. */
+const typeAheadPause = 700;
+
+/** The tree's keys: moves (tree-keys.ts), F2 renames, Delete deletes, and letters jump by type-ahead. */
+function useTreeKeys(props: ExplorerProps) {
+  const typed = useRef({ text: '', at: 0 });
+  return (event: KeyboardEvent) => {
+    if (props.nameRequest || event.target !== event.currentTarget) return;
+    const rows = visibleRows(props.entries, props.expanded);
+    const { selected } = props;
+    if (selected && isChangeable(selected) && (event.key === 'F2' || event.key === 'Delete')) {
+      event.preventDefault();
+      if (event.key === 'F2') props.onRequestName({ kind: 'rename', path: selected });
+      else props.onDelete(selected);
+      return;
+    }
+    const move = treeKey(event.key, rows, selected);
+    if (move) {
+      event.preventDefault();
+      if (move.select) props.onSelect(move.select);
+      if (move.toggle) props.onToggle(move.toggle.path, move.toggle.open);
+      if (move.open) props.onOpen(move.open);
+      return;
+    }
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey || event.key === ' ') return;
+    const now = event.timeStamp;
+    typed.current = {
+      text: now - typed.current.at < typeAheadPause ? typed.current.text + event.key : event.key,
+      at: now,
+    };
+    const match = typeAhead(rows, selected, typed.current.text);
+    if (match) props.onSelect(match);
+    event.preventDefault();
+  };
 }
 
 function defaultFileName(parent: string): string {

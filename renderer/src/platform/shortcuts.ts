@@ -5,10 +5,17 @@ import { useEffect, useEffectEvent } from 'react';
 export interface Shortcut {
   id: string;
   keys: string;
+  /** Further keys for the same action (F1 beside Mod+Shift+P). */
+  alsoKeys?: string[];
   description: string;
 }
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** Shows a shortcut's keys as the user's platform spells them, its further keys after a slash. */
+export function displayShortcut(shortcut: Shortcut): string {
+  return [shortcut.keys, ...(shortcut.alsoKeys ?? [])].map(displayKeys).join(' / ');
+}
 
 /** Shows `Mod+Shift+S` as the user's platform spells it. */
 export function displayKeys(keys: string): string {
@@ -40,7 +47,7 @@ function matches(event: KeyboardEvent, keys: string): boolean {
 export function useShortcuts(shortcuts: Shortcut[], handlers: Record<string, () => void>): void {
   // An effect event: the listener stays while it always runs this render's handlers.
   const onKeyDown = useEffectEvent((event: KeyboardEvent) => {
-    const shortcut = shortcuts.find((s) => matches(event, s.keys));
+    const shortcut = shortcuts.find((s) => [s.keys, ...(s.alsoKeys ?? [])].some((keys) => matches(event, keys)));
     const handler = shortcut && handlers[shortcut.id];
     if (!handler) return;
     event.preventDefault();

@@ -22,6 +22,24 @@ export interface WorkspaceTree {
   entries: WorkspaceEntry[];
 }
 
+/** One line of a workspace file that contains the searched text. */
+export interface WorkspaceSearchMatch {
+  path: string;
+  /** 1-based, as editors count. */
+  line: number;
+  /** 1-based column of the first match in the line. */
+  column: number;
+  /** The line, cut to a few hundred characters around the match. */
+  text: string;
+}
+
+/** `GET /api/workbench/search?q=`: the lines of the workspace's files that contain `q`, ignoring case. */
+export interface WorkspaceSearchResult {
+  matches: WorkspaceSearchMatch[];
+  /** True when more lines matched than the answer holds, or a file was too big to search. */
+  truncated: boolean;
+}
+
 /** `GET /api/workbench/files/content?path=`. */
 export interface WorkspaceFile {
   path: string;

@@ -186,6 +186,7 @@ export const errorCatalogue = {
   WB_FILE_TOO_LARGE: { status: 413, message: '%s is larger than %s bytes' },
   WB_CONTENT_TOO_LARGE: { status: 413, message: 'Files are limited to %s bytes' },
   WB_BINARY_FILE: { status: 415, message: '%s is a binary file' },
+  WB_SEARCH_QUERY: { status: 400, message: 'The text to search for (q) must be 1 to %s characters long' },
   WB_STALE_SAVE: {
     status: 409,
     message: '%s was not saved: it changed on disk since it was read (%s); read it again and merge',

@@ -5,6 +5,7 @@ import type {
   WorkbenchDiagnostics,
   WorkspaceFile,
   WorkspaceFileInfo,
+  WorkspaceSearchResult,
   WorkspaceTree,
   WorkspaceWrite,
 } from '../contract/index.js';
@@ -21,6 +22,7 @@ import {
   renameWorkspaceEntry,
   writeWorkspaceFile,
 } from './workspace-files.js';
+import { searchWorkspace } from './workspace-search.js';
 import { resolveWorkspacePath, workspaceAreas, type ResolvedPath, type WorkspaceArea } from './workspace-paths.js';
 
 /** Options of {@link workspaceApi}. */
@@ -105,6 +107,10 @@ function readRoutes(api: FastifyInstance, workspace: Workspace, options: Workspa
     '/files/content',
     { schema: { querystring: pathQuery } },
     async (request): Promise<WorkspaceFile> => readWorkspaceFile(workspace.resolve(request.query.path)),
+  );
+
+  api.get<{ Querystring: { q?: unknown } }>('/search', async (request): Promise<WorkspaceSearchResult> =>
+    searchWorkspace(workspace.areas, request.query.q),
   );
 
   api.get('/diagnostics', async (): Promise<WorkbenchDiagnostics> => ({
