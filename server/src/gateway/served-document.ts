@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches, strongEtag } from './etag.js';
 
 /** Content codings the merged document is served in, besides identity. */
 export type ContentCoding = 'br' | 'gzip';
@@ -25,7 +25,7 @@ export class ServedDocument {
   private readonly encoded = new Map<ContentCoding, Promise<Buffer>>();
 
   constructor(readonly json: string) {
-    this.etag = `"${crypto.createHash('sha1').update(json).digest('base64url')}"`;
+    this.etag = strongEtag(json);
   }
 
   /** The document in `coding`. */
@@ -40,11 +40,7 @@ export class ServedDocument {
 
   /** Whether an `If-None-Match` header names this version. */
   matches(ifNoneMatch: string | undefined): boolean {
-    if (!ifNoneMatch) return false;
-    return ifNoneMatch
-      .split(',')
-      .map((tag) => tag.trim().replace(/^W\//, ''))
-      .some((tag) => tag === '*' || tag === this.etag);
+    return etagMatches(ifNoneMatch, this.etag);
   }
 }
 

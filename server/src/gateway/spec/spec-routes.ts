@@ -31,6 +31,7 @@ import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mo
 import { takeQueryPreference } from '../mock/query-preference.js';
 import { declaredResponseHeaders } from '../cors.js';
 import { isXmlMediaType, toXml } from '../xml-body.js';
+import { etagMatches, strongEtag } from '../etag.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -46,6 +47,16 @@ interface Answer {
   headers?: Record<string, string>;
   contentType?: string;
   payload?: string;
+}
+
+/**
+ * A plain route's answer to one Accept header, prepared once per route (so once per reload of its spec): the
+ * body's bytes, sent without a serialiser or a text encoding per request, and a strong ETag when a GET (or HEAD)
+ * answers 2xx with a body, so that a client holding it is answered 304.
+ */
+interface PreparedAnswer extends Answer {
+  body?: Buffer;
+  etag?: string;
 }
 
 /** Options of the generated routes of one spec. */
@@ -81,6 +92,39 @@ function send(reply: FastifyReply, answer: Answer): void {
   // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
   if (answer.contentType) reply.type(answer.contentType);
   reply.send(answer.payload);
+}
+
+/** The prepared form of `answer`; `conditional` when the route answers GET and HEAD (the only methods 304 is for). */
+function prepared(answer: Answer, conditional: boolean): PreparedAnswer {
+  if (answer.payload === undefined) return answer;
+  const body = Buffer.from(answer.payload);
+  const success = answer.status >= 200 && answer.status < 300;
+  // The charset Fastify adds to a JSON type sent as text, added once here: a buffer is sent with the type as set.
+  const contentType =
+    answer.contentType && /json/i.test(answer.contentType) && !/;\s*charset=/i.test(answer.contentType)
+      ? `${answer.contentType}; charset=utf-8`
+      : answer.contentType;
+  return { ...answer, contentType, body, etag: conditional && success ? strongEtag(body) : undefined };
+}
+
+/**
+ * Sends a prepared answer: 304 without a body when `If-None-Match` names its ETag (RFC 9110 §13.1.2; only the
+ * ETag, as nothing else of a 304 is needed), else its bytes, whose length Fastify reads off the buffer.
+ */
+function sendPrepared(request: FastifyRequest, reply: FastifyReply, answer: PreparedAnswer): void {
+  reply.header(modeHeader, answer.mode);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.etag !== undefined) {
+    reply.header('etag', answer.etag);
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) {
+      reply.code(304);
+      reply.send();
+      return;
+    }
+  }
+  reply.code(answer.status);
+  if (answer.contentType) reply.type(answer.contentType);
+  reply.send(answer.body);
 }
 
 /** A proxy's route handler that marks its answers (and its 502/504 failures) as the proxy's. */
@@ -144,7 +188,7 @@ class ExampleRoute {
   // plain GET, the most frequent request of all).
   private readonly onlyOptionalQuery: boolean;
   // Without Prefer and without a body to echo, the same Accept header always gets the same answer.
-  private readonly plainAnswers = new Map<string | undefined, Answer>();
+  private readonly plainAnswers = new Map<string | undefined, PreparedAnswer>();
   // Checked before a body is validated or echoed, both of which recurse through it.
   private bodyDepth: number | undefined;
   private readonly credentials: CredentialsCheck | undefined;
@@ -286,18 +330,14 @@ class ExampleRoute {
     const echo = hasBody && echoMethods.has(this.operation.method);
     if (!this.plain || request.headers.prefer !== undefined || chosen !== undefined)
       return this.mockedAnswer(request, reply, echo, params, chosen);
-    let answer: Answer | undefined;
-    if (!echo) {
-      const accept = request.headers.accept;
-      answer = this.plainAnswers.get(accept);
-      if (!answer) {
-        answer = this.answerFor(request, false, {});
-        if (this.plainAnswers.size < maxPlainAnswers) this.plainAnswers.set(accept, answer);
-      }
-    } else {
-      answer = this.answerFor(request, echo, {});
+    if (echo) return send(reply, this.answerFor(request, echo, {}));
+    const accept = request.headers.accept;
+    let answer = this.plainAnswers.get(accept);
+    if (!answer) {
+      answer = prepared(this.answerFor(request, false, {}), this.operation.method === 'GET');
+      if (this.plainAnswers.size < maxPlainAnswers) this.plainAnswers.set(accept, answer);
     }
-    send(reply, answer);
+    sendPrepared(request, reply, answer);
   };
 
   /** Prefer (or its query parameters), dynamic examples or faults: the answer is made for this request, after any
