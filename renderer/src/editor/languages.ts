@@ -16,7 +16,8 @@ export function languageOf(path: string): string {
     sparql: 'sparql',
     rq: 'sparql',
   };
-  return languages[extension] ?? 'plaintext';
+  // Own keys only: `x.constructor` must not find Object's constructor through the prototype.
+  return Object.hasOwn(languages, extension) ? languages[extension] : 'plaintext';
 }
 
 /** True for OpenAPI documents the gateway loads (`specs/<name>.openapi.yaml|yml|json`). */

@@ -41,3 +41,36 @@ describe('health tree', () => {
     expect(visibleRows({ status: 'UP' }, new Set())).toEqual([]);
   });
 });
+
+describe('health tree, hostile answers', () => {
+  it('shows nothing for a root without components, and treats empty components as a leaf', () => {
+    expect(visibleRows({ status: 'UP' }, new Set())).toEqual([]);
+    const rows = visibleRows({ status: 'UP', components: { a: { status: 'UP', components: {} } } }, new Set(['a']));
+    expect(rows).toEqual([
+      { path: 'a', name: 'a', depth: 0, node: { status: 'UP', components: {} }, hasChildren: false },
+    ]);
+    expect(groupPaths({ status: 'UP', components: { a: { status: 'UP', components: {} } } })).toEqual([]);
+  });
+
+  it('walks a deep tree and keeps names with slashes and unicode as given', () => {
+    let node: HealthNode = { status: 'DOWN' };
+    for (let i = 0; i < 50; i++) node = { status: 'DOWN', components: { [`n${i}`]: node } };
+    expect(problemPaths(node)).toHaveLength(49);
+    const odd: HealthNode = { status: 'UP', components: { 'a/b': { status: 'UP' }, 'ü 日本': { status: 'UP' } } };
+    expect(visibleRows(odd, new Set()).map((r) => r.path)).toEqual(['a/b', 'ü 日本']);
+  });
+
+  it('ignores latency and errors of the wrong type, and shows other details as text', () => {
+    const node = {
+      status: 'DOWN',
+      details: { latency_ms: '4', error: { code: 1 }, message: 'fallback', n: null, on: true },
+    };
+    expect(latencyOf(node as HealthNode)).toBeUndefined();
+    expect(errorOf(node as HealthNode)).toBeUndefined();
+    expect(errorOf({ status: 'DOWN', details: { message: 'timed out' } })).toBe('timed out');
+    expect(otherDetails(node as HealthNode)).toEqual([
+      ['n', 'null'],
+      ['on', 'true'],
+    ]);
+  });
+});

@@ -19,13 +19,13 @@ const keyHints: Record<MockRuleSource, string> = {
 };
 
 /** `200`, `200/open` (a response and one of its examples) or `''` (the spec's default). */
-function targetValue(target: MockTableTarget): string {
+export function targetValue(target: MockTableTarget): string {
   if (target.response === undefined) return target.example === undefined ? '' : `/${target.example}`;
   return `${target.response}${target.example === undefined ? '' : `/${target.example}`}`;
 }
 
 /** The target a {@link targetValue} names. */
-function targetOf(value: string): MockTableTarget {
+export function targetOf(value: string): MockTableTarget {
   if (value === '') return {};
   const [response, example] = value.split('/', 2);
   return {
@@ -147,7 +147,7 @@ function RulesEditor(props: { route: MockTableRoute; rules: MockTableRule[]; onC
 }
 
 /** A row without a setting is left out of the file. */
-function compact(row: MockTableRow): MockTableRow | undefined {
+export function compact(row: MockTableRow): MockTableRow | undefined {
   const entries = Object.entries(row).filter(([k, v]) => v !== undefined && !(k === 'rules' && (v as []).length === 0));
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as MockTableRow);
 }

@@ -13,7 +13,7 @@ function time(ms: number): string {
 }
 
 /** Whether `line` passes the level and the search (over its message, fields and error). */
-function matches(line: WorkbenchLogLine, min: number, needle: string): boolean {
+export function matches(line: WorkbenchLogLine, min: number, needle: string): boolean {
   if (levels.indexOf(line.level) < min) return false;
   if (!needle) return true;
   return (

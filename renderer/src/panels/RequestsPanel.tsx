@@ -7,12 +7,13 @@ import { defaultRequestFilter, filterRequests, methodsOf } from '../api/request-
 import { useRevealLog } from '../requests/log-reveal.js';
 import '../requests/requests.css';
 
-function statusClass(status: number): string {
+/** The class of a status: server error, client error, or fine. */
+export function statusClass(status: number): string {
   return status >= 500 ? 'error' : status >= 400 ? 'warning' : 'ok';
 }
 
 /** A body for reading: JSON indented, anything else as sent. */
-function readableBody(body: string): string {
+export function readableBody(body: string): string {
   try {
     return JSON.stringify(JSON.parse(body), null, 2);
   } catch {

@@ -30,3 +30,40 @@ describe('one count of problems', () => {
     expect(countProblems(problems)).toEqual({ errors: 2, warnings: 2 });
   });
 });
+
+describe('mergeProblems, edge cases', () => {
+  it('is empty for no input, and keeps problems that differ in line or severity apart', () => {
+    expect(mergeProblems([], [])).toEqual([]);
+    const problems = mergeProblems(
+      [
+        { path: 'a.yaml', severity: 'error', message: 'x' },
+        { path: 'a.yaml', severity: 'warning', message: 'x' },
+        { path: 'a.yaml', severity: 'error', message: 'x', line: 2 },
+        { path: 'a.yaml', severity: 'error', message: 'x' },
+      ],
+      [],
+    );
+    expect(problems.map((p) => `${p.severity}:${p.line ?? '-'}`)).toEqual(['error:-', 'error:2', 'warning:-']);
+    expect(countProblems(problems)).toEqual({ errors: 2, warnings: 1 });
+  });
+
+  it('sorts thousands of problems by file, severity and line', () => {
+    const markers = Array.from({ length: 3000 }, (_, i) => ({
+      path: `f${i % 7}.yaml`,
+      severity: (['info', 'warning', 'error'] as const)[i % 3],
+      message: `m${i}`,
+      line: 3000 - i,
+      column: 1,
+      source: 'yaml',
+    }));
+    const problems = mergeProblems([], markers);
+    expect(problems).toHaveLength(3000);
+    const rank = { error: 0, warning: 1, info: 2 };
+    for (let i = 1; i < problems.length; i++) {
+      const [a, b] = [problems[i - 1], problems[i]];
+      const order =
+        a.path.localeCompare(b.path) || rank[a.severity] - rank[b.severity] || (a.line ?? 0) - (b.line ?? 0);
+      expect(order).toBeLessThanOrEqual(0);
+    }
+  });
+});

@@ -23,3 +23,19 @@ describe('SessionStore', () => {
     ]);
   });
 });
+
+describe('SessionStore values', () => {
+  it('tells of every set, the same value included, and keeps undefined as a value that is there', () => {
+    const session = new SessionStore();
+    let calls = 0;
+    session.subscribe(() => calls++);
+    const snapshot = session.snapshot();
+    session.set('k', undefined);
+    session.set('k', undefined);
+    expect(calls).toBe(2);
+    expect(session.has('k')).toBe(true);
+    expect(session.get('missing')).toBeUndefined();
+    // One Map changed in place: the snapshot says nothing of changes.
+    expect(session.snapshot()).toBe(snapshot);
+  });
+});

@@ -41,3 +41,40 @@ describe('TabsStore', () => {
     expect(tabs.snapshot()).toEqual({ open: ['specs/a.yaml', 'handlers/c.ts'], active: 'specs/a.yaml' });
   });
 });
+
+describe('TabsStore edge cases', () => {
+  it('hands persist the new state before subscribers are told', () => {
+    const order: string[] = [];
+    const tabs = new TabsStore({ open: [] }, (state) => order.push(`persist ${state.active}`));
+    tabs.subscribe(() => order.push(`notify ${tabs.snapshot().active}`));
+    tabs.open('a.yaml');
+    expect(order).toEqual(['persist a.yaml', 'notify a.yaml']);
+  });
+
+  it('copes with no tabs, an unknown path and closing the last tab', () => {
+    const tabs = new TabsStore({ open: [] });
+    tabs.cycle(1);
+    expect(tabs.snapshot()).toEqual({ open: [] });
+    tabs.open('a');
+    tabs.close('missing');
+    expect(tabs.snapshot()).toEqual({ open: ['a'], active: 'a' });
+    tabs.close('a');
+    expect(tabs.snapshot()).toEqual({ open: [], active: undefined });
+    tabs.removed('anything');
+    expect(tabs.snapshot().open).toEqual([]);
+  });
+
+  it('cycles by steps larger than the tab count and from no active tab', () => {
+    const tabs = new TabsStore({ open: ['a', 'b', 'c'] });
+    tabs.cycle(4);
+    expect(tabs.snapshot().active).toBe('b');
+    tabs.cycle(-7);
+    expect(tabs.snapshot().active).toBe('a');
+  });
+
+  it('does not take a sibling with a common prefix for a file inside a removed folder', () => {
+    const tabs = new TabsStore({ open: ['specs/a.yaml', 'specs-old/b.yaml'], active: 'specs-old/b.yaml' });
+    tabs.removed('specs');
+    expect(tabs.snapshot()).toEqual({ open: ['specs-old/b.yaml'], active: 'specs-old/b.yaml' });
+  });
+});
