@@ -51,15 +51,31 @@ export class QueryRejected extends Error {
   }
 }
 
-/**
- * A statement names a source or table that does not exist (or another name the engine's catalog lacks,
- * such as a function: DuckDB reports both as catalog errors).
- */
+/** A statement names a source or table that does not exist. */
 export class UnknownTable extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnknownTable';
   }
+}
+
+/** A statement calls a function the engine does not have; `nearest` names close known ones, if any. */
+export class UnknownFunction extends Error {
+  constructor(
+    readonly fn: string,
+    readonly nearest: readonly string[],
+  ) {
+    super(
+      `There is no function ${fn}()` +
+        (nearest.length ? `; did you mean ${nearest.map((n) => `${n}()`).join(' or ')}?` : ''),
+    );
+    this.name = 'UnknownFunction';
+  }
+}
+
+/** Whether an error says the statement itself does not run (bad SQL, unknown table or function), not a fault. */
+export function isStatementError(error: unknown): error is QueryRejected | UnknownTable | UnknownFunction {
+  return error instanceof QueryRejected || error instanceof UnknownTable || error instanceof UnknownFunction;
 }
 
 /**
@@ -106,6 +122,8 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof NotUnderstood) return httpError('NL_NOT_UNDERSTOOD', [error.reason]);
   if (error instanceof QueryRejected) return httpError('QUERY_INVALID', [error.message], { ...error.at });
   if (error instanceof UnknownTable) return httpError('QUERY_UNKNOWN_TABLE', [error.message]);
+  if (error instanceof UnknownFunction)
+    return httpError('QUERY_UNKNOWN_FUNCTION', [error.message], { function: error.fn, nearest: error.nearest });
   if (error instanceof QueryTimeout)
     return error.source === undefined
       ? httpError('QUERY_TIMEOUT', [error.timeoutMs])

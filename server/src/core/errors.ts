@@ -123,6 +123,7 @@ export const errorCatalogue = {
   QUERY_SOURCE_NOT_FOUND: { status: 404, message: 'Unknown source "%s"' },
   QUERY_INVALID: { status: 400, message: '%s' },
   QUERY_UNKNOWN_TABLE: { status: 404, message: '%s' },
+  QUERY_UNKNOWN_FUNCTION: { status: 400, message: '%s' },
   QUERY_TOO_LARGE: { status: 413, message: 'The query is %s characters long; the limit is %s' },
   RESULT_TOO_LARGE: {
     status: 413,

@@ -152,6 +152,28 @@ describe('DuckDB engine on the example workspace', () => {
     expect(table.detail).toContain('invoices');
   });
 
+  it('answers a table named without its source with the workspace tables, never an engine-internal name', async () => {
+    const error = await failure('SELECT * FROM orders');
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('QUERY_UNKNOWN_TABLE');
+    expect(error.detail).toContain('shop.orders');
+    const nowhere = await failure('SELECT * FROM invoices');
+    expect(nowhere.detail).toMatch(/sources here are .*shop/);
+    for (const e of [error, nowhere]) expect(e.detail).not.toMatch(/sqlite_|duckdb_|pg_|information_schema/);
+  });
+
+  it('answers an unknown function with a function error naming close known functions', async () => {
+    const getenv = await failure("SELECT getenv('HOME')");
+    expect(getenv).toMatchObject({ status: 400, code: 'QUERY_UNKNOWN_FUNCTION', extra: { function: 'getenv' } });
+    const foo = await failure('SELECT foo(1)');
+    expect(foo.code).toBe('QUERY_UNKNOWN_FUNCTION');
+    expect(foo.detail).toContain('foo()');
+    const sumx = await failure('SELECT sumx(amount) FROM shop.orders');
+    expect(sumx.extra).toMatchObject({ function: 'sumx', nearest: ['sum'] });
+    expect(sumx.detail).toContain('did you mean sum()');
+    for (const e of [getenv, foo, sumx]) expect(e.detail).not.toMatch(/sqlite_|duckdb_|pg_|information_schema/);
+  });
+
   it('stops a query at its timeout with 504', async () => {
     const error = await failure(slowQuery, 300);
     expect(error.status).toBe(504);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
-import { QueryRejected, SourceUnavailableError, UnknownTable } from '../../core/domain-errors.js';
+import { QueryRejected, SourceUnavailableError, type UnknownFunction, UnknownTable } from '../../core/domain-errors.js';
+import { catalogError } from './catalog-errors.js';
 import type { ColumnInfo, ScanResult, TableInfo } from '../connectors/types.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
@@ -57,9 +58,14 @@ async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
 }
 
 /** Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input. */
-function userSqlError(error: unknown, memoryLimit: string): QueryRejected | UnknownTable {
+async function userSqlError(
+  error: unknown,
+  memoryLimit: string,
+  catalog: SourceCatalog,
+  deadline: Deadline,
+): Promise<QueryRejected | UnknownTable | UnknownFunction> {
   const message = (error as Error).message ?? String(error);
-  if (/^Catalog Error/.test(message)) return new UnknownTable(message);
+  if (/^Catalog Error/.test(message)) return catalogError(message, catalog, deadline);
   // DuckDB's advice after the first line (SET threads, SET memory_limit) is not open to a query here.
   if (/^Out of Memory Error/.test(message))
     return new QueryRejected(`The query needs more memory than its limit of ${memoryLimit}: ${message.split('\n')[0]}`);
@@ -197,6 +203,7 @@ export class DuckDBEngine implements QueryEngine {
     connection: DuckDBConnection,
     sql: string,
     pushdown: AggregatePushdown | undefined,
+    deadline: Deadline,
   ): Promise<string> {
     if (!pushdown) return sql;
     let names: string[];
@@ -205,7 +212,7 @@ export class DuckDBEngine implements QueryEngine {
       names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
       prepared.destroySync();
     } catch (error) {
-      throw userSqlError(error, this.limits.memoryLimit);
+      throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
     }
     const serialized = JSON.stringify(
       { error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] },
@@ -252,7 +259,12 @@ export class DuckDBEngine implements QueryEngine {
       await connection.run('SET lock_configuration = true');
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.
-      const runSql = await this.finalSql(connection, sql, scans.some((s) => s.aggregation) ? pushdown : undefined);
+      const runSql = await this.finalSql(
+        connection,
+        sql,
+        scans.some((s) => s.aggregation) ? pushdown : undefined,
+        deadline,
+      );
       try {
         const result = await connection.stream(runSql);
         const elapsed = () => Math.round(performance.now() - started);
@@ -261,7 +273,7 @@ export class DuckDBEngine implements QueryEngine {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof HttpError) throw error;
-        throw userSqlError(error, this.limits.memoryLimit);
+        throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
       }
     } finally {
       signal.removeEventListener('abort', interrupt);

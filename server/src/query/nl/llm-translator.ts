@@ -1,5 +1,5 @@
 import { httpError } from '../../core/errors.js';
-import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
+import { isStatementError } from '../../core/domain-errors.js';
 import type { SchemaContext } from './schema-context.js';
 import { notUnderstood, type Translation, type Translator } from './translator.js';
 
@@ -84,7 +84,7 @@ export class LlmTranslator implements Translator {
           return { sql };
         } catch (error) {
           // A statement that does not run goes back to the model; anything else is not the model's to fix.
-          if (!(error instanceof QueryRejected || error instanceof UnknownTable)) throw error;
+          if (!isStatementError(error)) throw error;
           lastError = error.message;
         }
       }

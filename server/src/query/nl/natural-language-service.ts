@@ -1,5 +1,5 @@
 import { httpError } from '../../core/errors.js';
-import { NotUnderstood, QueryRejected, UnknownTable } from '../../core/domain-errors.js';
+import { isStatementError, NotUnderstood } from '../../core/domain-errors.js';
 import type { QueryOutcome } from '../engine/query-engine.js';
 import type { NaturalLanguageResult } from '../../contract/index.js';
 import type { QueryService } from '../query-service.js';
@@ -99,7 +99,7 @@ export class NaturalLanguageService {
         outcome = await this.service.sql(sql, signal);
       } catch (error) {
         // The embedded translator does not retry: its statement not running means it misread the question.
-        const doesNotRun = error instanceof QueryRejected || error instanceof UnknownTable;
+        const doesNotRun = isStatementError(error);
         if (doesNotRun && this.translator.name === 'embedded')
           throw new NotUnderstood(
             `The question was translated into a query that does not run (${error.message}); rephrase it`,

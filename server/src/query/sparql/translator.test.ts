@@ -208,6 +208,8 @@ const cases: [string, string, boolean?][] = [
     'SELECT ?d (COUNT(?p) AS ?c) (SUM(?a) AS ?s) (AVG(?a) AS ?avg) (MIN(?a) AS ?lo) (MAX(?n) AS ?hi) WHERE { ?p ' +
       'ex:worksIn ?d ; ex:age ?a ; ex:name ?n } GROUP BY ?d',
   ],
+  // 94/3: an xsd:decimal division keeps every digit a double holds (not 10 fractional digits).
+  ['AVG that does not terminate', 'SELECT (AVG(?a) AS ?m) WHERE { ?p ex:age ?a FILTER(?a < 40) }'],
   ['HAVING', 'SELECT ?d (COUNT(*) AS ?c) WHERE { ?p ex:worksIn ?d } GROUP BY ?d HAVING(COUNT(*) > 1)'],
   ['aggregate without GROUP BY', 'SELECT (COUNT(DISTINCT ?a) AS ?c) WHERE { ?p ex:age ?a }'],
   [

@@ -56,6 +56,19 @@ export function toNum(value: Value): { sql: string; dt: string } {
   return { sql: numberOf(value), dt: numericType(value.d) };
 }
 
+/**
+ * The xsd:decimal lexical form of a DOUBLE with all its digits (AVG is a decimal division): DuckDB's
+ * shortest round-trip text, which has no exponent between 1e-4 and 1e15; outside that range the
+ * exponent is written out (a double of 1e16 or more has no fraction; a small one is written with its exact
+ * binary value's digits, which read back as the same double).
+ */
+function decimalText(x: string): string {
+  return (
+    `CASE WHEN NOT contains(CAST(${x} AS VARCHAR), 'e') THEN CAST(${x} AS VARCHAR) WHEN abs(${x}) >= 1 THEN ` +
+    `CAST(CAST(${x} AS HUGEINT) AS VARCHAR) || '.0' ELSE rtrim(CAST(CAST(${x} AS DECIMAL(38,37)) AS VARCHAR), '0') END`
+  );
+}
+
 /** An expression as an RDF term. */
 export function toTerm(value: Value): TermSql {
   if (value.kind === 'term') return value;
@@ -72,7 +85,7 @@ export function toTerm(value: Value): TermSql {
     t: `CASE WHEN (${sql}) IS NOT NULL THEN 3 END`,
     v:
       `CASE WHEN ${dt} = ${integer} THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) WHEN ${dt} = ` +
-      `${sqlLiteral(xsdDecimal)} THEN CAST(CAST(${sql} AS DECIMAL(38,10)) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`,
+      `${sqlLiteral(xsdDecimal)} THEN ${decimalText(`(${sql})`)} ELSE CAST(${sql} AS VARCHAR) END`,
     d: dt,
     l: "''",
     n: sql,
