@@ -14,7 +14,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   workers: 1,
   fullyParallel: false,
-  retries: 0,
+  // One retry in CI, reported as "flaky" in the output: on a shared 2-core runner a server-side refresh can
+  // outlast an expectation's 15 s (seen once in workbench.spec.ts's $ref test, which passes alone). A test
+  // that fails twice still fails the run.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
     browserName: 'chromium',
