@@ -23,9 +23,17 @@ export function writeFile(workspace: string, name: string, content: string): voi
   fs.writeFileSync(file, content);
 }
 
+/**
+ * The Python that runs the tests' handler modules: `TEST_HANDLER_PYTHON` when set (an interpreter with another
+ * FastAPI release, to run the Python handler tests against it: docs/handlers.md), else the configured default.
+ */
+const testHandlerPython: Record<string, string> = process.env.TEST_HANDLER_PYTHON
+  ? { HANDLER_PYTHON: process.env.TEST_HANDLER_PYTHON }
+  : {};
+
 /** A server on `workspace` with the first load finished. Hot reload is off unless `env` turns it on. */
 export async function startServer(workspace: string, env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', ...env }, { workspace });
+  const config = loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent', ...testHandlerPython, ...env }, { workspace });
   const app = await buildServer(config, { logger: pino({ level: env.LOG_LEVEL ?? 'silent' }) });
   await app.ready();
   await app.gateway.start();

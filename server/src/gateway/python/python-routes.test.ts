@@ -102,7 +102,7 @@ print(json.dumps(adaptive_worker.routes_of(app, "/api/adaptive/x")))
 
 describe('the Python worker route listing', () => {
   it("walks current FastAPI's included-router entries and mounted applications, with their prefixes", async () => {
-    const python = await findPython(process.env.HANDLER_PYTHON);
+    const python = await findPython(process.env.TEST_HANDLER_PYTHON);
     const { stdout } = await promisify(execFile)(python.command, [
       '-c',
       shapeScript,
