@@ -111,6 +111,14 @@ describe('Trino engine against a protocol replay server', () => {
     expect(syntax.extra).toMatchObject({ line: 2, column: 3 });
   });
 
+  it("answers Trino's unknown function as QUERY_UNKNOWN_FUNCTION naming it, as the embedded engine does", async () => {
+    const unknown = await failure(
+      engine.run('SELECT getenv(region) FROM lake.orders', { maxRows: 10, timeoutMs: 5000 }),
+    );
+    expect(unknown).toMatchObject({ status: 400, code: 'QUERY_UNKNOWN_FUNCTION' });
+    expect(unknown.message).toContain('getenv()');
+  });
+
   it('refuses non-SELECT statements and unknown sources before reaching Trino', async () => {
     const before = replay.statements.length;
     expect((await failure(engine.run("COPY shop.orders TO '/tmp/x'", { maxRows: 10, timeoutMs: 5000 }))).status).toBe(

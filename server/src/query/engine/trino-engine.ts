@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Json } from '@duckdb/node-api';
 import { httpError, type HttpError } from '../../core/errors.js';
-import { QueryRejected, UnknownTable } from '../../core/domain-errors.js';
+import { QueryRejected, UnknownFunction, UnknownTable } from '../../core/domain-errors.js';
 import { lineAndColumn } from '../../core/text-position.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
@@ -96,8 +96,10 @@ export class TrinoEngine implements QueryEngine {
   }
 
   /** Maps a Trino query error: user errors are the statement's own (400/404), the rest Trino's (502). */
-  private queryError(error: TrinoQueryError, sql: string): QueryRejected | UnknownTable | HttpError {
+  private queryError(error: TrinoQueryError, sql: string): QueryRejected | UnknownTable | UnknownFunction | HttpError {
     const location = error.errorLocation;
+    const unknownFunction = error.errorName === 'FUNCTION_NOT_FOUND' && /Function '([^']+)'/.exec(error.message);
+    if (unknownFunction) return new UnknownFunction(unknownFunction[1], []);
     if (
       error.errorName === 'TABLE_NOT_FOUND' ||
       error.errorName === 'SCHEMA_NOT_FOUND' ||

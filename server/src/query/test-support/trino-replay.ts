@@ -2,12 +2,37 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
+/** Failures as Trino reports them, each sent for a statement that contains `when`. */
+const recordedFailures = [
+  {
+    when: 'missing_table',
+    error: trinoError("line 1:15: Table 'hive.lake.missing_table' does not exist", 46, 'TABLE_NOT_FOUND', [1, 15]),
+  },
+  { when: 'bad_syntax', error: trinoError("line 2:3: mismatched input 'bad_syntax'", 1, 'SYNTAX_ERROR', [2, 3]) },
+  {
+    when: 'getenv(',
+    error: trinoError("line 1:8: Function 'getenv' not registered", 44, 'FUNCTION_NOT_FOUND', [1, 8]),
+  },
+];
+
+/** A user error of Trino's `QueryError` shape, at a line and column of the statement. */
+function trinoError(message: string, errorCode: number, errorName: string, [lineNumber, columnNumber]: number[]) {
+  return {
+    message,
+    errorCode,
+    errorName,
+    errorType: 'USER_ERROR',
+    errorLocation: { lineNumber, columnNumber },
+    failureInfo: { type: 'io.trino.spi.TrinoException', message: 'x', suppressed: [], stack: [] },
+  };
+}
+
 /**
  * A small HTTP server that plays Trino's client protocol as Trino's documentation describes it:
  * `POST /v1/statement` answers QUEUED with a `nextUri`; following `nextUri`s go through RUNNING pages
  * carrying `columns` and `data` to FINISHED (no `nextUri`); failures come as a FAILED page with an
  * `error`; a 503 asks the client to retry; `DELETE` on a query cancels it. What the statement holds
- * picks the script: `missing_table`, `bad_syntax`, `slow` or `big` (many pages), anything else: two
+ * picks the script: `missing_table`, `bad_syntax`, `getenv(`, `slow` or `big` (many pages), anything else: two
  * data pages. Every request is recorded. With `tls` it answers over HTTPS; with `accepts`, a request whose
  * Authorization header it refuses gets 401 with a `WWW-Authenticate` challenge, as Trino's authenticators do.
  */
@@ -104,38 +129,8 @@ export class TrinoReplayServer {
           query.failedOnce = true;
           return this.send(response, 503);
         }
-        if (query.sql.includes('missing_table')) {
-          return this.send(
-            response,
-            200,
-            this.page(id, 'FAILED', undefined, {
-              error: {
-                message: "line 1:15: Table 'hive.lake.missing_table' does not exist",
-                errorCode: 46,
-                errorName: 'TABLE_NOT_FOUND',
-                errorType: 'USER_ERROR',
-                errorLocation: { lineNumber: 1, columnNumber: 15 },
-                failureInfo: { type: 'io.trino.spi.TrinoException', message: 'x', suppressed: [], stack: [] },
-              },
-            }),
-          );
-        }
-        if (query.sql.includes('bad_syntax')) {
-          return this.send(
-            response,
-            200,
-            this.page(id, 'FAILED', undefined, {
-              error: {
-                message: "line 2:3: mismatched input 'bad_syntax'",
-                errorCode: 1,
-                errorName: 'SYNTAX_ERROR',
-                errorType: 'USER_ERROR',
-                errorLocation: { lineNumber: 2, columnNumber: 3 },
-                failureInfo: { type: 'io.trino.sql.parser.ParsingException', message: 'x', suppressed: [], stack: [] },
-              },
-            }),
-          );
-        }
+        const failure = recordedFailures.find((f) => query.sql.includes(f.when));
+        if (failure) return this.send(response, 200, this.page(id, 'FAILED', undefined, { error: failure.error }));
         return this.send(response, 200, this.page(id, 'QUEUED', `/v1/statement/executing/${id}/1`));
       }
       const columns = [
