@@ -24,6 +24,7 @@ function scripts() {
     'large-workspace.mjs',
     ...queries,
     'result-size.mjs',
+    'mock-startup.mjs',
     'auth-bench.mjs',
     'login-burst.mjs',
   ].filter((name) => present.includes(name));

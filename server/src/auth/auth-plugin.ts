@@ -4,7 +4,7 @@ import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { AuthFailure, authFailure, challengeHeaders } from './auth-failure.js';
 import { countAuthorizationHeaders, readCredentials } from './authorization-header.js';
-import { Authenticator } from './authenticator.js';
+import type { Authenticator } from './authenticator.js';
 import type { AuthClaims } from './identity.js';
 import { classifyRequest } from './request-path.js';
 import type { RouteAccess } from '../core/routes.js';
@@ -65,13 +65,16 @@ function refuse(reply: FastifyReply, error: HttpError, authenticator: Authentica
  * registered after it. Call before the other plugins. With `AUTH_ENABLED=false` it only declares
  * `request.auth` (always null). Throws a `ConfigFileError` for a bad users file.
  */
-export function registerAuthentication(app: FastifyInstance, config: Config, log: Logger): void {
+export async function registerAuthentication(app: FastifyInstance, config: Config, log: Logger): Promise<void> {
   app.decorateRequest('auth', null);
   app.decorateRequest('upstreamToken', null);
   if (!config.authEnabled) {
     app.decorate('authentication', null);
     return;
   }
+  // Imported only here: a server without authentication (every mock server) never loads the JWT, bcrypt and
+  // Redis clients behind it, a tenth of a mock server's start-up.
+  const { Authenticator } = await import('./authenticator.js');
   const authenticator = Authenticator.create(config.auth, log);
   app.decorate('authentication', authenticator);
 

@@ -31,7 +31,8 @@ export { applySpecMode, specModeOf, type ModeDefaults } from './mock/spec-mode.j
 export { exampleNamePattern, proposeRecordedExample } from './mock/record-proposal.js';
 export { LintPool } from './lint/lint-pool.js';
 export { SpecLint, type SpecLintResult } from './lint/spec-lint.js';
-export { findRulesetFile, type LintFinding } from './lint/spectral-linter.js';
+export { findRulesetFile } from './lint/ruleset-file.js';
+export type { LintFinding } from './lint/spectral-linter.js';
 export {
   failsAt,
   formatFindings,

@@ -1,8 +1,6 @@
 import { readConfigFile, type ConfigFile } from '../core/config-file.js';
 import { httpCheck, type HttpCheckSettings } from './checks/http-check.js';
-import { postgresCheck } from './checks/postgres-check.js';
-import { redisCheck } from './checks/redis-check.js';
-import { s3Check, type S3CheckSettings } from './checks/s3-check.js';
+import type { S3CheckSettings } from './checks/s3-check.js';
 import { tcpCheck } from './checks/tcp-check.js';
 import type { Check, Contributor } from './health-types.js';
 import { isObject } from '../core/json.js';
@@ -21,6 +19,10 @@ function requireString(config: ConfigFile, settings: Json, key: string, at: (str
   return value;
 }
 
+/**
+ * The check a health.yaml entry declares. The database, Redis and S3 clients are imported at the first check of
+ * their kind: a server whose health.yaml names none (every mock server) never loads them.
+ */
 function checkOf(config: ConfigFile, kind: CheckKind, settings: unknown, at: (string | number)[]): Check {
   if (!isObject(settings)) return config.fail(at, `"${kind}" must be a mapping of settings`);
   switch (kind) {
@@ -45,15 +47,16 @@ function checkOf(config: ConfigFile, kind: CheckKind, settings: unknown, at: (st
     }
     case 'postgres': {
       const url = requireString(config, settings, 'url', at);
-      return (signal) => postgresCheck({ url }, signal);
+      return async (signal) => (await import('./checks/postgres-check.js')).postgresCheck({ url }, signal);
     }
     case 'redis': {
       const url = requireString(config, settings, 'url', at);
-      return (signal) => redisCheck({ url }, signal);
+      return async (signal) => (await import('./checks/redis-check.js')).redisCheck({ url }, signal);
     }
     case 's3': {
       requireString(config, settings, 'bucket', at);
-      return (signal) => s3Check(settings as unknown as S3CheckSettings, signal);
+      const s3 = settings as unknown as S3CheckSettings;
+      return async (signal) => (await import('./checks/s3-check.js')).s3Check(s3, signal);
     }
   }
 }

@@ -31,7 +31,6 @@ import { LiveHealthConfig } from '../health/live-health-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { LiveQueryService } from '../query/live-query-service.js';
 import { newWorkbenchToken } from '../workbench/token.js';
-import { workbenchPlugin } from '../workbench/workbench-plugin.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
 import { registerObservability } from '../observability/observability.js';
 import { startTracing, traceFields } from '../observability/tracing.js';
@@ -201,7 +200,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // Then root-level hooks that cover every route registered below, whichever plugin adds it; the request's
   // span encloses authentication (the token exchange is its child).
   registerObservability(app, config, logger);
-  registerAuthentication(app, config, logger);
+  await registerAuthentication(app, config, logger);
 
   const mocking = config.specPaths.length > 0;
   const { gateway, mockState, recordings } = createGateway(config, logger);
@@ -212,8 +211,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   // Each spec loaded anew is compared with its last good version (breaking changes in the log and workbench).
   const specChanges = new SpecChanges(gateway, logger);
   app.addHook('onClose', async () => specChanges.close());
+  // Imported only for the workbench: a headless or mock server never loads its API and the renderer's files.
   if (config.workbench)
-    await app.register(workbenchPlugin, {
+    await app.register((await import('../workbench/workbench-plugin.js')).workbenchPlugin, {
       config,
       gateway,
       logger,

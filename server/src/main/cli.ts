@@ -13,8 +13,8 @@ import { createLogger } from '../core/logger.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { workbenchUrl } from '../workbench/workbench-url.js';
 import { productVersion } from '../core/version.js';
-import { lintCommand, type LintOptions } from './lint-command.js';
-import { diffCommand, type DiffOptions } from './diff-command.js';
+import type { LintOptions } from './lint-command.js';
+import type { DiffOptions } from './diff-command.js';
 
 const shutdownBoundMs = 10_000;
 
@@ -136,7 +136,10 @@ program
   )
   .option('-r, --ruleset <file>', 'ruleset file (default: .spectral.yaml of the workspace)')
   .option('-w, --workspace <dir>', 'workspace folder: references are read only inside it', '.')
-  .action(async (paths: string[], options: LintOptions) => process.exit(await lintCommand(paths, options)));
+  // Spectral and the comparison are imported only for their commands: `serve` starts half a second sooner.
+  .action(async (paths: string[], options: LintOptions) =>
+    process.exit(await (await import('./lint-command.js')).lintCommand(paths, options)),
+  );
 
 program
   .command('diff')
@@ -146,7 +149,7 @@ program
   .option('-f, --format <format>', 'text, json or github', 'text')
   .option('-w, --workspace <dir>', 'workspace folder: references are read only inside it', '.')
   .action(async (oldSpec: string, newSpec: string, options: DiffOptions) =>
-    process.exit(await diffCommand(oldSpec, newSpec, options)),
+    process.exit(await (await import('./diff-command.js')).diffCommand(oldSpec, newSpec, options)),
   );
 
 await program.parseAsync(process.argv);

@@ -47,3 +47,43 @@ describe('one-file mock mode at start', () => {
     expect(stillUp).toBe(true);
   });
 });
+
+/** A module hook (`--import`) that appends the URL of every module loaded to the file named by LOADED_MODULES. */
+const recordLoads = () => {
+  const hooks = file(
+    'record-hooks.mjs',
+    "import fs from 'node:fs';\nexport async function load(url, context, next) {\n" +
+      '  fs.appendFileSync(process.env.LOADED_MODULES, url + "\\n");\n  return next(url, context);\n}\n',
+  );
+  return file(
+    'record.mjs',
+    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+  );
+};
+
+describe('one-file mock mode loads only what it uses', () => {
+  it(
+    'never loads the query engine, authentication, the workbench, lint or the health clients',
+    { timeout: 160_000 },
+    async () => {
+      const loaded = path.join(scratch, 'loaded.txt');
+      const child = spawn(process.execPath, ['--import', recordLoads(), ...runArgs([good()])], {
+        ...options,
+        env: { ...options.env, LOADED_MODULES: loaded },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      await expect.poll(() => output, { timeout: 150_000 }).toContain('Loaded 1 spec');
+      child.kill('SIGINT');
+      await exited;
+      const modules = fs.readFileSync(loaded, 'utf8').split('\n');
+      // The recording works: the gateway's own modules are there.
+      expect(modules.some((url) => url.includes('/gateway/gateway.ts'))).toBe(true);
+      const unused =
+        /@duckdb|\/query\/|\/auth\/authenticator|\/jose\/|bcryptjs|\/workbench\/workbench-plugin|@stoplight\/spectral|@aws-sdk|\/pg\/|ioredis|swagger2openapi/;
+      expect(modules.filter((url) => unused.test(url))).toEqual([]);
+    },
+  );
+});

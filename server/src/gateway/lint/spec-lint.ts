@@ -3,7 +3,8 @@ import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { LintPool } from './lint-pool.js';
-import { findRulesetFile, type LintFinding } from './spectral-linter.js';
+import { findRulesetFile } from './ruleset-file.js';
+import type { LintFinding } from './spectral-linter.js';
 
 /** What `lint` events carry: the findings of one spec file, after each of its loads. */
 export interface SpecLintResult {

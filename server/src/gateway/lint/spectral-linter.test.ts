@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findRulesetFile, loadRuleset, SpectralLinter } from './spectral-linter.js';
+import { findRulesetFile } from './ruleset-file.js';
+import { loadRuleset, SpectralLinter } from './spectral-linter.js';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
 const specs = path.join(workspace, 'specs');

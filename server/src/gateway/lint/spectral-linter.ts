@@ -39,9 +39,6 @@ export interface LintFinding {
 
 const severities: readonly LintSeverity[] = ['error', 'warning', 'info', 'hint'];
 
-/** The workspace ruleset files Spectral's own CLI looks for, in its order. */
-export const rulesetFileNames = ['.spectral.yaml', '.spectral.yml', '.spectral.json', '.spectral.js'];
-
 /** Largest referenced file the resolver reads; a spec's own size bound elsewhere is of the same order. */
 const maxReferencedFileBytes = 16 * 1024 * 1024;
 
@@ -73,21 +70,6 @@ export function confinedResolver(root: string): InstanceType<typeof Resolver> {
       },
     },
   });
-}
-
-/** The ruleset file of `workspaceDir`, if it has one. */
-export async function findRulesetFile(workspaceDir: string): Promise<string | undefined> {
-  for (const name of rulesetFileNames) {
-    const file = path.join(workspaceDir, name);
-    if (
-      await fs.stat(file).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return file;
-  }
-  return undefined;
 }
 
 /**

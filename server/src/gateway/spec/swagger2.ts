@@ -1,4 +1,4 @@
-import swagger2openapi from 'swagger2openapi';
+import type swagger2openapi from 'swagger2openapi';
 import { isObject } from '../../core/json.js';
 import { LoadError, NotOpenApiError } from '../load-error.js';
 
@@ -36,7 +36,9 @@ export async function convertSwagger2(document: Json, file: string): Promise<{ d
   let converted: Json;
   let patches: number;
   try {
-    const result = await swagger2openapi.convertObj(document as unknown as Swagger2Document, {
+    // Imported at the first Swagger 2.0 document: OpenAPI 3 workspaces never load the converter.
+    const { default: converter } = await import('swagger2openapi');
+    const result = await converter.convertObj(document as unknown as Swagger2Document, {
       patch: true,
       warnOnly: true,
       warnProperty: warningProperty,
