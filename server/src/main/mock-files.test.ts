@@ -81,8 +81,12 @@ describe('one-file mock mode loads only what it uses', () => {
       const modules = fs.readFileSync(loaded, 'utf8').split('\n');
       // The recording works: the gateway's own modules are there.
       expect(modules.some((url) => url.includes('/gateway/gateway.ts'))).toBe(true);
-      const unused =
-        /@duckdb|\/query\/|\/auth\/authenticator|\/jose\/|bcryptjs|\/workbench\/workbench-plugin|@stoplight\/spectral|@aws-sdk|\/pg\/|ioredis|swagger2openapi/;
+      const unused = new RegExp(
+        [
+          ...['@duckdb', '/query/', '/auth/authenticator', '/jose/', 'bcryptjs', '/workbench/workbench-plugin'],
+          ...['@stoplight/spectral', '@aws-sdk', '/pg/', 'ioredis', 'swagger2openapi'],
+        ].join('|'),
+      );
       expect(modules.filter((url) => unused.test(url))).toEqual([]);
     },
   );
