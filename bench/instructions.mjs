@@ -7,6 +7,7 @@
 //   node bench/instructions.mjs        (REQUESTS=20000, WARMUP=20000, CONNECTIONS=10)
 //   ONLY=proxy node bench/instructions.mjs   (one comparison: generated, handler or proxy)
 //   ONLY=observability node bench/instructions.mjs   (metrics, access log and tracing against none; only when named)
+//   ONLY=contract node bench/instructions.mjs   (a handler route's contract checks against none; only when named)
 // The proxy comparison runs the upstream natively: only the proxies are counted.
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
@@ -162,18 +163,23 @@ async function compareGenerated(exampleSpec) {
   }
 }
 
+/** A workspace of the example spec and its handler, which overrides the spec's routes. */
+const handlerWorkspace = (exampleSpec) =>
+  scratchWorkspace({ specs: [exampleSpec], handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
+
+/** The gateway serving `workspace` with its handlers (whose processes start a hundred times slower under valgrind). */
+const handlerGateway = (label, workspace, env = {}) =>
+  instructionsPerRequest(label, gatewayScript, {
+    ...gatewayEnv(workspace.dir),
+    HANDLER_LOAD_TIMEOUT_MS: '600000',
+    ...env,
+  });
+
 /** The example handler's route (it overrides the spec's) against bare Fastify, serialising or not. */
 async function compareHandler(exampleSpec) {
-  const withHandler = scratchWorkspace({
-    specs: [exampleSpec],
-    handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')],
-  });
+  const withHandler = handlerWorkspace(exampleSpec);
   try {
-    // Under valgrind a handler's process starts a hundred times slower than natively.
-    const handler = await instructionsPerRequest('gateway, handler route (library handler)', gatewayScript, {
-      ...gatewayEnv(withHandler.dir),
-      HANDLER_LOAD_TIMEOUT_MS: '600000',
-    });
+    const handler = await handlerGateway('gateway, handler route (library handler)', withHandler);
     const bareHandler = await bare('bare Fastify, same body as the handler route', handler, false);
     const bareHandlerSerializing = await bare('  the same, JSON.stringify per request', handler, true);
     console.log(
@@ -267,6 +273,19 @@ async function compareObservability(exampleSpec) {
   }
 }
 
+/** The handler route with its answers checked against the spec (CONTRACT_ENFORCE=report, the default) and not. */
+async function compareContract(exampleSpec) {
+  const withHandler = handlerWorkspace(exampleSpec);
+  try {
+    const off = await handlerGateway('handler route, CONTRACT_ENFORCE=off', withHandler, { CONTRACT_ENFORCE: 'off' });
+    const checked = await handlerGateway('handler route, CONTRACT_ENFORCE=report', withHandler);
+    const more = ((checked.perRequest / off.perRequest - 1) * 100).toFixed(1);
+    console.log(`  contract checks: ${more}% more instructions per request (target under 10%)`);
+  } finally {
+    withHandler.remove();
+  }
+}
+
 if (!hasValgrind()) {
   console.log('instructions per request: skipped, valgrind is not installed (apt-get install valgrind)');
 } else {
@@ -279,4 +298,5 @@ if (!hasValgrind()) {
   if (runs('handler')) await compareHandler(exampleSpec);
   if (runs('proxy')) await compareProxy();
   if (only?.includes('observability')) await compareObservability(exampleSpec);
+  if (only?.includes('contract')) await compareContract(exampleSpec);
 }

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
@@ -49,6 +50,34 @@ describe('http_server_requests_seconds', () => {
     expect(text).not.toMatch(/nothing\/\d|nowhere\/\d/);
     expect(sample(text, 'http_server_requests_seconds_count', { route: 'UNKNOWN', status: '404' })).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('http_server_requests_seconds of an answer sent as a stream', () => {
+  const workspace = shopWorkspace();
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildServer(loadConfig({ HOT_RELOAD: 'false', LOG_LEVEL: 'silent' }, { workspace }));
+    // Its last chunk 300 ms after the answer began: the request lasts until that chunk is written.
+    app.get('/api/adaptive/slow-stream', async (_request, reply) => {
+      const body = new PassThrough();
+      body.write('first ');
+      setTimeout(() => body.end('last'), 300);
+      return reply.type('text/plain').send(body);
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    removeWorkspace(workspace);
+  });
+
+  it('is observed when the last byte is written, not when the stream is handed over', async () => {
+    expect((await app.inject({ url: '/api/adaptive/slow-stream' })).body).toBe('first last');
+    const text = (await app.inject({ url: metricsPath })).body;
+    const labels = { route: '/api/adaptive/slow-stream', status: '200' };
+    expect(sample(text, 'http_server_requests_seconds_count', labels)).toBe(1);
+    expect(sample(text, 'http_server_requests_seconds_sum', labels)).toBeGreaterThanOrEqual(0.29);
+  });
 });
 
 describe('the access log', () => {

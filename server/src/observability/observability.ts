@@ -1,17 +1,20 @@
 import http from 'node:http';
+import { Stream } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { context as otelContext, type Span } from '@opentelemetry/api';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { routeAreas, unknownRoute } from '../core/routes.js';
 import { registry } from './metrics.js';
-import { requestHistogram } from './request-histogram.js';
+import { requestHistogram, type RequestHistogram } from './request-histogram.js';
 import { endServerSpan, flushTraces, startServerSpan, traceFields } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The request's server span while tracing is on. */
     traceSpan: Span | null;
+    /** When the request arrived (`performance.now()`), while only metrics time it. */
+    receivedAt: number;
   }
 }
 
@@ -95,11 +98,12 @@ export function registerObservability(app: FastifyInstance, config: Config, logg
     app.addHook('onClose', () => flushTraces());
   }
   const histogram = metrics ? requestHistogram() : undefined;
-  if (metrics || accessLog || tracing) {
+  if (histogram && !accessLog && !tracing) observeWhenSent(app, histogram);
+  else if (metrics || accessLog || tracing) {
     app.addHook('onResponse', (request, reply, done) => {
       const route = routeOf(request);
       const status = reply.statusCode;
-      const method = methods.has(request.method) ? request.method : 'OTHER';
+      const method = methodOf(request);
       const mode = modeOf(reply);
       histogram?.observe(method, route, status, mode, reply.elapsedTime / 1000);
       if (accessLog) logAccess(logger, request, reply, { route, status, mode });
@@ -111,6 +115,36 @@ export function registerObservability(app: FastifyInstance, config: Config, logg
     app.get(metricsPath, sendMetrics);
     if (metricsPort !== undefined) serveMetricsPort(app, config, metricsPort, logger);
   }
+}
+
+/** The method label: one of the known methods, else `OTHER` (a client cannot add series). */
+const methodOf = (request: FastifyRequest) => (methods.has(request.method) ? request.method : 'OTHER');
+
+/**
+ * The request histogram alone (no access log, no tracing), observed as the answer is sent rather than in an
+ * `onResponse` hook: with one, Fastify listens for every response's `finish` and `error` events and reads the
+ * clock twice, which made metrics cost 10% more instructions on a generated route. An answer sent as a stream
+ * (a query's rows, a proxied body) is observed once its last byte is written, as `onResponse` would.
+ */
+function observeWhenSent(app: FastifyInstance, histogram: RequestHistogram): void {
+  app.decorateRequest('receivedAt', 0);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.receivedAt = performance.now();
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const observe = () =>
+      histogram.observe(
+        methodOf(request),
+        routeOf(request),
+        reply.statusCode,
+        modeOf(reply),
+        (performance.now() - request.receivedAt) / 1000,
+      );
+    if (payload instanceof Stream) reply.raw.once('finish', observe);
+    else observe();
+    done(null, payload);
+  });
 }
 
 /** One access log line: what happened, never a body or a credential (the path without its query string). */
