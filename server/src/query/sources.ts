@@ -49,6 +49,8 @@ export interface QueryLimits {
   maxQueryLength: number;
   /** Queries (synchronous and async together) running at once; more wait their turn. */
   maxConcurrent: number;
+  /** Queries reading no table that run beside those, in a lane of their own (0: none); each has `memoryLimit` too. */
+  shortLane: number;
   /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is
    * truncated. */
   maxResultBytes: number;
@@ -85,6 +87,7 @@ export const defaultLimits: QueryLimits = {
   threads: 2,
   maxQueryLength: 100_000,
   maxConcurrent: 4,
+  shortLane: 1,
   maxResultBytes: 32 * 1024 * 1024,
 };
 export const defaultAsync: AsyncSettings = {
@@ -118,6 +121,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     'threads',
     'max_query_length',
     'max_concurrent',
+    'short_lane',
     'max_result_bytes',
   ]);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
@@ -130,6 +134,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     threads: reader.integer('threads', 1, 64, defaultLimits.threads),
     maxQueryLength: reader.integer('max_query_length', 10, 10_000_000, defaultLimits.maxQueryLength),
     maxConcurrent: reader.integer('max_concurrent', 1, 256, defaultLimits.maxConcurrent),
+    shortLane: reader.integer('short_lane', 0, 16, defaultLimits.shortLane),
     // Below the longest string V8 holds (about 512 MB), which the response's JSON must fit in.
     maxResultBytes: reader.integer('max_result_bytes', 1024, 256 * 1024 * 1024, defaultLimits.maxResultBytes),
   };

@@ -10,7 +10,7 @@ import { HandlerOutput } from './handler-output.js';
 import type { HandlerProcesses } from './handler-processes.js';
 import type { CompiledHandler } from './handler-compiler.js';
 import type { ProtocolViolation } from './handler-messages.js';
-import type { ErrorDescription, FromHandler, RouteDescription } from './handler-protocol.js';
+import type { ErrorDescription, FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
 import type { RouteInput } from './input-validator.js';
 import { countHandlerAnswer, countHandlerRestart, countHandlerTimeout } from '../../observability/metrics.js';
 
@@ -51,7 +51,21 @@ interface PendingCall {
   route: number;
   /** The server's id of the request (Fastify's `reqId`), which the call's log lines carry. */
   requestId?: string;
+  /** What runs the call in a process: kept so that a call can wait for, or be retried on, a new process. */
+  message: Extract<ToHandler, { type: 'call' }>;
+  /** `false` while the call waits for a restarting module's new process. */
+  sent: boolean;
+  /** Sent again to a new process once already: a second kill answers it 503. */
+  retried: boolean;
 }
+
+/**
+ * Calls that may wait for a restarting module's new process, per module; beyond, 503 at once. Each waiting call holds
+ * its request and a few hundred bytes; the bound keeps a flood during a restart from holding memory without end.
+ */
+export const restartQueueLimit = 1000;
+/** Methods whose call, cut off by a process kill, is run again on the new process: they change nothing. */
+const retriedMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** After a call times out, how long the module has to answer a ping before it counts as stuck. */
 const stuckGraceMs = 500;
@@ -80,9 +94,12 @@ function writeBundle(
  * restarted, a module out of memory is restarted, a large answer is serialised off the gateway's
  * event loop.
  *
- * Calls whose module is restarted (stuck, out of memory, crashed) are answered 503; while it restarts,
- * new calls are answered 503 at once. A call that only waits on a promise is answered 504 at its
- * deadline and its `ctx.signal` aborted; the module keeps running.
+ * While the module restarts (stuck, out of memory, crashed), new calls wait for the new process within
+ * their own deadline (up to {@link restartQueueLimit} of them), and a GET, HEAD or OPTIONS call cut off
+ * by the kill is run once more on it; other calls cut off are answered 503. A module that fails to load
+ * again, or whose restart waits longer than a call's timeout (back-off), answers 503 at once. A call that
+ * only waits on a promise is answered 504 at its deadline and its `ctx.signal` aborted; the module keeps
+ * running.
  */
 export class HandlerHost {
   /** The process serving calls; `undefined` while the module restarts. */
@@ -95,6 +112,10 @@ export class HandlerHost {
   private pingTimer: NodeJS.Timeout | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private restartReason = '';
+  /** While restarting: whether new calls wait for the new process (else 503 at once). */
+  private holdCalls = false;
+  /** Calls waiting for the new process. */
+  private waiting = 0;
   private restarts = 0;
   private lastRestartAt = 0;
   private state: 'serving' | 'restarting' | 'retiring' | 'closed' = 'serving';
@@ -153,15 +174,11 @@ export class HandlerHost {
     requestId?: string,
     traceparent?: string,
   ): Promise<HandlerPayload> {
-    const child = this.child;
-    if (child === undefined)
-      return Promise.reject(httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]));
+    if (this.child === undefined && !(this.holdCalls && this.waiting < restartQueueLimit))
+      return Promise.reject(this.restarting());
     const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject, deadline: performance.now() + this.options.timeoutMs, route, requestId });
-      this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
-      if (Buffer.isBuffer(input.body))
-        child.send({
+    const message: PendingCall['message'] = Buffer.isBuffer(input.body)
+      ? {
           type: 'call',
           id,
           route,
@@ -169,9 +186,25 @@ export class HandlerHost {
           auth,
           binaryBody: input.body.toString('base64'),
           traceparent,
-        });
-      else child.send({ type: 'call', id, route, input, auth, traceparent });
+        }
+      : { type: 'call', id, route, input, auth, traceparent };
+    return new Promise((resolve, reject) => {
+      const deadline = performance.now() + this.options.timeoutMs;
+      const call = { resolve, reject, deadline, route, requestId, message, sent: false, retried: false };
+      this.calls.set(id, call);
+      this.deadlineTimer ??= setTimeout(this.expireCalls, this.options.timeoutMs);
+      if (this.child) this.dispatch(this.child, call);
+      else this.waiting++;
     });
+  }
+
+  private dispatch(child: HandlerChild, call: PendingCall): void {
+    call.sent = true;
+    child.send(call.message);
+  }
+
+  private restarting(): HttpError {
+    return httpError('HANDLER_RESTARTING', [this.options.file, this.restartReason]);
   }
 
   /** Stops the module once its calls in flight are answered (it was replaced by a new version or removed). */
@@ -194,6 +227,7 @@ export class HandlerHost {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.holdCalls = false;
     this.restartReason = 'the server is stopping';
     clearTimeout(this.restartTimer);
     clearTimeout(this.pingTimer);
@@ -205,13 +239,15 @@ export class HandlerHost {
     this.markClosed();
   }
 
-  /** Makes `child` the process that serves, listening to its answers and its end. */
+  /** Makes `child` the process that serves, listening to its answers and its end, and sends it the calls that wait. */
   private adopt(child: HandlerChild): void {
     this.child = child;
     child.serve(
       (message) => this.onMessage(message),
       (reason) => this.restart(child, reason),
     );
+    this.waiting = 0;
+    for (const call of this.calls.values()) if (!call.sent) this.dispatch(child, call);
   }
 
   private onMessage(message: FromHandler | ProtocolViolation): void {
@@ -285,8 +321,13 @@ export class HandlerHost {
   };
 
   private timedOut(id: number, call: PendingCall): void {
-    countHandlerTimeout();
     this.settle(id);
+    if (!call.sent) {
+      // It waited for a restart that did not end in time: the module never saw it.
+      this.waiting--;
+      return call.reject(this.restarting());
+    }
+    countHandlerTimeout();
     const error = httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]);
     this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
     call.reject(error);
@@ -316,8 +357,9 @@ export class HandlerHost {
   }
 
   /**
-   * Replaces a process that is stuck, out of memory or gone: its calls are answered 503, and a new
-   * process loads the same module, at once the first time and with a growing delay if it keeps failing.
+   * Replaces a process that is stuck, out of memory or gone: its calls are retried on the new process
+   * or answered 503 ({@link requeueCalls}), and a new process loads the same module, at once the first
+   * time and with a growing delay if it keeps failing.
    */
   private restart(child: HandlerChild, reason: string, report = true): void {
     if (this.child !== child || this.state === 'closed') return;
@@ -327,7 +369,6 @@ export class HandlerHost {
     child.kill();
     this.restartReason = reason;
     countHandlerRestart(reason, !report);
-    this.failCalls(reason);
     if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
     this.options.log.error(
       { handler: this.options.file },
@@ -335,12 +376,38 @@ export class HandlerHost {
     );
     if (this.state === 'retiring') return void this.close();
     this.state = 'restarting';
-    this.scheduleRestart();
+    const delay = this.restartDelay();
+    // Calls wait only for a restart that can begin before their deadline: a module in a restart loop backs
+    // off past it, and then answers 503 at once as it would without waiting.
+    this.holdCalls = delay < this.options.timeoutMs;
+    this.requeueCalls();
+    this.scheduleRestart(delay);
   }
 
-  private scheduleRestart(): void {
+  /**
+   * The calls in flight on a killed process: a GET, HEAD or OPTIONS not retried yet waits for the new process
+   * (it changes nothing, so running it twice is safe); any other call may have done part of its work, and
+   * is answered 503.
+   */
+  private requeueCalls(): void {
+    for (const [id, call] of this.calls) {
+      if (this.holdCalls && !call.retried && retriedMethods.has(this.routes[call.route].method)) {
+        call.sent = false;
+        call.retried = true;
+        this.waiting++;
+      } else {
+        this.calls.delete(id);
+        call.reject(this.restarting());
+      }
+    }
+  }
+
+  private restartDelay(): number {
     if (Date.now() - this.lastRestartAt > restartsForgottenAfterMs) this.restarts = 0;
-    const delay = this.restarts === 0 ? 0 : Math.min(maxRestartDelayMs, 250 * 2 ** (this.restarts - 1));
+    return this.restarts === 0 ? 0 : Math.min(maxRestartDelayMs, 250 * 2 ** (this.restarts - 1));
+  }
+
+  private scheduleRestart(delay: number): void {
     this.restarts++;
     this.restartTimer = setTimeout(() => {
       this.lastRestartAt = Date.now();
@@ -358,7 +425,10 @@ export class HandlerHost {
             { handler: this.options.file },
             `handler module ${this.options.file} could not be restarted: ${error.message}`,
           );
-          this.scheduleRestart();
+          // A module that cannot load answers its load error at once, to the calls waiting and to new ones.
+          this.holdCalls = false;
+          this.failCalls(this.restartReason);
+          this.scheduleRestart(this.restartDelay());
         },
       );
     }, delay);
@@ -367,6 +437,7 @@ export class HandlerHost {
   private failCalls(reason: string): void {
     const calls = [...this.calls.values()];
     this.calls.clear();
+    this.waiting = 0;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     for (const call of calls) call.reject(httpError('HANDLER_RESTARTING', [this.options.file, reason]));

@@ -14,7 +14,14 @@ import { FreshInstances } from './fresh-instances.js';
 import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
-import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
+import {
+  analyseQuery,
+  neededColumns,
+  pushableFilters,
+  readsNoTable,
+  referenceKey,
+  type TableReference,
+} from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import { sqlIdent } from '../../core/sql-text.js';
@@ -80,6 +87,8 @@ async function userSqlError(
  */
 export class DuckDBEngine implements QueryEngine {
   private readonly slots: Semaphore;
+  /** The short lane: queries that read no table do not queue behind large ones (`limits.short_lane`). */
+  private readonly shortSlots: Semaphore;
   private readonly instances: FreshInstances;
 
   constructor(
@@ -88,6 +97,7 @@ export class DuckDBEngine implements QueryEngine {
     private readonly limits: QueryLimits,
   ) {
     this.slots = new Semaphore(limits.maxConcurrent);
+    this.shortSlots = new Semaphore(limits.shortLane);
     this.instances = new FreshInstances({
       memory_limit: limits.memoryLimit,
       threads: String(limits.threads),
@@ -148,7 +158,8 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      const release = await countedSlot(() => this.slots.acquire(deadline.signal));
+      const lane = this.limits.shortLane > 0 && readsNoTable(ast) ? this.shortSlots : this.slots;
+      const release = await countedSlot(() => lane.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
       const fresh = await this.instances.take();

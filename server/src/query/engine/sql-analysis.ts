@@ -143,6 +143,18 @@ export function analyseQuery(root: unknown): QueryShape {
   return shape;
 }
 
+/**
+ * Whether the query reads no table at all: no SELECT of it has a FROM clause (`SELECT 1`, `SELECT now()`). Such a
+ * query may take the short lane (`limits.short_lane`): it waits for no source and loads nothing.
+ */
+export function readsNoTable(root: unknown): boolean {
+  let reads = false;
+  visit(root, (node) => {
+    if (node.type === 'SELECT_NODE' && isNode(node.from_table) && node.from_table.type !== 'EMPTY') reads = true;
+  });
+  return !reads;
+}
+
 /** A constant of the syntax tree as a filter value, when it is one we can pass on exactly. */
 export function constantValue(node: unknown): FilterValue | undefined {
   if (!isNode(node)) return undefined;
