@@ -8,7 +8,7 @@ describe('splitSql', () => {
     const script = [
       "SELECT 'a;b' AS x;",
       'SELECT "odd;name" FROM t; -- a comment; still a comment',
-      "/* a; block */ SELECT $$;$$, $tag$ ; $tag$;",
+      '/* a; block */ SELECT $$;$$, $tag$ ; $tag$;',
       "SELECT 'it''s; fine'",
     ].join('\n');
     expect(texts(script)).toEqual([
@@ -37,6 +37,14 @@ describe('statementsToRun', () => {
   it('runs the selection as it is, even across statements', () => {
     const run = statementsToRun(text, 'sql', { selection: { start: 7, end: 18 }, cursor: 18, script: false });
     expect(run).toEqual([{ text: '1;\nSELECT 2', offset: 7, line: 1, column: 8 }]);
+  });
+
+  it('runs the statements of the selection as a script', () => {
+    const run = statementsToRun(text, 'sql', { selection: { start: 7, end: 18 }, cursor: 18, script: true });
+    expect(run).toEqual([
+      { text: '1', offset: 7, line: 1, column: 8 },
+      { text: 'SELECT 2', offset: 10, line: 2, column: 1 },
+    ]);
   });
 
   it('runs the statement under the cursor, or the one before it between statements', () => {

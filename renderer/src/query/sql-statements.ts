@@ -55,7 +55,8 @@ function hasCode(chunk: string): boolean {
 }
 
 /**
- * The statements `request` asks to run from `text` in `language`: the selection as it is, the whole text of a
+ * The statements `request` asks to run from `text` in `language`: the selection as it is (as a script: its
+ * statements), the whole text of a
  * SPARQL query (one statement), every SQL statement for a script, else the SQL statement under the cursor (or the
  * nearest one before it, when the cursor is between statements).
  */
@@ -63,6 +64,8 @@ export function statementsToRun(text: string, language: 'sql' | 'sparql', reques
   const { selection } = request;
   if (selection && selection.end > selection.start) {
     const chosen = statementOf(text, selection.start, selection.end);
+    if (request.script && language === 'sql')
+      return splitSql(chosen.text).map((s) => ({ ...s, offset: chosen.offset + s.offset, ...inWholeText(s, chosen) }));
     return chosen.text.trim() ? [chosen] : [];
   }
   if (language === 'sparql') return text.trim() ? [statementOf(text, 0, text.length)] : [];
