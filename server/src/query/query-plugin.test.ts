@@ -124,6 +124,12 @@ describe('/api/v1/query', () => {
     expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 1, column: 11, position: 10 });
   });
 
+  it('gives the position DuckDB names for an error after parsing (binding), in the statement sent', async () => {
+    const query = 'SELECT id,\n  nope\nFROM shop.orders';
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+    expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 2, column: 3, position: 13 });
+  });
+
   it('runs an async query: 202, status, paged results', async () => {
     const accepted = await app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
 import { QueryRejected, SourceUnavailableError, type UnknownFunction, UnknownTable } from '../../core/domain-errors.js';
 import { catalogError } from './catalog-errors.js';
+import { duckdbErrorPosition } from './error-position.js';
 import type { ColumnInfo, ScanResult, TableInfo } from '../connectors/types.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
@@ -57,19 +58,23 @@ async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
     if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
 }
 
-/** Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input. */
+/**
+ * Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input;
+ * with the place DuckDB names in `sql`, the text it ran, when that is the user's own.
+ */
 async function userSqlError(
   error: unknown,
   memoryLimit: string,
   catalog: SourceCatalog,
   deadline: Deadline,
+  sql: string | undefined,
 ): Promise<QueryRejected | UnknownTable | UnknownFunction> {
   const message = (error as Error).message ?? String(error);
   if (/^Catalog Error/.test(message)) return catalogError(message, catalog, deadline);
   // DuckDB's advice after the first line (SET threads, SET memory_limit) is not open to a query here.
   if (/^Out of Memory Error/.test(message))
     return new QueryRejected(`The query needs more memory than its limit of ${memoryLimit}: ${message.split('\n')[0]}`);
-  return new QueryRejected(message);
+  return new QueryRejected(message, sql === undefined ? undefined : duckdbErrorPosition(message, sql));
 }
 
 /**
@@ -212,7 +217,7 @@ export class DuckDBEngine implements QueryEngine {
       names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
       prepared.destroySync();
     } catch (error) {
-      throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
+      throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline, sql);
     }
     const serialized = JSON.stringify(
       { error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] },
@@ -273,7 +278,9 @@ export class DuckDBEngine implements QueryEngine {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof HttpError) throw error;
-        throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
+        // A rewritten query's places are not the user's.
+        const own = runSql === sql ? sql : undefined;
+        throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline, own);
       }
     } finally {
       signal.removeEventListener('abort', interrupt);
