@@ -16,7 +16,7 @@ import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
 import { analyseQuery, neededColumns, pushableFilters, referenceKey, type TableReference } from './sql-analysis.js';
-import type { SqlParser } from './sql-parser.js';
+import { explainSql, type SqlParser } from './sql-parser.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import { sqlIdent } from '../../core/sql-text.js';
 import { countedSlot, observeQuery, queryMetrics } from '../../observability/metrics.js';
@@ -105,14 +105,14 @@ export class DuckDBEngine implements QueryEngine {
   async validate(sql: string): Promise<void> {
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
-    await this.parser.parse(sql);
+    await this.parser.parseQuery(sql);
   }
 
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
-    const ast = await this.parser.parse(sql);
+    const { ast, explain } = await this.parser.parseQuery(sql);
     const shape = analyseQuery(ast);
 
     const deadline = Deadline.after(options.timeoutMs, options.signal);
@@ -121,7 +121,12 @@ export class DuckDBEngine implements QueryEngine {
       // what they wait on; whatever is still unwinding then finishes on its own).
       const bounds = { maxRows: options.maxRows, maxBytes: options.maxBytes };
       return await observeQuery('sql', () =>
-        deadline.bound(this.runWithin(sql, ast, shape, bounds, deadline, started)),
+        // An EXPLAIN shows the plan of the query as written: no aggregation is pushed to a source.
+        deadline.bound(
+          explain
+            ? this.runWithin(explainSql(explain), undefined, shape, bounds, deadline, started)
+            : this.runWithin(sql, ast, shape, bounds, deadline, started),
+        ),
       );
     } catch (error) {
       // An abort answers with its reason: a QueryTimeout, or the caller's cancellation.
@@ -138,6 +143,7 @@ export class DuckDBEngine implements QueryEngine {
    */
   private async runWithin(
     sql: string,
+    /** The tree of `sql`, to plan an aggregation pushdown; none, none is pushed. */
     ast: unknown,
     shape: ReturnType<typeof analyseQuery>,
     bounds: ResultBounds,
@@ -145,7 +151,7 @@ export class DuckDBEngine implements QueryEngine {
     started: number,
   ): Promise<QueryOutcome> {
     const tables = await inSpan('query plan', () => this.plan(shape.references, deadline));
-    const pushdown = this.aggregatePushdown(ast, shape, tables);
+    const pushdown = ast === undefined ? undefined : this.aggregatePushdown(ast, shape, tables);
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
     // only with the slot, so queries waiting on a hung source cost no instance.
     const fetchDir = makePrivateFolder('fetch');
