@@ -102,3 +102,44 @@ test('Shift+Alt+F formats SQL, and SPARQL; Ctrl+Z undoes it', async ({ page }) =
   await page.keyboard.press('Shift+Alt+KeyF');
   await expect(lines).toHaveText(['SELECT ?s WHERE {', '  ?s a ?c;', '    ?p ?o.', '}', 'LIMIT 3']);
 });
+
+test('EXPLAIN ANALYZE shows a plan tree with times and rows, read with the keyboard alone', async ({ page }) => {
+  await openQueryTab(page);
+  await typeQuery(
+    page,
+    'EXPLAIN ANALYZE SELECT c.region, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY 1',
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const tree = page.getByRole('tree', { name: 'Query plan' });
+  await expect(tree).toBeVisible();
+  await expect(page.locator('.plan-summary')).toContainText(/analysed: [\d.]+ ms in all/);
+  await expect(tree.getByRole('treeitem').filter({ hasText: 'HASH_JOIN' })).toContainText(/ms/);
+  await expect(
+    tree
+      .getByRole('treeitem')
+      .filter({ hasText: /1,500 rows/ })
+      .first(),
+  ).toBeVisible();
+
+  // Out of the editor (Ctrl+M: Tab moves the focus), Tab to the plan, then arrows through it.
+  await page.keyboard.press('ControlOrMeta+KeyM');
+  const first = tree.getByRole('treeitem').first();
+  for (let i = 0; i < 15 && !(await first.evaluate((e) => e === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(tree.getByRole('treeitem').nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowLeft');
+  await expect(first).toHaveAttribute('aria-expanded', 'false');
+  await expect(tree.getByRole('treeitem')).toHaveCount(1);
+  await page.keyboard.press('ArrowRight');
+  await expect(first).toHaveAttribute('aria-expanded', 'true');
+  await screenshot(page, 'query-statements-04-plan');
+
+  await typeQuery(page, 'EXPLAIN DELETE FROM shop.orders');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.locator('.query-output').getByRole('alert')).toContainText(
+    'EXPLAIN and EXPLAIN ANALYZE are allowed',
+  );
+});

@@ -3,6 +3,8 @@ import type { ResultPage, SqlResult } from '../../../server/src/contract/index.j
 import { queryApi } from './query-api.js';
 import { cancelRun, jobPageSize, type Outcome, type ScriptStep } from './query-runs.js';
 import { CandidatePicker, SynonymOffer } from './QuestionPick.js';
+import { PlanTree } from './PlanTree.js';
+import { planOf } from './query-plan.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid, type StoredPages } from './ResultsGrid.js';
 import type { ResultView } from './QueryToolbar.js';
@@ -185,6 +187,8 @@ function OutcomeView(props: QueryOutputProps & { empty: string }) {
   const { outcome, stale, view, onEditSql, onPick, onNotify, empty } = props;
   const { generatedQuery } = outcome;
   const { result, stored } = useShownResult(outcome, onNotify);
+  // An EXPLAIN's answer is read as a plan, not as its one row of JSON.
+  const plan = result && planOf(result);
   return (
     <>
       {outcome.cancelled && (
@@ -218,7 +222,9 @@ function OutcomeView(props: QueryOutputProps & { empty: string }) {
         </div>
       )}
       {result && outcome.chartAlongside && view === 'grid' && <ResultChart result={result} />}
+      {plan && <PlanTree plan={plan} />}
       {result &&
+        !plan &&
         (view === 'grid' ? (
           <ResultsGrid result={result} onNotify={onNotify} stored={stored} />
         ) : (
