@@ -39,7 +39,7 @@ test('Ctrl+Enter runs the statement at the cursor or the selection; Ctrl+Shift+E
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ControlOrMeta+Shift+Enter');
   const tabs = page.getByRole('tablist', { name: 'Statements of the script' }).getByRole('tab');
-  await expect(tabs).toHaveText(['1. 1 rows', '2. 2 rows', '3. 3 rows']);
+  await expect(tabs).toHaveText(['1. 1 row', '2. 2 rows', '3. 3 rows']);
   await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
   await expect(grid.getByRole('gridcell', { name: 'a;b' })).toBeVisible();
   // The tabs are read with the keyboard: Tab into the selected one, arrows between them.
@@ -58,7 +58,7 @@ test('a failing statement stops the script, is marked where the engine says, and
   await typeQuery(page, 'SELECT 1;\nSELECT 2;\n  SELECT FROM WHERE;\nSELECT 4');
   await page.keyboard.press('ControlOrMeta+Shift+Enter');
   const tabs = page.getByRole('tablist', { name: 'Statements of the script' }).getByRole('tab');
-  await expect(tabs).toHaveText(['1. 1 rows', '2. 1 rows', '3. Error', '4. Not run']);
+  await expect(tabs).toHaveText(['1. 1 row', '2. 1 row', '3. Error', '4. Not run']);
   // The failed statement's tab is shown, and its error is marked on the third line, not the statement's first.
   await expect(tabs.nth(2)).toHaveAttribute('aria-selected', 'true');
   await expect(alert(page)).toContainText(/Syntax error at line 1/);

@@ -177,7 +177,8 @@ function stepState({ outcome }: ScriptStep): string {
 /** A tab's label: what the statement gave. */
 function stepLabel({ outcome }: ScriptStep): string {
   if (outcome.error) return 'Error';
-  if (outcome.result) return `${outcome.result.row_count} rows`;
+  const rows = outcome.result?.row_count;
+  if (rows !== undefined) return rows === 1 ? '1 row' : `${rows} rows`;
   if (outcome.running) return 'Running';
   return outcome.cancelled ? 'Cancelled' : 'Not run';
 }
