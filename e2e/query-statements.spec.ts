@@ -107,7 +107,8 @@ test('EXPLAIN ANALYZE shows a plan tree with times and rows, read with the keybo
   await openQueryTab(page);
   await typeQuery(
     page,
-    'EXPLAIN ANALYZE SELECT c.region, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY 1',
+    'EXPLAIN ANALYZE SELECT c.region, count(*) AS n FROM shop.orders o ' +
+      'JOIN shop.customers c ON o.customer_id = c.id GROUP BY 1',
   );
   await page.keyboard.press('ControlOrMeta+Enter');
   const tree = page.getByRole('tree', { name: 'Query plan' });
