@@ -4,11 +4,11 @@ import { useSessionState, useWorkbench } from '../platform/workbench-context.js'
 import { usePersistedState } from '../state/persisted.js';
 import { useCatalog } from './catalog-store.js';
 import { QueryInput, type QueryInputProps } from './QueryInput.js';
-import { QueryOutput } from './QueryOutput.js';
-import { useQueryRuns, useSparqlVocabulary, type QueryMode } from './query-runs.js';
+import { QueryOutput, useShownStep } from './QueryOutput.js';
+import { useQueryRuns, useSparqlVocabulary, type Outcome, type QueryMode } from './query-runs.js';
 import { QuerySidebar, type SidebarTab } from './QuerySidebar.js';
 import { QueryToolbar, type ResultView } from './QueryToolbar.js';
-import type { EditorEdit } from './SqlEditor.js';
+import type { EditorEdit, EditorErrorMark } from './SqlEditor.js';
 import { savingKey, useQueryCommands } from './tabs/query-commands.js';
 import { SaveQueryPrompt } from './tabs/SaveQueryForm.js';
 import { useQueryTabs, useQueryTabsStore } from './tabs/query-tabs-context.js';
@@ -52,7 +52,7 @@ export default function QueryConsole({ id, kind, text, kindLocked, revision, ...
   const vocabulary = useSparqlVocabulary(kind === 'sparql');
   const onSubmitted = () => setTab('jobs');
   const runs = useQueryRuns({ mode: kind, text, runAsync, vocabulary, catalog, learn, onSubmitted });
-  const { errorAt } = runs.outcome;
+  const { step, onStep, shown, stale } = useShownStep(runs.outcome, text);
   const { edit, setEdit, openInEditor, insert } = useEditorFeed({ kind, text, kindLocked, ...props });
   useReloadedText(text, revision, setEdit);
 
@@ -81,7 +81,7 @@ export default function QueryConsole({ id, kind, text, kindLocked, revision, ...
           modes={kindLocked ? [kind] : allModes}
           onMode={props.onKind}
           hasQuery={text.trim() !== ''}
-          outcome={runs.outcome}
+          outcome={shown}
           onRun={() => void runs.run()}
           onExplain={() => void runs.explain()}
           runAsync={runAsync}
@@ -98,14 +98,18 @@ export default function QueryConsole({ id, kind, text, kindLocked, revision, ...
         {!maximised && (
           <QueryEditorPane
             {...{ id, kind, text, edit, catalog, vocabulary }}
-            errorMark={errorAt?.mode === kind ? { ...errorAt, message: runs.outcome.error ?? '' } : undefined}
+            errorMark={stale ? undefined : errorMarkOf(runs.outcome, kind)}
             theme={colorScheme}
             onText={props.onText}
-            onRun={() => void runs.run()}
+            onRun={(request) => void runs.run(request)}
+            onNotify={notify}
           />
         )}
         <QueryOutput
           outcome={runs.outcome}
+          stale={stale}
+          step={step}
+          onStep={onStep}
           view={view}
           onEditSql={kind === 'nl' ? (sql) => newQuery('sql', sql) : undefined}
           onPick={kind === 'nl' ? (candidate) => void runs.pick(candidate) : undefined}
@@ -114,6 +118,14 @@ export default function QueryConsole({ id, kind, text, kindLocked, revision, ...
       </section>
     </div>
   );
+}
+
+/** Where the editor of `kind` marks the run's error (of the script statement that failed, for a script). */
+function errorMarkOf(outcome: Outcome, kind: QueryMode): EditorErrorMark | undefined {
+  const { errorAt } = outcome;
+  if (errorAt?.mode !== kind) return undefined;
+  const message = outcome.error ?? outcome.script?.find((step) => step.outcome.error)?.outcome.error ?? '';
+  return { ...errorAt, message };
 }
 
 /** The query editor of a tab, above the splitter that sets its height (shared by every query tab). */

@@ -4,6 +4,7 @@ import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import type { Catalog } from '../editor/languages/completion.js';
 import { queryModes, type QueryMode } from './query-runs.js';
 import type { EditorEdit, EditorErrorMark } from './SqlEditor.js';
+import type { RunRequest } from './sql-statements.js';
 
 const SqlEditor = lazy(() => import('./SqlEditor.js'));
 
@@ -23,12 +24,15 @@ export interface QueryInputProps {
   /** The editor's height above the results. */
   height: number;
   onText(text: string): void;
-  onRun(): void;
+  /** A question runs whole (no request); a query runs what the request picks. */
+  onRun(request?: RunRequest): void;
+  onNotify(message: string): void;
 }
 
 /** Where the query is written: Monaco for SQL and SPARQL (loaded on demand), a text area for a question. */
 export function QueryInput(props: QueryInputProps) {
-  const { mode, text, edit, catalog, vocabulary, errorMark, theme, tabId, wrap, height, onText, onRun } = props;
+  const { mode, text, edit, catalog, vocabulary, errorMark, theme, tabId, wrap, height, onText, onRun, onNotify } =
+    props;
   const placeholder = queryModes.find((m) => m.id === mode)?.placeholder;
   return (
     <div className="query-editor" data-mode={mode} style={{ height }}>
@@ -59,10 +63,15 @@ export function QueryInput(props: QueryInputProps) {
             wrap={wrap}
             onChange={onText}
             onRun={onRun}
+            onNotify={onNotify}
           />
         </Loadable>
       )}
-      {!text && mode !== 'nl' && <div className="query-placeholder">{placeholder} — Ctrl/Cmd+Enter runs</div>}
+      {!text && mode !== 'nl' && (
+        <div className="query-placeholder">
+          {placeholder} — Ctrl/Cmd+Enter runs the statement, Ctrl/Cmd+Shift+Enter the script
+        </div>
+      )}
     </div>
   );
 }

@@ -89,7 +89,7 @@ export function QueryToolbar(props: QueryToolbarProps) {
         className="primary"
         onClick={props.onRun}
         disabled={outcome.running || !hasQuery}
-        title="Run (Ctrl/Cmd+Enter)"
+        title="Run every statement (Ctrl/Cmd+Shift+Enter); Ctrl/Cmd+Enter runs the selection or statement at the cursor"
       >
         {outcome.running ? 'Running…' : 'Run'}
       </button>

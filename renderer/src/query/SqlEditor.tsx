@@ -9,6 +9,8 @@ import {
   registerSqlCompletion,
 } from '../editor/monaco-setup.js';
 import type { Catalog } from '../editor/languages/completion.js';
+import { formatSparql, formatSql } from './query-format.js';
+import type { RunRequest } from './sql-statements.js';
 
 const extensions = { sql: 'sql', sparql: 'rq', plaintext: 'txt' } as const;
 const noVocabulary: SparqlVocabulary = { prefixes: {}, classes: [], properties: [] };
@@ -42,12 +44,16 @@ export interface SqlEditorProps {
   /** Word wrap. */
   wrap: boolean;
   onChange(text: string): void;
-  onRun(): void;
+  /** Ctrl/Cmd+Enter (the selection, else the statement at the cursor) or Ctrl/Cmd+Shift+Enter (the script). */
+  onRun(request: RunRequest): void;
+  /** Tells why the text was not formatted. */
+  onNotify(message: string): void;
 }
 
 /**
  * The console's query editor (Monaco, bundled): SQL completion of sources, tables and columns, SPARQL
- * highlighting and completion of prefixes, classes and properties; Ctrl/Cmd+Enter runs.
+ * highlighting and completion of prefixes, classes and properties; Ctrl/Cmd+Enter runs the selection or the
+ * statement at the cursor, Ctrl/Cmd+Shift+Enter the script, Shift+Alt+F formats.
  */
 export default function SqlEditor({
   initialValue,
@@ -61,14 +67,17 @@ export default function SqlEditor({
   wrap,
   onChange,
   onRun,
+  onNotify,
 }: SqlEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const [mounted, setMounted] = useState(false);
   // Read by the editor's own callbacks (set up once, on mount): this render's values, kept current.
   const run = useRef(onRun);
+  const notify = useRef(onNotify);
   const text = useRef(initialValue);
   useEffect(() => {
     run.current = onRun;
+    notify.current = onNotify;
     text.current = initialValue;
   });
 
@@ -111,7 +120,12 @@ export default function SqlEditor({
         // Monaco keeps a model per path across mounts and then ignores `defaultValue`: the tab's
         // text (which may have changed while another tab was shown) wins.
         if (editor.getValue() !== text.current) editor.setValue(text.current);
-        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => run.current());
+        const runRequest = (script: boolean) => run.current({ ...selectionOf(editor), script });
+        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => runRequest(false));
+        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.Enter, () => runRequest(true));
+        editor.addCommand(monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyF, () =>
+          formatIn(editor, notify.current),
+        );
       }}
       options={{
         ...baseEditorOptions,
@@ -121,6 +135,30 @@ export default function SqlEditor({
       }}
     />
   );
+}
+
+/** The cursor and the selection (when not empty) as offsets in the text. */
+function selectionOf(editor: monaco.editor.IStandaloneCodeEditor): Omit<RunRequest, 'script'> {
+  const model = editor.getModel();
+  const selection = editor.getSelection();
+  if (!model || !selection) return { cursor: 0 };
+  const cursor = model.getOffsetAt(selection.getPosition());
+  if (selection.isEmpty()) return { cursor };
+  const start = model.getOffsetAt(selection.getStartPosition());
+  return { cursor, selection: { start, end: model.getOffsetAt(selection.getEndPosition()) } };
+}
+
+/** Formats the whole text as one edit (Ctrl+Z undoes it); says why when it cannot. */
+function formatIn(editor: monaco.editor.IStandaloneCodeEditor, notify: (message: string) => void): void {
+  const model = editor.getModel();
+  const language = model?.getLanguageId();
+  if (!model || (language !== 'sql' && language !== 'sparql')) return;
+  const formatted = (language === 'sparql' ? formatSparql : formatSql)(model.getValue());
+  if ('refused' in formatted) return notify(formatted.refused);
+  if (formatted.text === model.getValue()) return;
+  editor.pushUndoStop();
+  editor.executeEdits('query-format', [{ range: model.getFullModelRange(), text: formatted.text }]);
+  editor.pushUndoStop();
 }
 
 /** Marks `mark` in the editor's model (the word at its place, or one character), and clears it when it goes. */

@@ -10,6 +10,7 @@ import { useJobPolling, type TrackedJob } from './JobsList.js';
 import { AmbiguousQuestionError, answerToResult, queryApi, sparqlToResult } from './query-api.js';
 import { declaredPrefixes } from '../editor/languages/sparql-completion.js';
 import { tableReferences, type TableReference } from './sql-references.js';
+import { inWholeText, statementsToRun, type RunRequest, type Statement } from './sql-statements.js';
 
 /** The languages of the console: SQL, SPARQL, or a question in words. */
 export type QueryMode = 'sql' | 'sparql' | 'nl';
@@ -34,6 +35,12 @@ export interface Outcome {
   /** Where the error is in the query of `mode`, for its editor to mark. */
   errorAt?: ErrorPosition & { mode: QueryMode };
   running?: boolean;
+  /** When the run began (`Date.now()`), for the elapsed time shown while it runs. */
+  startedAt?: number;
+  /** The editor's whole text when it ran: an error of other text is stale. */
+  ranText?: string;
+  /** A script's statements, each with its own outcome (one result tab each), in order. */
+  script?: ScriptStep[];
   /** The run in progress, for {@link cancelRun}. */
   runId?: string;
   /** The run was cancelled before it answered. */
@@ -47,6 +54,12 @@ export interface Outcome {
   candidates?: string[];
   /** An answer after a pick: the pick as synonyms that would settle the question in sources.yaml. */
   synonyms?: SynonymSuggestion[];
+}
+
+/** One statement of a script run and what it gave (nothing yet when an earlier one failed or was cancelled). */
+export interface ScriptStep {
+  statement: string;
+  outcome: Outcome;
 }
 
 const maxJobs = 50;
@@ -66,10 +79,14 @@ export function cancelRun(runId: string): boolean {
   return run !== undefined;
 }
 
-/** The outcome of a run that failed: the server's detail, and where the error is when the server says. */
-function failure(error: unknown, mode: QueryMode): Outcome {
+/**
+ * The outcome of a run that failed: the server's detail, and where the error is when the server says (in the whole
+ * text, when `statement` was taken from it).
+ */
+function failure(error: unknown, mode: QueryMode, statement?: Statement): Outcome {
   const position = error instanceof ApiError ? error.position : undefined;
-  return { error: (error as Error).message, errorAt: position && { ...position, mode } };
+  const at = position && statement ? inWholeText(position, statement) : position;
+  return { error: (error as Error).message, errorAt: at && { ...at, mode } };
 }
 
 /**
@@ -148,33 +165,19 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
     }
   };
 
-  /** Runs `query` in `kind` (a question with the asker's `prefer`) and shows its outcome. */
-  const runNow = async (kind: QueryMode, query: string, prefer?: string[]) => {
-    const runId = String(++runsStarted);
-    const controller = new AbortController();
-    runsInProgress.set(runId, controller);
-    setOutcome({ running: true, runId });
-    try {
-      const { outcome, sql } = await execute(kind, query, vocabulary, controller.signal, prefer);
-      setOutcome(outcome);
-      const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
-      record({ query, kind, ok: true, rowCount, elapsedMs });
-      if (sql) void learn(tableReferences(sql, catalog.sources));
-    } catch (e) {
-      // An ambiguous question keeps its candidates, for the asker to pick one.
-      const candidates = e instanceof AmbiguousQuestionError ? { candidates: e.candidates, question: query } : {};
-      setOutcome(controller.signal.aborted ? { cancelled: true } : { ...failure(e, kind), ...candidates });
-      record({ query, kind, ok: false });
-    } finally {
-      runsInProgress.delete(runId);
-    }
-  };
+  const { runNow, runScript } = useRunner({ text, vocabulary, catalog, learn, record, setOutcome });
 
-  const run = async () => {
-    const query = text.trim();
-    if (!query) return;
-    if (mode === 'sql' && runAsync) return submit(query);
-    await runNow(mode, query);
+  /** Runs what `request` picks from the text (by default every statement); a question runs whole. */
+  const run = async (request: RunRequest = { cursor: 0, script: true }) => {
+    if (!text.trim()) return;
+    if (mode === 'nl') return runNow(mode, text.trim());
+    const statements = statementsToRun(text, mode, request);
+    if (mode === 'sql' && runAsync) {
+      for (const statement of statements) await submit(statement.text);
+      return;
+    }
+    if (statements.length > 1) return runScript(statements);
+    if (statements[0]) await runNow(mode, statements[0].text, undefined, statements[0]);
   };
 
   /** Asks the refused question again with `candidate` (`table.column`) winning the tie. */
@@ -206,6 +209,65 @@ export function useQueryRuns({ mode, text, runAsync, vocabulary, catalog, learn,
   };
 
   return { outcome, history, jobs, setJobs, run, pick, explain, openJob };
+}
+
+interface RunnerOptions extends Pick<QueryRunsOptions, 'text' | 'vocabulary' | 'catalog' | 'learn'> {
+  record(entry: Omit<HistoryEntry, 'at'>): void;
+  setOutcome(outcome: Outcome): void;
+}
+
+/** Runs a query, or a script of statements, as the run in progress: shown, timed, cancellable and recorded. */
+function useRunner({ text, vocabulary, catalog, learn, record, setOutcome }: RunnerOptions) {
+  /** Runs `query` and records it: its outcome, or the failure (marked in the whole text when from statement `at`). */
+  const runOne = async (kind: QueryMode, query: string, signal: AbortSignal, prefer?: string[], at?: Statement) => {
+    try {
+      const { outcome, sql } = await execute(kind, query, vocabulary, signal, prefer);
+      const { row_count: rowCount, elapsed_ms: elapsedMs } = outcome.result;
+      record({ query, kind, ok: true, rowCount, elapsedMs });
+      if (sql) void learn(tableReferences(sql, catalog.sources));
+      return outcome;
+    } catch (e) {
+      record({ query, kind, ok: false });
+      // An ambiguous question keeps its candidates, for the asker to pick one.
+      const candidates = e instanceof AmbiguousQuestionError ? { candidates: e.candidates, question: query } : {};
+      return signal.aborted ? { cancelled: true } : { ...failure(e, kind, at), ...candidates };
+    }
+  };
+
+  /** Runs `work` as the run in progress (cancellable, timed), showing what it reports. */
+  const inProgress = async (work: (signal: AbortSignal, show: (o: Outcome) => void) => Promise<Outcome>) => {
+    const runId = String(++runsStarted);
+    const controller = new AbortController();
+    runsInProgress.set(runId, controller);
+    const running = { running: true, runId, startedAt: Date.now(), ranText: text };
+    setOutcome(running);
+    try {
+      const outcome = await work(controller.signal, (o) => setOutcome({ ...running, ...o }));
+      setOutcome({ ...outcome, ranText: text });
+    } finally {
+      runsInProgress.delete(runId);
+    }
+  };
+
+  /** Runs `query` in `kind` (a question with the asker's `prefer`) and shows its outcome. */
+  const runNow = (kind: QueryMode, query: string, prefer?: string[], statement?: Statement) =>
+    inProgress((signal) => runOne(kind, query, signal, prefer, statement));
+
+  /** Runs `statements` one after the other, one result tab each; stops at the first that fails or is cancelled. */
+  const runScript = (statements: Statement[]) =>
+    inProgress(async (signal, show) => {
+      const steps: ScriptStep[] = statements.map((statement) => ({ statement: statement.text, outcome: {} }));
+      for (const [i, statement] of statements.entries()) {
+        steps[i] = { ...steps[i], outcome: { running: true } };
+        show({ script: [...steps] });
+        const outcome = await runOne('sql', statement.text, signal, undefined, statement);
+        steps[i] = { ...steps[i], outcome };
+        if (!outcome.result) return { script: steps, errorAt: outcome.errorAt };
+      }
+      return { script: steps };
+    });
+
+  return { runNow, runScript };
 }
 
 /** Tables named by earlier successful queries are known again after a restart (once the sources are listed). */

@@ -124,6 +124,44 @@ describe('/api/v1/query', () => {
     expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 1, column: 11, position: 10 });
   });
 
+  it('gives the position DuckDB names for an error after parsing (binding), in the statement sent', async () => {
+    const query = 'SELECT id,\n  nope\nFROM shop.orders';
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+    expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 2, column: 3, position: 13 });
+  });
+
+  it('answers EXPLAIN of a SELECT with its plan as JSON, and EXPLAIN ANALYZE with timings and rows', async () => {
+    const query =
+      'SELECT c.region, count(*) AS n FROM shop.orders o JOIN shop.customers c ON o.customer_id = c.id GROUP BY 1';
+    const plan = async (prefix: string) => {
+      const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: prefix + query } });
+      expect(response.statusCode).toBe(200);
+      const { columns, rows } = response.json<{ columns: { name: string }[]; rows: Record<string, string>[] }>();
+      expect(columns.map((c) => c.name)).toEqual(['explain_key', 'explain_value']);
+      return JSON.stringify(JSON.parse(rows[0].explain_value));
+    };
+    expect(await plan('-- the plan\nexplain ')).toContain('HASH_JOIN');
+    const analysed = await plan('EXPLAIN ANALYZE\n');
+    expect(analysed).toMatch(/"operator_timing":/);
+    expect(analysed).toMatch(/"operator_cardinality":1500/);
+  });
+
+  it.each([
+    ['a write', 'EXPLAIN DELETE FROM shop.orders'],
+    ['a second EXPLAIN', 'EXPLAIN EXPLAIN SELECT 1'],
+    ['two statements', 'EXPLAIN ANALYZE SELECT 1; SELECT 2'],
+    ['a setting', 'EXPLAIN ANALYZE SET threads = 8'],
+  ])('refuses EXPLAIN of %s, saying EXPLAIN takes one SELECT', async (_what, query) => {
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', detail: expect.stringMatching(/^EXPLAIN and/) });
+  });
+
+  it('places a syntax error of an EXPLAIN where it is in the text sent', async () => {
+    const response = await app.inject({ method: 'POST', url: `${base}/sql`, payload: { query: 'EXPLAIN SELECT 1 +' } });
+    expect(response.json()).toMatchObject({ code: 'QUERY_INVALID', line: 1, column: 19 });
+  });
+
   it('runs an async query: 202, status, paged results', async () => {
     const accepted = await app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
 import { QueryRejected, SourceUnavailableError, type UnknownFunction, UnknownTable } from '../../core/domain-errors.js';
 import { catalogError } from './catalog-errors.js';
+import { duckdbErrorPosition } from './error-position.js';
 import type { ColumnInfo, ScanResult, TableInfo } from '../connectors/types.js';
 import type { SourceCatalog } from '../source-catalog.js';
 import type { QueryLimits } from '../sources.js';
@@ -22,7 +23,7 @@ import {
   referenceKey,
   type TableReference,
 } from './sql-analysis.js';
-import type { SqlParser } from './sql-parser.js';
+import { explainSql, type SqlParser } from './sql-parser.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import { sqlIdent } from '../../core/sql-text.js';
 import { countedSlot, observeQuery, queryMetrics } from '../../observability/metrics.js';
@@ -64,19 +65,23 @@ async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
     if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
 }
 
-/** Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input. */
+/**
+ * Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input;
+ * with the place DuckDB names in `sql`, the text it ran, when that is the user's own.
+ */
 async function userSqlError(
   error: unknown,
   memoryLimit: string,
   catalog: SourceCatalog,
   deadline: Deadline,
+  sql: string | undefined,
 ): Promise<QueryRejected | UnknownTable | UnknownFunction> {
   const message = (error as Error).message ?? String(error);
   if (/^Catalog Error/.test(message)) return catalogError(message, catalog, deadline);
   // DuckDB's advice after the first line (SET threads, SET memory_limit) is not open to a query here.
   if (/^Out of Memory Error/.test(message))
     return new QueryRejected(`The query needs more memory than its limit of ${memoryLimit}: ${message.split('\n')[0]}`);
-  return new QueryRejected(message);
+  return new QueryRejected(message, sql === undefined ? undefined : duckdbErrorPosition(message, sql));
 }
 
 /**
@@ -110,14 +115,14 @@ export class DuckDBEngine implements QueryEngine {
   async validate(sql: string): Promise<void> {
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
-    await this.parser.parse(sql);
+    await this.parser.parseQuery(sql);
   }
 
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
     if (sql.length > this.limits.maxQueryLength)
       throw httpError('QUERY_TOO_LARGE', [sql.length, this.limits.maxQueryLength]);
-    const ast = await this.parser.parse(sql);
+    const { ast, explain } = await this.parser.parseQuery(sql);
     const shape = analyseQuery(ast);
 
     const deadline = Deadline.after(options.timeoutMs, options.signal);
@@ -126,7 +131,12 @@ export class DuckDBEngine implements QueryEngine {
       // what they wait on; whatever is still unwinding then finishes on its own).
       const bounds = { maxRows: options.maxRows, maxBytes: options.maxBytes };
       return await observeQuery('sql', () =>
-        deadline.bound(this.runWithin(sql, ast, shape, bounds, deadline, started)),
+        // An EXPLAIN shows the plan of the query as written: no aggregation is pushed to a source.
+        deadline.bound(
+          explain
+            ? this.runWithin(explainSql(explain), undefined, shape, bounds, deadline, started)
+            : this.runWithin(sql, ast, shape, bounds, deadline, started),
+        ),
       );
     } catch (error) {
       // An abort answers with its reason: a QueryTimeout, or the caller's cancellation.
@@ -143,6 +153,7 @@ export class DuckDBEngine implements QueryEngine {
    */
   private async runWithin(
     sql: string,
+    /** The tree of `sql`, to plan an aggregation pushdown; none, none is pushed. */
     ast: unknown,
     shape: ReturnType<typeof analyseQuery>,
     bounds: ResultBounds,
@@ -150,7 +161,7 @@ export class DuckDBEngine implements QueryEngine {
     started: number,
   ): Promise<QueryOutcome> {
     const tables = await inSpan('query plan', () => this.plan(shape.references, deadline));
-    const pushdown = this.aggregatePushdown(ast, shape, tables);
+    const pushdown = ast === undefined ? undefined : this.aggregatePushdown(ast, shape, tables);
     // The fetched files have a folder of their own: the DuckDB instance (and its spill folder) is taken
     // only with the slot, so queries waiting on a hung source cost no instance.
     const fetchDir = makePrivateFolder('fetch');
@@ -223,7 +234,7 @@ export class DuckDBEngine implements QueryEngine {
       names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
       prepared.destroySync();
     } catch (error) {
-      throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
+      throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline, sql);
     }
     const serialized = JSON.stringify(
       { error: false, statements: [{ node: pushdown.rewrite(names), named_param_map: [] }] },
@@ -284,7 +295,9 @@ export class DuckDBEngine implements QueryEngine {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof HttpError) throw error;
-        throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline);
+        // A rewritten query's places are not the user's.
+        const own = runSql === sql ? sql : undefined;
+        throw await userSqlError(error, this.limits.memoryLimit, this.catalog, deadline, own);
       }
     } finally {
       signal.removeEventListener('abort', interrupt);

@@ -14,6 +14,31 @@ interface SerializedSql {
 }
 
 /**
+ * A statement `EXPLAIN [ANALYZE] <select>`: whether it is analysed (run, with timings and rows), and the SELECT with
+ * the keywords blanked, so every place in it is where it is in the text sent.
+ */
+export interface Explained {
+  analyze: boolean;
+  statement: string;
+}
+
+/** Leading blanks and comments, then EXPLAIN and maybe ANALYZE as words of their own. */
+const explainKeywords = /^(?:\s|--[^\n]*|\/\*[\s\S]*?\*\/)*EXPLAIN(\s+ANALYZE)?(?![\w$])/i;
+
+/** The EXPLAIN of `sql`, when it starts so. */
+export function explainOf(sql: string): Explained | undefined {
+  const match = explainKeywords.exec(sql);
+  if (!match) return undefined;
+  const blanked = match[0].replace(/[^\n]/g, ' ');
+  return { analyze: match[1] !== undefined, statement: blanked + sql.slice(match[0].length) };
+}
+
+/** The SQL DuckDB runs for `explained`: its plan (or its profile, analysed) as one JSON value. */
+export function explainSql({ analyze, statement }: Explained): string {
+  return `EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT json) ${statement}`;
+}
+
+/**
  * Parses SQL with DuckDB's own parser (`json_serialize_sql`), which serialises SELECT statements only:
  * anything else (COPY, ATTACH, INSTALL, SET, PRAGMA, DDL, DML) fails to serialise and is refused here,
  * before any data is touched. One parser instance serves every query; it holds no data.
@@ -81,6 +106,22 @@ export class SqlParser {
       throw new QueryRejected(`Send exactly one SELECT statement; the query holds ${statements.length}`);
     refuseServerIntrospection(statements[0].node);
     return statements[0].node;
+  }
+
+  /**
+   * {@link parse}, also taking `EXPLAIN` or `EXPLAIN ANALYZE` of one SELECT: the SELECT's tree, and the EXPLAIN when
+   * there is one. An EXPLAIN of anything else is refused as such.
+   */
+  async parseQuery(sql: string): Promise<{ ast: unknown; explain?: Explained }> {
+    const explain = explainOf(sql);
+    if (!explain) return { ast: await this.parse(sql) };
+    try {
+      return { ast: await this.parse(explain.statement), explain };
+    } catch (error) {
+      if (error instanceof QueryRejected && /^(Only SELECT|Send exactly one)/.test(error.message))
+        throw new QueryRejected(`EXPLAIN and EXPLAIN ANALYZE are allowed for one SELECT only: ${error.message}`);
+      throw error;
+    }
   }
 
   close(): void {
