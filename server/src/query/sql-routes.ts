@@ -37,7 +37,7 @@ export async function sqlRoutes(app: FastifyInstance, { queries, log }: SqlRoute
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
     async (request, reply) => {
-      const { scans, ...result } = await untilClientLeaves(request, reply, log, (signal) =>
+      const { scans, bytes: _bytes, ...result } = await untilClientLeaves(request, reply, log, (signal) =>
         queries().sql(request.body.query, signal),
       );
       log.debug({ scans }, 'query scans');

@@ -115,7 +115,7 @@ export class DuckDBEngine implements QueryEngine {
       // The query answers when its deadline passes even if a source never does (the connectors destroy
       // what they wait on; whatever is still unwinding then finishes on its own).
       const bounds = { maxRows: options.maxRows, maxBytes: options.maxBytes };
-      return await observeQuery('sql', () =>
+      return await observeQuery(options.kind ?? 'sql', () =>
         deadline.bound(this.runWithin(sql, ast, shape, bounds, deadline, started)),
       );
     } catch (error) {

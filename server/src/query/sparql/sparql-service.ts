@@ -129,7 +129,7 @@ export class SparqlService {
   async run(text: string, signal?: AbortSignal): Promise<SparqlAnswer> {
     const query = this.parse(text);
     const { translation, ms } = await this.translate(query);
-    const outcome = await this.queries.sql(translation.sql, signal);
+    const outcome = await this.queries.sql(translation.sql, signal, 'sparql');
     if (query.queryType === 'ASK')
       return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
     const rows = solutions(outcome.rows, translation.columns);
