@@ -220,7 +220,11 @@ export class JobRunner {
     const id = job.query_id;
     let settlement: Settlement;
     try {
-      const { scans: _scans, bytes: _bytes, ...result } = await this.engine.run(job.query, {
+      const {
+        scans: _scans,
+        bytes: _bytes,
+        ...result
+      } = await this.engine.run(job.query, {
         kind: 'async',
         maxRows: this.settings.maxRows,
         // Bounds the rows while they are converted, as for a synchronous query; encodeResult then measures

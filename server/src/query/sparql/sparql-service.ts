@@ -101,7 +101,7 @@ export class SparqlService {
         if (cached && Date.now() - cached.at < 60_000) return types.set(table.from, cached.types);
         // A query that cannot run leaves its columns untyped; running the SPARQL query reports the error.
         const outcome = await this.queries.engine
-          .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs })
+          .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs, kind: 'sparql' })
           .catch(() => undefined);
         if (!outcome) return;
         const found = new Map(outcome.columns.map((c) => [c.name.toLowerCase(), c.type]));
