@@ -27,7 +27,25 @@ export const handlerMetrics = {
   timeouts: counter('handler_timeouts_total', 'Handler calls cut off at HANDLER_TIMEOUT_MS'),
   /** Restarts by cause: crash, memory, timeout, hung. */
   restarts: counter('handler_restarts_total', 'Handler module processes restarted, by cause', ['cause']),
+  /** The resident memory of a module's process tree (its file name: loaded files, never client input). */
+  resident: gauge('handler_process_resident_bytes', 'Resident memory of a handler module process tree', ['module']),
+  /** The resident size at which the gateway restarts the module (twice HANDLER_MEMORY_MB). */
+  limit: gauge('handler_process_memory_limit_bytes', 'Resident memory at which a handler module is restarted', [
+    'module',
+  ]),
 };
+
+/** Records the resident memory of a module's processes, read for its memory bound, with that bound. */
+export function recordHandlerMemory(module: string, resident: number, limit: number): void {
+  handlerMetrics.resident.set({ module }, resident);
+  handlerMetrics.limit.set({ module }, limit);
+}
+
+/** Drops a module's memory series when its process ends (restarted, unloaded or stopped). */
+export function forgetHandlerMemory(module: string): void {
+  handlerMetrics.resident.remove({ module });
+  handlerMetrics.limit.remove({ module });
+}
 
 /** Workspace reloads (specs and handlers). */
 export const reloadMetrics = {
