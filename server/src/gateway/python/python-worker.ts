@@ -14,6 +14,7 @@ import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../core/version.js';
 import { HandlerOutput, readBoundedLines } from '../handlers/handler-output.js';
 import { ProcessTree } from '../handlers/process-tree.js';
+import { currentTraceparent } from '../../observability/tracing.js';
 import { errorReportedHeader, handlerErrorOf, maxReportChars, requestIdHeader } from './python-errors.js';
 
 /** The worker's script: its frames in a traceback are the gateway's plumbing, not the handler's. */
@@ -234,6 +235,9 @@ export class PythonWorker {
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     // Set after the client's headers: a client's header of this name is replaced, never passed on.
     headers[requestIdHeader] = request.id;
+    // With tracing on, the handler code reads the gateway's `handler call` span as its parent (W3C).
+    const traceparent = currentTraceparent();
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     const reported = this.awaitReport(request);
     try {
       const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
