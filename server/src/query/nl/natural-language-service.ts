@@ -9,6 +9,7 @@ import { LlmTranslator, type LlmSettings } from './llm-translator.js';
 import type { NlSettings } from './nl-settings.js';
 import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
 import type { Translation, Translator } from './translator.js';
+import { inSpan } from '../../observability/tracing.js';
 
 /** `name` (`table.column`, `source.table.column`) as the translator takes `prefer`; 400 when no source has it. */
 function preferredColumn(schema: SchemaContext, name: string): string {
@@ -108,9 +109,10 @@ export class NaturalLanguageService {
       }
     };
     const probe = (sql: string) => this.service.sql(sql, signal, 'natural-language');
-    const translation = await this.translator.translate(question, schema, check, probe, {
-      prefer: preferred,
-    });
+    // The span holds the translator's checks and probes: the queries it ran to choose its statement.
+    const translation = await inSpan('natural-language translation', () =>
+      this.translator.translate(question, schema, check, probe, { prefer: preferred }),
+    );
     if (!outcome) throw new Error('the translator returned without running its query');
     if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
       await this.refuseTies(translation.tieCheck, signal);

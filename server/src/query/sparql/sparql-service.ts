@@ -12,6 +12,7 @@ import type { Term } from './rdf.js';
 import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 import { syntaxErrorPosition } from './syntax-position.js';
+import { inSpan } from '../../observability/tracing.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
 interface Truncation {
@@ -128,7 +129,7 @@ export class SparqlService {
   /** Runs a SPARQL query through the federated engine; `signal` (the client leaving) interrupts it. */
   async run(text: string, signal?: AbortSignal): Promise<SparqlAnswer> {
     const query = this.parse(text);
-    const { translation, ms } = await this.translate(query);
+    const { translation, ms } = await inSpan('sparql translation', () => this.translate(query));
     const outcome = await this.queries.sql(translation.sql, signal, 'sparql');
     if (query.queryType === 'ASK')
       return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
