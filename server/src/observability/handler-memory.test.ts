@@ -5,7 +5,9 @@ import { metricsPath } from './observability.js';
 const sdk = `import { Router } from 'adaptive-workbench/handler';\nexport const router = new Router();\n`;
 const workspace = () =>
   makeWorkspace({
-    'handlers/kept_handler.ts': `${sdk}const kept = [];\nrouter.get('/grow', () => { kept.push(Buffer.alloc(32 << 20, 1)); return { n: kept.length }; });\n`,
+    'handlers/kept_handler.ts':
+      `${sdk}const kept = [];\n` +
+      `router.get('/grow', () => { kept.push(Buffer.alloc(32 << 20, 1)); return { n: kept.length }; });\n`,
   });
 
 /** The value of `name{module="kept_handler.ts"}` in a scrape, undefined when absent. */

@@ -46,7 +46,8 @@ describe('query phase spans, exported over OTLP/HTTP', () => {
     const children = spans.filter((s) => s.parentSpanId === request.spanId).map((s) => s.name);
     expect(children.sort()).toEqual(['query engine', 'query plan', 'query source read', 'query source read']);
     const reads = spans.filter((s) => s.name === 'query source read');
-    expect(reads.map((s) => s.attributes.find((a) => a.key === 'query.source')?.value.stringValue)).toEqual(['shop', 'shop']);
+    const sourceOf = (span: ExportedSpan) => span.attributes.find((a) => a.key === 'query.source')?.value.stringValue;
+    expect(reads.map(sourceOf)).toEqual(['shop', 'shop']);
   });
 
   it('gives SPARQL its translation before the SQL phases', async () => {
