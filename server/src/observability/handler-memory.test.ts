@@ -8,11 +8,13 @@ const workspace = () =>
     'handlers/kept_handler.ts':
       `${sdk}const kept = [];\n` +
       `router.get('/grow', () => { kept.push(Buffer.alloc(32 << 20, 1)); return { n: kept.length }; });\n`,
+    'handlers/lean_handler.py':
+      'from fastapi import APIRouter\nrouter = APIRouter()\n\n' + '@router.get("/ping")\ndef ping():\n    return {}\n',
   });
 
-/** The value of `name{module="kept_handler.ts"}` in a scrape, undefined when absent. */
-const moduleSample = (text: string, name: string): number | undefined => {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{module="kept_handler.ts"}`));
+/** The value of `name{module="<module>"}` in a scrape, undefined when absent. */
+const moduleSample = (text: string, name: string, module = 'kept_handler.ts'): number | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{module="${module}"}`));
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 };
 
@@ -33,4 +35,12 @@ describe('handler process memory', () => {
       .poll(async () => moduleSample(await scrape(), 'handler_process_resident_bytes'), { timeout: 5000 })
       .toBeGreaterThan(first + (24 << 20));
   });
+
+  it("shows a Python module's worker too", async () => {
+    const python = async () => moduleSample(await scrape(), 'handler_process_resident_bytes', 'lean_handler.py');
+    await expect.poll(python, { timeout: 20_000 }).toBeGreaterThan(1 << 20);
+    expect(moduleSample(await scrape(), 'handler_process_memory_limit_bytes', 'lean_handler.py')).toBe(
+      2 * 256 * 2 ** 20,
+    );
+  }, 30_000);
 });
