@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../server/src/observability/metrics.js';
+import '../server/src/observability/job-metrics.js';
 import { requestHistogram } from '../server/src/observability/request-histogram.js';
 import { metricsPath } from '../server/src/observability/observability.js';
 import { shopItemRoute, shopSpec } from '../server/src/observability/test-support/shop.js';
@@ -53,11 +54,14 @@ describe('the alert rules and the dashboard', () => {
     expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
 
-  it('alert on error rate, p99 latency, handler restart loops, reload failures and queue saturation', () => {
+  it('alert on error rate, p99 latency, handler restarts and memory, reload failures, queues and the job store', () => {
     const exprs = rules.groups.flatMap((g) => g.rules.map((r) => r.expr)).join('\n');
     for (const read of ['outcome="SERVER_ERROR"', 'histogram_quantile(0.99', 'handler_restarts_total'])
       expect(exprs).toContain(read);
-    for (const read of ['gateway_reload_failures_total', 'query_queued']) expect(exprs).toContain(read);
+    for (const read of ['gateway_reload_failures_total', 'query_queued', 'query_jobs{state="queued"}'])
+      expect(exprs).toContain(read);
+    for (const read of ['query_job_store_seconds_bucket', 'handler_process_resident_bytes'])
+      expect(exprs).toContain(read);
   });
 
   it('read only metrics the server exposes', async () => {

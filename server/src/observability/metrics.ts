@@ -27,7 +27,25 @@ export const handlerMetrics = {
   timeouts: counter('handler_timeouts_total', 'Handler calls cut off at HANDLER_TIMEOUT_MS'),
   /** Restarts by cause: crash, memory, timeout, hung. */
   restarts: counter('handler_restarts_total', 'Handler module processes restarted, by cause', ['cause']),
+  /** The resident memory of a module's process tree (its file name: loaded files, never client input). */
+  resident: gauge('handler_process_resident_bytes', 'Resident memory of a handler module process tree', ['module']),
+  /** The resident size at which the gateway restarts the module (twice HANDLER_MEMORY_MB). */
+  limit: gauge('handler_process_memory_limit_bytes', 'Resident memory at which a handler module is restarted', [
+    'module',
+  ]),
 };
+
+/** Records the resident memory of a module's processes, read for its memory bound, with that bound. */
+export function recordHandlerMemory(module: string, resident: number, limit: number): void {
+  handlerMetrics.resident.set({ module }, resident);
+  handlerMetrics.limit.set({ module }, limit);
+}
+
+/** Drops a module's memory series when its process ends (restarted, unloaded or stopped). */
+export function forgetHandlerMemory(module: string): void {
+  handlerMetrics.resident.remove({ module });
+  handlerMetrics.limit.remove({ module });
+}
 
 /** Workspace reloads (specs and handlers). */
 export const reloadMetrics = {
@@ -39,10 +57,11 @@ export const reloadMetrics = {
   handlers: gauge('gateway_loaded_handlers', 'Handler modules loaded and served'),
 };
 
-/** The query service; `kind` is the engine that ran the query (`sql`: SQL, natural language and async jobs). */
+/** The query service; `kind` is what asked for the query: `sql`, `sparql`, `natural-language` or `async`. */
 export const queryMetrics = {
   duration: histogram('query_duration_seconds', 'Query time by kind and outcome', ['kind', 'outcome'], secondsBuckets),
   rows: counter('query_rows_total', 'Rows answered by kind', ['kind']),
+  bytes: counter('query_result_bytes_total', 'Size of the answered rows as JSON, by kind', ['kind']),
   truncations: counter('query_truncations_total', 'Results cut at a row or byte limit, by kind', ['kind']),
   timeouts: counter('query_timeouts_total', 'Queries cut off at their deadline, by kind', ['kind']),
   sourceErrors: counter('query_source_errors_total', 'Source reads that failed, by source', ['source']),
@@ -120,7 +139,7 @@ export function observeExchange<T>(exchange: () => Promise<T>): Promise<T> {
  * Runs one query of `kind` and records its time, outcome, rows, truncation and timeout. A query that failed
  * at its deadline throws the domain error `QueryTimeout`.
  */
-export async function observeQuery<T extends { row_count: number; truncated: boolean }>(
+export async function observeQuery<T extends { row_count: number; truncated: boolean; bytes?: number }>(
   kind: string,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -131,6 +150,7 @@ export async function observeQuery<T extends { row_count: number; truncated: boo
     const result = await run();
     done('success');
     queryMetrics.rows.inc({ kind }, result.row_count);
+    queryMetrics.bytes.inc({ kind }, result.bytes ?? 0);
     if (result.truncated) queryMetrics.truncations.inc({ kind });
     return result;
   } catch (error) {

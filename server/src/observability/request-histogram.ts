@@ -36,6 +36,8 @@ export class RequestHistogram {
   readonly help = 'HTTP server requests by method, route template, status, outcome and answer mode';
   readonly type = 'histogram';
   readonly aggregator = 'sum';
+  /** Its labels, as prom-client's metrics declare them (the operations doc's test reads them). */
+  readonly labelNames = ['method', 'route', 'status', 'outcome', 'mode'];
   private readonly series = new Map<string, Series>();
 
   constructor() {

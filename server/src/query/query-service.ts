@@ -1,6 +1,6 @@
 import { withDeadline, type Deadline } from './deadline.js';
 import { DuckDBEngine } from './engine/duckdb-engine.js';
-import type { QueryEngine, QueryOutcome } from './engine/query-engine.js';
+import type { QueryEngine, QueryKind, QueryOutcome } from './engine/query-engine.js';
 import { SqlParser } from './engine/sql-parser.js';
 import { TrinoEngine } from './engine/trino-engine.js';
 import { localJobStore, type JobStoreSettings } from '../core/config.js';
@@ -65,10 +65,10 @@ export class QueryService {
   }
 
   /** Runs one synchronous query (SQL, or SPARQL and natural language translated to it) under the `limits` of
-   * sources.yaml; `signal` (the client leaving) interrupts it in the engine. */
-  sql(query: string, signal?: AbortSignal): Promise<QueryOutcome> {
+   * sources.yaml; `signal` (the client leaving) interrupts it in the engine; `kind` labels its metrics. */
+  sql(query: string, signal?: AbortSignal, kind: QueryKind = 'sql'): Promise<QueryOutcome> {
     const { maxRows, timeoutMs, maxResultBytes } = this.setup.limits;
-    return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes, signal });
+    return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes, signal, kind });
   }
 
   /**

@@ -37,9 +37,11 @@ export async function sqlRoutes(app: FastifyInstance, { queries, log }: SqlRoute
     '/sql',
     { schema: { body: queryBody }, preValidation: stringFields('query') },
     async (request, reply) => {
-      const { scans, ...result } = await untilClientLeaves(request, reply, log, (signal) =>
-        queries().sql(request.body.query, signal),
-      );
+      const {
+        scans,
+        bytes: _bytes,
+        ...result
+      } = await untilClientLeaves(request, reply, log, (signal) => queries().sql(request.body.query, signal));
       log.debug({ scans }, 'query scans');
       // The text of the answer is written in pieces, so a large one does not hold the event loop (result-json.ts).
       return reply.type('application/json; charset=utf-8').send(resultJson(result satisfies SqlResult));

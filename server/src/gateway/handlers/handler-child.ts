@@ -10,6 +10,7 @@ import { checkedBatch, type ProtocolViolation } from './handler-messages.js';
 import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
 import type { HandlerOutput } from './handler-output.js';
 import { MessageBatch } from './message-batch.js';
+import { forgetHandlerMemory, recordHandlerMemory } from '../../observability/metrics.js';
 import { ProcessTree } from './process-tree.js';
 
 /** What a handler process needs to start. */
@@ -61,6 +62,7 @@ export class HandlerChild {
     const memoryWatch = setInterval(() => this.checkMemory(), memoryCheckMs).unref();
     child.once('exit', (code, signal) => {
       clearInterval(memoryWatch);
+      forgetHandlerMemory(options.file);
       // What the module started goes with it, however it ended.
       this.tree.kill();
       if (this.killed) return;
@@ -164,7 +166,9 @@ export class HandlerChild {
   /** Kills the module when its processes together hold more than twice its heap bound. */
   private checkMemory(): void {
     const resident = this.tree.residentBytes();
-    if (resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
+    const limit = 2 * this.options.memoryMb * 1024 * 1024;
+    recordHandlerMemory(this.options.file, resident, limit);
+    if (resident <= limit) return;
     this.outOfMemory = true;
     this.options.log.warn(
       { handler: this.options.file, resident },

@@ -7,6 +7,7 @@ import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
 import { gatewayPrefix, handlerMount } from '../spec/mount.js';
+import { inSpan } from '../../observability/tracing.js';
 import { modeHeader } from '../mock/answer-mode.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { findPython, type PythonInterpreter } from './python-interpreter.js';
@@ -61,7 +62,11 @@ function unitOf(file: string, mount: string, worker: PythonWorker, ready: Worker
     operation: (paths[fullPath]?.[method.toLowerCase()] ?? {
       responses: { default: { description: 'handler result' } },
     }) as Json,
-    handle: (request, reply) => worker.forward(request, reply.header(modeHeader, 'handler')),
+    // The span covers the Python code's run; the code gets it as the `traceparent` header of its request.
+    handle: (request, reply) =>
+      inSpan('handler call', () => worker.forward(request, reply.header(modeHeader, 'handler')), {
+        'handler.file': file,
+      }),
   }));
   return {
     kind: 'handler',

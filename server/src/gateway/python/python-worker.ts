@@ -14,6 +14,8 @@ import { gatewayPrefix } from '../spec/mount.js';
 import { packageRoot } from '../../core/version.js';
 import { HandlerOutput, readBoundedLines } from '../handlers/handler-output.js';
 import { ProcessTree } from '../handlers/process-tree.js';
+import { currentTraceparent } from '../../observability/tracing.js';
+import { forgetHandlerMemory, recordHandlerMemory } from '../../observability/metrics.js';
 import { errorReportedHeader, handlerErrorOf, maxReportChars, requestIdHeader } from './python-errors.js';
 
 /** The worker's script: its frames in a traceback are the gateway's plumbing, not the handler's. */
@@ -161,6 +163,7 @@ export class PythonWorker {
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         clearInterval(memoryWatch);
+        forgetHandlerMemory(name);
         // What the handler started goes with its worker, however it ended.
         tree.kill();
         const wasAlive = this.alive;
@@ -234,6 +237,9 @@ export class PythonWorker {
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     // Set after the client's headers: a client's header of this name is replaced, never passed on.
     headers[requestIdHeader] = request.id;
+    // With tracing on, the handler code reads the gateway's `handler call` span as its parent (W3C).
+    const traceparent = currentTraceparent();
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     const reported = this.awaitReport(request);
     try {
       const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -312,8 +318,10 @@ export class PythonWorker {
   /** Kills the worker (and so restarts it) when it and what it started hold more than twice HANDLER_MEMORY_MB. */
   private checkMemory(tree: ProcessTree): void {
     const resident = tree.residentBytes();
-    if (resident <= 2 * this.options.memoryMb * 1024 * 1024) return;
+    const limit = 2 * this.options.memoryMb * 1024 * 1024;
     const file = path.basename(this.options.file);
+    recordHandlerMemory(file, resident, limit);
+    if (resident <= limit) return;
     this.options.log.warn(
       { file, resident },
       `Python handler processes use ${Math.round(resident / 1048576)} MB together, more than twice HANDLER_MEMORY_MB`,

@@ -130,7 +130,7 @@ export class DuckDBEngine implements QueryEngine {
       // The query answers when its deadline passes even if a source never does (the connectors destroy
       // what they wait on; whatever is still unwinding then finishes on its own).
       const bounds = { maxRows: options.maxRows, maxBytes: options.maxBytes };
-      return await observeQuery('sql', () =>
+      return await observeQuery(options.kind ?? 'sql', () =>
         // An EXPLAIN shows the plan of the query as written: no aggregation is pushed to a source.
         deadline.bound(
           explain

@@ -19,7 +19,12 @@ export interface ScanReport {
 /** A query's result with how it was obtained. */
 export interface QueryOutcome extends SqlResult {
   scans: ScanReport[];
+  /** The size of the rows as JSON (what `query_result_bytes` counts); not part of the API's answer. */
+  bytes?: number;
 }
+
+/** What asked for a query: the `kind` label of the query metrics (a closed set, never client input). */
+export type QueryKind = 'sql' | 'sparql' | 'natural-language' | 'async';
 
 export interface RunOptions {
   maxRows: number;
@@ -30,6 +35,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told the id the engine's cluster gave the query (Trino's), as soon as it is known: async jobs store it. */
   onQueryId?: (id: string) => void;
+  /** What asked for the query, for its metrics; `sql` when not given. */
+  kind?: QueryKind;
 }
 
 /** An engine that runs federated SELECT queries over the configured sources. */

@@ -41,6 +41,8 @@ describe('ResultRows', () => {
       truncated: true,
       truncated_reason: 'the result was cut at the row limit, limits.max_rows = 2',
       elapsed_ms: 7,
+      // Counted under a byte bound only: the empty array's two brackets.
+      bytes: 2,
     });
   });
 
@@ -57,6 +59,8 @@ describe('ResultRows', () => {
     expect(added).toEqual([true, true, false]);
     const result = rows.result(0);
     expect(Buffer.byteLength(JSON.stringify(result.rows))).toBeLessThanOrEqual(40);
+    // The size the metrics count is the rows' JSON, give or take the separator the bound reserves.
+    expect(Math.abs(result.bytes - Buffer.byteLength(JSON.stringify(result.rows)))).toBeLessThanOrEqual(1);
     expect(result.truncated_reason).toBe('the result was cut at the byte limit, limits.max_result_bytes = 40');
     expect(rows.wantsMore()).toBe(false);
   });

@@ -115,8 +115,11 @@ export class ResultRows {
     return true;
   }
 
-  /** The result so far, as the API shows it; `truncated_reason` names the limit that cut it. */
-  result(elapsedMs: number): SqlResult {
+  /**
+   * The result so far, as the API shows it (`truncated_reason` names the limit that cut it), with the rows'
+   * size as JSON in `bytes`, which is for the metrics and left out of the answer.
+   */
+  result(elapsedMs: number): SqlResult & { bytes: number } {
     const columns: ResultColumn[] = this.columns.map((c, i) => ({ name: this.names[i], type: c.type }));
     const reason = this.reason === undefined ? {} : { truncated_reason: `the result was cut at ${this.reason}` };
     return {
@@ -126,6 +129,7 @@ export class ResultRows {
       truncated: this.reason !== undefined,
       ...reason,
       elapsed_ms: elapsedMs,
+      bytes: this.bytes,
     };
   }
 }
@@ -143,7 +147,7 @@ export async function readDuckDBResult(
   bounds: ResultBounds,
   elapsedMs: () => number,
   signal?: AbortSignal,
-): Promise<SqlResult> {
+): Promise<SqlResult & { bytes: number }> {
   const types = Array.from({ length: result.columnCount }, (_, i) => result.columnType(i));
   const columns = result.columnNames().map((name, i) => ({ name, type: types[i].toString() }));
   const collected = new ResultRows(columns, bounds);

@@ -9,6 +9,7 @@ import type { TrinoSettings } from '../trino-settings.js';
 import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions } from './query-engine.js';
 import { ResultRows } from './result-rows.js';
+import { observeQuery } from '../../observability/metrics.js';
 import { analyseQuery } from './sql-analysis.js';
 import type { SqlParser } from './sql-parser.js';
 import { toTrinoSpelling } from './trino-dialect.js';
@@ -121,9 +122,11 @@ export class TrinoEngine implements QueryEngine {
 
   async run(sql: string, options: RunOptions): Promise<QueryOutcome> {
     const started = performance.now();
-    const statement = await this.translate(sql);
-    const answer = await this.stream(statement, options);
-    return { ...answer.result(Math.round(performance.now() - started)), scans: [] };
+    return observeQuery(options.kind ?? 'sql', async () => {
+      const statement = await this.translate(sql);
+      const answer = await this.stream(statement, options);
+      return { ...answer.result(Math.round(performance.now() - started)), scans: [] };
+    });
   }
 
   /**

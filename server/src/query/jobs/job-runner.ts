@@ -9,6 +9,7 @@ import { statusView, waitingJob, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { passesGuard, renewLease, settleJob, updateJob, type Settlement } from './job-updates.js';
 import { encodeResult, readPage } from './result-chunks.js';
+import { watchJobs } from '../../observability/job-metrics.js';
 
 /** Where unexpected job failures are logged. */
 export interface JobLog {
@@ -45,6 +46,7 @@ export class JobRunner {
   private beating = false;
   private lastStoreErrorAt = 0;
   private closed = false;
+  private unwatch?: () => void;
 
   constructor(
     private readonly store: JobStore,
@@ -70,6 +72,7 @@ export class JobRunner {
       Math.min(this.settings.retentionMs / 4, 600_000),
     );
     this.sweeper.unref();
+    this.unwatch = watchJobs({ waiting: () => this.store.waiting(), running: () => this.running.size });
     this.pump();
   }
 
@@ -217,7 +220,12 @@ export class JobRunner {
     const id = job.query_id;
     let settlement: Settlement;
     try {
-      const { scans: _scans, ...result } = await this.engine.run(job.query, {
+      const {
+        scans: _scans,
+        bytes: _bytes,
+        ...result
+      } = await this.engine.run(job.query, {
+        kind: 'async',
         maxRows: this.settings.maxRows,
         // Bounds the rows while they are converted, as for a synchronous query; encodeResult then measures
         // exactly what the store keeps.
@@ -293,6 +301,7 @@ export class JobRunner {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.unwatch?.();
     clearInterval(this.heartbeat);
     clearInterval(this.sweeper);
     await this.claiming;

@@ -1,3 +1,4 @@
+import { countFinishedJob } from '../../observability/job-metrics.js';
 import type { JobStatus } from '../../contract/index.js';
 import type { JobRecord, ResultHeader } from './job-record.js';
 import type { JobStore } from './job-store.js';
@@ -45,9 +46,9 @@ export async function updateJob(
   }
 }
 
-/** Moves a running job that passes `guard` to its final state; undefined when it had settled already or fails the
- * guard. */
-export function settleJob(
+/** Moves a running job that passes `guard` to its final state (counted in `query_jobs_finished_total`); undefined
+ * when it had settled already or fails the guard. */
+export async function settleJob(
   store: JobStore,
   id: string,
   settlement: Settlement,
@@ -55,12 +56,14 @@ export function settleJob(
   header?: ResultHeader,
 ): Promise<JobRecord | undefined> {
   const completed_at = new Date().toISOString();
-  return updateJob(
+  const settled = await updateJob(
     store,
     id,
     (job) => (passesGuard(job, guard) ? { ...job, ...settlement, completed_at, lease_until: null } : undefined),
     header,
   );
+  if (settled) countFinishedJob(settlement.status);
+  return settled;
 }
 
 /** Extends `replica`'s lease on a job; false when the replica no longer holds it (cancelled, or failed elsewhere). */

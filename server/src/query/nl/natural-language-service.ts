@@ -9,6 +9,7 @@ import { LlmTranslator, type LlmSettings } from './llm-translator.js';
 import type { NlSettings } from './nl-settings.js';
 import { buildSchemaContext, type SchemaContext, type SchemaLog } from './schema-context.js';
 import type { Translation, Translator } from './translator.js';
+import { inSpan } from '../../observability/tracing.js';
 
 /** `name` (`table.column`, `source.table.column`) as the translator takes `prefer`; 400 when no source has it. */
 function preferredColumn(schema: SchemaContext, name: string): string {
@@ -49,7 +50,7 @@ export class NaturalLanguageService {
       const context = buildSchemaContext(
         this.service.catalog,
         this.settings,
-        (sql) => this.service.sql(sql),
+        (sql) => this.service.sql(sql, undefined, 'natural-language'),
         this.service.setup.limits.timeoutMs,
         this.log,
       );
@@ -64,7 +65,7 @@ export class NaturalLanguageService {
    * picking one by another order would be a confident guess, so the question is refused with the tied rows named.
    */
   private async refuseTies({ sql, limit }: NonNullable<Translation['tieCheck']>, signal?: AbortSignal): Promise<void> {
-    const { rows, columns } = await this.service.sql(sql, signal);
+    const { rows, columns } = await this.service.sql(sql, signal, 'natural-language');
     const last = rows[limit - 1];
     const next = rows[limit];
     if (!last || !next || JSON.stringify(last.tie_rank) !== JSON.stringify(next.tie_rank)) return;
@@ -96,7 +97,7 @@ export class NaturalLanguageService {
     // The check runs the candidate: a statement that fails to parse or to run goes back to the translator.
     const check = async (sql: string): Promise<void> => {
       try {
-        outcome = await this.service.sql(sql, signal);
+        outcome = await this.service.sql(sql, signal, 'natural-language');
       } catch (error) {
         // The embedded translator does not retry: its statement not running means it misread the question.
         const doesNotRun = isStatementError(error);
@@ -107,10 +108,11 @@ export class NaturalLanguageService {
         throw error;
       }
     };
-    const probe = (sql: string) => this.service.sql(sql, signal);
-    const translation = await this.translator.translate(question, schema, check, probe, {
-      prefer: preferred,
-    });
+    const probe = (sql: string) => this.service.sql(sql, signal, 'natural-language');
+    // The span holds the translator's checks and probes: the queries it ran to choose its statement.
+    const translation = await inSpan('natural-language translation', () =>
+      this.translator.translate(question, schema, check, probe, { prefer: preferred }),
+    );
     if (!outcome) throw new Error('the translator returned without running its query');
     if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
       await this.refuseTies(translation.tieCheck, signal);

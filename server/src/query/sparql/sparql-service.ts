@@ -12,6 +12,7 @@ import type { Term } from './rdf.js';
 import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 import { syntaxErrorPosition } from './syntax-position.js';
+import { inSpan } from '../../observability/tracing.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
 interface Truncation {
@@ -101,7 +102,7 @@ export class SparqlService {
         if (cached && Date.now() - cached.at < 60_000) return types.set(table.from, cached.types);
         // A query that cannot run leaves its columns untyped; running the SPARQL query reports the error.
         const outcome = await this.queries.engine
-          .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs })
+          .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs, kind: 'sparql' })
           .catch(() => undefined);
         if (!outcome) return;
         const found = new Map(outcome.columns.map((c) => [c.name.toLowerCase(), c.type]));
@@ -128,8 +129,8 @@ export class SparqlService {
   /** Runs a SPARQL query through the federated engine; `signal` (the client leaving) interrupts it. */
   async run(text: string, signal?: AbortSignal): Promise<SparqlAnswer> {
     const query = this.parse(text);
-    const { translation, ms } = await this.translate(query);
-    const outcome = await this.queries.sql(translation.sql, signal);
+    const { translation, ms } = await inSpan('sparql translation', () => this.translate(query));
+    const outcome = await this.queries.sql(translation.sql, signal, 'sparql');
     if (query.queryType === 'ASK')
       return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };
     const rows = solutions(outcome.rows, translation.columns);
