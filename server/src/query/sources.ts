@@ -52,6 +52,8 @@ export interface QueryLimits {
   /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is
    * truncated. */
   maxResultBytes: number;
+  /** Most steps a SPARQL path of any length (`*`, `+`) follows; a path needing more is answered 400. */
+  maxPathDepth: number;
 }
 
 /** The asynchronous job pool (the `async` section). */
@@ -86,6 +88,7 @@ export const defaultLimits: QueryLimits = {
   maxQueryLength: 100_000,
   maxConcurrent: 4,
   maxResultBytes: 32 * 1024 * 1024,
+  maxPathDepth: 64,
 };
 export const defaultAsync: AsyncSettings = {
   workers: 2,
@@ -119,6 +122,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     'max_query_length',
     'max_concurrent',
     'max_result_bytes',
+    'max_path_depth',
   ]);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit))
@@ -132,6 +136,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     maxConcurrent: reader.integer('max_concurrent', 1, 256, defaultLimits.maxConcurrent),
     // Below the longest string V8 holds (about 512 MB), which the response's JSON must fit in.
     maxResultBytes: reader.integer('max_result_bytes', 1024, 256 * 1024 * 1024, defaultLimits.maxResultBytes),
+    maxPathDepth: reader.integer('max_path_depth', 1, 10_000, defaultLimits.maxPathDepth),
   };
 }
 
