@@ -164,6 +164,10 @@ export const errorCatalogue = {
   SPARQL_INVALID: { status: 400, message: '%s' },
   SPARQL_SYNTAX: { status: 400, message: 'SPARQL syntax error: %s' },
   SPARQL_UNSUPPORTED: { status: 400, message: 'SPARQL feature not supported: %s' },
+  SPARQL_PATH_TOO_DEEP: {
+    status: 400,
+    message: 'A property path of any length (* or +) needs more than %s steps (limits.max_path_depth)',
+  },
   SPARQL_UNAVAILABLE: {
     status: 503,
     message: 'SPARQL is unavailable until the knowledge graph is fixed and the server restarted: %s',

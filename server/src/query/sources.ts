@@ -54,6 +54,8 @@ export interface QueryLimits {
   /** Largest size of a synchronous result's rows as JSON (SQL, SPARQL, natural language); beyond it the result is
    * truncated. */
   maxResultBytes: number;
+  /** Most steps a SPARQL path of any length (`*`, `+`) follows; a path needing more is answered 400. */
+  maxPathDepth: number;
 }
 
 /** The asynchronous job pool (the `async` section). */
@@ -89,6 +91,7 @@ export const defaultLimits: QueryLimits = {
   maxConcurrent: 4,
   shortLane: 1,
   maxResultBytes: 32 * 1024 * 1024,
+  maxPathDepth: 64,
 };
 export const defaultAsync: AsyncSettings = {
   workers: 2,
@@ -123,6 +126,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     'max_concurrent',
     'short_lane',
     'max_result_bytes',
+    'max_path_depth',
   ]);
   const memoryLimit = reader.string('memory_limit', defaultLimits.memoryLimit);
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit))
@@ -137,6 +141,7 @@ function readLimits(reader: SettingsReader | undefined): QueryLimits {
     shortLane: reader.integer('short_lane', 0, 16, defaultLimits.shortLane),
     // Below the longest string V8 holds (about 512 MB), which the response's JSON must fit in.
     maxResultBytes: reader.integer('max_result_bytes', 1024, 256 * 1024 * 1024, defaultLimits.maxResultBytes),
+    maxPathDepth: reader.integer('max_path_depth', 1, 10_000, defaultLimits.maxPathDepth),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BgpPattern, Pattern, PropertyPath, Triple } from 'sparqljs';
 import { unsupported } from './sparql-errors.js';
+import type { ClosurePattern } from './path-closure.js';
 
 type Node = Triple['subject'];
 
@@ -9,8 +10,8 @@ const isPath = (predicate: Triple['predicate']): predicate is PropertyPath =>
 /**
  * The property paths of a group's basic graph patterns rewritten into plain triple patterns (SPARQL 1.1 §18.2.2.4):
  * a sequence `a/b` joins through a hidden node, an inverse `^a` swaps subject and object, an alternative `a|b` is a
- * UNION of its branches. Every other pattern is kept as it is. Paths of any length (`*`, `+`, `?`) and negated
- * property sets (`!`) are refused by name.
+ * UNION of its branches; a path of any length (`*`, `+`, `?`) becomes a {@link ClosurePattern} (a recursive query).
+ * Every other pattern is kept as it is. Negated property sets (`!`) are refused by name.
  */
 export function expandPropertyPaths(patterns: Pattern[]): Pattern[] {
   if (!patterns.some((p) => p.type === 'bgp' && p.triples.some((t) => isPath(t.predicate)))) return patterns;
@@ -37,8 +38,10 @@ export function expandPropertyPaths(patterns: Pattern[]): Pattern[] {
         ];
       case '!':
         throw unsupported('negated property sets (!)');
-      default:
-        throw unsupported(`property paths of any length (${predicate.pathType})`);
+      default: {
+        const closure: ClosurePattern = { type: 'closure', subject, path: predicate, object };
+        return [closure as unknown as Pattern];
+      }
     }
   };
 

@@ -42,6 +42,8 @@ export interface Translation {
    * and where the value is a template read in parts, its fixed text and the result columns between.
    */
   columns: { name: string; id: string; fixed?: FixedKind; template?: TemplatePart[] }[];
+  /** Queries run first: a row from any means a path of any length needed more steps than the bound allows. */
+  checks?: string[];
 }
 
 /** The column suffixes of a variable: term type, value, datatype, language, number. */

@@ -118,7 +118,8 @@ export class SparqlService {
     const types = await this.tableTypes();
     const started = performance.now();
     try {
-      const translation = new Translator(this.triples, types).translate(query);
+      const maxPathDepth = this.queries.setup.limits.maxPathDepth;
+      const translation = new Translator(this.triples, types, maxPathDepth).translate(query);
       return { translation, ms: performance.now() - started };
     } catch (error) {
       if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);
@@ -130,6 +131,9 @@ export class SparqlService {
   async run(text: string, signal?: AbortSignal): Promise<SparqlAnswer> {
     const query = this.parse(text);
     const { translation, ms } = await inSpan('sparql translation', () => this.translate(query));
+    for (const check of translation.checks ?? [])
+      if ((await this.queries.sql(check, signal, 'sparql')).rows.length > 0)
+        throw httpError('SPARQL_PATH_TOO_DEEP', [this.queries.setup.limits.maxPathDepth]);
     const outcome = await this.queries.sql(translation.sql, signal, 'sparql');
     if (query.queryType === 'ASK')
       return { kind: 'ask', value: outcome.rows.length > 0, sql: translation.sql, translateMs: ms };

@@ -3,6 +3,8 @@ import { compileExpression } from './expressions.js';
 import type { MappedTriple } from './r2rml.js';
 import { Algebra } from './algebra.js';
 import { expandPropertyPaths } from './property-paths.js';
+import { closureRel, isClosure } from './path-closure.js';
+import { defaultLimits } from '../sources.js';
 import { Aggregation, type SelectItem } from './aggregation.js';
 import { BgpUnfolder } from './bgp-unfolding.js';
 import { branchOutput, orderKeys, output, project } from './projection.js';
@@ -34,13 +36,23 @@ export class Translator {
   private readonly algebra = new Algebra(this.names, (pattern) => this.pattern(pattern));
   private readonly aggregation = new Aggregation(this.names, this.algebra);
 
+  /** Queries that return a row when a path of any length needed more steps than the bound. */
+  private readonly checks: string[] = [];
+
+  /** `maxPathDepth`: the most steps a path of any length (`*`, `+`) follows. */
   constructor(
     private readonly triples: readonly MappedTriple[],
     private readonly tableTypes: TableTypes,
+    private readonly maxPathDepth = defaultLimits.maxPathDepth,
   ) {}
 
   /** The whole query: SELECT, ASK or CONSTRUCT (whose template is filled in by the caller). */
   translate(query: Query): Translation {
+    const translation = this.translateQuery(query);
+    return this.checks.length ? { ...translation, checks: this.checks } : translation;
+  }
+
+  private translateQuery(query: Query): Translation {
     if (query.type !== 'query') throw unsupported('SPARQL Update');
     if ((query.from?.default?.length ?? 0) + (query.from?.named?.length ?? 0) > 0)
       throw unsupported('FROM / FROM NAMED');
@@ -165,6 +177,13 @@ export class Translator {
   }
 
   private pattern(pattern: Pattern): Rel {
+    if (isClosure(pattern))
+      return closureRel(pattern, {
+        names: this.names,
+        pattern: (p) => this.pattern(p),
+        maxDepth: this.maxPathDepth,
+        addCheck: (sql) => this.checks.push(sql),
+      });
     switch (pattern.type) {
       case 'bgp': {
         const [plain, ...more] = expandPropertyPaths([pattern]);
