@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { SpecLintFinding } from '../../contract/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
@@ -37,6 +38,13 @@ export class SpecLint {
   /** The latest findings of every linted spec, by file name. */
   get findings(): SpecLintResult[] {
     return [...this.results.values()];
+  }
+
+  /** The latest findings of every linted spec as one list, each naming its spec file (the refresh answer's). */
+  get flatFindings(): SpecLintFinding[] {
+    return this.findings.flatMap(({ file, findings }) =>
+      findings.map(({ line, column, severity, rule, message }) => ({ file, line, column, severity, rule, message })),
+    );
   }
 
   /** Calls `listener` with each spec's findings once linted; returns the unsubscribe function. */
