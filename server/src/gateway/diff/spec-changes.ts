@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
+import { ReloadFollower } from '../reload-follower.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { diffSpecsInSlices, type SpecChange } from './spec-diff.js';
 
@@ -22,36 +23,18 @@ const loggedChanges = 50;
  * after the reload is reported, on a later turn of the event loop: the first load and readiness never wait
  * for it, and the first load compares nothing.
  */
-export class SpecChanges {
+export class SpecChanges extends ReloadFollower<SpecChangeReport> {
   private readonly current = new Map<string, WorkspaceUnit>();
-  private readonly listeners = new Set<(report: SpecChangeReport) => void>();
-  private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gateway: Gateway,
+    gateway: Gateway,
     private readonly log: Logger,
   ) {
+    super(gateway);
     for (const unit of gateway.loadedUnits) if (unit.kind === 'spec') this.current.set(unit.file, unit);
-    gateway.on('reload', this.onReload);
   }
 
-  /** Calls `listener` with each report; returns the unsubscribe function. */
-  subscribe(listener: (report: SpecChangeReport) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Resolves once the comparisons of every reload so far are reported. */
-  settled(): Promise<void> {
-    return this.running;
-  }
-
-  /** Stops following reloads. */
-  close(): void {
-    this.gateway.off('reload', this.onReload);
-  }
-
-  private readonly onReload = (): void => {
+  protected followReload(): void {
     const specs = this.gateway.loadedUnits.filter((u) => u.kind === 'spec');
     const pairs: Array<[WorkspaceUnit, WorkspaceUnit]> = [];
     const loaded = new Set<string>();
@@ -63,10 +46,11 @@ export class SpecChanges {
     }
     for (const file of [...this.current.keys()]) if (!loaded.has(file)) this.current.delete(file);
     if (pairs.length === 0) return;
-    this.running = this.running
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => this.compare(pairs));
-  };
+    this.queue(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.compare(pairs);
+    });
+  }
 
   private async compare(pairs: Array<[WorkspaceUnit, WorkspaceUnit]>): Promise<void> {
     for (const [last, unit] of pairs) {
@@ -89,7 +73,7 @@ export class SpecChanges {
         'changes since the last version';
       if (breaking > 0) this.log.warn(fields, summary);
       else this.log.info(fields, summary);
-      for (const listener of this.listeners) listener(report);
+      this.emit(report);
     }
   }
 }
