@@ -2,6 +2,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
 import { ReloadFollower } from '../reload-follower.js';
 import type { WorkspaceUnit } from '../route-table.js';
+import { DiffPool } from './diff-pool.js';
 import { diffSpecsInSlices, type SpecChange } from './spec-diff.js';
 
 /** What a new version of one spec file changed since its last good version. */
@@ -25,6 +26,7 @@ const loggedChanges = 50;
  */
 export class SpecChanges extends ReloadFollower<SpecChangeReport> {
   private readonly current = new Map<string, WorkspaceUnit>();
+  private readonly pool = new DiffPool();
 
   constructor(
     gateway: Gateway,
@@ -32,6 +34,12 @@ export class SpecChanges extends ReloadFollower<SpecChangeReport> {
   ) {
     super(gateway);
     for (const unit of gateway.loadedUnits) if (unit.kind === 'spec') this.current.set(unit.file, unit);
+  }
+
+  /** Stops following reloads and ends the worker. */
+  override close(): void {
+    super.close();
+    this.pool.close();
   }
 
   protected followReload(): void {
@@ -56,7 +64,12 @@ export class SpecChanges extends ReloadFollower<SpecChangeReport> {
     for (const [last, unit] of pairs) {
       let changes: SpecChange[];
       try {
-        changes = await diffSpecsInSlices(last.document, unit.document);
+        // In the worker when both versions came as JSON text; a document that is not JSON-safe (`.inf`) is
+        // compared here, in slices.
+        changes =
+          last.documentJson !== undefined && unit.documentJson !== undefined
+            ? await this.pool.diff(last.documentJson, unit.documentJson)
+            : await diffSpecsInSlices(last.document, unit.document);
       } catch (error) {
         this.log.warn(
           { file: unit.file },
