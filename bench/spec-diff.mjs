@@ -1,7 +1,9 @@
 // Breaking-change comparison (issue 34): time to compare two versions of the corpus's largest real specs,
 // unchanged (the whole walk, nothing found) and with one field removed from a schema many operations use. Printed
 // against the time to parse the same document (JSON.parse / the gateway's YAML reader) in the same run, as the
-// comparison runs after every load of a changed spec; and, in the server's slices, the longest event-loop stall.
+// comparison runs after every load of a changed spec; and the longest event-loop stall, in the slices the server
+// falls back to, and with the comparison in the server's worker (the documents posted as the JSON text the load
+// worker gives).
 // Run: node bench/spec-diff.mjs   (BENCH_RUNS to change the runs per figure, default 5; medians printed)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { diffSpecs, diffSpecsInSlices } = await import(path.join(root, 'server/src/gateway/diff/spec-diff.ts'));
 const { parseSpecText } = await import(path.join(root, 'server/src/gateway/spec/spec-source.ts'));
 const { defaultSpecLimits } = await import(path.join(root, 'server/src/core/settings.ts'));
+const { DiffPool } = await import(path.join(root, 'server/src/gateway/diff/diff-pool.ts'));
+const pool = new DiffPool();
 
 const corpus = '/work/shared/conformance/openapi-corpus';
 const specs = [
@@ -80,12 +84,16 @@ for (const spec of specs) {
   const changed = timed(() => diffSpecs(old, edited));
   const breaking = changed.result.filter((c) => c.verdict === 'breaking').length;
   const stall = await longestStall(() => diffSpecsInSlices(old, edited));
+  const [oldJson, newJson] = [JSON.stringify(old), JSON.stringify(edited)];
+  await pool.diff(oldJson, oldJson); // the worker started and warm, as after the server's first comparison
+  const workerStall = await longestStall(() => pool.diff(oldJson, newJson));
   const ratio = (ms) => `${(ms / parsed.ms).toFixed(2)}x parse`;
   console.log(
     `${spec} (${(text.length / 1e6).toFixed(1)} MB, ${Object.keys(old.paths ?? {}).length} paths): ` +
       `parse ${parsed.ms.toFixed(0)} ms; diff unchanged ${unchanged.ms.toFixed(0)} ms (${ratio(unchanged.ms)}); ` +
       `diff with ${removed} removed ${changed.ms.toFixed(0)} ms (${ratio(changed.ms)}), ` +
       `${changed.result.length} changes, ${breaking} breaking; ` +
-      `in slices, longest event-loop stall ${stall.toFixed(0)} ms`,
+      `longest event-loop stall: in slices ${stall.toFixed(0)} ms, in the worker ${workerStall.toFixed(0)} ms`,
   );
 }
+pool.close();

@@ -29,13 +29,20 @@ export interface MonacoEditorProps {
   onSave(path: string): void;
 }
 
+const markerSeverity = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+};
+
 function toMarker(model: monaco.editor.ITextModel, diagnostic: WorkbenchDiagnostic): monaco.editor.IMarkerData {
   const line = Math.min(Math.max(diagnostic.line ?? 1, 1), model.getLineCount());
   const column = Math.max(diagnostic.column ?? 1, 1);
   return {
-    severity: diagnostic.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+    severity: markerSeverity[diagnostic.severity],
     message: diagnostic.message,
-    source: 'server',
+    source: diagnostic.source ?? 'server',
+    ...(diagnostic.rule === undefined ? {} : { code: diagnostic.rule }),
     startLineNumber: line,
     startColumn: column,
     endLineNumber: line,

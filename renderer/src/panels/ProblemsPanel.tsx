@@ -1,7 +1,7 @@
 import { useWorkbench } from '../platform/workbench-context.js';
 import { useProblems } from './problems.js';
 
-/** The server's diagnostics (load errors, warnings) and the editor's own markers, by file. */
+/** The server's diagnostics (load errors, warnings, lint findings) and the editor's own markers, by file. */
 export function ProblemsPanel() {
   const { openFile } = useWorkbench();
   const problems = useProblems();
@@ -27,7 +27,7 @@ export function ProblemsPanel() {
                 {p.path}
                 {p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}
               </td>
-              <td className="source">{p.source}</td>
+              <td className="source">{p.rule ? `${p.source}(${p.rule})` : p.source}</td>
             </tr>
           ))}
         </tbody>

@@ -31,6 +31,32 @@ describe('one count of problems', () => {
   });
 });
 
+describe('lint findings among the problems', () => {
+  it('keep their source and rule, and stay apart from a load error at the same line', () => {
+    const problems = mergeProblems(
+      [
+        {
+          path: 'specs/a.yaml',
+          severity: 'error',
+          message: 'bad example',
+          line: 12,
+          column: 23,
+          source: 'lint',
+          rule: 'r',
+        },
+        { path: 'specs/a.yaml', severity: 'info', message: 'no tags', line: 4, column: 7, source: 'lint', rule: 't' },
+        { path: 'specs/a.yaml', severity: 'error', message: 'load error', line: 12 },
+      ],
+      [],
+    );
+    expect(problems.map((p) => `${p.severity}:${p.line}:${p.source}:${p.rule ?? ''}`)).toEqual([
+      'error:12:lint:r',
+      'error:12:server:',
+      'info:4:lint:t',
+    ]);
+  });
+});
+
 describe('mergeProblems, edge cases', () => {
   it('is empty for no input, and keeps problems that differ in line or severity apart', () => {
     expect(mergeProblems([], [])).toEqual([]);

@@ -10,7 +10,10 @@ export interface Problem {
   message: string;
   line?: number;
   column?: number;
+  /** `server` (load errors, warnings), `lint` (Spectral), or the editor's own checker. */
   source: string;
+  /** The lint rule that found it. */
+  rule?: string;
 }
 
 const severityOrder = { error: 0, warning: 1, info: 2 };
@@ -22,7 +25,7 @@ const severityOrder = { error: 0, warning: 1, info: 2 };
 export function mergeProblems(diagnostics: WorkbenchDiagnostic[], markers: EditorMarker[]): Problem[] {
   const seen = new Set<string>();
   const list: Problem[] = [];
-  for (const problem of [...markers, ...diagnostics.map((d) => ({ ...d, source: 'server' }))]) {
+  for (const problem of [...markers, ...diagnostics.map((d) => ({ ...d, source: d.source ?? 'server' }))]) {
     const key = [problem.path, problem.severity, problem.line ?? '', problem.message.trim()].join('\u0000');
     if (seen.has(key)) continue;
     seen.add(key);

@@ -17,6 +17,22 @@ export interface RefreshResult {
   errors: LoadProblem[];
   /** Files of the specs folder that are not OpenAPI 3.x documents (files other specs reference, ...). */
   skipped: SkippedFile[];
+  /**
+   * Where the designer works (workbench mode), the lint findings of every spec once the lint of this reload is
+   * done; they never decide `status`, and a spec with lint errors serves.
+   */
+  lint?: SpecLintFinding[];
+}
+
+/** One Spectral finding of a spec of the workspace. */
+export interface SpecLintFinding {
+  /** The spec file, as in {@link RefreshResult.specs}. */
+  file: string;
+  line: number;
+  column: number;
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  rule: string;
+  message: string;
 }
 
 /** A file a loader left out, and why. */

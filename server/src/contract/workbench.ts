@@ -79,14 +79,22 @@ export interface WorkspaceFileChange {
   version?: string;
 }
 
-/** A finding about one workspace file: a load error of a spec or handler, or a spec warning. */
+/**
+ * A finding about one workspace file: a load error of a spec or handler, a spec warning, or a lint finding of a
+ * spec (which never stops it serving).
+ */
 export interface WorkbenchDiagnostic {
   /** Workspace path of the file (`specs/...`, `handlers/...`). */
   path: string;
-  severity: 'error' | 'warning';
+  /** Spectral's `info` and `hint` findings are `info`. */
+  severity: 'error' | 'warning' | 'info';
   message: string;
   line?: number;
   column?: number;
+  /** What found it: `lint` for Spectral's findings; absent for the server's own (load errors, warnings). */
+  source?: 'lint';
+  /** The lint rule (`oas3-valid-media-example`, a workspace rule). */
+  rule?: string;
   /**
    * On the error of a file that cannot be loaded now, while its last good version keeps serving: when that
    * version was loaded (ms since the epoch).

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ActuatorInfo, GatewayInfo, StateResetResult } from '../contract/index.js';
+import type { ActuatorInfo, GatewayInfo, RefreshResult, StateResetResult } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
 import { declareAccess, probePaths, routeAreas, unknownRoute } from '../core/routes.js';
 import { productName, productVersion } from '../core/version.js';
 import type { Gateway } from './gateway.js';
+import type { SpecLint } from './lint/spec-lint.js';
 import type { RouteEntry } from './route-table.js';
 import { exposeDeclaredHeaders, registerCors } from './cors.js';
 import { keepingRawBody } from './raw-body.js';
@@ -28,17 +29,23 @@ function serve(entry: RouteEntry, params: Record<string, string>, request: Fasti
   return entry.handle(request, reply, params);
 }
 
+/** Options of {@link gatewayPlugin}. */
+export interface GatewayPluginOptions {
+  gateway: Gateway;
+  config: Config;
+  mockState?: MockStateStore;
+  /** The workbench's spec lint: the refresh answer waits for it and lists its findings. */
+  lint?: Pick<SpecLint, 'settled' | 'flatFindings'>;
+}
+
 /**
  * The gateway under `/api/adaptive`: system routes (listing, merged OpenAPI document, Swagger UI,
  * actuator) as ordinary Fastify routes, and one catch-all route that dispatches every other request
  * through the gateway's current route table: under `/api/adaptive` too, or under `/` when specs are
  * mocked at their own paths (the system routes, being more specific, still win there).
  */
-export async function gatewayPlugin(
-  app: FastifyInstance,
-  options: { gateway: Gateway; config: Config; mockState?: MockStateStore },
-): Promise<void> {
-  const { gateway, config, mockState } = options;
+export async function gatewayPlugin(app: FastifyInstance, options: GatewayPluginOptions): Promise<void> {
+  const { gateway, config, mockState, lint } = options;
   const routePrefix = gateway.routePrefix;
   declareAccess(app, routeAreas.gateway);
   // A spec's own `options` operation answers OPTIONS requests that are not preflights.
@@ -100,7 +107,13 @@ export async function gatewayPlugin(
     specs: gateway.files('spec'),
     handlers: gateway.files('handler'),
   }));
-  app.post(`${gatewayPrefix}/actuator/refresh`, async () => gateway.reload());
+  // Lint runs after the load, off the request path: the routes serve before it ends; only this answer waits.
+  app.post(`${gatewayPrefix}/actuator/refresh`, async (): Promise<RefreshResult> => {
+    const result = await gateway.reload();
+    if (!lint) return result;
+    await lint.settled();
+    return { ...result, lint: lint.flatFindings };
+  });
   // Empties the stateful mocks of one mount (`?mount=petstore`) or of all; they start again from the spec's examples.
   app.post<{ Querystring: { mount?: string } }>(
     `${gatewayPrefix}/actuator/state/reset`,

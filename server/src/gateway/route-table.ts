@@ -40,6 +40,8 @@ export interface WorkspaceUnit {
   routes: RouteEntry[];
   /** For specs: the bundled document, whose `components` the merged `openapi.json` includes. */
   document?: Record<string, unknown>;
+  /** For specs: {@link document} as JSON text when the load had it, kept for comparing versions off the thread. */
+  documentJson?: string;
   /** Non-fatal findings (schema warnings, skipped operations). */
   warnings: string[];
   /** Absolute paths of the files read to build the unit (the file, the files a spec references, a handler's

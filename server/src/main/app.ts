@@ -74,14 +74,10 @@ function manageLifecycle(
   drainMs: number,
 ): void {
   let watcher: { close(): Promise<void> } | undefined;
-  let lint: SpecLint | undefined;
   app.addHook('onReady', async () => {
     // Query, fetch and handler folders of a server that was killed (kill -9, OOM) before it cleaned up.
     const swept = sweepOrphanFolders();
     if (swept > 0) logger.info({ folders: swept }, 'removed temporary folders left by servers that were killed');
-    // Where the designer works, specs are linted after each load, never before it: readiness does not wait.
-    if (config.workbench && config.specPaths.length === 0)
-      lint = new SpecLint(gateway, config.workspace, config.specsDir, logger);
     void gateway.start();
     if (config.hotReload) watcher = watchGatewayFiles(config, gateway, logger);
   });
@@ -97,9 +93,24 @@ function manageLifecycle(
   });
   app.addHook('onClose', async () => {
     await watcher?.close();
-    lint?.close();
     await gateway.close();
   });
+}
+
+/**
+ * What follows each load of the specs, closed with the server: the comparison of each spec loaded anew with its
+ * last good version (breaking changes in the log and workbench), and, where the designer works (the workbench on
+ * a workspace), lint, which runs after each load, never before it: readiness does not wait.
+ */
+function followSpecs(app: FastifyInstance, config: Config, gateway: Gateway, logger: Logger) {
+  const specChanges = new SpecChanges(gateway, logger);
+  const workspace = config.workbench && config.specPaths.length === 0;
+  const lint = workspace ? new SpecLint(gateway, config.workspace, config.specsDir, logger) : undefined;
+  app.addHook('onClose', async () => {
+    specChanges.close();
+    lint?.close();
+  });
+  return { specChanges, lint };
 }
 
 /**
@@ -208,9 +219,7 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   const healthFile = liveHealthFile(app, config, logger);
   const query = mocking ? undefined : await startQueryService(app, config, logger);
   const problemSources = [healthFile, ...(query ? [query] : [])];
-  // Each spec loaded anew is compared with its last good version (breaking changes in the log and workbench).
-  const specChanges = new SpecChanges(gateway, logger);
-  app.addHook('onClose', async () => specChanges.close());
+  const { specChanges, lint } = followSpecs(app, config, gateway, logger);
   // Imported only for the workbench: a headless or mock server never loads its API and the renderer's files.
   if (config.workbench)
     await app.register((await import('../workbench/workbench-plugin.js')).workbenchPlugin, {
@@ -222,8 +231,9 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       problemSources,
       recordings,
       specChanges,
+      specLint: lint,
     });
-  await app.register(gatewayPlugin, { gateway, config, mockState });
+  await app.register(gatewayPlugin, { gateway, config, mockState, lint });
   if (query) await registerQueryRoutes(app, config, query, logger);
 
   const authCheck = app.authentication ? () => app.authentication!.healthCheck() : undefined;

@@ -1,5 +1,5 @@
 import type { WorkbenchDiagnostic } from '../contract/index.js';
-import { isSpecFile, type Gateway } from '../gateway/index.js';
+import { isSpecFile, type Gateway, type SpecLintResult } from '../gateway/index.js';
 
 /**
  * The workspace path of a file the gateway loaded: spec files live in `specs/`, everything else in `handlers/`;
@@ -63,4 +63,24 @@ export function workspaceDiagnostics(gateway: Gateway): WorkbenchDiagnostic[] {
     }
   }
   return diagnostics;
+}
+
+const lintSeverity = { error: 'error', warning: 'warning', info: 'info', hint: 'info' } as const;
+
+/**
+ * The lint findings of the specs as diagnostics at their place, source `lint` with the rule's name. A spec that
+ * fails to load now has none: its findings are of the last good version, whose lines the file no longer has.
+ */
+export function lintDiagnostics(gateway: Gateway, results: readonly SpecLintResult[]): WorkbenchDiagnostic[] {
+  const failing = new Set(gateway.loadProblems.map((problem) => problem.file));
+  return results
+    .filter((result) => !failing.has(result.file))
+    .flatMap(({ file, findings, error }) => {
+      const path = gatewayFilePath(file, 'spec');
+      const shown: WorkbenchDiagnostic[] = findings.map(({ line, column, severity, rule, message }) => {
+        return { path, severity: lintSeverity[severity], message, line, column, source: 'lint', rule };
+      });
+      if (error) shown.push({ path, severity: 'warning', message: `cannot lint: ${error}`, source: 'lint' });
+      return shown;
+    });
 }

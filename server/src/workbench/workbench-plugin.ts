@@ -3,10 +3,10 @@ import fastifyPlugin from 'fastify-plugin';
 import type { RefreshResult, WorkbenchDiagnostic, WorkbenchDiagnostics } from '../contract/index.js';
 import type { Config } from '../core/config.js';
 import { httpError } from '../core/errors.js';
-import type { ExchangeRecorder, Gateway, SpecChanges } from '../gateway/index.js';
+import type { ExchangeRecorder, Gateway, SpecChanges, SpecLint } from '../gateway/index.js';
 import { declareAccess, routeAreas } from '../core/routes.js';
 import type { Logger } from '../core/logger.js';
-import { gatewayFilePath, workspaceDiagnostics } from './diagnostics.js';
+import { gatewayFilePath, lintDiagnostics, workspaceDiagnostics } from './diagnostics.js';
 import { EventHub } from './event-hub.js';
 import { EventStreams } from './event-stream.js';
 import { publishFileChanges } from './file-events.js';
@@ -35,6 +35,8 @@ export interface WorkbenchOptions {
   problemSources?: ProblemSource[];
   /** What each save of a spec changed since its last good version: sent as `changes` events. */
   specChanges?: Pick<SpecChanges, 'subscribe'>;
+  /** The specs' lint findings: in the diagnostics (markers, Problems) beside the load errors. */
+  specLint?: Pick<SpecLint, 'findings' | 'subscribe'>;
 }
 
 /** Something besides the gateway that reads workspace files and reports what is wrong with them. */
@@ -55,7 +57,12 @@ const apiPrefix = routeAreas.workbench.prefix;
 async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promise<void> {
   const { config, gateway, logger, token } = options;
   const problemSources = options.problemSources ?? [];
-  const diagnostics = () => [...workspaceDiagnostics(gateway), ...problemSources.flatMap((s) => s.problems())];
+  const { specLint } = options;
+  const diagnostics = () => [
+    ...workspaceDiagnostics(gateway),
+    ...(specLint ? lintDiagnostics(gateway, specLint.findings) : []),
+    ...problemSources.flatMap((s) => s.problems()),
+  ];
   declareAccess(app, routeAreas.workbench);
   declareAccess(app, routeAreas.workbenchUi);
   const hub = new EventHub();
@@ -74,6 +81,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     hub.publish('changes', () => ({ path: gatewayFilePath(file, 'spec'), ...report })),
   );
   gateway.faults.on('fault', publishDiagnostics);
+  const unsubscribeLint = specLint?.subscribe(publishDiagnostics);
   for (const source of problemSources) source.on('change', publishDiagnostics);
   captureRequests(app, gateway, hub, { token, errorLineOf: (id) => logLines.errorLineOf(id) });
   // Open editors learn of every change on disk, whether hot reload is on or not.
@@ -84,6 +92,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
   app.addHook('onClose', async () => {
     gateway.off('reload', onReload);
     unsubscribeChanges?.();
+    unsubscribeLint?.();
     gateway.faults.off('fault', publishDiagnostics);
     for (const source of problemSources) source.off('change', publishDiagnostics);
     untap();

@@ -72,4 +72,30 @@ describe('SpecChanges', () => {
     await changes.settled();
     expect(reports).toHaveLength(1);
   });
+
+  it(
+    'compares in the worker when both versions came as JSON text, and a failed comparison stops no other',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const { gateway, log, changes, reports } = setUp();
+      const asText = (unit: WorkspaceUnit, json = JSON.stringify(unit.document)) => ({ ...unit, documentJson: json });
+      const broken = asText(spec('broken.yaml', ['200']), '{not json');
+      gateway.load(asText(spec('orders.yaml', ['200', '404'])), asText(spec('broken.yaml', ['200'])));
+      await changes.settled();
+      // The worker's answer is the only one: the main thread's copy of the documents says otherwise.
+      const orders = { ...asText(spec('orders.yaml', ['200'])), document: { openapi: '3.0.3', paths: {} } };
+      gateway.load(orders, broken);
+      await changes.settled();
+      expect(reports).toEqual([
+        expect.objectContaining({
+          file: 'orders.yaml',
+          changes: [expect.objectContaining({ kind: 'response-status-removed', where: 'GET /orders response 404' })],
+        }),
+      ]);
+      expect(log.warn).toHaveBeenCalledWith({ file: 'broken.yaml' }, expect.stringMatching(/^cannot compare broken/));
+      changes.close();
+    },
+  );
 });

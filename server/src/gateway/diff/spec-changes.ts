@@ -1,6 +1,8 @@
 import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
+import { ReloadFollower } from '../reload-follower.js';
 import type { WorkspaceUnit } from '../route-table.js';
+import { DiffPool } from './diff-pool.js';
 import { diffSpecsInSlices, type SpecChange } from './spec-diff.js';
 
 /** What a new version of one spec file changed since its last good version. */
@@ -22,36 +24,25 @@ const loggedChanges = 50;
  * after the reload is reported, on a later turn of the event loop: the first load and readiness never wait
  * for it, and the first load compares nothing.
  */
-export class SpecChanges {
+export class SpecChanges extends ReloadFollower<SpecChangeReport> {
   private readonly current = new Map<string, WorkspaceUnit>();
-  private readonly listeners = new Set<(report: SpecChangeReport) => void>();
-  private running: Promise<void> = Promise.resolve();
+  private readonly pool = new DiffPool();
 
   constructor(
-    private readonly gateway: Gateway,
+    gateway: Gateway,
     private readonly log: Logger,
   ) {
+    super(gateway);
     for (const unit of gateway.loadedUnits) if (unit.kind === 'spec') this.current.set(unit.file, unit);
-    gateway.on('reload', this.onReload);
   }
 
-  /** Calls `listener` with each report; returns the unsubscribe function. */
-  subscribe(listener: (report: SpecChangeReport) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Stops following reloads and ends the worker. */
+  override close(): void {
+    super.close();
+    this.pool.close();
   }
 
-  /** Resolves once the comparisons of every reload so far are reported. */
-  settled(): Promise<void> {
-    return this.running;
-  }
-
-  /** Stops following reloads. */
-  close(): void {
-    this.gateway.off('reload', this.onReload);
-  }
-
-  private readonly onReload = (): void => {
+  protected followReload(): void {
     const specs = this.gateway.loadedUnits.filter((u) => u.kind === 'spec');
     const pairs: Array<[WorkspaceUnit, WorkspaceUnit]> = [];
     const loaded = new Set<string>();
@@ -63,16 +54,22 @@ export class SpecChanges {
     }
     for (const file of [...this.current.keys()]) if (!loaded.has(file)) this.current.delete(file);
     if (pairs.length === 0) return;
-    this.running = this.running
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => this.compare(pairs));
-  };
+    this.queue(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.compare(pairs);
+    });
+  }
 
   private async compare(pairs: Array<[WorkspaceUnit, WorkspaceUnit]>): Promise<void> {
     for (const [last, unit] of pairs) {
       let changes: SpecChange[];
       try {
-        changes = await diffSpecsInSlices(last.document, unit.document);
+        // In the worker when both versions came as JSON text; a document that is not JSON-safe (`.inf`) is
+        // compared here, in slices.
+        changes =
+          last.documentJson !== undefined && unit.documentJson !== undefined
+            ? await this.pool.diff(last.documentJson, unit.documentJson)
+            : await diffSpecsInSlices(last.document, unit.document);
       } catch (error) {
         this.log.warn(
           { file: unit.file },
@@ -89,7 +86,7 @@ export class SpecChanges {
         'changes since the last version';
       if (breaking > 0) this.log.warn(fields, summary);
       else this.log.info(fields, summary);
-      for (const listener of this.listeners) listener(report);
+      this.emit(report);
     }
   }
 }

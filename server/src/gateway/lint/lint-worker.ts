@@ -3,10 +3,12 @@ import { parentPort } from 'node:worker_threads';
 import { loadRuleset, SpectralLinter } from './spectral-linter.js';
 import type { LintJob, LintReply } from './lint-pool.js';
 
+type Job = LintJob & { id: number };
+
 /** The linter of the last ruleset file seen, kept while that file's modification time stays the same. */
 let cached: { key: string; linter: Promise<SpectralLinter> } | undefined;
 
-async function linterFor(job: LintJob): Promise<SpectralLinter> {
+async function linterFor(job: Job): Promise<SpectralLinter> {
   const mtime = job.rulesetFile ? (await fs.stat(job.rulesetFile)).mtimeMs : 0;
   const key = `${job.rulesetFile ?? ''}\0${mtime}\0${job.root}`;
   if (cached?.key !== key) {
@@ -18,11 +20,11 @@ async function linterFor(job: LintJob): Promise<SpectralLinter> {
   return cached.linter;
 }
 
-async function reply(job: LintJob): Promise<LintReply> {
+async function reply(job: Job): Promise<LintReply> {
   try {
     const linter = await linterFor(job);
     const text = job.text ?? (await fs.readFile(job.file, 'utf8'));
-    return { id: job.id, ok: true, findings: await linter.lint(job.file, text) };
+    return { id: job.id, ok: true, value: await linter.lint(job.file, text) };
   } catch (error) {
     const message = error instanceof RangeError ? 'document is nested too deeply to lint' : (error as Error).message;
     return { id: job.id, ok: false, message };
@@ -30,4 +32,4 @@ async function reply(job: LintJob): Promise<LintReply> {
 }
 
 /** Worker entry: lints the files it is sent, one at a time, and posts the findings of each back. */
-parentPort!.on('message', (job: LintJob) => void reply(job).then((answer) => parentPort!.postMessage(answer)));
+parentPort!.on('message', (job: Job) => void reply(job).then((answer) => parentPort!.postMessage(answer)));

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { SpecLintFinding } from '../../contract/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Gateway } from '../gateway.js';
+import { ReloadFollower } from '../reload-follower.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { LintPool } from './lint-pool.js';
 import { findRulesetFile } from './ruleset-file.js';
@@ -19,20 +21,18 @@ export interface SpecLintResult {
  * any lint starts, and only specs whose loaded version changed since their last lint are linted again. Findings
  * are logged and kept per file; they never stop a spec from serving.
  */
-export class SpecLint {
+export class SpecLint extends ReloadFollower<SpecLintResult> {
   private readonly pool = new LintPool();
   private readonly linted = new Map<string, WorkspaceUnit>();
   private readonly results = new Map<string, SpecLintResult>();
-  private readonly listeners = new Set<(result: SpecLintResult) => void>();
-  private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gateway: Gateway,
+    gateway: Gateway,
     private readonly workspaceDir: string,
     private readonly specsDir: string,
     private readonly log: Logger,
   ) {
-    gateway.on('reload', this.onReload);
+    super(gateway);
   }
 
   /** The latest findings of every linted spec, by file name. */
@@ -40,32 +40,28 @@ export class SpecLint {
     return [...this.results.values()];
   }
 
-  /** Calls `listener` with each spec's findings once linted; returns the unsubscribe function. */
-  subscribe(listener: (result: SpecLintResult) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Resolves once the lint of every reload so far is done. */
-  settled(): Promise<void> {
-    return this.running;
+  /** The latest findings of every linted spec as one list, each naming its spec file (the refresh answer's). */
+  get flatFindings(): SpecLintFinding[] {
+    return this.findings.flatMap(({ file, findings }) =>
+      findings.map(({ line, column, severity, rule, message }) => ({ file, line, column, severity, rule, message })),
+    );
   }
 
   /** Stops linting and ends the worker. */
-  close(): void {
-    this.gateway.off('reload', this.onReload);
+  override close(): void {
+    super.close();
     this.pool.close();
   }
 
-  private readonly onReload = (): void => {
+  protected followReload(): void {
     const specs = this.gateway.loadedUnits.filter((u) => u.kind === 'spec');
     const current = new Set(specs.map((u) => u.file));
     for (const file of [...this.results.keys()]) if (!current.has(file)) this.results.delete(file);
     for (const file of [...this.linted.keys()]) if (!current.has(file)) this.linted.delete(file);
     const changed = specs.filter((unit) => this.linted.get(unit.file) !== unit);
     for (const unit of changed) this.linted.set(unit.file, unit);
-    this.running = this.running.then(() => this.lintAll(changed));
-  };
+    this.queue(() => this.lintAll(changed));
+  }
 
   private async lintAll(units: WorkspaceUnit[]): Promise<void> {
     if (units.length === 0) return;
@@ -91,6 +87,6 @@ export class SpecLint {
         { file: result.file, ...counts, findings: result.findings.slice(0, 50) },
         `lint ${result.file}: ${counts.error} errors, ${counts.warning} warnings`,
       );
-    for (const listener of this.listeners) listener(result);
+    this.emit(result);
   }
 }

@@ -82,6 +82,7 @@ export function specFilesLoader(specsDir: string, log: Logger, options: SpecLoad
           contractEnforce: options.contractEnforce,
         }),
         inputs: spec.files,
+        ...(spec.documentJson === undefined ? {} : { documentJson: spec.documentJson }),
         ...(tableProblem ? { companionProblems: [tableProblem] } : {}),
       };
       // A file saved while the spec compiled must not be taken for the version that compiled.

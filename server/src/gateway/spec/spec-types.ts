@@ -68,6 +68,8 @@ export interface CompiledSpec {
   version: string;
   /** The spec with external `$ref`s bundled under `x-bundled`; every `$ref` is internal. */
   document: Record<string, unknown>;
+  /** {@link document} as the JSON text the load worker posted it in (absent when it is not JSON-safe). */
+  documentJson?: string;
   operations: OperationSpec[];
   warnings: string[];
   /** Every file read to build the spec (the spec and the files its `$ref`s reach). */

@@ -109,7 +109,11 @@ export class SpecWorkerPool {
       job.resolve(
         reply.documentJson === undefined
           ? reply.spec
-          : { ...reply.spec, document: JSON.parse(reply.documentJson) as CompiledSpec['document'] },
+          : {
+              ...reply.spec,
+              document: JSON.parse(reply.documentJson) as CompiledSpec['document'],
+              documentJson: reply.documentJson,
+            },
       );
     else {
       const name = path.basename(job.file);
