@@ -74,6 +74,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     hub.publish('changes', () => ({ path: gatewayFilePath(file, 'spec'), ...report })),
   );
   gateway.faults.on('fault', publishDiagnostics);
+  gateway.faults.on('cleared', publishDiagnostics);
   for (const source of problemSources) source.on('change', publishDiagnostics);
   captureRequests(app, gateway, hub, { token, errorLineOf: (id) => logLines.errorLineOf(id) });
   // Open editors learn of every change on disk, whether hot reload is on or not.
@@ -85,6 +86,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     gateway.off('reload', onReload);
     unsubscribeChanges?.();
     gateway.faults.off('fault', publishDiagnostics);
+    gateway.faults.off('cleared', publishDiagnostics);
     for (const source of problemSources) source.off('change', publishDiagnostics);
     untap();
     await fileChanges.close();
