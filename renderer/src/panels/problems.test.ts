@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countProblems, mergeProblems } from './problems.js';
+import { countProblems, mergeProblems, problemsSummary } from './problems.js';
 
 describe('one count of problems', () => {
   it('counts the editor findings with the server diagnostics, and lists a problem both report once', () => {
@@ -28,6 +28,14 @@ describe('one count of problems', () => {
       'specs/a.yaml:3:yaml',
     ]);
     expect(countProblems(problems)).toEqual({ errors: 2, warnings: 2 });
+  });
+});
+
+describe('problemsSummary', () => {
+  it('says "1 error" and "1 warning", and the plural otherwise', () => {
+    expect(problemsSummary({ errors: 1, warnings: 1 })).toBe('1 error, 1 warning');
+    expect(problemsSummary({ errors: 0, warnings: 2 })).toBe('0 errors, 2 warnings');
+    expect(problemsSummary({ errors: 12, warnings: 0 })).toBe('12 errors, 0 warnings');
   });
 });
 

@@ -42,6 +42,11 @@ export function countProblems(problems: Problem[]): { errors: number; warnings: 
   return { errors, warnings: problems.length - errors };
 }
 
+/** `1 error, 2 warnings`: the counts of {@link countProblems} in words. */
+export function problemsSummary({ errors, warnings }: { errors: number; warnings: number }): string {
+  return `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
+}
+
 /** Everything the problems panel lists, live: one source for the panel, its badge and the status bar. */
 export function useProblems(): Problem[] {
   const diagnostics = useServerState((s) => s.diagnostics);
