@@ -25,9 +25,34 @@ describe('one count of problems', () => {
       'handlers/x_handler.ts:2:ts',
       'handlers/x_handler.ts:1:ts',
       'health.yaml::server',
-      'specs/a.yaml:3:yaml',
+      'specs/a.yaml:3:yaml, server',
     ]);
     expect(countProblems(problems)).toEqual({ errors: 2, warnings: 2 });
+  });
+});
+
+describe('one entry per YAML fault', () => {
+  it("lists the server's 'invalid YAML' and the editor's YAML check of the same fault once", () => {
+    const yamlMessage = 'Flow sequence in block collection must be sufficiently indented and end with a ]';
+    const problems = mergeProblems(
+      [
+        {
+          path: 'specs/a.yaml',
+          severity: 'error',
+          message: `invalid YAML: ${yamlMessage} at line 12, column 1:`,
+          line: 12,
+          column: 1,
+        },
+      ],
+      [
+        { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 1, source: 'YAML' },
+        { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 3, source: 'YAML' },
+      ],
+    );
+    expect(problems).toEqual([
+      { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 1, source: 'YAML, server' },
+    ]);
+    expect(countProblems(problems)).toEqual({ errors: 1, warnings: 0 });
   });
 });
 
