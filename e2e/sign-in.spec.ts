@@ -143,10 +143,6 @@ test('Basic: status only before sign-in, a wrong password refused with its reaso
   const response = block.first().locator('.live-responses-table');
   await expect(response.locator('tr.response td.response-col_status')).toContainText('200');
   await expect(response).toContainText('The Pragmatic Programmer');
-  // The curl shown is the call as a user would send it: the workbench's try-out mark is left out of it.
-  const curl = block.first().locator('.curl-command, .request-snippets').first();
-  await expect(curl).toContainText('/api/adaptive/library-api/books');
-  await expect(curl).not.toContainText('x-workbench-try-out');
   // Swagger UI's own `main` does not make a second main landmark.
   await expect(page.getByRole('main')).toHaveCount(1);
   await screenshot(page, 'sign-in-05-docs-signed-in');

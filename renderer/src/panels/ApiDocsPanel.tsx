@@ -24,31 +24,6 @@ function tryOutRequest<R extends InterceptedRequest>(request: R): R {
   return request;
 }
 
-/** A request as Swagger UI keeps it in its state (an Immutable.js map). */
-interface KeptRequest {
-  deleteIn(path: string[]): KeptRequest;
-}
-
-/**
- * A Swagger UI plugin: the request shown under a response (its curl and other snippets) without the
- * try-out mark, which is the workbench's own bookkeeping and would be copied into scripts. The call
- * itself still carries it, so the requests panel tells try-outs apart.
- */
-const hideTryOutMark = () => ({
-  statePlugins: {
-    spec: {
-      wrapSelectors: {
-        mutatedRequestFor:
-          (original: (...args: unknown[]) => KeptRequest | null) =>
-          (...args: unknown[]) =>
-            original(...args)?.deleteIn(['headers', tryOutHeader]) ?? null,
-      },
-    },
-  },
-});
-
-const swaggerPlugins = [hideTryOutMark];
-
 /**
  * Swagger UI renders its operations in a `main` element of its own; inside the workbench, whose `main` holds
  * the editor, it is a named region instead, so the page has one main landmark. Swagger UI re-creates that
@@ -177,7 +152,6 @@ export default function ApiDocsPanel() {
               defaultModelsExpandDepth={0}
               displayRequestDuration
               requestInterceptor={tryOutRequest}
-              plugins={swaggerPlugins}
               deepLinking={false}
             />
           </Loadable>
