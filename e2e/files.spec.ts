@@ -62,6 +62,9 @@ test('an edit on disk under unsaved changes offers compare, keep mine and take d
   await expect(banner).toContainText(`${file} changed on disk, and this editor has unsaved changes`);
   await expect(editorLines(page)).toContainText('mine shared line');
 
+  // Leaving the compare view throws nothing (Monaco's diff widget let go of its models before they went).
+  const thrown: string[] = [];
+  page.on('pageerror', (error) => thrown.push(error.message));
   await banner.getByRole('button', { name: 'Compare' }).click();
   const diff = page.locator('.monaco-diff-editor');
   // An inline diff (a narrow window) draws the deleted lines as a second `.view-lines` inside the modified editor.
@@ -69,16 +72,25 @@ test('an edit on disk under unsaved changes offers compare, keep mine and take d
   await expect(textOf('original')).toContainText('theirs: shared line');
   await expect(textOf('modified')).toContainText('mine shared line');
   await screenshot(page, 'files-compare');
+  await banner.getByRole('button', { name: 'Close compare' }).click();
+  await expect(diff).toHaveCount(0);
+  await expect(editorLines(page)).toContainText('mine shared line');
+  // Opened again, it shows the texts afresh rather than models kept from before.
+  await typeAtStart(page, 'more ');
+  await banner.getByRole('button', { name: 'Compare' }).click();
+  await expect(textOf('modified')).toContainText('more mine shared line');
+  await expect(textOf('original')).toContainText('theirs: shared line');
 
   // Keep mine: the editor's text stays, unsaved, and a save now replaces the disk's version.
   await banner.getByRole('button', { name: 'Keep mine' }).click();
   await expect(banner).toHaveCount(0);
   await expect(diff).toHaveCount(0);
+  expect(thrown).toEqual([]);
   await expect(page.locator('.tab.active.dirty')).toBeVisible();
   await editorLines(page).click();
   await page.keyboard.press('ControlOrMeta+S');
   await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
-  expect(fs.readFileSync(onDisk(file), 'utf8')).toBe('mine shared line\n');
+  expect(fs.readFileSync(onDisk(file), 'utf8')).toBe('more mine shared line\n');
 
   // Take disk: the editor's unsaved text gives way to the disk's.
   await typeAtStart(page, 'again ');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { screenshot } from './screenshots.js';
 import { freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
 
 const firstToken = 'e2e-reconnect-first-token-0123456789';
@@ -45,13 +46,20 @@ test('an open page reconnects to a restarted server, and asks for the new token 
     await expect(page.locator('[data-panel-body="requests"]')).toContainText('/api/adaptive/library-api/books');
 
     // A crash: the page says so, and is back by itself when the server is (the token is the same).
+    const lost = page.getByRole('alert').filter({ hasText: 'The server cannot be reached' });
+    await expect(lost).toHaveCount(0);
     await server.stop('SIGKILL');
     await expect(connection).toHaveText('○ reconnecting');
+    // Not only the status bar's text: a banner over the workbench, which says nothing typed is lost.
+    await expect(lost).toBeVisible();
+    await expect(lost).toContainText('Your edits are kept');
+    await screenshot(page, 'reconnect-lost-banner');
     server = await start(firstToken);
     await expect(connection).toHaveText('● connected');
+    await expect(lost).toHaveCount(0);
     // What the new start reports reaches the page: a spec broken now is counted in the status bar.
     fs.writeFileSync(path.join(workspace, 'specs/broken.openapi.yaml'), 'openapi: 3.0.3\npaths: [\n');
-    await expect(problems).toHaveText('1 errors, 0 warnings');
+    await expect(problems).toHaveText('1 error, 0 warnings');
 
     // An unsaved edit, then a restart with a new token: the page asks for it over the open workbench.
     await page.locator(`.tree-row[data-path="${specPath}"]`).click();
@@ -78,7 +86,7 @@ test('an open page reconnects to a restarted server, and asks for the new token 
     await page.keyboard.press('ControlOrMeta+S');
     await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
     expect(fs.readFileSync(path.join(workspace, specPath), 'utf8')).toMatch(/^# kept across the restart\n/);
-    await expect(problems).toHaveText('1 errors, 0 warnings');
+    await expect(problems).toHaveText('1 error, 0 warnings');
   } finally {
     await server?.stop();
     fs.rmSync(workspace, { recursive: true, force: true });

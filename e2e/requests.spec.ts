@@ -18,6 +18,9 @@ function audit(entry: string): never {
 
 export const router = new Router();
 router.get('/explode', {}, () => walk(['a', 'b', 'c'], audit));
+router.get('/stuck', {}, () => {
+  for (;;);
+});
 `;
 const walkerPackage = {
   'package.json': JSON.stringify({ name: 'e2e-walker', version: '1.0.0', type: 'module', main: 'index.js' }),
@@ -191,4 +194,36 @@ test('copies a request as curl that runs, replays it, and edits and resends it',
   await form.getByLabel('Path').fill('//elsewhere.example/x');
   await form.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('Not sent: The path must start with one /')).toBeVisible();
+});
+
+test('a stuck handler: its 504 and the 503 of a call it held link to their log lines, durations whole', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url());
+  await showPanel(page, 'requests');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  // The loop blocks the module past HANDLER_TIMEOUT_MS (10 s): 504, and the call queued behind it 503 on restart.
+  const stuck = call(page, '/api/adaptive/e2e-ledger/stuck');
+  await page.waitForTimeout(1000);
+  const held = call(page, '/api/adaptive/e2e-ledger/explode');
+  expect(await stuck).toEqual([504]);
+  expect(await held).toEqual([503]);
+
+  const cases = [
+    { path: '/stuck', status: '504', logged: 'Handler did not answer within' },
+    { path: '/explode', status: '503', logged: 'is restarting' },
+  ];
+  for (const { path: route, status, logged } of cases) {
+    const row = rows(page, `/api/adaptive/e2e-ledger${route}`);
+    await expect(row.locator('.status')).toHaveText(status);
+    // Several seconds in whole milliseconds, none of it cut by the column.
+    const duration = row.locator('td.duration');
+    await expect(duration).toHaveText(/^\d{4,5}$/);
+    expect(await duration.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    await row.getByRole('button', { name: /^Log entry of req-/ }).click();
+    await expect(page.locator('.log-line.revealed')).toContainText(logged);
+    await showPanel(page, 'requests');
+  }
+  await screenshot(page, 'requests-stuck-handler');
 });

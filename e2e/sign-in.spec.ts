@@ -91,6 +91,14 @@ test('Basic: status only before sign-in, a wrong password refused with its reaso
   await expect(dialog(page).getByRole('button', { name: 'Sign in with platform' })).toBeVisible();
   await expect(dialog(page).getByRole('form', { name: 'User name and password' })).toBeVisible();
   await expect(dialog(page).getByRole('form', { name: 'Access token' })).toBeVisible();
+  // Every field has a visible label of its own, not a placeholder that goes away once typing starts.
+  for (const name of ['User name', 'Password', 'Access token (from your identity provider)'])
+    await expect(
+      dialog(page)
+        .locator('label', { hasText: name })
+        .getByRole('textbox')
+        .or(dialog(page).locator('label', { hasText: name }).locator('input[type=password]')),
+    ).toBeVisible();
   await screenshot(page, 'sign-in-01-view');
   await dialog(page).getByRole('button', { name: 'Not now' }).click();
 
@@ -135,6 +143,8 @@ test('Basic: status only before sign-in, a wrong password refused with its reaso
   const response = block.first().locator('.live-responses-table');
   await expect(response.locator('tr.response td.response-col_status')).toContainText('200');
   await expect(response).toContainText('The Pragmatic Programmer');
+  // Swagger UI's own `main` does not make a second main landmark.
+  await expect(page.getByRole('main')).toHaveCount(1);
   await screenshot(page, 'sign-in-05-docs-signed-in');
 
   await page.getByRole('tab', { name: 'Health' }).click();

@@ -1,5 +1,6 @@
+import { useRef } from 'react';
 import { SessionIndicator } from '../auth/SignInHost.js';
-import { countProblems, useProblems } from '../panels/problems.js';
+import { countProblems, problemsSummary, useProblems } from '../panels/problems.js';
 import { changesSummary } from '../panels/ChangesPanel.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 
@@ -12,6 +13,21 @@ export interface StatusMessage {
 export interface StatusBarProps {
   message?: StatusMessage;
   onShowProblems(): void;
+}
+
+/**
+ * Says so over the workbench while the server cannot be reached (after it was once), and that nothing typed
+ * is lost: the status bar's small text alone is easily missed. Gone as soon as the page is connected again.
+ */
+function ConnectionLostBanner({ connected, tokenRefused }: { connected: boolean; tokenRefused: boolean }) {
+  const wasConnected = useRef(false);
+  if (connected) wasConnected.current = true;
+  if (connected || tokenRefused || !wasConnected.current) return null;
+  return (
+    <div className="connection-lost" role="alert">
+      <strong>The server cannot be reached.</strong> Your edits are kept in this window; reconnecting…
+    </div>
+  );
 }
 
 /** The connection to the server, the problem counts, the last reload and the last message. */
@@ -30,11 +46,12 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
   const { errors, warnings } = countProblems(useProblems());
   return (
     <footer className="statusbar">
+      <ConnectionLostBanner connected={connected} tokenRefused={tokenRefused} />
       <span className={`connection ${connected ? 'on' : 'off'}`} title={connection.title}>
         {connection.text}
       </span>
       <button type="button" className="status-problems" onClick={onShowProblems}>
-        {errors} errors, {warnings} warnings
+        {problemsSummary({ errors, warnings })}
       </button>
       {lastReload && <span className="muted">{lastReload.message}</span>}
       {latestChanges && (

@@ -35,21 +35,19 @@ function PasswordForm({ busy, onCredentials, onInvalid }: FormProps) {
   return (
     <form onSubmit={submit} aria-label="User name and password">
       <h3>User name and password</h3>
-      <input
-        aria-label="User name"
-        placeholder="User name"
-        autoComplete="username"
-        value={user}
-        onChange={(e) => setUser(e.target.value)}
-      />
-      <input
-        aria-label="Password"
-        placeholder="Password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
+      <label>
+        User name
+        <input autoComplete="username" value={user} onChange={(e) => setUser(e.target.value)} />
+      </label>
+      <label>
+        Password
+        <input
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
       <button type="submit" disabled={busy}>
         Sign in
       </button>
@@ -68,13 +66,10 @@ function TokenForm({ busy, onCredentials, onInvalid }: FormProps) {
   return (
     <form onSubmit={submit} aria-label="Access token">
       <h3>Access token</h3>
-      <textarea
-        aria-label="Access token"
-        rows={3}
-        placeholder="eyJhbGciOi… (from your identity provider)"
-        value={token}
-        onChange={(e) => setToken(e.target.value)}
-      />
+      <label>
+        Access token (from your identity provider)
+        <textarea rows={3} placeholder="eyJhbGciOi…" value={token} onChange={(e) => setToken(e.target.value)} />
+      </label>
       <button type="submit" disabled={busy}>
         Use token
       </button>

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useMemo, useState } from 'react';
+import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { Loadable } from '../platform/Loadable.js';
 import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { afterEditorSettled } from '../editor/editor-ready.js';
@@ -22,6 +22,30 @@ const SwaggerUI = lazy(async () => {
 function tryOutRequest<R extends InterceptedRequest>(request: R): R {
   withSignIn(request).headers[tryOutHeader] = 'swagger-ui';
   return request;
+}
+
+/**
+ * Swagger UI renders its operations in a `main` element of its own; inside the workbench, whose `main` holds
+ * the editor, it is a named region instead, so the page has one main landmark. Swagger UI re-creates that
+ * element as it re-renders, hence the observer.
+ */
+function useOneMainLandmark() {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const demote = () => {
+      for (const main of element.querySelectorAll('main:not([role])')) {
+        main.setAttribute('role', 'region');
+        main.setAttribute('aria-label', main.getAttribute('aria-label') ?? 'Operations');
+      }
+    };
+    demote();
+    const observer = new MutationObserver(demote);
+    observer.observe(element, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return host;
 }
 
 /**
@@ -99,6 +123,7 @@ export default function ApiDocsPanel() {
   const picked = useDocument(mount === '' ? undefined : url, reloadCount);
   const { spec, error, fetchedAt } = mount === '' ? all : picked;
   const mounts = useMemo(() => (all.spec ? mountsOf(all.spec) : []), [all.spec]);
+  const host = useOneMainLandmark();
 
   return (
     <div className="panel-column api-docs">
@@ -118,7 +143,7 @@ export default function ApiDocsPanel() {
           Cannot load {url}: {error}
         </div>
       )}
-      <div className="panel-scroll swagger-host" data-reload={reloadCount} data-document={url}>
+      <div ref={host} className="panel-scroll swagger-host" data-reload={reloadCount} data-document={url}>
         {spec && (
           <Loadable what="the API docs">
             <SwaggerUI

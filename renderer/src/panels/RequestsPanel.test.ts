@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableBody, statusClass } from './RequestsPanel.js';
+import { readableBody, statusClass, tableDuration } from './RequestsPanel.js';
 
 describe('requests panel helpers', () => {
   it('classes statuses', () => {
@@ -13,6 +13,10 @@ describe('requests panel helpers', () => {
       'error',
       'error',
     ]);
+  });
+
+  it('shows durations in whole milliseconds from 10 ms, so the column never needs to cut them', () => {
+    expect([8251.7, 10, 9.96, 0.4, 3_600_000].map(tableDuration)).toEqual(['8252', '10', '10.0', '0.4', '3600000']);
   });
 
   it('indents JSON bodies and leaves anything else as sent', () => {

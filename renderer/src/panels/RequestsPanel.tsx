@@ -7,6 +7,11 @@ import { defaultRequestFilter, filterRequests, methodsOf } from '../api/request-
 import { useRevealLog } from '../requests/log-reveal.js';
 import '../requests/requests.css';
 
+/** A duration for the table: whole milliseconds from 10 ms (`8252` for 8251.7), one decimal below. */
+export function tableDuration(ms: number): string {
+  return ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
+}
+
 /** The class of a status: server error, client error, or fine. */
 export function statusClass(status: number): string {
   return status >= 500 ? 'error' : status >= 400 ? 'warning' : 'ok';
@@ -202,7 +207,9 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
             <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
             <td className="method">{r.method}</td>
             <StatusCell request={r} />
-            <td className="number">{r.durationMs}</td>
+            <td className="number duration" title={`${r.durationMs} ms`}>
+              {tableDuration(r.durationMs)}
+            </td>
             <td className="mode">
               <ModeBadge request={r} />
             </td>

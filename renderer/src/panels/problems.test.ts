@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countProblems, mergeProblems } from './problems.js';
+import { countProblems, mergeProblems, problemsSummary } from './problems.js';
 
 describe('one count of problems', () => {
   it('counts the editor findings with the server diagnostics, and lists a problem both report once', () => {
@@ -91,5 +91,38 @@ describe('mergeProblems, edge cases', () => {
         a.path.localeCompare(b.path) || rank[a.severity] - rank[b.severity] || (a.line ?? 0) - (b.line ?? 0);
       expect(order).toBeLessThanOrEqual(0);
     }
+  });
+});
+
+describe('one entry per YAML fault', () => {
+  it("lists the server's 'invalid YAML' and the editor's YAML check of the same fault once", () => {
+    const yamlMessage = 'Flow sequence in block collection must be sufficiently indented and end with a ]';
+    const problems = mergeProblems(
+      [
+        {
+          path: 'specs/a.yaml',
+          severity: 'error',
+          message: `invalid YAML: ${yamlMessage} at line 12, column 1:`,
+          line: 12,
+          column: 1,
+        },
+      ],
+      [
+        { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 1, source: 'YAML' },
+        { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 3, source: 'YAML' },
+      ],
+    );
+    expect(problems).toEqual([
+      { path: 'specs/a.yaml', severity: 'error', message: yamlMessage, line: 12, column: 1, source: 'YAML, server' },
+    ]);
+    expect(countProblems(problems)).toEqual({ errors: 1, warnings: 0 });
+  });
+});
+
+describe('problemsSummary', () => {
+  it('says "1 error" and "1 warning", and the plural otherwise', () => {
+    expect(problemsSummary({ errors: 1, warnings: 1 })).toBe('1 error, 1 warning');
+    expect(problemsSummary({ errors: 0, warnings: 2 })).toBe('0 errors, 2 warnings');
+    expect(problemsSummary({ errors: 12, warnings: 0 })).toBe('12 errors, 0 warnings');
   });
 });

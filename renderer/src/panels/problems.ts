@@ -19,19 +19,31 @@ export interface Problem {
 const severityOrder = { error: 0, warning: 1, info: 2 };
 
 /**
+ * A message in the words both sides use: the server words a YAML fault `invalid YAML: <the yaml package's
+ * message> at line 12, column 1:`, the editor's YAML check gives the yaml package's message alone.
+ */
+function sameWords(message: string): string {
+  return message
+    .trim()
+    .replace(/^invalid YAML: /, '')
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .toLowerCase();
+}
+
+/**
  * The server's diagnostics and the editor's markers as one list, by file, severity and line; an entry
- * both report in the same words at the same place is listed once.
+ * both report in the same words at the same place is listed once, in the editor's words (they follow the text) with both sources.
  */
 export function mergeProblems(diagnostics: WorkbenchDiagnostic[], markers: EditorMarker[]): Problem[] {
-  const seen = new Set<string>();
-  const list: Problem[] = [];
+  const byKey = new Map<string, Problem>();
   for (const problem of [...markers, ...diagnostics.map((d) => ({ ...d, source: d.source ?? 'server' }))]) {
-    const key = [problem.path, problem.severity, problem.line ?? '', problem.message.trim()].join('\u0000');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    list.push(problem);
+    const key = [problem.path, problem.severity, problem.line ?? '', sameWords(problem.message)].join('\u0000');
+    const known = byKey.get(key);
+    if (!known) byKey.set(key, { ...problem });
+    // Listed once, naming every side that reports it.
+    else if (!known.source.split(', ').includes(problem.source)) known.source += `, ${problem.source}`;
   }
-  return list.sort(
+  return [...byKey.values()].sort(
     (a, b) =>
       a.path.localeCompare(b.path) ||
       severityOrder[a.severity] - severityOrder[b.severity] ||
@@ -43,6 +55,11 @@ export function mergeProblems(diagnostics: WorkbenchDiagnostic[], markers: Edito
 export function countProblems(problems: Problem[]): { errors: number; warnings: number } {
   const errors = problems.filter((p) => p.severity === 'error').length;
   return { errors, warnings: problems.length - errors };
+}
+
+/** `1 error, 2 warnings`: the counts of {@link countProblems} in words. */
+export function problemsSummary({ errors, warnings }: { errors: number; warnings: number }): string {
+  return `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
 }
 
 /** Everything the problems panel lists, live: one source for the panel, its badge and the status bar. */

@@ -14,6 +14,8 @@ declare module 'swagger-ui-react' {
     persistAuthorization?: boolean;
     requestInterceptor?: (request: { url: string; headers: Record<string, string> }) => unknown;
     onComplete?: () => void;
+    /** Swagger UI plugins: functions returning a plugin object (`statePlugins`, `wrapComponents`, ...). */
+    plugins?: Array<() => object>;
   }
 
   const SwaggerUI: ComponentType<SwaggerUIProps>;

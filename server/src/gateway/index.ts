@@ -80,6 +80,7 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
       tracing: config.observability.tracing,
       log,
       onFault,
+      onRecovered: (file) => faults.clear(file),
     }),
     pythonHandlersLoader({
       handlersDir: config.handlersDir,

@@ -16,9 +16,10 @@ const keptPerFile = 5;
 
 /**
  * The recent runtime faults of each workspace file, for the workbench's problems panel. A file's faults
- * are cleared when a new version of it loads: they describe the code that faulted, not its successor.
+ * are cleared when a new version of it loads (they describe the code that faulted, not its successor) and when
+ * the restarted module answers again (they are past).
  */
-export class RuntimeFaults extends EventEmitter<{ fault: [RuntimeFault] }> {
+export class RuntimeFaults extends EventEmitter<{ fault: [RuntimeFault]; cleared: [string] }> {
   private readonly byFile = new Map<string, RuntimeFault[]>();
 
   /** Records a fault and tells listeners. */
@@ -31,9 +32,9 @@ export class RuntimeFaults extends EventEmitter<{ fault: [RuntimeFault] }> {
     this.emit('fault', entry);
   }
 
-  /** Forgets the faults of `file`. */
+  /** Forgets the faults of `file`, telling listeners when there were any. */
   clear(file: string): void {
-    this.byFile.delete(file);
+    if (this.byFile.delete(file)) this.emit('cleared', file);
   }
 
   /** Every kept fault, oldest first per file. */

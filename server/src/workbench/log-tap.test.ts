@@ -59,6 +59,16 @@ describe('log lines', () => {
     expect(lines.errorLineOf('req-3')).toBeUndefined();
   });
 
+  it("remembers a request's warning (a handler's 504 or 503) when no error was logged, and prefers an error", () => {
+    const { lines } = collect();
+    lines.take(JSON.stringify({ level: 40, msg: 'Handler did not answer within 10000 ms', reqId: 'req-1' }));
+    lines.take(JSON.stringify({ level: 40, msg: 'restarting', reqId: 'req-2' }));
+    lines.take(JSON.stringify({ level: 50, msg: 'the error', reqId: 'req-2' }));
+    lines.take(JSON.stringify({ level: 40, msg: 'a later warning', reqId: 'req-2' }));
+    expect(lines.errorLineOf('req-1')).toBe(1);
+    expect(lines.errorLineOf('req-2')).toBe(3);
+  });
+
   it('ignores hostile request ids and forgets the oldest beyond its bound', () => {
     const { lines } = collect();
     lines.take(JSON.stringify({ level: 50, msg: 'x', reqId: { toString: 'req-1' } }));

@@ -67,15 +67,22 @@ export function parseLogLine(line: string, workspace?: string): WorkbenchLogLine
 /** Request ids remembered with their error line: a 5xx is captured right after its error is logged. */
 const maxRememberedRequests = 1000;
 
+/** Levels whose lines tell why a request failed: an error, or a warning (a handler's 504, a restart's 503). */
+const faultLevels = new Map([
+  ['warn', 1],
+  ['error', 2],
+  ['fatal', 2],
+]);
+
 /**
  * The log lines of one server start for the workbench: numbers each line (its `id`) and remembers the
- * first error line logged for a request (by the `reqId` field), so that a captured 5xx can name it.
+ * first error line (else warning) logged for a request (by the `reqId` field), so that a captured 5xx can name it.
  * Lines are parsed only when `publish`'s builder runs (when an event stream wants them), except the
  * rare ones that name a request.
  */
 export class LogLines {
   private nextId = 1;
-  private readonly errorOfRequest = new Map<string, number>();
+  private readonly errorOfRequest = new Map<string, { id: number; rank: number }>();
 
   constructor(
     private readonly publish: (build: () => WorkbenchLogLine) => void,
@@ -90,19 +97,22 @@ export class LogLines {
     if (text.includes('"reqId"')) {
       parsed = parse();
       const reqId = parsed.fields?.reqId;
-      if (typeof reqId === 'string' && (parsed.level === 'error' || parsed.level === 'fatal')) this.remember(reqId, id);
+      if (typeof reqId === 'string' && faultLevels.has(parsed.level))
+        this.remember(reqId, id, faultLevels.get(parsed.level)!);
     }
     this.publish(() => ({ id, ...(parsed ?? parse()) }));
   };
 
-  /** The id of the first error line logged for request `requestId`, while it is remembered. */
+  /** The id of the first error line (else warning) logged for request `requestId`, while it is remembered. */
   errorLineOf(requestId: string): number | undefined {
-    return this.errorOfRequest.get(requestId);
+    return this.errorOfRequest.get(requestId)?.id;
   }
 
-  private remember(requestId: string, id: number): void {
-    if (this.errorOfRequest.has(requestId)) return;
-    this.errorOfRequest.set(requestId, id);
+  /** Keeps the first line of the highest rank: an error line wins over a warning logged before it. */
+  private remember(requestId: string, id: number, rank: number): void {
+    const known = this.errorOfRequest.get(requestId);
+    if (known && known.rank >= rank) return;
+    this.errorOfRequest.set(requestId, { id, rank });
     if (this.errorOfRequest.size > maxRememberedRequests)
       this.errorOfRequest.delete(this.errorOfRequest.keys().next().value!);
   }

@@ -81,6 +81,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     hub.publish('changes', () => ({ path: gatewayFilePath(file, 'spec'), ...report })),
   );
   gateway.faults.on('fault', publishDiagnostics);
+  gateway.faults.on('cleared', publishDiagnostics);
   const unsubscribeLint = specLint?.subscribe(publishDiagnostics);
   for (const source of problemSources) source.on('change', publishDiagnostics);
   captureRequests(app, gateway, hub, { token, errorLineOf: (id) => logLines.errorLineOf(id) });
@@ -94,6 +95,7 @@ async function workbench(app: FastifyInstance, options: WorkbenchOptions): Promi
     unsubscribeChanges?.();
     unsubscribeLint?.();
     gateway.faults.off('fault', publishDiagnostics);
+    gateway.faults.off('cleared', publishDiagnostics);
     for (const source of problemSources) source.off('change', publishDiagnostics);
     untap();
     await fileChanges.close();

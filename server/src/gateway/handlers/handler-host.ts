@@ -38,6 +38,8 @@ export interface HandlerHostOptions extends HandlerIsolation {
   bundleDir: string;
   /** Told when the module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
+  /** Told when the module answers again after a fault: the faults of `file` are past. */
+  onRecovered(file: string): void;
 }
 
 /** A route function's answer: its JSON text, or `undefined` for no body. */
@@ -118,6 +120,8 @@ export class HandlerHost {
   private waiting = 0;
   private restarts = 0;
   private lastRestartAt = 0;
+  /** A fault was reported and the module has not answered a call since. */
+  private faulted = false;
   private state: 'serving' | 'restarting' | 'retiring' | 'closed' = 'serving';
   private markClosed: () => void = () => undefined;
   /** Settles once the module is stopped for good (closed, or retired and its last calls answered). */
@@ -256,8 +260,10 @@ export class HandlerHost {
       case 'invalid':
         return this.protocolViolation(message);
       case 'result':
+        this.recovered();
         return this.settle(message.id)?.resolve(message.payload);
       case 'http-error':
+        this.recovered();
         return this.settle(message.id)?.reject(revivedHttpError(message));
       case 'failed': {
         const call = this.settle(message.id);
@@ -284,6 +290,19 @@ export class HandlerHost {
       default:
         return;
     }
+  }
+
+  /** Reports the faults past once the module answered again (a route's own HTTP error counts as an answer). */
+  private recovered(): void {
+    if (!this.faulted) return;
+    this.faulted = false;
+    this.options.onRecovered(this.options.file);
+  }
+
+  /** Reports a fault and remembers it until the module answers again. */
+  private fault(fault: Omit<RuntimeFault, 'at'>): void {
+    this.faulted = true;
+    this.options.onFault(fault);
   }
 
   /**
@@ -329,7 +348,8 @@ export class HandlerHost {
     }
     countHandlerTimeout();
     const error = httpError('HANDLER_TIMEOUT', [this.options.timeoutMs]);
-    this.options.log.warn({ handler: this.options.file, ...this.routeFields(call.route) }, error.detail);
+    const fields = { handler: this.options.file, ...this.routeFields(call.route), reqId: call.requestId };
+    this.options.log.warn(fields, error.detail);
     call.reject(error);
     const child = this.child;
     if (!child) return;
@@ -347,7 +367,7 @@ export class HandlerHost {
       if (this.child !== child) return;
       const reason =
         `${this.routeName(route)} did not answer within ${this.options.timeoutMs} ms and blocked ` + `the module`;
-      this.options.onFault({
+      this.fault({
         file: this.options.file,
         route: this.routeName(route),
         message: `${reason}; it was stopped and the module restarted`,
@@ -369,7 +389,7 @@ export class HandlerHost {
     child.kill();
     this.restartReason = reason;
     countHandlerRestart(reason, !report);
-    if (report) this.options.onFault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
+    if (report) this.fault({ file: this.options.file, message: `the module ${reason}; it was restarted` });
     this.options.log.error(
       { handler: this.options.file },
       `handler module ${this.options.file} ${reason}; restarting it`,
@@ -440,7 +460,15 @@ export class HandlerHost {
     this.waiting = 0;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
-    for (const call of calls) call.reject(httpError('HANDLER_RESTARTING', [this.options.file, reason]));
+    for (const call of calls) {
+      const error = httpError('HANDLER_RESTARTING', [this.options.file, reason]);
+      // One line per call cut short, so the requests panel links each 503 to why.
+      this.options.log.warn(
+        { handler: this.options.file, ...this.routeFields(call.route), reqId: call.requestId },
+        error.detail,
+      );
+      call.reject(error);
+    }
   }
 
   /** Logs an error of the module with its stack mapped to the handler's sources. */

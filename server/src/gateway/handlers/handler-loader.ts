@@ -43,6 +43,8 @@ export interface HandlerLoaderOptions extends HandlerIsolation {
   tracing?: TracingSettings;
   /** Told when a loaded module is stopped for time or memory, or crashes. */
   onFault(fault: Omit<RuntimeFault, 'at'>): void;
+  /** Told when a module that faulted answers again. */
+  onRecovered(file: string): void;
 }
 
 /**
