@@ -32,7 +32,8 @@ function sameWords(message: string): string {
 
 /**
  * The server's diagnostics and the editor's markers as one list, by file, severity and line; an entry
- * both report in the same words at the same place is listed once, in the editor's words (they follow the text) with both sources.
+ * both report in the same words at the same place is listed once, in the editor's words (they follow the text),
+ * naming both sources.
  */
 export function mergeProblems(diagnostics: WorkbenchDiagnostic[], markers: EditorMarker[]): Problem[] {
   const byKey = new Map<string, Problem>();
