@@ -25,7 +25,7 @@ describe('one count of problems', () => {
       'handlers/x_handler.ts:2:ts',
       'handlers/x_handler.ts:1:ts',
       'health.yaml::server',
-      'specs/a.yaml:3:yaml',
+      'specs/a.yaml:3:yaml, server',
     ]);
     expect(countProblems(problems)).toEqual({ errors: 2, warnings: 2 });
   });
