@@ -63,6 +63,7 @@ const stringFormats: Record<string, Generate> = {
   binary: (r) => charsOf(r, alphabet, integerIn(r, 1, 16)),
 };
 stringFormats['uri-reference'] = stringFormats.uri;
+stringFormats.url = stringFormats.uri;
 stringFormats['idn-email'] = stringFormats.email;
 stringFormats['idn-hostname'] = stringFormats.hostname;
 
@@ -79,21 +80,27 @@ export function stringGenerator(schema: Record<string, unknown>, plausible?: () 
   const fits = (value: string) => value.length >= min && value.length <= max;
   if (typeof schema.pattern === 'string') {
     const pattern = new RandExp(schema.pattern);
-    pattern.max = 8;
+    // An open repetition (`+`, `*`) repeats up to the length bound, or 8 times when the schema gives none.
+    pattern.max = typeof schema.maxLength === 'number' ? max : 8;
     return (random) => {
       pattern.randInt = (from, to) => integerIn(random, from, to);
       let value = pattern.gen();
-      for (let attempt = 0; attempt < 10 && !fits(value); attempt++) value = pattern.gen();
+      for (let attempt = 0; attempt < 20 && !fits(value); attempt++) value = pattern.gen();
       return value;
     };
   }
   const format = typeof schema.format === 'string' ? stringFormats[schema.format] : undefined;
   if (format) return format;
-  if (plausible)
+  if (plausible) {
+    // Only the schema's own bounds limit a plausible value, not the 10 characters a free string defaults to.
+    const declaredMax = typeof schema.maxLength === 'number' ? max : valueBounds.maxLength;
     return (random) => {
       const value = plausible();
-      return fits(value) ? value : charsOf(random, alphabet, integerIn(random, min, max));
+      return value.length >= min && value.length <= declaredMax
+        ? value
+        : charsOf(random, alphabet, integerIn(random, min, max));
     };
+  }
   return (random) => charsOf(random, alphabet, integerIn(random, min, max));
 }
 
