@@ -68,7 +68,7 @@ export function mergeSchemas(base: Schema, extra: Schema): Schema {
         merged[name] = isObject(merged[name]) && isObject(schema) ? mergeSchemas(merged[name], schema) : schema;
       out[key] = merged;
     } else if (key === 'type') {
-      const mineList = [mine].flat();
+      const mineList: unknown[] = [mine].flat();
       const common = [value].flat().filter((t) => mineList.includes(t));
       out[key] = common.length === 1 ? common[0] : common.length > 0 ? common : value;
     } else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) {
