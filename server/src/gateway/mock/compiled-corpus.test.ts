@@ -34,10 +34,14 @@ function responsePointers(document: Record<string, unknown>): string[] {
     for (const [method, operation] of Object.entries(isObject(item) ? item : {})) {
       if (!isObject(operation) || !isObject(operation.responses)) continue;
       for (const [status, response] of Object.entries(operation.responses))
-        for (const [media, content] of Object.entries(isObject(response) && isObject(response.content) ? response.content : {}))
+        for (const [media, content] of Object.entries(
+          isObject(response) && isObject(response.content) ? response.content : {},
+        ))
           if (isObject(content) && content.schema !== undefined)
             pointers.push(
-              ['#/paths', route, method, 'responses', status, 'content', media, 'schema'].map((p, i) => (i ? escape(p) : p)).join('/'),
+              ['#/paths', route, method, 'responses', status, 'content', media, 'schema']
+                .map((p, i) => (i ? escape(p) : p))
+                .join('/'),
             );
     }
   return pointers;
@@ -105,7 +109,8 @@ describe.skipIf(!fs.existsSync(corpus))('compiled generator over the OpenAPI cor
           if (hasMark(value)) tally.fallback++;
           else if (validate(value)) tally.valid++;
           else if (validate.errors?.every(matchesSeveralBranches)) tally.oneOfOverlap++;
-          else failures.push(`${path.relative(corpus, file)} ${pointer} seed ${seed}: ${ajv.errorsText(validate.errors)}`);
+          else
+            failures.push(`${path.relative(corpus, file)} ${pointer} seed ${seed}: ${ajv.errorsText(validate.errors)}`);
         }
       }
     }

@@ -88,7 +88,11 @@ describe('compileGenerator', () => {
   });
 
   it('repeats a seed exactly and gives a fresh value per draw otherwise', () => {
-    const schema = { type: 'object', required: ['id', 'at'], properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } } };
+    const schema = {
+      type: 'object',
+      required: ['id', 'at'],
+      properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } },
+    };
     const generate = compileGenerator(schema, context());
     expect(generate(seededRandom(42))).toEqual(generate(seededRandom(42)));
     const unseeded = new Set(Array.from({ length: 40 }, () => JSON.stringify(generate(Math.random))));
@@ -97,7 +101,11 @@ describe('compileGenerator', () => {
 
   it('uses a plausible value for a free string named like one, never for a formatted one', () => {
     const generate = compileGenerator(
-      { type: 'object', required: ['email', 'other'], properties: { email: { type: 'string' }, other: { type: 'string', format: 'email' } } },
+      {
+        type: 'object',
+        required: ['email', 'other'],
+        properties: { email: { type: 'string' }, other: { type: 'string', format: 'email' } },
+      },
       context(),
     );
     const value = generate(seededRandom(1)) as { email: string; other: string };

@@ -124,7 +124,10 @@ export function compileGenerator(schema: unknown, context: CompileContext, name 
 
 const structuredCopy = (value: unknown): unknown =>
   value !== null && typeof value === 'object' ? structuredClone(value) : value;
-const constant = (value: unknown): Generate => () => structuredCopy(value);
+const constant =
+  (value: unknown): Generate =>
+  () =>
+    structuredCopy(value);
 
 function anyOf(branches: unknown[], context: CompileContext, name: string): Generate {
   const generators = branches.map((branch) => compileGenerator(branch, context, name));
@@ -179,7 +182,11 @@ function compileType(type: string, schema: Schema, context: CompileContext, name
 
 /** Items (`prefixItems` first, 3.0's tuple `items` alike), between `minItems` and `maxItems`, unique when asked. */
 function arrayGenerator(schema: Schema, context: CompileContext): Generate {
-  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
+  const tuple = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : [];
   const prefix = tuple.map((item) => compileGenerator(item, context));
   const rest = Array.isArray(schema.items) ? undefined : schema.items;
   const item = rest === false ? undefined : compileGenerator(rest ?? {}, context);

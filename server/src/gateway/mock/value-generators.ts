@@ -43,7 +43,8 @@ const date = (r: Random): string => {
   const month = integerIn(r, 1, 12);
   return `${integerIn(r, 2000, 2030)}-${pad(month)}-${pad(integerIn(r, 1, 28))}`;
 };
-const time = (r: Random): string => `${pad(integerIn(r, 0, 23))}:${pad(integerIn(r, 0, 59))}:${pad(integerIn(r, 0, 59))}Z`;
+const time = (r: Random): string =>
+  `${pad(integerIn(r, 0, 23))}:${pad(integerIn(r, 0, 59))}:${pad(integerIn(r, 0, 59))}Z`;
 const hostname = (r: Random): string => `${pick(r, words)}.${pick(r, ['com', 'org', 'net', 'io'])}`;
 
 /** Generators of the string formats covered; another format gets a plain string (Ajv ignores formats it lacks). */
@@ -116,7 +117,8 @@ function numberBounds(schema: Record<string, unknown>, integer: boolean) {
   const exclusiveHigh = num('exclusiveMaximum') ?? (schema.exclusiveMaximum === true ? high : undefined);
   if (exclusiveLow !== undefined) low = Math.max(low ?? -Infinity, exclusiveLow + step);
   if (exclusiveHigh !== undefined) high = Math.min(high ?? Infinity, exclusiveHigh - step);
-  if (schema.format === 'int32') [low, high] = [Math.max(low ?? -int32 - 1, -int32 - 1), Math.min(high ?? int32, int32)];
+  if (schema.format === 'int32')
+    [low, high] = [Math.max(low ?? -int32 - 1, -int32 - 1), Math.min(high ?? int32, int32)];
   // A free number stays small and positive, as a count or price in an example would.
   if (low === undefined || low === -Infinity) low = high !== undefined && high < 1 ? high - 1000 : 1;
   if (high === undefined || high === Infinity) high = low + 1000;
