@@ -8,6 +8,7 @@
 //   ONLY=proxy node bench/instructions.mjs   (one comparison: generated, handler or proxy)
 //   ONLY=observability node bench/instructions.mjs   (metrics, access log and tracing against none; only when named)
 //   ONLY=contract node bench/instructions.mjs   (a handler route's contract checks against none; only when named)
+//   ONLY=mock-dynamic node bench/instructions.mjs   (dynamic mock examples against bare Fastify; only when named)
 // The proxy comparison runs the upstream natively: only the proxies are counted.
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
@@ -163,6 +164,22 @@ async function compareGenerated(exampleSpec) {
   }
 }
 
+/**
+ * The generated route answering dynamic examples (MOCK_EXAMPLES=dynamic: a value generated and checked against the
+ * schema per request) against bare Fastify answering one such value (issue 33, target 0.5x).
+ */
+async function compareMockDynamic(exampleSpec) {
+  const specOnly = scratchWorkspace({ specs: [exampleSpec] });
+  try {
+    const env = { ...gatewayEnv(specOnly.dir), MOCK_EXAMPLES: 'dynamic' };
+    const dynamic = await instructionsPerRequest('gateway, dynamic examples', gatewayScript, env);
+    const bareDynamic = await bare('bare Fastify, one such body', dynamic, false);
+    console.log(`  dynamic route vs bare Fastify: ${ratio(bareDynamic, dynamic)}x (target 0.5x)`);
+  } finally {
+    specOnly.remove();
+  }
+}
+
 /** A workspace of the example spec and its handler, which overrides the spec's routes. */
 const handlerWorkspace = (exampleSpec) =>
   scratchWorkspace({ specs: [exampleSpec], handlers: [path.join(repoRoot, 'handlers/library_api_handler.ts')] });
@@ -297,6 +314,7 @@ if (!hasValgrind()) {
   if (runs('generated')) await compareGenerated(exampleSpec);
   if (runs('handler')) await compareHandler(exampleSpec);
   if (runs('proxy')) await compareProxy();
+  if (only?.includes('mock-dynamic')) await compareMockDynamic(exampleSpec);
   if (only?.includes('observability')) await compareObservability(exampleSpec);
   if (only?.includes('contract')) await compareContract(exampleSpec);
 }

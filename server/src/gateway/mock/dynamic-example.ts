@@ -8,6 +8,8 @@ import { resolvePointer } from '../spec/json-pointer.js';
 import { validationDocument } from '../spec/validation-document.js';
 import { isObject } from '../../core/json.js';
 import { expandedSchema } from './schema-expansion.js';
+import { compileGenerator, type Generate } from './compiled-generator.js';
+import { seededRandom } from './value-generators.js';
 
 /**
  * Bounds of one generated value. json-schema-faker honours `minItems` and `minLength` whatever their
@@ -131,6 +133,7 @@ export class DynamicExamples {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly problems = new Map<string, string | undefined>();
   private readonly expanded = new Map<string, JsonSchema | undefined>();
+  private readonly compiled = new Map<string, Generate | undefined>();
   private readonly bounded: Record<string, unknown>;
   private readonly refResolver = (ref: string) => resolvePointer(this.bounded, ref) as JsonSchema;
 
@@ -161,43 +164,88 @@ export class DynamicExamples {
     return schema === undefined ? { schema: { $ref: pointer }, refDepthMax: generationBounds.refDepth } : { schema };
   }
 
-  /** A newly generated value that matches the schema; `seed` also seeds faker (30 µs, so only when asked for). */
+  /** json-schema-faker's options for one value drawn with `seed`. */
+  private fakerOptions(seed: number, refDepthMax?: number) {
+    return {
+      seed,
+      refResolver: this.refResolver,
+      extensions: { faker },
+      propAliases: { 'x-faker': 'faker' },
+      maxItems: generationBounds.maxItems,
+      maxLength: generationBounds.maxLength,
+      maxDefaultItems: 3,
+      refDepthMax,
+      maxDepth: generationBounds.maxDepth,
+      outputTransform: plausible,
+    };
+  }
+
+  /**
+   * The generator compiled once from the expanded schema at `pointer` ({@link compileGenerator}); sub-schemas it
+   * does not cover are drawn by json-schema-faker. `undefined` when the schema cannot be expanded.
+   */
+  private compiledFor(pointer: string): Generate | undefined {
+    if (!this.compiled.has(pointer)) {
+      const { schema, refDepthMax } = this.schemaFor(pointer);
+      const generate =
+        refDepthMax === undefined
+          ? compileGenerator(schema, {
+              fallback: (sub) => (random) =>
+                generateSync(sub as JsonSchema, this.fakerOptions(Math.floor(random() * 0x100000000))),
+              check: (branch) => {
+                try {
+                  return this.ajv.compile(branch as object) as (value: unknown) => boolean;
+                } catch {
+                  return undefined;
+                }
+              },
+              plausible: (name) => {
+                const key = name.replace(/[_-]/g, '').toLowerCase();
+                return Object.hasOwn(plausibleByName, key) ? plausibleByName[key] : undefined;
+              },
+            })
+          : undefined;
+      this.compiled.set(pointer, generate);
+    }
+    return this.compiled.get(pointer);
+  }
+
+  /**
+   * A newly generated value that matches the schema: drawn by the compiled generator, and by json-schema-faker
+   * over the whole schema when the compiled one's attempts all fail validation. `seed` also seeds faker (30 µs,
+   * so only when asked for).
+   */
   private fresh(pointer: string, seed: number | undefined, label: string): unknown {
     if (!this.problems.has(pointer)) this.problems.set(pointer, boundsProblem(this.document, pointer));
     const problem = this.problems.get(pointer);
     if (problem !== undefined) throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, problem]);
     const validate = this.validator(pointer);
-    const { schema, refDepthMax } = this.schemaFor(pointer);
     const first = seed ?? Math.floor(Math.random() * 0x100000000);
+    const compiled = this.compiledFor(pointer);
+    const { schema, refDepthMax } = this.schemaFor(pointer);
+    const drawers: ((attemptSeed: number) => unknown)[] = [
+      (attemptSeed) => generateSync(schema, this.fakerOptions(attemptSeed, refDepthMax)),
+    ];
+    if (compiled) drawers.unshift((attemptSeed) => compiled(seededRandom(attemptSeed)));
     let reason = '';
-    for (let attempt = 0; attempt < generationBounds.attempts; attempt++) {
-      const attemptSeed = (first + attempt) >>> 0;
-      if (seed !== undefined) faker.seed(attemptSeed);
-      let value: unknown;
-      try {
-        value = generateSync(schema, {
-          seed: attemptSeed,
-          refResolver: this.refResolver,
-          extensions: { faker },
-          propAliases: { 'x-faker': 'faker' },
-          maxItems: generationBounds.maxItems,
-          maxLength: generationBounds.maxLength,
-          maxDefaultItems: 3,
-          refDepthMax,
-          maxDepth: generationBounds.maxDepth,
-          outputTransform: plausible,
-        });
-      } catch (error) {
-        reason = (error as Error).message;
-        continue;
+    for (const draw of drawers)
+      for (let attempt = 0; attempt < generationBounds.attempts; attempt++) {
+        const attemptSeed = (first + attempt) >>> 0;
+        if (seed !== undefined) faker.seed(attemptSeed);
+        let value: unknown;
+        try {
+          value = draw(attemptSeed);
+        } catch (error) {
+          reason = (error as Error).message;
+          continue;
+        }
+        if (validate(value)) return value;
+        const broken = validate.errors?.[0];
+        reason = broken
+          ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} ` +
+            `(${broken.message ?? 'invalid'}); the schema may be impossible to satisfy`
+          : 'the generated value does not match the schema';
       }
-      if (validate(value)) return value;
-      const broken = validate.errors?.[0];
-      reason = broken
-        ? `the generated value breaks "${broken.keyword}" at ${broken.instancePath || '/'} ` +
-          `(${broken.message ?? 'invalid'}); the schema may be impossible to satisfy`
-        : 'the generated value does not match the schema';
-    }
     throw httpError('DYNAMIC_EXAMPLE_FAILED', [label, reason]);
   }
 
