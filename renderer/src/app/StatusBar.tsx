@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useState } from 'react';
 import { SessionIndicator } from '../auth/SignInHost.js';
 import { countProblems, problemsSummary, useProblems } from '../panels/problems.js';
 import { changesSummary } from '../panels/ChangesPanel.js';
@@ -20,9 +20,10 @@ export interface StatusBarProps {
  * is lost: the status bar's small text alone is easily missed. Gone as soon as the page is connected again.
  */
 function ConnectionLostBanner({ connected, tokenRefused }: { connected: boolean; tokenRefused: boolean }) {
-  const wasConnected = useRef(false);
-  if (connected) wasConnected.current = true;
-  if (connected || tokenRefused || !wasConnected.current) return null;
+  // Remembered from earlier renders (React's pattern for information from previous renders).
+  const [wasConnected, setWasConnected] = useState(false);
+  if (connected && !wasConnected) setWasConnected(true);
+  if (connected || tokenRefused || !wasConnected) return null;
   return (
     <div className="connection-lost" role="alert">
       <strong>The server cannot be reached.</strong> Your edits are kept in this window; reconnecting…
