@@ -146,7 +146,8 @@ describe('handler modules run isolated', () => {
       });
       expect(ms).toBeLessThan(timeoutMs + 1000);
       const problem = await untilProblem('spin_handler.ts');
-      expect(problem.message).toMatch(/did not answer within 3000 ms and blocked the module; it was stopped/);
+      // In the workbench's diagnostics with its route, while the module is down.
+      expect(problem.message).toMatch(/^GET \/spin\/spin: .*did not answer within 3000 ms and blocked the module/);
       expect(await untilServing('/spin/ok')).toEqual({ status: 200, body: { ok: true } });
       // Once the restarted module answered, the problem is past: Problems no longer lists it.
       expect(await problemsOf('spin_handler.ts')).toEqual([]);
@@ -214,20 +215,6 @@ describe('handler modules run isolated', () => {
     });
     expect(response.json()).toEqual({ body: 'plain text' });
   });
-
-  it('shows faults in the workbench diagnostics with file and route', async () => {
-    const { workspaceDiagnostics } = await import('../../workbench/diagnostics.js');
-    const diagnostics = workspaceDiagnostics(app.gateway);
-    expect(diagnostics).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          path: 'handlers/spin_handler.ts',
-          severity: 'error',
-          message: expect.stringMatching(/^GET \/spin\/spin: /),
-        }),
-      ]),
-    );
-  });
 });
 
 describe('memory', () => {
@@ -264,9 +251,8 @@ describe('memory', () => {
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).toBe(200);
-      expect(
-        app.gateway.faults.list().some((f) => f.file === 'hog_handler.ts' && /ran out of memory/.test(f.message)),
-      ).toBe(true);
+      // The module answered again: its fault is past and no longer listed.
+      expect(app.gateway.faults.list().filter((f) => f.file === 'hog_handler.ts')).toEqual([]);
     } finally {
       await app.close();
       removeWorkspace(workspace);
