@@ -18,8 +18,11 @@ const busyChildren =
   "Array.from({ length: 8 }, () => require('node:child_process').spawn('sh', ['-c', 'while :; do :; done'], " +
   "{ stdio: 'ignore' }).pid)";
 const treeHandler = `${sdk}router.get('/busy', () => ${busyChildren});\n`;
+// The child starts growing a second after the answer: were the module killed while the call was still in flight,
+// the gateway would run the GET again on the new process (a restart nobody sees), with a second child.
 const hungryHandler = `${sdk}router.get('/hungry', () => [${spawnChild(
-  'const kept = []; setInterval(() => kept.push(Buffer.alloc(8 << 20, 1)), 20); setTimeout(() => {}, 1e9);',
+  'const kept = []; setTimeout(() => setInterval(() => kept.push(Buffer.alloc(8 << 20, 1)), 20), 1000); ' +
+    'setTimeout(() => {}, 1e9);',
 )}]);\n`;
 
 const files: Record<string, string> = {
