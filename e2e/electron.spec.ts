@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { copyExampleWorkspace } from './server-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -26,8 +27,7 @@ test.describe('desktop app (Electron smoke test)', () => {
   );
 
   test('opens a window on the embedded server and reloads a spec edit', async () => {
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-electron-e2e-'));
-    fs.cpSync(path.join(root, 'specs'), path.join(workspace, 'specs'), { recursive: true });
+    const workspace = copyExampleWorkspace('electron-e2e', ['specs']);
     fs.mkdirSync(path.join(workspace, 'handlers'));
     const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-electron-user-'));
     fs.writeFileSync(path.join(userData, 'state.json'), JSON.stringify({ recentWorkspaces: [workspace] }));

@@ -1,13 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startWorkbenchServer } from './server-process.js';
+import { copyExampleWorkspace, freePort, startWorkbenchServer } from './server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = path.join(root, 'server/bin/adaptive-gateway.cjs');
-// The example workspace: the gateway's part, and query/ for the query console's demo sources.
-const exampleParts = ['specs', 'handlers', 'health.yaml', 'query'];
 
 /**
  * Copies the example workspace to a temporary folder and starts the built server on it with
@@ -18,11 +15,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!fs.existsSync(cli) || !fs.existsSync(path.join(root, 'dist/renderer/index.html'))) {
     throw new Error('Build first: npm run build (npm run test:e2e does it)');
   }
-  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-e2e-'));
-  for (const part of exampleParts) {
-    const source = path.join(root, part);
-    if (fs.existsSync(source)) fs.cpSync(source, path.join(workspace, part), { recursive: true });
-  }
+  const workspace = copyExampleWorkspace('e2e');
   // A health component for e2e/health.spec.ts: an HTTP service on a port the test opens and closes.
   const partnerPort = await freePort();
   fs.appendFileSync(

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { screenshot } from './screenshots.js';
-import { freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
+import { copyExampleWorkspace, freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
 
 const firstToken = 'e2e-reconnect-first-token-0123456789';
 const secondToken = 'e2e-reconnect-second-token-9876543210';
@@ -18,9 +17,7 @@ test.describe.configure({ mode: 'serial' });
 test('an open page reconnects to a restarted server, and asks for the new token in place when it changed', async ({
   page,
 }) => {
-  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-e2e-reconnect-'));
-  for (const part of ['specs', 'handlers', 'health.yaml'])
-    fs.cpSync(path.resolve(part), path.join(workspace, part), { recursive: true });
+  const workspace = copyExampleWorkspace('e2e-reconnect', ['specs', 'handlers', 'health.yaml']);
   const port = await freePort();
   let starts = 0;
   const start = (token: string) =>

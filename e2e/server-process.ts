@@ -1,11 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = path.join(root, 'server/bin/adaptive-gateway.cjs');
+
+/** The example workspace: the gateway's part, and query/ for the query console's demo sources. */
+export const exampleParts = ['specs', 'handlers', 'health.yaml', 'query'];
+
+/**
+ * A copy of the example workspace (its `parts`, all by default) in a new temporary folder named `aw-<name>-…`:
+ * a test that starts a server of its own starts it on this, never on the repository's files.
+ */
+export function copyExampleWorkspace(name: string, parts: readonly string[] = exampleParts): string {
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), `aw-${name}-`));
+  for (const part of parts) {
+    const source = path.join(root, part);
+    if (fs.existsSync(source)) fs.cpSync(source, path.join(workspace, part), { recursive: true });
+  }
+  return workspace;
+}
 
 /** A TCP port nobody listens on now (the test that needs it opens it later). */
 export function freePort(): Promise<number> {

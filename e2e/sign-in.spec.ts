@@ -2,14 +2,13 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="../server/src/auth/test-support/oidc-provider.d.ts" />
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { expect, test, type Page } from '@playwright/test';
 import { startIdentityProvider, type IdentityProviderFixture } from '../server/src/auth/test-support/oidc-fixture.js';
 import { screenshot } from './screenshots.js';
-import { freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
+import { copyExampleWorkspace, freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
 
 // The workbench with AUTH_ENABLED=true: local Basic users from a users file, bearer tokens of a real
 // in-process OpenID provider (oidc-provider), and that provider's browser login with code + PKCE.
@@ -25,9 +24,7 @@ let workspace: string;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-e2e-signin-'));
-  for (const part of ['specs', 'health.yaml'])
-    fs.cpSync(path.join(root, part), path.join(workspace, part), { recursive: true });
+  workspace = copyExampleWorkspace('e2e-signin', ['specs', 'health.yaml']);
   fs.writeFileSync(path.join(workspace, 'users.htpasswd'), `ops:${bcrypt.hashSync('s3cret', 8)}\n`);
   // The redirect URI is registered at the provider before the server starts, so the port is chosen first.
   const port = await freePort();

@@ -426,9 +426,13 @@ describe('reload', () => {
       skipped: [],
     });
     expect((await server.inject({ method: 'GET', url: '/api/adaptive/extra/ping' })).json()).toEqual({ pong: true });
+    // A deleted file's faults go with it (they would stay in Problems for code that no longer runs); others stay.
+    for (const file of ['extra.openapi.json', 'shop.openapi.yaml'])
+      server.gateway.faults.record({ file, message: 'x' });
     fs.unlinkSync(path.join(scratch, 'specs/extra.openapi.json'));
     await server.inject({ method: 'POST', url: '/api/adaptive/actuator/refresh' });
     expect((await server.inject({ method: 'GET', url: '/api/adaptive/extra/ping' })).statusCode).toBe(404);
+    expect(server.gateway.faults.list().map((fault) => fault.file)).toEqual(['shop.openapi.yaml']);
   });
 
   it('keeps the last good version of a spec that breaks, and reports where it broke', async () => {

@@ -237,8 +237,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     for (const key of [...this.units.keys(), ...this.problems.keys(), ...this.skipped.keys()]) {
       if (!seen.has(key)) {
         if (this.units.has(key)) changed = true;
-        this.units.get(key)?.dispose?.();
-        this.units.delete(key);
+        this.drop(key);
         this.problems.delete(key);
         this.skipped.delete(key);
         this.refused.delete(key);
@@ -279,6 +278,15 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     this.problems.delete(key);
     for (const warning of unit.warnings) this.log.warn({ file: unit.file }, warning);
     return previous !== unit;
+  }
+
+  /** Stops serving the unit of `key`, if any; its faults go with it (they describe code that no longer runs). */
+  private drop(key: string): void {
+    const unit = this.units.get(key);
+    if (!unit) return;
+    unit.dispose?.();
+    this.units.delete(key);
+    this.faults.clear(unit.file);
   }
 
   /** Records why a file cannot be loaded; its last good version, if any, keeps serving. */
@@ -330,8 +338,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Records a skipped file: it no longer serves (a spec turned into something else) and is logged once per new
    * reason. */
   private skip(key: string, file: SkippedFile & { kind: WorkspaceUnit['kind'] }): void {
-    this.units.get(key)?.dispose?.();
-    this.units.delete(key);
+    this.drop(key);
     this.problems.delete(key);
     if (this.skipped.get(key)?.reason !== file.reason)
       this.log.warn({ file: file.file }, `${file.file} is not loaded: ${file.reason}`);

@@ -417,7 +417,7 @@ export class HandlerHost {
         this.waiting++;
       } else {
         this.calls.delete(id);
-        call.reject(this.restarting());
+        this.cutOff(call, this.restartReason);
       }
     }
   }
@@ -460,15 +460,17 @@ export class HandlerHost {
     this.waiting = 0;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
-    for (const call of calls) {
-      const error = httpError('HANDLER_RESTARTING', [this.options.file, reason]);
-      // One line per call cut short, so the requests panel links each 503 to why.
-      this.options.log.warn(
-        { handler: this.options.file, ...this.routeFields(call.route), reqId: call.requestId },
-        error.detail,
-      );
-      call.reject(error);
-    }
+    for (const call of calls) this.cutOff(call, reason);
+  }
+
+  /** Answers a call the module's restart or stop cut short 503, with one log line, so the requests panel links it. */
+  private cutOff(call: PendingCall, reason: string): void {
+    const error = httpError('HANDLER_RESTARTING', [this.options.file, reason]);
+    this.options.log.warn(
+      { handler: this.options.file, ...this.routeFields(call.route), reqId: call.requestId },
+      error.detail,
+    );
+    call.reject(error);
   }
 
   /** Logs an error of the module with its stack mapped to the handler's sources. */
