@@ -87,12 +87,10 @@ async function phase(server, bigQuery, concurrent) {
 }
 
 const workspace = scratchWorkspace();
-// The thread pool the adaptive-gateway command sets (server/bin/adaptive-gateway.cjs): Node's default of 4 could be
-// held whole by max_concurrent DuckDB queries (docs/query.md, "The thread pool").
-const server = await startServer(new URL('./lib/gateway-server.mjs', import.meta.url).pathname, {
-  ...gatewayEnv(workspace.dir),
-  UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
-});
+const server = await startServer(
+  new URL('./lib/gateway-server.mjs', import.meta.url).pathname,
+  gatewayEnv(workspace.dir),
+);
 try {
   for (let i = 0; i < 20; i++) await sql(server.origin, 'SELECT 1 AS one');
   const stopAfter = performance.now() + 3000;

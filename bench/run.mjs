@@ -24,6 +24,7 @@ function scripts() {
     'large-workspace.mjs',
     ...queries,
     'result-size.mjs',
+    'short-lane.mjs',
     'mock-startup.mjs',
     'auth-bench.mjs',
     'login-burst.mjs',

@@ -30,4 +30,7 @@ export const gatewayEnv = (workspace) => ({
   HOT_RELOAD: 'false',
   LOG_LEVEL: 'warn',
   AUTH_ENABLED: 'false',
+  // The thread pool the adaptive-gateway command sets (server/bin/adaptive-gateway.cjs): Node's default of 4 could be
+  // held whole by max_concurrent DuckDB queries (docs/query.md, "The thread pool").
+  UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
 });
