@@ -17,7 +17,7 @@ import { gatewayEnv } from './lib/workspace.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const large = Number(process.env.LARGE ?? 6);
 const samples = Number(process.env.SAMPLES ?? 20);
-// A few hundred milliseconds of one core each on these machines: long beside `SELECT 1`, short enough to keep the run brief.
+// A few hundred milliseconds of one core each here: long beside `SELECT 1`, short enough to keep the run brief.
 const largeQuery = 'SELECT sum(a.range * b.range) FROM range(15000) a, range(15000) b';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-short-lane-'));
@@ -87,7 +87,8 @@ try {
   await Promise.all(busy);
   console.log(`SELECT 1 alone: ${alone.toFixed(1)} ms (median of ${samples})`);
   console.log(
-    `SELECT 1 beside ${large} large queries: ${beside.toFixed(1)} ms (median of ${samples}; ${largeAnswered} large answered meanwhile)`,
+    `SELECT 1 beside ${large} large queries: ${beside.toFixed(1)} ms ` +
+      `(median of ${samples}; ${largeAnswered} large answered meanwhile)`,
   );
   console.log(`ratio: ${(beside / alone).toFixed(2)}x alone (target: under 2x)`);
 } finally {
