@@ -62,8 +62,7 @@ export function closureRel(p: ClosurePattern, ctx: ClosureContext): Rel {
   });
   const copy = (alias: string, from: string, to = from) =>
     termSuffixes.map((s) => `${alias}.${names.id(from)}_${s} AS ${names.id(to)}_${s}`).join(', ');
-  const subjectConstant = constantTerm(p.subject);
-  const objectConstant = constantTerm(p.object);
+  const [subjectConstant, objectConstant] = [constantTerm(p.subject), constantTerm(p.object)];
 
   const pairs = [sid, oid].flatMap((id) => termSuffixes.map((s) => `${id}_${s}`));
   const stepAlias = names.alias();
