@@ -78,7 +78,8 @@ interface Answer {
  * Trino's client protocol over HTTP(S): `POST /v1/statement`, then each `nextUri` until the last page,
  * `DELETE nextUri` to cancel. Every request carries the session headers (user, source, client tags,
  * catalog, schema, session properties) and the configured credentials: Basic, a JWT, or an OAuth2
- * client-credentials token kept until shortly before it expires. HTTPS trusts `ca_file` when given, else Node's trusted CAs.
+ * client-credentials token kept until shortly before it expires. HTTPS trusts `ca_file` when given, else
+ * Node's trusted CAs.
  */
 export class TrinoConnection {
   private readonly agent: http.Agent;
