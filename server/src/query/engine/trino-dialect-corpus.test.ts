@@ -107,7 +107,7 @@ describe("statements the service generates, in Trino's spelling, pass Trino's gr
     (kind, statements, atLeast) => {
       const all = statements();
       const failed = failures(all);
-      console.info(`${kind}: ${all.length} statements in Trino mode, ${all.length - failed.length} pass`);
+      console.info(`[measure] ${kind}: ${all.length} statements in Trino mode, ${all.length - failed.length} pass`);
       expect(all.length).toBeGreaterThanOrEqual(atLeast);
       expect(failed).toEqual([]);
     },

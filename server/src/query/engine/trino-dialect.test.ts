@@ -114,4 +114,16 @@ describe("the checker of Trino's grammar and function list", () => {
       unknownFunctions: [],
     });
   });
+
+  it('fails a recursive WITH query that is not a UNION ALL, as Trino refuses it', () => {
+    const recursive = (union: string) =>
+      `WITH RECURSIVE e(a) AS (SELECT 1 UNION SELECT 2), r(a, d) AS (SELECT a, 1 FROM e ${union} ` +
+      'SELECT DISTINCT x.a, x.d + 1 FROM r x JOIN e y ON x.a = y.a WHERE x.d <= 3) SELECT * FROM r';
+    expect(checkTrinoStatement(recursive('UNION ALL'))).toEqual({ syntax: [], unknownFunctions: [] });
+    expect(checkTrinoStatement(recursive('UNION')).syntax).toEqual([
+      'recursive WITH query r is not a UNION ALL of a base relation and a step (Trino runs no other)',
+    ]);
+    // A query of a WITH RECURSIVE that does not refer to itself (e above) may be any query.
+    expect(checkTrinoStatement('WITH RECURSIVE e(a) AS (SELECT 1 UNION SELECT 2) SELECT * FROM e').syntax).toEqual([]);
+  });
 });

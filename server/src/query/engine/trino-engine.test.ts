@@ -20,6 +20,7 @@ const sourcesYaml = (server: string) =>
   `
 engine: trino
 trino: { server: "${server}", user: analyst, retries: 3 }
+limits: { max_path_depth: 40 }
 sources:
   - { name: shop, type: relational, connector: postgres, url: "postgres://trino-only@127.0.0.1:1/shop", trino: ` +
   `{ catalog: postgresql, schema: public } }
@@ -73,7 +74,10 @@ describe('Trino engine against a protocol replay server', () => {
     expect(replay.statements.at(-1)).toBe(
       'SELECT region, count(*) AS orders FROM "postgresql"."public"."orders" GROUP BY 1',
     );
-    expect(replay.requests.find((r) => r.method === 'POST')!.headers['x-trino-user']).toBe('analyst');
+    const { headers } = replay.requests.find((r) => r.method === 'POST')!;
+    expect(headers['x-trino-user']).toBe('analyst');
+    // SPARQL paths recurse up to limits.max_path_depth steps: Trino's own bound (10 unless set) must not be lower.
+    expect(headers['x-trino-session']).toBe('max_recursion_depth=41');
     expect(replay.retries).toBeGreaterThanOrEqual(1);
     // Trino's names (varchar, bigint, timestamp(3) ...) under the documented ones.
     expect(result.columns.map((c) => c.type)).toEqual([

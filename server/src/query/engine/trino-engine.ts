@@ -61,7 +61,9 @@ export class TrinoEngine implements QueryEngine {
     private readonly settings: TrinoSettings,
     private readonly limits: QueryLimits,
   ) {
-    this.connection = new TrinoConnection(settings);
+    // Trino unrolls a recursive WITH up to max_recursion_depth steps (10 unless set) and fails a query that needs
+    // more: a SPARQL path of any length takes up to `max_path_depth` steps, and one more finds nothing left.
+    this.connection = new TrinoConnection(settings, { max_recursion_depth: String(limits.maxPathDepth + 1) });
   }
 
   private readonly connection: TrinoConnection;

@@ -77,14 +77,19 @@ interface Answer {
 /**
  * Trino's client protocol over HTTP(S): `POST /v1/statement`, then each `nextUri` until the last page,
  * `DELETE nextUri` to cancel. Every request carries the session headers (user, source, client tags,
- * catalog, schema) and the configured credentials: Basic, a JWT, or an OAuth2 client-credentials token
- * kept until shortly before it expires. HTTPS trusts `ca_file` when given, else Node's trusted CAs.
+ * catalog, schema, session properties) and the configured credentials: Basic, a JWT, or an OAuth2
+ * client-credentials token kept until shortly before it expires. HTTPS trusts `ca_file` when given, else
+ * Node's trusted CAs.
  */
 export class TrinoConnection {
   private readonly agent: http.Agent;
   private token?: { value: string; until: number };
 
-  constructor(private readonly settings: TrinoSettings) {
+  /** `session`: the session properties every request sets (`X-Trino-Session`), e.g. `max_recursion_depth`. */
+  constructor(
+    private readonly settings: TrinoSettings,
+    private readonly session: Record<string, string> = {},
+  ) {
     this.agent = settings.server.startsWith('https://')
       ? new https.Agent({ keepAlive: true, ca: settings.caFile ? fs.readFileSync(settings.caFile) : undefined })
       : new http.Agent({ keepAlive: true });
@@ -158,6 +163,8 @@ export class TrinoConnection {
     if (s.clientTags.length) headers['X-Trino-Client-Tags'] = s.clientTags.join(',');
     if (s.catalog) headers['X-Trino-Catalog'] = s.catalog;
     if (s.schema) headers['X-Trino-Schema'] = s.schema;
+    const properties = Object.entries(this.session);
+    if (properties.length) headers['X-Trino-Session'] = properties.map(([k, v]) => `${k}=${v}`).join(',');
     const auth = s.auth;
     if (auth.kind === 'password')
       headers.Authorization = `Basic ${Buffer.from(`${s.user}:${auth.password}`).toString('base64')}`;

@@ -138,13 +138,16 @@ describe('SPARQL property paths of any length (recursive SQL)', () => {
 
   it('writes SQL the Trino grammar accepts, with no function Trino lacks', async () => {
     const failed: string[] = [];
+    let statements = 0;
     for (const [, query] of cases) {
       const { translation } = await fixture.sparql.translate(fixture.sparql.parse(prefixes + query));
       for (const sql of [translation.sql, ...(translation.checks ?? [])]) {
+        statements++;
         const { syntax, unknownFunctions } = checkTrinoStatement(toTrinoSpelling(sql));
         if (syntax.length + unknownFunctions.length > 0) failed.push(`${query}: ${[...syntax, ...unknownFunctions]}`);
       }
     }
+    console.info(`[measure] SPARQL paths: ${statements} statements in Trino mode, ${statements - failed.length} pass`);
     expect(failed).toEqual([]);
   }, 120_000);
 });

@@ -45,9 +45,10 @@ const isConstant = (alias: string, id: string, term: TermSql) =>
 /**
  * A path of any length as a relation (SPARQL 1.1 §18.4, ALP): the pairs its step links through one or more steps
  * by a recursive query, with the zero-length pairs for `*` and `?` (the constant end itself, or every subject and
- * object of the graph when both ends are variables). UNION keeps the recursion finite on cycles; it stops after
- * `maxDepth` steps, and the check the context receives tells whether a pair needed more, so a cut never goes
- * unnoticed as a wrong answer.
+ * object of the graph when both ends are variables). The recursion joins with UNION ALL, the only form Trino runs,
+ * and each step keeps its distinct pairs: as every row carries its depth, that is exactly what UNION would keep, so
+ * a cycle adds at most one row per pair and depth. The recursion stops after `maxDepth` steps, and the check the
+ * context receives tells whether a pair needed more, so a cut never goes unnoticed as a wrong answer.
  */
 export function closureRel(p: ClosurePattern, ctx: ClosureContext): Rel {
   const { names } = ctx;
@@ -61,8 +62,7 @@ export function closureRel(p: ClosurePattern, ctx: ClosureContext): Rel {
   });
   const copy = (alias: string, from: string, to = from) =>
     termSuffixes.map((s) => `${alias}.${names.id(from)}_${s} AS ${names.id(to)}_${s}`).join(', ');
-  const subjectConstant = constantTerm(p.subject);
-  const objectConstant = constantTerm(p.object);
+  const [subjectConstant, objectConstant] = [constantTerm(p.subject), constantTerm(p.object)];
 
   const pairs = [sid, oid].flatMap((id) => termSuffixes.map((s) => `${id}_${s}`));
   const stepAlias = names.alias();
@@ -80,13 +80,14 @@ export function closureRel(p: ClosurePattern, ctx: ClosureContext): Rel {
     where: subjectConstant ? [isConstant(e, sid, subjectConstant)] : [],
   });
   const grow = select({
+    distinct: true,
     items: [copy('x', S), copy('y', O), 'x.path_depth + 1'],
     from: `${r} x JOIN ${e} y ON ${same(`x.${oid}`, `y.${sid}`)}`,
     where: [`x.path_depth <= ${n}`],
   });
   const columns = pairs.join(', ');
   const recursive =
-    `WITH RECURSIVE ${e}(${columns}) AS (${edges}), ` + `${r}(${columns}, path_depth) AS (${seed} UNION ${grow}) `;
+    `WITH RECURSIVE ${e}(${columns}) AS (${edges}), ` + `${r}(${columns}, path_depth) AS (${seed} UNION ALL ${grow}) `;
   const within = `${r}.path_depth <= ${n}`;
   // `?` is one step at most: no recursion, nothing to check.
   if (p.path.pathType !== '?')

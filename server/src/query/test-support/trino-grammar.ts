@@ -12,7 +12,47 @@ export const trinoFunctions: ReadonlySet<string> = new Set(
 interface TreeNode {
   constructor: { name: string };
   children?: TreeNode[] | null;
+  getText(): string;
   functionName?: () => { getText(): string } | null;
+  KW_RECURSIVE?: () => unknown;
+  identifier?: () => TreeNode;
+  KW_UNION?: () => unknown;
+  setQuantifier?: () => { KW_ALL(): unknown } | null;
+}
+
+const childrenNamed = (node: TreeNode, name: string) =>
+  (node.children ?? []).filter((child) => child.constructor.name === name);
+/** A name as Trino compares it: unquoted, lower case. */
+const plainName = (text: string) => text.replace(/"/g, '').toLowerCase();
+
+/** Whether a table reference below `node` names `table` (the query refers to itself). */
+function refersTo(node: TreeNode, table: string): boolean {
+  if (node.constructor.name === 'TableNameContext' && plainName(node.getText()) === table) return true;
+  return (node.children ?? []).some((child) => refersTo(child, table));
+}
+
+/**
+ * The WITH RECURSIVE queries that refer to themselves but are not one `... UNION ALL ...` (no WITH, ORDER BY or
+ * LIMIT around it): Trino's analyzer refuses them though its grammar reads them (Trino's documentation, "WITH
+ * RECURSIVE clause": the recursive query is a UNION ALL of the base relation and the recursion step).
+ */
+function recursiveQueriesRefused(node: TreeNode, refused: string[]): string[] {
+  if (node.constructor.name === 'WithContext' && node.KW_RECURSIVE?.())
+    for (const named of childrenNamed(node, 'NamedQueryContext')) {
+      const name = plainName(named.identifier?.().getText() ?? '');
+      const [query] = childrenNamed(named, 'QueryStatementContext');
+      if (!query || !refersTo(query, name)) continue;
+      const [body] = childrenNamed(query, 'QueryNoWithContext');
+      const term = body?.children?.length === 1 ? body.children[0] : undefined;
+      const unionAll =
+        term?.constructor.name === 'SetOperationContext' && term.KW_UNION?.() && term.setQuantifier?.()?.KW_ALL();
+      if (childrenNamed(query, 'WithContext').length > 0 || !unionAll)
+        refused.push(
+          `recursive WITH query ${name} is not a UNION ALL of a base relation and a step (Trino runs no other)`,
+        );
+    }
+  for (const child of node.children ?? []) recursiveQueriesRefused(child, refused);
+  return refused;
 }
 
 /** The names of every function call in a parse tree (the last part of a qualified name, lower case). */
@@ -40,12 +80,16 @@ function parseWith(sql: string, mode: number): { tree: TreeNode; syntax: string[
 
 /**
  * Checks one statement as Trino would read it: syntax errors from an ANTLR parser of Trino's SqlBase
- * grammar (dt-sql-parser's TrinoSQL), and the functions it calls that Trino's function list lacks.
+ * grammar (dt-sql-parser's TrinoSQL) and the recursive WITH forms Trino's analyzer refuses (both in
+ * `syntax`), and the functions it calls that Trino's function list lacks.
  */
 export function checkTrinoStatement(sql: string): { syntax: string[]; unknownFunctions: string[] } {
   let parsed = parseWith(sql, sll);
   if (parsed.syntax.length > 0) parsed = parseWith(sql, ll);
   if (parsed.syntax.length > 0) return { syntax: parsed.syntax, unknownFunctions: [] };
   const called = calledFunctions(parsed.tree, new Set());
-  return { syntax: [], unknownFunctions: [...called].filter((name) => !trinoFunctions.has(name)) };
+  return {
+    syntax: recursiveQueriesRefused(parsed.tree, []),
+    unknownFunctions: [...called].filter((name) => !trinoFunctions.has(name)),
+  };
 }
