@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, httpError } from '../../core/errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { reportViolations, type ContractViolation, type ResponseContract } from '../mock/contract.js';
+import { enforceContract, type ResponseContract } from '../mock/contract.js';
 import type { RouteEntry } from '../route-table.js';
 import { modeHeader } from '../mock/answer-mode.js';
 import type { HandlerHost, HandlerPayload } from './handler-host.js';
@@ -12,31 +12,6 @@ import { currentTraceparent, inSpan } from '../../observability/tracing.js';
 
 /** The content type of a handler's answers (and of its `HTTPException`s' bodies). */
 const jsonType = 'application/json; charset=utf-8';
-
-/**
- * Reports an answer's contract violations (the {@link reportViolations} header and log line); under `strict`,
- * the error to answer with instead.
- */
-function enforced(
-  contract: ResponseContract,
-  violations: ContractViolation[],
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: { log: Logger; handler: string; route: string },
-): HttpError | undefined {
-  if (violations.length === 0) return undefined;
-  const { log, ...fields } = context;
-  reportViolations(
-    reply,
-    log,
-    { spec: contract.spec, method: request.method, url: request.url, ...fields },
-    violations,
-  );
-  if (contract.enforce !== 'strict') return undefined;
-  return httpError('CONTRACT_VIOLATION', [`${request.method} ${request.url}`, contract.spec, violations.length], {
-    violations,
-  });
-}
 
 /**
  * The gateway route of route `index` of a handler module: validates the request here, against the
@@ -81,7 +56,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
         (payload) => {
           const type = payload === undefined ? undefined : jsonType;
           const violations = contract.check(status, reply.getHeaders(), type, payload);
-          const refusal = enforced(contract, violations, request, reply, context);
+          const refusal = enforceContract(contract, violations, request, reply, context);
           if (refusal) throw refusal;
           send(reply, payload);
         },
@@ -89,7 +64,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
           if (!(error instanceof HttpError) || error.code !== 'HANDLER_HTTP_EXCEPTION') throw error;
           const body = JSON.stringify(error.body());
           const violations = contract.check(error.status, reply.getHeaders(), jsonType, body);
-          throw enforced(contract, violations, request, reply, context) ?? error;
+          throw enforceContract(contract, violations, request, reply, context) ?? error;
         },
       );
     };

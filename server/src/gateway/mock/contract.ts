@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { httpError, type HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
 import { createAjv, documentId, toIssues, type ValidationIssue } from '../request-validator.js';
@@ -323,4 +324,30 @@ export function reportViolations(
   reply.header(violationsHeader, asciiJson(violations.slice(0, maxHeaderViolations)));
   const summary = violations.map((v) => `${v.in} ${v.path} ${v.rule}`).join('; ');
   log.warn({ ...context, violations }, `contract violations on ${context.method} ${context.url}: ${summary}`);
+}
+
+/**
+ * Holds a handler's answer to the contract of the spec route it overrides: reports its violations (the
+ * {@link reportViolations} header and log line) and, under `strict`, returns the error to answer with instead.
+ * TypeScript and Python handler routes both check their answers through it.
+ */
+export function enforceContract(
+  contract: ResponseContract,
+  violations: ContractViolation[],
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: { log: Logger; handler: string; route: string },
+): HttpError | undefined {
+  if (violations.length === 0) return undefined;
+  const { log, ...fields } = context;
+  reportViolations(
+    reply,
+    log,
+    { spec: contract.spec, method: request.method, url: request.url, ...fields },
+    violations,
+  );
+  if (contract.enforce !== 'strict') return undefined;
+  return httpError('CONTRACT_VIOLATION', [`${request.method} ${request.url}`, contract.spec, violations.length], {
+    violations,
+  });
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.js';
@@ -11,7 +12,8 @@ import { inSpan } from '../../observability/tracing.js';
 import { modeHeader } from '../mock/answer-mode.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { findPython, type PythonInterpreter } from './python-interpreter.js';
-import { PythonWorker, type WorkerReady } from './python-worker.js';
+import { PythonWorker, type AnswerCheck, type WorkerReady } from './python-worker.js';
+import { enforceContract } from '../mock/contract.js';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import type { HandlerEnvSource } from '../handlers/workspace-env.js';
 
@@ -52,22 +54,46 @@ function fingerprint(file: string, handlersDir: string, helpers: readonly string
   return hash.digest('hex');
 }
 
-function unitOf(file: string, mount: string, worker: PythonWorker, ready: WorkerReady): WorkspaceUnit {
+function unitOf(file: string, mount: string, worker: PythonWorker, ready: WorkerReady, log: Logger): WorkspaceUnit {
   const paths = (ready.openapi.paths ?? {}) as Record<string, Json>;
-  const routes: RouteEntry[] = ready.routes.map(({ method, path: fullPath }) => ({
-    method: method as HttpMethod,
-    path: fullPath.slice(gatewayPrefix.length),
-    source: 'handler',
-    file: path.basename(file),
-    operation: (paths[fullPath]?.[method.toLowerCase()] ?? {
-      responses: { default: { description: 'handler result' } },
-    }) as Json,
+  const handler = path.basename(file);
+  const routes: RouteEntry[] = ready.routes.map(({ method, path: fullPath }) => {
+    const routePath = fullPath.slice(gatewayPrefix.length);
     // The span covers the Python code's run; the code gets it as the `traceparent` header of its request.
-    handle: (request, reply) =>
-      inSpan('handler call', () => worker.forward(request, reply.header(modeHeader, 'handler')), {
-        'handler.file': file,
-      }),
-  }));
+    const served =
+      (check?: (request: FastifyRequest, reply: FastifyReply) => AnswerCheck): RouteEntry['handle'] =>
+      (request, reply) =>
+        inSpan(
+          'handler call',
+          () => worker.forward(request, reply.header(modeHeader, 'handler'), check?.(request, reply)),
+          {
+            'handler.file': file,
+          },
+        );
+    const context = { log, handler, route: `${method} ${routePath}` };
+    return {
+      method: method as HttpMethod,
+      path: routePath,
+      source: 'handler',
+      file: handler,
+      operation: (paths[fullPath]?.[method.toLowerCase()] ?? {
+        responses: { default: { description: 'handler result' } },
+      }) as Json,
+      handle: served(),
+      // The handler's answers, its HTTPExceptions among them, are held to the contract as a TypeScript handler's are.
+      checkedBy: (contract) =>
+        served((request, reply) => (status, headers, body) => {
+          const type = headers['content-type'];
+          const violations = contract.check(
+            status,
+            headers,
+            type,
+            body.length === 0 ? undefined : body.toString('utf8'),
+          );
+          return enforceContract(contract, violations, request, reply, context);
+        }),
+    };
+  });
   return {
     kind: 'handler',
     file: path.basename(file),
@@ -136,7 +162,7 @@ export function pythonHandlersLoader(options: PythonLoaderOptions): UnitLoader &
         throw error;
       });
       const unit: WorkspaceUnit = {
-        ...unitOf(file, mount, worker, ready),
+        ...unitOf(file, mount, worker, ready, options.log),
         inputs: [file, ...helpers.map((helper) => path.join(options.handlersDir, helper))],
         dispose: () => retire(name, worker),
       };

@@ -56,3 +56,35 @@ export function limitedBody(response: http.IncomingMessage, limit: number, onOve
   response.on('error', (error) => limited.destroy(error));
   return response.pipe(limited);
 }
+
+/**
+ * `response`'s whole body, or `undefined` once it passes `limit` bytes (the response is then destroyed). Read
+ * before the head is sent, so that going over can still answer with an error.
+ */
+export async function bodyWithin(response: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      response.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Whether an answer is FastAPI's refusal of the request (422 `HANDLER_VALIDATION_FAILED`, from the worker's
+ * handler of `RequestValidationError`): a bad request, answered before the handler's code ran, as a TypeScript
+ * handler's bad request is answered by the gateway.
+ */
+export function isRefusedRequest(status: number, body: Buffer): boolean {
+  if (status !== 422) return false;
+  try {
+    return (JSON.parse(body.toString('utf8')) as { code?: unknown }).code === 'HANDLER_VALIDATION_FAILED';
+  } catch {
+    return false;
+  }
+}

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError } from '../../core/errors.js';
+import { httpError, type HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { limitedBody, readyProblem, responseRefusal } from './python-messages.js';
+import { bodyWithin, isRefusedRequest, limitedBody, readyProblem, responseRefusal } from './python-messages.js';
 import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
 import { gatewayPrefix } from '../spec/mount.js';
@@ -42,6 +42,12 @@ const maxBackoffMs = 30_000;
  * than the answer's socket, and must be logged before the answer goes out so that the request capture links it.
  */
 const reportWaitMs = 1000;
+
+/**
+ * Looks at a whole answer of the handler (status, lower-case headers, body) before it is sent: the error to answer
+ * with instead, or `undefined` to send it.
+ */
+export type AnswerCheck = (status: number, headers: http.IncomingHttpHeaders, body: Buffer) => HttpError | undefined;
 
 /** The worker's first line: its routes and OpenAPI document. */
 export interface WorkerReady {
@@ -226,8 +232,12 @@ export class PythonWorker {
     awaited.reported();
   }
 
-  /** Forwards a request to the worker and streams its answer back. */
-  async forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  /**
+   * Forwards a request to the worker and streams its answer back. With `check`, the answer is read whole (within
+   * HANDLER_RESPONSE_LIMIT) and shown to it before it is sent; an error it returns is answered instead. The
+   * answer to a request FastAPI refused or to a handler's crash is the gateway's error, not the handler's: not shown.
+   */
+  async forward(request: FastifyRequest, reply: FastifyReply, check?: AnswerCheck): Promise<FastifyReply> {
     const name = path.basename(this.options.file);
     if (!this.alive) throw httpError('HANDLER_RESTARTING', [name, this.restartReason]);
     const body = requestBody(request.body);
@@ -275,16 +285,31 @@ export class PythonWorker {
         this.options.log.error({ handler: name, reqId: request.id }, refusal.detail);
         throw refusal;
       }
+      const limit = this.options.responseLimit;
+      // Checked before a header is copied: a refused answer's headers are not the error's.
+      const checked = check && (await this.checkedBody(response, check));
       reply.code(response.statusCode!);
       for (const [key, value] of Object.entries(response.headers))
         if (value !== undefined && !hopByHop.has(key) && key !== errorReportedHeader) reply.header(key, value);
-      const limit = this.options.responseLimit;
+      if (checked) return reply.send(checked);
       const over = () => this.options.log.error({ handler: name, reqId: request.id }, `answer over ${limit} bytes cut`);
       // Returning the reply tells Fastify the answer is being sent (it streams).
       return reply.send(response.headers['content-length'] ? response : limitedBody(response, limit, over));
     } finally {
       this.awaitedReports.delete(request.id);
     }
+  }
+
+  /** The whole body of a handler's answer once `check` passed it; throws the error to answer with instead. */
+  private async checkedBody(response: http.IncomingMessage, check: AnswerCheck): Promise<Buffer> {
+    const limit = this.options.responseLimit;
+    const body = await bodyWithin(response, limit);
+    if (body === undefined) throw httpError('HANDLER_RESPONSE_TOO_LARGE', [`more than ${limit}`, limit]);
+    const status = response.statusCode!;
+    if (response.headers[errorReportedHeader] !== undefined || isRefusedRequest(status, body)) return body;
+    const refusal = check(status, response.headers, body);
+    if (refusal) throw refusal;
+    return body;
   }
 
   /** Resolves once the worker's exception report for `request` is logged (it may never come: most succeed). */
