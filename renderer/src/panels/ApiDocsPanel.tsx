@@ -152,6 +152,10 @@ export default function ApiDocsPanel() {
               defaultModelsExpandDepth={0}
               displayRequestDuration
               requestInterceptor={tryOutRequest}
+              // The curl snippet and Request URL from the request as built, before tryOutRequest: the
+              // try-out mark is the workbench's own, and a copied command must not carry it (nor the
+              // signed-in user's token). Execute still sends the intercepted request.
+              showMutatedRequest={false}
               deepLinking={false}
             />
           </Loadable>
