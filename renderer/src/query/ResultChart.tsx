@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import type { SqlResult } from '../../../server/src/contract/index.js';
 import { usePersistedState } from '../state/persisted.js';
 import {
@@ -243,10 +243,9 @@ function useRememberedChoice(result: Pick<SqlResult, 'columns' | 'rows'>) {
  * that they stay 11 px on screen in a narrow view (the question view drew them at about 7 px).
  */
 function useShrink() {
-  const svg = useRef<SVGSVGElement>(null);
+  const [element, setElement] = useState<SVGSVGElement | null>(null);
   const [shrink, setShrink] = useState(1);
   useEffect(() => {
-    const element = svg.current;
     if (!element) return;
     const observer = new ResizeObserver(() => {
       // preserveAspectRatio "meet": the viewBox is scaled by the smaller of the two ratios.
@@ -255,8 +254,8 @@ function useShrink() {
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
-  return { svg, style: { '--chart-shrink': shrink } as CSSProperties };
+  }, [element]);
+  return [setElement, { '--chart-shrink': shrink } as CSSProperties] as const;
 }
 
 /**
@@ -266,7 +265,7 @@ function useShrink() {
 export function ResultChart({ result }: { result: SqlResult }) {
   const [choice, choose] = useRememberedChoice(result);
   const data = useMemo(() => choice && chartData(result, choice), [result, choice]);
-  const shrink = useShrink();
+  const [observeSize, shrinkStyle] = useShrink();
   if (!choice || !data) return <div className="placeholder">No numeric column to chart.</div>;
   const { kind } = choice;
   const axisLine = yOf(data.axes.left)(0);
@@ -275,8 +274,8 @@ export function ResultChart({ result }: { result: SqlResult }) {
     <div className="query-chart">
       <ChartControls result={result} choice={choice} data={data} onChoice={choose} />
       <svg
-        ref={shrink.svg}
-        style={shrink.style}
+        ref={observeSize}
+        style={shrinkStyle}
         viewBox={`0 0 ${width} ${height}`}
         role="img"
         aria-label={`${kind} chart of ${names}${data.axes.right ? ' on two axes' : ''}`}
