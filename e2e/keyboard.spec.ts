@@ -28,7 +28,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 async function activeRow(page: Page): Promise<string | null> {
   return page.locator('.tree').evaluate((tree) => {
     const id = tree.getAttribute('aria-activedescendant');
-    return id ? (document.getElementById(id)?.querySelector('.tree-row')?.getAttribute('data-path') ?? null) : null;
+    return id ? (document.getElementById(id)?.getAttribute('data-path') ?? null) : null;
   });
 }
 

@@ -79,10 +79,14 @@ function EditorTabs(props: EditorAreaProps) {
               </span>
             )}
             {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
+            {/* Out of the tab order and the accessibility tree (a control inside a tab is nested-interactive,
+                axe): keyboard and screen-reader users close with Alt+W or the palette. */}
             <button
               type="button"
               className="tab-close"
-              aria-label={`Close ${name}`}
+              tabIndex={-1}
+              aria-hidden="true"
+              title={`Close ${name}`}
               onClick={(e) => {
                 e.stopPropagation();
                 props.onClose(path);

@@ -3,7 +3,8 @@ import type { WorkspaceTree } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from '../api/client.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { newFileContent } from '../state/templates.js';
-import { findEntry, restoreEntry, snapshotEntry, type DeletedEntry } from '../explorer/deleted-entries.js';
+import { restoreEntry, snapshotEntry, type DeletedEntry } from '../explorer/deleted-entries.js';
+import { findEntry } from '../explorer/tree-keys.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 
 /**

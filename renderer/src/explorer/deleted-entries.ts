@@ -8,15 +8,6 @@ export interface DeletedEntry {
   files: Array<{ path: string; content: string }>;
 }
 
-/** The entry at `path` in the workspace tree, or undefined. */
-export function findEntry(entries: WorkspaceEntry[], path: string): WorkspaceEntry | undefined {
-  for (const entry of entries) {
-    if (entry.path === path) return entry;
-    if (entry.children && path.startsWith(`${entry.path}/`)) return findEntry(entry.children, path);
-  }
-  return undefined;
-}
-
 /**
  * Reads what deleting `entry` would remove (a file, or a folder with everything in it) from the server, as it
  * is on disk now: the explorer deletes at once and offers Undo instead of asking first.

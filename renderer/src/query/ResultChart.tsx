@@ -249,7 +249,8 @@ function useShrink() {
     if (!element) return;
     const observer = new ResizeObserver(() => {
       // preserveAspectRatio "meet": the viewBox is scaled by the smaller of the two ratios.
-      const scale = Math.min(element.clientWidth / width, element.clientHeight / height);
+      const box = element.getBoundingClientRect();
+      const scale = Math.min(box.width / width, box.height / height);
       if (scale > 0) setShrink(Math.min(1, scale));
     });
     observer.observe(element);
