@@ -16,5 +16,6 @@ export async function expectNoSeriousViolations(page: Page, view: string): Promi
           .map((n) => n.target.join(' '))
           .join(' | ')}`,
     );
-  expect(serious, `axe on ${view}`).toEqual([]);
+  // Soft: one run lists what every view of a test still has.
+  expect.soft(serious, `axe on ${view}`).toEqual([]);
 }

@@ -34,7 +34,9 @@ test('axe finds no serious or critical violation on any view', async ({ page }) 
     ['health', 'the health panel'],
     ['mock', 'the mock panel'],
   ] as const) {
-    await showPanel(page, id);
+    // An empty panel shows its tab row only (no problems here): the audit takes the view as it is.
+    await page.locator(`.panel-tab[data-panel="${id}"]`).click();
+    await expect(page.locator(`.panel-tab[data-panel="${id}"]`)).toHaveAttribute('aria-selected', 'true');
     await expectNoSeriousViolations(page, view);
   }
 

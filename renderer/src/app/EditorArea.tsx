@@ -79,12 +79,10 @@ function EditorTabs(props: EditorAreaProps) {
               </span>
             )}
             {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
-            {/* Out of the tab order and the accessibility tree (a control inside a tab is nested-interactive,
-                axe): keyboard and screen-reader users close with Alt+W or the palette. */}
-            <button
-              type="button"
+            {/* For the mouse only, not a control inside the tab (nested-interactive, axe): keyboard and
+                screen-reader users close with Alt+W or the palette. */}
+            <span
               className="tab-close"
-              tabIndex={-1}
               aria-hidden="true"
               title={`Close ${name}`}
               onClick={(e) => {
@@ -93,7 +91,7 @@ function EditorTabs(props: EditorAreaProps) {
               }}
             >
               ×
-            </button>
+            </span>
           </div>
         );
       })}
