@@ -28,7 +28,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 async function activeRow(page: Page): Promise<string | null> {
   return page.locator('.tree').evaluate((tree) => {
     const id = tree.getAttribute('aria-activedescendant');
-    return id ? (document.getElementById(id)?.querySelector('.tree-row')?.getAttribute('data-path') ?? null) : null;
+    return id ? (document.getElementById(id)?.getAttribute('data-path') ?? null) : null;
   });
 }
 
@@ -86,10 +86,17 @@ test('F2 renames and Delete deletes the selected file from the keyboard', async 
   await expect.poll(() => activeRow(page)).toBe('handlers/e2e-kbd-b.md');
   await expect(page.locator('.tree')).toBeFocused();
 
-  page.once('dialog', (dialog) => void dialog.accept());
+  // Deleted at once, no confirm(): the status bar offers Undo, which puts the file back with its text.
   await page.keyboard.press('Delete');
   await expect.poll(() => fs.existsSync(onDisk('handlers/e2e-kbd-b.md'))).toBe(false);
   await expect(page.locator('.tree-row[data-path="handlers/e2e-kbd-b.md"]')).toHaveCount(0);
+  const undo = page.locator('.statusbar').getByRole('button', { name: 'Undo' });
+  await undo.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => fs.existsSync(onDisk('handlers/e2e-kbd-b.md'))).toBe(true);
+  expect(fs.readFileSync(onDisk('handlers/e2e-kbd-b.md'), 'utf8')).toBe('notes\n');
+  await expect(page.locator('.tree-row[data-path="handlers/e2e-kbd-b.md"]')).toBeVisible();
+  await expect(page.locator('.tab.active')).toHaveAttribute('data-path', 'handlers/e2e-kbd-b.md');
 });
 
 test('Ctrl+P opens a file by fuzzy name among 200 more; Esc closes without opening', async ({ page }) => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { expect, test, type Page } from '@playwright/test';
 import { startIdentityProvider, type IdentityProviderFixture } from '../server/src/auth/test-support/oidc-fixture.js';
+import { expectNoSeriousViolations } from './axe.js';
 import { screenshot } from './screenshots.js';
 import { copyExampleWorkspace, freePort, startWorkbenchServer, type WorkbenchServer } from './server-process.js';
 
@@ -97,6 +98,7 @@ test('Basic: status only before sign-in, a wrong password refused with its reaso
         .or(dialog(page).locator('label', { hasText: name }).locator('input[type=password]')),
     ).toBeVisible();
   await screenshot(page, 'sign-in-01-view');
+  await expectNoSeriousViolations(page, 'the sign-in dialog');
   await dialog(page).getByRole('button', { name: 'Not now' }).click();
 
   // Anonymous: /api/health answers the status only, and the panel says how to see more.

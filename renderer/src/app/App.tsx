@@ -80,7 +80,10 @@ export function App({ api }: { api: WorkbenchApi }) {
   const { showPanel } = layout;
   const revealNonce = useRef(0);
 
-  const notify = useCallback((text: string, kind: 'info' | 'error' = 'info') => setStatus({ text, kind }), []);
+  const notify = useCallback<Workbench['notify']>(
+    (text, kind = 'info', action) => setStatus({ text, kind, action }),
+    [],
+  );
   const openFile = useCallback(
     (path: string, position?: { line: number; column: number }) => {
       tabs.open(path);

@@ -79,17 +79,19 @@ function EditorTabs(props: EditorAreaProps) {
               </span>
             )}
             {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
-            <button
-              type="button"
+            {/* For the mouse only, not a control inside the tab (nested-interactive, axe): keyboard and
+                screen-reader users close with Alt+W or the palette. */}
+            <span
               className="tab-close"
-              aria-label={`Close ${name}`}
+              aria-hidden="true"
+              title={`Close ${name}`}
               onClick={(e) => {
                 e.stopPropagation();
                 props.onClose(path);
               }}
             >
               ×
-            </button>
+            </span>
           </div>
         );
       })}

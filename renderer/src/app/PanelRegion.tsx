@@ -25,21 +25,24 @@ export function PanelRegion({ panels, active, onActivate, onHide, label }: Panel
   const Component = current.component;
   return (
     <section className="panel-region" aria-label={label}>
-      <div className="panel-tabs" role="tablist">
-        {panels.map((panel) => (
-          <button
-            key={panel.id}
-            type="button"
-            role="tab"
-            aria-selected={panel.id === current.id}
-            className={`panel-tab${panel.id === current.id ? ' active' : ''}`}
-            data-panel={panel.id}
-            onClick={() => onActivate(panel.id)}
-          >
-            {panel.title}
-            <PanelBadge panel={panel} problems={problems} />
-          </button>
-        ))}
+      <div className="panel-tabs">
+        {/* The tabs alone in the tablist: a button of another role in it breaks the tablist's rules (axe). */}
+        <div className="panel-tab-list" role="tablist" aria-label={`${label} tabs`}>
+          {panels.map((panel) => (
+            <button
+              key={panel.id}
+              type="button"
+              role="tab"
+              aria-selected={panel.id === current.id}
+              className={`panel-tab${panel.id === current.id ? ' active' : ''}`}
+              data-panel={panel.id}
+              onClick={() => onActivate(panel.id)}
+            >
+              {panel.title}
+              <PanelBadge panel={panel} problems={problems} />
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         <button type="button" className="icon-button" aria-label={`Hide ${label}`} title="Hide" onClick={onHide}>
           ×

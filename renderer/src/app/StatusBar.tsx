@@ -8,6 +8,14 @@ import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 export interface StatusMessage {
   text: string;
   kind: 'info' | 'error';
+  /** A button beside the message, such as Undo after a delete. */
+  action?: StatusAction;
+}
+
+/** A command offered with a status message. */
+export interface StatusAction {
+  label: string;
+  run(): void;
 }
 
 export interface StatusBarProps {
@@ -70,6 +78,11 @@ export function StatusBar({ message, onShowProblems }: StatusBarProps) {
       {message && (
         <span className={`status-message ${message.kind}`} role="status">
           {message.text}
+          {message.action && (
+            <button type="button" className="status-action" onClick={message.action.run}>
+              {message.action.label}
+            </button>
+          )}
         </span>
       )}
     </footer>

@@ -3,6 +3,8 @@ import type { WorkspaceTree } from '../../../server/src/contract/index.js';
 import type { WorkbenchApi } from '../api/client.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { newFileContent } from '../state/templates.js';
+import { restoreEntry, snapshotEntry, type DeletedEntry } from '../explorer/deleted-entries.js';
+import { findEntry } from '../explorer/tree-keys.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
 
 /**
@@ -74,15 +76,28 @@ export function useWorkspaceCommands(api: WorkbenchApi) {
     });
   };
 
+  /** Puts a deleted file or folder back and opens it again if it is a file. */
+  const undoRemove = (deleted: DeletedEntry) =>
+    attempt(`Cannot restore ${deleted.path}`, async () => {
+      await restoreEntry(api, deleted);
+      refreshTree();
+      select(deleted.path);
+      if (deleted.folders.length === 0) openFile(deleted.path);
+      notify(`Restored ${deleted.path}`);
+    });
+
+  /** Deletes at once, without asking: the status bar offers Undo, which writes back what was on disk. */
   const remove = async (path: string) => {
-    if (!isChangeable(path) || !window.confirm(`Delete ${path}?`)) return;
+    const entry = tree && findEntry(tree.entries, path);
+    if (!isChangeable(path) || !entry) return;
     await attempt(`Cannot delete ${path}`, async () => {
+      const deleted = await snapshotEntry(api, entry);
       await api.remove(path);
       tabs.removed(path);
       documents.close(path);
       select(undefined);
       refreshTree();
-      notify(`Deleted ${path}`);
+      notify(`Deleted ${path}`, 'info', { label: 'Undo', run: () => void undoRemove(deleted) });
     });
   };
 

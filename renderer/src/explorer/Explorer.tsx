@@ -3,7 +3,7 @@ import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { Icon } from '../platform/icons.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { stemEnd, withSingleSuffix } from '../state/file-names.js';
-import { treeKey, typeAhead, visibleRows } from './tree-keys.js';
+import { findEntry, treeKey, typeAhead, visibleRows } from './tree-keys.js';
 
 /** What the explorer is asking a name for. */
 export type NameRequest = { kind: 'file' | 'directory'; parent: string } | { kind: 'rename'; path: string };
@@ -25,14 +25,6 @@ export interface ExplorerProps {
   onRename(path: string, newName: string): void;
   onDelete(path: string): void;
   onRefresh(): void;
-}
-
-function findEntry(entries: WorkspaceEntry[], path: string): WorkspaceEntry | undefined {
-  for (const entry of entries) {
-    if (entry.path === path) return entry;
-    if (entry.children && path.startsWith(`${entry.path}/`)) return findEntry(entry.children, path);
-  }
-  return undefined;
 }
 
 /** The folder a new file goes into: the selected folder, the selected file's folder, else `specs`. */
@@ -177,15 +169,16 @@ function EntryRow({ entry, depth, explorer }: { entry: WorkspaceEntry; depth: nu
   const dirty = explorer.dirtyPaths.has(entry.path);
   const state = `${entry.path === selected ? ' selected' : ''}${entry.path === activePath ? ' active' : ''}`;
   return (
-    <li
-      id={rowId(entry.path)}
-      role="treeitem"
-      aria-label={dirty ? `${entry.name}, unsaved` : entry.name}
-      aria-level={depth + 1}
-      aria-selected={entry.path === selected}
-      aria-expanded={entry.type === 'directory' ? isOpen : undefined}
-    >
+    // The row is the treeitem, not the list item around it and its folder's entries: its name is its own
+    // text (axe's label-content-name-mismatch), and aria-level says the nesting.
+    <li role="none">
       <div
+        id={rowId(entry.path)}
+        role="treeitem"
+        aria-label={dirty ? `${entry.name}, unsaved` : entry.name}
+        aria-level={depth + 1}
+        aria-selected={entry.path === selected}
+        aria-expanded={entry.type === 'directory' ? isOpen : undefined}
         className={`tree-row${state}`}
         style={{ paddingLeft: depth * 12 + 8 }}
         data-path={entry.path}
@@ -239,7 +232,7 @@ export function Explorer(props: ExplorerProps) {
 
   // Keep the selected row in view as the keys move it.
   useEffect(() => {
-    if (selected) document.getElementById(rowId(selected))?.firstElementChild?.scrollIntoView({ block: 'nearest' });
+    if (selected) document.getElementById(rowId(selected))?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
   return (

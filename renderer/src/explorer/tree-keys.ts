@@ -1,6 +1,15 @@
 import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { parentOf } from '../state/paths.js';
 
+/** The entry at `path` in the workspace tree, or undefined. */
+export function findEntry(entries: WorkspaceEntry[], path: string): WorkspaceEntry | undefined {
+  for (const entry of entries) {
+    if (entry.path === path) return entry;
+    if (entry.children && path.startsWith(`${entry.path}/`)) return findEntry(entry.children, path);
+  }
+  return undefined;
+}
+
 /** A row the explorer shows: an entry whose folders above it are all open. */
 export interface VisibleRow {
   path: string;

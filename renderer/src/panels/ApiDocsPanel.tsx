@@ -26,10 +26,11 @@ function tryOutRequest<R extends InterceptedRequest>(request: R): R {
 
 /**
  * Swagger UI renders its operations in a `main` element of its own; inside the workbench, whose `main` holds
- * the editor, it is a named region instead, so the page has one main landmark. Swagger UI re-creates that
- * element as it re-renders, hence the observer.
+ * the editor, it is a named region instead, so the page has one main landmark. Its servers picker has no
+ * name (axe: select-name); it gets one. Swagger UI re-creates those elements as it re-renders, hence the
+ * observer.
  */
-function useOneMainLandmark() {
+function useSwaggerLandmarksAndNames() {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = host.current;
@@ -39,6 +40,8 @@ function useOneMainLandmark() {
         main.setAttribute('role', 'region');
         main.setAttribute('aria-label', main.getAttribute('aria-label') ?? 'Operations');
       }
+      for (const servers of element.querySelectorAll('select#servers:not([aria-label])'))
+        servers.setAttribute('aria-label', 'Servers');
     };
     demote();
     const observer = new MutationObserver(demote);
@@ -123,7 +126,7 @@ export default function ApiDocsPanel() {
   const picked = useDocument(mount === '' ? undefined : url, reloadCount);
   const { spec, error, fetchedAt } = mount === '' ? all : picked;
   const mounts = useMemo(() => (all.spec ? mountsOf(all.spec) : []), [all.spec]);
-  const host = useOneMainLandmark();
+  const host = useSwaggerLandmarksAndNames();
 
   return (
     <div className="panel-column api-docs">
@@ -152,6 +155,10 @@ export default function ApiDocsPanel() {
               defaultModelsExpandDepth={0}
               displayRequestDuration
               requestInterceptor={tryOutRequest}
+              // The curl snippet and Request URL from the request as built, before tryOutRequest: the
+              // try-out mark is the workbench's own, and a copied command must not carry it (nor the
+              // signed-in user's token). Execute still sends the intercepted request.
+              showMutatedRequest={false}
               deepLinking={false}
             />
           </Loadable>

@@ -134,7 +134,8 @@ export function LogsPanel() {
       {!kept && (
         <div className="banner error">The log entry asked for is no longer kept (the panel keeps the last 2000).</div>
       )}
-      <div className="panel-scroll logs" role="log" aria-label="Server log">
+      {/* Focusable: a scrolled region the keyboard can scroll (axe: scrollable-region-focusable). */}
+      <div className="panel-scroll logs" role="log" aria-label="Server log" tabIndex={0}>
         {shown.map((line, i) => {
           const isRevealed = line.id !== undefined && line.id === reveal?.id;
           return (

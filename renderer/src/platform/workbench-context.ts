@@ -23,8 +23,8 @@ export interface Workbench {
   openFile(path: string, position?: { line: number; column: number }): void;
   /** Shows a panel (by its id in the panel registry): its region becomes visible with the panel active. */
   showPanel(id: string): void;
-  /** Shows a short message in the status bar. */
-  notify(message: string, kind?: 'info' | 'error'): void;
+  /** Shows a short message in the status bar, with a button for `action` when given (Undo after a delete). */
+  notify(message: string, kind?: 'info' | 'error', action?: { label: string; run(): void }): void;
   colorScheme: 'light' | 'dark';
 }
 

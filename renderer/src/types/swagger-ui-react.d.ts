@@ -13,6 +13,8 @@ declare module 'swagger-ui-react' {
     filter?: boolean | string;
     persistAuthorization?: boolean;
     requestInterceptor?: (request: { url: string; headers: Record<string, string> }) => unknown;
+    /** Whether the curl snippet shows the request as `requestInterceptor` returned it (default) or as built. */
+    showMutatedRequest?: boolean;
     onComplete?: () => void;
     /** Swagger UI plugins: functions returning a plugin object (`statePlugins`, `wrapComponents`, ...). */
     plugins?: Array<() => object>;

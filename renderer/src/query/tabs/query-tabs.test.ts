@@ -87,7 +87,7 @@ describe('readQueryTabs (stored state that cannot be trusted)', () => {
       editorHeight: Number.NaN,
     });
     expect(Object.keys(state.tabs)).toEqual(['query:1']);
-    expect(state).toMatchObject({ next: 1, wrap: false, editorHeight: 200 });
+    expect(state).toMatchObject({ next: 1, wrap: false, editorHeight: 120 });
   });
   it('starts empty from nothing, a string or an array', () => {
     for (const stored of [undefined, null, 'tabs', [1, 2]]) expect(readQueryTabs(stored).tabs).toEqual({});

@@ -36,7 +36,8 @@ export const newQueryActions: { kind: QueryMode; action: string; keys: string; t
   { kind: 'nl', action: 'newQuestion', keys: 'Alt+Shift+KeyN', text: 'New question' },
 ];
 
-export const defaultQueryTabs: QueryTabsState = { tabs: {}, next: 1, wrap: false, editorHeight: 200 };
+// A first query tab: six lines of editor, the rest for results (20 rows or more at 1440x900, issue 38).
+export const defaultQueryTabs: QueryTabsState = { tabs: {}, next: 1, wrap: false, editorHeight: 120 };
 
 /** The extension of a saved query of `kind` (`.sql`, `.rq`); undefined for a question, which is not saved. */
 export function extensionOf(kind: QueryMode): string | undefined {
