@@ -1,26 +1,14 @@
 import { expect, test } from '@playwright/test';
+import { newFileContent } from '../renderer/src/state/templates.js';
 import { editor, replaceEditorText } from './editor-text.js';
 
 const url = () => process.env.WORKBENCH_URL!;
 
-const ordersSpec = `openapi: 3.0.3
-info:
-  title: E2E orders
-  version: 1.0.0
-servers:
-  - url: /api/adaptive/e2e-orders
-paths:
-  /hello:
-    get:
-      summary: Say hello
-      responses:
-        '200':
-          description: A greeting
-          content:
-            application/json:
-              example:
-                message: Hello from e2e-orders
-  /orders:
+// The new file's own template, whose last key is `paths`, with an /orders path added: the first save adds a path
+// and removes none, so it breaks nothing.
+const ordersSpec =
+  newFileContent('specs/e2e-orders.openapi.yaml') +
+  `  /orders:
     get:
       responses:
         '200':
@@ -51,7 +39,7 @@ test('a save that removes a response field says "1 breaking change" and lists it
   await page.keyboard.press('ControlOrMeta+S');
   await expect(page.locator('.tab.active.dirty')).toHaveCount(0);
   await expect(page.locator('.swagger-host .opblock-summary-path[data-path="/e2e-orders/orders"]')).toBeVisible();
-  // The new file's template keeps its /hello above, so this first save only adds: nothing breaks.
+  // The template's /hello is kept (ordersSpec above), so this first save only adds: nothing breaks.
   const notice = page.locator('.statusbar .status-changes');
   await expect(notice).toHaveText(/^\d+ non-breaking changes? since the last version$/);
 

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceEntry } from '../../../server/src/contract/index.js';
 import { restoreEntry, snapshotEntry } from './deleted-entries.js';
 import { findEntry } from './tree-keys.js';
-
-const file = (path: string): WorkspaceEntry => ({ path, name: path.split('/').pop()!, type: 'file', mtimeMs: 0 });
-const folder = (path: string, children: WorkspaceEntry[]): WorkspaceEntry => ({
-  path,
-  name: path.split('/').pop()!,
-  type: 'directory',
-  mtimeMs: 0,
-  children,
-});
+import { file, folder } from './workspace-entries.test-support.js';
 
 const entries = [
   folder('specs', [
