@@ -13,8 +13,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The request's server span while tracing is on. */
     traceSpan: Span | null;
-    /** When the request arrived (`performance.now()`), while only metrics time it. */
-    receivedAt: number;
   }
 }
 
@@ -120,17 +118,21 @@ export function registerObservability(app: FastifyInstance, config: Config, logg
 /** The method label: one of the known methods, else `OTHER` (a client cannot add series). */
 const methodOf = (request: FastifyRequest) => (methods.has(request.method) ? request.method : 'OTHER');
 
+/** Where the arrival time of a request is kept on Node's own request object. */
+const arrivedAt = Symbol('arrivedAt');
+type TimedMessage = http.IncomingMessage & { [arrivedAt]?: number };
+
 /**
  * The request histogram alone (no access log, no tracing), observed as the answer is sent rather than in an
  * `onResponse` hook: with one, Fastify listens for every response's `finish` and `error` events and reads the
- * clock twice, which made metrics cost 10% more instructions on a generated route. An answer sent as a stream
- * (a query's rows, a proxied body) is observed once its last byte is written, as `onResponse` would.
+ * clock twice, which made metrics cost 10% more instructions on a generated route. The arrival time is taken by
+ * a listener of the server's own `request` event, ahead of Fastify's, not in an `onRequest` hook: any such hook
+ * makes Fastify run its hook chain on every request. An answer sent as a stream (a query's rows, a proxied body)
+ * is observed once its last byte is written, as `onResponse` would.
  */
 function observeWhenSent(app: FastifyInstance, histogram: RequestHistogram): void {
-  app.decorateRequest('receivedAt', 0);
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.receivedAt = performance.now();
-    done();
+  app.server.prependListener('request', (message: TimedMessage) => {
+    message[arrivedAt] = performance.now();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const observe = () =>
@@ -139,7 +141,7 @@ function observeWhenSent(app: FastifyInstance, histogram: RequestHistogram): voi
         routeOf(request),
         reply.statusCode,
         modeOf(reply),
-        (performance.now() - request.receivedAt) / 1000,
+        secondsSince((request.raw as TimedMessage)[arrivedAt]),
       );
     if (payload instanceof Stream) reply.raw.once('finish', observe);
     else observe();
@@ -171,3 +173,6 @@ function logAccess(
 }
 
 const traceIdsOf = (span: Span) => ({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+
+/** Seconds since `arrived`; 0 for a request made by Fastify's `inject` (it never passes the `request` event). */
+const secondsSince = (arrived?: number) => (arrived === undefined ? 0 : (performance.now() - arrived) / 1000);
