@@ -27,6 +27,22 @@ export interface TrinoPage {
   stats?: { state?: string };
 }
 
+// A JSON string, or an integer literal of 16 digits or more that is not part of a fraction or an exponent.
+const longIntegerOrString = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g;
+
+/**
+ * A page of the client protocol, parsed without losing digits: Trino writes BIGINT as a JSON number, which
+ * `JSON.parse` rounds beyond 2^53, so integers that are not safe become strings first (the documented shape of
+ * such a BIGINT). A page with no run of 16 digits, the common case, goes to `JSON.parse` as it is.
+ */
+export function parseTrinoPage(text: string): TrinoPage {
+  if (!/\d{16}/.test(text)) return JSON.parse(text) as TrinoPage;
+  const lossless = text.replace(longIntegerOrString, (token) =>
+    token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`,
+  );
+  return JSON.parse(lossless) as TrinoPage;
+}
+
 /** A request Trino (or its token endpoint) answered with an HTTP error status. */
 export class TrinoHttpError extends Error {
   constructor(
@@ -143,7 +159,7 @@ export class TrinoConnection {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
       const answer = await this.send(method, url, body, await this.headers(signal), signal);
-      if (answer.status === 200) return JSON.parse(answer.body) as TrinoPage;
+      if (answer.status === 200) return parseTrinoPage(answer.body);
       if (retryStatuses.has(answer.status) && attempt < this.settings.retries) {
         await sleep(Math.min(50 * 2 ** attempt, 1000), signal);
         continue;
