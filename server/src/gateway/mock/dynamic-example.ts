@@ -1,4 +1,4 @@
-import { faker } from '@faker-js/faker';
+import { faker } from '@faker-js/faker/locale/en';
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ValidateFunction } from 'ajv';
 import { httpError } from '../../core/errors.js';
