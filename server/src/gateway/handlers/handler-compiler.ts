@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { build, type BuildFailure, type Message, type Plugin } from 'esbuild';
+import type { BuildFailure, Message, Plugin } from 'esbuild';
 import { LoadError } from '../load-error.js';
 
 /** The import name handler modules use for the SDK. */
@@ -57,6 +57,8 @@ export async function compileHandler(filePath: string, sdkUrl: string): Promise<
   const entries = [entry, fs.realpathSync(entry)];
   const outfile = path.join(dir, `${fileName}.bundle.mjs`);
   try {
+    // Loaded at the first handler, not at start: a server without handlers (one-file mock mode) never needs it.
+    const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [entry],
       absWorkingDir: dir,
