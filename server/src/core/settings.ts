@@ -15,6 +15,11 @@ export interface SpecLimits {
   maxExampleBytes: number;
   timeoutMs: number;
   maxHeapMb: number;
+  /**
+   * How long a spec worker is kept after its last job for the next one. A worker holds tens of MB (its own
+   * heap, the compiled meta-schema); the workbench, where every save loads a spec, keeps it longer.
+   */
+  workerIdleMs: number;
 }
 
 export const defaultSpecLimits: SpecLimits = {
@@ -28,6 +33,7 @@ export const defaultSpecLimits: SpecLimits = {
   maxExampleBytes: 4 * 1024 * 1024,
   timeoutMs: 20_000,
   maxHeapMb: 1024,
+  workerIdleMs: 2_000,
 };
 
 /** How generated routes answer by default: the spec's examples, or values generated from the schemas. */

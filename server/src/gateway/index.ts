@@ -16,6 +16,9 @@ import { gatewayPrefix } from './spec/mount.js';
 import { specFilesLoader } from './spec/spec-loader-unit.js';
 import { watchWorkspace } from './watcher.js';
 
+/** How long the workbench keeps an idle spec worker: every save loads a spec, and a new worker costs ~0.3 s. */
+const workbenchWorkerIdleMs = 5 * 60_000;
+
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
 export { preferredCoding, type ContentCoding } from './served-document.js';
@@ -60,7 +63,11 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
     validateRequests: config.validateRequests,
     mock: config.mock,
     modes,
-    limits: { ...defaultSpecLimits, maxHeapMb: config.specMaxHeapMb },
+    limits: {
+      ...defaultSpecLimits,
+      maxHeapMb: config.specMaxHeapMb,
+      ...(config.workbench ? { workerIdleMs: workbenchWorkerIdleMs } : {}),
+    },
     contractEnforce: config.contractEnforce,
   };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);

@@ -9,7 +9,7 @@ const pools = new Map<number, SpecWorkerPool>();
 export function specWorkerPool(limits: SpecLimits): SpecWorkerPool {
   let pool = pools.get(limits.maxHeapMb);
   if (!pool) {
-    pool = new SpecWorkerPool(limits.maxHeapMb);
+    pool = new SpecWorkerPool(limits.maxHeapMb, limits.workerIdleMs);
     pools.set(limits.maxHeapMb, pool);
   }
   return pool;
