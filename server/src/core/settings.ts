@@ -36,6 +36,14 @@ export const defaultSpecLimits: SpecLimits = {
   workerIdleMs: 2_000,
 };
 
+/** How long the workbench keeps an idle spec worker: every save loads a spec, and a new worker costs ~0.3 s. */
+const workbenchWorkerIdleMs = 5 * 60_000;
+
+/** The bounds every spec of a server is loaded within: `maxHeapMb` per worker, workers kept longer in the workbench. */
+export function serverSpecLimits(maxHeapMb: number, workbench: boolean): SpecLimits {
+  return { ...defaultSpecLimits, maxHeapMb, ...(workbench ? { workerIdleMs: workbenchWorkerIdleMs } : {}) };
+}
+
 /** How generated routes answer by default: the spec's examples, or values generated from the schemas. */
 export type ExampleMode = 'static' | 'dynamic';
 

@@ -1,8 +1,8 @@
 // The gateway as the rest of the server sees it: the composition root and the workbench import
 // this file only, so the loaders, the spec path and the mock modes stay the gateway's own business.
 import type { Config } from '../core/config.js';
+import { serverSpecLimits } from '../core/settings.js';
 import type { Logger } from '../core/logger.js';
-import { defaultSpecLimits } from '../core/settings.js';
 import { Gateway, type UnitLoader } from './gateway.js';
 import { handlerFilesLoader } from './handlers/handler-loader.js';
 import { WorkspaceHandlerEnv } from './handlers/workspace-env.js';
@@ -15,9 +15,6 @@ import { mockSpecLoaders } from './spec/mock-specs.js';
 import { gatewayPrefix } from './spec/mount.js';
 import { specFilesLoader } from './spec/spec-loader-unit.js';
 import { watchWorkspace } from './watcher.js';
-
-/** How long the workbench keeps an idle spec worker: every save loads a spec, and a new worker costs ~0.3 s. */
-const workbenchWorkerIdleMs = 5 * 60_000;
 
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
@@ -63,11 +60,7 @@ function workspaceLoaders(config: Config, log: Logger, faults: RuntimeFaults, mo
     validateRequests: config.validateRequests,
     mock: config.mock,
     modes,
-    limits: {
-      ...defaultSpecLimits,
-      maxHeapMb: config.specMaxHeapMb,
-      ...(config.workbench ? { workerIdleMs: workbenchWorkerIdleMs } : {}),
-    },
+    limits: serverSpecLimits(config.specMaxHeapMb, config.workbench),
     contractEnforce: config.contractEnforce,
   };
   if (config.specPaths.length > 0) return mockSpecLoaders(config.specPaths, log, specOptions);

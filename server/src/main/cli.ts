@@ -4,8 +4,8 @@ import '../runtime/tick-object-shape.js';
 import fs from 'node:fs';
 import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from '../core/config.js';
+import { prestartSpecWorker } from '../gateway/early-start.js';
 import { ConfigFileError } from '../core/config-file.js';
 import { drainAndClose } from './drain.js';
 import { checkStartupPaths } from './startup-paths.js';
@@ -46,6 +46,10 @@ async function serve(flags: ConfigFlags): Promise<void> {
     }
     throw error;
   }
+  // The first spec worker loads its modules and the OpenAPI meta-schemas on another core while the server's own
+  // modules load (imported here, not above, for that): one-file mock mode answers about 0.12 s sooner.
+  prestartSpecWorker(config.specMaxHeapMb, config.workbench);
+  const { buildServer } = await import('./app.js');
   const workbenchToken = config.workbench ? (config.workbenchToken ?? newWorkbenchToken()) : undefined;
   const logger = createLogger(config.logLevel);
   let app;

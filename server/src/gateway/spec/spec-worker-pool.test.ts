@@ -34,4 +34,19 @@ describe('SpecWorkerPool', () => {
     pool.close();
     expect(pool.workerCount).toBe(0);
   });
+
+  it('prestarts one worker that takes the first spec, and ends it when no spec comes within idleMs', async () => {
+    const pool = new SpecWorkerPool(defaultSpecLimits.maxHeapMb, 400);
+    pool.prestart();
+    pool.prestart();
+    expect(pool.workerCount).toBe(1);
+    expect((await pool.compile(spec('prestarted'), specsDir, defaultSpecLimits)).title).toBe('prestarted');
+    expect(pool.workerCount).toBe(1);
+    pool.close();
+
+    const unused = new SpecWorkerPool(defaultSpecLimits.maxHeapMb, 200);
+    unused.prestart();
+    await idle(800);
+    expect(unused.workerCount).toBe(0);
+  });
 });

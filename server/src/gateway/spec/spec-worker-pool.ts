@@ -55,6 +55,17 @@ export class SpecWorkerPool {
     });
   }
 
+  /**
+   * Starts a worker before any job, so that it loads its modules while the server loads its own (two cores at
+   * work rather than one after the other). Ended like any idle worker. (Compiling the meta-schemas of both OpenAPI
+   * versions ahead as well made the first answer slower: 946 ms against 730, median of 6.)
+   */
+  prestart(): void {
+    if (this.slots.size > 0) return;
+    const slot = this.spawn();
+    slot.timer = setTimeout(() => this.retire(slot), this.idleMs).unref();
+  }
+
   /** Workers alive now, busy or idle. */
   get workerCount(): number {
     return this.slots.size;
