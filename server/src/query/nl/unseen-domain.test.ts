@@ -105,6 +105,14 @@ describe('natural language on an unseen domain (film festival, Parquet)', () => 
       ['Fjord Studio', 2],
       ['Oresund Media', 1],
     ]);
+    // The measure in another table, summed over the studio's films' screenings.
+    const highest = await ask('Which 4 studios have the highest total attendance?');
+    expect(highest.rows.map((r) => r.slice(-2))).toEqual([
+      ['Elbe Film', 17500],
+      ['Baltic Frames', 12900],
+      ['Nordlys Pictures', 10400],
+      ['Fjord Studio', 9600],
+    ]);
   });
 
   it('matches a country name to the ISO code the data stores, and only to a code present', async () => {
