@@ -95,6 +95,6 @@ function resultSentence(
   const first = columns.map((c) => `${humanise(c.name)} ${formatValue(rows[0][c.name])}`).join(', ');
   if (rows.length === 1 && !result.truncated) return `One row matches: ${first}.`;
   const count = matchCount(result, matched, 'row');
-  const sentence = `${result.truncated ? `${count} (${cutReason(result)})` : `${count} match`}; the first has ${first}.`;
-  return `${sentence[0].toUpperCase()}${sentence.slice(1)}`;
+  const counted = result.truncated ? `${count} (${cutReason(result)})` : `${count} match`;
+  return `${counted[0].toUpperCase()}${counted.slice(1)}; the first has ${first}.`;
 }
