@@ -20,8 +20,23 @@ describe('country names over stored ISO 3166 codes', () => {
     expect(countryNames(column('country_code', ['DD', 'DE', 'UK', 'GB']))).toEqual([
       ['Germany', 'DE'],
       ['United Kingdom', 'GB'],
+      ['UK', 'GB'],
+      ['Great Britain', 'GB'],
+      ['Britain', 'GB'],
     ]);
     expect(countryNames(column('country', ['ZZ', 'XA', 'XK']))).toEqual([['Kosovo', 'XK']]);
+  });
+
+  it('also names a country by its short name and a former English name still in use', () => {
+    expect(countryNames(column('country', ['TR', 'HK', 'US']))).toEqual([
+      ['Türkiye', 'TR'],
+      ['Turkey', 'TR'],
+      ['Hong Kong SAR China', 'HK'],
+      ['Hong Kong', 'HK'],
+      ['United States', 'US'],
+      ['USA', 'US'],
+      ['United States of America', 'US'],
+    ]);
   });
 
   it('reads only columns named for countries whose every value is a region code', () => {

@@ -2,6 +2,18 @@
 import type { SchemaColumn } from './schema-context.js';
 
 const regionNames = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
+/** The short names where they differ ("UK", "Hong Kong", "Myanmar" beside "Myanmar (Burma)"). */
+const shortRegionNames = new Intl.DisplayNames('en', { type: 'region', style: 'short', fallback: 'none' });
+
+/** English names still in common use that the platform's region names have replaced. */
+const formerNames: Record<string, string[]> = {
+  TR: ['Turkey'],
+  CZ: ['Czech Republic'],
+  CI: ['Ivory Coast'],
+  SZ: ['Swaziland'],
+  US: ['USA', 'United States of America'],
+  GB: ['Great Britain', 'Britain'],
+};
 
 /** The codes ISO 3166 leaves to users (`ZZ` "Unknown Region", `XA` "Pseudo-Accents"), but Kosovo's `XK`. */
 const userAssigned = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ)$/;
@@ -30,7 +42,11 @@ export function countryNames(column: SchemaColumn): [string, string][] {
   for (const { value, current } of regions) {
     const code = value.toUpperCase();
     const name = code === current && !userAssigned.test(code) ? regionNames.of(code) : undefined;
-    if (name) named.push([name, value]);
+    if (!name) continue;
+    // A short name that is the code itself ("US") is matched as the value already.
+    const short = shortRegionNames.of(code);
+    const names = [name, ...(short && short !== name && short !== code ? [short] : []), ...(formerNames[code] ?? [])];
+    for (const n of names) named.push([n, value]);
   }
   return named;
 }
