@@ -71,6 +71,11 @@ export class QueryService {
     return this.engine.run(query, { maxRows, timeoutMs, maxBytes: maxResultBytes, signal, kind });
   }
 
+  /** The syntax tree (DuckDB's JSON form) of one SELECT; throws QueryRejected as the engine would. */
+  parse(sql: string): Promise<unknown> {
+    return this.parser.parse(sql);
+  }
+
   /**
    * Refuses a query that names an unknown source, or (embedded engine) a table its source does not
    * have, with the 404 the query itself would give; before an async job is queued for it. A source

@@ -101,6 +101,19 @@ describe('DuckDB engine on the example workspace', () => {
     expect(String(orders.rows[0].ordered_at)).toMatch(/^2024-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   });
 
+  it('gives an INTERVAL as its months, days and microseconds (a string), as docs/query.md says', async () => {
+    const result = await run(
+      "SELECT INTERVAL '1 year 2 months 3 days 04:05:06.789' AS mixed, -INTERVAL 90 MINUTE AS neg, " +
+        "TIMESTAMP '2024-03-01 10:00' - TIMESTAMP '2024-02-28 08:30' AS elapsed",
+    );
+    expect(result.columns.map((c) => c.type)).toEqual(['INTERVAL', 'INTERVAL', 'INTERVAL']);
+    expect(result.rows[0]).toEqual({
+      mixed: { months: 14, days: 3, micros: '14706789000' },
+      neg: { months: 0, days: 0, micros: '-5400000000' },
+      elapsed: { months: 0, days: 2, micros: '5400000000' },
+    });
+  });
+
   it('truncates at the row limit and says so', async () => {
     const result = await run('SELECT * FROM shop.orders', 10);
     expect(result.row_count).toBe(10);

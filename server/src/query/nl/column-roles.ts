@@ -34,11 +34,16 @@ export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/
  * show. */
 export const isFlagColumn = (c: SchemaColumn): boolean => /^BOOL/i.test(c.type);
 
-/** The column that names a row of `table` (`name`, `title`, `*_name`), else its key, else its first column. */
+/**
+ * The column that names a row of `table` (`name`, `title`, `label`, `*_name`, then a text `company`, `brand`,
+ * `*_title` or `*_label`), else its key, else its first column: a ranking of studios names them, not their ids.
+ */
 export function labelColumn(table: SchemaTable): SchemaColumn {
+  const text = table.columns.filter((c) => c.kind === 'text');
   return (
-    table.columns.find((c) => /^(name|title)$/i.test(c.name)) ??
-    table.columns.find((c) => c.kind === 'text' && /name$/i.test(c.name)) ??
+    table.columns.find((c) => /^(name|title|label)$/i.test(c.name)) ??
+    text.find((c) => /name$/i.test(c.name)) ??
+    text.find((c) => /^(company|brand)$|_(title|label)$/i.test(c.name)) ??
     table.columns.find(isKeyColumn) ??
     table.columns[0]
   );

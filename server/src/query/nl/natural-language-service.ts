@@ -78,6 +78,24 @@ export class NaturalLanguageService {
   }
 
   /**
+   * How many rows `sql` matches, counted apart when a limit cut its result, so the answer can say "3,000 rows match;
+   * 430 shown"; undefined when the count does not run (the answer then says "more than 430").
+   */
+  private async countMatches(sql: string, signal?: AbortSignal): Promise<number | undefined> {
+    try {
+      const { rows, columns } = await this.service.sql(
+        `SELECT count(*) AS matched FROM (${sql}) AS cut`,
+        signal,
+        'natural-language',
+      );
+      const matched = Number(rows[0]?.[columns[0].name]);
+      return Number.isSafeInteger(matched) ? matched : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Translates and runs `question`, a word that fits several columns equally well going to the one `prefer` names
    * (`table.column`, the asker's pick among the candidates of a 422 `NL_AMBIGUOUS`); throws 400 (empty, or a
    * `prefer` no source has), 413 (too long), {@link NotUnderstood}, or the engine's errors. `signal` (the asker
@@ -116,12 +134,14 @@ export class NaturalLanguageService {
     if (!outcome) throw new Error('the translator returned without running its query');
     if (translation.tieCheck && outcome.rows.length === translation.tieCheck.limit)
       await this.refuseTies(translation.tieCheck, signal);
+    const matched = outcome.truncated ? await this.countMatches(translation.sql, signal) : undefined;
     return {
       answer: answerSentence(
         outcome,
         translation.meaning,
         translation.grouped ?? /\bgroup\s+by\b/i.test(translation.sql),
         translation.asked,
+        matched,
       ),
       generated_query: translation.sql,
       results: outcome.rows,

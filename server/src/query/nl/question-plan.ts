@@ -58,7 +58,7 @@ export class QuestionPlan {
     const measures = readMeasures(plan, aggregates);
     checkFormats(plan, buckets);
     const entityLinks = plan.links.filter((l) => !plan.used.has(l) && l.chosen.kind === 'table');
-    this.sumPerEntity(grouping, measures, entityLinks);
+    this.sumPerEntity(grouping, measures, entityLinks, top, buckets.length > 0);
     const rankByCount = this.rankByCount(superlative, counting, grouping, buckets.length > 0, entityLinks);
     this.countPerRow(counting, superlative, grouping, buckets.length > 0);
     const rankBy = grouping.topBy ?? (superlative && !rankByCount ? superlativeColumn(plan, superlative) : undefined);
@@ -183,14 +183,27 @@ export class QuestionPlan {
       : plan.refuse(`Could not tell what "${plan.words(group.at, group.end)}" ranks`);
   }
 
-  /** "top 3 customers by revenue": the number belongs to another table, so it is summed per entity. */
-  private sumPerEntity(grouping: Grouping, measures: Measure[], entityLinks: Resolved[]): void {
+  /**
+   * "top 3 customers by revenue": the number belongs to another table, so it is summed per entity. "Which 4 studios
+   * have the highest total attendance?": the aggregate named ranks the N rows asked for, so it is taken per row.
+   */
+  private sumPerEntity(
+    grouping: Grouping,
+    measures: Measure[],
+    entityLinks: Resolved[],
+    top: CueOf<'top'> | undefined,
+    bucketed: boolean,
+  ): void {
     const { topBy } = grouping;
-    if (!topBy || !entityLinks[0] || topBy.table === entityLinks[0].chosen.table) return;
-    measures.push({ fn: 'sum', ref: topBy, name: `sum_${topBy.column.name}` });
+    const entity = entityLinks[0];
+    if (!entity) return;
+    if (topBy && topBy.table !== entity.chosen.table) {
+      measures.push({ fn: 'sum', ref: topBy, name: `sum_${topBy.column.name}` });
+      grouping.topBy = undefined;
+    } else if (!top || entity.start !== top.end || measures.length === 0 || grouping.groupLinks.length > 0 || bucketed)
+      return;
     grouping.groupLinks = [entityLinks.shift()!];
     this.plan.used.add(grouping.groupLinks[0]);
-    grouping.topBy = undefined;
   }
 
   /**

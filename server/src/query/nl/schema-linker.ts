@@ -1,5 +1,6 @@
 import { isFlagColumn } from './column-roles.js';
 import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import { countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { tableKey } from './schema-context.js';
@@ -68,8 +69,8 @@ export class SchemaIndex {
           if (words.length > 0 && words.length <= maxPhrase)
             this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
         }
-        // "California" where the column holds "CA".
-        for (const [name, code] of stateNames(column))
+        // "California" where the column holds "CA", "Denmark" where it holds "DK".
+        for (const [name, code] of [...stateNames(column), ...countryNames(column)])
           this.add(
             tokenize(name)
               .map((t) => t.text)

@@ -12,6 +12,7 @@ import type { Term } from './rdf.js';
 import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 import { syntaxErrorPosition } from './syntax-position.js';
+import { duplicateSelectNames } from './select-names.js';
 import { inSpan } from '../../observability/tracing.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
@@ -100,6 +101,7 @@ export class SparqlService {
         }
         const cached = this.queryTypes.get(table.from);
         if (cached && Date.now() - cached.at < 60_000) return types.set(table.from, cached.types);
+        await this.refuseDuplicateNames(table.from);
         // A query that cannot run leaves its columns untyped; running the SPARQL query reports the error.
         const outcome = await this.queries.engine
           .run(`SELECT * FROM ${table.from} AS q LIMIT 0`, { maxRows: 1, timeoutMs: limits.timeoutMs, kind: 'sparql' })
@@ -111,6 +113,21 @@ export class SparqlService {
       }),
     );
     return (table) => (column) => types.get(table.from)?.get(column.toLowerCase());
+  }
+
+  /**
+   * 503 when the rr:sqlQuery `from` (`(query)`) names a column twice: which one a column reference means is not
+   * known, so the mapping does not conform to R2RML. A query that does not parse is left to running the SPARQL query.
+   */
+  private async refuseDuplicateNames(from: string): Promise<void> {
+    const query = from.slice(1, -1);
+    const ast = await this.queries.parse(query).catch(() => undefined);
+    const duplicates = ast === undefined ? [] : duplicateSelectNames(ast);
+    if (duplicates.length > 0)
+      throw httpError('SPARQL_UNAVAILABLE', [
+        `the rr:sqlQuery "${query.replace(/\s+/g, ' ').slice(0, 80)}" names the column "${duplicates[0]}" more ` +
+          `than once, so a reference to it is ambiguous`,
+      ]);
   }
 
   /** Translates a parsed query to SQL (and how to read its rows), timing the translation. */

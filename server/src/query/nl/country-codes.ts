@@ -1,0 +1,52 @@
+/** English names of the ISO 3166 country codes a column stores ("DK"), for questions that say "Denmark". */
+import type { SchemaColumn } from './schema-context.js';
+
+const regionNames = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
+/** The short names where they differ ("UK", "Hong Kong", "Myanmar" beside "Myanmar (Burma)"). */
+const shortRegionNames = new Intl.DisplayNames('en', { type: 'region', style: 'short', fallback: 'none' });
+
+/** English names still in common use that the platform's region names have replaced. */
+const formerNames: Record<string, string[]> = {
+  TR: ['Turkey'],
+  CZ: ['Czech Republic'],
+  CI: ['Ivory Coast'],
+  SZ: ['Swaziland'],
+  US: ['USA', 'United States of America'],
+  GB: ['Great Britain', 'Britain'],
+};
+
+/** The codes ISO 3166 leaves to users (`ZZ` "Unknown Region", `XA` "Pseudo-Accents"), but Kosovo's `XK`. */
+const userAssigned = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ)$/;
+
+/** The current code `code` stands for: itself, a withdrawn one's successor (`DD` -> `DE`), or none (not a region). */
+function currentRegion(code: string): string | undefined {
+  if (!/^[A-Za-z]{2}$/.test(code)) return undefined;
+  try {
+    return new Intl.Locale(`und-${code}`).region;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `[name, code]` for each current ISO 3166 code among a column's sampled values, when the column is named for
+ * countries and every sampled value is a two-letter region code. Only codes present in the data are named: a
+ * withdrawn code (`DD`, which ICU also calls "Germany") is never one a name leads to, so "Germany" finds `DE`
+ * when the data has it and nothing otherwise. Empty for any other column.
+ */
+export function countryNames(column: SchemaColumn): [string, string][] {
+  if (!/countr|nation/i.test(column.name) || column.values.length === 0) return [];
+  const regions = column.values.map((value) => ({ value, current: currentRegion(value) }));
+  if (regions.some((r) => r.current === undefined)) return [];
+  const named: [string, string][] = [];
+  for (const { value, current } of regions) {
+    const code = value.toUpperCase();
+    const name = code === current && !userAssigned.test(code) ? regionNames.of(code) : undefined;
+    if (!name) continue;
+    // A short name that is the code itself ("US") is matched as the value already.
+    const short = shortRegionNames.of(code);
+    const names = [name, ...(short && short !== name && short !== code ? [short] : []), ...(formerNames[code] ?? [])];
+    for (const n of names) named.push([n, value]);
+  }
+  return named;
+}
