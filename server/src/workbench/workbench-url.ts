@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { workbenchUiPrefix } from './renderer-static.js';
+// From core, not renderer-static: the command imports this before the server, and renderer-static pulls in the gateway.
+import { routeAreas } from '../core/routes.js';
 
 /**
  * The URL a user opens to reach the workbench, with the token: `http://127.0.0.1:8080/workbench/?token=...`.
@@ -9,5 +10,5 @@ export function workbenchUrl(address: AddressInfo | string | null, host: string,
   const port = typeof address === 'object' && address !== null ? address.port : undefined;
   const shownHost = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const shownPort = port === undefined ? '' : `:${port}`;
-  return `http://${shownHost}${shownPort}${workbenchUiPrefix}/?token=${encodeURIComponent(token)}`;
+  return `http://${shownHost}${shownPort}${routeAreas.workbenchUi.prefix}/?token=${encodeURIComponent(token)}`;
 }

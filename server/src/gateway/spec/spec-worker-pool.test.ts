@@ -37,15 +37,15 @@ describe('SpecWorkerPool', () => {
 
   it('prestarts one worker that takes the first spec, and ends it when no spec comes within idleMs', async () => {
     const pool = new SpecWorkerPool(defaultSpecLimits.maxHeapMb, 400);
-    pool.prestart();
-    pool.prestart();
+    pool.prestart(['3.0']);
+    pool.prestart(['3.0']);
     expect(pool.workerCount).toBe(1);
     expect((await pool.compile(spec('prestarted'), specsDir, defaultSpecLimits)).title).toBe('prestarted');
     expect(pool.workerCount).toBe(1);
     pool.close();
 
     const unused = new SpecWorkerPool(defaultSpecLimits.maxHeapMb, 200);
-    unused.prestart();
+    unused.prestart([]);
     await idle(800);
     expect(unused.workerCount).toBe(0);
   });

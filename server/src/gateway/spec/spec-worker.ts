@@ -1,9 +1,10 @@
 import { LoadError, NotOpenApiError } from '../load-error.js';
 import { parentPort } from 'node:worker_threads';
 import { compileSpec } from './spec-compile.js';
+import { compileMetaSchema } from './structure.js';
 import { survivesJson } from './json-transfer.js';
 import { type SpecLimits } from '../../core/settings.js';
-import type { SpecWorkerReply } from './spec-worker-pool.js';
+import type { SpecWorkerReply, WarmUp } from './spec-worker-pool.js';
 
 interface SpecJob {
   id: number;
@@ -34,6 +35,11 @@ async function reply({ id, file, specsDir, limits }: SpecJob): Promise<SpecWorke
   }
 }
 
-/** Worker entry: compiles the specs it is sent, one at a time, and posts `{id, ok, spec}` or `{id, ok: false, error}`
- * back for each. */
-parentPort!.on('message', (job: SpecJob) => void reply(job).then((answer) => parentPort!.postMessage(answer)));
+/**
+ * Worker entry: compiles the specs it is sent, one at a time, and posts `{id, ok, spec}` or `{id, ok: false, error}`
+ * back for each. A prestarted worker is first sent the OpenAPI versions to expect, whose meta-schemas it compiles.
+ */
+parentPort!.on('message', (message: SpecJob | WarmUp) => {
+  if ('versions' in message) message.versions.forEach(compileMetaSchema);
+  else void reply(message).then((answer) => parentPort!.postMessage(answer));
+});

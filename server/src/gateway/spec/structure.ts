@@ -52,6 +52,21 @@ let shared: Validator | undefined;
 /** The validator's compiled meta-schema of one OpenAPI version (`3.0`, `3.1`), compiled on first use. */
 type SchemaCheck = ((document: unknown) => boolean) & { errors?: SchemaError[] | null };
 
+/** OpenAPI versions with a meta-schema of their own (Swagger 2.0 documents are converted to 3.0 first). */
+export type OpenApiVersion = '3.0' | '3.1';
+
+/** The validator's compiled meta-schema of `version`, compiled on first use. */
+const metaSchemaCheck = (validator: Validator, version: OpenApiVersion) =>
+  (validator as unknown as { getAjvValidator(version: string): SchemaCheck }).getAjvValidator(version);
+
+/** The validator of this thread. */
+const sharedValidator = () => (shared ??= new Validator({ allErrors: true }));
+
+/** Compiles the meta-schema of `version` ahead of the first document of it (a prestarted spec worker's idle time). */
+export function compileMetaSchema(version: OpenApiVersion): void {
+  metaSchemaCheck(sharedValidator(), version);
+}
+
 /**
  * What `validator.validate(document)` answers, for an OpenAPI 3.0/3.1 document (the loader checked the version):
  * the meta-schema check, then its reference check, which is skipped when {@link referencesSurelyResolve} shows that
@@ -62,8 +77,7 @@ export async function validateDocument(
   document: Record<string, unknown>,
 ): ReturnType<Validator['validate']> {
   if (referencesSurelyResolve(document) !== true) return validator.validate(document);
-  const version = String(document.openapi).startsWith('3.0') ? '3.0' : '3.1';
-  const check = (validator as unknown as { getAjvValidator(version: string): SchemaCheck }).getAjvValidator(version);
+  const check = metaSchemaCheck(validator, String(document.openapi).startsWith('3.0') ? '3.0' : '3.1');
   if (check(document)) return { valid: true };
   return { valid: false, ...(check.errors && { errors: check.errors }) } as Awaited<ReturnType<Validator['validate']>>;
 }
@@ -79,8 +93,7 @@ export async function validateOpenApiStructure(
   locate: (tokens: readonly string[]) => SourcePlace,
   rootName: string,
 ): Promise<string[]> {
-  const validator = (shared ??= new Validator({ allErrors: true }));
-  const result = await validateDocument(validator, document);
+  const result = await validateDocument(sharedValidator(), document);
   if (result.valid) return [];
   const errors = specificErrors(Array.isArray(result.errors) ? result.errors : [{ message: String(result.errors) }]);
   const warnings = errors.slice(0, maxReported).map((error) => describe(error, locate, rootName));
