@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { httpError, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
@@ -11,7 +11,7 @@ import { dropQueryControls, withoutControlParams } from './query-preference.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import type { RouteEntry } from '../route-table.js';
 import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
-import { exchange, type ExchangeLimits, type UpstreamAnswer } from './upstream-exchange.js';
+import { exchange, loadUndici, type ExchangeLimits, type UpstreamAnswer } from './upstream-exchange.js';
 
 /** Where and how a spec's requests are forwarded. */
 export interface ProxyTarget {
@@ -73,8 +73,11 @@ function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
  * something that is not HTTP, or answers more than the limit.
  */
 export class SpecProxy {
-  /** Connections to the upstream, kept alive between requests; closed when the spec's routes are replaced. */
-  private readonly agent: Agent;
+  /**
+   * Connections to the upstream, kept alive between requests, made at the first (see {@link loadUndici}); closed
+   * when the spec's routes are replaced.
+   */
+  private agent?: Promise<Agent>;
   private readonly origin: string;
   /** The upstream URL's path, to which the request's path below the mount is appended: `/v1`, or `''`. */
   private readonly basePath: string;
@@ -95,11 +98,6 @@ export class SpecProxy {
     private readonly responses: ResponseValidator,
     private readonly log: Logger,
   ) {
-    this.agent = new Agent({
-      connect: { timeout: target.timeoutMs },
-      headersTimeout: target.timeoutMs,
-      bodyTimeout: target.timeoutMs,
-    });
     this.origin = target.url.origin;
     this.basePath = target.url.pathname.replace(/\/$/, '');
     this.limits = { origin: target.url.origin, timeoutMs: target.timeoutMs, responseLimit: target.responseLimit };
@@ -165,7 +163,15 @@ export class SpecProxy {
 
   /** Closes the connections to the upstream. */
   close(): void {
-    void this.agent.close().catch(() => undefined);
+    void this.agent?.then((agent) => agent.close()).catch(() => undefined);
+  }
+
+  private connections(): Promise<Agent> {
+    const timeoutMs = this.target.timeoutMs;
+    this.agent ??= loadUndici().then(
+      ({ Agent }) => new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+    );
+    return this.agent;
   }
 
   /** Sends the request upstream in a span of its own, whose trace context the upstream receives. */
@@ -174,11 +180,11 @@ export class SpecProxy {
     const path = this.basePath + withoutControlParams(request.url.slice(this.urlPrefix.length));
     return inSpan(
       'proxy upstream',
-      () => {
+      async () => {
         const traceparent = currentTraceparent();
         if (traceparent !== undefined) headers.traceparent = traceparent;
         const options = { origin: this.origin, path, method: request.method as 'GET', headers };
-        return exchange(this.agent, { ...options, body: bodyToForward(request) }, this.limits);
+        return exchange(await this.connections(), { ...options, body: bodyToForward(request) }, this.limits);
       },
       { 'server.address': this.origin },
     );

@@ -1,4 +1,5 @@
-import { util, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { httpError, type HttpError } from '../../core/errors.js';
 
 /** An upstream answer read whole. */
@@ -18,6 +19,13 @@ export interface ExchangeLimits {
   /** Largest body read (502 beyond). */
   responseLimit: number;
 }
+
+let undici: Promise<typeof Undici> | undefined;
+
+/** undici, imported at the first proxied request: a server that proxies nothing never loads it (66 ms at start). */
+export const loadUndici = (): Promise<typeof Undici> => (undici ??= import('undici'));
+
+type ParseHeaders = typeof Undici.util.parseHeaders;
 
 /** undici's errors of a phase that ran out of time: its own per-phase timeouts, inside our whole-exchange deadline. */
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -39,6 +47,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
 
   constructor(
     private readonly limits: ExchangeLimits,
+    private readonly parseHeaders: ParseHeaders,
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (error: HttpError) => void,
   ) {
@@ -56,7 +65,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
 
   onHeaders(status: number, rawHeaders: Buffer[]): boolean {
     this.status = status;
-    this.headers = util.parseHeaders(rawHeaders);
+    this.headers = this.parseHeaders(rawHeaders);
     const declared = Number(this.headers['content-length']);
     if (declared > this.limits.responseLimit) this.fail(this.tooLarge());
     return true;
@@ -107,12 +116,13 @@ class Exchange implements Dispatcher.DispatchHandlers {
  * error: 504 when the exchange outlasts `limits.timeoutMs`, 502 when the upstream cannot be reached,
  * sends something that is not HTTP, or a body over `limits.responseLimit`.
  */
-export function exchange(
+export async function exchange(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   limits: ExchangeLimits,
 ): Promise<UpstreamAnswer> {
+  const { parseHeaders } = (await loadUndici()).util;
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new Exchange(limits, resolve, reject));
+    dispatcher.dispatch(options, new Exchange(limits, parseHeaders, resolve, reject));
   });
 }
