@@ -1,4 +1,6 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXmlParser from 'fast-xml-parser';
+import type { XMLBuilder } from 'fast-xml-parser';
 import { httpError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { nestingDepth } from './body-depth.js';
@@ -11,7 +13,21 @@ export function isXmlMediaType(mediaType: string): boolean {
 }
 
 const attribute = '@_';
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: attribute, suppressEmptyNode: true });
+const require = createRequire(import.meta.url);
+let builder: XMLBuilder | undefined;
+
+/**
+ * The XML writer, made at the first XML answer from the package's CommonJS build: most servers write no XML, and
+ * importing its ES modules at start took 35 ms (the CommonJS build loads in 9, when needed).
+ */
+function xmlBuilder(): XMLBuilder {
+  if (!builder) {
+    const { XMLBuilder } = require('fast-xml-parser') as typeof FastXmlParser;
+    builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: attribute, suppressEmptyNode: true });
+  }
+  return builder;
+}
+
 /**
  * Levels of a value written as XML: the builder refuses more than 100 nested elements, and a wrapped array
  * takes two per level.
@@ -103,5 +119,5 @@ export function toXml(value: unknown, document: unknown, pointer: string | undef
   const writer = new XmlWriter(document);
   const schema = writer.schema(pointer === undefined ? undefined : { $ref: pointer });
   const root = XmlWriter.tag(xmlHints(schema), 'xml');
-  return builder.build({ [root]: writer.element(value, schema) }) as string;
+  return xmlBuilder().build({ [root]: writer.element(value, schema) }) as string;
 }
