@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { typeQuery } from './query-tabs.js';
 import { screenshot } from './screenshots.js';
 import { copyExampleWorkspace, startWorkbenchServer } from './server-process.js';
 
@@ -31,6 +32,54 @@ test('a first start at 1280x720 leaves the editor 30 lines or more, the empty Pr
     await expect(page.locator('.panel-tab[data-panel="problems"]')).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('[data-panel-body="problems"]')).toBeHidden();
     await screenshot(page, 'room-1280x720');
+  } finally {
+    await server.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+});
+
+test('a first start at 1440x900 shows 20 result rows or more; a problem takes only its own row of the panel', async ({
+  page,
+}) => {
+  const workspace = copyExampleWorkspace('e2e-room-results');
+  const server = await startWorkbenchServer({
+    workspace,
+    logFile: path.resolve('test-results', 'e2e-room-results-server.log'),
+  });
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'New query' }).click();
+    await typeQuery(page, 'SELECT i, i * 2 AS double_i, i % 7 AS weekday FROM range(500) t(i)');
+    await page.keyboard.press('ControlOrMeta+Enter');
+    const grid = page.getByRole('grid', { name: 'Query results' });
+    await expect(grid.getByRole('gridcell', { name: '0', exact: true }).first()).toBeVisible();
+    // Body rows wholly inside the grid's own box, below its (sticky) header row.
+    const visibleRows = () =>
+      grid.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const rows = Array.from(element.querySelectorAll('[role="row"]'));
+        const header = rows.find((r) => r.querySelector('[role="columnheader"]'));
+        const top = header ? header.getBoundingClientRect().bottom : box.top;
+        return rows.filter((r) => {
+          if (r === header) return false;
+          const row = r.getBoundingClientRect();
+          return row.top >= top - 1 && row.bottom <= Math.min(box.bottom, window.innerHeight) + 1;
+        }).length;
+      });
+    const rows = await visibleRows();
+    console.log(`[measure] result rows visible at 1440x900 (default layout): ${rows}`);
+    await screenshot(page, 'result-rows-1440x900');
+    expect(rows).toBeGreaterThanOrEqual(20);
+
+    // A spec that does not parse: the Problems panel opens as tall as its one row, not its full size.
+    fs.writeFileSync(path.join(workspace, 'specs/broken.openapi.yaml'), 'openapi: 3.0.3\ninfo: [\n');
+    const problems = page.locator('[data-panel-body="problems"]');
+    await expect(problems.locator('tr.problem')).toHaveCount(1);
+    const panel = await problems.boundingBox();
+    const row = await problems.locator('tr.problem').boundingBox();
+    expect(panel!.height).toBeLessThan(row!.height + 20);
+    console.log(`[measure] result rows visible at 1440x900 with one problem listed: ${await visibleRows()}`);
   } finally {
     await server.stop();
     fs.rmSync(workspace, { recursive: true, force: true });

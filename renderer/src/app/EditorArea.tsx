@@ -78,7 +78,7 @@ function EditorTabs(props: EditorAreaProps) {
                 {kind === 'nl' ? '?' : kind.toUpperCase()}
               </span>
             )}
-            {dirty && <span className="dirty-dot" aria-label="unsaved changes" />}
+            {dirty && <span className="dirty-dot" role="img" aria-label="unsaved changes" />}
             {/* For the mouse only, not a control inside the tab (nested-interactive, axe): keyboard and
                 screen-reader users close with Alt+W or the palette. */}
             <span

@@ -35,11 +35,11 @@ export interface RegionProps {
   onLayout(change: Partial<Layout>): void;
 }
 
-/** Whether the active panel asks its region to shrink to a tab row: it collapses when empty and is empty now. */
+/** Whether the active panel asks its region to shrink to a tab row: it is sized by its content and is empty now. */
 function useCollapsed(panel: PanelDefinition | undefined): boolean {
   const problems = useProblems();
   const badge = useServerState((state) => panel?.badge?.(state, problems));
-  return panel?.collapsesWhenEmpty === true && badge === undefined;
+  return panel?.sizedByContent === true && badge === undefined;
 }
 
 /** A region of panels (below or beside the editor) with the splitter that resizes it; nothing while hidden. */
@@ -50,7 +50,14 @@ export function Region({ region, layout, onLayout }: RegionProps) {
   const collapsed = useCollapsed(active);
   if (!layout[`${region}Visible`] || panels.length === 0) return null;
   const size = layout[sizeKey];
-  const style = collapsed ? undefined : orientation === 'vertical' ? { width: size } : { height: size };
+  const fitted = active?.sizedByContent === true && orientation === 'horizontal';
+  const style = collapsed
+    ? undefined
+    : orientation === 'vertical'
+      ? { width: size }
+      : fitted
+        ? { maxHeight: size }
+        : { height: size };
   return (
     <>
       {!collapsed && (
@@ -64,7 +71,7 @@ export function Region({ region, layout, onLayout }: RegionProps) {
           onResize={(s) => onLayout({ [sizeKey]: s })}
         />
       )}
-      <Pane className={`${className}${collapsed ? ' collapsed' : ''}`} style={style}>
+      <Pane className={`${className}${collapsed ? ' collapsed' : fitted ? ' fits-content' : ''}`} style={style}>
         <PanelRegion
           panels={panels}
           active={layout[`${region}Panel`]}

@@ -20,7 +20,7 @@ export function ProblemsPanel() {
               onKeyDown={(e) => e.key === 'Enter' && openFile(p.path, { line: p.line ?? 1, column: p.column ?? 1 })}
             >
               <td className="severity" title={p.severity}>
-                <span className={`dot ${p.severity}`} aria-label={p.severity} />
+                <span className={`dot ${p.severity}`} role="img" aria-label={p.severity} />
               </td>
               <td className="message">{p.message}</td>
               <td className="location">

@@ -14,8 +14,11 @@ export interface PanelDefinition {
   component: ComponentType;
   /** A count shown on the panel's tab (problems, unread requests...). */
   badge?: (state: ServerState, problems: Problem[]) => number | undefined;
-  /** While active with no badge, the region shrinks to its tab row: an empty list needs no room. */
-  collapsesWhenEmpty?: boolean;
+  /**
+   * While active, the region is as tall as the panel's content, up to its size, and shrinks to its tab row with no
+   * badge: a list of one problem, or none, leaves the rest of the height to the editor and the query results.
+   */
+  sizedByContent?: boolean;
 }
 
 /**
@@ -30,7 +33,7 @@ export const panelRegistry: PanelDefinition[] = [
     region: 'bottom',
     component: ProblemsPanel,
     badge: (_s, problems) => problems.length || undefined,
-    collapsesWhenEmpty: true,
+    sizedByContent: true,
   },
   { id: 'logs', title: 'Logs', region: 'bottom', component: LogsPanel },
   {
