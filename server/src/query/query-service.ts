@@ -91,10 +91,14 @@ export class QueryService {
     deadline: Deadline,
   ): Promise<void> {
     for (const ref of references) {
-      const source = this.catalog.require(ref);
-      if (this.setup.engine !== 'duckdb') continue;
-      const info = await source.connector.describeTable(ref.table, deadline).catch(() => null);
-      if (info === undefined) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
+      if (this.setup.engine !== 'duckdb') {
+        this.catalog.require(ref);
+        continue;
+      }
+      // Only a missing source or table refuses the query here; a source that fails to answer is the job's to report.
+      await this.catalog.describe(ref, deadline).catch((error: unknown) => {
+        if (error instanceof UnknownTable) throw error;
+      });
     }
   }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Connector } from './connectors/types.js';
+import { UnknownTable } from '../core/domain-errors.js';
+import { Deadline } from './deadline.js';
 import { SourceCatalog } from './source-catalog.js';
 import type { SourceDefinition } from './sources.js';
 
@@ -26,5 +28,33 @@ describe('SourceCatalog', () => {
     );
     await new Promise((resolve) => setImmediate(resolve));
     expect(closed.sort()).toEqual(['a', 'b']);
+  });
+
+  it('describes a known table; an unknown source or table is UnknownTable; a connector fault passes', async () => {
+    const table = { name: 'orders', columns: [] };
+    const definition: SourceDefinition = {
+      ...source('shop', []),
+      connect: () =>
+        ({
+          close: async () => undefined,
+          describeTable: async (name: string) => {
+            if (name === 'broken') throw new Error('connection refused');
+            return name === 'orders' ? table : undefined;
+          },
+        }) as unknown as Connector,
+    };
+    const catalog = new SourceCatalog([definition]);
+    const deadline = Deadline.after(60_000);
+    const found = await catalog.describe({ source: 'SHOP', table: 'orders' }, deadline);
+    expect(found.info).toBe(table);
+    expect(found.source.definition.name).toBe('shop');
+    await expect(catalog.describe({ source: 'shop', table: 'missing' }, deadline)).rejects.toThrow(
+      new UnknownTable('Source "shop" has no table "missing"'),
+    );
+    await expect(catalog.describe({ source: 'nowhere', table: 'orders' }, deadline)).rejects.toBeInstanceOf(
+      UnknownTable,
+    );
+    await expect(catalog.describe({ source: 'shop', table: 'broken' }, deadline)).rejects.toThrow('connection refused');
+    await catalog.close();
   });
 });

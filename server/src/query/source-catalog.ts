@@ -1,6 +1,7 @@
 import type { QuerySource } from '../contract/index.js';
 import { UnknownTable } from '../core/domain-errors.js';
-import type { Connector } from './connectors/types.js';
+import type { Connector, TableInfo } from './connectors/types.js';
+import type { Deadline } from './deadline.js';
 import type { SourceDefinition } from './sources.js';
 
 /** A configured source with its open connector. */
@@ -37,6 +38,20 @@ export class SourceCatalog {
     throw new UnknownTable(
       `Unknown source "${ref.source}" in ${ref.source}.${ref.table}; known sources: ${known.join(', ') || 'none'}`,
     );
+  }
+
+  /**
+   * The source and table a `<source>.<table>` reference names, as its connector describes it: {@link UnknownTable}
+   * for an unknown source or table; a connector's own failure passes through unchanged.
+   */
+  async describe(
+    ref: { source: string; table: string },
+    deadline: Deadline,
+  ): Promise<{ source: LiveSource; info: TableInfo }> {
+    const source = this.require(ref);
+    const info = await source.connector.describeTable(ref.table, deadline);
+    if (!info) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
+    return { source, info };
   }
 
   list(): LiveSource[] {

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
-import { QueryRejected, SourceUnavailableError, type UnknownFunction, UnknownTable } from '../../core/domain-errors.js';
+import {
+  QueryRejected,
+  SourceUnavailableError,
+  type UnknownFunction,
+  type UnknownTable,
+} from '../../core/domain-errors.js';
 import { catalogError } from './catalog-errors.js';
 import { duckdbErrorPosition } from './error-position.js';
 import type { ColumnInfo, ScanResult, TableInfo } from '../connectors/types.js';
@@ -194,9 +199,7 @@ export class DuckDBEngine implements QueryEngine {
     if (references.length === 0) return [];
     return Promise.all(
       references.map(async (ref) => {
-        const source = this.catalog.require(ref);
-        const info = await source.connector.describeTable(ref.table, deadline);
-        if (!info) throw new UnknownTable(`Source "${source.definition.name}" has no table "${ref.table}"`);
+        const { source, info } = await this.catalog.describe(ref, deadline);
         return { source: source.definition.name, table: info.name, key: referenceKey(ref.source, ref.table), info };
       }),
     );
