@@ -1,16 +1,24 @@
-// Mock benchmarks (issues 20, 33): the generated route answering dynamic examples (MOCK_EXAMPLES=dynamic:
-// a value generated and checked against the schema per request) against bare Fastify answering one
-// such value, and, when PRISM_CLI names the `prism` binary (installed outside the repository, never a
-// dependency), against `prism mock -d` on the same spec and path, in the same run. Prints ratios; asserts nothing.
+// Mock benchmarks (issues 20, 33), in one run with the same load: a dynamic answer (`?__dynamic=true`: a value
+// generated and checked against the schema per request) and an answer chosen by a rule of the spec's mock table
+// (`library-api.mock.yaml`, a path parameter rule) against bare Fastify answering the same body (targets 0.5x and
+// 0.8x), and, when PRISM_CLI names the `prism` binary (installed outside the repository, never a dependency),
+// against `prism mock` answering the same requests (`__dynamic=true` is Prism's query switch too; Prism has no
+// rules, so its answer of the same example stands for the rule-matched one). Prints ratios; asserts nothing.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { formatCount, mean, measureAlternately } from './lib/load.mjs';
+import { comparePairs } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv } from './lib/workspace.mjs';
-import { specWorkspace, throughput } from './gateway.mjs';
+import { specWorkspace } from './gateway.mjs';
 
-const routePath = '/api/adaptive/library-api/books';
+const mount = '/api/adaptive/library-api';
+const dynamicPath = '/books?__dynamic=true';
+const rulePath = '/books/1';
+// The rule's `equals: 1` is YAML's number against the path's text `1`, as a user would write it.
+const mockTable =
+  'routes:\n  GET /books/{bookId}:\n    rules:\n      - {in: path, key: bookId, equals: 1, response: 200}\n';
 const libDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'lib');
 
 const freePort = () =>
@@ -21,83 +29,85 @@ const freePort = () =>
     });
   });
 
-/** `prism mock -d` of the workspace's spec; resolves once it answers the measured path. */
+/** `prism mock` of the workspace's spec; resolves once it answers. Prism serves the spec's paths at its root. */
 async function startPrism(cli, specFile) {
   const port = await freePort();
-  const child = spawn(cli, ['mock', '-d', '-h', '127.0.0.1', '-p', String(port), specFile], { stdio: 'ignore' });
-  // Prism serves the spec's paths at its root: the gateway's mount prefix is not part of them.
-  const url = `http://127.0.0.1:${port}${routePath.slice('/api/adaptive/library-api'.length)}`;
+  const child = spawn(cli, ['mock', '-h', '127.0.0.1', '-p', String(port), specFile], { stdio: 'ignore' });
+  const origin = `http://127.0.0.1:${port}`;
   for (let waited = 0; waited < 60_000; waited += 250) {
     if (child.exitCode !== null) throw new Error(`prism exited with code ${child.exitCode}`);
-    const ok = await fetch(url).then(
+    const ok = await fetch(origin + rulePath).then(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return { url, stop: () => child.kill('SIGTERM') };
+    if (ok) return { origin, stop: async () => child.kill('SIGTERM') };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   child.kill('SIGTERM');
   throw new Error('prism did not answer within 60 s');
 }
 
-/** Gateway (dynamic), bare Fastify and Prism (`-d`) alternately; prints the ratios by requests/s. */
-async function withPrism(cli, { connections, durationSec, warmupSec, rounds }, workspace) {
-  const gateway = await startServer(path.join(libDir, 'gateway-server.mjs'), {
-    ...gatewayEnv(workspace.dir),
-    MOCK_EXAMPLES: 'dynamic',
-  });
-  const probe = await fetch(gateway.origin + routePath);
-  const bare = await startServer(path.join(libDir, 'bare-fastify-server.mjs'), {
-    BENCH_PATH: routePath,
-    BENCH_BODY: await probe.text(),
-    BENCH_CONTENT_TYPE: probe.headers.get('content-type'),
-  });
-  const prism = await startPrism(cli, workspace.file('specs', 'library-api.openapi.yaml'));
-  try {
-    const targets = [
-      { label: 'gateway (dynamic)', url: gateway.origin + routePath, runs: [] },
-      { label: 'bare Fastify', url: bare.origin + routePath, runs: [] },
-      { label: 'prism mock -d', url: prism.url, runs: [] },
-    ];
-    await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, m) =>
-      console.log(
-        `  ${label.padEnd(24)} ${formatCount(m.requestsPerSec).padStart(9)} req/s  p99 ${m.p99Ms} ms  ` +
-          `non-2xx ${m.non2xx}`,
-      ),
-    );
-    const [ours, fastify, theirs] = targets.map((t) => mean(t.runs.map((r) => r.requestsPerSec)));
-    console.log(
-      `  gateway (dynamic) / bare Fastify: ${(ours / fastify).toFixed(2)}x (target 0.5x); ` +
-        `gateway (dynamic) / prism mock -d: ${(ours / theirs).toFixed(2)}x; prism / bare Fastify: ` +
-        `${(theirs / fastify).toFixed(2)}x`,
-    );
-  } finally {
-    prism.stop();
-    await bare.stop();
-    await gateway.stop();
-  }
+/** The gateway's answer of `url`, checked to be a 200 (and chosen by `rule` when given). */
+async function probe(url, rule) {
+  const response = await fetch(url);
+  const body = await response.text();
+  const chosenBy = response.headers.get('x-adaptive-mock-rule');
+  if (response.status !== 200 || (rule !== undefined && chosenBy !== rule))
+    throw new Error(`GET ${url}: ${response.status}, chosen by ${chosenBy} (expected ${rule ?? 'any'}): ${body}`);
+  return { body, contentType: response.headers.get('content-type') };
 }
 
-/** Runs the dynamic-example benchmark with the given load settings; returns its numbers. */
-export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 2 } = {}) {
+/** Runs the benchmark with the given load settings; returns its ratios. */
+export async function run({ connections = 50, durationSec = 10, warmupSec = 3, rounds = 3 } = {}) {
   const workspace = specWorkspace();
+  const servers = [];
+  const start = async (script, env) => {
+    const server = await startServer(path.join(libDir, script), env);
+    servers.push(server);
+    return server;
+  };
   try {
+    // Written before the gateway starts: the bench's gateway does not watch the workspace.
+    fs.writeFileSync(workspace.file('specs', 'library-api.mock.yaml'), mockTable);
+    const gateway = await start('gateway-server.mjs', gatewayEnv(workspace.dir));
+    const bareOf = async (route, answer) =>
+      start('bare-fastify-server.mjs', {
+        BENCH_PATH: route.split('?')[0],
+        BENCH_BODY: answer.body,
+        BENCH_CONTENT_TYPE: answer.contentType,
+      });
+    const bareDynamic = await bareOf(dynamicPath, await probe(gateway.origin + mount + dynamicPath));
+    const bareRule = await bareOf(rulePath, await probe(gateway.origin + mount + rulePath, 'rule 1'));
+    const dynamic = { label: 'gateway, dynamic', server: gateway, url: gateway.origin + mount + dynamicPath };
+    const ruled = { label: 'gateway, rule-matched', server: gateway, url: gateway.origin + mount + rulePath };
+    const pairs = [
+      {
+        subject: dynamic,
+        baseline: { label: 'bare Fastify, same body', server: bareDynamic, url: bareDynamic.origin + dynamicPath },
+        target: 0.5,
+      },
+      {
+        subject: ruled,
+        baseline: { label: 'bare Fastify, its body', server: bareRule, url: bareRule.origin + rulePath },
+        target: 0.8,
+      },
+    ];
     const cli = process.env.PRISM_CLI;
-    if (cli) return await withPrism(cli, { connections, durationSec, warmupSec, rounds }, workspace);
+    if (cli) {
+      const prism = await startPrism(cli, workspace.file('specs', 'library-api.openapi.yaml'));
+      servers.push(prism);
+      pairs.push(
+        { subject: dynamic, baseline: { label: 'prism, dynamic', url: prism.origin + dynamicPath } },
+        { subject: ruled, baseline: { label: 'prism, same example', url: prism.origin + rulePath } },
+      );
+    } else console.log('prism comparison: skipped (set PRISM_CLI to the prism binary of @stoplight/prism-cli 5.14)');
     console.log(
-      'prism comparison: skipped (set PRISM_CLI to the prism binary, e.g. /work/peers/node_modules/.bin/prism)',
+      `mock dynamic and rules: ${connections} connections, ${durationSec} s per run, ${warmupSec} s warm-up each, ` +
+        `${rounds} alternating rounds`,
     );
-    return await throughput({
-      connections,
-      durationSec,
-      warmupSec,
-      rounds,
-      workspace,
-      env: { MOCK_EXAMPLES: 'dynamic' },
-      label: 'gateway (dynamic examples)',
-      target: 0.5,
-    });
+    return await comparePairs(pairs, { connections, durationSec, warmupSec, rounds });
   } finally {
+    for (const server of servers.reverse()) await server.stop();
     workspace.remove();
   }
 }

@@ -63,3 +63,39 @@ export const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.l
 
 /** `12345.6` -> `12,346`. */
 export const formatCount = (value) => Math.round(value).toLocaleString('en-US');
+
+/** One printed line of a measurement: requests/s, p99, the server's CPU per request (when measured), failures. */
+export const row = (label, m, width = 30) =>
+  `  ${label.padEnd(width)} ${formatCount(m.requestsPerSec).padStart(9)} req/s` +
+  `   p99 ${String(m.p99Ms).padStart(4)} ms` +
+  `   server CPU ${m.cpuUsPerRequest === undefined ? '  n/a' : m.cpuUsPerRequest.toFixed(1).padStart(5)} µs/req` +
+  `   non-2xx ${m.non2xx}   errors ${m.errors}`;
+
+/**
+ * Measures each pair's subject and baseline alternately ({@link measureAlternately}; a target in several pairs
+ * is measured once a round) and prints each pair's ratio: the median of the per-round ratios (runs measured side
+ * by side; the median is what drift touches least), with its target when it has one, and the ratio by server CPU
+ * per request when both servers report it. Returns `{label, ratio}` per pair.
+ */
+export async function comparePairs(pairs, { connections, durationSec, warmupSec, rounds }) {
+  const targets = [...new Set(pairs.flatMap((pair) => [pair.subject, pair.baseline]))];
+  for (const target of targets) target.runs = [];
+  await measureAlternately(targets, { connections, durationSec, warmupSec, rounds }, (label, result) =>
+    console.log(row(label, result)),
+  );
+  const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const perRound = (subject, baseline, field) =>
+    subject.runs.map((run, round) => run[field] / baseline.runs[round][field]);
+  return pairs.map(({ subject, baseline, target }) => {
+    const ratios = perRound(subject, baseline, 'requestsPerSec');
+    const ratio = median(ratios);
+    const cpu = median(perRound(baseline, subject, 'cpuUsPerRequest'));
+    console.log(
+      `  ${subject.label} / ${baseline.label}: ${ratio.toFixed(2)}x requests/s, median of ${ratios.length} rounds ` +
+        `(${ratios.map((r) => r.toFixed(2)).join(', ')}` +
+        `${target === undefined ? '' : `; target ${target}x or better`})` +
+        (Number.isFinite(cpu) ? `, ${cpu.toFixed(2)}x by server CPU per request` : ''),
+    );
+    return { label: `${subject.label} / ${baseline.label}`, ratio };
+  });
+}

@@ -12,7 +12,10 @@ const spec = {
   paths: {
     '/orders': {
       get: {
-        parameters: [{ name: 'status', in: 'query', schema: { type: 'string' } }],
+        parameters: [
+          { name: 'status', in: 'query', schema: { type: 'string' } },
+          { name: 'flagged', in: 'query', schema: { type: 'boolean' } },
+        ],
         responses: {
           '200': json({
             examples: { all: { value: ['a', 'b'] }, open: { value: ['open'] }, closed: { value: ['closed'] } },
@@ -46,10 +49,12 @@ routes:
       - {in: query, key: status, equals: open, example: closed}   # overlaps the first: never wins
       - {in: header, key: X-Tenant, equals: acme, response: 404}
       - {in: query, key: status, example: closed}
+      - {in: query, key: flagged, equals: true, response: 404}   # YAML's boolean against the query's text
   get /orders/{id}:
     status: 203
     rules:
       - {in: path, key: id, equals: "7", response: 404, status: 410}
+      - {in: path, key: id, equals: 9, response: 404}   # YAML's number against the path's text
   POST /orders:
     delay: 1
     rules:
@@ -104,6 +109,12 @@ describe('mock table', () => {
     });
     expect(await call('/orders/7')).toEqual({ status: 410, body: { detail: 'gone' }, rule: 'rule 1' });
     expect(await call('/orders/8')).toEqual({ status: 203, body: { id: 'any' }, rule: 'route' });
+  });
+
+  it('matches an unquoted number or boolean of the table against the text of a path or query value', async () => {
+    expect(await call('/orders/9')).toEqual({ status: 404, body: { detail: 'gone' }, rule: 'rule 2' });
+    expect(await call('/orders?flagged=true')).toEqual({ status: 404, body: { detail: 'none' }, rule: 'rule 5' });
+    expect(await call('/orders?flagged=false')).toEqual({ status: 200, body: ['a', 'b'], rule: 'route' });
   });
 
   it('matches a body value by JSON pointer', async () => {

@@ -179,11 +179,17 @@ function valueAt(rule: MockTableRule, input: RuleInput): unknown {
   }
 }
 
-/** Equal as JSON, or as text when the rule gives text and the request a number or boolean (`"7"` matches `7`). */
+/** Whether one value is text and the other a number or boolean (compared as text). */
+const textAndScalar = (text: unknown, scalar: unknown): boolean =>
+  typeof text === 'string' && (typeof scalar === 'number' || typeof scalar === 'boolean');
+
+/**
+ * Equal as JSON, or as text when one side is text and the other a number or boolean, either way: a query, header
+ * or path value is always text, and YAML reads `equals: 7` or `equals: true` unquoted as a number or boolean.
+ */
 function matches(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(actual) && !Array.isArray(expected)) return actual.some((item) => matches(item, expected));
-  if (typeof expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean'))
-    return String(actual) === expected;
+  if (textAndScalar(actual, expected) || textAndScalar(expected, actual)) return String(actual) === String(expected);
   return JSON.stringify(actual) === JSON.stringify(expected);
 }
 

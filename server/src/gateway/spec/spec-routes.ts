@@ -13,7 +13,7 @@ import { resolvePointer } from './json-pointer.js';
 import { allowedBodyDepth, nestingDepth } from '../body-depth.js';
 import type { CompiledSpec, MediaExample, OperationSpec } from './spec-types.js';
 import { DynamicExamples } from '../mock/dynamic-example.js';
-import { delayFor, describeFault, faultHeader, injectedError, planFault } from '../mock/faults.js';
+import { delayFor, describeFault, faultHeader, injectedError, planFault, type PlannedFault } from '../mock/faults.js';
 import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
@@ -189,6 +189,9 @@ class ExampleRoute {
   private readonly onlyOptionalQuery: boolean;
   // Without Prefer and without a body to echo, the same Accept header always gets the same answer.
   private readonly plainAnswers = new Map<string | undefined, PreparedAnswer>();
+  // A table route's static answers by what chose them (response, example, status) and Accept: a rule-matched
+  // request without faults is then answered as a plain one is, without serialising its example again.
+  private readonly chosenAnswers = new Map<string, PreparedAnswer>();
   // Checked before a body is validated or echoed, both of which recurse through it.
   private bodyDepth: number | undefined;
   private readonly credentials: CredentialsCheck | undefined;
@@ -341,14 +344,14 @@ class ExampleRoute {
   };
 
   /** Prefer (or its query parameters), dynamic examples or faults: the answer is made for this request, after any
-   * delay. */
-  private async mockedAnswer(
+   * delay (a promise only then: an answer without one is sent at once). */
+  private mockedAnswer(
     request: FastifyRequest,
     reply: FastifyReply,
     echo: boolean,
     params: Record<string, string>,
     chosen: Preference | undefined,
-  ): Promise<void> {
+  ): void | Promise<void> {
     const mock = this.mock;
     // The query's choices win over the header's, as in Prism: a link or a Swagger UI call names what it wants.
     let preference = chosen
@@ -364,10 +367,36 @@ class ExampleRoute {
     const fault = planFault(mock, preference, this.serving.workspaceMock.maxDelayMs);
     const described = describeFault(fault);
     if (described) reply.header(faultHeader, described);
-    await delayFor(fault);
+    if (fault.delayMs > 0)
+      return delayFor(fault).then(() => this.faultedAnswer(request, reply, echo, preference, status, fault));
+    this.faultedAnswer(request, reply, echo, preference, status, fault);
+  }
+
+  /** The answer after the delay: the chosen one (cached when static and chosen by the table alone), or the fault's. */
+  private faultedAnswer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    echo: boolean,
+    preference: Preference,
+    status: number | undefined,
+    fault: PlannedFault,
+  ): void {
+    const mock = this.mock;
     if (fault.errorStatus === undefined) {
-      const answer = this.answerFor(request, echo, preference);
-      return send(reply, status === undefined ? answer : { ...answer, status });
+      // Dynamic answers and echoes differ per request; so does anything a Prefer header chose beyond the table.
+      const cacheable = !echo && this.table !== undefined && request.headers.prefer === undefined;
+      const key = cacheable
+        ? `${preference.code}|${preference.example}|${preference.dynamic}|${status}|${request.headers.accept}`
+        : undefined;
+      const cached = key === undefined ? undefined : this.chosenAnswers.get(key);
+      if (cached) return sendPrepared(request, reply, cached);
+      const made = this.answerFor(request, echo, preference);
+      const answer = status === undefined ? made : { ...made, status };
+      if (key === undefined || answer.mode !== 'static') return send(reply, answer);
+      // Without an ETag, as every answer a table, Prefer or faults chose (docs/mocking.md).
+      const ready = prepared(answer, false);
+      if (this.chosenAnswers.size < maxPlainAnswers) this.chosenAnswers.set(key, ready);
+      return sendPrepared(request, reply, ready);
     }
     const declared = this.operation.responses.some(
       (r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`,
