@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ export interface SpectralComparison {
 const perFileTimeoutMs = 120_000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const spectralBin = path.join(here, '../../../node_modules/@stoplight/spectral-cli/dist/index.js');
+const spectralBin = createRequire(import.meta.url).resolve('@stoplight/spectral-cli');
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
