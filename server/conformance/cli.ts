@@ -66,7 +66,7 @@ async function main(): Promise<number> {
     const results = await runSpectralComparison(dir, {
       only,
       onComparison: (c) => {
-        if (c.verdict === 'equal') return;
+        // Equal files too, one line each: a run cut short still says how far it got.
         console.log(`${c.verdict.toUpperCase()} ${c.file}${c.detail ? `: ${c.detail}` : ''}`);
         for (const f of c.onlyOurs) console.log(`  only ours: ${f.rule} ${f.path} line ${f.line}`);
         for (const f of c.onlyCli) console.log(`  only Spectral CLI: ${f.rule} ${f.path} line ${f.line}`);
