@@ -1,3 +1,5 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { editor, replaceEditorText } from './editor-text.js';
 
@@ -60,4 +62,25 @@ test('an example that contradicts its schema is marked at its line and listed in
   // The spec's other findings (no description, no contact) stay: they are warnings, not this error.
   await expect(row).toHaveCount(0, { timeout: 60_000 });
   await expect(squiggle).toHaveCount(0);
+});
+
+test('the first file opened shows its findings as markers, though they arrived before its editor', async ({ page }) => {
+  test.slow();
+  // Written before the page loads, so the file is linted (and its findings sent) before any editor exists.
+  const file = path.join(process.env.WORKBENCH_WORKSPACE!, 'specs', 'e2e-first-open.openapi.yaml');
+  await writeFile(file, lintSpec('{id: two}').replace('/e2e-lint', '/e2e-first-open'));
+  try {
+    await page.goto(url());
+    await page.locator('.panel-tab[data-panel="problems"]').click();
+    const row = page
+      .locator('[data-panel-body="problems"] tr.problem', { hasText: 'lint(oas3-valid-media-example)' })
+      .filter({ hasText: `specs/e2e-first-open.openapi.yaml:${exampleLine}:` });
+    await expect(row).toHaveCount(1, { timeout: 60_000 });
+
+    await page.locator('.tree-row[data-path="specs/e2e-first-open.openapi.yaml"]').click();
+    await expect(editor(page).locator('.view-lines')).toContainText('example: {id: two}');
+    await expect(editor(page).locator('.squiggly-error')).toHaveCount(1);
+  } finally {
+    await rm(file, { force: true });
+  }
 });

@@ -7,6 +7,8 @@
  * natural-language questions)
  *   npm run conformance -- r2rml  <rdf/r2rml folder>       [--only <test id substring>] (R2RML cases through the
  * SPARQL endpoint's translator)
+ *   npm run conformance -- spectral <openapi-corpus folder> [--only <substring>] (the workbench's lint findings
+ * against Spectral's own CLI, same ruleset, file by file)
  *
  * Both print one line per finding and a summary, and exit 0 whatever the pass rate: they measure.
  * A non-zero exit means the runner itself failed (bad arguments, unreadable suite) or, for the
@@ -18,19 +20,16 @@ import { printNlReport, runNlSuite } from './nl/nl-runner.js';
 import { printPrismReport } from './prism/prism-report.js';
 import { runRdfCommand } from './rdf/rdf-cli.js';
 import { runPrismSuite } from './prism/prism-runner.js';
+import { runSpectralComparison } from './spectral/spectral-compare.js';
 
 const usage =
   'usage: conformance prism <prism-harness dir> [--only <substring>] | conformance corpus <openapi-corpus dir> ' +
   ('[--only <substring>] | conformance nl <nl2sql dir> [--only <substring>] | conformance r2rml|sparql <rdf ' +
-    'suite dir> [--only <substring>]');
+    'suite dir> [--only <substring>] | conformance spectral <openapi-corpus dir> [--only <substring>]');
 
 function parseArguments(argv: string[]): { command: string; dir: string; only?: string } {
   const [command, dir, ...rest] = argv;
-  if (
-    (command !== 'prism' && command !== 'corpus' && command !== 'nl' && command !== 'r2rml' && command !== 'sparql') ||
-    !dir
-  )
-    throw new Error(usage);
+  if (!['prism', 'corpus', 'nl', 'r2rml', 'sparql', 'spectral'].includes(command) || !dir) throw new Error(usage);
   let only: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--only' && rest[i + 1] !== undefined) only = rest[++i];
@@ -61,6 +60,23 @@ async function main(): Promise<number> {
         ),
     });
     printNlReport(outcomes);
+    return 0;
+  }
+  if (command === 'spectral') {
+    const results = await runSpectralComparison(dir, {
+      only,
+      onComparison: (c) => {
+        // Equal files too, one line each: a run cut short still says how far it got.
+        console.log(`${c.verdict.toUpperCase()} ${c.file}${c.detail ? `: ${c.detail}` : ''}`);
+        for (const f of c.onlyOurs) console.log(`  only ours: ${f.rule} ${f.path} line ${f.line}`);
+        for (const f of c.onlyCli) console.log(`  only Spectral CLI: ${f.rule} ${f.path} line ${f.line}`);
+      },
+    });
+    const count = (verdict: string) => results.filter((c) => c.verdict === verdict).length;
+    console.log(
+      `spectral: ${results.length} files, ${count('equal')} equal, ${count('differing')} differing, ` +
+        `${count('timeout')} timed out, ${count('failed')} failed`,
+    );
     return 0;
   }
   const safe = await runCorpus(dir, { only });

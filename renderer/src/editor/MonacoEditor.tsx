@@ -50,6 +50,14 @@ function toMarker(model: monaco.editor.ITextModel, diagnostic: WorkbenchDiagnost
   };
 }
 
+/** Sets the markers of a workspace file's model from the server's diagnostics (other models are left alone). */
+function applyDiagnostics(model: monaco.editor.ITextModel, diagnostics: WorkbenchDiagnostic[]): void {
+  const modelPath = pathOfModelUri(model.uri.toString());
+  if (modelPath === undefined) return;
+  const markers = diagnostics.filter((d) => d.path === modelPath).map((d) => toMarker(model, d));
+  monaco.editor.setModelMarkers(model, serverMarkerOwner, markers);
+}
+
 /** The Monaco editor for one workspace file at a time (one model per open tab), loaded on demand. */
 export default function MonacoEditor(props: MonacoEditorProps) {
   const { path, initialText, revision, theme, openPaths, diagnostics, reveal } = props;
@@ -62,13 +70,17 @@ export default function MonacoEditor(props: MonacoEditorProps) {
 
   // The server's diagnostics as markers on every open model.
   useEffect(() => {
-    for (const model of monaco.editor.getModels()) {
-      const modelPath = pathOfModelUri(model.uri.toString());
-      if (modelPath === undefined) continue;
-      const markers = diagnostics.filter((d) => d.path === modelPath).map((d) => toMarker(model, d));
-      monaco.editor.setModelMarkers(model, serverMarkerOwner, markers);
-    }
+    for (const model of monaco.editor.getModels()) applyDiagnostics(model, diagnostics);
   }, [diagnostics, path]);
+
+  // A model created after its file's diagnostics arrived (the first file opened: the editor loads on demand,
+  // and the lint result is often there before it) gets them when it is created.
+  useEffect(() => {
+    const subscription = monaco.editor.onDidCreateModel((model) =>
+      applyDiagnostics(model, callbacks.current.diagnostics),
+    );
+    return () => subscription.dispose();
+  }, []);
 
   useEffect(() => {
     const open = new Set(openPaths.map(modelUri));
