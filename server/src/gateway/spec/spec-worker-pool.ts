@@ -70,7 +70,7 @@ export class SpecWorkerPool {
     if (this.slots.size > 0) return;
     const slot = this.spawn();
     if (versions.length > 0) slot.worker.postMessage({ versions } satisfies WarmUp);
-    slot.timer = setTimeout(() => this.retire(slot), this.idleMs).unref();
+    this.retireWhenIdle(slot);
   }
 
   /** Workers alive now, busy or idle. */
@@ -150,7 +150,12 @@ export class SpecWorkerPool {
       );
     }
     this.dispatch();
-    if (!slot.job) slot.timer = setTimeout(() => this.retire(slot), this.idleMs).unref();
+    if (!slot.job) this.retireWhenIdle(slot);
+  }
+
+  /** Ends `slot`'s worker after `idleMs` unless a job comes first (`assign` clears the timer). */
+  private retireWhenIdle(slot: Slot): void {
+    slot.timer = setTimeout(() => this.retire(slot), this.idleMs).unref();
   }
 
   /** Rejects the worker's job (if any) with `message`, ends the worker and moves on to the queue. */
