@@ -1,23 +1,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { typeQuery } from './query-tabs.js';
 import { screenshot } from './screenshots.js';
 import { copyExampleWorkspace, startWorkbenchServer } from './server-process.js';
 
-// A first start: a server of its own on a fresh copy of the example workspace, not the shared one that the other
-// specs leave files, faults and findings in.
+/**
+ * A first start: a server of its own on a fresh copy of the example workspace (not the shared one that the other
+ * specs leave files, faults and findings in), opened in `page` at `viewport`; `use` runs against it, then both go.
+ */
+async function firstStart(
+  page: Page,
+  name: string,
+  viewport: { width: number; height: number },
+  use: (workspace: string) => Promise<void>,
+): Promise<void> {
+  const workspace = copyExampleWorkspace(name);
+  const server = await startWorkbenchServer({ workspace, logFile: path.resolve('test-results', `${name}-server.log`) });
+  try {
+    await page.setViewportSize(viewport);
+    await page.goto(server.url);
+    await use(workspace);
+  } finally {
+    await server.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
 test('a first start at 1280x720 leaves the editor 30 lines or more, the empty Problems panel a tab row', async ({
   page,
 }) => {
-  const workspace = copyExampleWorkspace('e2e-room');
-  const server = await startWorkbenchServer({
-    workspace,
-    logFile: path.resolve('test-results', 'e2e-room-server.log'),
-  });
-  try {
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(server.url);
+  await firstStart(page, 'e2e-room', { width: 1280, height: 720 }, async () => {
     await page.locator('.tree-row[data-path="specs/library-api.openapi.yaml"]').click();
     const lines = page.locator('.editor-host .monaco-editor .view-lines');
     await expect(lines).toContainText('openapi');
@@ -32,23 +45,13 @@ test('a first start at 1280x720 leaves the editor 30 lines or more, the empty Pr
     await expect(page.locator('.panel-tab[data-panel="problems"]')).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('[data-panel-body="problems"]')).toBeHidden();
     await screenshot(page, 'room-1280x720');
-  } finally {
-    await server.stop();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a first start at 1440x900 shows 20 result rows or more; a problem takes only its own row of the panel', async ({
   page,
 }) => {
-  const workspace = copyExampleWorkspace('e2e-room-results');
-  const server = await startWorkbenchServer({
-    workspace,
-    logFile: path.resolve('test-results', 'e2e-room-results-server.log'),
-  });
-  try {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(server.url);
+  await firstStart(page, 'e2e-room-results', { width: 1440, height: 900 }, async (workspace) => {
     await page.getByRole('button', { name: 'New query' }).click();
     await typeQuery(page, 'SELECT i, i * 2 AS double_i, i % 7 AS weekday FROM range(500) t(i)');
     await page.keyboard.press('ControlOrMeta+Enter');
@@ -80,8 +83,5 @@ test('a first start at 1440x900 shows 20 result rows or more; a problem takes on
     const row = await problems.locator('tr.problem').boundingBox();
     expect(panel!.height).toBeLessThan(row!.height + 20);
     console.log(`[measure] result rows visible at 1440x900 with one problem listed: ${await visibleRows()}`);
-  } finally {
-    await server.stop();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 });
