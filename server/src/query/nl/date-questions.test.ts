@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryService } from '../query-service.js';
-import { loadQuerySetup } from '../sources.js';
+import type { QueryService } from '../query-service.js';
 import { copyExampleWorkspace } from '../test-support/query-fixtures.js';
-import { NaturalLanguageService } from './natural-language-service.js';
-import { loadNlSettings } from './nl-settings.js';
+import type { NaturalLanguageService } from './natural-language-service.js';
+import { naturalLanguageServices, rowValues } from './test-support/nl-services.js';
 
 /** Date questions over the example workspace: orders (`ordered_at`, 2024) and customers (`signup_date`, 2023). */
 describe('date questions over the example workspace', () => {
@@ -16,12 +15,9 @@ describe('date questions over the example workspace', () => {
   /** The translation of `question` and its rows, as values in column order. */
   const ask = async (question: string): Promise<{ sql: string; rows: unknown[][] }> => {
     const { generated_query, outcome } = await nl.ask(question);
-    return { sql: generated_query, rows: outcome.rows.map((row) => outcome.columns.map((c) => row[c.name])) };
+    return { sql: generated_query, rows: rowValues(outcome) };
   };
-  const rows = async (sql: string): Promise<unknown[][]> => {
-    const outcome = await service.sql(sql);
-    return outcome.rows.map((row) => outcome.columns.map((c) => row[c.name]));
-  };
+  const rows = async (sql: string): Promise<unknown[][]> => rowValues(await service.sql(sql));
   const refused = async (question: string): Promise<string> => {
     const error = await nl.ask(question).then(
       () => undefined,
@@ -34,10 +30,7 @@ describe('date questions over the example workspace', () => {
   beforeAll(async () => {
     workspace = copyExampleWorkspace();
     const file = path.join(workspace, 'query', 'sources.yaml');
-    service = await QueryService.create(loadQuerySetup(file), fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-dates-')), {
-      error: () => undefined,
-    });
-    nl = new NaturalLanguageService(service, loadNlSettings(file));
+    ({ service, nl } = await naturalLanguageServices(file, fs.mkdtempSync(path.join(os.tmpdir(), 'aw-nl-dates-'))));
   }, 60_000);
   afterAll(async () => {
     await service.close();

@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryService } from '../query-service.js';
-import { loadQuerySetup } from '../sources.js';
-import { NaturalLanguageService } from './natural-language-service.js';
-import { loadNlSettings } from './nl-settings.js';
+import type { QueryService } from '../query-service.js';
+import type { NaturalLanguageService } from './natural-language-service.js';
+import { naturalLanguageServices, rowValues } from './test-support/nl-services.js';
 
 // A film festival the translator was never tuned on, as Parquet files in a lake folder. Studios and films store
 // countries as ISO 3166 codes; each label column has another name (`company`, `title`); two films share a title
@@ -52,11 +51,7 @@ describe('natural language on an unseen domain (film festival, Parquet)', () => 
   /** The answer to `question`: its sentence, SQL and rows as values in column order. */
   const ask = async (question: string): Promise<{ answer: string; sql: string; rows: unknown[][] }> => {
     const { answer, generated_query, outcome } = await nl.ask(question);
-    return {
-      answer,
-      sql: generated_query,
-      rows: outcome.rows.map((row) => outcome.columns.map((c) => row[c.name])),
-    };
+    return { answer, sql: generated_query, rows: rowValues(outcome) };
   };
 
   beforeAll(async () => {
@@ -70,8 +65,7 @@ describe('natural language on an unseen domain (film festival, Parquet)', () => 
     instance.closeSync();
     const file = path.join(workspace, 'query', 'sources.yaml');
     fs.writeFileSync(file, sourcesYaml);
-    service = await QueryService.create(loadQuerySetup(file), path.join(workspace, 'data'), { error: () => undefined });
-    nl = new NaturalLanguageService(service, loadNlSettings(file));
+    ({ service, nl } = await naturalLanguageServices(file, path.join(workspace, 'data')));
   }, 60_000);
   afterAll(async () => {
     await service.close();
