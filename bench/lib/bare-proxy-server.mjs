@@ -8,12 +8,13 @@
 // what a proxy written by hand does) or `dispatch` (the gateway's own exchange through undici's
 // dispatch interface: the gateway's forwarding without its routing and contract checks).
 import Fastify from 'fastify';
-import { Agent, request } from 'undici';
-import { exchange } from '../../server/dist/src/gateway/mock/upstream-exchange.js';
+import { request } from 'undici';
+import { exchange, upstreamConnections } from '../../server/dist/src/gateway/mock/upstream-exchange.js';
 
 const { BENCH_PATH, BENCH_UPSTREAM, BENCH_TIMEOUT_MS = '10000', BENCH_CLIENT = 'request' } = process.env;
 const timeout = Number(BENCH_TIMEOUT_MS);
-const agent = new Agent({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
+// The gateway's own connections (an undici Agent with its timeouts): both clients go through the same Agent.
+const upstream = await upstreamConnections(timeout);
 const hopHeaders = new Set([
   'connection',
   'keep-alive',
@@ -38,15 +39,15 @@ const target = new URL(BENCH_UPSTREAM + BENCH_PATH);
 const limits = { origin: target.origin, timeoutMs: timeout, responseLimit: 8 * 1024 * 1024 };
 const clients = {
   request: async (method, headers) => {
-    const upstream = await request(target, { method, headers, dispatcher: agent });
+    const answer = await request(target, { method, headers, dispatcher: upstream.agent });
     return {
-      status: upstream.statusCode,
-      headers: upstream.headers,
-      body: Buffer.from(await upstream.body.arrayBuffer()),
+      status: answer.statusCode,
+      headers: answer.headers,
+      body: Buffer.from(await answer.body.arrayBuffer()),
     };
   },
   dispatch: (method, headers) =>
-    exchange(agent, { origin: target.origin, path: target.pathname, method, headers }, limits),
+    exchange(upstream, { origin: target.origin, path: target.pathname, method, headers }, limits),
 };
 const forward = clients[BENCH_CLIENT];
 

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Agent } from 'undici';
 import { httpError, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
@@ -11,7 +10,13 @@ import { dropQueryControls, withoutControlParams } from './query-preference.js';
 import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
 import type { RouteEntry } from '../route-table.js';
 import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
-import { exchange, loadUndici, type ExchangeLimits, type UpstreamAnswer } from './upstream-exchange.js';
+import {
+  exchange,
+  upstreamConnections,
+  type ExchangeLimits,
+  type Upstream,
+  type UpstreamAnswer,
+} from './upstream-exchange.js';
 
 /** Where and how a spec's requests are forwarded. */
 export interface ProxyTarget {
@@ -74,10 +79,10 @@ function bodyToForward(request: FastifyRequest): string | Buffer | undefined {
  */
 export class SpecProxy {
   /**
-   * Connections to the upstream, kept alive between requests, made at the first (see {@link loadUndici}); closed
-   * when the spec's routes are replaced.
+   * Connections to the upstream, kept alive between requests, made at the first (see {@link upstreamConnections});
+   * closed when the spec's routes are replaced.
    */
-  private agent?: Promise<Agent>;
+  private upstream?: Promise<Upstream>;
   private readonly origin: string;
   /** The upstream URL's path, to which the request's path below the mount is appended: `/v1`, or `''`. */
   private readonly basePath: string;
@@ -163,15 +168,7 @@ export class SpecProxy {
 
   /** Closes the connections to the upstream. */
   close(): void {
-    void this.agent?.then((agent) => agent.close()).catch(() => undefined);
-  }
-
-  private connections(): Promise<Agent> {
-    const timeoutMs = this.target.timeoutMs;
-    this.agent ??= loadUndici().then(
-      ({ Agent }) => new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
-    );
-    return this.agent;
+    void this.upstream?.then(({ agent }) => agent.close()).catch(() => undefined);
   }
 
   /** Sends the request upstream in a span of its own, whose trace context the upstream receives. */
@@ -184,7 +181,8 @@ export class SpecProxy {
         const traceparent = currentTraceparent();
         if (traceparent !== undefined) headers.traceparent = traceparent;
         const options = { origin: this.origin, path, method: request.method as 'GET', headers };
-        return exchange(await this.connections(), { ...options, body: bodyToForward(request) }, this.limits);
+        this.upstream ??= upstreamConnections(this.target.timeoutMs);
+        return exchange(await this.upstream, { ...options, body: bodyToForward(request) }, this.limits);
       },
       { 'server.address': this.origin },
     );

@@ -20,12 +20,23 @@ export interface ExchangeLimits {
   responseLimit: number;
 }
 
-let undici: Promise<typeof Undici> | undefined;
-
-/** undici, imported at the first proxied request: a server that proxies nothing never loads it (66 ms at start). */
-export const loadUndici = (): Promise<typeof Undici> => (undici ??= import('undici'));
-
 type ParseHeaders = typeof Undici.util.parseHeaders;
+
+/** Kept-alive connections to one upstream, and undici's header parser for the answers that come through them. */
+export interface Upstream {
+  agent: Undici.Agent;
+  parseHeaders: ParseHeaders;
+}
+
+/**
+ * Connections to an upstream whose every phase (connect, headers, body) is bounded by `timeoutMs`. undici is
+ * imported here, at a proxy's first request: a server that proxies nothing never loads it (66 ms at start).
+ */
+export async function upstreamConnections(timeoutMs: number): Promise<Upstream> {
+  const { Agent, util } = await import('undici');
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  return { agent, parseHeaders: util.parseHeaders };
+}
 
 /** undici's errors of a phase that ran out of time: its own per-phase timeouts, inside our whole-exchange deadline. */
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -112,17 +123,16 @@ class Exchange implements Dispatcher.DispatchHandlers {
 }
 
 /**
- * Sends one request through `dispatcher` and resolves with the whole answer; rejects with a catalogued
+ * Sends one request through `upstream`'s connections and resolves with the whole answer; rejects with a catalogued
  * error: 504 when the exchange outlasts `limits.timeoutMs`, 502 when the upstream cannot be reached,
  * sends something that is not HTTP, or a body over `limits.responseLimit`.
  */
-export async function exchange(
-  dispatcher: Dispatcher,
+export function exchange(
+  upstream: Upstream,
   options: Dispatcher.DispatchOptions,
   limits: ExchangeLimits,
 ): Promise<UpstreamAnswer> {
-  const { parseHeaders } = (await loadUndici()).util;
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new Exchange(limits, parseHeaders, resolve, reject));
+    upstream.agent.dispatch(options, new Exchange(limits, upstream.parseHeaders, resolve, reject));
   });
 }
