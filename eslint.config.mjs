@@ -60,6 +60,19 @@ const layerZones = [
     except: ['./index.ts', './early-start.ts'],
     message: 'outside the gateway, import gateway/index.js.',
   },
+  // Inside the gateway, `model` (the spec's types, JSON pointers, mounts, the validation document) is what `spec`
+  // (loading specs, building routes) and `mock` (answering them) share: `spec` uses `mock`, never the reverse.
+  {
+    target: `${src}/gateway/model`,
+    from: `${src}/gateway`,
+    except: ['./model'],
+    message: 'gateway/model imports nothing else of the gateway.',
+  },
+  {
+    target: `${src}/gateway/mock`,
+    from: `${src}/gateway/spec`,
+    message: 'gateway/mock never imports gateway/spec: move what both need to gateway/model.',
+  },
   // The desktop shell embeds the server through its entry points only.
   {
     target: './electron',

@@ -1,4 +1,4 @@
-import { resolvePointer } from './spec/json-pointer.js';
+import { resolvePointer } from './model/json-pointer.js';
 
 /** Nesting allowed to the free-form parts of a body: an undeclared property, a schema without properties. */
 export const freeFormDepth = 32;

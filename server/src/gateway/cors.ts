@@ -5,7 +5,7 @@ import { violationsHeader } from './mock/contract.js';
 import { faultHeader } from './mock/faults.js';
 import { ruleHeader } from './mock/mock-table.js';
 import { errorReportedHeader, requestIdHeader } from './python/python-errors.js';
-import { resolvePointer } from './spec/json-pointer.js';
+import { resolvePointer } from './model/json-pointer.js';
 
 /**
  * What a spec's own `options` operation made of an OPTIONS request that is not a preflight: `false` when no

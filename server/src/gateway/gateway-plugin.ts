@@ -10,7 +10,7 @@ import type { RouteEntry } from './route-table.js';
 import { exposeDeclaredHeaders, registerCors } from './cors.js';
 import { keepingRawBody } from './raw-body.js';
 import type { MockStateStore } from './mock/state-store.js';
-import { gatewayPrefix } from './spec/mount.js';
+import { gatewayPrefix } from './model/mount.js';
 import { registerSwaggerUi } from './swagger-ui.js';
 import { sendServedDocument } from './served-document.js';
 

@@ -8,7 +8,7 @@ import { mergedOpenApiJson } from './openapi-document.js';
 import { RouteTable, type WorkspaceUnit } from './route-table.js';
 import { RuntimeFaults } from './runtime-faults.js';
 import { ServedDocument } from './served-document.js';
-import { gatewayPrefix } from './spec/mount.js';
+import { gatewayPrefix } from './model/mount.js';
 import { productVersion } from '../core/version.js';
 import { unloadedFiles, type FolderRule } from './unloaded-files.js';
 import { recordReload } from '../observability/metrics.js';

@@ -12,14 +12,14 @@ import { ExchangeRecorder } from './mock/recordings.js';
 import { pythonHandlersLoader } from './python/python-loader.js';
 import { RuntimeFaults, type RuntimeFault } from './runtime-faults.js';
 import { mockSpecLoaders } from './spec/mock-specs.js';
-import { gatewayPrefix } from './spec/mount.js';
+import { gatewayPrefix } from './model/mount.js';
 import { specFilesLoader } from './spec/spec-loader-unit.js';
 import { watchWorkspace } from './watcher.js';
 
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
 export { preferredCoding, type ContentCoding } from './served-document.js';
-export { gatewayPrefix, isSpecFile } from './spec/mount.js';
+export { gatewayPrefix, isSpecFile } from './model/mount.js';
 export { modeHeader } from './mock/answer-mode.js';
 export { violationsHeader } from './mock/contract.js';
 export { faultHeader } from './mock/faults.js';

@@ -1,7 +1,7 @@
 import type { RouteTable, WorkspaceUnit } from './route-table.js';
-import { escapeToken } from './spec/json-pointer.js';
-import { bundledKey } from './spec/document-keys.js';
-import { gatewayPrefix } from './spec/mount.js';
+import { escapeToken } from './model/json-pointer.js';
+import { bundledKey } from './model/document-keys.js';
+import { gatewayPrefix } from './model/mount.js';
 import { overriddenOperation } from './overridden-operation.js';
 import { copyJson } from './json-copy.js';
 import { isObject } from '../core/json.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
 import { shapeQuery, shapeSimple } from './parameter-styles.js';
-import type { ParameterSpec } from './spec/spec-types.js';
+import type { ParameterSpec } from './model/spec-types.js';
 
 const query = (name: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
   name,

@@ -1,4 +1,4 @@
-import type { ParameterSpec } from './spec/spec-types.js';
+import type { ParameterSpec } from './model/spec-types.js';
 
 type Values = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { httpError } from '../core/errors.js';
 import type { FastifyRequest } from 'fastify';
 import { findDeclaredMediaType, isJsonMediaType } from './content-negotiation.js';
 import { shapeQuery, shapeSimple } from './parameter-styles.js';
-import type { OperationSpec, ParameterSpec } from './spec/spec-types.js';
+import type { OperationSpec, ParameterSpec } from './model/spec-types.js';
 
 // ajv-formats is CommonJS with a default export object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -1,6 +1,6 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpMethods, type HttpMethod } from './spec/spec-types.js';
+import { httpMethods, type HttpMethod } from './model/spec-types.js';
 import type { LoadError } from './load-error.js';
 import type { ResponseContract } from './mock/contract.js';
 

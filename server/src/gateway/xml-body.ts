@@ -4,7 +4,7 @@ import type { XMLBuilder } from 'fast-xml-parser';
 import { httpError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { nestingDepth } from './body-depth.js';
-import { resolvePointer } from './spec/json-pointer.js';
+import { resolvePointer } from './model/json-pointer.js';
 
 /** True for XML media types: `application/xml`, `text/xml` and any `+xml` type. */
 export function isXmlMediaType(mediaType: string): boolean {

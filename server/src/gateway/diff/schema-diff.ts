@@ -1,4 +1,4 @@
-import { dereference, refOf } from '../spec/json-pointer.js';
+import { dereference, refOf } from '../model/json-pointer.js';
 import type { ChangeKind, Direction } from './change-kinds.js';
 
 /** One change inside a schema: its kind, the field it is at (`items[].id`, '' for the schema itself) and why. */

@@ -1,4 +1,4 @@
-import { pointerOf } from '../spec/json-pointer.js';
+import { pointerOf } from '../model/json-pointer.js';
 import { verdictOf, type ChangeKind, type ChangeVerdict, type Direction } from './change-kinds.js';
 import { SchemaDiffer, type SchemaChange } from './schema-diff.js';
 

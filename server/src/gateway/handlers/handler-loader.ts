@@ -6,7 +6,7 @@ import type { UnitLoader } from '../gateway.js';
 import { LoadError } from '../load-error.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import type { RuntimeFault } from '../runtime-faults.js';
-import { handlerMount, isValidMount } from '../spec/mount.js';
+import { handlerMount, isValidMount } from '../model/mount.js';
 import type { Logger } from '../../core/logger.js';
 import type { TracingSettings } from '../../core/settings.js';
 import { compileHandler } from './handler-compiler.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../request-validator.js';
-import { validationDocument } from '../spec/validation-document.js';
+import { validationDocument } from '../model/validation-document.js';
 import { isObject } from '../../core/json.js';
 import { boundedDocument } from './dynamic-example.js';
 import { compileGenerator } from './compiled-generator.js';

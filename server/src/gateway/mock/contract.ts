@@ -4,8 +4,8 @@ import { httpError, type HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { findDeclaredMediaType, isJsonMediaType } from '../content-negotiation.js';
 import { createAjv, documentId, toIssues, type ValidationIssue } from '../request-validator.js';
-import { dereference, escapeToken, resolvePointer } from '../spec/json-pointer.js';
-import type { OperationSpec } from '../spec/spec-types.js';
+import { dereference, escapeToken, resolvePointer } from '../model/json-pointer.js';
+import type { OperationSpec } from '../model/spec-types.js';
 import { isObject } from '../../core/json.js';
 
 /** One place where a request or a response breaks the spec's contract. */

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { concreteMediaType, isJsonMediaType, negotiate, serialize } from '../content-negotiation.js';
-import type { CompiledSpec, OperationSpec, ResponseSpec } from '../spec/spec-types.js';
+import type { CompiledSpec, OperationSpec, ResponseSpec } from '../model/spec-types.js';
 import { reportViolations, type ContractViolation, type ResponseValidator } from './contract.js';
 import { errorValue, exampleShape, fittedErrorBody, type ErrorFacts } from './error-body.js';
 

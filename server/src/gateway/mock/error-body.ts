@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { isObject, wordTable } from '../../core/json.js';
-import { dereference } from '../spec/json-pointer.js';
+import { dereference } from '../model/json-pointer.js';
 
 /** What the mock knows about one of its own errors, to put into a body of the schema the spec declares. */
 export interface ErrorFacts {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpError, httpErrorWithStatus, type HttpError } from '../../core/errors.js';
-import type { Preference } from '../spec/example-responder.js';
+import type { Preference } from './example-responder.js';
 import type { MockSettings } from './mock-settings.js';
 
 /** The response header that tells a client (and the workbench's requests panel) which fault was injected. */

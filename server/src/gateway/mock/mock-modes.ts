@@ -2,7 +2,7 @@ import type { MockModeSettings } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { LoadError } from '../load-error.js';
 import type { RequestValidator } from '../request-validator.js';
-import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
+import type { CompiledSpec, OperationSpec } from '../model/spec-types.js';
 import type { ResponseValidator } from './contract.js';
 import { SpecProxy, type ProxyTarget } from './proxy.js';
 import { statefulResources, type StatefulAction } from './stateful-resources.js';

@@ -1,4 +1,4 @@
-import { resolvePointer } from '../spec/json-pointer.js';
+import { resolvePointer } from '../model/json-pointer.js';
 import { isObject } from '../../core/json.js';
 import type { ExampleMode, WorkspaceMockSettings } from '../../core/settings.js';
 

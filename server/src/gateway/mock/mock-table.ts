@@ -5,9 +5,9 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { MockTableRow, MockTableRule, MockTableTarget } from '../../contract/index.js';
 import { isObject } from '../../core/json.js';
 import { LoadError } from '../load-error.js';
-import { resolvePointer } from '../spec/json-pointer.js';
-import { specBaseName } from '../spec/mount.js';
-import type { Preference } from '../spec/example-responder.js';
+import { resolvePointer } from '../model/json-pointer.js';
+import { specBaseName } from '../model/mount.js';
+import type { Preference } from './example-responder.js';
 import type { MockSettings } from './mock-settings.js';
 
 /** A spec's mock table: its routes by `METHOD /path` as the spec writes the path. */

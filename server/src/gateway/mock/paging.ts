@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
 import { isObject } from '../../core/json.js';
-import { dereference, resolvePointer } from '../spec/json-pointer.js';
-import type { OperationSpec, ParameterSpec } from '../spec/spec-types.js';
+import { dereference, resolvePointer } from '../model/json-pointer.js';
+import type { OperationSpec, ParameterSpec } from '../model/spec-types.js';
 
 /** Names of the query parameter that sets a page's size, in the order one is picked when a spec declares several. */
 const sizeNames = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];

@@ -5,9 +5,9 @@ import type { Logger } from '../../core/logger.js';
 import { rawBody } from '../raw-body.js';
 import { requestIssues, type RequestValidator } from '../request-validator.js';
 import { currentTraceparent, inSpan } from '../../observability/tracing.js';
-import { httpMethods } from '../spec/spec-types.js';
+import { httpMethods } from '../model/spec-types.js';
 import { dropQueryControls, withoutControlParams } from './query-preference.js';
-import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
+import type { CompiledSpec, OperationSpec } from '../model/spec-types.js';
 import type { RouteEntry } from '../route-table.js';
 import { reportViolations, requestViolations, type ContractViolation, type ResponseValidator } from './contract.js';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { httpError } from '../../core/errors.js';
-import { preferenceReaders, type Preference } from '../spec/example-responder.js';
+import { preferenceReaders, type Preference } from './example-responder.js';
 
 /**
  * The query parameters a browser uses to choose the mock's answer where it cannot send `Prefer` (a page's

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { OperationSpec } from '../spec/spec-types.js';
+import type { OperationSpec } from '../model/spec-types.js';
 import { ExchangeRecorder } from './recordings.js';
 
 const operation: OperationSpec = {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RecordedExchangeInfo } from '../../contract/index.js';
-import type { HttpMethod, OperationSpec, ResponseSpec } from '../spec/spec-types.js';
+import type { HttpMethod, OperationSpec, ResponseSpec } from '../model/spec-types.js';
 import type { UpstreamAnswer } from './upstream-exchange.js';
 
 /** Bounds of what the proxy keeps for recording. */

@@ -1,5 +1,5 @@
 import { isObject } from '../../core/json.js';
-import { resolvePointer } from '../spec/json-pointer.js';
+import { resolvePointer } from '../model/json-pointer.js';
 
 /** How often one schema may recur inside itself (a category's subcategories' subcategories) before it is cut. */
 export const recursionLimit = 2;

@@ -3,8 +3,8 @@ import { httpError, type HttpError } from '../../core/errors.js';
 import { isObject } from '../../core/json.js';
 import type { SecurityMode } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
-import { dereference, resolvePointer } from '../spec/json-pointer.js';
-import type { CompiledSpec, OperationSpec } from '../spec/spec-types.js';
+import { dereference, resolvePointer } from '../model/json-pointer.js';
+import type { CompiledSpec, OperationSpec } from '../model/spec-types.js';
 
 /** Spec extension that turns the mock's security checks on (`enforce`) or off for one spec (`MOCK_SECURITY`
  * otherwise). */

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { bodyWithin, isRefusedRequest, limitedBody, readyProblem, responseRefusal } from './python-messages.js';
 import { LoadError } from '../load-error.js';
 import type { RuntimeFault } from '../runtime-faults.js';
-import { gatewayPrefix } from '../spec/mount.js';
+import { gatewayPrefix } from '../model/mount.js';
 import { packageRoot } from '../../core/version.js';
 import { HandlerOutput, readBoundedLines } from '../handlers/handler-output.js';
 import { ProcessTree } from '../handlers/process-tree.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LoadError } from '../load-error.js';
-import { resolvePointer } from './json-pointer.js';
+import { resolvePointer } from '../model/json-pointer.js';
 import { readableLocation, unescapePointerToken, type SourcePositions } from './source-positions.js';
 
 /** One `$ref` as written in a file of a spec: the object holding it and where it points. */

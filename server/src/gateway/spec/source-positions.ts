@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { lineAndColumn } from '../../core/text-position.js';
-import { bundledKey } from './document-keys.js';
+import { bundledKey } from '../model/document-keys.js';
 
 /** A 1-based line and column in a file. */
 export interface SourcePosition {

@@ -1,10 +1,10 @@
 import { LoadError } from '../load-error.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { escapeToken } from './json-pointer.js';
+import { escapeToken } from '../model/json-pointer.js';
 import { parseSpecText, readSpecText } from './spec-source.js';
 import { type SpecLimits } from '../../core/settings.js';
-import { bundledKey, isData } from './document-keys.js';
+import { bundledKey, isData } from '../model/document-keys.js';
 import { SourcePositions, type SourcePlace } from './source-positions.js';
 import { checkReferences, placeReference, type WrittenReference } from './ref-check.js';
 

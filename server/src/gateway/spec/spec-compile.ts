@@ -1,10 +1,10 @@
 import { LoadError, NotOpenApiError } from '../load-error.js';
 import path from 'node:path';
 import sampler from 'openapi-sampler';
-import { dereference, escapeToken, pointerOf } from './json-pointer.js';
+import { dereference, escapeToken, pointerOf } from '../model/json-pointer.js';
 import { bundleSpec } from './spec-bundle.js';
 import { convertSwagger2 } from './swagger2.js';
-import { mountFromServers, specBaseName } from './mount.js';
+import { mountFromServers, specBaseName } from '../model/mount.js';
 import {
   httpMethods,
   type CompiledSpec,
@@ -13,13 +13,13 @@ import {
   type ParameterSpec,
   type RequestBodySpec,
   type ResponseSpec,
-} from './spec-types.js';
+} from '../model/spec-types.js';
 import { type SpecLimits } from '../../core/settings.js';
 import { validateOpenApiStructure } from './structure.js';
 import { positionedWarning } from './source-positions.js';
 import { isObject } from '../../core/json.js';
 import { registrationProblem } from '../request-validator.js';
-import { containsIdentifier, validationDocument } from './validation-document.js';
+import { containsIdentifier, validationDocument } from '../model/validation-document.js';
 
 type Json = Record<string, unknown>;
 

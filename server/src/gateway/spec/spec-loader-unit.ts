@@ -4,7 +4,7 @@ import { digestOf, stampsOf } from '../../core/file-stamps.js';
 import type { UnitLoader } from '../gateway.js';
 import type { WorkspaceUnit } from '../route-table.js';
 import { NotOpenApiError, SkippedFileError } from '../load-error.js';
-import { isNamedAsSpec, isSpecFile, mountFromServerPath } from './mount.js';
+import { isNamedAsSpec, isSpecFile, mountFromServerPath } from '../model/mount.js';
 import { loadSpec } from './spec-loader.js';
 import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 import { specUnit } from './spec-routes.js';

@@ -1,5 +1,5 @@
 import { SpecWorkerPool } from './spec-worker-pool.js';
-import { type CompiledSpec } from './spec-types.js';
+import { type CompiledSpec } from '../model/spec-types.js';
 import { defaultSpecLimits, type SpecLimits } from '../../core/settings.js';
 
 /** The pools of spec workers, one per heap bound (the bound is fixed when a worker starts). */

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../runtime/module-entry.js';
 import { LoadError, NotOpenApiError } from '../load-error.js';
 import type { SpecLimits } from '../../core/settings.js';
-import type { CompiledSpec } from './spec-types.js';
+import type { CompiledSpec } from '../model/spec-types.js';
 import type { OpenApiVersion } from './structure.js';
 
 /** What a prestarted worker is sent first: the OpenAPI versions of the specs it will be given, if known. */

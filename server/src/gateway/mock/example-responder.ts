@@ -1,5 +1,5 @@
 import { httpError } from '../../core/errors.js';
-import type { OperationSpec, ResponseSpec } from './spec-types.js';
+import type { OperationSpec, ResponseSpec } from '../model/spec-types.js';
 
 /**
  * The client's `Prefer` header choices: `code=404`, `example=<name>`, `dynamic=true`, `seed=42`,

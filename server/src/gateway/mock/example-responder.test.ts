@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { echoMerge, parsePrefer, selectResponse } from './example-responder.js';
-import type { OperationSpec, ResponseSpec } from './spec-types.js';
+import type { OperationSpec, ResponseSpec } from '../model/spec-types.js';
 
 const response = (key: string): ResponseSpec => ({ key, mediaTypes: [], headers: {} });
 const operation = (...keys: string[]): OperationSpec => ({
