@@ -8,6 +8,8 @@ export default defineConfig({
       'deploy/**/*.test.ts',
       'electron/**/*.test.ts',
       'renderer/src/**/*.test.ts',
+      // Components, rendered in happy-dom (each such file names its environment in a docblock).
+      'renderer/src/**/*.test.tsx',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,

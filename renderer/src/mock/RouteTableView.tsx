@@ -42,9 +42,13 @@ function TargetSelect(props: {
   onChange(t: MockTableTarget): void;
 }) {
   const { route, target, label, onChange } = props;
+  const value = targetValue(target);
+  // An example named without its response (`example: open` in the file) answers from the default response.
+  const exampleOfDefault = value.startsWith('/');
   return (
-    <select aria-label={label} value={targetValue(target)} onChange={(e) => onChange(targetOf(e.target.value))}>
+    <select aria-label={label} value={value} onChange={(e) => onChange(targetOf(e.target.value))}>
       <option value="">spec default</option>
+      {exampleOfDefault && <option value={value}>default {target.example}</option>}
       {route.responses
         .filter((r) => /^\d{3}$/.test(r.status))
         .flatMap((r) => [

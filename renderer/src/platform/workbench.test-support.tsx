@@ -1,0 +1,72 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { vi } from 'vitest';
+import type { WorkspaceTree } from '../../../server/src/contract/index.js';
+import { WorkbenchApi } from '../api/client.js';
+import { EventStore } from '../api/event-store.js';
+import { DocumentStore } from '../state/documents.js';
+import { Drafts } from '../state/drafts.js';
+import { fakeStorage } from '../state/fake-storage.test-support.js';
+import { SessionStore } from '../state/session.js';
+import { TabsStore } from '../state/tabs.js';
+import { WorkbenchContext, type Workbench } from './workbench-context.js';
+
+/** One call the page made: `GET /api/workbench/mock?x=1` keeps its query in `url`. */
+export interface FakeCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/** What a route of the fake server answers: a JSON body, or a status with a `{detail, code}` body. */
+export type FakeAnswer = unknown | { status: number; body: unknown };
+
+/**
+ * The server's side of a component test: `routes` keyed by `METHOD /path` (the query string left out) answer
+ * the page's `fetch` calls; anything else is a 404. Every call is recorded in `calls`, in order.
+ */
+export function fakeServer(routes: Record<string, (call: FakeCall) => FakeAnswer>): { calls: FakeCall[] } {
+  const calls: FakeCall[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    calls.push(call);
+    const route = routes[`${call.method} ${url.split('?')[0]}`];
+    const answer = route ? route(call) : { status: 404, body: { detail: `no route ${call.method} ${url}` } };
+    const failed = typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
+    const status = failed ? (answer as { status: number }).status : 200;
+    const body = failed ? (answer as { body: unknown }).body : answer;
+    return new Response(body === undefined ? null : JSON.stringify(body), {
+      status: body === undefined && status === 200 ? 204 : status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  return { calls };
+}
+
+/** The workbench a component finds in its context: real stores over a real API client, spies for the shell's parts. */
+export function testWorkbench(tree: WorkspaceTree = { workspace: 'test', entries: [] }) {
+  fakeStorage();
+  const api = new WorkbenchApi('test-token');
+  const firstListing = Promise.resolve(tree);
+  return {
+    api,
+    events: new EventStore(api),
+    documents: new DocumentStore(api, new Drafts(firstListing.then((t) => t.workspace))),
+    tabs: new TabsStore({ open: [] }),
+    firstListing,
+    session: new SessionStore(),
+    openFile: vi.fn(),
+    showPanel: vi.fn(),
+    notify: vi.fn(),
+    colorScheme: 'light',
+  } satisfies Workbench;
+}
+
+/** Renders `ui` inside {@link testWorkbench}'s context (or the one given). */
+export function renderInWorkbench(
+  ui: ReactElement,
+  workbench: Workbench = testWorkbench(),
+): RenderResult & { workbench: Workbench } {
+  const result = render(<WorkbenchContext.Provider value={workbench}>{ui}</WorkbenchContext.Provider>);
+  return { ...result, workbench };
+}
