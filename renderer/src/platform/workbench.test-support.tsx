@@ -16,6 +16,8 @@ export interface FakeCall {
   method: string;
   url: string;
   body: unknown;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string>;
 }
 
 /** What a route of the fake server answers: a JSON body, or a status with a `{detail, code}` body. */
@@ -28,7 +30,12 @@ export type FakeAnswer = unknown | { status: number; body: unknown };
 export function fakeServer(routes: Record<string, (call: FakeCall) => FakeAnswer>): { calls: FakeCall[] } {
   const calls: FakeCall[] = [];
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    const call = {
+      method: init.method ?? 'GET',
+      url,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+    };
     calls.push(call);
     const route = routes[`${call.method} ${url.split('?')[0]}`];
     const answer = route ? route(call) : { status: 404, body: { detail: `no route ${call.method} ${url}` } };

@@ -101,6 +101,14 @@ describe('request actions', () => {
     fireEvent.change(screen.getByLabelText('Body'), { target: { value: '{"sku":"B-2"}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(screen.getByLabelText('Resent answer body').textContent).toBe('{"ok":true}'));
-    expect(calls).toEqual([{ method: 'PUT', url: '/api/adaptive/orders/orders/1', body: { sku: 'B-2' } }]);
+    expect(calls).toEqual([
+      {
+        method: 'PUT',
+        url: '/api/adaptive/orders/orders/1',
+        body: { sku: 'B-2' },
+        // A resent request is the user's own try-out: marked so, and without the workbench token.
+        headers: { 'content-type': 'application/json', 'x-workbench-try-out': 'replay' },
+      },
+    ]);
   });
 });
