@@ -25,10 +25,10 @@ export function numericValue(value: unknown): number | undefined {
   return undefined;
 }
 
+const isNull = (value: unknown) => value === null || value === undefined;
+
+/** Two non-NULL cells in ascending order: numbers by value, booleans false first, the rest as text. */
 function compareCells(a: unknown, b: unknown): number {
-  // NULLs last in either direction is what people expect of a grid; here they sort as the smallest value.
-  if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1;
-  if (b === null || b === undefined) return 1;
   const x = numericValue(a);
   const y = numericValue(b);
   if (x !== undefined && y !== undefined) return x - y;
@@ -36,7 +36,10 @@ function compareCells(a: unknown, b: unknown): number {
   return cellText(a).localeCompare(cellText(b));
 }
 
-/** The rows sorted by one column (a stable copy; the input is left as it is). */
+/**
+ * The rows sorted by one column (a stable copy; the input is left as it is), NULLs last in either direction, as
+ * database clients show them.
+ */
 export function sortRows<T extends Record<string, unknown>>(
   rows: readonly T[],
   column: string,
@@ -45,7 +48,11 @@ export function sortRows<T extends Record<string, unknown>>(
   const sign = direction === 'asc' ? 1 : -1;
   return rows
     .map((row, index) => ({ row, index }))
-    .sort((p, q) => sign * compareCells(p.row[column], q.row[column]) || p.index - q.index)
+    .sort((p, q) => {
+      const [a, b] = [p.row[column], q.row[column]];
+      const nulls = Number(isNull(a)) - Number(isNull(b));
+      return nulls || (isNull(a) ? 0 : sign * compareCells(a, b)) || p.index - q.index;
+    })
     .map((entry) => entry.row);
 }
 
