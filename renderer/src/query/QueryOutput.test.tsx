@@ -27,7 +27,7 @@ function renderOutput(outcome: Outcome, props: Partial<QueryOutputProps> = {}) {
 
 const step = (statement: string, outcome: Outcome): ScriptStep => ({ statement, outcome });
 
-describe('QueryOutput', () => {
+describe('QueryOutput of one run', () => {
   it('invites a first run, and shows a run in progress with its elapsed time', () => {
     vi.useFakeTimers({ now: 10_000 });
     renderOutput({});
