@@ -83,7 +83,9 @@ describe('QueryOutput of one run', () => {
     expect(screen.getByRole('tree', { name: 'Query plan' })).toBeTruthy();
     expect(screen.queryByRole('grid')).toBeNull();
   });
+});
 
+describe('QueryOutput of a script or a job', () => {
   it('gives a script one tab per statement, opening on the one that failed, moved with the arrow keys', () => {
     const script = [
       step('SELECT 1', { result: rows(1) }),
