@@ -2,45 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WorkbenchDiagnostics } from '../../../server/src/contract/index.js';
 import { ApiError, WorkbenchApi } from './client.js';
 import { EventStore } from './event-store.js';
-
-/** A stand-in for the browser's EventSource that the test drives: open, messages, errors. */
-class FakeEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static made: FakeEventSource[] = [];
-  readyState = FakeEventSource.CONNECTING;
-  onopen: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  private readonly handlers = new Map<string, (event: { data: string; lastEventId: string }) => void>();
-
-  constructor(readonly url: string) {
-    FakeEventSource.made.push(this);
-  }
-
-  addEventListener(type: string, handler: (event: { data: string; lastEventId: string }) => void): void {
-    this.handlers.set(type, handler);
-  }
-
-  close(): void {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  open(): void {
-    this.readyState = FakeEventSource.OPEN;
-    this.onopen?.();
-  }
-
-  emit(type: string, data: unknown, lastEventId = ''): void {
-    this.handlers.get(type)?.({ data: JSON.stringify(data), lastEventId });
-  }
-
-  /** The browser gives up (a 401 or any answer but a stream), or (`closed` false) tries again by itself. */
-  fail(closed: boolean): void {
-    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
-    this.onerror?.();
-  }
-}
+import { FakeEventSource } from './fake-event-source.test-support.js';
 
 const log = (msg: string) => ({ time: 0, level: 'info', msg });
 const latest = () => FakeEventSource.made.at(-1)!;

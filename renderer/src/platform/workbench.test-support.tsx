@@ -1,9 +1,10 @@
-import { render, type RenderResult } from '@testing-library/react';
+import { act, render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import type { WorkspaceTree } from '../../../server/src/contract/index.js';
 import { WorkbenchApi } from '../api/client.js';
 import { EventStore } from '../api/event-store.js';
+import { FakeEventSource } from '../api/fake-event-source.test-support.js';
 import { DocumentStore } from '../state/documents.js';
 import { Drafts } from '../state/drafts.js';
 import { fakeStorage } from '../state/fake-storage.test-support.js';
@@ -76,4 +77,20 @@ export function renderInWorkbench(
 ): RenderResult & { workbench: Workbench } {
   const result = render(<WorkbenchContext.Provider value={workbench}>{ui}</WorkbenchContext.Provider>);
   return { ...result, workbench };
+}
+
+/**
+ * The server's event stream of `workbench`, opened over a {@link FakeEventSource}: `emit` sends an event
+ * (`request`, `log`, `diagnostics`...) as the server would, numbered after the ones before it.
+ */
+export function serverEvents(workbench: Workbench): { emit(type: string, data: unknown): void } {
+  vi.stubGlobal('EventSource', FakeEventSource);
+  workbench.events.connect();
+  const source = FakeEventSource.made.at(-1)!;
+  let id = 0;
+  act(() => {
+    source.open();
+    source.emit('hello', { instance: 'test', replayUntil: 0 });
+  });
+  return { emit: (type, data) => act(() => source.emit(type, data, `test:${++id}`)) };
 }
