@@ -21,33 +21,47 @@ export interface FakeCall {
   headers: Record<string, string>;
 }
 
-/** What a route of the fake server answers: a JSON body, or a status with a `{detail, code}` body. */
+/**
+ * What a route of the fake server answers: a JSON body, or a status with a `{detail, code}` body; either may come
+ * later (a promise), and a promise that never settles is a server that never answers.
+ */
 export type FakeAnswer = unknown | { status: number; body: unknown };
+
+/** The HTTP answer for what a route gave. */
+function fakeResponse(answer: FakeAnswer): Response {
+  const failed = typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
+  const status = failed ? (answer as { status: number }).status : 200;
+  const body = failed ? (answer as { body: unknown }).body : answer;
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status: body === undefined && status === 200 ? 204 : status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
 
 /**
  * The server's side of a component test: `routes` keyed by `METHOD /path` (the query string left out) answer
- * the page's `fetch` calls; anything else is a 404. Every call is recorded in `calls`, in order.
+ * the page's `fetch` calls; anything else is a 404. Every call is recorded in `calls`, in order; an aborted
+ * call fails as the browser's does.
  */
 export function fakeServer(routes: Record<string, (call: FakeCall) => FakeAnswer>): { calls: FakeCall[] } {
   const calls: FakeCall[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const call = {
-      method: init.method ?? 'GET',
-      url,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-      headers: Object.fromEntries(new Headers(init.headers).entries()),
-    };
-    calls.push(call);
-    const route = routes[`${call.method} ${url.split('?')[0]}`];
-    const answer = route ? route(call) : { status: 404, body: { detail: `no route ${call.method} ${url}` } };
-    const failed = typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
-    const status = failed ? (answer as { status: number }).status : 200;
-    const body = failed ? (answer as { body: unknown }).body : answer;
-    return new Response(body === undefined ? null : JSON.stringify(body), {
-      status: body === undefined && status === 200 ? 204 : status,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
+  vi.stubGlobal(
+    'fetch',
+    (url: string, init: RequestInit = {}) =>
+      new Promise<Response>((resolve, reject) => {
+        const call = {
+          method: init.method ?? 'GET',
+          url,
+          body: init.body ? JSON.parse(String(init.body)) : undefined,
+          headers: Object.fromEntries(new Headers(init.headers).entries()),
+        };
+        calls.push(call);
+        init.signal?.addEventListener('abort', () => reject(new DOMException('The call was aborted', 'AbortError')));
+        const route = routes[`${call.method} ${url.split('?')[0]}`];
+        const answer = route ? route(call) : { status: 404, body: { detail: `no route ${call.method} ${url}` } };
+        Promise.resolve(answer).then((settled) => resolve(fakeResponse(settled)), reject);
+      }),
+  );
   return { calls };
 }
 

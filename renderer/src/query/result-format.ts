@@ -38,7 +38,7 @@ function compareCells(a: unknown, b: unknown): number {
 
 /**
  * The rows sorted by one column (a stable copy; the input is left as it is), NULLs last in either direction, as
- * database clients show them.
+ * DuckDB's ORDER BY puts them.
  */
 export function sortRows<T extends Record<string, unknown>>(
   rows: readonly T[],
