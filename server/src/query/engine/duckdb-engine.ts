@@ -39,7 +39,7 @@ interface PlannedTable extends TableReference {
   info: TableInfo;
 }
 
-/** A table whose source has answered: its scan's files are fetched, or its row stream has a first batch. */
+/** A table whose source has answered: its scan's files are fetched, or its stream has a first batch or part. */
 interface FetchedTable {
   t: PlannedTable;
   columns: ColumnInfo[];
@@ -47,13 +47,13 @@ interface FetchedTable {
 }
 
 /**
- * Waits for a row stream's first batch (so the query takes its slot only once the source answers) and
- * returns the same stream, that batch first; ending it ends the source's stream.
+ * Waits for a stream's first item (a row batch, or a part's SELECT: so the query takes its slot only once
+ * the source answers) and returns the same stream, that item first; ending it ends the source's stream.
  */
-async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterable<unknown[][]>> {
-  const source = batches[Symbol.asyncIterator]();
-  let first: IteratorResult<unknown[][]> | undefined = await source.next();
-  const iterator: AsyncIterator<unknown[][]> = {
+async function primed<T>(items: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const source = items[Symbol.asyncIterator]();
+  let first: IteratorResult<T> | undefined = await source.next();
+  const iterator: AsyncIterator<T> = {
     next: () => {
       const result = first ?? source.next();
       first = undefined;
@@ -64,10 +64,22 @@ async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterabl
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
-/** Ends the row streams of fetched tables that were not read to the end, so their connections go back. */
+/** The scan with its stream (if it has one) primed: see {@link primed}. */
+async function primedScan(scan: ScanResult): Promise<ScanResult> {
+  const { output } = scan;
+  if (output.kind === 'rows') return { ...scan, output: { kind: 'rows', batches: await primed(output.batches) } };
+  if (output.kind === 'duckdb-parts')
+    return { ...scan, output: { kind: 'duckdb-parts', parts: await primed(output.parts) } };
+  return scan;
+}
+
+/** Ends the streams of fetched tables that were not read to the end, so their connections go back. */
 async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
-  for (const { scan } of fetched)
-    if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
+  for (const { scan } of fetched) {
+    const { output } = scan;
+    const stream = output.kind === 'rows' ? output.batches : output.kind === 'duckdb-parts' ? output.parts : undefined;
+    await stream?.[Symbol.asyncIterator]().return?.();
+  }
 }
 
 /**
@@ -337,14 +349,7 @@ export class DuckDBEngine implements QueryEngine {
               deadline,
               workDir,
             });
-            return {
-              t,
-              columns,
-              scan:
-                scan.output.kind === 'rows'
-                  ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } }
-                  : scan,
-            };
+            return { t, columns, scan: await primedScan(scan) };
           },
           { 'query.source': t.source },
         ),
