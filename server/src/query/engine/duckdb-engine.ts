@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
 import {
   QueryRejected,
@@ -16,7 +16,7 @@ import type { QueryLimits } from '../sources.js';
 import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
-import { FreshInstances } from './fresh-instances.js';
+import { FreshInstances, type QueryInstance } from './fresh-instances.js';
 import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -83,6 +83,20 @@ async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
 }
 
 /**
+ * The settings a query's connection gets once its tables are loaded: `threads` for it, and then the sandbox.
+ * The optimizer folds a constant expression (`range(0, 60000000)`, `repeat('x', 10^9)`) into one value built
+ * outside DuckDB's memory limit and deaf to interrupt() (60 million items: 4.5 GB and over a minute); unfolded,
+ * the same value is built by the query, within memory_limit and between interrupt checks. From the external
+ * access on, the user's SQL can reach nothing but the loaded tables.
+ */
+function sandboxSettings(threads: number): string {
+  return (
+    `SET threads = ${threads}; SET disabled_optimizers = 'expression_rewriter'; ` +
+    'SET enable_external_access = false; SET lock_configuration = true'
+  );
+}
+
+/**
  * Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input;
  * with the place DuckDB names in `sql`, the text it ran, when that is the user's own.
  */
@@ -112,6 +126,11 @@ export class DuckDBEngine implements QueryEngine {
   /** The short lane: queries that read no table do not queue behind large ones (`limits.short_lane`). */
   private readonly shortSlots: Semaphore;
   private readonly instances: FreshInstances;
+  /**
+   * The short lane's instances, apart: a large query never takes the one prepared for a short one, which
+   * would then create its own on its way (10-20 ms alone, several times that beside large queries).
+   */
+  private readonly shortInstances: FreshInstances;
 
   constructor(
     private readonly catalog: SourceCatalog,
@@ -120,13 +139,17 @@ export class DuckDBEngine implements QueryEngine {
   ) {
     this.slots = new Semaphore(limits.maxConcurrent);
     this.shortSlots = new Semaphore(limits.shortLane);
-    this.instances = new FreshInstances({
+    const settings = {
       memory_limit: limits.memoryLimit,
       threads: String(limits.threads),
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       allow_community_extensions: 'false',
-    });
+    };
+    this.instances = new FreshInstances(settings);
+    // A short query loads nothing, so its connection can be sandboxed before it comes (one thread: with no
+    // table there is nothing to share out), which saves it six calls into DuckDB on its way.
+    this.shortInstances = new FreshInstances(settings, `SET TimeZone = 'UTC'; ${sandboxSettings(1)}`);
   }
 
   async validate(sql: string): Promise<void> {
@@ -186,16 +209,17 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      const lane = this.limits.shortLane > 0 && readsNoTable(ast) ? this.shortSlots : this.slots;
+      const short = this.limits.shortLane > 0 && readsNoTable(ast);
+      const [lane, instances] = short ? [this.shortSlots, this.shortInstances] : [this.slots, this.instances];
       const release = await countedSlot(() => lane.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
-      const fresh = await this.instances.take();
+      const fresh = await instances.take();
       try {
-        const execute = () => this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+        const execute = () => this.execute(sql, fresh, fetched, pushdown, bounds, deadline, started, begun);
         return await inSpan('query engine', execute);
       } finally {
-        void this.instances.release(fresh);
+        void instances.release(fresh);
         deadline.signal.removeEventListener('abort', release);
         release();
       }
@@ -261,7 +285,7 @@ export class DuckDBEngine implements QueryEngine {
 
   private async execute(
     sql: string,
-    instance: DuckDBInstance,
+    fresh: QueryInstance,
     fetched: FetchedTable[],
     pushdown: AggregatePushdown | undefined,
     bounds: ResultBounds,
@@ -281,19 +305,17 @@ export class DuckDBEngine implements QueryEngine {
     signal.addEventListener('abort', interrupt, { once: true });
     try {
       deadline.throwIfExpired();
-      connection = await instance.connect();
-      await connection.run("SET TimeZone = 'UTC'");
-      const scans = await this.load(connection, fetched, pushdown, signal, begun);
-      // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
-      // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
-      await connection.run(`SET threads = ${threadShare(this.limits.threads, this.slots.taken)}`);
-      // The optimizer folds a constant expression (`range(0, 60000000)`, `repeat('x', 10^9)`) into one value
-      // built outside DuckDB's memory limit and deaf to interrupt() (60 million items: 4.5 GB and over a minute);
-      // unfolded, the same value is built by the query, within memory_limit and between interrupt checks.
-      await connection.run("SET disabled_optimizers = 'expression_rewriter'");
-      // From here on the user's SQL can reach nothing but the loaded tables.
-      await connection.run('SET enable_external_access = false');
-      await connection.run('SET lock_configuration = true');
+      // A prepared connection (the short lane's) is sandboxed already, and there is nothing to load.
+      connection = fresh.connection;
+      let scans: ScanReport[] = [];
+      if (!connection) {
+        connection = await fresh.instance.connect();
+        await connection.run("SET TimeZone = 'UTC'");
+        scans = await this.load(connection, fetched, pushdown, signal, begun);
+        // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
+        // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
+        await connection.run(sandboxSettings(threadShare(this.limits.threads, this.slots.taken)));
+      }
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.
       const runSql = await this.finalSql(
@@ -418,6 +440,6 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   async close(): Promise<void> {
-    await this.instances.close();
+    await Promise.all([this.instances.close(), this.shortInstances.close()]);
   }
 }
