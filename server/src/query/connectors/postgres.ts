@@ -7,6 +7,7 @@ import type { SettingsReader } from '../settings-reader.js';
 import { ConnectionPool } from './connection-pool.js';
 import { filtersToSql, portableFilters } from './filters.js';
 import { CopyOutStream } from './postgres-copy-out.js';
+import { orderedParts } from './ordered-parts.js';
 import {
   findTable,
   sourceFailure,
@@ -153,9 +154,15 @@ function aggregateEstimate(node: PlanNode): { rows: number; groups: number } | u
   return undefined;
 }
 
-/** Block ranges scanned at once for a large table, and the size (in 8 kB pages) from which it pays off. */
-const parallelScans = 2;
+/**
+ * A large table (from `parallelMinPages` 8 kB pages) is copied in block ranges of at least `minPartPages`
+ * pages, at most `maxParts` of them, `parallelScans` at once (the pool's size); each range is a file the
+ * engine loads while the later ones are still being copied.
+ */
+const parallelScans = 4;
 const parallelMinPages = 2048;
+const minPartPages = 256;
+const maxParts = 16;
 
 const columnsQuery =
   `
@@ -171,9 +178,10 @@ const columnsQuery =
 
 /**
  * PostgreSQL through `pg`. Scans run `COPY (SELECT <columns> FROM <table> WHERE <filters>) TO STDOUT`
- * in CSV into the query's private folder, which DuckDB then reads with its parallel CSV reader: the
- * fastest path from PostgreSQL into DuckDB without the postgres extension. A partial aggregation adds
- * `GROUP BY` to each of those SELECTs, so only one row per group (and block range) crosses the wire.
+ * in CSV into the query's private folder, one file per block range of a large table, which DuckDB
+ * loads with its CSV reader as each is written: the fastest path from PostgreSQL into DuckDB without
+ * the postgres extension. A partial aggregation adds `GROUP BY` to each of those SELECTs, so only one
+ * row per group (and block range) crosses the wire.
  */
 export class PostgresConnector implements Connector {
   private readonly pool: ConnectionPool<pg.Client>;
@@ -252,7 +260,8 @@ export class PostgresConnector implements Connector {
 
   /**
    * Splits a large plain table into block ranges (`ctid` ranges, which PostgreSQL 14+ scans directly)
-   * so several COPY streams run at once; small tables, views and older servers get one range.
+   * so several COPY streams run at once; small tables, views and older servers get one range. The first
+   * range has no lower bound and the last no upper one, so together they hold every row.
    */
   private async blockRanges(client: pg.Client, table: string): Promise<string[]> {
     const result = await client.query<{ pages: number; kind: string; version: number }>(
@@ -262,7 +271,9 @@ export class PostgresConnector implements Connector {
     );
     const info = result.rows[0];
     const parts =
-      info && info.kind === 'r' && info.version >= 140000 && info.pages >= parallelMinPages ? parallelScans : 1;
+      info && info.kind === 'r' && info.version >= 140000 && info.pages >= parallelMinPages
+        ? Math.min(maxParts, Math.floor(info.pages / minPartPages))
+        : 1;
     if (parts === 1) return [''];
     const step = Math.ceil((info.pages + 1) / parts);
     return Array.from({ length: parts }, (_, i) => {
@@ -272,11 +283,31 @@ export class PostgresConnector implements Connector {
     });
   }
 
-  /** Runs one COPY ... TO STDOUT into `file` on its own pooled connection. */
-  private copyInto(sql: string, file: string, deadline: Deadline): Promise<void> {
+  /** Runs one COPY ... TO STDOUT into `file` on a pooled connection, until `stop` aborts. */
+  private copyInto(sql: string, file: string, deadline: Deadline, stop: AbortSignal): Promise<void> {
     return this.withClient(deadline, (client) =>
-      pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: deadline.signal }),
+      pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop }),
     );
+  }
+
+  /**
+   * Copies each COPY of `copies` into its file, {@link parallelScans} at once, and yields a SELECT of the
+   * files written since the last one, in order, as soon as the first of them is. Each copy takes a pooled
+   * connection of its own, so concurrent queries on the source take turns by range rather than by table.
+   */
+  private async *copyParts(
+    copies: readonly { sql: string; file: string }[],
+    columns: readonly ColumnInfo[],
+    deadline: Deadline,
+  ): AsyncGenerator<string> {
+    const parts = orderedParts(copies.length, parallelScans, deadline.signal, (i, stop) =>
+      this.copyInto(copies[i].sql, copies[i].file, deadline, stop),
+    );
+    for await (const ready of parts)
+      yield csvSelect(
+        ready.map((i) => copies[i].file),
+        columns,
+      );
   }
 
   /** Whether the planner expects grouping to cut the rows enough to pay off (see {@link minRowsPerGroup}). */
@@ -315,22 +346,21 @@ export class PostgresConnector implements Connector {
       return { where, ranges, aggregation };
     });
     const { select, groupBy } = scanShape(request.columns, aggregation);
-    const files = ranges.map((_, i) =>
-      path.join(request.workDir, `${this.source}-${request.table.name}-${Date.now()}-${i}.csv`),
-    );
-    await Promise.all(
-      ranges.map((range, i) => {
-        const condition = [where, range].filter(Boolean).join(' AND ');
-        return this.copyInto(
+    const stamp = `${this.source}-${request.table.name}-${Date.now()}`;
+    const copies = ranges.map((range, i) => {
+      const condition = [where, range].filter(Boolean).join(' AND ');
+      return {
+        sql:
           `COPY (SELECT ${select} FROM ${from}${condition ? ` WHERE ${condition}` : ''}${groupBy}) TO STDOUT ` +
-            `WITH (FORMAT csv)`,
-          files[i],
-          request.deadline,
-        );
-      }),
-    );
+          `WITH (FORMAT csv)`,
+        file: path.join(request.workDir, `${stamp}-${i}.csv`),
+      };
+    });
     return {
-      output: { kind: 'duckdb', select: csvSelect(files, aggregation?.columns ?? request.columns) },
+      output: {
+        kind: 'duckdb-parts',
+        parts: this.copyParts(copies, aggregation?.columns ?? request.columns, request.deadline),
+      },
       pushed,
       aggregated: aggregation !== undefined,
     };

@@ -65,14 +65,18 @@ export interface ScanRequest {
 }
 
 /**
- * A scan's rows, in one of two forms:
+ * A scan's rows, in one of three forms:
  * - `rows`: batches of value arrays (one value per requested column, in order) that the engine appends;
  * - `duckdb`: a SELECT (with optional setup/teardown statements) that the query's own DuckDB instance
- *   runs while it still may read files, for data DuckDB reads natively (Parquet, CSV, JSON, DuckDB files).
+ *   runs while it still may read files, for data DuckDB reads natively (Parquet, CSV, JSON, DuckDB files);
+ * - `duckdb-parts`: SELECTs like `duckdb`'s, each over files complete when it is yielded, so the engine
+ *   loads the first parts while the source still writes the others. Ending the iteration early stops
+ *   the source's writing before it returns.
  */
 export type ScanOutput =
   | { kind: 'rows'; batches: AsyncIterable<unknown[][]> }
-  | { kind: 'duckdb'; setup?: string[]; select: string; teardown?: string[] };
+  | { kind: 'duckdb'; setup?: string[]; select: string; teardown?: string[] }
+  | { kind: 'duckdb-parts'; parts: AsyncIterable<string> };
 
 export interface ScanResult {
   output: ScanOutput;

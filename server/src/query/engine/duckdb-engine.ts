@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError, httpError } from '../../core/errors.js';
 import {
   QueryRejected,
@@ -16,7 +16,7 @@ import type { QueryLimits } from '../sources.js';
 import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
-import { FreshInstances } from './fresh-instances.js';
+import { FreshInstances, type QueryInstance } from './fresh-instances.js';
 import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -39,7 +39,7 @@ interface PlannedTable extends TableReference {
   info: TableInfo;
 }
 
-/** A table whose source has answered: its scan's files are fetched, or its row stream has a first batch. */
+/** A table whose source has answered: its scan's files are fetched, or its stream has a first batch or part. */
 interface FetchedTable {
   t: PlannedTable;
   columns: ColumnInfo[];
@@ -47,13 +47,13 @@ interface FetchedTable {
 }
 
 /**
- * Waits for a row stream's first batch (so the query takes its slot only once the source answers) and
- * returns the same stream, that batch first; ending it ends the source's stream.
+ * Waits for a stream's first item (a row batch, or a part's SELECT: so the query takes its slot only once
+ * the source answers) and returns the same stream, that item first; ending it ends the source's stream.
  */
-async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterable<unknown[][]>> {
-  const source = batches[Symbol.asyncIterator]();
-  let first: IteratorResult<unknown[][]> | undefined = await source.next();
-  const iterator: AsyncIterator<unknown[][]> = {
+async function primed<T>(items: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const source = items[Symbol.asyncIterator]();
+  let first: IteratorResult<T> | undefined = await source.next();
+  const iterator: AsyncIterator<T> = {
     next: () => {
       const result = first ?? source.next();
       first = undefined;
@@ -64,10 +64,36 @@ async function primed(batches: AsyncIterable<unknown[][]>): Promise<AsyncIterabl
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
-/** Ends the row streams of fetched tables that were not read to the end, so their connections go back. */
+/** The scan with its stream (if it has one) primed: see {@link primed}. */
+async function primedScan(scan: ScanResult): Promise<ScanResult> {
+  const { output } = scan;
+  if (output.kind === 'rows') return { ...scan, output: { kind: 'rows', batches: await primed(output.batches) } };
+  if (output.kind === 'duckdb-parts')
+    return { ...scan, output: { kind: 'duckdb-parts', parts: await primed(output.parts) } };
+  return scan;
+}
+
+/** Ends the streams of fetched tables that were not read to the end, so their connections go back. */
 async function endStreams(fetched: readonly FetchedTable[]): Promise<void> {
-  for (const { scan } of fetched)
-    if (scan.output.kind === 'rows') await scan.output.batches[Symbol.asyncIterator]().return?.();
+  for (const { scan } of fetched) {
+    const { output } = scan;
+    const stream = output.kind === 'rows' ? output.batches : output.kind === 'duckdb-parts' ? output.parts : undefined;
+    await stream?.[Symbol.asyncIterator]().return?.();
+  }
+}
+
+/**
+ * The settings a query's connection gets once its tables are loaded: `threads` for it, and then the sandbox.
+ * The optimizer folds a constant expression (`range(0, 60000000)`, `repeat('x', 10^9)`) into one value built
+ * outside DuckDB's memory limit and deaf to interrupt() (60 million items: 4.5 GB and over a minute); unfolded,
+ * the same value is built by the query, within memory_limit and between interrupt checks. From the external
+ * access on, the user's SQL can reach nothing but the loaded tables.
+ */
+function sandboxSettings(threads: number): string {
+  return (
+    `SET threads = ${threads}; SET disabled_optimizers = 'expression_rewriter'; ` +
+    'SET enable_external_access = false; SET lock_configuration = true'
+  );
 }
 
 /**
@@ -100,6 +126,11 @@ export class DuckDBEngine implements QueryEngine {
   /** The short lane: queries that read no table do not queue behind large ones (`limits.short_lane`). */
   private readonly shortSlots: Semaphore;
   private readonly instances: FreshInstances;
+  /**
+   * The short lane's instances, apart: a large query never takes the one prepared for a short one, which
+   * would then create its own on its way (10-20 ms alone, several times that beside large queries).
+   */
+  private readonly shortInstances: FreshInstances;
 
   constructor(
     private readonly catalog: SourceCatalog,
@@ -108,13 +139,17 @@ export class DuckDBEngine implements QueryEngine {
   ) {
     this.slots = new Semaphore(limits.maxConcurrent);
     this.shortSlots = new Semaphore(limits.shortLane);
-    this.instances = new FreshInstances({
+    const settings = {
       memory_limit: limits.memoryLimit,
       threads: String(limits.threads),
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       allow_community_extensions: 'false',
-    });
+    };
+    this.instances = new FreshInstances(settings);
+    // A short query loads nothing, so its connection can be sandboxed before it comes (one thread: with no
+    // table there is nothing to share out), which saves it six calls into DuckDB on its way.
+    this.shortInstances = new FreshInstances(settings, `SET TimeZone = 'UTC'; ${sandboxSettings(1)}`);
   }
 
   async validate(sql: string): Promise<void> {
@@ -174,16 +209,17 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      const lane = this.limits.shortLane > 0 && readsNoTable(ast) ? this.shortSlots : this.slots;
+      const short = this.limits.shortLane > 0 && readsNoTable(ast);
+      const [lane, instances] = short ? [this.shortSlots, this.shortInstances] : [this.slots, this.instances];
       const release = await countedSlot(() => lane.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
-      const fresh = await this.instances.take();
+      const fresh = await instances.take();
       try {
-        const execute = () => this.execute(sql, fresh.instance, fetched, pushdown, bounds, deadline, started, begun);
+        const execute = () => this.execute(sql, fresh, fetched, pushdown, bounds, deadline, started, begun);
         return await inSpan('query engine', execute);
       } finally {
-        void this.instances.release(fresh);
+        void instances.release(fresh);
         deadline.signal.removeEventListener('abort', release);
         release();
       }
@@ -249,7 +285,7 @@ export class DuckDBEngine implements QueryEngine {
 
   private async execute(
     sql: string,
-    instance: DuckDBInstance,
+    fresh: QueryInstance,
     fetched: FetchedTable[],
     pushdown: AggregatePushdown | undefined,
     bounds: ResultBounds,
@@ -269,19 +305,17 @@ export class DuckDBEngine implements QueryEngine {
     signal.addEventListener('abort', interrupt, { once: true });
     try {
       deadline.throwIfExpired();
-      connection = await instance.connect();
-      await connection.run("SET TimeZone = 'UTC'");
-      const scans = await this.load(connection, fetched, pushdown, signal, begun);
-      // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
-      // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
-      await connection.run(`SET threads = ${threadShare(this.limits.threads, this.slots.taken)}`);
-      // The optimizer folds a constant expression (`range(0, 60000000)`, `repeat('x', 10^9)`) into one value
-      // built outside DuckDB's memory limit and deaf to interrupt() (60 million items: 4.5 GB and over a minute);
-      // unfolded, the same value is built by the query, within memory_limit and between interrupt checks.
-      await connection.run("SET disabled_optimizers = 'expression_rewriter'");
-      // From here on the user's SQL can reach nothing but the loaded tables.
-      await connection.run('SET enable_external_access = false');
-      await connection.run('SET lock_configuration = true');
+      // A prepared connection (the short lane's) is sandboxed already, and there is nothing to load.
+      connection = fresh.connection;
+      let scans: ScanReport[] = [];
+      if (!connection) {
+        connection = await fresh.instance.connect();
+        await connection.run("SET TimeZone = 'UTC'");
+        scans = await this.load(connection, fetched, pushdown, signal, begun);
+        // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
+        // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
+        await connection.run(sandboxSettings(threadShare(this.limits.threads, this.slots.taken)));
+      }
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.
       const runSql = await this.finalSql(
@@ -337,14 +371,7 @@ export class DuckDBEngine implements QueryEngine {
               deadline,
               workDir,
             });
-            return {
-              t,
-              columns,
-              scan:
-                scan.output.kind === 'rows'
-                  ? { ...scan, output: { kind: 'rows' as const, batches: await primed(scan.output.batches) } }
-                  : scan,
-            };
+            return { t, columns, scan: await primedScan(scan) };
           },
           { 'query.source': t.source },
         ),
@@ -413,6 +440,6 @@ export class DuckDBEngine implements QueryEngine {
   }
 
   async close(): Promise<void> {
-    await this.instances.close();
+    await Promise.all([this.instances.close(), this.shortInstances.close()]);
   }
 }

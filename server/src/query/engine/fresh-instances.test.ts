@@ -55,4 +55,17 @@ describe('fresh DuckDB instances', () => {
     await expect(instances.take()).rejects.toThrow(/config/i);
     await instances.close();
   });
+
+  it('hands out each instance with a connection `prepare` has run on, and closes it with the instance', async () => {
+    const instances = new FreshInstances({ threads: '1' }, "SET TimeZone = 'UTC'; SET lock_configuration = true");
+    const used = await instances.take();
+    const connection = used.connection!;
+    const settings = await connection.runAndReadAll(
+      "SELECT current_setting('TimeZone'), current_setting('lock_configuration')",
+    );
+    expect(settings.getRows()[0]).toEqual(['UTC', true]);
+    await instances.release(used);
+    await expect(connection.run('SELECT 1')).rejects.toThrow();
+    await instances.close();
+  });
 });

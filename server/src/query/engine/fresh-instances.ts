@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { makePrivateFolder } from '../../runtime/private-folders.js';
 import { nextTurn } from '../../core/next-turn.js';
 
@@ -8,10 +8,13 @@ import { nextTurn } from '../../core/next-turn.js';
 export interface QueryInstance {
   instance: DuckDBInstance;
   workDir: string;
+  /** A connection on which the instances' `prepare` statements have run, when they have one. */
+  connection?: DuckDBConnection;
 }
 
 /** Closes `used` and removes its folder; closing waits for DuckDB's threads and frees its memory. */
 async function dispose(used: QueryInstance): Promise<void> {
+  used.connection?.closeSync();
   used.instance.closeSync();
   await fs.promises.rm(used.workDir, { recursive: true, force: true });
 }
@@ -27,8 +30,14 @@ export class FreshInstances {
   /** Instances released and not yet closed. */
   private readonly disposing = new Set<Promise<void>>();
 
-  /** `options` are DuckDB settings; each instance spills into its own folder. */
-  constructor(private readonly options: Record<string, string>) {}
+  /**
+   * `options` are DuckDB settings; each instance spills into its own folder. `prepare`, when given, runs on
+   * a connection of each instance as it is created, and that connection comes with the instance.
+   */
+  constructor(
+    private readonly options: Record<string, string>,
+    private readonly prepare?: string,
+  ) {}
 
   private async create(): Promise<QueryInstance> {
     const workDir = makePrivateFolder('query');
@@ -41,7 +50,16 @@ export class FreshInstances {
         secret_directory: path.join(workDir, 'secrets'),
         extension_directory: path.join(workDir, 'extensions'),
       };
-      return { instance: await DuckDBInstance.create(':memory:', { ...this.options, ...folders }), workDir };
+      const instance = await DuckDBInstance.create(':memory:', { ...this.options, ...folders });
+      if (this.prepare === undefined) return { instance, workDir };
+      try {
+        const connection = await instance.connect();
+        await connection.run(this.prepare);
+        return { instance, workDir, connection };
+      } catch (error) {
+        instance.closeSync();
+        throw error;
+      }
     } catch (error) {
       fs.rmSync(workDir, { recursive: true, force: true });
       throw error;

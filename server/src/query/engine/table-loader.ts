@@ -60,6 +60,16 @@ export async function loadTable(
       for (const statement of output.teardown ?? []) await connection.run(statement).catch(() => undefined);
     }
   }
+  if (output.kind === 'duckdb-parts') {
+    let rows = 0;
+    for await (const select of output.parts) {
+      if (signal.aborted) throw signal.reason;
+      rows += (
+        await connection.run(`INSERT INTO ${sqlIdent(catalog)}.${sqlIdent(schema)}.${sqlIdent(table)} ${select}`)
+      ).rowsChanged;
+    }
+    return rows;
+  }
   const appender = await connection.createAppender(table, schema, catalog);
   let rows = 0;
   try {
