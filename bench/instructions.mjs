@@ -46,6 +46,19 @@ function hasValgrind() {
 
 const runControl = promisify(execFile);
 
+/** `pid` and every process below it (children of children too). */
+async function processTree(pid) {
+  const { stdout } = await runControl('ps', ['-e', '-o', 'pid=,ppid=']);
+  const children = new Map();
+  for (const line of stdout.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
 /**
  * One continuous load of `warmup + requests + tail` requests; counting is switched on after the
  * warm-up and the counts dumped after about `requests` more, while the load goes on: a pause between
@@ -54,12 +67,16 @@ const runControl = promisify(execFile);
  * at some moment while it runs, so the window is counted from the middle of one to the middle of the
  * other (off by a few requests in tens of thousands).
  */
-function countedLoad(url, { warmup, requests, tail }) {
+function countedLoad(url, serverPid, { warmup, requests, tail }) {
   let answered = 0;
   const control = async (...args) => {
     const issued = answered;
-    // Without a process id: the server and the processes it started (handler modules) alike.
-    await runControl('callgrind_control', args);
+    // The server and the processes it started (handler modules), by process id: without one, callgrind_control
+    // would switch and dump every callgrind run of the machine, another bench's too.
+    // A child not traced (esbuild's service) refuses the command; the server itself must take it.
+    const [server, ...started] = await processTree(serverPid);
+    const command = (pid) => runControl('callgrind_control', [...args, String(pid)]);
+    await Promise.all([command(server), ...started.map((pid) => command(pid).catch(() => undefined))]);
     return (issued + answered) / 2;
   };
   return new Promise((resolve, reject) => {
@@ -122,7 +139,7 @@ async function instructionsPerRequest(label, script, env, urlPath = routePath) {
   const server = await startServer(script, env, { wrapper });
   try {
     const url = server.origin + urlPath;
-    const result = await countedLoad(url, { warmup, requests, tail: requests });
+    const result = await countedLoad(url, server.pid, { warmup, requests, tail: requests });
     if (result.non2xx > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers`);
     const counted = dumpedInstructions(dumpDir, server.pid);
     const perRequest = counted.total / result.requests;
