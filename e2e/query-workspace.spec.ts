@@ -93,7 +93,11 @@ test('query tabs: two kinds at once, maximised results, a saved query, wrap, and
   await page.getByLabel('Query file name').fill('../escape');
   await page.getByLabel('Query file name').press('Enter');
   await expect(page.locator('.statusbar')).toContainText('not a plain file name');
-  await page.getByLabel('Query file name').fill('e2e-workspace');
+  await page.getByLabel('Query file name').press('Escape');
+  // Typed, the name replaces the one offered (it was once appended to it).
+  await page.getByRole('button', { name: 'Save query as…' }).click();
+  await expect(page.getByLabel('Query file name')).toBeFocused();
+  await page.keyboard.type('e2e-workspace');
   await screenshot(page, 'query-workspace-04-save-as');
   await page.getByLabel('Query file name').press('Enter');
   await expect(page.locator('.tab.active')).toHaveAttribute('data-path', savedFile);
