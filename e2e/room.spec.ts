@@ -112,3 +112,13 @@ test('the layout is remembered across a reload: the explorer width, a hidden reg
   await expect(page.locator('.side-pane')).toHaveCount(0);
   await expect(page.locator('.panel-tab[data-panel="logs"]')).toHaveAttribute('aria-selected', 'true');
 });
+
+test('in a narrow window the explorer keeps its buttons inside it, the title gives way', async ({ page }) => {
+  await page.setViewportSize({ width: 960, height: 720 });
+  await page.goto(process.env.WORKBENCH_URL!);
+  const pane = (await page.locator('.explorer-pane').boundingBox())!;
+  const buttons = page.locator('.explorer-toolbar button');
+  await expect(buttons).toHaveCount(5);
+  for (const box of await buttons.evaluateAll((all) => all.map((b) => b.getBoundingClientRect().toJSON() as DOMRect)))
+    expect(box.right).toBeLessThanOrEqual(pane.x + pane.width);
+});
