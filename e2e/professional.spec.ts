@@ -104,6 +104,10 @@ test('the chart of a question labels its axes at 11 px or more on screen', async
     );
   });
   console.log(`[measure] chart label size in the question view: ${Math.min(...sizes).toFixed(1)} px`);
+  // Sums of about 100,000 read as 78.3K, not 7.8e+4.
+  expect(await chart.locator('text.chart-tick').allTextContents()).toContainEqual(
+    expect.stringMatching(/^\d+(\.\d)?K$/),
+  );
   // Within a twentieth of a pixel: the browser rounds the box the scale is read from.
   expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10.95);
   await screenshot(page, 'question-chart-labels');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { screenshot } from './screenshots.js';
 import { typeQuery } from './query-tabs.js';
 
@@ -72,6 +72,9 @@ test('query tabs: two kinds at once, maximised results, a saved query, wrap, and
   await page.getByRole('button', { name: 'Maximise' }).click();
   await expect(page.locator('.query-editor')).toHaveCount(0);
   await expect.poll(() => rowsShownWhole(page)).toBe(11);
+  // The header's columns line up with the rows' though the result is wider than the window (each row is a grid).
+  const lefts = (cells: Locator) => cells.evaluateAll((all) => all.map((c) => Math.round(c.getBoundingClientRect().x)));
+  expect(await lefts(rows.nth(0).getByRole('columnheader'))).toEqual(await lefts(rows.nth(1).locator('.results-cell')));
   await screenshot(page, 'query-workspace-02-maximised');
   await page.getByRole('button', { name: 'Restore' }).click();
   await expect(page.locator('.query-editor')).toBeVisible();
@@ -93,7 +96,11 @@ test('query tabs: two kinds at once, maximised results, a saved query, wrap, and
   await page.getByLabel('Query file name').fill('../escape');
   await page.getByLabel('Query file name').press('Enter');
   await expect(page.locator('.statusbar')).toContainText('not a plain file name');
-  await page.getByLabel('Query file name').fill('e2e-workspace');
+  await page.getByLabel('Query file name').press('Escape');
+  // Typed, the name replaces the one offered (it was once appended to it).
+  await page.getByRole('button', { name: 'Save query as…' }).click();
+  await expect(page.getByLabel('Query file name')).toBeFocused();
+  await page.keyboard.type('e2e-workspace');
   await screenshot(page, 'query-workspace-04-save-as');
   await page.getByLabel('Query file name').press('Enter');
   await expect(page.locator('.tab.active')).toHaveAttribute('data-path', savedFile);

@@ -233,3 +233,21 @@ test('a stuck handler: its 504 and the 503 of a call it held link to their log l
   }
   await screenshot(page, 'requests-stuck-handler');
 });
+
+test('in a narrow requests panel the status and duration stay in view, the path scrolls', async ({ page }) => {
+  await page.setViewportSize({ width: 960, height: 720 });
+  await page.goto(url());
+  await showPanel(page, 'requests');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  const route = '/api/adaptive/library-api/no-such-route-with-a-long-path-that-does-not-fit-a-narrow-panel';
+  expect(await call(page, route)).toEqual([404]);
+  const row = rows(page, route);
+  await expect(row.locator('.status')).toHaveText('404');
+  const panel = (await page.locator('[data-panel-body="requests"]').boundingBox())!;
+  for (const cell of [row.locator('.status'), row.locator('td.duration')]) {
+    const box = (await cell.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(panel.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+  }
+  await screenshot(page, 'requests-narrow');
+});

@@ -85,3 +85,40 @@ test('a first start at 1440x900 shows 20 result rows or more; a problem takes on
     console.log(`[measure] result rows visible at 1440x900 with one problem listed: ${await visibleRows()}`);
   });
 });
+
+test('the layout is remembered across a reload: the explorer width, a hidden region, the active panel', async ({
+  page,
+}) => {
+  await page.goto(process.env.WORKBENCH_URL!);
+  const explorer = page.locator('.explorer-pane');
+  const width = async () => Math.round((await explorer.boundingBox())!.width);
+  await expect(page.locator('.side-pane')).toBeVisible();
+  const before = await width();
+  const handle = (await page.getByRole('separator', { name: 'Resize explorer' }).boundingBox())!;
+  const y = handle.y + handle.height / 2;
+  await page.mouse.move(handle.x + handle.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + 100, y, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(width).toBeGreaterThan(before + 90);
+  const resized = await width();
+  await page.keyboard.press('ControlOrMeta+Alt+KeyB');
+  await expect(page.locator('.side-pane')).toHaveCount(0);
+  await page.locator('.panel-tab[data-panel="logs"]').click();
+
+  await page.reload();
+  await expect(explorer).toBeVisible();
+  expect(await width()).toBe(resized);
+  await expect(page.locator('.side-pane')).toHaveCount(0);
+  await expect(page.locator('.panel-tab[data-panel="logs"]')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('in a narrow window the explorer keeps its buttons inside it, the title gives way', async ({ page }) => {
+  await page.setViewportSize({ width: 960, height: 720 });
+  await page.goto(process.env.WORKBENCH_URL!);
+  const pane = (await page.locator('.explorer-pane').boundingBox())!;
+  const buttons = page.locator('.explorer-toolbar button');
+  await expect(buttons).toHaveCount(5);
+  for (const box of await buttons.evaluateAll((all) => all.map((b) => b.getBoundingClientRect().toJSON() as DOMRect)))
+    expect(box.right).toBeLessThanOrEqual(pane.x + pane.width);
+});

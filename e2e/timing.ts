@@ -75,8 +75,11 @@ export async function loadToEditable(page: Page, url: string): Promise<{ shown: 
   return { shown: await appearedAfter(page, shownSelector), editable: await appearedAfter(page, dirtySelector) };
 }
 
-/** {@link loadToEditable} in fresh browser profiles, {@link timedRuns} times: the medians are recorded. */
-export async function timePageLoads(browser: Browser, url: string): Promise<void> {
+/**
+ * {@link loadToEditable} in fresh browser profiles, {@link timedRuns} times: the medians are recorded, named with
+ * `when` (the server's state, e.g. "with a 500-event backlog").
+ */
+export async function timePageLoads(browser: Browser, url: string, when: string): Promise<void> {
   const loads: Array<{ shown: number; editable: number }> = [];
   for (let run = 0; run < timedRuns; run++) {
     const context = await browser.newContext();
@@ -84,11 +87,11 @@ export async function timePageLoads(browser: Browser, url: string): Promise<void
     await context.close();
   }
   measure(
-    'page load to editor showing the file',
+    `page load to editor showing the file, ${when}`,
     loads.map((l) => l.shown),
   );
   measure(
-    'page load to editable editor (first keystroke taken)',
+    `page load to editable editor (first keystroke taken), ${when}`,
     loads.map((l) => l.editable),
   );
 }

@@ -26,8 +26,11 @@ const rememberedShapes = 50;
 
 const kindTitles: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', scatter: 'Scatter', pie: 'Pie' };
 
+/** Large values as a reader says them (`78.3K`, `1.2M`), not in exponent notation. */
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
 function tickLabel(value: number): string {
-  return Math.abs(value) >= 10_000 ? value.toExponential(1) : Number(value.toFixed(2)).toString();
+  return Math.abs(value) >= 10_000 ? compact.format(value) : Number(value.toFixed(2)).toString();
 }
 
 /** The SVG `y` of a value read against `axis`. */

@@ -1,5 +1,6 @@
 import { useMemo, useState, type UIEvent } from 'react';
 import type { ResultColumn, ResultRow, SqlResult } from '../../../server/src/contract/index.js';
+import { gridColumns } from './grid-columns.js';
 import { cellText, numericValue, sortRows, toCsv, toJson, toTsv, type SortDirection } from './result-format.js';
 import {
   clampPage,
@@ -315,9 +316,7 @@ interface PageRowsProps {
 /** The grid of one page: header and the rows in view (a new page starts at its top). */
 function PageRows({ columns, rows, firstIndex, total, sort, onSort, selected, onSelect }: PageRowsProps) {
   const { first, last, onScroll } = useVisibleRows(rows.length);
-  // The row number column fits the largest number; the others share the rest.
-  const indexWidth = `calc(${String(total).length + 2}ch + 16px)`;
-  const template = `${indexWidth} repeat(${columns.length}, minmax(110px, 1fr))`;
+  const template = useMemo(() => gridColumns(columns, rows, total), [columns, rows, total]);
   return (
     <div className="results-grid" onScroll={onScroll} role="grid" aria-label="Query results" aria-rowcount={total + 1}>
       <HeaderRow columns={columns} template={template} sort={sort} onSort={onSort} />

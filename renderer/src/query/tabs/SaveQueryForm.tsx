@@ -40,6 +40,8 @@ export function SaveQueryForm({ suggested, extension, onSave, onCancel }: SaveQu
           aria-label="Query file name"
           value={name}
           autoFocus
+          // The offered name selected: typing replaces it rather than being appended to it.
+          onFocus={(e) => e.currentTarget.select()}
           onChange={(e) => setName(e.target.value)}
           onKeyDown={(e) => e.key === 'Escape' && onCancel()}
         />
