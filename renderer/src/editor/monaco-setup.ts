@@ -1,10 +1,11 @@
 /**
- * Every registration with Monaco, whose registries are global to the page: the bundled Monaco (the parts
- * monaco-core.ts picks) for @monaco-editor/react, the editor's markers for the problems panel and the handler
- * typings when this module loads, the checks of OpenAPI specs once the first file editor has settled
- * (spec-checks.ts); the query console's languages through `ensure...()` and `register...()` below.
+ * Every registration with Monaco, whose registries are global to the page: the bundled Monaco for
+ * @monaco-editor/react, the editor's markers for the problems panel and the handler typings when this module
+ * loads, the checks of OpenAPI specs once the first file editor has settled (spec-checks.ts); the query
+ * console's languages through `ensure...()` and `register...()` below.
  */
 import { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { suggestions, type Catalog, type Suggestion } from './languages/completion.js';
 import { sparqlSuggestions, type SparqlSuggestion } from './languages/sparql-completion.js';
@@ -14,7 +15,6 @@ import { loadHandlerTypings } from './handler-typings.js';
 import { pathOfModelUri } from './languages.js';
 import { editorMarkers, type EditorMarker } from './markers-store.js';
 import './monaco-environment.js';
-import { monaco } from './monaco-core.js';
 
 /** Owner of the markers that come from the server's diagnostics (the editor's own have other owners). */
 export const serverMarkerOwner = 'adaptive-workbench';
