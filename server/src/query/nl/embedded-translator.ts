@@ -1,4 +1,6 @@
-import type { PlannedQuery } from './plan-parts.js';
+import { translateNegation } from './negation-question.js';
+import { NotUnderstood } from '../../core/domain-errors.js';
+import type { PlanAddition, PlannedQuery } from './plan-parts.js';
 import { QuestionPlan } from './question-plan.js';
 import { translateRatio } from './ratio-question.js';
 import type { SchemaContext } from './schema-context.js';
@@ -61,7 +63,24 @@ export class EmbeddedTranslator implements Translator {
   private plan(question: string, schema: SchemaContext, prefer?: readonly string[]): Translation {
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
     const { index } = this.indexed;
-    const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index, prefer).build();
-    return translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
+    const plan = (text: string, addition?: PlanAddition): PlannedQuery =>
+      new QuestionPlan(text, schema, index, prefer).build(addition);
+    const refuse = (reason: string): never => throwNotUnderstood(reason, schema);
+    const ratio = translateRatio(question, plan, refuse);
+    if (ratio) return ratio;
+    try {
+      return plan(question);
+    } catch (error) {
+      // "stadiums without any concert": a negation one plan cannot read is tried as the rows minus those related.
+      if (!(error instanceof NotUnderstood)) throw error;
+      let negation: Translation | undefined;
+      try {
+        negation = translateNegation(question, schema, plan, refuse);
+      } catch (negationError) {
+        if (!(negationError instanceof NotUnderstood)) throw negationError;
+      }
+      if (negation) return negation;
+      throw error;
+    }
   }
 }

@@ -6,12 +6,13 @@ import { smallDatabase, type SmallDatabase } from './test-support/small-database
 const ddl = `
 CREATE TABLE captain (captain_id INTEGER, name VARCHAR, age INTEGER, ship_name VARCHAR, ship_year INTEGER);
 INSERT INTO captain VALUES (1, 'Ahab', 58, 'Pequod', 1840), (2, 'Nemo', 41, 'Nautilus', 1866),
-  (3, 'Haddock', 35, 'Unicorn', 1678);
+  (3, 'Haddock', 35, 'Unicorn', 1678), (4, 'Flint', 50, 'Walrus', 1750);
 CREATE TABLE port (port_id INTEGER, name VARCHAR, country VARCHAR);
 INSERT INTO port VALUES (1, 'Bergen', 'Norway'), (2, 'Gdansk', 'Poland'), (3, 'Tallinn', 'Estonia'),
   (4, 'Visby', 'Sweden');
 CREATE TABLE vessel (vessel_id INTEGER, name VARCHAR, tonnage INTEGER, captain_id INTEGER);
-INSERT INTO vessel VALUES (1, 'Sleipner', 900, 1), (2, 'Gull', 300, 2), (3, 'Tern', 450, 2), (4, 'Skua', 120, 3);
+INSERT INTO vessel VALUES (1, 'Sleipner', 900, 1), (2, 'Gull', 300, 2), (3, 'Tern', 450, 2), (4, 'Skua', 120, 3),
+  (5, 'Petrel', 200, NULL);
 CREATE TABLE port_call (call_id INTEGER, vessel_id INTEGER, port_id INTEGER, year INTEGER);
 INSERT INTO port_call VALUES (1, 1, 1, 2021), (2, 1, 2, 2022), (3, 2, 1, 2021), (4, 3, 3, 2022), (5, 1, 1, 2022);
 CREATE TABLE captain_licence (captain_id INTEGER, port_id INTEGER);
@@ -42,6 +43,26 @@ describe('question shapes over an unseen harbour schema', () => {
     await expect(db.ask('Which ports were called at by vessels of the captain Nemo?')).rejects.toMatchObject({
       name: 'NotUnderstood',
       message: expect.stringContaining('vessel'),
+    });
+  });
+
+  it('answers "X without any Y" and "X that have no Y" with the X no Y row relates to', async () => {
+    expect((await db.ask('Show the names of ports without any port calls.')).rows).toEqual([['Visby']]);
+    expect((await db.ask('Which captains have no vessels? Give their names.')).rows).toEqual([['Flint']]);
+    expect((await db.ask('How many vessels have no captain?')).rows).toEqual([[1]]);
+  });
+
+  it('answers "X that did not <verb> a Y <condition>" with the condition inside the negation', async () => {
+    const { sql, rows } = await db.ask('What are the names of the vessels that did not call at a port in 2022?');
+    expect(sql).toContain('NOT IN');
+    expect(rows.map((r) => r[0]).sort()).toEqual(['Gull', 'Petrel', 'Skua']);
+    const never = await db.ask('List the names of the ports that never had a port call in 2021.');
+    expect(never.rows.map((r) => r[0]).sort()).toEqual(['Gdansk', 'Tallinn', 'Visby']);
+  });
+
+  it('refuses a negation of a ranked or counted part, which one list of excluded rows cannot say', async () => {
+    await expect(db.ask('Which ports have no calls by the largest vessel?')).rejects.toMatchObject({
+      name: 'NotUnderstood',
     });
   });
 });
