@@ -1,3 +1,4 @@
+import { translateBoth } from './both-question.js';
 import { translateNegation } from './negation-question.js';
 import { NotUnderstood } from '../../core/domain-errors.js';
 import type { PlanAddition, PlannedQuery } from './plan-parts.js';
@@ -71,15 +72,17 @@ export class EmbeddedTranslator implements Translator {
     try {
       return plan(question);
     } catch (error) {
-      // "stadiums without any concert": a negation one plan cannot read is tried as the rows minus those related.
+      // "stadiums without any concert", "concerts in both 2014 and 2015": what one plan cannot read is tried as rows
+      // of one plan kept or left out by the keys of another.
       if (!(error instanceof NotUnderstood)) throw error;
-      let negation: Translation | undefined;
-      try {
-        negation = translateNegation(question, schema, plan, refuse);
-      } catch (negationError) {
-        if (!(negationError instanceof NotUnderstood)) throw negationError;
+      for (const composed of [translateNegation, translateBoth]) {
+        try {
+          const translation = composed(question, schema, plan, refuse);
+          if (translation) return translation;
+        } catch (composedError) {
+          if (!(composedError instanceof NotUnderstood)) throw composedError;
+        }
       }
-      if (negation) return negation;
       throw error;
     }
   }

@@ -65,4 +65,12 @@ describe('question shapes over an unseen harbour schema', () => {
       name: 'NotUnderstood',
     });
   });
+
+  it('answers "X that <relate to> both A and B" with the X related to each of them', async () => {
+    const ports = await db.ask('Which ports had port calls in both 2021 and 2022?');
+    expect(ports.rows).toHaveLength(1);
+    expect(ports.rows[0]).toContain('Bergen');
+    const vessels = await db.ask('What are the names of the vessels that called at both Bergen and Gdansk?');
+    expect(vessels.rows).toEqual([['Sleipner']]);
+  });
 });

@@ -1,13 +1,9 @@
 import { NotUnderstood } from '../../core/domain-errors.js';
-import { keyColumn } from './column-roles.js';
-import type { PlanAddition, PlannedQuery } from './plan-parts.js';
+import { keepRows, keysOf, mainTable, referencedKey, type PlanWithAddition } from './composed-rows.js';
+import type { PlannedQuery } from './plan-parts.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import type { Translation } from './translator.js';
 import { tokenize, type Token } from './question-words.js';
-import { sqlIdent } from '../../core/sql-text.js';
-
-/** Plans one plain question, with what a composed question adds to it; throws NotUnderstood when it cannot. */
-export type PlanWithAddition = (question: string, addition?: PlanAddition) => PlannedQuery;
 
 const relativeWords = new Set(['that', 'who', 'which']);
 const auxiliaries = new Set(['do', 'does', 'did', 'have', 'has', 'had', 'is', 'are', 'was', 'were']);
@@ -73,12 +69,6 @@ function negationIn(tokens: readonly Token[]): { at: number; end: number } | nul
   return negations.length === 1 && !other ? negations[0] : null;
 }
 
-/** The column other tables reference `table` by: its key, else the column a relationship points at. */
-function referencedKey(schema: SchemaContext, table: SchemaTable): SchemaColumn | undefined {
-  const named = schema.relationships.find((r) => r.to.table === table.key)?.to.column;
-  return keyColumn(table) ?? table.columns.find((c) => c.name === named);
-}
-
 /**
  * The keys of `rows` some row of the negated part relates to, as a subquery: the negated words planned as their own
  * question with `rows` joined to it. A verb right after the negation ("did not visit any museum") that links to
@@ -99,13 +89,9 @@ function relatedKeys(
     negated = plan(words(withoutArticles(reading.negated.slice(1))), { join: rows });
   }
   const { parts } = negated;
-  if (parts.aggregated || parts.ranked || parts.groupBy.length > 0)
-    refuse(`"${words(reading.negated)}" ranks, counts or groups; a negation can only exclude rows it relates to`);
-  const main = [...parts.aliases].find(([, alias]) => alias === 't1')?.[0];
-  if (main === rows && parts.where.length === 0)
+  if (mainTable(parts) === rows && parts.where.length === 0)
     refuse(`Could not tell what "${words(reading.negated)}" excludes of ${rows.name}`);
-  const column = `${parts.aliases.get(rows)}.${sqlIdent(key.name)}`;
-  return `SELECT ${column} FROM ${parts.from} WHERE ${[...parts.where, `${column} IS NOT NULL`].join(' AND ')}`;
+  return keysOf(parts, rows, key, words(reading.negated), refuse);
 }
 
 /**
@@ -122,18 +108,16 @@ export function translateNegation(
 ): Translation | undefined {
   const reading = readNegation(question);
   if (!reading) return undefined;
-  const rows = plan(reading.rows).parts.aliases;
-  const table = [...rows].find(([, alias]) => alias === 't1')?.[0];
+  const table = mainTable(plan(reading.rows).parts);
   const key = table && referencedKey(schema, table);
   if (!table || !key) return refuse(`Could not tell which rows "${words(reading.negated)}" excludes`);
-  const related = relatedKeys(reading, table, key, plan, refuse);
-  const { sql, meaning, grouped, tieCheck } = plan(reading.rows, {
-    condition: (main) => ({
-      ref: { table, column: key },
-      sql: (column) => `${column} NOT IN (${related})`,
-      description: `without ${words(reading.negated)}`,
-      ...(main === table ? {} : refuse(`Could not tell which rows "${words(reading.negated)}" excludes`)),
-    }),
-  });
-  return { sql, meaning, grouped, tieCheck };
+  const sql = relatedKeys(reading, table, key, plan, refuse);
+  return keepRows(
+    plan,
+    reading.rows,
+    table,
+    key,
+    { sql, negated: true, description: `without ${words(reading.negated)}` },
+    refuse,
+  );
 }
