@@ -73,4 +73,9 @@ describe('question shapes over an unseen harbour schema', () => {
     const vessels = await db.ask('What are the names of the vessels that called at both Bergen and Gdansk?');
     expect(vessels.rows).toEqual([['Sleipner']]);
   });
+
+  it('reads "<year> or after" and "<year> or before" as bounds that include the year', async () => {
+    expect((await db.ask('How many port calls were there in 2022 or after?')).rows).toEqual([[3]]);
+    expect((await db.ask('How many port calls were there in 2021 or before?')).rows).toEqual([[2]]);
+  });
 });
