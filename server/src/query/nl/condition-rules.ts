@@ -80,12 +80,25 @@ function averageEnd(tokens: readonly Token[], at: number): number | undefined {
   return tokens[averageAt]?.text === 'average' ? averageAt + 1 : undefined;
 }
 
-/** "two or more people", "3 or fewer". */
+/** The bound an "<year> or ..." sets: "2014 or after", "2008 or earlier". */
+const yearOrBounds = new Map<string, Comparison>([
+  ['after', '>='],
+  ['later', '>='],
+  ['before', '<='],
+  ['earlier', '<='],
+]);
+
+/** "two or more people", "3 or fewer", "in 2014 or after". */
 export const orBound: CueRule = ({ tokens }, i) => {
-  const t = tokens[i];
-  const op = orBounds.get(tokens[i + 2]?.text ?? '');
-  if (t.kind !== 'number' || tokens[i + 1]?.text !== 'or' || !op) return undefined;
-  return { kind: 'compare', op, values: [Number(t.text)], at: i, end: i + 3, year: false };
+  // "in (the year) 2014 or after": the words before the year belong to the bound, not to a year of its own.
+  let n = i;
+  while (['in', 'the', 'year'].includes(tokens[n]?.text) && n < i + 3) n++;
+  const t = tokens[n];
+  const word = tokens[n + 2]?.text ?? '';
+  const year = isYear(t) && yearOrBounds.has(word);
+  const op = orBounds.get(word) ?? (year ? yearOrBounds.get(word) : undefined);
+  if (t?.kind !== 'number' || tokens[n + 1]?.text !== 'or' || !op || (n > i && !year)) return undefined;
+  return { kind: 'compare', op, values: [Number(t.text)], at: i, end: n + 3, year };
 };
 
 /** "between 18 and 30", "between 2019 and 2021". */

@@ -1,4 +1,7 @@
-import type { PlannedQuery } from './plan-parts.js';
+import { translateBoth } from './both-question.js';
+import { translateNegation } from './negation-question.js';
+import { NotUnderstood } from '../../core/domain-errors.js';
+import type { PlanAddition, PlannedQuery } from './plan-parts.js';
 import { QuestionPlan } from './question-plan.js';
 import { translateRatio } from './ratio-question.js';
 import type { SchemaContext } from './schema-context.js';
@@ -61,7 +64,26 @@ export class EmbeddedTranslator implements Translator {
   private plan(question: string, schema: SchemaContext, prefer?: readonly string[]): Translation {
     if (this.indexed?.schema !== schema) this.indexed = { schema, index: new SchemaIndex(schema) };
     const { index } = this.indexed;
-    const plan = (text: string): PlannedQuery => new QuestionPlan(text, schema, index, prefer).build();
-    return translateRatio(question, plan, (reason) => throwNotUnderstood(reason, schema)) ?? plan(question);
+    const plan = (text: string, addition?: PlanAddition): PlannedQuery =>
+      new QuestionPlan(text, schema, index, prefer).build(addition);
+    const refuse = (reason: string): never => throwNotUnderstood(reason, schema);
+    const ratio = translateRatio(question, plan, refuse);
+    if (ratio) return ratio;
+    try {
+      return plan(question);
+    } catch (error) {
+      // "stadiums without any concert", "concerts in both 2014 and 2015": what one plan cannot read is tried as rows
+      // of one plan kept or left out by the keys of another.
+      if (!(error instanceof NotUnderstood)) throw error;
+      for (const composed of [translateNegation, translateBoth]) {
+        try {
+          const translation = composed(question, schema, plan, refuse);
+          if (translation) return translation;
+        } catch (composedError) {
+          if (!(composedError instanceof NotUnderstood)) throw composedError;
+        }
+      }
+      throw error;
+    }
   }
 }

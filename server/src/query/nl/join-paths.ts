@@ -57,6 +57,7 @@ export function joinTables(
   const byKey = new Map(schema.tables.map((t) => [t.key, t]));
   const qualified = (t: SchemaTable): string => `${sqlIdent(t.source)}.${sqlIdent(t.name)}`;
   let sql = `${qualified(main)} AS t1`;
+  const joins: [SchemaTable, SchemaTable][] = [];
   for (const table of tables) {
     if (aliases.has(table)) continue;
     const steps = relationshipPath(schema, main, table);
@@ -81,9 +82,47 @@ export function joinTables(
       ];
       const on = kinds[0] === kinds[1] ? `${left} = ${right}` : `CAST(${left} AS VARCHAR) = CAST(${right} AS VARCHAR)`;
       sql += ` JOIN ${qualified(target)} AS ${alias} ON ${on}`;
+      joins.push([byKey.get(from)!, target]);
     }
   }
+  const roundabout = longWayRound(schema, [main, ...tables], joins);
+  if (roundabout)
+    refuse(
+      `${roundabout[0].name} and ${roundabout[1].name} are related directly, but the question's tables join them ` +
+        `only through others; name how they are connected`,
+    );
   return { sql, aliases, joined: aliases.size > 1 };
+}
+
+/**
+ * Two of `named` that the joins made connect only the long way round while a shorter relationship path ties them
+ * (students joined through their courses to programs, when each student has a program): the rows would pair them by
+ * a relation the question did not mean, so the question is refused rather than answered with it.
+ */
+function longWayRound(
+  schema: SchemaContext,
+  named: readonly SchemaTable[],
+  joins: readonly (readonly [SchemaTable, SchemaTable])[],
+): [SchemaTable, SchemaTable] | undefined {
+  const joinedDistance = (a: SchemaTable, b: SchemaTable): number => {
+    const seen = new Map([[a, 0]]);
+    for (const queue = [a]; queue.length > 0;) {
+      const at = queue.shift()!;
+      for (const [x, y] of joins)
+        for (const next of at === x ? [y] : at === y ? [x] : [])
+          if (!seen.has(next)) {
+            seen.set(next, seen.get(at)! + 1);
+            queue.push(next);
+          }
+    }
+    return seen.get(b) ?? Infinity;
+  };
+  for (const [i, a] of named.entries())
+    for (const b of named.slice(i + 1)) {
+      const direct = a === b ? undefined : relationshipPath(schema, a, b);
+      if (direct && direct.length < joinedDistance(a, b)) return [a, b];
+    }
+  return undefined;
 }
 
 /** The column of `main` a relationship ties to the label of `table` (lake.state_name -> state.state_name), or

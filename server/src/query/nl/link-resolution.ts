@@ -122,20 +122,20 @@ function choose(
   );
 }
 
-/** Words that end the list of columns an "of <word>" after it may qualify. */
+/** Words that end the list of columns an "of <word>" (or "for <word>") after it may qualify. */
 const clauseWords = new Set(['who', 'which', 'that', 'whose', 'where', 'by', 'with', 'in', 'for', 'from', 'to']);
 
 /**
- * "the name and the release year of the song": a column word in a list followed by "of <word>", where a column of
- * the candidates is named by that word and the column word (Song_Name), is that column rather than the bare one
- * (Name).
+ * "the name and the release year of the song" ("for all the songs"): a column word in a list followed by "of <word>"
+ * (or "for <word>"), where a column of the candidates is named by that word and the column word (Song_Name), is that
+ * column rather than the bare one (Name).
  */
 function qualifiedColumn(plan: PlanContext, link: Link): Candidate | undefined {
   const { tokens } = plan;
-  const of = tokens.findIndex((t, k) => k >= link.end && k <= link.end + 6 && t.text === 'of');
+  const of = tokens.findIndex((t, k) => k >= link.end && k <= link.end + 6 && (t.text === 'of' || t.text === 'for'));
   if (of < 0 || tokens.slice(link.end, of).some((t) => clauseWords.has(t.text))) return undefined;
   let at = of + 1;
-  while (['the', 'a', 'an', 'each', 'every'].includes(tokens[at]?.text)) at++;
+  while (['the', 'a', 'an', 'each', 'every', 'all'].includes(tokens[at]?.text)) at++;
   const words = [tokens[at]?.lemma, ...tokens.slice(link.start, link.end).map((t) => t.lemma)].join(' ');
   return link.candidates.find((c) => c.kind === 'column' && nameWords(c.column.name).join(' ') === words);
 }

@@ -1,3 +1,5 @@
+import type { ColumnRef } from './column-roles.js';
+import type { SchemaTable } from './schema-context.js';
 import type { Translation } from './translator.js';
 /** The pieces of a planned SELECT, for composing two plans into one query (a ratio of two counts). */
 export interface PlanParts {
@@ -18,6 +20,19 @@ export interface PlanParts {
   counted?: 'rows' | 'column';
   /** Whether the plan keeps only some rows or groups (LIMIT, DISTINCT, HAVING). */
   limited: boolean;
+  /** Whether the plan keeps the first rows of a ranking or only groups a HAVING keeps (not a mere DISTINCT). */
+  ranked: boolean;
+  /** The alias of each table of `from`. */
+  aliases: ReadonlyMap<SchemaTable, string>;
+}
+
+/**
+ * What a composed question adds to one plan before its SQL is written: a table joined, and a condition on a column
+ * of the plan's main table (the FROM table, given once the plan has decided it).
+ */
+export interface PlanAddition {
+  join?: SchemaTable;
+  condition?: (main: SchemaTable) => { ref: ColumnRef; sql: (column: string) => string; description: string };
 }
 
 /** A translation with its parts. */

@@ -155,6 +155,8 @@ class QueryWriter {
         aggregated: true,
         counted: 'rows',
         limited: false,
+        ranked: true,
+        aliases: new Map(),
       },
     };
   }
@@ -366,6 +368,8 @@ class QueryWriter {
         aggregated: this.aggregated,
         counted: shape.countCue ? (shape.countTarget?.chosen.kind === 'column' ? 'column' : 'rows') : undefined,
         limited: limit !== undefined || distinct !== '' || plan.having !== undefined,
+        ranked: limit !== undefined || plan.having !== undefined,
+        aliases: from.aliases,
       },
     };
   }

@@ -30,19 +30,20 @@ import {
 
 /**
  * The grammar: its rules in the order they are tried at each token, the first that matches reading the
- * phrase there. Where two rules could read the same words, the earlier one wins: date phrases before
- * everything ("between June 2021 and ...", "the last 6 calendar months"), an order's "by" and a passive
- * "by" before a grouping "by", two-word superlatives ("most common") before the single words, and the
+ * phrase there. Where two rules could read the same words, the earlier one wins: "N or more" / "2014 or
+ * after" first (else "in 2014" would be read as the year alone), date phrases before everything else
+ * ("between June 2021 and ...", "the last 6 calendar months"), an order's "by" and a passive "by" before a
+ * grouping "by", two-word superlatives ("most common") before the single words, and the
  * comparisons before a bare year ("after 2020" is a bound, "in 2020" the year).
  */
 const cueRules: readonly CueRule[] = [
+  orBound,
   ({ tokens }, i) => readDateCues(tokens, i),
   countPhrase,
   topCount,
   orderPhrase,
   byAfterSortVerb,
   directionRange,
-  orBound,
   mostPhrase,
   units,
   announcingBoth,

@@ -14,7 +14,7 @@ import {
   type Measure,
   type SuperlativeCue,
 } from './plan-measures.js';
-import type { PlannedQuery } from './plan-parts.js';
+import type { PlanAddition, PlannedQuery } from './plan-parts.js';
 import { writeQuery, type QueryShape } from './plan-select.js';
 import { checkConfidence } from './confidence.js';
 import { readQuestion } from './question-reading.js';
@@ -45,9 +45,10 @@ export class QuestionPlan {
   /**
    * The query, decided in steps that each claim links (marked used) the later ones leave alone: what is
    * ranked and grouped, the WHERE conditions, what is counted and measured, the groups asked for, the
-   * columns shown and the main table; then the SQL (plan-select.ts).
+   * columns shown and the main table; then the SQL (plan-select.ts). A composed question may join a table and add a
+   * condition on the main table's rows (`addition`).
    */
-  build(): PlannedQuery {
+  build(addition: PlanAddition = {}): PlannedQuery {
     const plan = this.plan;
     const aggregates = readAggregates(plan);
     const { superlative, top, listsAll } = this.readRanking(aggregates);
@@ -71,6 +72,9 @@ export class QuestionPlan {
       grouping.groupLinks[0]?.chosen.table ??
       projection[0]?.table ??
       plan.links[0].chosen.table;
+    if (addition.join) plan.addTable(addition.join);
+    const extra = addition.condition?.(main);
+    if (extra) plan.where.condition(extra.ref, extra.sql, extra.description);
     const groupLinks = grouping.groupLinks.map((g) => this.groupDirectly(main, g));
     const shape: QueryShape = {
       aggregates,

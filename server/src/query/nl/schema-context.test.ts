@@ -17,6 +17,9 @@ CREATE TABLE sbDailyPrice (sbDpTickerId VARCHAR, sbDpDate DATE, sbDpClose DECIMA
 CREATE TABLE notes (name VARCHAR, nationality VARCHAR);
 CREATE TABLE customers (customer_id INTEGER, customer_name VARCHAR);
 CREATE TABLE orders (order_id INTEGER, order_customer_id INTEGER, order_date DATE);
+CREATE TABLE crew (crew_id INTEGER, name VARCHAR);
+CREATE TABLE crew_vessel (crew_id INTEGER, vessel VARCHAR, tonnage INTEGER);
+CREATE TABLE sailor (sailor_id INTEGER, name VARCHAR, crew_id INTEGER);
 `;
 
 describe('relationships inferred from names', () => {
@@ -63,6 +66,15 @@ describe('relationships inferred from names', () => {
       );
     },
   );
+
+  it('reads a leading column named for another table as a reference to it, not as its own table key', () => {
+    const touching = (table: string) =>
+      schema.relationships
+        .filter((r) => r.from.table === table || r.to.table === table)
+        .map((r) => `${r.from.table}.${r.from.column} -> ${r.to.table}.${r.to.column}`);
+    expect(touching('broker.crew_vessel')).toEqual(['broker.crew_vessel.crew_id -> broker.crew.crew_id']);
+    expect(touching('broker.sailor')).toEqual(['broker.sailor.crew_id -> broker.crew.crew_id']);
+  });
 
   it('reads no prefix into names that merely share letters (name, nationality)', () => {
     expect(

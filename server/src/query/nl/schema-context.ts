@@ -230,6 +230,22 @@ function prefixedReferences(tables: SchemaTable[]): Relationship[] {
 }
 
 /**
+ * Whether `column` of `table` is named for another table of its source that has a column of that name
+ * (`program_course.program_id` beside `program.program_id`): it references that table rather than keying its own.
+ */
+function namesOtherTable(tables: readonly SchemaTable[], table: SchemaTable, column: string): boolean {
+  const m = /^(.+?)_?(id|code|name)$/i.exec(column);
+  return tables.some(
+    (t) =>
+      t !== table &&
+      t.source === table.source &&
+      m !== null &&
+      singular(t.name.toLowerCase()) === singular(m[1].toLowerCase()) &&
+      t.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()),
+  );
+}
+
+/**
  * Relationships by naming convention inside one source: a column `<name>_id` (or `<name>id`) of one
  * table references the key column (`id` or the same name) of the table called `<name>` (or its plural);
  * and a column named like another table's leading identifier (`writes.aid` -> `author.aid`,
@@ -250,7 +266,12 @@ function inferredRelationships(tables: SchemaTable[]): Relationship[] {
     if (target.columns.every((c) => /(id|_code|_name)$/i.test(c.name))) continue;
     const first = target.columns[0];
     const leading =
-      first && /^.+(id|_code|_name)$/i.test(first.name) && !/^(id|name|code)$/i.test(first.name) ? [first] : [];
+      first &&
+      /^.+(id|_code|_name)$/i.test(first.name) &&
+      !/^(id|name|code)$/i.test(first.name) &&
+      !namesOtherTable(tables, target, first.name)
+        ? [first]
+        : [];
     // Also the column named by the table's initial (publication.pid, author.aid), wherever it stands.
     const initial = target.columns.filter(
       (c) => c.name.toLowerCase() === `${target.name[0].toLowerCase()}id` && c !== first,
