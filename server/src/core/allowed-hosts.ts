@@ -29,13 +29,27 @@ export function isAllowedHost(value: string, allowed: readonly string[]): boolea
 /** Host values decided lately: clients send the same few, so most requests cost one map lookup. */
 const decidedMax = 256;
 
+/** Whether a Host header value may be served under `allowed` (`*`: any), decided once per value lately seen. */
+export function hostAllowance(allowed: '*' | readonly string[]): (host: string) => boolean {
+  if (allowed === '*') return () => true;
+  const decided = new Map<string, boolean>();
+  return (host) => {
+    let ok = decided.get(host);
+    if (ok === undefined) {
+      ok = isAllowedHost(host, allowed);
+      if (decided.size >= decidedMax) decided.clear();
+      decided.set(host, ok);
+    }
+    return ok;
+  };
+}
+
 /**
- * The `onRequest` hook that refuses a request whose `Host` is not in `allowed` (`*`: any) with 421
+ * The `onRequest` hook that refuses a request whose `Host` is not {@link hostAllowance allowed} with 421
  * HOST_NOT_ALLOWED, so a page of another site that rebinds its DNS name to this server's address (DNS
  * rebinding) cannot use it. An HTTP/1.1 request without `Host` is 400 MALFORMED_REQUEST (RFC 9112 §3.2).
  */
-export function hostCheck(allowed: '*' | readonly string[]) {
-  const decided = new Map<string, boolean>();
+export function hostCheck(allowed: (host: string) => boolean) {
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise each time.
   return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const host = request.headers.host;
@@ -45,14 +59,7 @@ export function hostCheck(allowed: '*' | readonly string[]) {
       reply.code(error.status).header('connection', 'close').send(error.body());
       return;
     }
-    if (allowed === '*') return done();
-    let ok = decided.get(host);
-    if (ok === undefined) {
-      ok = isAllowedHost(host, allowed);
-      if (decided.size >= decidedMax) decided.clear();
-      decided.set(host, ok);
-    }
-    if (ok) return done();
+    if (allowed(host)) return done();
     const error = httpError('HOST_NOT_ALLOWED', [JSON.stringify(host.slice(0, 200))]);
     reply.code(error.status).send(error.body());
   };

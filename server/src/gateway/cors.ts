@@ -73,6 +73,15 @@ export function exposeDeclaredHeaders(reply: FastifyReply, declared: string): vo
 }
 
 /**
+ * The CORS header of an answer to a request without `Origin` (same-origin or not from a browser), the one a
+ * cross-origin answer has too: `Access-Control-Allow-Origin: *`, or with listed origins `Vary: Origin`, since the
+ * answer depends on the Origin header even when it is refused and caches must keep them apart.
+ */
+export function headerWithoutOrigin(origins: CorsOrigins): [name: string, value: string] {
+  return origins === '*' ? ['access-control-allow-origin', '*'] : ['vary', 'Origin'];
+}
+
+/**
  * CORS for the gateway's routes, so that a frontend on another origin can call the mock: every answer
  * carries `Access-Control-Allow-Origin` (`*`, or the request's origin when it is listed, with
  * credentials allowed) and, for a cross-origin caller, the headers it may read; an `OPTIONS` request to
@@ -90,17 +99,14 @@ export function registerCors(
   ownOptions?: (request: FastifyRequest, reply: FastifyReply) => OwnOptionsAnswer,
 ): void {
   const listed = origins === '*' ? undefined : new Set(origins);
+  const [name, value] = headerWithoutOrigin(origins);
   const allowOrigin = (request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header(name, value);
     const origin = request.headers.origin;
-    if (!listed) {
-      reply.header('access-control-allow-origin', '*');
-      // Only a cross-origin caller (a browser sends Origin then) reads the list: same-origin calls skip its cost.
-      if (origin !== undefined) reply.header(exposeHeader, '*');
-      return;
-    }
-    // The answer depends on the Origin header even when it is refused: caches must keep them apart.
-    reply.header('vary', 'Origin');
-    if (origin !== undefined && listed.has(origin)) {
+    // Only a cross-origin caller (a browser sends Origin then) reads the list: same-origin calls skip its cost.
+    if (origin === undefined) return;
+    if (!listed) reply.header(exposeHeader, '*');
+    else if (listed.has(origin)) {
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-allow-credentials', 'true');
       reply.header(exposeHeader, exposedHeaders);

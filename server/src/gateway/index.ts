@@ -18,6 +18,7 @@ import { watchWorkspace } from './watcher.js';
 
 export { Gateway } from './gateway.js';
 export { gatewayPlugin } from './gateway-plugin.js';
+export { answerDirectly } from './direct-answers.js';
 export { preferredCoding, type ContentCoding } from './served-document.js';
 export { gatewayPrefix, isSpecFile } from './model/mount.js';
 export { modeHeader } from './mock/answer-mode.js';

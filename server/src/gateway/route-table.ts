@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMethods, type HttpMethod } from './model/spec-types.js';
 import type { LoadError } from './load-error.js';
 import type { ResponseContract } from './mock/contract.js';
+import type { PreparedAnswer } from './prepared-answer.js';
 
 export type { HttpMethod };
 
@@ -26,6 +27,12 @@ export interface RouteEntry {
    * Fastify a promise per request.
    */
   handle(request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<unknown>;
+  /**
+   * The answer the route has prepared for a GET with this Accept header and nothing else that could change it (no
+   * query string, body, `Prefer` or `Origin`), if it has one: such a request is answered with it before Fastify
+   * sees it (direct-answers.ts). Unset on routes whose answer is made per request.
+   */
+  prepared?(accept: string | undefined): PreparedAnswer | undefined;
   /** A spec route's declared responses, held against a handler route that overrides it (unset: contracts off). */
   contract?: ResponseContract;
   /** A handler route's {@link handle} that checks its answers against `contract`, the overridden spec route's. */

@@ -14,9 +14,10 @@ import { httpError, type HttpError } from '../core/errors.js';
 import { toHttpError } from '../core/domain-errors.js';
 import { refuseNewRequests, trackConnections } from './drain.js';
 import { clientErrorHandler, frameworkError } from '../core/framework-errors.js';
-import { hostCheck, originFormUrl } from '../core/allowed-hosts.js';
+import { hostAllowance, hostCheck, originFormUrl } from '../core/allowed-hosts.js';
 import { serverPathScrubber } from '../core/server-paths.js';
 import {
+  answerDirectly,
   createGateway,
   gatewayPlugin,
   SpecChanges,
@@ -32,7 +33,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import type { LiveQueryService } from '../query/live-query-service.js';
 import { newWorkbenchToken } from '../workbench/token.js';
 import { sweepOrphanFolders } from '../runtime/private-folders.js';
-import { registerObservability } from '../observability/observability.js';
+import { directObservation, registerObservability } from '../observability/observability.js';
 import { startTracing, traceFields } from '../observability/tracing.js';
 
 declare module 'fastify' {
@@ -145,6 +146,22 @@ function liveHealthFile(app: FastifyInstance, config: Config, logger: Logger): L
 }
 
 /**
+ * Static answers go out before Fastify's routing and hooks (gateway/direct-answers.ts), unless a hook must see every
+ * request: authentication, the access log and traces, the workbench's request capture.
+ */
+function answerStaticDirectly(
+  app: FastifyInstance,
+  config: Config,
+  logger: Logger,
+  gateway: Gateway,
+  hostAllowed: (host: string) => boolean,
+): void {
+  const observation = config.authEnabled || config.workbench ? undefined : directObservation(config, logger);
+  if (observation)
+    answerDirectly(app.server, gateway, { hostAllowed, corsOrigins: config.corsOrigins, ...observation });
+}
+
+/**
  * Builds the whole server: gateway, query service and health, ready to `listen()` or `inject()`;
  * in mock mode (`config.specPaths`), the gateway and health without the query service.
  * The workspace loads in the background once the server is ready; `app.gateway.start()` resolves
@@ -188,6 +205,11 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
 
+  const hostAllowed = hostAllowance(config.allowedHosts);
+  const mocking = config.specPaths.length > 0;
+  const { gateway, mockState, recordings } = createGateway(config, logger);
+  answerStaticDirectly(app, config, logger, gateway, hostAllowed);
+
   // Errors name no folder of this machine: DuckDB's messages, for one, quote its temp folder.
   const scrub = serverPathScrubber({ '<workspace>': config.workspace, '<data>': config.dataDir });
   const answer = (reply: FastifyReply, error: HttpError) =>
@@ -206,15 +228,13 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
   });
 
   // Before everything else, authentication included: a request for another host is never served.
-  app.addHook('onRequest', hostCheck(config.allowedHosts));
+  app.addHook('onRequest', hostCheck(hostAllowed));
 
   // Then root-level hooks that cover every route registered below, whichever plugin adds it; the request's
   // span encloses authentication (the token exchange is its child).
   registerObservability(app, config, logger);
   await registerAuthentication(app, config, logger);
 
-  const mocking = config.specPaths.length > 0;
-  const { gateway, mockState, recordings } = createGateway(config, logger);
   app.decorate('gateway', gateway);
   const healthFile = liveHealthFile(app, config, logger);
   const query = mocking ? undefined : await startQueryService(app, config, logger);

@@ -82,8 +82,7 @@ function serveMetricsPort(app: FastifyInstance, config: Config, port: number, lo
  */
 export function registerObservability(app: FastifyInstance, config: Config, logger: Logger): void {
   const { metrics, tracing, metricsPort } = config.observability;
-  // Decided once: a logger above info would drop every access line after building it.
-  const accessLog = config.observability.accessLog && logger.isLevelEnabled('info');
+  const accessLog = accessLogOn(config, logger);
   app.decorateRequest('routeTemplate', null);
   app.decorateRequest('traceSpan', null);
   if (tracing) {
@@ -113,6 +112,20 @@ export function registerObservability(app: FastifyInstance, config: Config, logg
     app.get(metricsPath, sendMetrics);
     if (metricsPort !== undefined) serveMetricsPort(app, config, metricsPort, logger);
   }
+}
+
+/** Whether the access log writes lines; decided once: a logger above info would drop every line after building it. */
+const accessLogOn = (config: Config, logger: Logger) => config.observability.accessLog && logger.isLevelEnabled('info');
+
+/**
+ * How a request answered without Fastify (the gateway's prepared answers) is observed: counted in the request
+ * histogram (unset with metrics off); undefined when every request must go through Fastify, as the access log and
+ * traces read its request and reply.
+ */
+export function directObservation(config: Config, logger: Logger): { histogram?: RequestHistogram } | undefined {
+  const { metrics, tracing } = config.observability;
+  if (tracing || accessLogOn(config, logger)) return undefined;
+  return { histogram: metrics ? requestHistogram() : undefined };
 }
 
 /** The method label: one of the known methods, else `OTHER` (a client cannot add series). */

@@ -17,7 +17,7 @@ import { delayFor, describeFault, faultHeader, injectedError, planFault, type Pl
 import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
-import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
+import { modeHeader } from '../mock/answer-mode.js';
 import type { MockTableRow } from '../../contract/index.js';
 import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
 import {
@@ -31,33 +31,13 @@ import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mo
 import { takeQueryPreference } from '../mock/query-preference.js';
 import { declaredResponseHeaders } from '../cors.js';
 import { isXmlMediaType, toXml } from '../xml-body.js';
-import { etagMatches, strongEtag } from '../etag.js';
+import { etagMatches } from '../etag.js';
+import { prepared, type Answer, type PreparedAnswer } from '../prepared-answer.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Distinct Accept headers whose answers an operation remembers; browsers and clients send few. */
 const maxPlainAnswers = 32;
-
-/** What a generated route sends: status, the response's example headers, content type and body. */
-interface Answer {
-  /** The mode that made it, for the {@link modeHeader} header. */
-  mode: AnswerMode;
-  status: number;
-  /** The spec's example headers, if the response has any. */
-  headers?: Record<string, string>;
-  contentType?: string;
-  payload?: string;
-}
-
-/**
- * A plain route's answer to one Accept header, prepared once per route (so once per reload of its spec): the
- * body's bytes, sent without a serialiser or a text encoding per request, and a strong ETag when a GET (or HEAD)
- * answers 2xx with a body, so that a client holding it is answered 304.
- */
-interface PreparedAnswer extends Answer {
-  body?: Buffer;
-  etag?: string;
-}
 
 /** Options of the generated routes of one spec. */
 export interface SpecRouteOptions {
@@ -94,22 +74,9 @@ function send(reply: FastifyReply, answer: Answer): void {
   reply.send(answer.payload);
 }
 
-/** The prepared form of `answer`; `conditional` when the route answers GET and HEAD (the only methods 304 is for). */
-function prepared(answer: Answer, conditional: boolean): PreparedAnswer {
-  if (answer.payload === undefined) return answer;
-  const body = Buffer.from(answer.payload);
-  const success = answer.status >= 200 && answer.status < 300;
-  // The charset Fastify adds to a JSON type sent as text, added once here: a buffer is sent with the type as set.
-  const contentType =
-    answer.contentType && /json/i.test(answer.contentType) && !/;\s*charset=/i.test(answer.contentType)
-      ? `${answer.contentType}; charset=utf-8`
-      : answer.contentType;
-  return { ...answer, contentType, body, etag: conditional && success ? strongEtag(body) : undefined };
-}
-
 /**
  * Sends a prepared answer: 304 without a body when `If-None-Match` names its ETag (RFC 9110 §13.1.2; only the
- * ETag, as nothing else of a 304 is needed), else its bytes, whose length Fastify reads off the buffer.
+ * ETag, as nothing else of a 304 is needed), else its body.
  */
 function sendPrepared(request: FastifyRequest, reply: FastifyReply, answer: PreparedAnswer): void {
   reply.header(modeHeader, answer.mode);
@@ -124,7 +91,7 @@ function sendPrepared(request: FastifyRequest, reply: FastifyReply, answer: Prep
   }
   reply.code(answer.status);
   if (answer.contentType) reply.type(answer.contentType);
-  reply.send(answer.body);
+  reply.send(answer.payload);
 }
 
 /** A proxy's route handler that marks its answers (and its 502/504 failures) as the proxy's. */
@@ -195,6 +162,9 @@ class ExampleRoute {
   // Checked before a body is validated or echoed, both of which recurse through it.
   private bodyDepth: number | undefined;
   private readonly credentials: CredentialsCheck | undefined;
+  // Whether a request that brings nothing but an Accept header (a GET without query, body or Prefer) always gets a
+  // prepared answer: then the route offers it to be sent before Fastify (RouteEntry.prepared).
+  private readonly answersPrepared: boolean;
 
   constructor(
     private readonly serving: SpecServing,
@@ -212,6 +182,12 @@ class ExampleRoute {
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
+    this.answersPrepared =
+      this.plain &&
+      operation.method === 'GET' &&
+      this.credentials === undefined &&
+      this.stateful === undefined &&
+      (!this.validates || this.onlyOptionalQuery);
   }
 
   /** The route's entry in the route table: the proxy's handler instead when the spec proxies. */
@@ -226,6 +202,8 @@ class ExampleRoute {
       operation: documentedOperation(spec, operation),
       exposedHeaders: declaredResponseHeaders(spec.document, operation.pointer),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
+      // The answers handle() prepared, once it has made one for an Accept header (an error it answers is never kept).
+      prepared: modes.proxy || !this.answersPrepared ? undefined : (accept) => this.plainAnswers.get(accept),
       contract: this.serving.contract?.(operation),
     };
   }

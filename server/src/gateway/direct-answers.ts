@@ -1,0 +1,105 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isUnder, routeAreas } from '../core/routes.js';
+import type { RequestHistogram } from '../observability/request-histogram.js';
+import { headerWithoutOrigin, type CorsOrigins } from './cors.js';
+import { etagMatches } from './etag.js';
+import type { Gateway } from './gateway.js';
+import { modeHeader } from './mock/answer-mode.js';
+import type { PreparedAnswer } from './prepared-answer.js';
+import type { RouteEntry } from './route-table.js';
+
+/** Options of {@link answerDirectly}. */
+export interface DirectAnswerOptions {
+  /** Whether a Host header value may be served: the server's Host check, which refuses the others. */
+  hostAllowed(host: string): boolean;
+  corsOrigins: CorsOrigins;
+  /** Counts the requests answered here as the server counts the others; unset when metrics are off. */
+  histogram?: Pick<RequestHistogram, 'observe'>;
+}
+
+/** The header blocks of one prepared answer, made on its first direct use. */
+interface Heads {
+  /** The route label of the metrics: the route's template, never the raw path. */
+  route: string;
+  full: Record<string, string | number>;
+  notModified: Record<string, string>;
+}
+
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** The longest request path answered here: the catch-all's parameter limit (maxParamLength) is never reached. */
+const maxUrlLength = 2048;
+
+/**
+ * Answers, before Fastify sees them, the requests a generated route answers with bytes it has prepared (a static
+ * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304): a GET
+ * with no query string, body, `Prefer` or `Origin`, for an allowed Host, to a route whose prepared answer for its
+ * Accept header is ready. Every other request goes to Fastify as before, and so do all of them until the first
+ * load ends. What Fastify's hooks would add to such an answer is added here: the CORS header of a request without
+ * Origin and the request histogram's count. The server's authentication, access log, tracing and the workbench's
+ * request capture are not: the caller does not answer directly when one is on.
+ *
+ * Call right after Fastify made `server`, while its request handler is the server's only `request` listener: the
+ * listeners prepended later (metrics' clock, the drain's `Connection: close`) still run first.
+ */
+export function answerDirectly(server: Server, gateway: Gateway, options: DirectAnswerOptions): void {
+  const [fastify] = server.listeners('request') as Listener[];
+  const answer = directAnswerer(gateway, options);
+  server.removeListener('request', fastify);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!answer(request, response)) fastify(request, response);
+  });
+}
+
+/** The function that answers a request directly when it can (true), else leaves it untouched (false). */
+export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
+  const { routePrefix } = gateway;
+  const { hostAllowed, histogram } = options;
+  const [corsName, corsValue] = headerWithoutOrigin(options.corsOrigins);
+  const heads = new WeakMap<PreparedAnswer, Heads>();
+  const headsOf = (answer: PreparedAnswer, entry: RouteEntry): Heads => {
+    let made = heads.get(answer);
+    if (made === undefined) {
+      const notModified: Record<string, string> = {
+        ...answer.headers,
+        [modeHeader]: answer.mode,
+        [corsName]: corsValue,
+      };
+      if (answer.etag !== undefined) notModified.etag = answer.etag;
+      const full: Heads['full'] = { ...notModified, 'content-length': answer.length! };
+      if (answer.contentType !== undefined) full['content-type'] = answer.contentType;
+      heads.set(answer, (made = { route: routePrefix + entry.path, full, notModified }));
+    }
+    return made;
+  };
+  // Under `/api/adaptive` the gateway's own routes sit at reserved mounts, where no spec is served; a spec mocked
+  // at its own paths might name a path of another area of the server, which Fastify routes elsewhere.
+  const routedElsewhere =
+    routePrefix === '' ? (url: string) => Object.values(routeAreas).some((area) => isUnder(url, area)) : () => false;
+  const prefix = `${routePrefix}/`;
+
+  return (request: IncomingMessage, response: ServerResponse): boolean => {
+    const started = histogram && performance.now();
+    const url = request.url!;
+    if (request.method !== 'GET' || !gateway.ready || !url.startsWith(prefix) || url.length > maxUrlLength)
+      return false;
+    // A query string may choose the answer (`__example`) or need checking; an escaped path is left to the router.
+    if (url.includes('?') || url.includes('%') || routedElsewhere(url)) return false;
+    const headers = request.headers;
+    const host = headers.host;
+    if (host === undefined || headers.prefer !== undefined || headers.origin !== undefined) return false;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const match = gateway.table.match('GET', url.slice(routePrefix.length));
+    if (match.kind !== 'route') return false;
+    const answer = match.entry.prepared?.(headers.accept);
+    if (answer?.payload === undefined || !hostAllowed(host)) return false;
+    const { route, full, notModified } = headsOf(answer, match.entry);
+    let status = answer.status;
+    if (answer.etag !== undefined && etagMatches(headers['if-none-match'], answer.etag)) {
+      status = 304;
+      response.writeHead(status, notModified).end();
+    } else response.writeHead(status, full).end(answer.payload);
+    if (histogram) histogram.observe('GET', route, status, answer.mode, (performance.now() - started!) / 1000);
+    return true;
+  };
+}
