@@ -18,8 +18,7 @@ import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-setting
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
 import { modeHeader, type AnswerMode } from '../mock/answer-mode.js';
-import type { MockTableRow } from '../../contract/index.js';
-import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
+import { ruleHeader, tableChoice, withTableFaults, type MockTable, type TableRoute } from '../mock/mock-table.js';
 import {
   ResponseValidator,
   responseContract,
@@ -178,7 +177,7 @@ class ExampleRoute {
   private readonly label: string;
   private readonly mock: MockSettings;
   // The route's row of the mock table; a route without one keeps its fast path.
-  private readonly table: MockTableRow | undefined;
+  private readonly table: TableRoute | undefined;
   // Decided once per route: a plain route keeps the cached fast path of handle().
   private readonly plain: boolean;
   private readonly payloads = new Map<string, string>();
@@ -204,7 +203,7 @@ class ExampleRoute {
     this.label = `${operation.method} ${operation.path}`;
     this.table = serving.mockTable?.get(this.label);
     const settings = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
-    this.mock = withTableFaults(settings, this.table, serving.workspaceMock.maxDelayMs);
+    this.mock = withTableFaults(settings, this.table?.row, serving.workspaceMock.maxDelayMs);
     this.plain = isPlain(this.mock) && this.table === undefined;
     this.stateful = serving.modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
