@@ -93,6 +93,9 @@ function send(reply: FastifyReply, answer: Answer): void {
   reply.send(answer.payload);
 }
 
+/** Whether a parsed body is empty: `""` from a text parser, or no bytes. */
+const isEmptyBody = (body: unknown): boolean => body === '' || (body instanceof Uint8Array && body.byteLength === 0);
+
 /** The prepared form of `answer`; `conditional` when the route answers GET and HEAD (the only methods 304 is for). */
 function prepared(answer: Answer, conditional: boolean): PreparedAnswer {
   if (answer.payload === undefined) return answer;
@@ -183,6 +186,9 @@ class ExampleRoute {
   private readonly payloads = new Map<string, string>();
   private readonly stateful: StatefulAction | undefined;
   private readonly validates: boolean;
+  // A validated operation that declares no requestBody refuses a body (415), as Prism does: the client sends
+  // something the contract has no place for.
+  private readonly refusesBody: boolean;
   // Such an operation has nothing to check in a request without a query string (a list endpoint's
   // plain GET, the most frequent request of all).
   private readonly onlyOptionalQuery: boolean;
@@ -208,6 +214,7 @@ class ExampleRoute {
     this.stateful = serving.modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
     this.validates = serving.validates && (located.size > 0 || operation.requestBody !== undefined);
+    this.refusesBody = serving.validates && operation.requestBody === undefined;
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
@@ -310,13 +317,24 @@ class ExampleRoute {
     const missing = this.credentials?.(request, reply);
     if (missing) return errors.answer(this.operation, missing, request, reply);
     const hasBody = request.body !== undefined && request.body !== null;
-    if (hasBody) this.checkBodyDepth(request.body);
+    if (hasBody) {
+      // A Content-Type with an empty body is no body (as in Prism).
+      if (this.refusesBody && !isEmptyBody(request.body))
+        return errors.answer(this.operation, httpError('BODY_NOT_ALLOWED', [this.label]), request, reply);
+      this.checkBodyDepth(request.body);
+    }
     // Taken out of the query before validation: the mock's own parameters are not the operation's.
     const chosen = takeQueryPreference(request);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
-      const issues = inSpan('request validation', () =>
-        requestIssues(this.serving.validator(), this.operation, request, params),
-      );
+      let issues;
+      try {
+        issues = inSpan('request validation', () =>
+          requestIssues(this.serving.validator(), this.operation, request, params),
+        );
+      } catch (error) {
+        // An undeclared Content-Type (415) is answered with the operation's declared 415, as other refusals are.
+        return errors.answer(this.operation, error, request, reply);
+      }
       if (issues.length > 0) return errors.answer(this.operation, validationError(issues), request, reply);
     }
     // A request choosing its answer (Prefer, or the query's choices) gets the spec's examples, not the state.
