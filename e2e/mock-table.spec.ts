@@ -43,11 +43,18 @@ async function showPanel(page: Page, id: string): Promise<void> {
 
 test("edits a route's settings and a rule in the mock table, and the next request answers by them", async ({
   page,
+  context,
 }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(url());
   await showPanel(page, 'requests');
   await showPanel(page, 'mock');
   await expect(page.locator('tr[data-spec="specs/e2e-orders.openapi.yaml"]')).toContainText('/api/adaptive/e2e-orders');
+  // The mount's base URL, copied with one click.
+  await page.getByRole('button', { name: 'Copy the base URL of /e2e-orders' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    `${new URL(page.url()).origin}/api/adaptive/e2e-orders`,
+  );
   expect((await call(page, '/api/adaptive/e2e-orders/orders?status=open')).body).toHaveLength(2);
 
   await page.getByLabel('Routes of e2e-orders.openapi.yaml').click();

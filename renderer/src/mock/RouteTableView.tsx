@@ -15,7 +15,7 @@ const keyHints: Record<MockRuleSource, string> = {
   query: 'status',
   header: 'x-tenant',
   path: 'id',
-  body: '/customer/tier',
+  body: '$.customer.tier',
 };
 
 /** `200`, `200/open` (a response and one of its examples) or `''` (the spec's default). */

@@ -65,4 +65,15 @@ describe('likelyCause', () => {
       likelyCause(failure({ expected: response(200, {}, '{"a":1}'), actual: response(200, {}, '{"b":1}') })),
     ).toBeUndefined();
   });
+  it('names optional properties left out of a dynamic answer, in JSON and XML, and nothing for other names', () => {
+    const xml = (inner: string) => response(200, { 'content-type': 'application/xml' }, `<xml>${inner}</xml>`);
+    const full = xml('<title>a</title><description>b</description><priority>1</priority>');
+    expect(likelyCause(failure({ expected: full, actual: xml('<description>c</description>') }))).toMatch(
+      /^sampling: a dynamic answer has each optional property half of the time/,
+    );
+    expect(
+      likelyCause(failure({ expected: response(200, {}, '{"a":1,"b":2}'), actual: response(200, {}, '{"b":3}') })),
+    ).toMatch(/optional property/);
+    expect(likelyCause(failure({ expected: full, actual: xml('<other>c</other>') }))).toBeUndefined();
+  });
 });

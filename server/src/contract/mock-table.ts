@@ -10,7 +10,7 @@ export interface MockTableTarget {
   status?: number;
 }
 
-/** Where a rule looks: a query parameter, a header, a path parameter, or the body (a JSON pointer). */
+/** Where a rule looks: a query parameter, a header, a path parameter, or the body (a JSONPath or JSON pointer). */
 export type MockRuleSource = 'query' | 'header' | 'path' | 'body';
 
 /** One rule of a route: when the request's value at `in`/`key` equals `equals` (or is present), answer the target. */

@@ -20,6 +20,7 @@ export const errorCatalogue = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method %s is not allowed on %s' },
   NOT_ACCEPTABLE: { status: 406, message: 'None of the media types in Accept (%s) is offered; available: %s' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type %s is not accepted; expected one of: %s' },
+  BODY_NOT_ALLOWED: { status: 415, message: '%s declares no request body; send the request without one' },
   BAD_REQUEST: { status: 400, message: '%s' },
   REQUEST_REFUSED: { status: chosen, message: '%s' },
   VALIDATION_FAILED: { status: 400, message: 'Request validation failed: %s' },

@@ -97,6 +97,9 @@ describe('the mock table API', () => {
     const bad = await propose({ 'GET /orders': { errorRate: 5 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toMatch(/errorRate must be <= 1/);
+    const path = await propose({ 'GET /orders': { rules: [{ in: 'body', key: '$.a[', equals: 1 }] } });
+    expect(path.statusCode).toBe(400);
+    expect(path.json().detail).toMatch(/rules\.0\.key is not a valid JSONPath: /);
     writeFile(workspace, 'specs/orders.mock.yaml', 'routes:\n  GET /orders:\n    delay: soon\n');
     expect((await view()).problem).toMatch(/^line 3: routes\.GET \/orders\.delay /);
   });

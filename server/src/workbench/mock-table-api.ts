@@ -65,11 +65,11 @@ export function mockTableRoutes(api: FastifyInstance, gateway: Gateway, areas: W
     async (request): Promise<MockTableView> => {
       const { unit, path } = specAt(request.query.mount);
       const parsed = parseMockTable(await textOf(path));
-      const rows = 'table' in parsed ? parsed.table : new Map();
-      const routes = routesOf(unit).map((route) => ({
-        ...route,
-        ...(rows.has(route.key) ? { row: rows.get(route.key) } : {}),
-      }));
+      const rows = 'table' in parsed ? parsed.table : undefined;
+      const routes = routesOf(unit).map((route) => {
+        const row = rows?.get(route.key)?.row;
+        return { ...route, ...(row ? { row } : {}) };
+      });
       const problem = 'fault' in parsed ? `line ${parsed.fault.line}: ${parsed.fault.message}` : undefined;
       return { mount: unit.mount, path, routes, ...(problem ? { problem } : {}) };
     },

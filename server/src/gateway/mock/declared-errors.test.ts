@@ -115,6 +115,19 @@ const shop = {
       },
     },
     '/nothing': { get: { responses: {} } },
+    '/notes': {
+      post: {
+        responses: {
+          ...ok,
+          '415': { description: 'refused', content: { 'text/plain': { example: 'no body allowed' } } },
+        },
+      },
+      put: {
+        requestBody: json({ type: 'object' }),
+        responses: { ...ok, '415': { description: 'refused', ...json(errorSchema) } },
+      },
+      delete: { responses: ok },
+    },
   },
   components: { schemas: { Error: errorSchema } },
 };
@@ -298,5 +311,42 @@ describe("the stateful mode's errors", () => {
     const answer = await call('/pets/pets/98', { method: 'DELETE' });
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ code: 'MOCK_ITEM_NOT_FOUND' });
+  });
+});
+
+describe('a body the operation does not declare is refused with 415, as the spec declares it', () => {
+  const send = (method: string, path: string, contentType?: string, body?: string) =>
+    fetch(`${origin}/api/adaptive/shop${path}`, {
+      method,
+      headers: contentType ? { 'content-type': contentType } : {},
+      body,
+    });
+
+  it("answers a body sent to an operation without requestBody with the operation's 415", async () => {
+    const refused = await send('POST', '/notes', 'text/plain', 'empty');
+    expect(refused.status).toBe(415);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await refused.text()).toBe('no body allowed');
+    expect((await send('POST', '/notes')).status).toBe(200);
+    // A Content-Type with an empty body is no body.
+    expect((await send('POST', '/notes', 'text/plain', '')).status).toBe(200);
+  });
+
+  it('answers {detail, code} where the operation declares no 415', async () => {
+    const refused = await send('DELETE', '/notes', 'application/json', '{"a":1}');
+    expect(refused.status).toBe(415);
+    expect(await refused.json()).toEqual({
+      code: 'BODY_NOT_ALLOWED',
+      detail: 'DELETE /notes declares no request body; send the request without one',
+    });
+    expect((await send('DELETE', '/notes')).status).toBe(200);
+  });
+
+  it("answers an undeclared Content-Type with the operation's 415 too", async () => {
+    const refused = await send('PUT', '/notes', 'text/plain', 'text');
+    expect(refused.status).toBe(415);
+    const body = await refused.json();
+    expectValid(errorSchema, body);
+    expect(body).toEqual({ code: 415, message: expect.stringContaining('text/plain is not accepted') });
   });
 });

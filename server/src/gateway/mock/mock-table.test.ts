@@ -59,6 +59,8 @@ routes:
     delay: 1
     rules:
       - {in: body, key: /priority/rush, equals: true, example: rush}
+      - {in: body, key: $.customer.tier, equals: gold, example: rush}
+      - {in: body, key: "$.items[?@.qty > 10].sku", equals: bulk, example: rush}
 `;
 
 let app: FastifyInstance;
@@ -125,6 +127,20 @@ describe('mock table', () => {
     expect(await post({ priority: { rush: false } })).toMatchObject({ status: 201, body: { id: 1 }, rule: 'route' });
   });
 
+  it('matches a body value by JSONPath, one of several nodes matching', async () => {
+    const post = (body: unknown) =>
+      call('/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(await post({ customer: { tier: 'gold' } })).toMatchObject({ body: { id: 2, rush: true }, rule: 'rule 2' });
+    expect(await post({ customer: { tier: 'silver' } })).toMatchObject({ body: { id: 1 }, rule: 'route' });
+    const items = [
+      { sku: 'few', qty: 1 },
+      { sku: 'bulk', qty: 50 },
+      { sku: 'other', qty: 20 },
+    ];
+    expect(await post({ items })).toMatchObject({ body: { id: 2, rush: true }, rule: 'rule 3' });
+    expect(await post({ items: items.slice(0, 1) })).toMatchObject({ body: { id: 1 }, rule: 'route' });
+  });
+
   it("lets the request's Prefer win over the rules", async () => {
     expect(await call('/orders?status=open', { headers: { prefer: 'example=closed' } })).toEqual({
       status: 200,
@@ -171,5 +187,23 @@ describe('parseMockTable', () => {
       fault: { message: 'routes.GET /a.errorRate must be <= 1', line: 3, column: 16 },
     });
     expect(parseMockTable('routes:\n  FETCH /a: {}\n')).toMatchObject({ fault: { line: 2 } });
+  });
+
+  it('takes a JSONPath or a JSON pointer as a body key, and gives the position of an invalid JSONPath', () => {
+    const rules = (key: string) => `routes:\n  POST /a/{id}:\n    rules:\n      - in: body\n        key: "${key}"\n`;
+    expect(parseMockTable(rules('$.customer.tier'))).toHaveProperty('table');
+    expect(parseMockTable(rules('/customer/tier'))).toHaveProperty('table');
+    expect(parseMockTable(rules(''))).toHaveProperty('table');
+    expect(parseMockTable(rules('$.items['))).toEqual({
+      fault: {
+        message: expect.stringMatching(
+          /^routes\.POST \/a\/\{id\}\.rules\.0\.key is not a valid JSONPath: .*'\$\.items\['/,
+        ),
+        line: 5,
+        column: 14,
+      },
+    });
+    // Neither a pointer nor a JSONPath.
+    expect(parseMockTable(rules('customer.tier'))).toMatchObject({ fault: { line: 5 } });
   });
 });

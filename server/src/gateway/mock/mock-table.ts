@@ -2,16 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { MockTableRow, MockTableRule, MockTableTarget } from '../../contract/index.js';
+import type { MockTableRow, MockTableTarget } from '../../contract/index.js';
 import { isObject } from '../../core/json.js';
 import { LoadError } from '../load-error.js';
-import { resolvePointer } from '../model/json-pointer.js';
 import { specBaseName } from '../model/mount.js';
 import type { Preference } from './example-responder.js';
 import type { MockSettings } from './mock-settings.js';
+import { compileRoute, firstMatch, RuleKeyError, type RuleInput, type TableRoute } from './table-rules.js';
 
 /** A spec's mock table: its routes by `METHOD /path` as the spec writes the path. */
-export type MockTable = Map<string, MockTableRow>;
+export type MockTable = Map<string, TableRoute>;
+
+export type { RuleInput, TableRoute } from './table-rules.js';
 
 /** The response header that says what chose a table route's answer: `prefer`, `rule <n>` or `route`. */
 export const ruleHeader = 'x-adaptive-mock-rule';
@@ -53,9 +55,10 @@ const routeSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['in', 'key'],
-        // A body rule's key is a JSON pointer (`/customer/tier`); `""` is the whole body.
+        // A body rule's key is a JSON pointer (`/customer/tier`; `""` is the whole body) or a JSONPath
+        // (`$.customer.tier`), compiled when the table is read.
         if: { properties: { in: { const: 'body' } } },
-        then: { properties: { key: { pattern: '^(/.*)?$' } } },
+        then: { properties: { key: { pattern: '^(/.*|\\$.*)?$' } } },
         properties: {
           ...target,
           in: { enum: ['query', 'header', 'path', 'body'] },
@@ -100,12 +103,17 @@ function positionOf(root: Node | null, instancePath: string, counter: LineCounte
   return counter.linePos(node?.range?.[0] ?? 0);
 }
 
+/** The fault `message` of the value at `instancePath`, named as a dotted path (`routes.GET /a.errorRate`). */
+function faultAt(instancePath: string, message: string, root: Node | null, counter: LineCounter): TableFault {
+  const { line, col } = positionOf(root, instancePath, counter);
+  const where = instancePath.split('/').slice(1).join('.').replace(/~1/g, '/') || 'the table';
+  return { message: `${where} ${message}`, line, column: col };
+}
+
 function faultOf(error: ErrorObject, root: Node | null, counter: LineCounter): TableFault {
-  const { line, col } = positionOf(root, error.instancePath, counter);
-  const where = error.instancePath.split('/').slice(1).join('.').replace(/~1/g, '/') || 'the table';
   const extra =
     isObject(error.params) && 'additionalProperty' in error.params ? ` (${error.params.additionalProperty})` : '';
-  return { message: `${where} ${error.message ?? 'is invalid'}${extra}`, line, column: col };
+  return faultAt(error.instancePath, `${error.message ?? 'is invalid'}${extra}`, root, counter);
 }
 
 /**
@@ -125,7 +133,15 @@ export function parseMockTable(text: string): { table: MockTable } | { fault: Ta
   if (!validateTable(value)) return { fault: faultOf(validateTable.errors![0], document.contents, counter) };
   const routes = (value as { routes?: Record<string, MockTableRow> }).routes ?? {};
   const table: MockTable = new Map();
-  for (const [key, route] of Object.entries(routes)) {
+  for (const [key, row] of Object.entries(routes)) {
+    let route: TableRoute;
+    try {
+      route = compileRoute(row);
+    } catch (error) {
+      if (!(error instanceof RuleKeyError)) throw error;
+      const at = `/routes/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/rules/${error.index}/key`;
+      return { fault: faultAt(at, error.message, document.contents, counter) };
+    }
     const space = key.indexOf(' ');
     table.set(`${key.slice(0, space).toUpperCase()}${key.slice(space)}`, route);
   }
@@ -158,61 +174,15 @@ export interface TableChoice {
   chosenBy: string;
 }
 
-/** The parts of a request rules look at. */
-export interface RuleInput {
-  query: unknown;
-  headers: Record<string, unknown>;
-  params: Record<string, string>;
-  body: unknown;
-}
-
-function valueAt(rule: MockTableRule, input: RuleInput): unknown {
-  switch (rule.in) {
-    case 'query':
-      return isObject(input.query) ? input.query[rule.key] : undefined;
-    case 'header':
-      return input.headers[rule.key.toLowerCase()];
-    case 'path':
-      return input.params[rule.key];
-    case 'body':
-      return resolvePointer(input.body, `#${rule.key}`);
-  }
-}
-
-/** Whether one value is text and the other a number or boolean (compared as text). */
-const textAndScalar = (text: unknown, scalar: unknown): boolean =>
-  typeof text === 'string' && (typeof scalar === 'number' || typeof scalar === 'boolean');
-
-/**
- * Equal as JSON, or as text when one side is text and the other a number or boolean, either way: a query, header
- * or path value is always text, and YAML reads `equals: 7` or `equals: true` unquoted as a number or boolean.
- */
-function matches(actual: unknown, expected: unknown): boolean {
-  if (Array.isArray(actual) && !Array.isArray(expected)) return actual.some((item) => matches(item, expected));
-  if (textAndScalar(actual, expected) || textAndScalar(expected, actual)) return String(actual) === String(expected);
-  return JSON.stringify(actual) === JSON.stringify(expected);
-}
-
-/** The route's first rule that matches the request, with its 1-based number; `undefined` when none does. */
-function firstMatch(route: MockTableRow, input: RuleInput): [MockTableRule, number] | undefined {
-  const rules = route.rules ?? [];
-  for (let i = 0; i < rules.length; i++) {
-    const rule = rules[i];
-    const actual = valueAt(rule, input);
-    if (actual !== undefined && (rule.equals === undefined || matches(actual, rule.equals))) return [rule, i + 1];
-  }
-  return undefined;
-}
-
 /**
  * The one hook of the mock table into the answer choice. Precedence: the request's own choice (`Prefer: code=` or
  * `example=`) wins, then the route's rules in order (the first that matches wins; its target replaces the route's
  * settings), then the route's own settings. The rest of `preference` (`dynamic`, `seed`, `delay`) is kept.
  */
-export function tableChoice(route: MockTableRow, input: RuleInput, preference: Preference): TableChoice {
+export function tableChoice(route: TableRoute, input: RuleInput, preference: Preference): TableChoice {
   if (preference.code !== undefined || preference.example !== undefined) return { preference, chosenBy: 'prefer' };
   const matched = firstMatch(route, input);
-  const target: MockTableTarget = matched ? matched[0] : route;
+  const target: MockTableTarget = matched ? matched[0] : route.row;
   return {
     preference: { ...preference, code: target.response, example: target.example },
     status: target.status,

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
@@ -49,10 +50,25 @@ describe("a spec's own head and options operations", () => {
     expect(await response.text()).toBe('');
   });
 
-  it('answers HEAD as GET where the spec declares no head operation', async () => {
+  it("answers HEAD as GET where the spec declares no head operation: GET's headers, no body on the wire", async () => {
     const response = await fetch(`${base}/plain`, { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    // fetch drops a HEAD answer's body itself: read the bytes the server sent.
+    const { host, pathname } = new URL(`${base}/plain`);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(host.split(':')[1]), '127.0.0.1', () =>
+        socket.end(`HEAD ${pathname} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toMatch(new RegExp(`content-length: ${Buffer.byteLength('plain text')}\r?$`, 'im'));
+    expect(body).toBe('');
   });
 
   it('serves the options operation to a request that is not a preflight', async () => {

@@ -18,8 +18,7 @@ import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-setting
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
 import { modeHeader } from '../mock/answer-mode.js';
-import type { MockTableRow } from '../../contract/index.js';
-import { ruleHeader, tableChoice, withTableFaults, type MockTable } from '../mock/mock-table.js';
+import { ruleHeader, tableChoice, withTableFaults, type MockTable, type TableRoute } from '../mock/mock-table.js';
 import {
   ResponseValidator,
   responseContract,
@@ -73,6 +72,9 @@ function send(reply: FastifyReply, answer: Answer): void {
   if (answer.contentType) reply.type(answer.contentType);
   reply.send(answer.payload);
 }
+
+/** Whether a parsed body is empty: `""` from a text parser, or no bytes. */
+const isEmptyBody = (body: unknown): boolean => body === '' || (body instanceof Uint8Array && body.byteLength === 0);
 
 /**
  * Sends a prepared answer: 304 without a body when `If-None-Match` names its ETag (RFC 9110 §13.1.2; only the
@@ -145,12 +147,15 @@ class ExampleRoute {
   private readonly label: string;
   private readonly mock: MockSettings;
   // The route's row of the mock table; a route without one keeps its fast path.
-  private readonly table: MockTableRow | undefined;
+  private readonly table: TableRoute | undefined;
   // Decided once per route: a plain route keeps the cached fast path of handle().
   private readonly plain: boolean;
   private readonly payloads = new Map<string, string>();
   private readonly stateful: StatefulAction | undefined;
   private readonly validates: boolean;
+  // A validated operation that declares no requestBody refuses a body (415), as Prism does: the client sends
+  // something the contract has no place for.
+  private readonly refusesBody: boolean;
   // Such an operation has nothing to check in a request without a query string (a list endpoint's
   // plain GET, the most frequent request of all).
   private readonly onlyOptionalQuery: boolean;
@@ -174,11 +179,12 @@ class ExampleRoute {
     this.label = `${operation.method} ${operation.path}`;
     this.table = serving.mockTable?.get(this.label);
     const settings = mockSettingsOf(spec.document, operation.pointer, serving.workspaceMock, spec.warnings, this.label);
-    this.mock = withTableFaults(settings, this.table, serving.workspaceMock.maxDelayMs);
+    this.mock = withTableFaults(settings, this.table?.row, serving.workspaceMock.maxDelayMs);
     this.plain = isPlain(this.mock) && this.table === undefined;
     this.stateful = serving.modes.stateful?.get(operation);
     const located = new Set(operation.parameters.map((p) => p.in));
     this.validates = serving.validates && (located.size > 0 || operation.requestBody !== undefined);
+    this.refusesBody = serving.validates && operation.requestBody === undefined;
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
@@ -289,13 +295,24 @@ class ExampleRoute {
     const missing = this.credentials?.(request, reply);
     if (missing) return errors.answer(this.operation, missing, request, reply);
     const hasBody = request.body !== undefined && request.body !== null;
-    if (hasBody) this.checkBodyDepth(request.body);
+    if (hasBody) {
+      // A Content-Type with an empty body is no body (as in Prism).
+      if (this.refusesBody && !isEmptyBody(request.body))
+        return errors.answer(this.operation, httpError('BODY_NOT_ALLOWED', [this.label]), request, reply);
+      this.checkBodyDepth(request.body);
+    }
     // Taken out of the query before validation: the mock's own parameters are not the operation's.
     const chosen = takeQueryPreference(request);
     if (this.validates && !(this.onlyOptionalQuery && !request.url.includes('?'))) {
-      const issues = inSpan('request validation', () =>
-        requestIssues(this.serving.validator(), this.operation, request, params),
-      );
+      let issues;
+      try {
+        issues = inSpan('request validation', () =>
+          requestIssues(this.serving.validator(), this.operation, request, params),
+        );
+      } catch (error) {
+        // An undeclared Content-Type (415) is answered with the operation's declared 415, as other refusals are.
+        return errors.answer(this.operation, error, request, reply);
+      }
       if (issues.length > 0) return errors.answer(this.operation, validationError(issues), request, reply);
     }
     // A request choosing its answer (Prefer, or the query's choices) gets the spec's examples, not the state.
