@@ -257,6 +257,14 @@ const cases: [string, string, boolean?][] = [
       '"2010-06-21T11:28:01Z"^^xsd:dateTime "2010-12-21T15:38:02.5-08:30"^^xsd:dateTime ' +
       '"2011-02-01T01:02:03"^^xsd:dateTime } }',
   ],
+  // XSD casts (SPARQL 1.1 §17.5): a string outside the target's lexical space, a language-tagged string or an
+  // IRI cast to a number is an error (unbound); numbers truncate to integers; booleans become 1 or 0.
+  [
+    'XSD casts between strings, numbers and booleans',
+    'SELECT ?v (xsd:integer(?v) AS ?i) (xsd:decimal(?v) AS ?d) (xsd:double(?v) AS ?f) (xsd:boolean(?v) AS ?b) ' +
+      '(xsd:string(?v) AS ?s) (xsd:dateTime(?v) AS ?t) WHERE { VALUES ?v { "13" "+33.30" "-10.2E3" "1.5" "true" "0" ' +
+      '"x" "2002-10-10T17:00:00Z" "7"@en ex:z true 2 -7.875 2.5E0 "1.0"^^xsd:decimal } }',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
