@@ -3,7 +3,8 @@ import { numericDatatypes, xsdInteger, xsdString, type Term } from './rdf.js';
 import { xsdConstructors } from './casts.js';
 import { constantSql, type TermSql } from './term-sql.js';
 import { integerTypes, toTerm, unboundValue, type Value } from './value-sql.js';
-import { applyOperator, compare } from './operators.js';
+import { applyOperator } from './operators.js';
+import { compare } from './comparison.js';
 import { unsupported } from './sparql-errors.js';
 import { sqlLiteral } from '../../core/sql-text.js';
 
