@@ -6,7 +6,7 @@ import oxigraph from 'oxigraph';
 import { openGraphFixture } from './graph-fixture.js';
 import { rdfTerm } from '../../src/query/sparql/expressions.js';
 import type { Term } from '../../src/query/sparql/rdf.js';
-import { sameRows, type Row } from './rdf-compare.js';
+import { rowKeys, sameRows, type Row } from './rdf-compare.js';
 import { sqlLiteral } from '../../src/core/sql-text.js';
 
 /** One evaluation test of sparql-core-index.json. */
@@ -198,6 +198,21 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
   };
 }
 
+/** The first row only one side has, each way: enough to see why a case fails. */
+function rowDifference(actual: Row[], expected: Row[]): string {
+  const a = rowKeys(actual);
+  const e = rowKeys(expected);
+  const onlyActual = a
+    .filter((key) => !e.includes(key))
+    .slice(0, 6)
+    .join(' | ');
+  const onlyExpected = e
+    .filter((key) => !a.includes(key))
+    .slice(0, 6)
+    .join(' | ');
+  return (onlyActual ? `; only ours: ${onlyActual}` : '') + (onlyExpected ? `; only expected: ${onlyExpected}` : '');
+}
+
 async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> {
   const fail = (detail: string): SparqlOutcome => ({
     tier: entry.tier,
@@ -231,7 +246,10 @@ async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> 
     const ordered = /ORDER\s+BY/i.test(query);
     return sameRows(actual, expected.rows, ordered)
       ? { tier: entry.tier, name: `${entry.dir}/${entry.name}`, passed: true }
-      : fail(`results differ: ${actual.length} rows, expected ${expected.rows.length}`);
+      : fail(
+          `results differ: ${actual.length} rows, expected ${expected.rows.length}` +
+            rowDifference(actual, expected.rows),
+        );
   } catch (error) {
     return fail(`error: ${(error as Error).message.split('\n')[0].slice(0, 200)}`);
   } finally {

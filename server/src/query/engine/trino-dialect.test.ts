@@ -93,6 +93,19 @@ describe('the Trino dialect keeps DuckDB semantics', () => {
     expect(toTrinoSpelling("SELECT regexp_replace(a, 'a', 'b') FROM s.t")).toContain("regexp_replace(a, 'a', 'b')");
   });
 
+  it("respells the number tests, truncation, epoch, full regex matches and TIMESTAMPTZ (the SPARQL casts' SQL)", () => {
+    expect(
+      toTrinoSpelling(
+        'SELECT isnan(x), isinf(x), isfinite(x), trunc(x), epoch(CAST(d AS TIMESTAMPTZ)), ' +
+          "regexp_full_match(a, '[0-9]+') FROM s.t",
+      ),
+    ).toBe(
+      'SELECT is_nan(x), is_infinite(x), is_finite(x), truncate(x), ' +
+        'to_unixtime(CAST(d AS TIMESTAMP WITH TIME ZONE)), ' +
+        "regexp_like(a, '^(?:' || '[0-9]+' || ')$') FROM s.t",
+    );
+  });
+
   it('leaves names, literals and comments alone, and reads OFFSET before LIMIT', () => {
     const sql = `SELECT "avg"(x), 'dayofweek(d) / 2', s.list(x) FROM s.t -- contains(a, b)\n LIMIT 3 OFFSET 1`;
     expect(toTrinoSpelling(sql)).toBe(

@@ -166,6 +166,13 @@ const functionRespellings: Record<string, Respelling> = {
     return `regexp_replace(${text}, ${prefix}${pattern}, ${javaReplacement(replacement)})`;
   },
   hex: ([x]) => `to_hex(${x})`,
+  isnan: ([x]) => `is_nan(${x})`,
+  isinf: ([x]) => `is_infinite(${x})`,
+  isfinite: ([x]) => `is_finite(${x})`,
+  trunc: ([x]) => `truncate(${x})`,
+  epoch: ([x]) => `to_unixtime(${x})`,
+  // DuckDB's full match is Trino's regexp_like anchored at both ends.
+  regexp_full_match: ([text, pattern]) => `regexp_like(${text}, '^(?:' || ${pattern} || ')$')`,
   // DuckDB hashes text to lower-case hex text; Trino hashes bytes to bytes.
   ...Object.fromEntries(
     ['md5', 'sha1', 'sha256'].map((name) => [name, ([x]: string[]) => `lower(to_hex(${name}(to_utf8(${x}))))`]),
@@ -180,6 +187,7 @@ const functionRespellings: Record<string, Respelling> = {
 const typeRespellings: Record<string, string> = {
   hugeint: 'DECIMAL(38,0)',
   blob: 'VARBINARY',
+  timestamptz: 'TIMESTAMP WITH TIME ZONE',
 };
 
 /** Whether the token before `i` (spaces skipped) is `text`. */

@@ -1,8 +1,10 @@
 import type { AggregateExpression, Expression, Pattern } from 'sparqljs';
-import { XSD, numericDatatypes, xsdBoolean, xsdDecimal, xsdDouble, xsdInteger, xsdString, type Term } from './rdf.js';
+import { numericDatatypes, xsdInteger, xsdString, type Term } from './rdf.js';
+import { xsdConstructors } from './casts.js';
 import { constantSql, type TermSql } from './term-sql.js';
 import { integerTypes, toTerm, unboundValue, type Value } from './value-sql.js';
-import { applyOperator, compare, simpleLiteral } from './operators.js';
+import { applyOperator } from './operators.js';
+import { compare } from './comparison.js';
 import { unsupported } from './sparql-errors.js';
 import { sqlLiteral } from '../../core/sql-text.js';
 
@@ -67,29 +69,6 @@ function constantValue(term: Term): Value {
   }
   return { kind: 'term', ...constantSql(term) };
 }
-
-/** A numeric XSD constructor function: the lexical form cast to `sqlType`. */
-const numericCast =
-  (datatype: string, sqlType: string) =>
-  (x: TermSql): Value => {
-    const cast = `TRY_CAST(CASE WHEN ${x.t} = 3 THEN ${x.v} END AS ${sqlType})`;
-    return { kind: 'num', sql: `CAST(${cast} AS DOUBLE)`, dt: sqlLiteral(datatype) };
-  };
-
-/** The XSD constructor functions (casts), by IRI: each takes one argument. */
-const xsdConstructors: Record<string, (x: TermSql) => Value> = {
-  [xsdInteger]: numericCast(xsdInteger, 'BIGINT'),
-  [xsdDecimal]: numericCast(xsdDecimal, 'DOUBLE'),
-  [xsdDouble]: numericCast(xsdDouble, 'DOUBLE'),
-  [`${XSD}float`]: numericCast(`${XSD}float`, 'DOUBLE'),
-  [xsdBoolean]: (x) => {
-    const v =
-      `CASE WHEN ${x.t} = 3 AND lower(${x.v}) IN ('true', '1') THEN 'true' WHEN ${x.t} = 3 AND ` +
-      `lower(${x.v}) IN ('false', '0') THEN 'false' END`;
-    return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: sqlLiteral(xsdBoolean), l: "''" };
-  },
-  [xsdString]: (x) => simpleLiteral(`CASE WHEN ${x.t} >= 2 THEN ${x.v} END`),
-};
 
 /** A call of a function named by IRI: the XSD casts are the ones SQL can do. */
 function functionCall(node: ExpressionNode, scope: ExpressionScope): Value {

@@ -1,7 +1,8 @@
 import type { Expression } from 'sparqljs';
-import { XSD, rdfLangString, xsdBoolean, xsdDecimal, xsdDouble, xsdInteger, xsdString } from './rdf.js';
+import { XSD, rdfLangString, xsdDecimal, xsdDouble, xsdInteger, xsdString } from './rdf.js';
 import type { TermSql } from './term-sql.js';
 import { numberOf, toBool, toNum, toTerm, unboundValue, type Value } from './value-sql.js';
+import { compare } from './comparison.js';
 import { unsupported } from './sparql-errors.js';
 import { sqlLiteral } from '../../core/sql-text.js';
 
@@ -27,47 +28,6 @@ function promote(a: string, b: string, divide: boolean): string {
     `CASE WHEN ${a} = ${dbl} OR ${b} = ${dbl} THEN ${dbl} WHEN ${a} = ${flt} OR ${b} = ${flt} THEN ${flt} ` +
     `WHEN ${a} = ${dec} OR ${b} = ${dec} THEN ${dec} ELSE ${divide ? dec : i} END`
   );
-}
-
-/** SQL for `a op b` under SPARQL's operator mapping (numbers, strings, booleans, dates, terms). */
-export function compare(op: string, a: Value, b: Value): string {
-  if (a.kind !== 'term' && b.kind !== 'term') {
-    if (a.kind === 'bool' && b.kind === 'bool') return `((${a.sql}) ${op === '!=' ? '<>' : op} (${b.sql}))`;
-    return `(${toNum(a).sql} ${op === '!=' ? '<>' : op} ${toNum(b).sql})`;
-  }
-  const x = toTerm(a);
-  const y = toTerm(b);
-  const sqlOp = op === '!=' ? '<>' : op;
-  const na = numberOf(x);
-  const nb = numberOf(y);
-  const boolean = sqlLiteral(xsdBoolean);
-  const truth = (t: TermSql) => `(${t.v} IN ('true', '1'))`;
-  const parts = [
-    // An error (or unbound) operand makes the comparison an error.
-    `WHEN ${x.t} IS NULL OR ${y.t} IS NULL THEN NULL`,
-    `WHEN ${na} IS NOT NULL AND ${nb} IS NOT NULL THEN ${na} ${sqlOp} ${nb}`,
-    `WHEN ${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${boolean} AND ${y.d} = ${boolean} ` +
-      `THEN ${truth(x)} ${sqlOp} ${truth(y)}`,
-    ...(op === '=' || op === '!=' ? termEquality(op, x, y) : [termOrder(sqlOp, x, y)]),
-  ];
-  return `(CASE ${parts.join(' ')} END)`;
-}
-
-/** The cases of `=` and `!=` between terms that are not both numbers or booleans. */
-function termEquality(op: '=' | '!=', x: TermSql, y: TermSql): string[] {
-  return [
-    `WHEN ${x.t} = ${y.t} AND ${x.d} = ${y.d} AND ${x.l} = ${y.l} AND ${x.v} = ${y.v} THEN ` +
-      `${op === '=' ? 'TRUE' : 'FALSE'}`,
-    `WHEN ${x.t} <> 3 OR ${y.t} <> 3 OR ${x.l} <> '' OR ${y.l} <> '' OR (${x.d} = '' AND ${y.d} = '') OR ${x.d} ` +
-      `= ${y.d} THEN ${op === '=' ? 'FALSE' : 'TRUE'}`,
-  ];
-}
-
-/** The case of `<`, `>`, `<=` and `>=` between simple literals, booleans and dates of one datatype. */
-function termOrder(sqlOp: string, x: TermSql, y: TermSql): string {
-  const sameLiteral = `${x.t} = 3 AND ${y.t} = 3 AND ${x.d} = ${y.d} AND ${x.l} = ${y.l}`;
-  const ordered = [xsdBoolean, `${XSD}dateTime`, `${XSD}date`, `${XSD}time`].map(sqlLiteral).join(', ');
-  return `WHEN ${sameLiteral} AND ${x.l} = '' AND ${x.d} IN ('', ${ordered}) THEN ${x.v} ${sqlOp} ${y.v}`;
 }
 
 /** A string function's text input: simple and language-tagged literals only. */
@@ -250,10 +210,13 @@ const strings: Record<string, Operator> = {
     const x = text(call, 0);
     const y = text(call, 1);
     const found = `strpos(${x}, ${y})`;
+    // Compatible arguments (§17.4.3.1.1): the second has no language tag or the first one's; else an error.
+    const compatible = `(${term(call, 1).l} = '' OR ${term(call, 1).l} = ${term(call, 0).l})`;
     const v =
-      call.op === 'strbefore'
-        ? `CASE WHEN ${found} > 0 THEN substring(${x}, 1, ${found} - 1) ELSE '' END`
-        : `CASE WHEN ${found} > 0 THEN substring(${x}, ${found} + length(${y})) ELSE '' END`;
+      `CASE WHEN NOT ${compatible} THEN NULL WHEN ${found} = 0 THEN '' ` +
+      (call.op === 'strbefore'
+        ? `WHEN ${found} > 0 THEN substring(${x}, 1, ${found} - 1) END`
+        : `WHEN ${found} > 0 THEN substring(${x}, ${found} + length(${y})) END`);
     // The result keeps the language of the first argument when something was found.
     const l = `CASE WHEN ${found} > 0 THEN ${term(call, 0).l} ELSE '' END`;
     return { kind: 'term', t: `CASE WHEN (${v}) IS NOT NULL THEN 3 END`, v, d: "''", l };

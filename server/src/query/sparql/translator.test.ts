@@ -257,6 +257,30 @@ const cases: [string, string, boolean?][] = [
       '"2010-06-21T11:28:01Z"^^xsd:dateTime "2010-12-21T15:38:02.5-08:30"^^xsd:dateTime ' +
       '"2011-02-01T01:02:03"^^xsd:dateTime } }',
   ],
+  // XSD casts (SPARQL 1.1 §17.5): a string outside the target's lexical space, a language-tagged string or an
+  // IRI cast to a number is an error (unbound); numbers truncate to integers; booleans become 1 or 0.
+  [
+    'XSD casts between strings, numbers and booleans',
+    'SELECT ?v (xsd:integer(?v) AS ?i) (xsd:decimal(?v) AS ?d) (xsd:double(?v) AS ?f) (xsd:boolean(?v) AS ?b) ' +
+      '(xsd:string(?v) AS ?s) (xsd:dateTime(?v) AS ?t) WHERE { VALUES ?v { "13" "+33.30" "-10.2E3" "1.5" "true" "0" ' +
+      '"x" "2002-10-10T17:00:00Z" "7"@en ex:z true 2 -7.875 2.5E0 "1.0"^^xsd:decimal } }',
+  ],
+  // Dates and dateTimes compare by instant; different literals of an unknown datatype are neither equal nor
+  // unequal (an error), literals of two known datatypes are unequal.
+  [
+    'comparisons of dateTimes across zones, of dates and of unknown datatypes',
+    'SELECT ?k (?a = ?b AS ?eq) (?a != ?b AS ?ne) (?a < ?b AS ?lt) WHERE { VALUES (?k ?a ?b) { ' +
+      '(1 "2002-04-02T23:00:00-04:00"^^xsd:dateTime "2002-04-03T02:00:00-01:00"^^xsd:dateTime) ' +
+      '(2 "2008-04-01T00:00:00.5Z"^^xsd:dateTime "2008-04-01T01:00:00+02:00"^^xsd:dateTime) ' +
+      '(3 "b"^^ex:t "a"^^ex:t) (4 "2006-08-23"^^xsd:date "2006-08-24"^^xsd:date) ' +
+      '(5 "2006-08-23T09:00:00+01:00"^^xsd:dateTime "2006-08-23"^^xsd:date) (6 "a"^^ex:t 1) } }',
+  ],
+  // Incompatible arguments (another language tag, a number) are errors, not an empty string.
+  [
+    'STRBEFORE and STRAFTER with incompatible arguments',
+    'SELECT (STRBEFORE("abc"@en, "b"@cy) AS ?x) (STRAFTER(7, "a") AS ?y) (STRBEFORE("abc"@en, "z") AS ?z) ' +
+      '(STRAFTER("abc"@en, "b") AS ?w) WHERE {}',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
