@@ -45,7 +45,7 @@ describe('LintPool on hostile documents', () => {
   );
 
   it(
-    'refuses a document nested too deeply as "cannot lint", and lints the next spec in the same worker',
+    'reads UTF-16 as the loader does, refuses a document nested too deeply as "cannot lint", and lints on',
     { timeout: 300_000 },
     async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-deep-'));
@@ -66,6 +66,9 @@ describe('LintPool on hostile documents', () => {
         const pool = new LintPool({ timeoutMs: 100_000, maxHeapMb: 256 });
         onTestFinished(() => pool.close());
         expect(await pool.lint(plain, dir)).toContainEqual(contact);
+        const utf16 = path.join(dir, 'utf16.yaml');
+        fs.writeFileSync(utf16, Buffer.from(`\ufeff${fs.readFileSync(plain, 'utf8')}`, 'utf16le'));
+        expect(await pool.lint(utf16, dir)).toContainEqual(contact);
         await expect(pool.lint(deep, dir)).rejects.toThrow(
           'document is nested deeper than 1000 levels, too deep to lint',
         );
