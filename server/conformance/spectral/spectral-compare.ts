@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCorpusManifest } from '../corpus/manifest.js';
+import { readCorpusManifest, type CorpusSpec } from '../corpus/manifest.js';
 
 /** One finding reduced to what both sides must agree on. */
 interface ComparableFinding {
@@ -56,17 +56,55 @@ function difference(a: ComparableFinding[], b: ComparableFinding[]): ComparableF
   });
 }
 
-/** Compares the workbench's findings with Spectral's CLI (same `spectral:oas` ruleset) on one file. */
-async function compareFile(
-  corpusDir: string,
-  file: string,
-  root: string,
-  ruleset: string,
-): Promise<SpectralComparison> {
-  const absolute = path.join(corpusDir, file);
+/** One Spectral CLI diagnostic, as its JSON format writes it. */
+interface CliDiagnostic {
+  code: string | number;
+  path: string[];
+  source?: string;
+  range: { start: { line: number } };
+}
+
+/** Files linted by one start of each side, at most, and at most this many bytes of them. */
+const batchFiles = 8;
+const batchBytes = 1024 * 1024;
+
+/** `specs` in consecutive batches of the same specs folder, within {@link batchFiles} and {@link batchBytes}. */
+function batches(specs: CorpusSpec[]): CorpusSpec[][] {
+  const result: CorpusSpec[][] = [];
+  for (const spec of specs) {
+    const last = result.at(-1);
+    const fits =
+      last &&
+      last.length < batchFiles &&
+      last[0].specsRoot === spec.specsRoot &&
+      last.reduce((sum, s) => sum + s.bytes, spec.bytes) <= batchBytes;
+    if (fits) last.push(spec);
+    else result.push([spec]);
+  }
+  return result;
+}
+
+function verdict(file: string, ours: ComparableFinding[], cli: ComparableFinding[]): SpectralComparison {
+  const onlyOurs = difference(ours, cli);
+  const onlyCli = difference(cli, ours);
+  return { file, verdict: onlyOurs.length + onlyCli.length === 0 ? 'equal' : 'differing', onlyOurs, onlyCli };
+}
+
+/**
+ * Compares the workbench's findings with Spectral's CLI (same `spectral:oas` ruleset) on `specs`, one start of
+ * each side for all of them. A batch that fails, or whose CLI findings name a file outside it (a referenced file,
+ * which could belong to several), is compared again one file at a time.
+ */
+async function compareBatch(corpusDir: string, specs: CorpusSpec[], ruleset: string): Promise<SpectralComparison[]> {
+  const files = specs.map((s) => path.join(corpusDir, s.file));
+  const again = async () => {
+    const results: SpectralComparison[] = [];
+    for (const spec of specs) results.push(...(await compareBatch(corpusDir, [spec], ruleset)));
+    return results;
+  };
   try {
     const [ours, cli] = await Promise.all([
-      run(process.execPath, [path.join(here, 'spectral-child.js'), absolute, path.join(corpusDir, root)]),
+      run(process.execPath, [path.join(here, 'spectral-child.js'), path.join(corpusDir, specs[0].specsRoot), ...files]),
       run(process.execPath, [
         spectralBin,
         'lint',
@@ -76,30 +114,38 @@ async function compareFile(
         '--ignore-unknown-format',
         '-r',
         ruleset,
-        absolute,
+        ...files,
       ]),
     ]);
-    const ourFindings = (JSON.parse(ours) as { rule: string; path: string; line: number }[]).map((f) => ({
-      rule: f.rule,
-      path: f.path,
-      line: f.line,
-    }));
-    const cliFindings = (
-      JSON.parse(cli) as { code: string | number; path: string[]; range: { start: { line: number } } }[]
-    ).map((d) => ({ rule: String(d.code), path: d.path.join('.'), line: d.range.start.line + 1 }));
-    const onlyOurs = difference(ourFindings, cliFindings);
-    const onlyCli = difference(cliFindings, ourFindings);
-    const verdict = onlyOurs.length === 0 && onlyCli.length === 0 ? 'equal' : 'differing';
-    return { file, verdict, onlyOurs, onlyCli };
+    const ourResults = JSON.parse(ours) as Record<string, ComparableFinding[] | { error: string }>;
+    const cliDiagnostics = JSON.parse(cli) as CliDiagnostic[];
+    const single = specs.length === 1;
+    if (!single && cliDiagnostics.some((d) => !files.includes(path.resolve(d.source ?? '')))) return again();
+    return specs.map((spec, i) => {
+      const own = ourResults[files[i]];
+      if (!Array.isArray(own))
+        return { file: spec.file, verdict: 'failed', onlyOurs: [], onlyCli: [], detail: `ours: ${own.error}` };
+      const cliFindings = cliDiagnostics
+        .filter((d) => single || path.resolve(d.source ?? '') === files[i])
+        .map((d) => ({ rule: String(d.code), path: d.path.join('.'), line: d.range.start.line + 1 }));
+      return verdict(
+        spec.file,
+        own.map(({ rule, path, line }) => ({ rule, path, line })),
+        cliFindings,
+      );
+    });
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { file, verdict: detail === 'timeout' ? 'timeout' : 'failed', onlyOurs: [], onlyCli: [], detail };
+    if (specs.length > 1) return again();
+    const detail = error instanceof Error ? error.message.split('\n').slice(0, 2).join(' ') : String(error);
+    return [
+      { file: specs[0].file, verdict: detail === 'timeout' ? 'timeout' : 'failed', onlyOurs: [], onlyCli: [], detail },
+    ];
   }
 }
 
 /**
- * Lints every entry spec of the corpus with the workbench's linter and with Spectral's own CLI, two files at a
- * time, and reports each file as equal or differing (with the findings only one side has).
+ * Lints every entry spec of the corpus with the workbench's linter and with Spectral's own CLI, two batches at
+ * a time, and reports each file as equal or differing (with the findings only one side has).
  */
 export async function runSpectralComparison(
   corpusDir: string,
@@ -109,13 +155,13 @@ export async function runSpectralComparison(
   const ruleset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spectral-compare-')), '.spectral.yaml');
   fs.writeFileSync(ruleset, 'extends: [[spectral:oas, recommended]]\n');
   const results: SpectralComparison[] = [];
-  let next = 0;
+  const queue = batches(specs);
   const worker = async () => {
-    while (next < specs.length) {
-      const spec = specs[next++];
-      const comparison = await compareFile(corpusDir, spec.file, spec.specsRoot, ruleset);
-      options.onComparison(comparison);
-      results.push(comparison);
+    for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      for (const comparison of await compareBatch(corpusDir, batch, ruleset)) {
+        options.onComparison(comparison);
+        results.push(comparison);
+      }
     }
   };
   try {

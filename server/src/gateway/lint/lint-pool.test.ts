@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LintPool } from './lint-pool.js';
 
 const corpus = '/work/shared/conformance/openapi-corpus/pathological/synthetic';
@@ -40,6 +41,41 @@ describe('LintPool on hostile documents', () => {
       }
       const findings = await pool.lint(path.join(corpus, 'server-vars-and-path-templates.yaml'), corpus);
       expect(Array.isArray(findings)).toBe(true);
+    },
+  );
+
+  it(
+    'reads UTF-16 as the loader does, refuses a document nested too deeply as "cannot lint", and lints on',
+    { timeout: 300_000 },
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-deep-'));
+      let schema = '{"type": "string"}';
+      for (let i = 0; i < 3000; i++) schema = `{"type": "object", "properties": {"n": ${schema}}}`;
+      const deep = path.join(dir, 'deep.json');
+      fs.writeFileSync(
+        deep,
+        `{"openapi": "3.0.3", "info": {"title": "d", "version": "1"}, "paths": {}, ` +
+          `"components": {"schemas": {"D": ${schema}}}}`,
+      );
+      const plain = path.join(dir, 'plain.yaml');
+      fs.writeFileSync(plain, 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n');
+      try {
+        const contact = expect.objectContaining({ rule: 'info-contact' });
+        // A bound generous for a loaded machine, and the worker started first: the refusal below must come from
+        // the depth check, never from a time bound.
+        const pool = new LintPool({ timeoutMs: 100_000, maxHeapMb: 256 });
+        onTestFinished(() => pool.close());
+        expect(await pool.lint(plain, dir)).toContainEqual(contact);
+        const utf16 = path.join(dir, 'utf16.yaml');
+        fs.writeFileSync(utf16, Buffer.from(`\ufeff${fs.readFileSync(plain, 'utf8')}`, 'utf16le'));
+        expect(await pool.lint(utf16, dir)).toContainEqual(contact);
+        await expect(pool.lint(deep, dir)).rejects.toThrow(
+          'document is nested deeper than 1000 levels, too deep to lint',
+        );
+        expect(await pool.lint(plain, dir)).toContainEqual(contact);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 

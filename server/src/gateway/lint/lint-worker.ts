@@ -1,5 +1,8 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { defaultSpecLimits } from '../../core/settings.js';
+import { readSpecText } from '../spec/spec-source.js';
 import { loadRuleset, SpectralLinter } from './spectral-linter.js';
 import type { LintJob, LintReply } from './lint-pool.js';
 
@@ -23,7 +26,8 @@ async function linterFor(job: Job): Promise<SpectralLinter> {
 async function reply(job: Job): Promise<LintReply> {
   try {
     const linter = await linterFor(job);
-    const text = job.text ?? (await fs.readFile(job.file, 'utf8'));
+    // Decoded as the spec was loaded (UTF-8, or UTF-16 by its byte order mark), within the same size bound.
+    const text = job.text ?? readSpecText(job.file, path.basename(job.file), defaultSpecLimits);
     return { id: job.id, ok: true, value: await linter.lint(job.file, text) };
   } catch (error) {
     const message = error instanceof RangeError ? 'document is nested too deeply to lint' : (error as Error).message;

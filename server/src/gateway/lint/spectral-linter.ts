@@ -5,6 +5,8 @@ import spectralCore, { type ISpectralDiagnostic, type Ruleset as RulesetType } f
 import spectralParsers from '@stoplight/spectral-parsers';
 import refResolver from '@stoplight/spectral-ref-resolver';
 import spectralRulesets from '@stoplight/spectral-rulesets';
+import { defaultSpecLimits } from '../../core/settings.js';
+import { nestsDeeperThan } from './nesting-depth.js';
 
 // Spectral's packages are CommonJS: Node gives ESM their exports object as the default export only.
 const { Document, Ruleset, Spectral } = spectralCore;
@@ -41,6 +43,12 @@ const severities: readonly LintSeverity[] = ['error', 'warning', 'info', 'hint']
 
 /** Largest referenced file the resolver reads; a spec's own size bound elsewhere is of the same order. */
 const maxReferencedFileBytes = 16 * 1024 * 1024;
+
+/**
+ * Deepest nesting linted, the bound specs are loaded within: Spectral's rules recurse, and a document thousands of
+ * levels deep ran past the lint's time bound or overflowed the stack of a process with Node's default stack.
+ */
+export const maxLintDepth = defaultSpecLimits.maxDepth;
 
 /** Whether `file` is `root` or inside it, after symbolic links are followed. */
 async function insideRoot(root: string, file: string): Promise<boolean> {
@@ -92,10 +100,12 @@ export class SpectralLinter {
     private readonly root: string,
   ) {}
 
-  /** The findings of `text`, the content of `file`, sorted by line. */
+  /** The findings of `text`, the content of `file`, sorted by line; a document nested too deeply is refused. */
   async lint(file: string, text: string): Promise<LintFinding[]> {
     const source = path.resolve(file);
     const document = /\.json$/i.test(file) ? new Document(text, Json, source) : new Document(text, Yaml, source);
+    if (nestsDeeperThan(document.data, maxLintDepth))
+      throw new Error(`document is nested deeper than ${maxLintDepth} levels, too deep to lint`);
     // A Spectral and a resolver per file: the resolver caches every document it reads, which over a 200-spec
     // workspace outgrew the worker's 512 MB when one was kept for all files.
     const spectral = new Spectral({ resolver: confinedResolver(this.root) });
