@@ -37,7 +37,7 @@ describe('ShortcutHelp', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
   });
 
-  it('closes on Esc (before anything under it sees the key), on the backdrop and on Close, giving the focus back', () => {
+  it('closes on Esc (before anything under it sees the key) and on the backdrop, giving the focus back', () => {
     const opener = openHelp();
     let seenBelow = false;
     window.addEventListener('keydown', () => (seenBelow = true), { once: true });
