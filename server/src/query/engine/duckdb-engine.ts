@@ -209,7 +209,8 @@ export class DuckDBEngine implements QueryEngine {
     try {
       const begun = performance.now();
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
-      const short = this.limits.shortLane > 0 && readsNoTable(ast);
+      // An EXPLAIN comes without its tree (`ast` undefined): it plans the tables it names, so never the short lane.
+      const short = this.limits.shortLane > 0 && ast !== undefined && readsNoTable(ast);
       const [lane, instances] = short ? [this.shortSlots, this.shortInstances] : [this.slots, this.instances];
       const release = await countedSlot(() => lane.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
