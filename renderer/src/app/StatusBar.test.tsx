@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeEventSource } from '../api/fake-event-source.test-support.js';
-import { fakeServer, renderInWorkbench, serverEvents, testWorkbench } from '../platform/workbench.test-support.js';
+import { renderOverEvents } from '../platform/workbench.test-support.js';
 import { StatusBar } from './StatusBar.js';
 
 afterEach(() => {
@@ -12,18 +12,15 @@ afterEach(() => {
 
 /** The status bar over a server whose stream is open; `onShowProblems` spied. */
 function renderStatus(message?: Parameters<typeof StatusBar>[0]['message']) {
-  fakeServer({ 'GET /api/workbench/diagnostics': () => ({ diagnostics: [] }) });
-  const workbench = testWorkbench();
   const onShowProblems = vi.fn();
-  const view = renderInWorkbench(<StatusBar message={message} onShowProblems={onShowProblems} />, workbench);
-  return { ...view, events: serverEvents(workbench), onShowProblems, workbench };
+  return { ...renderOverEvents(<StatusBar message={message} onShowProblems={onShowProblems} />), onShowProblems };
 }
 
 describe('StatusBar', () => {
   it('counts the problems, says the last reload, and opens the problems and the changes', () => {
-    const { events, onShowProblems, workbench } = renderStatus();
+    const { emit, onShowProblems, workbench } = renderStatus();
     expect(screen.getByText('● connected')).toBeTruthy();
-    events.emit('diagnostics', {
+    emit('diagnostics', {
       diagnostics: [
         { path: 'specs/a.yaml', severity: 'error', message: 'broken', line: 1 },
         { path: 'specs/a.yaml', severity: 'warning', message: 'no tags', line: 2 },
@@ -31,7 +28,7 @@ describe('StatusBar', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: '1 error, 1 warning' }));
     expect(onShowProblems).toHaveBeenCalled();
-    events.emit('reload', {
+    emit('reload', {
       status: 'success',
       message: 'Loaded 2 specs',
       handlers: [],
@@ -40,7 +37,7 @@ describe('StatusBar', () => {
       skipped: [],
     });
     expect(screen.getByText('Loaded 2 specs')).toBeTruthy();
-    events.emit('changes', { path: 'specs/a.yaml', time: 1, breaking: 2, changes: [{}, {}, {}] });
+    emit('changes', { path: 'specs/a.yaml', time: 1, breaking: 2, changes: [{}, {}, {}] });
     fireEvent.click(screen.getByRole('button', { name: '2 breaking changes since the last version, 1 non-breaking' }));
     expect(workbench.showPanel).toHaveBeenCalledWith('changes');
   });

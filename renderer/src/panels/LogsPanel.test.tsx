@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkbenchLogLine } from '../../../server/src/contract/index.js';
-import { fakeServer, renderInWorkbench, serverEvents, testWorkbench } from '../platform/workbench.test-support.js';
+import { renderOverEvents, testWorkbench } from '../platform/workbench.test-support.js';
 import { revealLogKey } from '../requests/log-reveal.js';
 import { LogsPanel, matches } from './LogsPanel.js';
 
@@ -28,13 +28,11 @@ describe('log filter', () => {
 
 /** The panel over a server whose stream sends `lines`; `reveal` is a request's link to one of them. */
 function renderLogs(lines: Partial<WorkbenchLogLine>[], reveal?: number) {
-  fakeServer({ 'GET /api/workbench/diagnostics': () => ({ diagnostics: [] }) });
   const workbench = testWorkbench();
   if (reveal !== undefined) workbench.session.set(revealLogKey, { id: reveal, nonce: 1 });
-  renderInWorkbench(<LogsPanel />, workbench);
-  const events = serverEvents(workbench);
-  for (const [i, change] of lines.entries()) events.emit('log', line({ id: i + 1, ...change }));
-  return events;
+  const { emit } = renderOverEvents(<LogsPanel />, workbench);
+  for (const [i, change] of lines.entries()) emit('log', line({ id: i + 1, ...change }));
+  return emit;
 }
 
 const shown = () => [...screen.getByRole('log').querySelectorAll('.log-msg')].map((m) => m.textContent);
@@ -78,9 +76,9 @@ describe('LogsPanel', () => {
   });
 
   it('says when the line asked for is no longer kept, and clears the log', () => {
-    const events = renderLogs([{ msg: 'one' }], 99);
+    const emit = renderLogs([{ msg: 'one' }], 99);
     expect(screen.getByText('The log entry asked for is no longer kept (the panel keeps the last 2000).')).toBeTruthy();
-    events.emit('log', line({ id: 2, msg: 'two' }));
+    emit('log', line({ id: 2, msg: 'two' }));
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     expect(shown()).toEqual([]);
   });

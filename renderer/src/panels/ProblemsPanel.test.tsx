@@ -1,10 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SpecChangeInfo, SpecChangesReport, WorkbenchDiagnostic } from '../../../server/src/contract/index.js';
+import type { SpecChangeInfo, SpecChangesReport } from '../../../server/src/contract/index.js';
 import { editorMarkers } from '../editor/markers-store.js';
-import { fakeServer, renderInWorkbench, serverEvents, testWorkbench } from '../platform/workbench.test-support.js';
+import { renderOverEvents } from '../platform/workbench.test-support.js';
 import { ChangesPanel } from './ChangesPanel.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
 
@@ -14,21 +13,13 @@ afterEach(() => {
   act(() => editorMarkers.set('specs/orders.yaml', []));
 });
 
-/** `panel` over a server whose diagnostics are `diagnostics` and whose stream is returned. */
-function renderPanel(panel: ReactElement, diagnostics: WorkbenchDiagnostic[] = []) {
-  fakeServer({ 'GET /api/workbench/diagnostics': () => ({ diagnostics }) });
-  const workbench = testWorkbench();
-  renderInWorkbench(panel, workbench);
-  return { workbench, events: serverEvents(workbench) };
-}
-
 const rows = () => screen.queryAllByRole('row').map((row) => row.textContent);
 
 describe('ProblemsPanel', () => {
   it("lists the server's findings and the editor's by file, severity and line, a shared one once", async () => {
-    const { events, workbench } = renderPanel(<ProblemsPanel />);
+    const { emit, workbench } = renderOverEvents(<ProblemsPanel />);
     expect(screen.getByText('No problems in the workspace.')).toBeTruthy();
-    events.emit('diagnostics', {
+    emit('diagnostics', {
       diagnostics: [
         {
           path: 'specs/orders.yaml',
@@ -97,10 +88,10 @@ describe('ChangesPanel', () => {
   });
 
   it('shows each save of a spec with its breaking changes, the latest first and open', () => {
-    const { events, workbench } = renderPanel(<ChangesPanel />);
+    const { emit, workbench } = renderOverEvents(<ChangesPanel />);
     expect(screen.getByText('No changes yet: each save of a spec is compared with its last version.')).toBeTruthy();
-    events.emit('changes', report('specs/orders.yaml', 0, 1));
-    events.emit('changes', report('specs/cart.yaml', 1, 2));
+    emit('changes', report('specs/orders.yaml', 0, 1));
+    emit('changes', report('specs/cart.yaml', 1, 2));
     const saves = screen.getAllByRole('group');
     expect(saves.map((d) => d.querySelector('summary')?.textContent?.split(' · ').slice(0, 2).join(' · '))).toEqual([
       '1 breaking change since the last version, 1 non-breaking · specs/cart.yaml',
@@ -110,7 +101,7 @@ describe('ChangesPanel', () => {
     fireEvent.click(screen.getByText('id removed'));
     expect(workbench.openFile).toHaveBeenCalledWith('specs/cart.yaml');
     // A new save of a spec replaces its earlier report.
-    events.emit('changes', report('specs/orders.yaml', 1, 3));
+    emit('changes', report('specs/orders.yaml', 1, 3));
     expect(screen.getAllByRole('group').map((d) => d.querySelector('summary')?.textContent?.split(' · ')[1])).toEqual([
       'specs/orders.yaml',
       'specs/cart.yaml',

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
-import { fakeServer, renderInWorkbench, serverEvents } from '../platform/workbench.test-support.js';
+import { renderOverEvents } from '../platform/workbench.test-support.js';
 import { readableBody, RequestsPanel, statusClass, tableDuration } from './RequestsPanel.js';
 
 describe('requests panel helpers', () => {
@@ -50,11 +50,9 @@ const captured = (over: Partial<WorkbenchRequest>): WorkbenchRequest => ({
 
 /** The panel over a server whose event stream sends `requests`. */
 function renderRequests(...requests: WorkbenchRequest[]) {
-  fakeServer({ 'GET /api/workbench/diagnostics': () => ({ diagnostics: [] }) });
-  const { workbench } = renderInWorkbench(<RequestsPanel />);
-  const events = serverEvents(workbench);
-  for (const request of requests) events.emit('request', request);
-  return events;
+  const { emit } = renderOverEvents(<RequestsPanel />);
+  for (const request of requests) emit('request', request);
+  return emit;
 }
 
 /** The rows of the table as `method status ms path`. */
@@ -77,10 +75,10 @@ describe('RequestsPanel', () => {
   });
 
   it('invites a first request, then lists them newest first and inspects the newest', () => {
-    const events = renderRequests();
+    const emit = renderRequests();
     expect(screen.getByText('Requests to the server appear here (try one from the API docs).')).toBeTruthy();
-    events.emit('request', captured({ durationMs: 8251.7 }));
-    events.emit('request', captured({ method: 'POST', status: 422, mode: 'dynamic', durationMs: 2 }));
+    emit('request', captured({ durationMs: 8251.7 }));
+    emit('request', captured({ method: 'POST', status: 422, mode: 'dynamic', durationMs: 2 }));
     expect(rows()).toEqual([
       'POST 422 2.0 dynamic /api/adaptive/orders/orders',
       'GET 200 8252  /api/adaptive/orders/orders',

@@ -94,11 +94,17 @@ export function renderInWorkbench(
 }
 
 /**
- * The server's event stream of `workbench`, opened over a {@link FakeEventSource}: `emit` sends an event
+ * Renders `ui` as {@link renderInWorkbench} does, with the workbench's event stream open over a
+ * {@link FakeEventSource} (and the diagnostics the store loads on connecting answered empty): `emit` sends an event
  * (`request`, `log`, `diagnostics`...) as the server would, numbered after the ones before it.
  */
-export function serverEvents(workbench: Workbench): { emit(type: string, data: unknown): void } {
+export function renderOverEvents(
+  ui: ReactElement,
+  workbench: Workbench = testWorkbench(),
+): RenderResult & { workbench: Workbench; emit(type: string, data: unknown): void } {
+  fakeServer({ 'GET /api/workbench/diagnostics': () => ({ diagnostics: [] }) });
   vi.stubGlobal('EventSource', FakeEventSource);
+  const result = renderInWorkbench(ui, workbench);
   workbench.events.connect();
   const source = FakeEventSource.made.at(-1)!;
   let id = 0;
@@ -106,5 +112,5 @@ export function serverEvents(workbench: Workbench): { emit(type: string, data: u
     source.open();
     source.emit('hello', { instance: 'test', replayUntil: 0 });
   });
-  return { emit: (type, data) => act(() => source.emit(type, data, `test:${++id}`)) };
+  return { ...result, emit: (type, data) => act(() => source.emit(type, data, `test:${++id}`)) };
 }
