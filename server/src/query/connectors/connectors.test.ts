@@ -309,6 +309,32 @@ describe('connectors against real services', () => {
     expect(result.scans[0].rows).toBe(40000);
   });
 
+  it('reads the block ranges of a table being written to as one snapshot', async () => {
+    const db = new pg.Client({ connectionString: `${serviceUrls.postgres}/${pgDatabase}` });
+    await db.connect();
+    await db.query(`CREATE TABLE churn AS SELECT g AS id, repeat('x', 500) AS filler FROM generate_series(1, 40000) g`);
+    await db.query('ANALYZE churn');
+    // Each update writes every row's new version on other pages (the pages are full), so a range copied after
+    // a commit would find rows that a range copied before it already read: a count above 40,000.
+    let writing = true;
+    const writer = (async () => {
+      while (writing) await db.query('UPDATE churn SET id = id');
+    })();
+    try {
+      for (let i = 0; i < 10; i++) {
+        const result = await run('SELECT count(*) AS n, sum(id) AS s FROM pgshop.churn');
+        // The count and sum are pushed to PostgreSQL: one partial row per block range.
+        expect(result.scans[0].rows, 'block ranges').toBeGreaterThan(1);
+        expect(result.rows[0]).toEqual({ n: 40000, s: (40000 * 40001) / 2 });
+      }
+    } finally {
+      writing = false;
+      await writer;
+      await db.query('DROP TABLE churn');
+      await db.end();
+    }
+  });
+
   it('round-trips BIGINT beyond 2^53, decimals, timestamps, JSON and quoted text', async () => {
     const pgRow = await run(
       'SELECT big, amount, placed_at, paid, meta, note FROM pgshop.orders WHERE id IN (1, 2) ORDER BY id',

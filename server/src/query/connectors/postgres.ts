@@ -283,31 +283,87 @@ export class PostgresConnector implements Connector {
     });
   }
 
-  /** Runs one COPY ... TO STDOUT into `file` on a pooled connection, until `stop` aborts. */
-  private copyInto(sql: string, file: string, deadline: Deadline, stop: AbortSignal): Promise<void> {
-    return this.withClient(deadline, (client) =>
-      pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop }),
-    );
+  /**
+   * Exports a snapshot that every range copy of one scan then reads, so that the ranges together are one
+   * view of the table even while it is written to: read at different moments, a row updated between two
+   * ranges' starts would be read twice (its old version in one range, its new one in another) or not at all.
+   * The snapshot lives as long as the transaction that exported it, so that transaction is held on a
+   * connection of its own, outside the pool (the copies take every pool slot), until `release`. Undefined
+   * when the server cannot export one (a standby in recovery): the caller then copies in one stream.
+   */
+  private async exportSnapshot(deadline: Deadline): Promise<{ id: string; release: () => void } | undefined> {
+    const client = await this.open(deadline, () => undefined);
+    let ended = false;
+    const release = () => {
+      if (ended) return;
+      ended = true;
+      deadline.signal.removeEventListener('abort', release);
+      void client.end().catch(() => undefined);
+    };
+    // The copies stop at the deadline; so does the transaction they read, even if nobody reads the parts.
+    deadline.signal.addEventListener('abort', release, { once: true });
+    try {
+      const exported = async () => {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        return (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0].id;
+      };
+      return { id: await deadline.bound(exported(), release), release };
+    } catch (error) {
+      release();
+      if (error instanceof pg.DatabaseError) return undefined;
+      throw sourceFailure(this.source, error, deadline);
+    }
   }
 
   /**
-   * Copies each COPY of `copies` into its file, {@link parallelScans} at once, and yields a SELECT of the
+   * Runs one COPY ... TO STDOUT into `file` on a pooled connection, until `stop` aborts; within a read-only
+   * transaction on `snapshot` when one is given.
+   */
+  private copyInto(
+    sql: string,
+    file: string,
+    deadline: Deadline,
+    stop: AbortSignal,
+    snapshot: string | undefined,
+  ): Promise<void> {
+    return this.withClient(deadline, async (client) => {
+      if (snapshot === undefined)
+        return pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop });
+      await client.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT ${client.escapeLiteral(snapshot)}`,
+      );
+      await pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop });
+      await client.query('COMMIT');
+    });
+  }
+
+  /**
+   * Copies the COPY of each range into its file, {@link parallelScans} at once, and yields a SELECT of the
    * files written since the last one, in order, as soon as the first of them is. Each copy takes a pooled
-   * connection of its own, so concurrent queries on the source take turns by range rather than by table.
+   * connection of its own, so concurrent queries on the source take turns by range rather than by table;
+   * several ranges read one exported snapshot (see {@link exportSnapshot}), or, when none can be exported,
+   * the table is copied whole in one stream.
    */
   private async *copyParts(
-    copies: readonly { sql: string; file: string }[],
+    ranges: readonly string[],
+    copyOf: (range: string, index: number) => { sql: string; file: string },
     columns: readonly ColumnInfo[],
     deadline: Deadline,
   ): AsyncGenerator<string> {
-    const parts = orderedParts(copies.length, parallelScans, deadline.signal, (i, stop) =>
-      this.copyInto(copies[i].sql, copies[i].file, deadline, stop),
-    );
-    for await (const ready of parts)
-      yield csvSelect(
-        ready.map((i) => copies[i].file),
-        columns,
+    const snapshot = ranges.length > 1 ? await this.exportSnapshot(deadline) : undefined;
+    const copies = (snapshot ? ranges : ['']).map(copyOf);
+    try {
+      const parts = orderedParts(copies.length, parallelScans, deadline.signal, (i, stop) =>
+        this.copyInto(copies[i].sql, copies[i].file, deadline, stop, snapshot?.id),
       );
+      for await (const ready of parts)
+        yield csvSelect(
+          ready.map((i) => copies[i].file),
+          columns,
+        );
+    } finally {
+      snapshot?.release();
+    }
   }
 
   /** Whether the planner expects grouping to cut the rows enough to pay off (see {@link minRowsPerGroup}). */
@@ -347,7 +403,7 @@ export class PostgresConnector implements Connector {
     });
     const { select, groupBy } = scanShape(request.columns, aggregation);
     const stamp = `${this.source}-${request.table.name}-${Date.now()}`;
-    const copies = ranges.map((range, i) => {
+    const copyOf = (range: string, i: number) => {
       const condition = [where, range].filter(Boolean).join(' AND ');
       return {
         sql:
@@ -355,11 +411,11 @@ export class PostgresConnector implements Connector {
           `WITH (FORMAT csv)`,
         file: path.join(request.workDir, `${stamp}-${i}.csv`),
       };
-    });
+    };
     return {
       output: {
         kind: 'duckdb-parts',
-        parts: this.copyParts(copies, aggregation?.columns ?? request.columns, request.deadline),
+        parts: this.copyParts(ranges, copyOf, aggregation?.columns ?? request.columns, request.deadline),
       },
       pushed,
       aggregated: aggregation !== undefined,
