@@ -16,7 +16,8 @@ import type { QueryLimits } from '../sources.js';
 import { Deadline } from '../deadline.js';
 import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-engine.js';
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
-import { FreshInstances, type QueryInstance } from './fresh-instances.js';
+import { FreshInstances, type InstanceLane, type QueryInstance } from './fresh-instances.js';
+import { ShortLaneInstances } from './short-lane-instances.js';
 import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -126,11 +127,8 @@ export class DuckDBEngine implements QueryEngine {
   /** The short lane: queries that read no table do not queue behind large ones (`limits.short_lane`). */
   private readonly shortSlots: Semaphore;
   private readonly instances: FreshInstances;
-  /**
-   * The short lane's instances, apart: a large query never takes the one prepared for a short one, which
-   * would then create its own on its way (10-20 ms alone, several times that beside large queries).
-   */
-  private readonly shortInstances: FreshInstances;
+  /** The short lane's instances, apart: kept between its queries (see {@link ShortLaneInstances}). */
+  private readonly shortInstances: ShortLaneInstances;
 
   constructor(
     private readonly catalog: SourceCatalog,
@@ -147,9 +145,9 @@ export class DuckDBEngine implements QueryEngine {
       allow_community_extensions: 'false',
     };
     this.instances = new FreshInstances(settings);
-    // A short query loads nothing, so its connection can be sandboxed before it comes (one thread: with no
+    // A short query loads nothing, so its instance can be sandboxed before it comes (one thread: with no
     // table there is nothing to share out), which saves it six calls into DuckDB on its way.
-    this.shortInstances = new FreshInstances(settings, `SET TimeZone = 'UTC'; ${sandboxSettings(1)}`);
+    this.shortInstances = new ShortLaneInstances(settings, `SET GLOBAL TimeZone = 'UTC'; ${sandboxSettings(1)}`);
   }
 
   async validate(sql: string): Promise<void> {
@@ -211,16 +209,21 @@ export class DuckDBEngine implements QueryEngine {
       fetched = await this.fetch(shape, tables, pushdown, deadline, fetchDir);
       // An EXPLAIN comes without its tree (`ast` undefined): it plans the tables it names, so never the short lane.
       const short = this.limits.shortLane > 0 && ast !== undefined && readsNoTable(ast);
-      const [lane, instances] = short ? [this.shortSlots, this.shortInstances] : [this.slots, this.instances];
+      const [lane, instances]: [Semaphore, InstanceLane] = short
+        ? [this.shortSlots, this.shortInstances]
+        : [this.slots, this.instances];
       const release = await countedSlot(() => lane.acquire(deadline.signal));
       // The slot is free again when the query answers, not when what it waited on has unwound.
       deadline.signal.addEventListener('abort', release, { once: true });
       const fresh = await instances.take();
+      let endedNormally = false;
       try {
         const execute = () => this.execute(sql, fresh, fetched, pushdown, bounds, deadline, started, begun);
-        return await inSpan('query engine', execute);
+        const outcome = await inSpan('query engine', execute);
+        endedNormally = !deadline.signal.aborted;
+        return outcome;
       } finally {
-        void instances.release(fresh);
+        void instances.release(fresh, endedNormally);
         deadline.signal.removeEventListener('abort', release);
         release();
       }

@@ -13,10 +13,18 @@ export interface QueryInstance {
 }
 
 /** Closes `used` and removes its folder; closing waits for DuckDB's threads and frees its memory. */
-async function dispose(used: QueryInstance): Promise<void> {
+export async function dispose(used: QueryInstance): Promise<void> {
   used.connection?.closeSync();
   used.instance.closeSync();
   await fs.promises.rm(used.workDir, { recursive: true, force: true });
+}
+
+/** Where a lane of the engine takes the DuckDB instance for each query, and gives it back. */
+export interface InstanceLane {
+  take(): Promise<QueryInstance>;
+  /** Gives back an instance taken; `endedNormally` is false when its query failed or was stopped. */
+  release(used: QueryInstance, endedNormally: boolean): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
@@ -24,7 +32,7 @@ async function dispose(used: QueryInstance): Promise<void> {
  * one takes 10-20 ms, most of a small query's time: the next one is created when a query ends, off the
  * next query's path, and handed to it ready.
  */
-export class FreshInstances {
+export class FreshInstances implements InstanceLane {
   private spare?: Promise<QueryInstance>;
   private closed = false;
   /** Instances released and not yet closed. */
