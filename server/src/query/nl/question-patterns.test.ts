@@ -243,6 +243,15 @@ describe('question patterns over a small schema', () => {
       ]),
     );
   });
+
+  it('reads "<column> is not <value>" as `<>` that value, and refuses a negated list of values', async () => {
+    const other = await db.ask('names of restaurants whose food type is not Italian');
+    expect(other.sql).toContain(`"food_type" <> 'Italian'`);
+    expect(other.rows).toEqual([['Wok']]);
+    await expect(db.ask('restaurants whose food type is not Italian or Chinese')).rejects.toMatchObject({
+      name: 'NotUnderstood',
+    });
+  });
 });
 
 const moreDdl =
