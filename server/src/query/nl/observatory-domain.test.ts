@@ -16,6 +16,8 @@ CREATE TABLE observation (observation_id INTEGER, observer_id INTEGER, telescope
   hours INTEGER);
 INSERT INTO observation VALUES (1, 1, 2, 2017, 6), (2, 1, 4, 2018, 4), (3, 2, 3, 2019, 8), (4, 3, 1, 2020, 5),
   (5, 3, 6, 2021, 2), (6, 4, 5, 2022, 7), (7, 5, 1, 2023, 3);
+CREATE TABLE employee (employee_id INTEGER, name VARCHAR, salary INTEGER, site_id INTEGER);
+INSERT INTO employee VALUES (1, 'Rosa', 3000, 1), (2, 'Tom', 4000, 1), (3, 'Ike', 3500, 2);
 `;
 
 describe('question shapes over an unseen observatory schema', () => {
@@ -25,6 +27,7 @@ describe('question shapes over an unseen observatory schema', () => {
       ['telescope.site_id', 'site.site_id'],
       ['observation.observer_id', 'observer.observer_id'],
       ['observation.telescope_id', 'telescope.telescope_id'],
+      ['employee.site_id', 'site.site_id'],
     ]);
   });
   afterAll(() => db.close());
@@ -52,6 +55,20 @@ describe('question shapes over an unseen observatory schema', () => {
     expect(plain.rows.map((r) => r[0]).sort()).toEqual(['Ines', 'Jocelyn', 'Vera']);
     const quoted = await db.ask('How many sites have a country that is not "USA"?');
     expect(quoted.rows).toEqual([[2]]);
+  });
+
+  it('links a common synonym of a table or column name when the word itself names nothing', async () => {
+    const wage = await db.ask('What is the average wage of the workers at the site Paranal?');
+    expect(wage.sql).toContain('"salary"');
+    expect(wage.rows).toEqual([[3500]]);
+    const nation = await db.ask('How many observers come from each nation?');
+    expect(nation.sql).toContain('"nationality"');
+    expect(nation.rows).toContainEqual(['Chile', 2]);
+  });
+
+  it('reads a synonym only where it names something: "staff" is employee, "vehicles" (cars) is nothing', async () => {
+    expect((await db.ask('How many staff are there?')).rows).toEqual([[3]]);
+    await expect(db.ask('How many vehicles are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
   it('refuses "is not" between a column and a value of another column', async () => {

@@ -34,6 +34,12 @@ describe('schema linking of flags, codes and name variants', () => {
     expect((await db.ask('How many courses without a final exam?')).rows).toEqual([[1]]);
   });
 
+  it('links a synonym only for a word that names nothing: "pupils" are students, "clients" nothing here', async () => {
+    expect((await db.ask('How many pupils are there?')).rows).toEqual([[3]]);
+    // "clients" would be customers, which this schema lacks: unlinked, not some other table.
+    await expect(db.ask('How many clients are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+  });
+
   it('refuses "without" before anything but a yes/no column', async () => {
     await expect(db.ask('How many courses without students?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });

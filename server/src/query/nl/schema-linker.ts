@@ -2,6 +2,7 @@ import { isFlagColumn } from './column-roles.js';
 import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
 import { countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
+import { synonymsOf } from './word-synonyms.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { tableKey } from './schema-context.js';
 
@@ -148,7 +149,7 @@ export class SchemaIndex {
     );
   }
 
-  /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
+  /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name, then a synonym. */
   private single(token: Token): Candidate[] {
     if (fillerWords.has(token.text)) return [];
     const suffixed = this.suffixed(token);
@@ -169,7 +170,11 @@ export class SchemaIndex {
       const found = this.partial.get(form);
       if (found) return found;
     }
-    return [];
+    // "stores" where the table is `shop`, "wage" where the column is `salary`: the names a synonym spells whole, else
+    // those it is a part of; every synonym's, so that link resolution picks the one nearest the question's tables.
+    const synonyms = synonymsOf(token.lemma);
+    const named = synonyms.flatMap((synonym) => this.lookup(synonym, '').filter((c) => c.kind !== 'value'));
+    return named.length > 0 ? named : synonyms.flatMap((synonym) => this.partial.get(synonym) ?? []);
   }
 
   /** Spans of two or more words that spell a column's whole name (`minimum_connect_time`), grammar words included. */
