@@ -71,6 +71,15 @@ describe('question shapes over an unseen observatory schema', () => {
     await expect(db.ask('How many vehicles are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
+  it('shows other columns of the rows a superlative ranks by their name, grouped by their key', async () => {
+    const site = await db.ask('Show the site name and country with the most observations.');
+    expect(site.rows).toEqual([['Paranal', 'Chile']]);
+    expect(site.sql).toMatch(/GROUP BY .*"site_id"/);
+    await expect(db.ask('Show the site name and observer age with the most observations.')).rejects.toMatchObject({
+      name: 'NotUnderstood',
+    });
+  });
+
   it('refuses "is not" between a column and a value of another column', async () => {
     await expect(db.ask('Show the observers whose name is not Chile.')).rejects.toMatchObject({
       name: 'NotUnderstood',

@@ -244,6 +244,12 @@ describe('question patterns over a small schema', () => {
     );
   });
 
+  it('shows a second column of the rows grouped by their label, with their key grouped by too', async () => {
+    const top = await db.ask('Show the business name and city with the fewest reviews');
+    expect(top.sql).toContain('"business_id"');
+    expect(top.rows).toEqual([['Ann', 'Austin']]);
+  });
+
   it('reads "<column> is not <value>" as `<>` that value, and refuses a negated list of values', async () => {
     const other = await db.ask('names of restaurants whose food type is not Italian');
     expect(other.sql).toContain(`"food_type" <> 'Italian'`);
