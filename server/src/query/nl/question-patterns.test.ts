@@ -254,6 +254,8 @@ describe('question patterns over a small schema', () => {
     const other = await db.ask('names of restaurants whose food type is not Italian');
     expect(other.sql).toContain(`"food_type" <> 'Italian'`);
     expect(other.rows).toEqual([['Wok']]);
+    // "!=" reads as "not".
+    expect((await db.ask("names of restaurants whose food type != 'Chinese'")).rows).toHaveLength(2);
     await expect(db.ask('restaurants whose food type is not Italian or Chinese')).rejects.toMatchObject({
       name: 'NotUnderstood',
     });

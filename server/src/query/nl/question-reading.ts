@@ -128,9 +128,10 @@ function coverAroundLinks(
 const notLeadWords = new Set(['is', 'are', 'was', 'were', 'that', 'which']);
 
 /**
- * "whose nationality is not Russia", "a country that is not \"USA\"": "not" between a column and a value of that
- * column (with only "is"-like words between the column and "not") negates that one value. Marks the "not" as
- * `covered` and returns the pairs of links; any other "not" stays unread, and the question refused.
+ * "whose nationality is not Russia", "a country that is not \"USA\"", "food type != 'Thai'": "not" right after a
+ * column (or after "is"-like words following it) and right before a value of that column negates that one value.
+ * Marks the "not" as `covered` and returns the pairs of links; any other "not" stays unread, and the question
+ * refused.
  */
 function readNegatedValues(tokens: readonly Token[], links: readonly Link[], covered: Set<number>): NegatedValue[] {
   const negated: NegatedValue[] = [];
@@ -141,8 +142,7 @@ function readNegatedValues(tokens: readonly Token[], links: readonly Link[], cov
     while (at > 0 && notLeadWords.has(tokens[at - 1].text) && !covered.has(at - 1)) at--;
     const column = links.find((l) => l.end === at);
     const columns = (column?.candidates ?? []).flatMap((c) => (c.kind === 'column' ? [c.column] : []));
-    if (!column || at === k || !value.candidates.some((c) => c.kind === 'value' && columns.includes(c.column)))
-      continue;
+    if (!column || !value.candidates.some((c) => c.kind === 'value' && columns.includes(c.column))) continue;
     covered.add(k);
     negated.push({ column, value });
   }
