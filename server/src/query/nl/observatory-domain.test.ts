@@ -4,8 +4,9 @@ import { smallDatabase, type SmallDatabase } from './test-support/small-database
 // An observatory network the translator was never tuned on: sites, telescopes at them, observers and their
 // observations. One observer's nationality is unknown (NULL), so a negated value shows how unknowns are treated.
 const ddl = `
-CREATE TABLE site (site_id INTEGER, name VARCHAR, country VARCHAR);
-INSERT INTO site VALUES (1, 'Paranal', 'Chile'), (2, 'Mauna Kea', 'USA'), (3, 'La Palma', 'Spain');
+CREATE TABLE site (site_id INTEGER, name VARCHAR, country VARCHAR, altitude INTEGER, area INTEGER);
+INSERT INTO site VALUES (1, 'Paranal', 'Chile', 2600, 4), (2, 'Mauna Kea', 'USA', 4200, 0), (3, 'La Palma', 'Spain',
+  2400, 3);
 CREATE TABLE telescope (telescope_id INTEGER, name VARCHAR, aperture DOUBLE, open_year INTEGER, site_id INTEGER);
 INSERT INTO telescope VALUES (1, 'Kepler', 8.2, 1998, 1), (2, 'Hale', 5.1, 1948, 2), (3, 'Herschel', 4.2, 1987, 3),
   (4, 'Subaru', 8.2, 1999, 2), (5, 'Newton', 2.5, 1967, 3), (6, 'Tiny', 0.4, 2012, 1);
@@ -78,6 +79,16 @@ describe('question shapes over an unseen observatory schema', () => {
     await expect(db.ask('Show the site name and observer age with the most observations.')).rejects.toMatchObject({
       name: 'NotUnderstood',
     });
+  });
+
+  it('reads "the ratio of A per B" as A divided by B, with a zero divisor as no value', async () => {
+    const { rows } = await db.ask('Get the ratio of altitude per area for each site');
+    // Per site, by its key (Paranal 1, Mauna Kea 2, La Palma 3).
+    expect(rows).toEqual([
+      [1, 650],
+      [2, null],
+      [3, 800],
+    ]);
   });
 
   it('refuses "is not" between a column and a value of another column', async () => {
