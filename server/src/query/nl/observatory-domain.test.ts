@@ -17,8 +17,8 @@ CREATE TABLE observation (observation_id INTEGER, observer_id INTEGER, telescope
   hours INTEGER);
 INSERT INTO observation VALUES (1, 1, 2, 2017, 6), (2, 1, 4, 2018, 4), (3, 2, 3, 2019, 8), (4, 3, 1, 2020, 5),
   (5, 3, 6, 2021, 2), (6, 4, 5, 2022, 7), (7, 5, 1, 2023, 3);
-CREATE TABLE employee (employee_id INTEGER, name VARCHAR, salary INTEGER, site_id INTEGER);
-INSERT INTO employee VALUES (1, 'Rosa', 3000, 1), (2, 'Tom', 4000, 1), (3, 'Ike', 3500, 2);
+CREATE TABLE employee (employee_id INTEGER, name VARCHAR, salary INTEGER, site_id INTEGER, dept VARCHAR);
+INSERT INTO employee VALUES (1, 'Rosa', 3000, 1, 'optics'), (2, 'Tom', 4000, 1, 'optics'), (3, 'Ike', 3500, 2, 'it');
 `;
 
 describe('question shapes over an unseen observatory schema', () => {
@@ -88,6 +88,15 @@ describe('question shapes over an unseen observatory schema', () => {
       [1, 650],
       [2, null],
       [3, 800],
+    ]);
+  });
+
+  it('reads a name with an abbreviation by its words written out ("dept": department)', async () => {
+    const { sql, rows } = await db.ask('How many employees are there in each department?');
+    expect(sql).toContain('"dept"');
+    expect(rows).toEqual([
+      ['optics', 2],
+      ['it', 1],
     ]);
   });
 

@@ -40,6 +40,26 @@ const genericNameWords = new Set([
   'info',
 ]);
 
+/** Abbreviations in schema names and the words they stand for (base forms). */
+const abbreviations: Readonly<Record<string, string>> = Object.freeze({
+  num: 'number',
+  qty: 'quantity',
+  amt: 'amount',
+  cnt: 'count',
+  pct: 'percent',
+  dept: 'department',
+  addr: 'address',
+  desc: 'description',
+  yr: 'year',
+  mgr: 'manager',
+  emp: 'employee',
+  reg: 'registration',
+  ins: 'insurance',
+  appr: 'approval',
+  dt: 'date',
+  tel: 'telephone',
+});
+
 /** Longest phrase (in words) a table, column, value or synonym is matched with. */
 const maxPhrase = 4;
 
@@ -101,6 +121,9 @@ export class SchemaIndex {
   /** A table or column name: its words, the words written together ("pay_load" is also "payload"), around "of" the
    * other way, and its parts. */
   private addName(words: string[], candidate: Candidate): void {
+    // `Num_of_Staff` is also "number of staff", `ins_type` "insurance type": a name's abbreviations written out.
+    const expanded = words.map((w) => abbreviations[w] ?? w);
+    if (expanded.some((w, k) => w !== words[k])) this.addName(expanded, candidate);
     this.add(words.join(' '), candidate, 2);
     if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
     // `Level_of_membership` is also "membership level".
