@@ -70,6 +70,8 @@ describe('question shapes over an unseen observatory schema', () => {
   it('reads a synonym only where it names something: "staff" is employee, "vehicles" (cars) is nothing', async () => {
     expect((await db.ask('How many staff are there?')).rows).toEqual([[3]]);
     await expect(db.ask('How many vehicles are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+    // "pay" is as often a verb: no synonym of salary.
+    await expect(db.ask('What is the average pay of the workers?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
   it('shows other columns of the rows a superlative ranks by their name, grouped by their key', async () => {

@@ -2,7 +2,8 @@
  * Common English synonyms of the nouns schemas are named with: "store" for a `shop` table, "wage" for a `salary`
  * column. The schema linker tries them only for a word that names nothing itself (schema-linker.ts), so a schema's own
  * names always win; a synonym that names nothing either leaves the word unlinked and the question refused.
- * Each group lists words that mean the same thing in a question about data, whichever of them a schema uses.
+ * Each group lists words that mean the same thing in a question about data, whichever of them a schema uses; words
+ * that are as often verbs ("pay", "order" as "order by") are left out, so they never stand for a name.
  */
 const groups: readonly (readonly string[])[] = [
   ['shop', 'store', 'outlet'],
@@ -10,7 +11,7 @@ const groups: readonly (readonly string[])[] = [
   ['employee', 'staff', 'worker'],
   ['person', 'people', 'individual'],
   ['country', 'nation', 'nationality'],
-  ['salary', 'wage', 'pay'],
+  ['salary', 'wage'],
   ['price', 'cost'],
   ['city', 'town'],
   ['film', 'movie'],
@@ -20,7 +21,6 @@ const groups: readonly (readonly string[])[] = [
   ['teacher', 'instructor', 'lecturer'],
   ['student', 'pupil'],
   ['song', 'track'],
-  ['purchase', 'order'],
   ['job', 'occupation', 'profession'],
   ['phone', 'telephone'],
   ['address', 'residence'],
