@@ -1,5 +1,5 @@
 /** Grammar rules for the phrases that keep some rows: comparisons, years, months, days and recent spans. */
-import type { Comparison, CueRule, Implied } from './cues.js';
+import type { Comparison, Cue, CueRule, Implied } from './cues.js';
 import { dayPeriod, isYear, monthNames, monthPeriod, openEnd, openStart, type DateUnit } from './date-phrases.js';
 import { wordsAt, type Token } from './question-words.js';
 import { wordTable } from '../../core/json.js';
@@ -165,6 +165,31 @@ export const comparatorPhrase: CueRule = ({ tokens, taken }, i) => {
     return { kind: 'compare', op, values: [], at: i, end: i + 1, year: false };
   return undefined;
 };
+
+/**
+ * "after 2013 or before 2008", "above 8 or below 1": two bounds of one number joined by "or", either of which may
+ * hold. Read only when no value meets both (else "or" would keep every row, which cannot be what was asked), so
+ * bounds that overlap leave "or" unread and the question refused.
+ */
+export const eitherBound: CueRule = (reading, i) => {
+  const first = singleBound(comparatorPhrase(reading, i));
+  if (!first || reading.tokens[first.end]?.text !== 'or') return undefined;
+  const second = singleBound(comparatorPhrase(reading, first.end + 1));
+  if (!second || first.year !== second.year) return undefined;
+  const [lower, upper] = first.op.startsWith('>') ? [first, second] : [second, first];
+  if (!lower.op.startsWith('>') || !upper.op.startsWith('<')) return undefined;
+  const [low, high] = [lower.values[0], upper.values[0]];
+  const disjoint = high < low || (high === low && (lower.op === '>' || upper.op === '<'));
+  if (!disjoint) return undefined;
+  return { ...first, end: second.end, or: { op: second.op, value: second.values[0] } };
+};
+
+/** A comparison cue with one number and no average, as `eitherBound` joins them. */
+function singleBound(cue: Cue | readonly Cue[] | undefined): Extract<Cue, { kind: 'compare' }> | undefined {
+  if (!cue || Array.isArray(cue)) return undefined;
+  const one = cue as Cue;
+  return one.kind === 'compare' && one.values.length === 1 && !one.average ? one : undefined;
+}
 
 /** "in 2021", "during 2019 or 2020", "year 2018": rows of those years. */
 export const yearNumber: CueRule = ({ tokens }, i) => {

@@ -41,6 +41,8 @@ export type Cue =
       average?: boolean;
       /** The column a comparative adjective implies ("older than 30": age). */
       implied?: Implied;
+      /** A second bound either of which may hold ("after 2013 or before 2008"); the two never overlap. */
+      or?: { op: Comparison; value: number };
     }
   | {
       kind: 'recent';

@@ -34,8 +34,23 @@ export function compare(plan: PlanContext, cue: CompareCue): void {
   const textYear = target.column.kind === 'text' && /year/i.test(target.column.name);
   if (target.column.kind !== 'number' && !textYear)
     plan.refuse(`Cannot compare ${target.column.name} (${target.column.type}) with a number`);
+  if (cue.or) {
+    const either = eitherSql(cue, values);
+    const number = (c: string): string => (textYear ? `TRY_CAST(${c} AS INTEGER)` : c);
+    plan.where.condition(target, (c) => either.sql(number(c)), `${target.column.name} ${either.description}`);
+    return;
+  }
   const rhs = comparisonSql(cue.op, values);
   plan.where.filter(target, rhs, `${target.column.name} ${describeComparison(rhs)}`, textYear);
+}
+
+/** "after 2013 or before 2008" over an expression: `(x > 2013 OR x < 2008)`, and its words for the answer. */
+function eitherSql(cue: CompareCue, values: number[]): { sql: (expression: string) => string; description: string } {
+  const bounds = [comparisonSql(cue.op, values), comparisonSql(cue.or!.op, [cue.or!.value])];
+  return {
+    sql: (expression) => `(${bounds.map((b) => `${expression} ${b}`).join(' OR ')})`,
+    description: bounds.map(describeComparison).join(' or '),
+  };
 }
 
 interface Compared {
@@ -58,10 +73,11 @@ function comparedYear(plan: PlanContext, cue: CompareCue): Compared | undefined 
   const year = yearColumn(plan, cue.at);
   if (year.kind === 'number') return { target: year.ref, values: cue.values };
   const rhs = comparisonSql(cue.op, cue.values);
+  const either = cue.or ? eitherSql(cue, cue.values) : undefined;
   plan.where.condition(
     year.ref,
-    (c) => `year(${c}) ${rhs}`,
-    `the year of ${year.ref.column.name} ${describeComparison(rhs)}`,
+    (c) => (either ? either.sql(`year(${c})`) : `year(${c}) ${rhs}`),
+    `the year of ${year.ref.column.name} ${either?.description ?? describeComparison(rhs)}`,
   );
   return undefined;
 }
@@ -75,7 +91,7 @@ function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefine
   const after = plan.linkAfter(cue.end);
   const counted =
     after?.chosen.kind === 'table' && after.chosen.table !== before?.chosen.table ? after.chosen.table : undefined;
-  if (after && counted && cue.values.length === 1 && cue.op !== 'between' && !plan.having) {
+  if (after && counted && cue.values.length === 1 && cue.op !== 'between' && !cue.or && !plan.having) {
     plan.used.add(after);
     plan.having = { op: cue.op, value: cue.values[0], table: counted };
     plan.addTable(counted);

@@ -28,6 +28,12 @@ export interface CountCondition {
   table: SchemaTable;
 }
 
+/** A value negated after its column's name: "nationality is not Russia". */
+export interface NegatedValue {
+  column: Link;
+  value: Link;
+}
+
 /** What question-reading.ts read besides the links. */
 export interface QuestionReading {
   tokens: Token[];
@@ -41,6 +47,8 @@ export interface QuestionReading {
   equalities: Equality[];
   /** Column links after "no" / "without" ("customers with no segment"): the rows where the column is NULL. */
   missing: Link[];
+  /** "nationality is not Russia": the rows whose column holds another value (the column's link, the value's). */
+  negated: NegatedValue[];
 }
 
 /** A word that fitted several columns equally well, resolved to the value the asker preferred. */
@@ -64,6 +72,7 @@ export class PlanContext implements QuestionReading {
   readonly dateSpan: boolean;
   readonly equalities: Equality[];
   readonly missing: Link[];
+  readonly negated: NegatedValue[];
   /** The links in question order, each with its chosen meaning (see link-resolution.ts). */
   readonly links: Resolved[] = [];
   /** The tables of the question; the first named is the default main table, the others are joined in this order. */
@@ -90,6 +99,7 @@ export class PlanContext implements QuestionReading {
     this.dateSpan = reading.dateSpan;
     this.equalities = reading.equalities;
     this.missing = reading.missing;
+    this.negated = reading.negated;
     this.where = new WhereClause(
       (table) => this.addTable(table),
       (reason) => this.refuse(reason),

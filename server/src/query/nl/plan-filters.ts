@@ -71,6 +71,16 @@ function valueFilter(plan: PlanContext, link: Resolved): void {
   if (after?.chosen.kind === 'column' && after.chosen.column === chosen.column) plan.used.add(after);
   const ref = { table: chosen.table, column: chosen.column };
   const chain = alternatives(plan, link);
+  // "nationality is not Russia": read only as the one value of the column named before "not" (question-reading.ts).
+  const negation = plan.negated.find((n) => n.value.start === link.start);
+  if (negation) {
+    const column = plan.links.find((l) => l.start === negation.column.start);
+    if (column?.chosen.kind !== 'column' || column.chosen.column !== chosen.column || chain.length > 1)
+      plan.refuse(`Could not tell which values of ${chosen.column.name} "not ${chosen.value}" keeps`);
+    plan.used.add(column);
+    plan.where.filter(ref, `<> ${sqlLiteral(chosen.value)}`, `${chosen.column.name} is not ${chosen.value}`);
+    return;
+  }
   if (chain.length > 1) {
     for (const l of chain) plan.used.add(l);
     if (link !== chain[0]) return;

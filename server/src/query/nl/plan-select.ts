@@ -195,9 +195,13 @@ class QueryWriter {
         aggregatedTable !== undefined &&
         p.table !== aggregatedTable &&
         this.plan.tokens.some((t) => t.text === 'their' || t.text === 'its');
-      if (!per && !shape.groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
+      // So is one of a table whose rows are grouped by their label ("the stadium name and capacity with the most
+      // concerts"): each stadium, its key grouped by too, so one value per group.
+      const labelled = groups.some((g) => g.table === p.table && g.column === labelColumn(p.table));
+      const rows = (per || labelled) && keyColumn(p.table) !== undefined;
+      if (!rows && !shape.groupLinks.some((g) => g.chosen.kind === 'table' && g.chosen.table === p.table))
         this.plan.refuse(`Cannot show "${p.column.name}" next to an aggregate without grouping by it`);
-      const key = per ? keyColumn(p.table) : undefined;
+      const key = rows ? keyColumn(p.table) : undefined;
       if (key && key !== p.column && !groups.some((g) => g.column === key))
         groups.push({ table: p.table, column: key });
       groups.push(p);

@@ -31,6 +31,18 @@ describe('question grammar: where two rules could read the same words, the earli
     ]);
   });
 
+  it('two bounds joined by "or" are one comparison when no number meets both, else "or" is left unread', () => {
+    expect(cuesOf('museums opened after 2013 or before 2008')).toEqual([
+      { kind: 'compare', op: '>', values: [2013], at: 2, end: 7, year: true, or: { op: '<', value: 2008 } },
+    ]);
+    expect(cuesOf('prices at most 5 or at least 5')).toEqual([
+      { kind: 'compare', op: '<=', values: [5], at: 1, end: 4, year: false },
+      { kind: 'compare', op: '>=', values: [5], at: 5, end: 8, year: false },
+    ]);
+    expect(cuesOf('prices over 10 or under 20').map((c) => c.at)).toEqual([1, 4]);
+    expect(cuesOf('prices over 10 or more than 3').every((c) => !('or' in c))).toBe(true);
+  });
+
   it('calendar periods before rolling windows, months with their year, ISO days', () => {
     expect(cuesOf('orders in the last 6 calendar months')).toEqual([
       { kind: 'calendar', amount: 6, unit: 'month', at: 3, end: 7 },

@@ -2,6 +2,7 @@ import {
   betweenNumbers,
   comparativeThan,
   comparatorPhrase,
+  eitherBound,
   monthName,
   onDay,
   orBound,
@@ -30,13 +31,15 @@ import {
 
 /**
  * The grammar: its rules in the order they are tried at each token, the first that matches reading the
- * phrase there. Where two rules could read the same words, the earlier one wins: "N or more" / "2014 or
- * after" first (else "in 2014" would be read as the year alone), date phrases before everything else
- * ("between June 2021 and ...", "the last 6 calendar months"), an order's "by" and a passive "by" before a
+ * phrase there. Where two rules could read the same words, the earlier one wins: two bounds joined by "or"
+ * ("after 2013 or before 2008") first, then "N or more" / "2014 or after" (else "in 2014" would be read as the
+ * year alone), date phrases before everything else ("between June 2021 and ...", "the last 6 calendar
+ * months"), an order's "by" and a passive "by" before a
  * grouping "by", two-word superlatives ("most common") before the single words, and the
  * comparisons before a bare year ("after 2020" is a bound, "in 2020" the year).
  */
 const cueRules: readonly CueRule[] = [
+  eitherBound,
   orBound,
   ({ tokens }, i) => readDateCues(tokens, i),
   countPhrase,

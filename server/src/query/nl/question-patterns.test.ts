@@ -243,6 +243,23 @@ describe('question patterns over a small schema', () => {
       ]),
     );
   });
+
+  it('shows a second column of the rows grouped by their label, with their key grouped by too', async () => {
+    const top = await db.ask('Show the business name and city with the fewest reviews');
+    expect(top.sql).toContain('"business_id"');
+    expect(top.rows).toEqual([['Ann', 'Austin']]);
+  });
+
+  it('reads "<column> is not <value>" as `<>` that value, and refuses a negated list of values', async () => {
+    const other = await db.ask('names of restaurants whose food type is not Italian');
+    expect(other.sql).toContain(`"food_type" <> 'Italian'`);
+    expect(other.rows).toEqual([['Wok']]);
+    // "!=" reads as "not".
+    expect((await db.ask("names of restaurants whose food type != 'Chinese'")).rows).toHaveLength(2);
+    await expect(db.ask('restaurants whose food type is not Italian or Chinese')).rejects.toMatchObject({
+      name: 'NotUnderstood',
+    });
+  });
 });
 
 const moreDdl =

@@ -3,7 +3,7 @@ import { readBuckets } from './date-buckets.js';
 import type { Cue } from './cues.js';
 import { linkDateSpan } from './date-spans.js';
 import { resolveLinks } from './link-resolution.js';
-import { PlanContext, type Equality } from './plan-context.js';
+import { PlanContext, type Equality, type NegatedValue } from './plan-context.js';
 import { linkQuotedValues, quotedSpans, type QuotedSpan } from './quoted-values.js';
 import { readCues } from './question-grammar.js';
 import { fillerWords, tokenize, type Token } from './question-words.js';
@@ -45,6 +45,7 @@ export function readQuestion(
   for (const link of [...(spanned?.absorbed ?? []), ...links])
     for (let k = link.start; k < link.end; k++) covered.add(k);
   const equalities = coverAroundLinks(tokens, cues, links, covered);
+  const negated = readNegatedValues(tokens, links, covered);
   const groupEnds = new Set(cues.filter((c) => c.kind === 'group').map((c) => c.end));
   const buckets = readBuckets(tokens, (k) => !covered.has(k), groupEnds);
   for (const b of buckets) for (let k = b.at; k < b.end; k++) covered.add(k);
@@ -70,6 +71,7 @@ export function readQuestion(
       dateSpan: spanned !== undefined,
       equalities,
       missing,
+      negated,
     },
     prefer,
   );
@@ -120,6 +122,31 @@ function coverAroundLinks(
     if (at !== undefined) covered.add(at);
   }
   return equalities;
+}
+
+/** Words that may stand between a column and the "not" before its value ("country that is not"). */
+const notLeadWords = new Set(['is', 'are', 'was', 'were', 'that', 'which']);
+
+/**
+ * "whose nationality is not Russia", "a country that is not \"USA\"", "food type != 'Thai'": "not" right after a
+ * column (or after "is"-like words following it) and right before a value of that column negates that one value.
+ * Marks the "not" as `covered` and returns the pairs of links; any other "not" stays unread, and the question
+ * refused.
+ */
+function readNegatedValues(tokens: readonly Token[], links: readonly Link[], covered: Set<number>): NegatedValue[] {
+  const negated: NegatedValue[] = [];
+  for (const [k, t] of tokens.entries()) {
+    const value = links.find((l) => l.start === k + 1);
+    if (t.text !== 'not' || covered.has(k) || !value) continue;
+    let at = k;
+    while (at > 0 && notLeadWords.has(tokens[at - 1].text) && !covered.has(at - 1)) at--;
+    const column = links.find((l) => l.end === at);
+    const columns = (column?.candidates ?? []).flatMap((c) => (c.kind === 'column' ? [c.column] : []));
+    if (!column || !value.candidates.some((c) => c.kind === 'value' && columns.includes(c.column))) continue;
+    covered.add(k);
+    negated.push({ column, value });
+  }
+  return negated;
 }
 
 /** Where "without" stands before a link that may be a flag ("without a final exam"), or undefined. */

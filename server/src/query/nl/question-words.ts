@@ -35,7 +35,10 @@ const numberWords = wordTable<string>({
   ten: '10',
 });
 
-/** Comparison symbols ("rating > 4.5") are words of the grammar; "!=" and "<>" read as "not", which is refused. */
+/**
+ * Comparison symbols ("rating > 4.5") are words of the grammar; "!=" and "<>" read as "not", which negates a value
+ * right after its column ("food type != 'Thai'") and is refused elsewhere.
+ */
 const symbolWords = wordTable<string>({
   '>=': '>=',
   '<=': '<=',

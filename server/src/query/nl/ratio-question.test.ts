@@ -31,6 +31,15 @@ describe('ratio questions', () => {
     expect(
       readRatio('proportion of Italian restaurants out of all restaurants')![0].denominator.map((t) => t.text),
     ).toEqual(['restaurants']);
+    // "per" divides only where nothing else does; after "to" it groups.
+    const [per] = readRatio('the ratio of capacity per range miles for each aircraft code')!;
+    expect([per.numerator, per.denominator].map((side) => side.map((t) => t.text))).toEqual([
+      ['capacity'],
+      ['range', 'miles'],
+    ]);
+    const [to] = readRatio('the ratio of capacity to range miles per aircraft code')!;
+    expect(to.denominator.map((t) => t.text)).toEqual(['range', 'miles']);
+    expect(to.grouping.map((t) => t.text)).toEqual(['per', 'aircraft', 'code']);
     expect(readRatio('How many restaurants are there?')).toBeUndefined();
     // "ratio" that is not asked for ("restaurants with the best price ratio of ...") is left to the other rules.
     expect(readRatio('list restaurants with a ratio of 2')).toBeUndefined();

@@ -2,7 +2,7 @@ import { NotUnderstood } from '../../core/domain-errors.js';
 import type { PlannedQuery, PlanParts } from './plan-parts.js';
 import { readCues } from './question-grammar.js';
 import type { Translation } from './translator.js';
-import { fillerWords, tokenize, type Token } from './question-words.js';
+import { fillerWords, tokenize, wordsAt, type Token } from './question-words.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
 /** Plans one plain question (no ratio) into a query with its parts; throws NotUnderstood when it cannot. */
@@ -74,9 +74,12 @@ export function readRatio(question: string): RatioReading[] | undefined {
     body = body.slice(0, varyAt);
   }
   const readings: RatioReading[] = [];
+  // "the ratio of population per area": "per" divides too, unless "to" / "versus" / "out of" does (then it groups).
+  const separated = body.some((t, k) => ['to', 'versus'].includes(t.text) || wordsAt(body, k, ['out', 'of']));
   for (let k = 1; k < body.length - 1; k++) {
     const out = body[k].text === 'out' && body[k + 1]?.text === 'of';
-    if (body[k].text !== 'to' && body[k].text !== 'versus' && !out) continue;
+    const per = body[k].text === 'per' && !separated;
+    if (body[k].text !== 'to' && body[k].text !== 'versus' && !out && !per) continue;
     const numerator = body.slice(0, k);
     let denominator = body.slice(k + (out ? 2 : 1));
     if (denominator[0]?.text === 'all') denominator = denominator.slice(1);

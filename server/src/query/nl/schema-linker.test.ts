@@ -18,6 +18,8 @@ CREATE TABLE payments_made (id INTEGER, payment_amount DECIMAL(10, 2));
 INSERT INTO payments_made VALUES (1, 10), (2, 20);
 CREATE TABLE payments_received (id INTEGER, payment_amount DECIMAL(10, 2));
 INSERT INTO payments_received VALUES (1, 100);
+CREATE TABLE museum (id INTEGER, name VARCHAR, Num_of_Staff INTEGER, open_yr INTEGER);
+INSERT INTO museum VALUES (1, 'Plaza', 62, 2000), (2, 'Capital', 25, 2012);
 `;
 
 describe('schema linking of flags, codes and name variants', () => {
@@ -32,6 +34,17 @@ describe('schema linking of flags, codes and name variants', () => {
     expect(both.sql).toContain(`t1."has_final_exam" = true AND t1."has_projects" = true`);
     expect(both.rows.map((r) => r[1])).toEqual(['Databases']);
     expect((await db.ask('How many courses without a final exam?')).rows).toEqual([[1]]);
+  });
+
+  it('links a synonym only for a word that names nothing: "pupils" are students, "clients" nothing here', async () => {
+    expect((await db.ask('How many pupils are there?')).rows).toEqual([[3]]);
+    // "clients" would be customers, which this schema lacks: unlinked, not some other table.
+    await expect(db.ask('How many clients are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+  });
+
+  it('reads abbreviations in names written out: "staff number" is Num_of_Staff, "opening year" open_yr', async () => {
+    const { rows } = await db.ask('What are the opening year and staff number of the museum named Plaza?');
+    expect(rows).toEqual([[2000, 62]]);
   });
 
   it('refuses "without" before anything but a yes/no column', async () => {

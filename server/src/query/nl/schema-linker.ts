@@ -2,6 +2,7 @@ import { isFlagColumn } from './column-roles.js';
 import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
 import { countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
+import { synonymsOf } from './word-synonyms.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
 import { tableKey } from './schema-context.js';
 
@@ -38,6 +39,26 @@ const genericNameWords = new Set([
   'value',
   'info',
 ]);
+
+/** Abbreviations in schema names and the words they stand for (base forms). */
+const abbreviations: Readonly<Record<string, string>> = Object.freeze({
+  num: 'number',
+  qty: 'quantity',
+  amt: 'amount',
+  cnt: 'count',
+  pct: 'percent',
+  dept: 'department',
+  addr: 'address',
+  desc: 'description',
+  yr: 'year',
+  mgr: 'manager',
+  emp: 'employee',
+  reg: 'registration',
+  ins: 'insurance',
+  appr: 'approval',
+  dt: 'date',
+  tel: 'telephone',
+});
 
 /** Longest phrase (in words) a table, column, value or synonym is matched with. */
 const maxPhrase = 4;
@@ -100,6 +121,9 @@ export class SchemaIndex {
   /** A table or column name: its words, the words written together ("pay_load" is also "payload"), around "of" the
    * other way, and its parts. */
   private addName(words: string[], candidate: Candidate): void {
+    // `Num_of_Staff` is also "number of staff", `ins_type` "insurance type": a name's abbreviations written out.
+    const expanded = words.map((w) => abbreviations[w] ?? w);
+    if (expanded.some((w, k) => w !== words[k])) this.addName(expanded, candidate);
     this.add(words.join(' '), candidate, 2);
     if (words.length > 1) this.add(lemmaOf(words.join('')), candidate, 2);
     // `Level_of_membership` is also "membership level".
@@ -148,7 +172,7 @@ export class SchemaIndex {
     );
   }
 
-  /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name. */
+  /** A lone word's weaker matches: its verb stem ("opened" -> open), then a part of a longer name, then a synonym. */
   private single(token: Token): Candidate[] {
     if (fillerWords.has(token.text)) return [];
     const suffixed = this.suffixed(token);
@@ -169,7 +193,11 @@ export class SchemaIndex {
       const found = this.partial.get(form);
       if (found) return found;
     }
-    return [];
+    // "stores" where the table is `shop`, "wage" where the column is `salary`: the names a synonym spells whole, else
+    // those it is a part of; every synonym's, so that link resolution picks the one nearest the question's tables.
+    const synonyms = synonymsOf(token.lemma);
+    const named = synonyms.flatMap((synonym) => this.lookup(synonym, '').filter((c) => c.kind !== 'value'));
+    return named.length > 0 ? named : synonyms.flatMap((synonym) => this.partial.get(synonym) ?? []);
   }
 
   /** Spans of two or more words that spell a column's whole name (`minimum_connect_time`), grammar words included. */
