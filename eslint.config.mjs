@@ -85,6 +85,12 @@ const layerZones = [
 const ui = './renderer/src';
 
 /**
+ * The longest a shipped source file may be, in lines that are neither blank nor comments: the TypeScript files
+ * below, and every renderer stylesheet (renderer/src/stylesheets.test.ts).
+ */
+export const maxFileLines = 400;
+
+/**
  * The renderer's floors, bottom up, and what each may import besides itself (VS Code's base -> platform ->
  * features): `base` has no React context and no API; `api` talks to the server; `state` holds the stores;
  * `platform` is the kit features share (workbench context, splitter, icons, shortcuts).
@@ -194,7 +200,7 @@ export default tseslint.config(
     files: ['server/src/**/*.ts', 'renderer/src/**/*.{ts,tsx}', 'electron/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test-d.ts', '**/test-support/**'],
     rules: {
-      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: maxFileLines, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },

@@ -1,10 +1,13 @@
+// The global stylesheets first: every feature's own stylesheet, imported by its components, comes after them.
+import './base/tokens.css';
+import './base/base.css';
+import './base/kit.css';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { WorkbenchApi } from './api/client.js';
 import { App } from './app/App.js';
 import { TokenPrompt } from './app/TokenPrompt.js';
 import { SignInHost } from './auth/SignInHost.js';
-import './styles.css';
 
 const tokenKey = 'adaptive-workbench:token';
 

@@ -43,6 +43,7 @@ import {
   adoptConsoleTexts,
 } from '../query/tabs/query-tabs.js';
 import { QueryTabsContext, useQueryTabs, useQueryTabsStore } from '../query/tabs/query-tabs-context.js';
+import './shell.css';
 
 /** The tabs of the last session, and a store that remembers every change of them. */
 function restoreTabs(): TabsStore {

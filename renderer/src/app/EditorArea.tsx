@@ -7,6 +7,7 @@ import { DiskBanner } from '../editor/DiskBanner.js';
 import { preloadedLazy } from '../editor/preloaded-lazy.js';
 import type { RevealRequest } from '../editor/MonacoEditor.js';
 import '../query/tabs/query-tabs.css';
+import './editor-area.css';
 
 // Monaco (and its languages) is the largest part of the UI and what the first view needs most: it starts
 // loading when the page starts, beside the workspace listing, rather than when the first file opens.

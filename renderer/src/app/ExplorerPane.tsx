@@ -5,6 +5,7 @@ import { isDirty } from '../state/documents.js';
 import { Splitter } from '../platform/Splitter.js';
 import { useDocuments } from '../platform/workbench-context.js';
 import type { useWorkspaceCommands } from './workspace-commands.js';
+import './shell.css';
 
 export interface ExplorerPaneProps {
   workspace: ReturnType<typeof useWorkspaceCommands>;

@@ -2,6 +2,7 @@ import type { PanelDefinition } from '../panels/registry.js';
 import { useProblems, type Problem } from '../panels/problems.js';
 import { Loadable } from '../platform/Loadable.js';
 import { useServerState } from '../platform/workbench-context.js';
+import './panel-region.css';
 
 export interface PanelRegionProps {
   panels: PanelDefinition[];

@@ -4,6 +4,7 @@ import { useServerState } from '../platform/workbench-context.js';
 import type { Layout } from './layout.js';
 import { PanelRegion } from './PanelRegion.js';
 import { Splitter } from '../platform/Splitter.js';
+import './shell.css';
 
 /** How each region of panels is drawn and resized. */
 const regions = {

@@ -3,6 +3,7 @@ import { SessionIndicator } from '../auth/SignInHost.js';
 import { countProblems, problemsSummary, useProblems } from '../panels/problems.js';
 import { changesSummary } from '../panels/ChangesPanel.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
+import './status-bar.css';
 
 /** A message of the status bar (a save, a failed command). */
 export interface StatusMessage {

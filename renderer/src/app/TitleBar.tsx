@@ -1,6 +1,7 @@
 import { keysOf } from './actions.js';
 import type { Layout } from './layout.js';
 import { displayKeys } from '../platform/shortcuts.js';
+import './shell.css';
 
 /** A title bar button: it runs an action of the table and shows its keys. */
 interface TitleButton {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import './token-prompt.css';
 
 /** What the prompt was given: a token for this server, or the workbench address of a server elsewhere. */
 export type PromptAnswer = { token: string } | { elsewhere: string };

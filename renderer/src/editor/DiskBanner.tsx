@@ -20,7 +20,7 @@ export function DiskBanner({ doc, comparing, onCompare, onResolve, onDismissRest
         ? `Not saved: ${doc.path} ${what} since you opened it.`
         : `${doc.path} ${what}, and this editor has unsaved changes.`;
     return (
-      <div className="banner disk-conflict" role="alert">
+      <div className="banner warning notice disk-conflict" role="alert">
         <span>{message}</span>
         {!deleted && (
           <button type="button" onClick={() => onCompare(!comparing)}>
@@ -48,7 +48,7 @@ export function DiskBanner({ doc, comparing, onCompare, onResolve, onDismissRest
   }
   if (doc.restored) {
     return (
-      <div className="banner disk-restored" role="status">
+      <div className="banner notice disk-restored" role="status">
         <span>Unsaved changes from your last session were restored; they are not saved yet.</span>
         <button type="button" onClick={onDismissRestored}>
           OK

@@ -4,6 +4,7 @@ import { Icon } from '../platform/icons.js';
 import { isChangeable, parentOf } from '../state/paths.js';
 import { stemEnd, withSingleSuffix } from '../state/file-names.js';
 import { findEntry, treeKey, typeAhead, visibleRows } from './tree-keys.js';
+import './explorer.css';
 
 /** What the explorer is asking a name for. */
 export type NameRequest = { kind: 'file' | 'directory'; parent: string } | { kind: 'rename'; path: string };

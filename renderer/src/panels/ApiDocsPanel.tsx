@@ -6,6 +6,7 @@ import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './
 import { withSignIn, type InterceptedRequest } from '../api/client.js';
 import { useAuthState } from '../api/auth-session.js';
 import { ownFetch, tryOutHeader } from '../api/own-fetch.js';
+import './api-docs.css';
 
 // Swagger UI (1.4 MB of script, 190 kB of style, and a long first render) once the file editor is up: at
 // start it would take the network and the main thread from the first file.
@@ -101,7 +102,7 @@ function LastGoodBanners() {
   const diagnostics = useServerState((s) => s.diagnostics);
   const { showPanel } = useWorkbench();
   return lastGoodFiles(diagnostics).map((file) => (
-    <div key={file.path} className="banner warning last-good" role="status">
+    <div key={file.path} className="banner warning notice last-good" role="status">
       <span>
         {file.path} has errors; serving its last good version (saved {clockTime(file.loadedAt)}).
       </span>

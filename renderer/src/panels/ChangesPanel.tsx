@@ -1,5 +1,6 @@
 import type { SpecChangesReport } from '../../../server/src/contract/index.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
+import './panels.css';
 
 /** `2 breaking changes since the last version`, or the count of the others when none breaks. */
 export function changesSummary(report: SpecChangesReport): string {

@@ -5,6 +5,7 @@ import { revealLogKey, type LogReveal } from '../requests/log-reveal.js';
 import { StackTrace } from '../requests/StackTrace.js';
 import '../requests/requests.css';
 import { usePersistedState } from '../state/persisted.js';
+import './panels.css';
 
 const levels: WorkbenchLogLine['level'][] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 

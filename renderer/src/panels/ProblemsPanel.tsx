@@ -1,5 +1,6 @@
 import { useWorkbench } from '../platform/workbench-context.js';
 import { useProblems } from './problems.js';
+import './panels.css';
 
 /** The server's diagnostics (load errors, warnings, lint findings) and the editor's own markers, by file. */
 export function ProblemsPanel() {

@@ -1,4 +1,5 @@
 import { Component, Suspense, type ReactNode } from 'react';
+import './loadable.css';
 
 export interface LoadableProps {
   /** What loads, for the messages: "Loading the API docs…", "Cannot show the API docs: …". */

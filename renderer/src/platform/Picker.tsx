@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import './picker.css';
 
 /** One row of a {@link Picker}. */
 export interface PickerItem {

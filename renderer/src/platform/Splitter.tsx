@@ -1,4 +1,5 @@
 import type { PointerEvent } from 'react';
+import './splitter.css';
 
 export interface SplitterProps {
   /** `vertical` splits columns (drag left/right), `horizontal` splits rows. */

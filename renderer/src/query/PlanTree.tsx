@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { PlanNode, QueryPlan } from './query-plan.js';
+import './results.css';
 
 /** A node on show: where it is (its path of child indexes, joined) and how deep. */
 interface ShownNode {

@@ -8,6 +8,7 @@ import { planOf } from './query-plan.js';
 import { ResultChart } from './ResultChart.js';
 import { ResultsGrid, type StoredPages } from './ResultsGrid.js';
 import type { ResultView } from './QueryToolbar.js';
+import './results.css';
 
 export interface QueryOutputProps {
   outcome: Outcome;

@@ -14,6 +14,7 @@ import {
   type ValueAxis,
 } from './chart-data.js';
 import { isNumericType } from './result-format.js';
+import './results.css';
 
 const palette = ['#2f6feb', '#e16f24', '#1a7f37', '#a0369a', '#b76e00', '#0f7b8a'];
 const width = 800;

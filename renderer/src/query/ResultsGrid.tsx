@@ -12,6 +12,7 @@ import {
   type PageMove,
   type PageState,
 } from './result-paging.js';
+import './results.css';
 
 const rowHeight = 24;
 const overscan = 10;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 import { toCurl, type CurlCommand } from './curl.js';
 import { draftOf, headerLines, parseHeaderLines, resend, type RequestDraft, type ResendAnswer } from './resend.js';
+import './requests.css';
 
 /** What the inspector shows below a request after one of its actions. */
 export type RequestAction =
