@@ -455,5 +455,10 @@ test.describe('dark theme', () => {
     for (const badge of await page.locator('.swagger-host .opblock-summary-method').all())
       expect(await shownContrast(badge), (await badge.textContent()) ?? undefined).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, '07-dark-theme');
+    // Text on a filled tone (the health badges) reads at WCAG AA too: dark mode's tones are light fills.
+    await showPanel(page, 'health');
+    await expect(page.locator('.health-badge').first()).toBeVisible();
+    for (const badge of await page.locator('.health-badge').all())
+      expect(await shownContrast(badge), (await badge.textContent()) ?? undefined).toBeGreaterThanOrEqual(4.5);
   });
 });
