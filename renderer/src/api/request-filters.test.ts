@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
-import { defaultRequestFilter, filterRequests, keepRequests, methodsOf, statusClassOf } from './request-filters.js';
+import {
+  defaultRequestFilter,
+  filterRequests,
+  keepRequests,
+  methodsOf,
+  statusClassOf,
+  statusTone,
+} from './request-filters.js';
 
 let next = 0;
 function request(method: string, url: string, status: number, origin: WorkbenchRequest['origin']): WorkbenchRequest {
@@ -29,6 +36,19 @@ const requests = [
 ];
 
 describe('request filters', () => {
+  it('shows a status in the tone of its class: server error, client error, or fine', () => {
+    expect([200, 304, 399, 400, 404, 499, 500, 503].map(statusTone)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'warning',
+      'warning',
+      'warning',
+      'error',
+      'error',
+    ]);
+  });
+
   it("hides the workbench's own calls by default, and counts them", () => {
     const { shown, hiddenOwn } = filterRequests(requests, defaultRequestFilter);
     expect(hiddenOwn).toBe(50);

@@ -23,6 +23,11 @@ export function statusClassOf(status: number): StatusClass | undefined {
   return hundreds >= 2 && hundreds <= 5 ? (`${hundreds}xx` as StatusClass) : undefined;
 }
 
+/** The tone a status is shown in: server error, client error, or fine. */
+export function statusTone(status: number): 'error' | 'warning' | 'ok' {
+  return status >= 500 ? 'error' : status >= 400 ? 'warning' : 'ok';
+}
+
 /** The requests `filter` lets through, in their order, and how many own calls it hid. */
 export function filterRequests(
   requests: readonly WorkbenchRequest[],

@@ -3,22 +3,9 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
 import { renderOverEvents } from '../platform/workbench.test-support.js';
-import { readableBody, RequestsPanel, statusClass, tableDuration } from './RequestsPanel.js';
+import { readableBody, RequestsPanel, tableDuration } from './RequestsPanel.js';
 
 describe('requests panel helpers', () => {
-  it('classes statuses', () => {
-    expect([200, 304, 399, 400, 404, 499, 500, 503].map(statusClass)).toEqual([
-      'ok',
-      'ok',
-      'ok',
-      'warning',
-      'warning',
-      'warning',
-      'error',
-      'error',
-    ]);
-  });
-
   it('shows durations in whole milliseconds from 10 ms, so the column never needs to cut them', () => {
     expect([8251.7, 10, 9.96, 0.4, 3_600_000].map(tableDuration)).toEqual(['8252', '10', '10.0', '0.4', '3600000']);
   });

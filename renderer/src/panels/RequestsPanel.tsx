@@ -3,18 +3,13 @@ import type { CapturedMessage, WorkbenchRequest } from '../../../server/src/cont
 import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { ActionResult, RowMenu, type RequestAction } from '../requests/RequestActions.js';
 import { RequestFilters, originLabels } from '../requests/RequestFilters.js';
-import { defaultRequestFilter, filterRequests, methodsOf } from '../api/request-filters.js';
+import { defaultRequestFilter, filterRequests, methodsOf, statusTone } from '../api/request-filters.js';
 import { useRevealLog } from '../requests/log-reveal.js';
 import '../requests/requests.css';
 
 /** A duration for the table: whole milliseconds from 10 ms (`8252` for 8251.7), one decimal below. */
 export function tableDuration(ms: number): string {
   return ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
-}
-
-/** The class of a status: server error, client error, or fine. */
-export function statusClass(status: number): string {
-  return status >= 500 ? 'error' : status >= 400 ? 'warning' : 'ok';
 }
 
 /** A body for reading: JSON indented, anything else as sent. */
@@ -110,7 +105,7 @@ interface InspectorProps {
 }
 
 function Inspector({ request, action, onAction }: InspectorProps) {
-  const status = <span className={`status ${statusClass(request.status)}`}>{request.status}</span>;
+  const status = <span className={`status ${statusTone(request.status)}`}>{request.status}</span>;
   return (
     <div className="inspector panel-scroll" aria-label="Request inspector">
       <h3>
@@ -142,7 +137,7 @@ function StatusCell({ request }: { request: WorkbenchRequest }) {
   const { logId } = request;
   return (
     <td>
-      <span className={`status ${statusClass(request.status)}`}>{request.status}</span>
+      <span className={`status ${statusTone(request.status)}`}>{request.status}</span>
       {logId !== undefined && (
         <button
           type="button"

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { WorkbenchRequest } from '../../../server/src/contract/index.js';
+import { statusTone } from '../api/request-filters.js';
 import { toCurl, type CurlCommand } from './curl.js';
 import { draftOf, headerLines, parseHeaderLines, resend, type RequestDraft, type ResendAnswer } from './resend.js';
 import './requests.css';
@@ -145,7 +146,7 @@ export function ActionResult({ request, action, onAction }: RowMenuProps & { act
 }
 
 function ResendAnswerView({ answer }: { answer: ResendAnswer }) {
-  const tone = answer.status >= 500 ? 'error' : answer.status >= 400 ? 'warning' : 'ok';
+  const tone = statusTone(answer.status);
   return (
     <section className="message-part" aria-label="Resent answer">
       <h4>
