@@ -72,7 +72,9 @@ const sumOrAverage: AggregateSql = ({ agg, distinct, scope }) => {
 const extreme: AggregateSql = ({ agg, scope }) => {
   const x = toTerm(compileExpression(agg.expression as Expression, scope));
   const key = `CASE WHEN ${x.t} IS NOT NULL THEN struct_pack(t := ${x.t}, n := ${numberOf(x)}, s := ${x.v}) END`;
-  const fn = agg.aggregation.toLowerCase() === 'max' ? 'arg_max' : 'arg_min';
+  // The _null forms read every column at the chosen row: plain arg_min skips NULLs, so the number of a MIN that is
+  // a blank node (no number) came from another row.
+  const fn = agg.aggregation.toLowerCase() === 'max' ? 'arg_max_null' : 'arg_min_null';
   const pick = (column: string) => `${fn}(${column}, ${key})`;
   return { kind: 'term', t: pick(x.t), v: pick(x.v), d: pick(x.d), l: pick(x.l), n: pick(numberOf(x)) };
 };

@@ -281,6 +281,17 @@ const cases: [string, string, boolean?][] = [
     'SELECT (STRBEFORE("abc"@en, "b"@cy) AS ?x) (STRAFTER(7, "a") AS ?y) (STRBEFORE("abc"@en, "z") AS ?z) ' +
       '(STRAFTER("abc"@en, "b") AS ?w) WHERE {}',
   ],
+  // CONCAT keeps a language tag only when every argument has it (§17.4.3.12).
+  [
+    'CONCAT of the same and of mixed language tags',
+    'SELECT (CONCAT(?l, ?l) AS ?same) (CONCAT(?l, ?t) AS ?mixed) (CONCAT("a"@en, "b"@fr) AS ?two) ' +
+      'WHERE { ?d ex:label ?l ; ex:title ?t }',
+  ],
+  // MIN picks the IRI (IRIs sort before literals): adding to it is an error, whatever number another row has.
+  [
+    'arithmetic over a MIN that is not a number',
+    'SELECT ?p (MIN(?v) AS ?m) (MIN(?v) + 1 AS ?n) (MAX(?v) + 1 AS ?x) WHERE { ?p ex:worksIn|ex:age ?v } GROUP BY ?p',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
