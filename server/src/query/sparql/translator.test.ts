@@ -292,6 +292,12 @@ const cases: [string, string, boolean?][] = [
     'arithmetic over a MIN that is not a number',
     'SELECT ?p (MIN(?v) AS ?m) (MIN(?v) + 1 AS ?n) (MAX(?v) + 1 AS ?x) WHERE { ?p ex:worksIn|ex:age ?v } GROUP BY ?p',
   ],
+  // xsd:decimal addition is exact: 0.1 + 0.2 is 0.3, not the DOUBLE sum 0.30000000000000004.
+  [
+    'SUM of decimals, of integers and decimals, and with a double',
+    'SELECT ?g (SUM(?x) AS ?s) WHERE { VALUES (?g ?x) { (1 0.1) (1 0.2) (2 1) (2 0.10) (2 0.2) (3 0.1) (3 0.2e0) } } ' +
+      'GROUP BY ?g',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
