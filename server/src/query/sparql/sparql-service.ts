@@ -13,6 +13,7 @@ import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 import { syntaxErrorPosition } from './syntax-position.js';
 import { duplicateSelectNames } from './select-names.js';
+import { resolveRelativeIriCalls } from './relative-iris.js';
 import { inSpan } from '../../observability/tracing.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
@@ -63,7 +64,7 @@ export class SparqlService {
       const parsed = new sparqljs.Parser().parse(text);
       if (nestingDepth(parsed) > maxNesting)
         throw httpError('SPARQL_INVALID', [`The query is nested more than ${maxNesting} levels deep`]);
-      return parsed as Query;
+      return resolveRelativeIriCalls(parsed as Query);
     } catch (error) {
       if (error instanceof HttpError) throw error;
       if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);

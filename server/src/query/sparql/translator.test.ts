@@ -298,6 +298,12 @@ const cases: [string, string, boolean?][] = [
     'SELECT ?g (SUM(?x) AS ?s) WHERE { VALUES (?g ?x) { (1 0.1) (1 0.2) (2 1) (2 0.10) (2 0.2) (3 0.1) (3 0.2e0) } } ' +
       'GROUP BY ?g',
   ],
+  // IRI() of a relative string resolves it against BASE (§17.4.2.8).
+  [
+    'IRI and URI of relative and absolute strings under BASE',
+    'BASE <http://example.org/dir/page> SELECT (IRI("x") AS ?i) (URI("../y#z") AS ?u) (IRI("http://a/b") AS ?a) ' +
+      '(IRI(<http://c/d>) AS ?c) WHERE {}',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
