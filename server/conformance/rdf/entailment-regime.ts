@@ -9,8 +9,10 @@ const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 const RDFS_REGIME = 'http://www.w3.org/ns/entailment/RDFS';
 
+/** The RDFS hierarchies, which the graph answers closed (from the ontology) under RDFS entailment. */
+const HIERARCHY_PREDICATES = new Set(['subClassOf', 'subPropertyOf'].map((p) => `${RDFS}${p}`));
 /** The RDFS axioms the translator reasons with (the rest of RDFS it does not entail). */
-const SCHEMA_PREDICATES = new Set(['subClassOf', 'subPropertyOf', 'domain', 'range'].map((p) => `${RDFS}${p}`));
+const SCHEMA_PREDICATES = new Set([...HIERARCHY_PREDICATES, ...['domain', 'range'].map((p) => `${RDFS}${p}`)]);
 
 const regimeCache = new Map<string, Set<string>>();
 
@@ -45,6 +47,13 @@ export function underRdfsEntailment(queryFile: string): boolean {
   return rdfsQueries(path.join(path.dirname(queryFile), 'manifest.ttl')).has(pathToFileURL(queryFile).href);
 }
 
+const isSchemaAxiom = (quad: N3.Quad): boolean =>
+  SCHEMA_PREDICATES.has(quad.predicate.value) && quad.subject.termType === 'NamedNode';
+
+/** Whether `quad` states a sub-class or sub-property, which the ontology's closure states again. */
+export const isHierarchyAxiom = (quad: N3.Quad): boolean =>
+  isSchemaAxiom(quad) && HIERARCHY_PREDICATES.has(quad.predicate.value);
+
 /**
  * The data's RDFS axioms as an ontology (Turtle): a virtual graph keeps its schema in the ontology file
  * and entails from it, so a test under RDFS entailment gets its data's schema there (and in the data too,
@@ -52,8 +61,7 @@ export function underRdfsEntailment(queryFile: string): boolean {
  */
 export function schemaOntology(quads: readonly N3.Quad[]): string {
   const writer = new N3.Writer({ format: 'N-Triples' });
-  for (const q of quads)
-    if (SCHEMA_PREDICATES.has(q.predicate.value) && q.subject.termType === 'NamedNode') writer.addQuad(q);
+  for (const q of quads) if (isSchemaAxiom(q)) writer.addQuad(q);
   let text = '';
   writer.end((error, result: string) => {
     if (error) throw error;

@@ -4,7 +4,7 @@ import { HttpError, httpError } from '../../core/errors.js';
 import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';
 import { knowledgeGraph, readGraphFiles, type KnowledgeGraph } from '../query-workspace.js';
-import { saturate, type Ontology } from './ontology.js';
+import { saturate, schemaTriples, type Ontology } from './ontology.js';
 import { MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
 import { rdfTerm } from './expressions.js';
 import { solutions, type Solution } from './results.js';
@@ -38,7 +38,8 @@ export class SparqlService {
 
   /** The service over `graph` (as loadQueryWorkspace read it): its mapping saturated with its ontology. */
   static of(queries: QueryService, graph: KnowledgeGraph): SparqlService {
-    return new SparqlService(queries, saturate(graph.mapping, graph.ontology), graph.ontology);
+    const triples = [...saturate(graph.mapping, graph.ontology), ...schemaTriples(graph.ontology)];
+    return new SparqlService(queries, triples, graph.ontology);
   }
 
   /**

@@ -70,6 +70,12 @@ function oracleTurtle(): string {
           `<${ex}dept/${p.dept}> <${ex}hasMember> ${s} .`,
       );
   }
+  // The ontology's hierarchies, closed (reflexive and transitive) as RDFS entails them.
+  const sub = (a: string, p: string, b: string) =>
+    `<${ex}${a}> <http://www.w3.org/2000/01/rdf-schema#${p}> <${ex}${b}> .`;
+  lines.push(sub('Manager', 'subClassOf', 'Manager'), sub('Manager', 'subClassOf', 'Person'));
+  lines.push(sub('Person', 'subClassOf', 'Person'), sub('worksIn', 'subPropertyOf', 'worksIn'));
+  lines.push(sub('worksIn', 'subPropertyOf', 'memberOf'), sub('memberOf', 'subPropertyOf', 'memberOf'));
   for (const d of depts)
     lines.push(`<${ex}dept/${d.id}> a <${ex}Dept> ; <${ex}title> ${lit(d.title)} ; <${ex}label> ${lit(d.label)}@de .`);
   return lines.join('\n');
@@ -303,6 +309,15 @@ const cases: [string, string, boolean?][] = [
     'IRI and URI of relative and absolute strings under BASE',
     'BASE <http://example.org/dir/page> SELECT (IRI("x") AS ?i) (URI("../y#z") AS ?u) (IRI("http://a/b") AS ?a) ' +
       '(IRI(<http://c/d>) AS ?c) WHERE {}',
+  ],
+  // The ontology's class and property hierarchies are triples of the graph, closed as RDFS entails them.
+  [
+    'the class and property hierarchies, with instances of sub-classes',
+    'SELECT ?c ?d ?p WHERE { ?c <http://www.w3.org/2000/01/rdf-schema#subClassOf> ?d OPTIONAL { ?p a ?c } }',
+  ],
+  [
+    'sub-properties of a property',
+    'SELECT ?p WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> ex:memberOf }',
   ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
