@@ -182,6 +182,12 @@ const termAccessors: Record<string, Operator> = {
     };
   },
   struuid: () => simpleLiteral('CAST(uuid() AS VARCHAR)'),
+  // A fresh blank node per call and row. BNODE(str) must give the same node for the same string within one solution
+  // and another in the next: the generated SQL has no identity of a solution to derive it from.
+  bnode: (call) => {
+    if (call.args.length) throw unsupported('BNODE of a string');
+    return { kind: 'term', t: '1', v: `replace(CAST(uuid() AS VARCHAR), '-', '')`, d: "''", l: "''" };
+  },
   uuid: () => ({ kind: 'term', t: '2', v: `'urn:uuid:' || CAST(uuid() AS VARCHAR)`, d: "''", l: "''" }),
 };
 

@@ -499,6 +499,23 @@ describe('generated SQL text, pinned', () => {
   }
 });
 
+describe('BNODE', () => {
+  it('makes a fresh blank node for each call in each row', async () => {
+    const answer = await fixture.sparql.run(
+      `${prefixes}SELECT (BNODE() AS ?a) (BNODE() AS ?b) WHERE { ?p ex:name ?n }`,
+    );
+    if (answer.kind !== 'select') throw new Error('expected SELECT');
+    const nodes = answer.rows.flatMap((row) => [row.get('a'), row.get('b')]);
+    expect(nodes).toHaveLength(10);
+    expect(nodes.every((node) => node?.type === 'bnode')).toBe(true);
+    expect(new Set(nodes.map((node) => node?.value)).size).toBe(10);
+  });
+
+  it('refuses BNODE of a string, which needs an identity of each solution', async () => {
+    await expect(fixture.sparql.run('SELECT (BNODE("x") AS ?b) WHERE {}')).rejects.toThrow(/BNODE of a string/);
+  });
+});
+
 describe('column values as IRIs', () => {
   it('fails the query naming a value that cannot be an IRI (an R2RML data error)', async () => {
     const graph = await openGraphFixture(
