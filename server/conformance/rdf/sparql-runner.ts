@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import N3 from 'n3';
 import oxigraph from 'oxigraph';
 import { openGraphFixture } from './graph-fixture.js';
+import { isHierarchyAxiom, schemaOntology, underRdfsEntailment } from './entailment-regime.js';
 import { rdfTerm } from '../../src/query/sparql/expressions.js';
 import type { Term } from '../../src/query/sparql/rdf.js';
 import { rowKeys, sameRows, type Row } from './rdf-compare.js';
@@ -29,6 +30,7 @@ export interface SparqlOutcome {
 type Expected = { kind: 'boolean'; value: boolean } | { kind: 'rows'; rows: Row[] };
 
 const RS = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 
 const unescapeXml = (text: string) =>
   text.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (_, e: string) =>
@@ -150,22 +152,22 @@ function readExpected(file: string): Expected {
  * The data as a triples table and a mapping over it: one triples map per predicate and kind of
  * subject and object (R2RML term types and datatypes are fixed per map), so constant predicates prune.
  */
-function loadData(files: string[]): { statements: string[]; mapping: string } {
+function loadData(quads: readonly N3.Quad[]): { statements: string[]; mapping: string } {
   const rows: string[] = [];
-  const groups = new Map<string, { p: string; s: string; o: string; dt: string; lang: string }>();
-  for (const file of files) {
-    for (const q of parseRdf(file)) {
-      const s = q.subject.termType === 'BlankNode' ? 'b' : 'i';
-      const o = q.object.termType === 'BlankNode' ? 'b' : q.object.termType === 'NamedNode' ? 'i' : 'l';
-      const literal = q.object.termType === 'Literal' ? (q.object as N3.Literal) : undefined;
-      const lang = literal?.language ?? '';
-      const dt =
-        literal && !lang && literal.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string'
-          ? literal.datatype.value
-          : '';
-      rows.push(`(${[q.subject.value, s, q.predicate.value, q.object.value, o, dt, lang].map(sqlLiteral).join(', ')})`);
-      groups.set(JSON.stringify([q.predicate.value, s, o, dt, lang]), { p: q.predicate.value, s, o, dt, lang });
-    }
+  const groups = new Map<string, { p: string; s: string; o: string; dt: string; lang: string; cls: string }>();
+  for (const q of quads) {
+    const s = q.subject.termType === 'BlankNode' ? 'b' : 'i';
+    const o = q.object.termType === 'BlankNode' ? 'b' : q.object.termType === 'NamedNode' ? 'i' : 'l';
+    const literal = q.object.termType === 'Literal' ? (q.object as N3.Literal) : undefined;
+    const lang = literal?.language ?? '';
+    const dt =
+      literal && !lang && literal.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string'
+        ? literal.datatype.value
+        : '';
+    // Classes are constants of their maps, as rr:class writes them: the ontology then entails their super-classes.
+    const cls = q.predicate.value === RDF_TYPE && o === 'i' ? q.object.value : '';
+    rows.push(`(${[q.subject.value, s, q.predicate.value, q.object.value, o, dt, lang].map(sqlLiteral).join(', ')})`);
+    groups.set(JSON.stringify([q.predicate.value, s, o, dt, lang, cls]), { p: q.predicate.value, s, o, dt, lang, cls });
   }
   const statements = [
     'CREATE TABLE triples (s VARCHAR, s_kind VARCHAR, p VARCHAR, o VARCHAR, o_kind VARCHAR, o_dt VARCHAR, ' +
@@ -177,9 +179,11 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
   const maps = [...groups.values()].map((g, i) => {
     const where =
       `p = ${sqlLiteral(g.p)} AND s_kind = '${g.s}' AND o_kind = '${g.o}' AND o_dt = ` +
-      `${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}`;
-    const object =
-      g.o === 'i'
+      `${sqlLiteral(g.dt)} AND o_lang = ${sqlLiteral(g.lang)}` +
+      (g.cls ? ` AND o = ${sqlLiteral(g.cls)}` : '');
+    const object = g.cls
+      ? `rr:constant <${g.cls}>`
+      : g.o === 'i'
         ? 'rr:termType rr:IRI'
         : g.o === 'b'
           ? 'rr:termType rr:BlankNode'
@@ -190,7 +194,7 @@ function loadData(files: string[]): { statements: string[]; mapping: string } {
               : 'rr:termType rr:Literal';
     return `<#T${i}> rr:logicalTable [ rr:sqlQuery ${turtle(`SELECT s, o FROM db.triples WHERE ${where}`)} ] ;
   rr:subjectMap [ rr:column "s" ; rr:termType ${g.s === 'b' ? 'rr:BlankNode' : 'rr:IRI'} ] ;
-  rr:predicateObjectMap [ rr:predicate <${g.p}> ; rr:objectMap [ rr:column "o" ; ${object} ] ] .`;
+  rr:predicateObjectMap [ rr:predicate <${g.p}> ; rr:objectMap [ ${g.cls ? '' : 'rr:column "o" ; '}${object} ] ] .`;
   });
   return {
     statements,
@@ -220,18 +224,21 @@ async function runTest(root: string, entry: IndexEntry): Promise<SparqlOutcome> 
     passed: false,
     detail,
   });
-  const dataFiles = entry.data.map((d) => path.join(root, d));
-  const query = fs.readFileSync(path.join(root, entry.query), 'utf8');
+  const quads = entry.data.flatMap((d) => parseRdf(path.join(root, d)));
+  const queryFile = path.join(root, entry.query);
+  const query = fs.readFileSync(queryFile, 'utf8');
   let expected: Expected;
   try {
     expected = readExpected(path.join(root, entry.result));
   } catch (error) {
     return fail(`expected results unreadable: ${(error as Error).message}`);
   }
-  const { statements, mapping } = loadData(dataFiles);
+  // Under RDFS entailment the schema is the ontology's, and the graph answers with the hierarchies' closure.
+  const ontology = underRdfsEntailment(queryFile) ? schemaOntology(quads) : '';
+  const { statements, mapping } = loadData(ontology ? quads.filter((q) => !isHierarchyAxiom(q)) : quads);
   let fixture;
   try {
-    fixture = await openGraphFixture(statements, mapping);
+    fixture = await openGraphFixture(statements, mapping, ontology);
   } catch (error) {
     return fail(`data not loaded: ${(error as Error).message.split('\n')[0].slice(0, 200)}`);
   }

@@ -73,6 +73,10 @@ describe('the Trino dialect keeps DuckDB semantics', () => {
     const duckSql = 'SELECT arg_max(v, struct_pack(t := k, n := v)) FROM (VALUES (1, 10), (2, 5), (2, 7)) x(k, v)';
     expect(await duck(duckSql)).toBe(7);
     expect(toTrinoSpelling(duckSql)).toBe('SELECT max_by(v, ROW(k, v)) FROM (VALUES (1, 10), (2, 5), (2, 7)) x(k, v)');
+    // The _null form keeps a NULL value at the chosen row, as max_by does; the plain one skips it.
+    const keepNull = 'SELECT arg_min_null(v, k) FROM (VALUES (NULL, 1), (5, 2)) x(v, k)';
+    expect(await duck(keepNull)).toBe(null);
+    expect(toTrinoSpelling(keepNull)).toBe('SELECT min_by(v, k) FROM (VALUES (NULL, 1), (5, 2)) x(v, k)');
     const sample = 'SELECT array_slice(array_agg(DISTINCT c) FILTER (WHERE length(c) <= 60), 1, 200) AS c FROM s.t';
     expect(toTrinoSpelling(sample)).toBe(
       'SELECT slice(array_agg(DISTINCT c) FILTER (WHERE length(c) <= 60), 1, 200) AS c FROM s.t',

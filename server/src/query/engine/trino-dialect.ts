@@ -147,6 +147,9 @@ const functionRespellings: Record<string, Respelling> = {
   struct_pack: (args) => `ROW(${args.map(unnamed).join(', ')})`,
   arg_max: ([value, key]) => `max_by(${value}, ${key})`,
   arg_min: ([value, key]) => `min_by(${value}, ${key})`,
+  // Trino's max_by and min_by keep a NULL value at the chosen row, as DuckDB's _null forms do.
+  arg_max_null: ([value, key]) => `max_by(${value}, ${key})`,
+  arg_min_null: ([value, key]) => `min_by(${value}, ${key})`,
   list: ([x]) => `array_agg(${x})`,
   // DuckDB slices [begin, end]; Trino's slice takes the start and a length.
   array_slice: ([list, begin, end]) =>

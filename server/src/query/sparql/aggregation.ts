@@ -1,6 +1,6 @@
 import type { AggregateExpression, Expression, Grouping, Ordering, SelectQuery, VariableExpression } from 'sparqljs';
 import { compileExpression, type ExpressionScope } from './expressions.js';
-import { numberOf, sqlText, toBool, toNum, toTerm, type Value } from './value-sql.js';
+import { integerTypes, numberOf, sqlText, toBool, toNum, toTerm, type Value } from './value-sql.js';
 import type { TermSql } from './term-sql.js';
 import { xsdDecimal, xsdDouble, xsdInteger } from './rdf.js';
 import { assignedTwice, hiddenPrefix, keepFixed, termSuffixes, type Rel, type SqlNames } from './relation.js';
@@ -49,11 +49,26 @@ const count: AggregateSql = ({ agg, distinct, scope, rel, alias }, names) => {
   return { kind: 'num', sql: `CAST(count(${arg}) AS DOUBLE)`, dt: integer };
 };
 
+/**
+ * A SUM of integers and decimals read from their lexical forms, rounded to the most fractional digits any of them
+ * has: the engine adds DOUBLEs, and 1.0 + 2.2 + 3.5 must be 6.7 (xsd:decimal is exact), not 6.700000000000001.
+ * With a float or double among them (or a computed number, whose digits are not written), the DOUBLE sum stands.
+ */
+function decimalSum(value: Value, sum: string): string {
+  if (value.kind !== 'term') return sum;
+  const exact = [...integerTypes, xsdDecimal].map(sqlLiteral).join(', ');
+  const digits = `max(length(regexp_extract(${value.v}, '\\.([0-9]*)', 1)))`;
+  return `CASE WHEN bool_and(${value.d} IN (${exact})) THEN round(${sum}, CAST(${digits} AS INTEGER)) ELSE ${sum} END`;
+}
+
 /** SUM and AVG: an error in any row is an error; no rows give 0. */
 const sumOrAverage: AggregateSql = ({ agg, distinct, scope }) => {
   const name = agg.aggregation.toLowerCase();
-  const n = toNum(compileExpression(agg.expression as Expression, scope));
-  const sql = `CASE WHEN count(*) = count(${n.sql}) THEN coalesce(${name}(${distinct}${n.sql}), 0) END`;
+  const value = compileExpression(agg.expression as Expression, scope);
+  const n = toNum(value);
+  const total = `${name}(${distinct}${n.sql})`;
+  const result = name === 'sum' ? decimalSum(value, total) : total;
+  const sql = `CASE WHEN count(*) = count(${n.sql}) THEN coalesce(${result}, 0) END`;
   const [integer, decimal, double] = [xsdInteger, xsdDecimal, xsdDouble].map(sqlLiteral);
   const known = sqlText(n.dt);
   if (known !== undefined) {
@@ -72,7 +87,9 @@ const sumOrAverage: AggregateSql = ({ agg, distinct, scope }) => {
 const extreme: AggregateSql = ({ agg, scope }) => {
   const x = toTerm(compileExpression(agg.expression as Expression, scope));
   const key = `CASE WHEN ${x.t} IS NOT NULL THEN struct_pack(t := ${x.t}, n := ${numberOf(x)}, s := ${x.v}) END`;
-  const fn = agg.aggregation.toLowerCase() === 'max' ? 'arg_max' : 'arg_min';
+  // The _null forms read every column at the chosen row: plain arg_min skips NULLs, so the number of a MIN that is
+  // a blank node (no number) came from another row.
+  const fn = agg.aggregation.toLowerCase() === 'max' ? 'arg_max_null' : 'arg_min_null';
   const pick = (column: string) => `${fn}(${column}, ${key})`;
   return { kind: 'term', t: pick(x.t), v: pick(x.v), d: pick(x.d), l: pick(x.l), n: pick(numberOf(x)) };
 };

@@ -172,3 +172,33 @@ export function saturate(triples: readonly MappedTriple[], ontology: Ontology): 
   }
   return [...out.values()];
 }
+
+/** A table of one row: where the ontology's own triples are read from. */
+const oneRow = { from: '(SELECT 1 AS one)' };
+
+/**
+ * The ontology's class and property hierarchies as triples of the graph, closed as RDFS entails them (rules
+ * rdfs5, rdfs6, rdfs10, rdfs11): each class a sub-class of itself and of every class above it, each property
+ * likewise. A query can then ask for the sub-classes of a class as well as for its instances.
+ */
+export function schemaTriples(ontology: Ontology): MappedTriple[] {
+  const triples: MappedTriple[] = [];
+  const hierarchy = (edges: Map<string, Set<string>>, predicate: string) => {
+    const members = new Set([...edges.keys(), ...[...edges.values()].flatMap((supers) => [...supers])]);
+    for (const member of members)
+      for (const above of closure(member, edges))
+        triples.push({
+          origin: 'the ontology',
+          child: oneRow,
+          subject: iri(member),
+          predicate: iri(predicate),
+          object: iri(above),
+          subjectOnParent: false,
+          objectOnParent: false,
+          graphs: [],
+        });
+  };
+  hierarchy(ontology.superClasses, `${RDFS}subClassOf`);
+  hierarchy(ontology.superProperties, `${RDFS}subPropertyOf`);
+  return triples;
+}

@@ -182,6 +182,12 @@ const termAccessors: Record<string, Operator> = {
     };
   },
   struuid: () => simpleLiteral('CAST(uuid() AS VARCHAR)'),
+  // A fresh blank node per call and row. BNODE(str) must give the same node for the same string within one solution
+  // and another in the next: the generated SQL has no identity of a solution to derive it from.
+  bnode: (call) => {
+    if (call.args.length) throw unsupported('BNODE of a string');
+    return { kind: 'term', t: '1', v: `replace(CAST(uuid() AS VARCHAR), '-', '')`, d: "''", l: "''" };
+  },
   uuid: () => ({ kind: 'term', t: '2', v: `'urn:uuid:' || CAST(uuid() AS VARCHAR)`, d: "''", l: "''" }),
 };
 
@@ -200,7 +206,14 @@ const strings: Record<string, Operator> = {
   contains: (call) => bool(`contains(${text(call, 0)}, ${text(call, 1)})`),
   strstarts: (call) => bool(`starts_with(${text(call, 0)}, ${text(call, 1)})`),
   strends: (call) => bool(`ends_with(${text(call, 0)}, ${text(call, 1)})`),
-  concat: (call) => simpleLiteral(call.args.length ? `(${call.args.map((_, i) => text(call, i)).join(' || ')})` : "''"),
+  concat: (call) => {
+    if (!call.args.length) return simpleLiteral("''");
+    const v = `(${call.args.map((_, i) => text(call, i)).join(' || ')})`;
+    // The result keeps a language tag only when every argument has that same tag (§17.4.3.12).
+    const tags = call.args.map((_, i) => term(call, i).l);
+    const l = `CASE WHEN ${tags.map((tag) => `${tag} = ${tags[0]}`).join(' AND ')} THEN ${tags[0]} ELSE '' END`;
+    return { ...simpleLiteral(v), l };
+  },
   substr: (call) => {
     const start = toNum(call.args[1]).sql;
     const length = call.args[2] ? `, CAST(round(${toNum(call.args[2]).sql}) AS BIGINT)` : '';

@@ -4,7 +4,7 @@ import { HttpError, httpError } from '../../core/errors.js';
 import { withDeadline } from '../deadline.js';
 import type { QueryService } from '../query-service.js';
 import { knowledgeGraph, readGraphFiles, type KnowledgeGraph } from '../query-workspace.js';
-import { saturate, type Ontology } from './ontology.js';
+import { saturate, schemaTriples, type Ontology } from './ontology.js';
 import { MappingError, type LogicalTable, type MappedTriple, type MappingOptions } from './r2rml.js';
 import { rdfTerm } from './expressions.js';
 import { solutions, type Solution } from './results.js';
@@ -13,6 +13,7 @@ import { Translator, type Translation } from './translator.js';
 import type { ColumnTypes } from './term-sql.js';
 import { syntaxErrorPosition } from './syntax-position.js';
 import { duplicateSelectNames } from './select-names.js';
+import { resolveRelativeIriCalls } from './relative-iris.js';
 import { inSpan } from '../../observability/tracing.js';
 
 /** Which limit cut a result, when one did (the SQL result's `truncated_reason`). */
@@ -37,7 +38,8 @@ export class SparqlService {
 
   /** The service over `graph` (as loadQueryWorkspace read it): its mapping saturated with its ontology. */
   static of(queries: QueryService, graph: KnowledgeGraph): SparqlService {
-    return new SparqlService(queries, saturate(graph.mapping, graph.ontology), graph.ontology);
+    const triples = [...saturate(graph.mapping, graph.ontology), ...schemaTriples(graph.ontology)];
+    return new SparqlService(queries, triples, graph.ontology);
   }
 
   /**
@@ -63,7 +65,7 @@ export class SparqlService {
       const parsed = new sparqljs.Parser().parse(text);
       if (nestingDepth(parsed) > maxNesting)
         throw httpError('SPARQL_INVALID', [`The query is nested more than ${maxNesting} levels deep`]);
-      return parsed as Query;
+      return resolveRelativeIriCalls(parsed as Query);
     } catch (error) {
       if (error instanceof HttpError) throw error;
       if (error instanceof RangeError) throw httpError('SPARQL_INVALID', ['The query is nested too deeply']);

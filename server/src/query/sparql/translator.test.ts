@@ -70,6 +70,12 @@ function oracleTurtle(): string {
           `<${ex}dept/${p.dept}> <${ex}hasMember> ${s} .`,
       );
   }
+  // The ontology's hierarchies, closed (reflexive and transitive) as RDFS entails them.
+  const sub = (a: string, p: string, b: string) =>
+    `<${ex}${a}> <http://www.w3.org/2000/01/rdf-schema#${p}> <${ex}${b}> .`;
+  lines.push(sub('Manager', 'subClassOf', 'Manager'), sub('Manager', 'subClassOf', 'Person'));
+  lines.push(sub('Person', 'subClassOf', 'Person'), sub('worksIn', 'subPropertyOf', 'worksIn'));
+  lines.push(sub('worksIn', 'subPropertyOf', 'memberOf'), sub('memberOf', 'subPropertyOf', 'memberOf'));
   for (const d of depts)
     lines.push(`<${ex}dept/${d.id}> a <${ex}Dept> ; <${ex}title> ${lit(d.title)} ; <${ex}label> ${lit(d.label)}@de .`);
   return lines.join('\n');
@@ -281,6 +287,38 @@ const cases: [string, string, boolean?][] = [
     'SELECT (STRBEFORE("abc"@en, "b"@cy) AS ?x) (STRAFTER(7, "a") AS ?y) (STRBEFORE("abc"@en, "z") AS ?z) ' +
       '(STRAFTER("abc"@en, "b") AS ?w) WHERE {}',
   ],
+  // CONCAT keeps a language tag only when every argument has it (§17.4.3.12).
+  [
+    'CONCAT of the same and of mixed language tags',
+    'SELECT (CONCAT(?l, ?l) AS ?same) (CONCAT(?l, ?t) AS ?mixed) (CONCAT("a"@en, "b"@fr) AS ?two) ' +
+      'WHERE { ?d ex:label ?l ; ex:title ?t }',
+  ],
+  // MIN picks the IRI (IRIs sort before literals): adding to it is an error, whatever number another row has.
+  [
+    'arithmetic over a MIN that is not a number',
+    'SELECT ?p (MIN(?v) AS ?m) (MIN(?v) + 1 AS ?n) (MAX(?v) + 1 AS ?x) WHERE { ?p ex:worksIn|ex:age ?v } GROUP BY ?p',
+  ],
+  // xsd:decimal addition is exact: 0.1 + 0.2 is 0.3, not the DOUBLE sum 0.30000000000000004.
+  [
+    'SUM of decimals, of integers and decimals, and with a double',
+    'SELECT ?g (SUM(?x) AS ?s) WHERE { VALUES (?g ?x) { (1 0.1) (1 0.2) (2 1) (2 0.10) (2 0.2) (3 0.1) (3 0.2e0) } } ' +
+      'GROUP BY ?g',
+  ],
+  // IRI() of a relative string resolves it against BASE (§17.4.2.8).
+  [
+    'IRI and URI of relative and absolute strings under BASE',
+    'BASE <http://example.org/dir/page> SELECT (IRI("x") AS ?i) (URI("../y#z") AS ?u) (IRI("http://a/b") AS ?a) ' +
+      '(IRI(<http://c/d>) AS ?c) WHERE {}',
+  ],
+  // The ontology's class and property hierarchies are triples of the graph, closed as RDFS entails them.
+  [
+    'the class and property hierarchies, with instances of sub-classes',
+    'SELECT ?c ?d ?p WHERE { ?c <http://www.w3.org/2000/01/rdf-schema#subClassOf> ?d OPTIONAL { ?p a ?c } }',
+  ],
+  [
+    'sub-properties of a property',
+    'SELECT ?p WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> ex:memberOf }',
+  ],
   ['property path: sequence', 'SELECT ?n ?t WHERE { ?p ex:name ?n ; ex:worksIn/ex:title ?t }'],
   ['property path: inverse in a sequence', 'SELECT ?n WHERE { ?d ex:title "Research" ; ^ex:worksIn/ex:name ?n }'],
   [
@@ -459,6 +497,23 @@ describe('generated SQL text, pinned', () => {
       expect(await translation(keyed, query)).toMatchSnapshot('unique keys');
     });
   }
+});
+
+describe('BNODE', () => {
+  it('makes a fresh blank node for each call in each row', async () => {
+    const answer = await fixture.sparql.run(
+      `${prefixes}SELECT (BNODE() AS ?a) (BNODE() AS ?b) WHERE { ?p ex:name ?n }`,
+    );
+    if (answer.kind !== 'select') throw new Error('expected SELECT');
+    const nodes = answer.rows.flatMap((row) => [row.get('a'), row.get('b')]);
+    expect(nodes).toHaveLength(10);
+    expect(nodes.every((node) => node?.type === 'bnode')).toBe(true);
+    expect(new Set(nodes.map((node) => node?.value)).size).toBe(10);
+  });
+
+  it('refuses BNODE of a string, which needs an identity of each solution', async () => {
+    await expect(fixture.sparql.run('SELECT (BNODE("x") AS ?b) WHERE {}')).rejects.toThrow(/BNODE of a string/);
+  });
 });
 
 describe('column values as IRIs', () => {
