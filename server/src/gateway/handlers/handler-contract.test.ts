@@ -30,6 +30,7 @@ const spec = JSON.stringify({
     '/bad-enum': get({ 200: ok }),
     '/undeclared': get({ 200: ok }),
     '/thrown': get({ 200: ok, 404: error }),
+    '/alternating': get({ 200: ok }),
     '/header': get({
       200: { ...ok, headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer' } } } },
     }),
@@ -48,6 +49,8 @@ router.get('/bad-enum', () => ({ id: 3, status: 'lost' }));
 router.get('/undeclared', { status: 201 }, () => ({ id: 4, status: 'sold' }));
 router.get('/thrown', () => { throw new HTTPException(409, 'conflict'); });
 router.get('/header', () => ({ id: 5, status: 'sold' }));
+let answers = 0;
+router.get('/alternating', () => (++answers % 2 === 0 ? { id: 6, status: 'sold' } : { id: 6, status: 'lost' }));
 router.get('/extra', () => ({ anything: true }));
 `;
 
@@ -94,6 +97,14 @@ describe('CONTRACT_ENFORCE=report (the default)', () => {
     const missing = await call('/valid?missing=1');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['x-adaptive-violations']).toBeUndefined();
+  });
+
+  it('checks each answer, the same text again as a new one', async () => {
+    const listed = async (path: string) => violationsOf((await call(path)).headers).map((v) => v.path);
+    expect([await listed('/wrong-type'), await listed('/wrong-type')]).toEqual([['body.id'], ['body.id']]);
+    const alternating = [];
+    for (let i = 0; i < 4; i++) alternating.push(await listed('/alternating'));
+    expect(alternating).toEqual([['body.status'], [], ['body.status'], []]);
   });
 
   it.each([

@@ -48,14 +48,16 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
   const context = { log, handler: file, route: host.routeName(index) };
   // The handler's answers and its own HTTPExceptions are checked; the gateway's errors (a bad request, a crash, a
   // timeout) are not the handler's answers.
-  const checkedBy =
-    (contract: ResponseContract): RouteEntry['handle'] =>
-    (request, reply, params) => {
+  const checkedBy = (contract: ResponseContract): RouteEntry['handle'] => {
+    // The route answers with one status and type: its check is worked out once (and no body once).
+    const checkJson = contract.checker(status, jsonType);
+    const checkEmpty = contract.checker(status, undefined);
+    return (request, reply, params) => {
       const input = validator.read(request, params);
       return host.call(index, input, requestAuth(request), request.id).then(
         (payload) => {
-          const type = payload === undefined ? undefined : jsonType;
-          const violations = contract.check(status, reply.getHeaders(), type, payload);
+          const check = payload === undefined ? checkEmpty : checkJson;
+          const violations = check(() => reply.getHeaders(), payload);
           const refusal = enforceContract(contract, violations, request, reply, context);
           if (refusal) throw refusal;
           send(reply, payload);
@@ -68,6 +70,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
         },
       );
     };
+  };
 
   return {
     method: definition.method,

@@ -21,35 +21,80 @@ const pageSize = 4096;
 /** How long a reading of /proc serves every module's check (they run on the same interval). */
 const tableReuseMs = 200;
 let table: { at: number; entries: ProcessEntry[] } | undefined;
+/** Each process as last read, by pid. */
+const lastRead = new Map<number, ProcessEntry>();
+/** The trees being watched: their members are read afresh on every reading. */
+const watched = new Set<ProcessTree>();
 
-/** Every process from /proc/<pid>/stat (one read each); empty where there is no /proc. */
+/**
+ * The fields of one `/proc/<pid>/stat` line that a tree needs, or `undefined` when the line is not one. The command
+ * name (field 2) may hold spaces and parentheses, so fields are counted after its last `)`; only the fields up to
+ * the resident size are cut out (a line has 52), as every process is read twice a second.
+ */
+export function statFields(stat: string): Omit<ProcessEntry, 'pid'> | undefined {
+  const wanted = [1, 2, 19, 21];
+  const values: number[] = [];
+  let start = stat.lastIndexOf(')') + 2;
+  if (start < 2) return undefined;
+  for (let field = 0; values.length < wanted.length; field++) {
+    const end = stat.indexOf(' ', start);
+    if (field === wanted[values.length]) {
+      const value = Number(stat.slice(start, end === -1 ? undefined : end));
+      if (!Number.isSafeInteger(value)) return undefined;
+      values.push(value);
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  if (values.length < wanted.length) return undefined;
+  const [ppid, pgrp, startTime, residentPages] = values;
+  return { ppid, pgrp, start: startTime, residentBytes: residentPages * pageSize };
+}
+
+function readEntry(pid: number): ProcessEntry | undefined {
+  try {
+    const fields = statFields(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    return fields && { pid, ...fields };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/**
+ * Every process from /proc (empty where there is none). A process is read from its `/proc/<pid>/stat` when it
+ * first appears and, while it belongs to a watched tree, at every reading (its memory). Any other process keeps
+ * the fields it was read with: its parent and group cannot make it a tree's member later (a process joins a tree
+ * only as a descendant, when it starts, or as one that enters the leader's group, which only the tree's own
+ * processes do), so reading the whole machine twice a second is not needed. A pid reused between two readings is
+ * taken for the process it was: the kernel hands pids out in turn, so that takes `pid_max` new processes within a
+ * reading's interval.
+ */
 function processTable(): ProcessEntry[] {
   const now = performance.now();
   if (table && now - table.at < tableReuseMs) return table.entries;
-  const entries: ProcessEntry[] = [];
   let names: string[] = [];
   try {
     names = fs.readdirSync('/proc');
   } catch {
     // not Linux
   }
+  const followed = new Set<number>();
+  for (const tree of watched) tree.addPids(followed);
+  const entries: ProcessEntry[] = [];
+  const present = new Set<number>();
   for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
-      // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      entries.push({
-        pid: Number(name),
-        ppid: Number(fields[1]),
-        pgrp: Number(fields[2]),
-        start: Number(fields[19]),
-        residentBytes: Number(fields[21]) * pageSize,
-      });
-    } catch {
-      // gone meanwhile
+    const pid = Number(name);
+    if (!Number.isSafeInteger(pid) || pid <= 0) continue;
+    present.add(pid);
+    let entry = followed.has(pid) ? undefined : lastRead.get(pid);
+    if (entry === undefined) {
+      entry = readEntry(pid);
+      if (entry === undefined) continue;
+      lastRead.set(pid, entry);
     }
+    entries.push(entry);
   }
+  for (const pid of lastRead.keys()) if (!present.has(pid)) lastRead.delete(pid);
   table = { at: now, entries };
   return entries;
 }
@@ -68,6 +113,7 @@ export class ProcessTree {
   private readonly members = new Map<number, number>();
 
   constructor(private readonly leader: number) {
+    watched.add(this);
     try {
       os.setPriority(leader, handlerPriority);
     } catch {
@@ -80,11 +126,18 @@ export class ProcessTree {
     return this.refresh().reduce((sum, entry) => sum + entry.residentBytes, 0);
   }
 
-  /** Kills every process of the tree at once (SIGKILL), the group first. */
+  /** Kills every process of the tree at once (SIGKILL), the group first, and ends the watch. */
   kill(): void {
     killGroup(this.leader);
     for (const entry of this.refresh()) signal(entry.pid);
     this.members.clear();
+    watched.delete(this);
+  }
+
+  /** Adds the pids of the tree's processes (the leader and the members seen) to `pids`. */
+  addPids(pids: Set<number>): void {
+    pids.add(this.leader);
+    for (const pid of this.members.keys()) pids.add(pid);
   }
 
   /** The tree's processes now, remembering them so a member that leaves the group is still found. */

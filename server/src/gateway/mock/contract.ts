@@ -103,6 +103,19 @@ interface ResponsePlan {
   validate: ValidateFunction | null;
 }
 
+/** The violations of one answer's body (parsed when `bodyIsJson`), and of its headers (lower-case names). */
+interface AnswerCheck {
+  body(body: unknown, bodyIsJson: boolean): ContractViolation[];
+  headers(headers: () => Record<string, unknown>): ContractViolation[];
+}
+
+/** The required headers (lower-case names) that `headers` lacks. */
+function missingOf(required: readonly string[], headers: Record<string, unknown>): ContractViolation[] {
+  return required
+    .filter((name) => headers[name] === undefined)
+    .map((name) => ({ in: 'response' as const, path: `header.${name}`, rule: 'is required by the spec and missing' }));
+}
+
 /** Plans one operation keeps: the statuses and content types an upstream sends are few, but not bounded by the spec. */
 const maxPlansPerOperation = 64;
 
@@ -128,16 +141,28 @@ export class ResponseValidator {
 
   /** The headers the declared response for `status` requires (`required: true`) that `headers` lacks. */
   missingHeaders(operation: OperationSpec, status: number, headers: Record<string, unknown>): ContractViolation[] {
+    return missingOf(this.requiredHeadersOf(operation, status), headers);
+  }
+
+  private requiredHeadersOf(operation: OperationSpec, status: number): string[] {
     const key = `${operation.pointer}|${status}`;
     let required = this.requiredHeaders.get(key);
     if (!required) this.requiredHeaders.set(key, (required = requiredHeadersOf(this.document, operation, status)));
-    return required
-      .filter((name) => headers[name] === undefined)
-      .map((name) => ({
-        in: 'response' as const,
-        path: `header.${name}`,
-        rule: 'is required by the spec and missing',
-      }));
+    return required;
+  }
+
+  /**
+   * The checks of every answer of `operation` with `status` and `contentType`, worked out once: of its body (parsed
+   * JSON when `bodyIsJson`) and of its headers, read only when the response requires some. A handler route answers
+   * with one status and type, so it looks nothing up per answer.
+   */
+  answerCheck(operation: OperationSpec, status: number, contentType: string | undefined): AnswerCheck {
+    const plan = this.plan(operation, status, contentType);
+    const required = this.requiredHeadersOf(operation, status);
+    return {
+      body: (body, bodyIsJson) => this.check(plan, contentType, body, bodyIsJson),
+      headers: (headers) => (required.length === 0 ? [] : missingOf(required, headers())),
+    };
   }
 
   private validator(operation: OperationSpec, status: number, mediaType: string): ValidateFunction | null {
@@ -259,7 +284,18 @@ export interface ResponseContract {
     contentType: string | undefined,
     payload: string | undefined,
   ): ContractViolation[];
+  /**
+   * {@link check} for answers that all have `status` and `contentType` (a handler route's), worked out on its first
+   * use; the headers are read only when the response requires some.
+   */
+  checker(
+    status: number,
+    contentType: string | undefined,
+  ): (headers: () => Record<string, unknown>, payload: string | undefined) => ContractViolation[];
 }
+
+/** The longest answer text a contract remembers with its violations (one per route, status and type). */
+const maxRememberedBody = 64 * 1024;
 
 /**
  * The contract of `operation` of `spec`. `responses` is the spec's validator, made on the first check: its
@@ -271,25 +307,40 @@ export function responseContract(
   enforce: ResponseContract['enforce'],
   responses: () => ResponseValidator,
 ): ResponseContract {
+  const checker: ResponseContract['checker'] = (status, contentType) => {
+    let check: AnswerCheck | undefined;
+    const parsesJson = isJsonMediaType(contentType ?? '');
+    // The last body checked and its violations: a route often answers the same text again (a list nobody changed),
+    // and comparing it costs a fraction of parsing it.
+    let last: { payload: string; violations: ContractViolation[] } | undefined;
+    const bodyViolations = (answerCheck: AnswerCheck, payload: string | undefined): ContractViolation[] => {
+      if (payload === undefined || !parsesJson) return answerCheck.body(payload, false);
+      if (payload === last?.payload) return last.violations;
+      let body: unknown;
+      let isJson = true;
+      try {
+        body = JSON.parse(payload);
+      } catch {
+        // Checked as bytes: the validator reports a JSON media type whose body is not JSON.
+        body = payload;
+        isJson = false;
+      }
+      const violations = answerCheck.body(body, isJson);
+      last = payload.length <= maxRememberedBody ? { payload, violations } : undefined;
+      return violations;
+    };
+    return (headers, payload) => {
+      check ??= responses().answerCheck(operation, status, contentType);
+      const violations = bodyViolations(check, payload);
+      const missing = check.headers(headers);
+      return missing.length === 0 ? violations : [...violations, ...missing];
+    };
+  };
   return {
     enforce,
     spec,
-    check(status, headers, contentType, payload) {
-      const validator = responses();
-      let body: unknown = payload;
-      let isJson = false;
-      if (payload !== undefined && isJsonMediaType(contentType ?? '')) {
-        try {
-          body = JSON.parse(payload);
-          isJson = true;
-        } catch {
-          // Checked as bytes: the validator reports a JSON media type whose body is not JSON.
-        }
-      }
-      const violations = validator.validate(operation, status, contentType, body, isJson);
-      const missing = validator.missingHeaders(operation, status, headers);
-      return missing.length === 0 ? violations : [...violations, ...missing];
-    },
+    checker,
+    check: (status, headers, contentType, payload) => checker(status, contentType)(() => headers, payload),
   };
 }
 
