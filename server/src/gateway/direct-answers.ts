@@ -25,6 +25,15 @@ interface Heads {
   notModified: Record<string, string>;
 }
 
+/** A dynamic answer's body, or `undefined` when it cannot be drawn: Fastify's path then answers the error. */
+function drawn(draw: () => string): string | undefined {
+  try {
+    return draw();
+  } catch {
+    return undefined;
+  }
+}
+
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** The longest request path answered here: the catch-all's parameter limit (maxParamLength) is never reached. */
@@ -32,7 +41,8 @@ const maxUrlLength = 2048;
 
 /**
  * Answers, before Fastify sees them, the requests a generated route answers with bytes it has prepared (a static
- * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304): a GET
+ * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304), or with
+ * prepared heads and a body drawn per request (a dynamic example without faults): a GET
  * with no query string, body, `Prefer` or `Origin`, for an allowed Host, to a route whose prepared answer for its
  * Accept header is ready. Every other request goes to Fastify as before, and so do all of them until the first
  * load ends. What Fastify's hooks would add to such an answer is added here: the CORS header of a request without
@@ -66,7 +76,8 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
         [corsName]: corsValue,
       };
       if (answer.etag !== undefined) notModified.etag = answer.etag;
-      const full: Heads['full'] = { ...notModified, 'content-length': answer.length! };
+      const full: Heads['full'] = { ...notModified };
+      if (answer.length !== undefined) full['content-length'] = answer.length;
       if (answer.contentType !== undefined) full['content-type'] = answer.contentType;
       heads.set(answer, (made = { route: routePrefix + entry.path, full, notModified }));
     }
@@ -92,13 +103,19 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
     const match = gateway.table.match('GET', url.slice(routePrefix.length));
     if (match.kind !== 'route') return false;
     const answer = match.entry.prepared?.(headers.accept);
-    if (answer?.payload === undefined || !hostAllowed(host)) return false;
+    if (answer === undefined || !hostAllowed(host)) return false;
+    const payload = answer.draw ? drawn(answer.draw) : answer.payload;
+    if (payload === undefined) return false;
     const { route, full, notModified } = headsOf(answer, match.entry);
     let status = answer.status;
     if (answer.etag !== undefined && etagMatches(headers['if-none-match'], answer.etag)) {
       status = 304;
       response.writeHead(status, notModified).end();
-    } else response.writeHead(status, full).end(answer.payload);
+    } else {
+      // A drawn body has its own length: set on the shared head, which writeHead copies into the response at once.
+      if (answer.draw) full['content-length'] = Buffer.byteLength(payload);
+      response.writeHead(status, full).end(payload);
+    }
     if (histogram) histogram.observe('GET', route, status, answer.mode, (performance.now() - started!) / 1000);
     return true;
   };
