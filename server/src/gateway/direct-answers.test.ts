@@ -79,8 +79,8 @@ beforeAll(async () => {
   workspace = makeWorkspace({ 'specs/direct.json': spec });
   app = await startServer(workspace, { VALIDATE_REQUESTS: 'true' });
   origin = await app.listen({ host: '127.0.0.1', port: 0 });
-  const histogram: Pick<RequestHistogram, 'observe'> = {
-    observe: (_method, route, status, mode) => void observed.push({ route, status, mode }),
+  const histogram: Pick<RequestHistogram, 'recorder'> = {
+    recorder: (_method, route, status, mode) => () => void observed.push({ route, status, mode }),
   };
   const answer = directAnswerer(app.gateway, {
     hostAllowed: (host) => host.startsWith('127.0.0.1'),

@@ -14,15 +14,17 @@ export interface DirectAnswerOptions {
   hostAllowed(host: string): boolean;
   corsOrigins: CorsOrigins;
   /** Counts the requests answered here as the server counts the others; unset when metrics are off. */
-  histogram?: Pick<RequestHistogram, 'observe'>;
+  histogram?: Pick<RequestHistogram, 'recorder'>;
 }
 
 /** The header blocks of one prepared answer, made on its first direct use. */
 interface Heads {
-  /** The route label of the metrics: the route's template, never the raw path. */
-  route: string;
   full: Record<string, string | number>;
   notModified: Record<string, string>;
+  /** The histogram's counters of the answer's status and of 304 (labelled by the route's template, never the raw
+   * path), when metrics are on. */
+  countFull?: (seconds: number) => void;
+  countNotModified?: (seconds: number) => void;
 }
 
 /** A dynamic answer's body, or `undefined` when it cannot be drawn: Fastify's path then answers the error. */
@@ -79,7 +81,14 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
       const full: Heads['full'] = { ...notModified };
       if (answer.length !== undefined) full['content-length'] = answer.length;
       if (answer.contentType !== undefined) full['content-type'] = answer.contentType;
-      heads.set(answer, (made = { route: routePrefix + entry.path, full, notModified }));
+      const route = routePrefix + entry.path;
+      made = {
+        full,
+        notModified,
+        countFull: histogram?.recorder('GET', route, answer.status, answer.mode),
+        countNotModified: histogram?.recorder('GET', route, 304, answer.mode),
+      };
+      heads.set(answer, made);
     }
     return made;
   };
@@ -106,17 +115,17 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
     if (answer === undefined || !hostAllowed(host)) return false;
     const payload = answer.draw ? drawn(answer.draw) : answer.payload;
     if (payload === undefined) return false;
-    const { route, full, notModified } = headsOf(answer, match.entry);
-    let status = answer.status;
+    const { full, notModified, countFull, countNotModified } = headsOf(answer, match.entry);
+    let count = countFull;
     if (answer.etag !== undefined && etagMatches(headers['if-none-match'], answer.etag)) {
-      status = 304;
-      response.writeHead(status, notModified).end();
+      count = countNotModified;
+      response.writeHead(304, notModified).end();
     } else {
       // A drawn body has its own length: set on the shared head, which writeHead copies into the response at once.
       if (answer.draw) full['content-length'] = Buffer.byteLength(payload);
-      response.writeHead(status, full).end(payload);
+      response.writeHead(answer.status, full).end(payload);
     }
-    if (histogram) histogram.observe('GET', route, status, answer.mode, (performance.now() - started!) / 1000);
+    if (count) count((performance.now() - started!) / 1000);
     return true;
   };
 }
