@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsPath } from '../observability/observability.js';
@@ -8,6 +10,13 @@ import { makeWorkspace, removeWorkspace, startServer } from '../test-support/wor
 import { directAnswerer } from './direct-answers.js';
 
 const list = { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } };
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const fresh = {
+  type: 'object',
+  required: ['id', 'made'],
+  properties: { id: { type: 'string', format: 'uuid' }, made: { type: 'string', format: 'date-time' } },
+  additionalProperties: false,
+};
 const spec = JSON.stringify({
   openapi: '3.0.3',
   info: { title: 'direct', version: '1' },
@@ -29,6 +38,23 @@ const spec = JSON.stringify({
       get: {
         parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }],
         responses: { '200': { description: 'found', content: { 'application/json': { example: [] } } } },
+      },
+    },
+    '/fresh': {
+      get: {
+        'x-mock': { examples: 'dynamic' },
+        responses: { '200': { description: 'drawn', content: { 'application/json': { schema: fresh } } } },
+      },
+    },
+    '/impossible': {
+      get: {
+        'x-mock': { examples: 'dynamic' },
+        responses: {
+          '200': {
+            description: 'none can be drawn',
+            content: { 'application/json': { schema: { type: 'string', minLength: 5, maxLength: 2 } } },
+          },
+        },
       },
     },
     '/slow': {
@@ -53,8 +79,8 @@ beforeAll(async () => {
   workspace = makeWorkspace({ 'specs/direct.json': spec });
   app = await startServer(workspace, { VALIDATE_REQUESTS: 'true' });
   origin = await app.listen({ host: '127.0.0.1', port: 0 });
-  const histogram: Pick<RequestHistogram, 'observe'> = {
-    observe: (_method, route, status, mode) => void observed.push({ route, status, mode }),
+  const histogram: Pick<RequestHistogram, 'recorder'> = {
+    recorder: (_method, route, status, mode) => () => void observed.push({ route, status, mode }),
   };
   const answer = directAnswerer(app.gateway, {
     hostAllowed: (host) => host.startsWith('127.0.0.1'),
@@ -136,6 +162,39 @@ describe('answers prepared static answers before Fastify', () => {
       await app.inject({ url: path, headers: { host: '127.0.0.1' } });
       expect((await get(path)).status).toBe(599);
     }
+  });
+});
+
+describe('answers dynamic answers before Fastify', () => {
+  const path = '/api/adaptive/direct/fresh';
+
+  it('draws a new body valid against the schema on each request, with the headers Fastify sends', async () => {
+    const validate = addFormats(new Ajv({ strict: false })).compile(fresh);
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const answered = await get(path);
+      expect(answered.status).toBe(200);
+      expect(validate(JSON.parse(answered.body))).toBe(true);
+      expect(Number(answered.headers['content-length'])).toBe(Buffer.byteLength(answered.body));
+      bodies.add(answered.body);
+    }
+    expect(bodies.size).toBe(5);
+    const fastify = await app.inject({ url: path, headers: { host: '127.0.0.1' } });
+    const { 'content-length': _length, ...fastifyHeaders } = withoutDate(fastify.headers as http.IncomingHttpHeaders);
+    const { 'content-length': _drawn, ...answeredHeaders } = withoutDate((await get(path)).headers);
+    expect(answeredHeaders).toEqual({ ...fastifyHeaders, connection: 'keep-alive', 'keep-alive': 'timeout=5' });
+    expect(answeredHeaders).toMatchObject({ 'x-adaptive-mode': 'dynamic', 'access-control-allow-origin': '*' });
+    expect(answeredHeaders.etag).toBeUndefined();
+    expect(observed.at(-1)).toEqual({ route: path, status: 200, mode: 'dynamic' });
+  });
+
+  it('leaves to Fastify a body that cannot be drawn, and what could change the answer', async () => {
+    expect((await get('/api/adaptive/direct/impossible')).status).toBe(599);
+    const failed = await app.inject({ url: '/api/adaptive/direct/impossible', headers: { host: '127.0.0.1' } });
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toMatchObject({ code: 'DYNAMIC_EXAMPLE_FAILED' });
+    expect((await get(path, { prefer: 'seed=7' })).status).toBe(599);
+    expect((await get(path, { accept: 'application/xml' })).status).toBe(599);
   });
 });
 

@@ -14,15 +14,26 @@ export interface DirectAnswerOptions {
   hostAllowed(host: string): boolean;
   corsOrigins: CorsOrigins;
   /** Counts the requests answered here as the server counts the others; unset when metrics are off. */
-  histogram?: Pick<RequestHistogram, 'observe'>;
+  histogram?: Pick<RequestHistogram, 'recorder'>;
 }
 
 /** The header blocks of one prepared answer, made on its first direct use. */
 interface Heads {
-  /** The route label of the metrics: the route's template, never the raw path. */
-  route: string;
   full: Record<string, string | number>;
   notModified: Record<string, string>;
+  /** The histogram's counters of the answer's status and of 304 (labelled by the route's template, never the raw
+   * path), when metrics are on. */
+  countFull?: (seconds: number) => void;
+  countNotModified?: (seconds: number) => void;
+}
+
+/** A dynamic answer's body, or `undefined` when it cannot be drawn: Fastify's path then answers the error. */
+function drawn(draw: () => string): string | undefined {
+  try {
+    return draw();
+  } catch {
+    return undefined;
+  }
 }
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -32,7 +43,8 @@ const maxUrlLength = 2048;
 
 /**
  * Answers, before Fastify sees them, the requests a generated route answers with bytes it has prepared (a static
- * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304): a GET
+ * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304), or with
+ * prepared heads and a body drawn per request (a dynamic example without faults): a GET
  * with no query string, body, `Prefer` or `Origin`, for an allowed Host, to a route whose prepared answer for its
  * Accept header is ready. Every other request goes to Fastify as before, and so do all of them until the first
  * load ends. What Fastify's hooks would add to such an answer is added here: the CORS header of a request without
@@ -66,9 +78,17 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
         [corsName]: corsValue,
       };
       if (answer.etag !== undefined) notModified.etag = answer.etag;
-      const full: Heads['full'] = { ...notModified, 'content-length': answer.length! };
+      const full: Heads['full'] = { ...notModified };
+      if (answer.length !== undefined) full['content-length'] = answer.length;
       if (answer.contentType !== undefined) full['content-type'] = answer.contentType;
-      heads.set(answer, (made = { route: routePrefix + entry.path, full, notModified }));
+      const route = routePrefix + entry.path;
+      made = {
+        full,
+        notModified,
+        countFull: histogram?.recorder('GET', route, answer.status, answer.mode),
+        countNotModified: histogram?.recorder('GET', route, 304, answer.mode),
+      };
+      heads.set(answer, made);
     }
     return made;
   };
@@ -92,14 +112,20 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
     const match = gateway.table.match('GET', url.slice(routePrefix.length));
     if (match.kind !== 'route') return false;
     const answer = match.entry.prepared?.(headers.accept);
-    if (answer?.payload === undefined || !hostAllowed(host)) return false;
-    const { route, full, notModified } = headsOf(answer, match.entry);
-    let status = answer.status;
+    if (answer === undefined || !hostAllowed(host)) return false;
+    const payload = answer.draw ? drawn(answer.draw) : answer.payload;
+    if (payload === undefined) return false;
+    const { full, notModified, countFull, countNotModified } = headsOf(answer, match.entry);
+    let count = countFull;
     if (answer.etag !== undefined && etagMatches(headers['if-none-match'], answer.etag)) {
-      status = 304;
-      response.writeHead(status, notModified).end();
-    } else response.writeHead(status, full).end(answer.payload);
-    if (histogram) histogram.observe('GET', route, status, answer.mode, (performance.now() - started!) / 1000);
+      count = countNotModified;
+      response.writeHead(304, notModified).end();
+    } else {
+      // A drawn body has its own length: set on the shared head, which writeHead copies into the response at once.
+      if (answer.draw) full['content-length'] = Buffer.byteLength(payload);
+      response.writeHead(answer.status, full).end(payload);
+    }
+    if (count) count((performance.now() - started!) / 1000);
     return true;
   };
 }

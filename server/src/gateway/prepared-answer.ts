@@ -22,6 +22,18 @@ export interface PreparedAnswer extends Answer {
   /** The body's length in bytes, with {@link Answer.payload}. */
   length?: number;
   etag?: string;
+  /**
+   * Set instead of {@link Answer.payload} on a dynamic answer: status, headers and content type are prepared, the
+   * body is drawn by this on each request (so no length or ETag). It throws what generation throws.
+   */
+  draw?: () => string;
+}
+
+/** The content type sent for `contentType`: with the charset Fastify adds to a JSON type sent as text. */
+export function sentContentType(contentType: string | undefined): string | undefined {
+  return contentType && /json/i.test(contentType) && !/;\s*charset=/i.test(contentType)
+    ? `${contentType}; charset=utf-8`
+    : contentType;
 }
 
 /** The prepared form of `answer`; `conditional` when the route answers GET and HEAD (the only methods 304 is for). */
@@ -29,10 +41,6 @@ export function prepared(answer: Answer, conditional: boolean): PreparedAnswer {
   if (answer.payload === undefined) return answer;
   const body = Buffer.from(answer.payload);
   const success = answer.status >= 200 && answer.status < 300;
-  // The charset Fastify adds to a JSON type sent as text, added once here.
-  const contentType =
-    answer.contentType && /json/i.test(answer.contentType) && !/;\s*charset=/i.test(answer.contentType)
-      ? `${answer.contentType}; charset=utf-8`
-      : answer.contentType;
+  const contentType = sentContentType(answer.contentType);
   return { ...answer, contentType, length: body.length, etag: conditional && success ? strongEtag(body) : undefined };
 }

@@ -114,6 +114,20 @@ describe('RouteTable', () => {
     expect(second.entries.map((e) => `${e.file} ${e.path}`)).toContain('books_handler.py /books/new');
   });
 
+  it('finds a parameterless path as the router does, by its exact form or any other the router accepts', () => {
+    const files = unit('spec', 'files.yaml', 'GET /files:batch', 'GET /files/{id}', 'GET /files/~me');
+    const table = new RouteTable([books, tenants, shops, files]);
+    expect(where(table, 'GET', '/books/stats')).toBe('books.yaml GET /books/stats {}');
+    expect(where(table, 'GET', '/books/stats/')).toBe('books.yaml GET /books/stats {}');
+    expect(where(table, 'GET', '/books/st%61ts')).toBe('books.yaml GET /books/stats {}');
+    expect(where(table, 'HEAD', '/books/stats')).toBe('books.yaml GET /books/stats {}');
+    expect(where(table, 'GET', '/Books/stats')).toBe('none');
+    expect(where(table, 'POST', '/books/stats')).toBe('405 GET');
+    expect(where(table, 'GET', '/files:batch')).toBe('files.yaml GET /files:batch {}');
+    expect(where(table, 'GET', '/files/~me')).toBe('files.yaml GET /files/~me {}');
+    expect(where(table, 'GET', '/files/~you')).toBe('files.yaml GET /files/{id} {"id":"~you"}');
+  });
+
   it('reports a clash within a segment on every table, also one that reuses the segment', () => {
     const clash = unit('spec', 'more-books.yaml', 'GET /books/{id}');
     const first = new RouteTable([books, clash, shops]);

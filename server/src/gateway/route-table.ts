@@ -81,6 +81,9 @@ function toRouterPath(template: string): { path: string; names: string[] } {
   return { path, names };
 }
 
+/** A path the router matches only by itself: unreserved characters, no parameter, wildcard or escape. */
+const literalPath = /^[\w\-.~/]*$/;
+
 /** A key that is equal for two templates that match the same requests: `/a/{x}` and `/a/{y}`. */
 export function routeKey(method: HttpMethod, template: string): string {
   return `${method} ${template.replace(/\{[^}/]+\}/g, '{}')}`;
@@ -133,6 +136,11 @@ class SegmentRoutes {
   readonly overridden = new Map<RouteEntry, RouteEntry>();
   readonly router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
   readonly names = new Map<RouteEntry, string[]>();
+  /**
+   * The routes whose path has no parameter, by method and path: an exact request path is found with two map
+   * lookups, where the router walks and sanitises it. Anything else (a trailing slash, an escape) goes to the router.
+   */
+  readonly literal = new Map<string, Map<string, RouteEntry>>();
 
   /** @param sources the routes of this segment, of each unit in order (specs first, then handlers) */
   constructor(readonly sources: ReadonlyArray<readonly RouteEntry[]>) {
@@ -165,6 +173,11 @@ class SegmentRoutes {
         this.router.on(entry.method, converted.path, () => undefined, entry);
         this.names.set(entry, converted.names);
         this.entries.push(entry);
+        if (literalPath.test(entry.path)) {
+          let paths = this.literal.get(entry.method);
+          if (!paths) this.literal.set(entry.method, (paths = new Map()));
+          paths.set(entry.path, entry);
+        }
       } catch (error) {
         this.conflicts.push({ entry, reason: `${entry.method} ${entry.path}: ${(error as Error).message}` });
       }
@@ -269,6 +282,8 @@ export class RouteTable {
   }
 
   private find(routes: SegmentRoutes | undefined, method: string, path: string): RouteMatch | undefined {
+    const exact = routes?.literal.get(method)?.get(path);
+    if (exact) return { kind: 'route', entry: exact, params: {} };
     const found = routes?.router.find(method as HttpMethod, path);
     if (!found) return undefined;
     const entry = found.store as RouteEntry;

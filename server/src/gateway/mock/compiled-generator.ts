@@ -35,7 +35,7 @@ export interface CompileContext {
   fallback: (schema: unknown) => Generate;
   /** A check of one `oneOf` branch, or `undefined` when it cannot be compiled. */
   check: (schema: unknown) => ((value: unknown) => boolean) | undefined;
-  plausible: (name: string) => (() => string) | undefined;
+  plausible: (name: string) => ((random: Random) => string) | undefined;
 }
 
 type Schema = Record<string, unknown>;

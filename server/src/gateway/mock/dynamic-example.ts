@@ -9,7 +9,7 @@ import { validationDocument } from '../model/validation-document.js';
 import { isObject } from '../../core/json.js';
 import { expandedSchema } from './schema-expansion.js';
 import { compileGenerator, type Generate } from './compiled-generator.js';
-import { seededRandom } from './value-generators.js';
+import { integerIn, pick, seededRandom, type Random } from './value-generators.js';
 
 /**
  * Bounds of one generated value. json-schema-faker honours `minItems` and `minLength` whatever their
@@ -25,8 +25,22 @@ export const generationBounds = {
   attempts: 3,
 };
 
-/** Property names (lower case, without `_` and `-`) and the faker call that gives a plausible value. */
-const plausibleByName: Record<string, () => string> = {
+/** faker's Latin words, read once: a sentence made of them here costs a third of `faker.lorem.sentence()`. */
+const loremWords: readonly string[] = faker.definitions.lorem.word;
+
+/** A sentence of `min` to `max` of {@link loremWords}, as `faker.lorem.sentence` makes, drawn with `random`. */
+function loremSentence(random: Random, min: number, max: number): string {
+  const count = integerIn(random, min, max);
+  let text = pick(random, loremWords);
+  for (let i = 1; i < count; i++) text += ` ${pick(random, loremWords)}`;
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/**
+ * Property names (lower case, without `_` and `-`) and the call that gives a plausible value: faker's, or a lorem
+ * sentence drawn with the generator's own `random` (so a seed repeats it).
+ */
+const plausibleByName: Record<string, (random: Random) => string> = {
   email: () => faker.internet.email(),
   name: () => faker.person.fullName(),
   fullname: () => faker.person.fullName(),
@@ -46,8 +60,8 @@ const plausibleByName: Record<string, () => string> = {
   company: () => faker.company.name(),
   url: () => faker.internet.url(),
   website: () => faker.internet.url(),
-  title: () => faker.lorem.sentence({ min: 2, max: 5 }),
-  description: () => faker.lorem.sentence(),
+  title: (random) => loremSentence(random, 2, 5),
+  description: (random) => loremSentence(random, 3, 10),
 };
 
 /** Why a schema cannot be generated within {@link generationBounds}, or `undefined`. Follows `$ref`s once each. */
@@ -95,6 +109,9 @@ export function boundedDocument(document: Record<string, unknown>): Record<strin
   ) as Record<string, unknown>;
 }
 
+/** json-schema-faker's draws are repeatable through faker's seed: so are the plausible values it asks for. */
+const fakerRandom: Random = () => faker.number.float();
+
 /** A plausible faker value for a string property named like an e-mail, a name or an address, when the schema leaves it
  * free. */
 function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
@@ -112,7 +129,7 @@ function plausible(value: unknown, schema: JsonSchema, path: string): unknown {
     .toLowerCase();
   const make = Object.hasOwn(plausibleByName, name) ? plausibleByName[name] : undefined;
   if (!make) return value;
-  const candidate = make();
+  const candidate = make(fakerRandom);
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
   return candidate.length >= min && candidate.length <= max ? candidate : value;

@@ -81,7 +81,12 @@ export function mockSettingsOf(
   );
 }
 
+/** True when no request is delayed or answered with an injected error. */
+export function withoutFaults(settings: MockSettings): boolean {
+  return settings.delay === undefined && settings.errorRate === 0;
+}
+
 /** True when every request is answered the same way unless it says otherwise: static examples, no faults. */
 export function isPlain(settings: MockSettings): boolean {
-  return settings.examples === 'static' && settings.delay === undefined && settings.errorRate === 0;
+  return settings.examples === 'static' && withoutFaults(settings);
 }

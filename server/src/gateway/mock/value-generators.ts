@@ -72,7 +72,7 @@ stringFormats['idn-hostname'] = stringFormats.hostname;
  * A string generator for `format`, `pattern` (randexp, driven by the given PRNG), `minLength` and `maxLength`;
  * `plausible`, when given, makes the value of a free string (a property named like an e-mail or a name).
  */
-export function stringGenerator(schema: Record<string, unknown>, plausible?: () => string): Generate {
+export function stringGenerator(schema: Record<string, unknown>, plausible?: (random: Random) => string): Generate {
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = Math.min(
     typeof schema.maxLength === 'number' ? schema.maxLength : Math.max(min + 10, 10),
@@ -96,7 +96,7 @@ export function stringGenerator(schema: Record<string, unknown>, plausible?: () 
     // Only the schema's own bounds limit a plausible value, not the 10 characters a free string defaults to.
     const declaredMax = typeof schema.maxLength === 'number' ? max : valueBounds.maxLength;
     return (random) => {
-      const value = plausible();
+      const value = plausible(random);
       return value.length >= min && value.length <= declaredMax
         ? value
         : charsOf(random, alphabet, integerIn(random, min, max));

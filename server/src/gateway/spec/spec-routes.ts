@@ -14,7 +14,7 @@ import { allowedBodyDepth, nestingDepth } from '../body-depth.js';
 import type { CompiledSpec, MediaExample, OperationSpec } from '../model/spec-types.js';
 import { DynamicExamples } from '../mock/dynamic-example.js';
 import { delayFor, describeFault, faultHeader, injectedError, planFault, type PlannedFault } from '../mock/faults.js';
-import { isPlain, mockSettingsOf, type MockSettings } from '../mock/mock-settings.js';
+import { isPlain, mockSettingsOf, withoutFaults, type MockSettings } from '../mock/mock-settings.js';
 import { defaultWorkspaceMock, type WorkspaceMockSettings } from '../../core/settings.js';
 import { LoadError } from '../load-error.js';
 import { modeHeader } from '../mock/answer-mode.js';
@@ -30,8 +30,8 @@ import { credentialsCheck, enforcesSecurity, type CredentialsCheck } from '../mo
 import { takeQueryPreference } from '../mock/query-preference.js';
 import { declaredResponseHeaders } from '../cors.js';
 import { isXmlMediaType, toXml } from '../xml-body.js';
-import { etagMatches } from '../etag.js';
-import { prepared, type Answer, type PreparedAnswer } from '../prepared-answer.js';
+import { prepared, sentContentType, type Answer, type PreparedAnswer } from '../prepared-answer.js';
+import { send, sendPrepared } from './sent-answers.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -63,37 +63,18 @@ function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Reco
   return { ...object, parameters: [...shared, ...(Array.isArray(object.parameters) ? object.parameters : [])] };
 }
 
-/** Sends an answer. */
-function send(reply: FastifyReply, answer: Answer): void {
-  reply.code(answer.status);
-  reply.header(modeHeader, answer.mode);
-  if (answer.headers) reply.headers(answer.headers);
-  // reply.type() rather than a header map: a plain property store, not Fastify's loop over keys.
-  if (answer.contentType) reply.type(answer.contentType);
-  reply.send(answer.payload);
-}
-
 /** Whether a parsed body is empty: `""` from a text parser, or no bytes. */
 const isEmptyBody = (body: unknown): boolean => body === '' || (body instanceof Uint8Array && body.byteLength === 0);
 
-/**
- * Sends a prepared answer: 304 without a body when `If-None-Match` names its ETag (RFC 9110 §13.1.2; only the
- * ETag, as nothing else of a 304 is needed), else its body.
- */
-function sendPrepared(request: FastifyRequest, reply: FastifyReply, answer: PreparedAnswer): void {
-  reply.header(modeHeader, answer.mode);
-  if (answer.headers) reply.headers(answer.headers);
-  if (answer.etag !== undefined) {
-    reply.header('etag', answer.etag);
-    if (etagMatches(request.headers['if-none-match'], answer.etag)) {
-      reply.code(304);
-      reply.send();
-      return;
-    }
-  }
-  reply.code(answer.status);
-  if (answer.contentType) reply.type(answer.contentType);
-  reply.send(answer.payload);
+/** The response, status and media type an answer is made from; `media` is unset when the response has no content. */
+interface Choice {
+  status: number;
+  headers?: Record<string, string>;
+  media?: MediaExample;
+  mediaType?: string;
+  contentType?: string;
+  /** The example `Prefer: example=` named. */
+  exampleName?: string;
 }
 
 /** A proxy's route handler that marks its answers (and its 502/504 failures) as the proxy's. */
@@ -170,6 +151,10 @@ class ExampleRoute {
   // Whether a request that brings nothing but an Accept header (a GET without query, body or Prefer) always gets a
   // prepared answer: then the route offers it to be sent before Fastify (RouteEntry.prepared).
   private readonly answersPrepared: boolean;
+  // Whether such a request always gets a dynamic answer without faults: then the route offers its status and headers
+  // prepared, with the body drawn per request, to be sent before Fastify (null: the Accept header gets none).
+  private readonly answersDynamically: boolean;
+  private readonly dynamicAnswers = new Map<string | undefined, PreparedAnswer | null>();
 
   constructor(
     private readonly serving: SpecServing,
@@ -188,12 +173,47 @@ class ExampleRoute {
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
-    this.answersPrepared =
-      this.plain &&
+    const plainGet =
       operation.method === 'GET' &&
+      this.table === undefined &&
       this.credentials === undefined &&
       this.stateful === undefined &&
       (!this.validates || this.onlyOptionalQuery);
+    this.answersPrepared = plainGet && this.plain;
+    this.answersDynamically = plainGet && this.mock.examples === 'dynamic' && withoutFaults(this.mock);
+  }
+
+  /** What {@link RouteEntry.prepared} offers: the static answers handle() prepared, or the dynamic answers' heads. */
+  private preparedAnswers(): RouteEntry['prepared'] {
+    if (this.serving.modes.proxy) return undefined;
+    if (this.answersPrepared) return (accept) => this.plainAnswers.get(accept);
+    if (this.answersDynamically) return (accept) => this.dynamicAnswer(accept);
+    return undefined;
+  }
+
+  /**
+   * The prepared heads of the dynamic answer to an Accept header, with the body drawn per request; made on first
+   * use. None when that header gets an error or a static body (no schema): Fastify's path answers those.
+   */
+  private dynamicAnswer(accept: string | undefined): PreparedAnswer | undefined {
+    let answer = this.dynamicAnswers.get(accept);
+    if (answer === undefined) {
+      if (this.dynamicAnswers.size >= maxPlainAnswers) return undefined;
+      answer = null;
+      try {
+        const choice = this.chosen(accept, {});
+        const { status, headers, media, mediaType } = choice;
+        if (media?.schemaPointer !== undefined && mediaType !== undefined) {
+          const contentType = sentContentType(choice.contentType);
+          const draw = () => this.serialize(media, mediaType, this.generated(choice, undefined));
+          answer = { mode: 'dynamic', status, headers, contentType, draw };
+        }
+      } catch {
+        // Not acceptable, or no responses: left to Fastify's path, which answers the error.
+      }
+      this.dynamicAnswers.set(accept, answer);
+    }
+    return answer ?? undefined;
   }
 
   /** The route's entry in the route table: the proxy's handler instead when the spec proxies. */
@@ -208,8 +228,9 @@ class ExampleRoute {
       operation: documentedOperation(spec, operation),
       exposedHeaders: declaredResponseHeaders(spec.document, operation.pointer),
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
-      // The answers handle() prepared, once it has made one for an Accept header (an error it answers is never kept).
-      prepared: modes.proxy || !this.answersPrepared ? undefined : (accept) => this.plainAnswers.get(accept),
+      // The answers handle() prepared, once it has made one for an Accept header (an error it answers is never kept),
+      // or the heads of dynamic ones.
+      prepared: this.preparedAnswers(),
       contract: this.serving.contract?.(operation),
     };
   }
@@ -233,25 +254,35 @@ class ExampleRoute {
     return serialize(mediaType, value);
   }
 
-  private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
+  /** The response (by `Prefer: code=`), media type (by Accept) and named example an answer is made from. */
+  private chosen(accept: string | undefined, preference: Preference): Choice {
     if (this.operation.responses.length === 0) throw httpError('MOCK_NO_RESPONSES', [this.label]);
     const { status, response } = selectResponse(this.operation, preference);
     const headers = response && Object.keys(response.headers).length > 0 ? response.headers : undefined;
-    if (!response || response.mediaTypes.length === 0) return { mode: 'static', status, headers };
+    if (!response || response.mediaTypes.length === 0) return { status, headers };
     const offered = response.mediaTypes.map((m) => m.mediaType);
-    const mediaType = negotiate(request.headers.accept, offered);
-    if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [request.headers.accept, offered.join(', ')]);
+    const mediaType = negotiate(accept, offered);
+    if (mediaType === undefined) throw httpError('NOT_ACCEPTABLE', [accept, offered.join(', ')]);
     const media = response.mediaTypes.find((m) => m.mediaType === mediaType)!;
     const exampleName = namedExample(media, preference, `${this.label} ${status} ${mediaType}`);
-    const contentType = concreteMediaType(mediaType);
+    return { status, headers, media, mediaType, contentType: concreteMediaType(mediaType), exampleName };
+  }
+
+  /** A value generated from the chosen media type's schema (repeatable with `seed`). */
+  private generated({ status, media, mediaType }: Choice, seed: number | undefined): unknown {
+    return this.serving.dynamicExamples().generate(media!.schemaPointer!, seed, `${this.label} ${status} ${mediaType}`);
+  }
+
+  private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
+    const choice = this.chosen(request.headers.accept, preference);
+    const { status, headers, media, mediaType, contentType, exampleName } = choice;
+    if (media === undefined || mediaType === undefined) return { mode: 'static', status, headers };
     const dynamic =
       exampleName === undefined &&
       media.schemaPointer !== undefined &&
       (preference.dynamic ?? (preference.seed !== undefined || this.mock.examples === 'dynamic'));
     if (dynamic) {
-      const generated = this.serving
-        .dynamicExamples()
-        .generate(media.schemaPointer!, preference.seed, `${this.label} ${status} ${mediaType}`);
+      const generated = this.generated(choice, preference.seed);
       return {
         mode: 'dynamic',
         status,
