@@ -327,13 +327,12 @@ export class PostgresConnector implements Connector {
     snapshot: string | undefined,
   ): Promise<void> {
     return this.withClient(deadline, async (client) => {
-      if (snapshot === undefined)
-        return pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop });
-      await client.query(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT ${client.escapeLiteral(snapshot)}`,
-      );
+      if (snapshot !== undefined)
+        await client.query(
+          `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT ${client.escapeLiteral(snapshot)}`,
+        );
       await pipeline(client.query(new CopyOutStream(sql)), fs.createWriteStream(file), { signal: stop });
-      await client.query('COMMIT');
+      if (snapshot !== undefined) await client.query('COMMIT');
     });
   }
 
