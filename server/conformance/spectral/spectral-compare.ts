@@ -44,6 +44,24 @@ function run(command: string, args: string[]): Promise<string> {
   });
 }
 
+/**
+ * Spectral CLI's JSON findings for `files`. They are written to a file: the CLI exits as soon as it has written
+ * its output, and a large output written to a pipe is then cut short (seen on DigitalOcean's and Webex's specs).
+ */
+async function runSpectralCli(ruleset: string, files: string[]): Promise<string> {
+  const output = path.join(path.dirname(ruleset), `cli-${process.hrtime.bigint()}.json`);
+  try {
+    const args = ['lint', '-q', '-f', 'json', '-o', output, '--ignore-unknown-format', '-r', ruleset, ...files];
+    await run(process.execPath, [spectralBin, ...args]).catch((error: unknown) => {
+      // Findings of severity error make the CLI exit 1; the file it wrote is still the answer.
+      if (!(error instanceof Error && error.message !== 'timeout' && fs.existsSync(output))) throw error;
+    });
+    return fs.readFileSync(output, 'utf8');
+  } finally {
+    fs.rmSync(output, { force: true });
+  }
+}
+
 const key = (f: ComparableFinding) => `${f.rule}\u0000${f.path}\u0000${f.line}`;
 
 function difference(a: ComparableFinding[], b: ComparableFinding[]): ComparableFinding[] {
@@ -105,17 +123,7 @@ async function compareBatch(corpusDir: string, specs: CorpusSpec[], ruleset: str
   try {
     const [ours, cli] = await Promise.all([
       run(process.execPath, [path.join(here, 'spectral-child.js'), path.join(corpusDir, specs[0].specsRoot), ...files]),
-      run(process.execPath, [
-        spectralBin,
-        'lint',
-        '-q',
-        '-f',
-        'json',
-        '--ignore-unknown-format',
-        '-r',
-        ruleset,
-        ...files,
-      ]),
+      runSpectralCli(ruleset, files),
     ]);
     const ourResults = JSON.parse(ours) as Record<string, ComparableFinding[] | { error: string }>;
     const cliDiagnostics = JSON.parse(cli) as CliDiagnostic[];
