@@ -65,6 +65,40 @@ describe('EventStore', () => {
     expect(store.snapshot().reloadCount).toBe(3);
   });
 
+  it('has the views fetch nothing again for a first replay whose reloads all came before the page started', () => {
+    const store = new EventStore(apiAnswering(async () => ({ diagnostics: [] })));
+    const reload = (message: string) => ({ status: 'success', message, handlers: [], specs: [], errors: [] });
+    store.connect();
+    latest().open();
+    // The server's last replayed reload is far older than this page (whose age is performance.now()).
+    latest().emit('hello', { instance: 'aaaa', replayUntil: 3, lastReloadAgoMs: 1e12 });
+    latest().emit('reload', reload('at the server start'), 'aaaa:1');
+    latest().emit('reload', reload('a save before the page opened'), 'aaaa:2');
+    latest().emit('log', log('the last replayed event'), 'aaaa:3');
+    expect(store.snapshot().reloadCount).toBe(0);
+    expect(store.snapshot().lastReload?.message).toBe('a save before the page opened');
+    // Live reloads still count, each.
+    latest().emit('reload', reload('live'), 'aaaa:4');
+    expect(store.snapshot().reloadCount).toBe(1);
+  });
+
+  it('has the views fetch again for a replayed reload younger than the page, and for any a reconnect replays', () => {
+    const store = new EventStore(apiAnswering(async () => ({ diagnostics: [] })));
+    const reload = (message: string) => ({ status: 'success', message, handlers: [], specs: [], errors: [] });
+    store.connect();
+    latest().open();
+    // A reload while the page was starting (0 ms ago): what the page asked for may be older than it.
+    latest().emit('hello', { instance: 'aaaa', replayUntil: 1, lastReloadAgoMs: 0 });
+    latest().emit('reload', reload('while the page started'), 'aaaa:1');
+    expect(store.snapshot().reloadCount).toBe(1);
+    // A reconnect replays what the page missed: it counts whatever its age says.
+    latest().fail(false);
+    latest().open();
+    latest().emit('hello', { instance: 'aaaa', replayUntil: 2, lastReloadAgoMs: 1e12 });
+    latest().emit('reload', reload('missed while away'), 'aaaa:2');
+    expect(store.snapshot().reloadCount).toBe(2);
+  });
+
   it('takes a new server start whose ids begin again, and has the views fetch again', async () => {
     const diagnostics = vi.fn(async () => ({ diagnostics: [] }));
     const store = new EventStore(apiAnswering(diagnostics));

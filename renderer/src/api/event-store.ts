@@ -55,6 +55,8 @@ export class EventStore extends ExternalStore<ServerState> {
   private replayUntil = 0;
   /** A reload came in the replay: the views fetch again once, when the replay ends, not once per reload. */
   private replayedReload = false;
+  /** The replay's reloads all happened before this page started: what it fetched already follows them. */
+  private replayPredatesPage = false;
   /** The owner wants the stream open (between connect and close). */
   private wanted = false;
   /** Counts closes, so an answer to an older recovery attempt is ignored. */
@@ -132,7 +134,7 @@ export class EventStore extends ExternalStore<ServerState> {
     }));
     on<RefreshResult>('reload', (result, replayed) => {
       if (!replayed) return { lastReload: result, reloadCount: this.state.reloadCount + 1 };
-      this.replayedReload = true;
+      if (!this.replayPredatesPage) this.replayedReload = true;
       return { lastReload: result };
     });
     on<SpecChangesReport>('changes', (report) => ({
@@ -171,8 +173,13 @@ export class EventStore extends ExternalStore<ServerState> {
    * A stream's first message: where its replay ends, and which server start it is: one other than the last
    * one seen restarted, so start over.
    */
-  private hello({ instance, replayUntil }: WorkbenchStreamHello): void {
+  private hello({ instance, replayUntil, lastReloadAgoMs }: WorkbenchStreamHello): void {
     const restarted = this.instance !== undefined && this.instance !== instance;
+    // On the page's first stream, a last replayed reload older than the page (both ages: no clocks compared) came
+    // before every request the page made: fetching again would only repeat the start (the workspace listing, the
+    // API docs) while the first file opens. A reconnect's replay is what the page missed.
+    this.replayPredatesPage =
+      this.instance === undefined && lastReloadAgoMs !== undefined && lastReloadAgoMs > performance.now();
     this.instance = instance;
     this.replayUntil = replayUntil;
     if (!restarted) return;

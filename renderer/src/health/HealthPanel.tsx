@@ -13,6 +13,7 @@ import {
   visibleRows,
   type HealthRow,
 } from './health-tree.js';
+import { timeOfDay } from '../base/clock.js';
 import './health.css';
 
 const intervals = [
@@ -131,7 +132,7 @@ function HealthToolbar({ health, loading, checkedAt, intervalMs, onCheck, onInte
       </button>
       <span className="spacer" />
       <span className="muted" aria-label="Last check">
-        {checkedAt ? `Checked ${checkedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Not checked yet'}
+        {checkedAt ? `Checked ${timeOfDay(checkedAt)}` : 'Not checked yet'}
       </span>
     </div>
   );

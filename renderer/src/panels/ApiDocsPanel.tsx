@@ -2,10 +2,11 @@ import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { Loadable } from '../platform/Loadable.js';
 import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { afterEditorSettled } from '../editor/editor-ready.js';
-import { allSpecsUrl, clockTime, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
+import { allSpecsUrl, documentUrl, lastGoodFiles, mountsOf } from './api-docs.js';
 import { withSignIn, type InterceptedRequest } from '../api/client.js';
 import { useAuthState } from '../api/auth-session.js';
 import { ownFetch, tryOutHeader } from '../api/own-fetch.js';
+import { timeOfDay } from '../base/clock.js';
 import './api-docs.css';
 
 // Swagger UI (1.4 MB of script, 190 kB of style, and a long first render) once the file editor is up: at
@@ -104,7 +105,7 @@ function LastGoodBanners() {
   return lastGoodFiles(diagnostics).map((file) => (
     <div key={file.path} className="banner warning notice last-good" role="status">
       <span>
-        {file.path} has errors; serving its last good version (saved {clockTime(file.loadedAt)}).
+        {file.path} has errors; serving its last good version (saved {timeOfDay(file.loadedAt, { seconds: false })}).
       </span>
       <button type="button" onClick={() => showPanel('problems')}>
         Show problems
@@ -133,9 +134,7 @@ export default function ApiDocsPanel() {
     <div className="panel-column api-docs">
       <div className="toolbar">
         <SpecPicker mounts={mounts} mount={mount} onPick={setMount} />
-        <span className="muted">
-          {fetchedAt ? `Updated ${fetchedAt.toLocaleTimeString(undefined, { hour12: false })}` : 'Loading…'}
-        </span>
+        <span className="muted">{fetchedAt ? `Updated ${timeOfDay(fetchedAt)}` : 'Loading…'}</span>
         <span className="spacer" />
         <a href="/api/adaptive/swagger-ui/" target="_blank" rel="noreferrer">
           Open in a new tab

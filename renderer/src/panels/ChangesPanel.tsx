@@ -1,5 +1,6 @@
 import type { SpecChangesReport } from '../../../server/src/contract/index.js';
 import { useServerState, useWorkbench } from '../platform/workbench-context.js';
+import { timeOfDay } from '../base/clock.js';
 import './panels.css';
 
 /** `2 breaking changes since the last version`, or the count of the others when none breaks. */
@@ -30,7 +31,7 @@ export function ChangesPanel() {
       {reports.map((report, i) => (
         <details key={`${report.path}:${report.time}`} open={i === 0}>
           <summary className={report.breaking ? 'breaking' : undefined}>
-            {changesSummary(report)} · {report.path} · {new Date(report.time).toLocaleTimeString()}
+            {changesSummary(report)} · {report.path} · {timeOfDay(report.time)}
           </summary>
           <table className="grid problems">
             <tbody>

@@ -3,6 +3,7 @@ import type { WorkbenchLogLine } from '../../../server/src/contract/index.js';
 import { useServerState, useSessionState, useWorkbench } from '../platform/workbench-context.js';
 import { revealLogKey, type LogReveal } from '../requests/log-reveal.js';
 import { StackTrace } from '../requests/StackTrace.js';
+import { timeOfDay } from '../base/clock.js';
 import '../requests/requests.css';
 import { usePersistedState } from '../state/persisted.js';
 import './panels.css';
@@ -10,7 +11,7 @@ import './panels.css';
 const levels: WorkbenchLogLine['level'][] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
 function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour12: false }) + `.${String(ms % 1000).padStart(3, '0')}`;
+  return timeOfDay(ms) + `.${String(ms % 1000).padStart(3, '0')}`;
 }
 
 /** Whether `line` passes the level and the search (over its message, fields and error). */

@@ -5,6 +5,7 @@ import { ActionResult, RowMenu, type RequestAction } from '../requests/RequestAc
 import { RequestFilters, originLabels } from '../requests/RequestFilters.js';
 import { defaultRequestFilter, filterRequests, methodsOf, statusTone } from '../api/request-filters.js';
 import { useRevealLog } from '../requests/log-reveal.js';
+import { timeOfDay } from '../base/clock.js';
 import '../requests/requests.css';
 
 /** A duration for the table: whole milliseconds from 10 ms (`8252` for 8251.7), one decimal below. */
@@ -114,7 +115,7 @@ function Inspector({ request, action, onAction }: InspectorProps) {
       <p>
         {status} in {request.durationMs} ms · {request.source}
         {request.file ? ` · ${request.file}` : ''} · {originLabels[request.origin]} · {request.requestId} ·{' '}
-        {new Date(request.time).toLocaleTimeString(undefined, { hour12: false })} <ModeBadge request={request} />
+        {timeOfDay(request.time)} <ModeBadge request={request} />
       </p>
       {action && <ActionResult request={request} action={action} onAction={onAction} />}
       <MockFindings request={request} />
@@ -199,7 +200,7 @@ function RequestsTable({ requests, selected, onSelect, onAction }: RequestsTable
             onClick={() => onSelect(r.id)}
             onKeyDown={(e) => e.key === 'Enter' && onSelect(r.id)}
           >
-            <td>{new Date(r.time).toLocaleTimeString(undefined, { hour12: false })}</td>
+            <td>{timeOfDay(r.time)}</td>
             <td className="method">{r.method}</td>
             <StatusCell request={r} />
             <td className="number duration" title={`${r.durationMs} ms`}>

@@ -34,8 +34,3 @@ export function lastGoodFiles(diagnostics: readonly WorkbenchDiagnostic[]): Last
       files.set(d.path, { path: d.path, loadedAt: new Date(d.lastGoodLoadedAt) });
   return [...files.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
-
-/** `HH:MM` in the local time zone. */
-export function clockTime(date: Date): string {
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12: false });
-}

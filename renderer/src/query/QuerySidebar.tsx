@@ -5,6 +5,7 @@ import { JobsList, type TrackedJob } from './JobsList.js';
 import type { QueryMode } from './query-runs.js';
 import { SourcesTree } from './SourcesTree.js';
 import type { TableReference } from './sql-references.js';
+import { timeOfDay } from '../base/clock.js';
 
 /** The tabs of the console's sidebar. */
 export type SidebarTab = 'sources' | 'history' | 'jobs';
@@ -26,7 +27,7 @@ function HistoryList({ history, onOpen }: { history: HistoryEntry[]; onOpen(kind
             <span className={`dot ${h.ok ? 'ok' : 'error'}`} />
             <span className="history-query">{h.query}</span>
             <span className="muted">
-              {h.kind.toUpperCase()} · {new Date(h.at).toLocaleTimeString(undefined, { hour12: false })}
+              {h.kind.toUpperCase()} · {timeOfDay(h.at)}
               {h.rowCount !== undefined && ` · ${h.rowCount} rows`}
             </span>
           </button>

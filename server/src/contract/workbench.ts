@@ -206,6 +206,12 @@ export interface WorkbenchStreamHello {
    * replays nothing: a client tells history (a new page gets the recent events) from news.
    */
   replayUntil: number;
+  /**
+   * How long before this hello (milliseconds, by the server's clock) the last reload the stream replays happened;
+   * absent when it replays none. A page younger than that asked for everything it shows after that reload, so
+   * the replayed reloads give it nothing to fetch again.
+   */
+  lastReloadAgoMs?: number;
 }
 
 /** A command of the desktop app's native menu that the renderer carries out. */

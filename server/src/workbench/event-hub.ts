@@ -5,6 +5,8 @@ import type { WorkbenchEvent } from '../contract/index.js';
 export interface HubEvent {
   id: number;
   type: WorkbenchEvent['type'];
+  /** When it was published, in `performance.now()` milliseconds. */
+  at: number;
   data(): string;
 }
 
@@ -36,7 +38,12 @@ export class EventHub {
   /** Publishes an event built by `build` (called at most once, lazily). */
   publish<T extends WorkbenchEvent['type']>(type: T, build: () => Extract<WorkbenchEvent, { type: T }>['data']): void {
     let serialised: string | undefined;
-    const event: HubEvent = { id: this.nextId++, type, data: () => (serialised ??= JSON.stringify(build())) };
+    const event: HubEvent = {
+      id: this.nextId++,
+      type,
+      at: performance.now(),
+      data: () => (serialised ??= JSON.stringify(build())),
+    };
     this.recent.push(event);
     if (this.recent.length > this.capacity) this.recent.shift();
     for (const subscriber of this.subscribers) subscriber(event);

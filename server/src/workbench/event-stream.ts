@@ -47,7 +47,12 @@ export class EventStreams {
     // First, without an id (it leaves the client's Last-Event-ID alone): which server start this is, and
     // where the replay of what the client missed ends.
     const backlog = this.hub.since(afterId);
-    const hello: WorkbenchStreamHello = { instance, replayUntil: backlog.at(-1)?.id ?? 0 };
+    const lastReload = backlog.findLast((event) => event.type === 'reload');
+    const hello: WorkbenchStreamHello = {
+      instance,
+      replayUntil: backlog.at(-1)?.id ?? 0,
+      ...(lastReload && { lastReloadAgoMs: Math.floor(performance.now() - lastReload.at) }),
+    };
     raw.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     for (const event of backlog) raw.write(sseFrame(instance, event));
     const send = (event: HubEvent) => {

@@ -543,6 +543,31 @@ describe('event stream', () => {
     expect(events.map((e) => e.event)).toContain('reload');
   });
 
+  it('says in its hello how long ago the last replayed reload happened, and nothing when it replays none', async () => {
+    const server = await start();
+    const base = await server.listen({ port: 0, host: '127.0.0.1' });
+    await server.gateway.reload();
+    const hasDiagnostics = (events: StreamEvent[]) => events.some((e) => e.event === 'diagnostics');
+    const helloOf = (events: StreamEvent[]) => events[0].data as WorkbenchStreamHello;
+    const first = await readEvents(base, {}, hasDiagnostics);
+    const firstAge = helloOf(first).lastReloadAgoMs!;
+    expect(Number.isInteger(firstAge) && firstAge >= 0).toBe(true);
+    // A later client is told of the same reload, older by now (the server's monotonic clock).
+    const later = await readEvents(base, {}, hasDiagnostics);
+    expect(helloOf(later).lastReloadAgoMs).toBeGreaterThanOrEqual(firstAge);
+    // A reconnect from where the later client's replay ended is told an age exactly when its replay holds a reload
+    // (the lint's reload may still come in between).
+    const { instance, replayUntil } = helloOf(later);
+    const resumed = await readEvents(base, { 'last-event-id': `${instance}:${replayUntil}` }, (events) => {
+      const end = events[0] && helloOf(events).replayUntil;
+      return end === 0 || events.some((e) => e.id === end);
+    });
+    const { replayUntil: resumedEnd } = helloOf(resumed);
+    const replayedReload = resumed.some((e) => e.event === 'reload' && e.id > 0 && e.id <= resumedEnd);
+    expect('lastReloadAgoMs' in helloOf(resumed)).toBe(replayedReload);
+    expect(resumedEnd === 0 || resumed.every((e) => e.id === 0 || e.id > replayUntil)).toBe(true);
+  });
+
   it('names the server start first, and replays everything to a client of an earlier start', async () => {
     const server = await start();
     const base = await server.listen({ port: 0, host: '127.0.0.1' });
