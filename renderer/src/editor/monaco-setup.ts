@@ -75,6 +75,12 @@ monaco.editor.onDidCreateModel((model) => {
 
 export { monaco };
 
+/** The browser's language as an allowed locale of the unicode highlighter (none where there is no navigator). */
+const browserLocale = (): Record<string, true> => {
+  const language = globalThis.navigator?.language;
+  return language ? { [language]: true } : {};
+};
+
 /** Editor options every Monaco editor of the workbench shares (the file editor, the query console). */
 export const baseEditorOptions: monaco.editor.IStandaloneEditorConstructionOptions = {
   automaticLayout: true,
@@ -83,10 +89,11 @@ export const baseEditorOptions: monaco.editor.IStandaloneEditorConstructionOptio
   tabSize: 2,
   scrollBeyondLastLine: false,
   fixedOverflowWidgets: true,
-  // Characters that look like others are allowed for the editor's language, not also the system's: Monaco reads
-  // the system's through Intl.NumberFormat as each editor is created, which starts ICU on the main thread (20-40
-  // ms, more on a loaded machine) on the way to the first file shown.
-  unicodeHighlight: { allowedLocales: { _vscode: true } },
+  // Characters that look like others are allowed for the editor's language and the browser's. The browser's is
+  // named here rather than as `_os`, which Monaco resolves through Intl.NumberFormat as each editor is created,
+  // starting ICU on the main thread (20-40 ms, more on a loaded machine) on the way to the first file shown; in
+  // Chromium, Intl's default locale is `navigator.language`.
+  unicodeHighlight: { allowedLocales: { _vscode: true, ...browserLocale() } },
 };
 
 /**
