@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smallDatabase, type SmallDatabase } from './test-support/small-database.js';
+
+// A lending library the translator was never tuned on: branches, the books they hold, and the tags on books.
+// Book 4 has no tag, books 1 and 3 one each, book 2 three: exact counts and "more than" counts differ.
+const ddl = `
+CREATE TABLE branch (branch_id INTEGER, name VARCHAR, city VARCHAR);
+INSERT INTO branch VALUES (1, 'Central', 'Leeds'), (2, 'Riverside', 'York');
+CREATE TABLE book (book_id INTEGER, title VARCHAR, genre VARCHAR, pages INTEGER, branch_id INTEGER);
+INSERT INTO book VALUES (1, 'Dune', 'fiction', 600, 1), (2, 'Cosmos', 'science', 400, 1),
+  (3, 'Emma', 'fiction', 500, 2), (4, 'Atlas', 'reference', 90, 2), (5, 'Beowulf', 'poetry', 100, 1);
+CREATE TABLE tag (tag_id INTEGER, label VARCHAR);
+INSERT INTO tag VALUES (1, 'classic'), (2, 'award'), (3, 'illustrated');
+CREATE TABLE book_tag (book_id INTEGER, tag_id INTEGER);
+INSERT INTO book_tag VALUES (1, 1), (2, 1), (2, 2), (2, 3), (3, 2), (5, 1), (5, 3);
+`;
+
+describe('question shapes over an unseen library schema', () => {
+  let db: SmallDatabase;
+  beforeAll(async () => {
+    db = await smallDatabase('library', ddl, [
+      ['book.branch_id', 'branch.branch_id'],
+      ['book_tag.book_id', 'book.book_id'],
+      ['book_tag.tag_id', 'tag.tag_id'],
+    ]);
+  });
+  afterAll(() => db.close());
+
+  it('reads "that have N <table>" as an exact count of related rows', async () => {
+    const one = await db.ask('How many books have 1 tag?');
+    expect(one.rows).toEqual([[2]]);
+    const exactly = await db.ask('How many books have exactly 2 tags?');
+    expect(exactly.rows).toEqual([[1]]);
+    const ratio = await db.ask('What is the ratio of books that have more than 1 tags to books that have 1 tag?');
+    // Books 2 and 5 have more than one tag; books 1 and 3 exactly one.
+    expect(ratio.rows).toEqual([[1]]);
+  });
+
+  it('refuses a bare number before a column rather than reading it as a count', async () => {
+    await expect(db.ask('How many books have 600 pages?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+  });
+
+  it('accepts "Match strings exactly", which is how values are matched, and no other instruction', async () => {
+    const exact = await db.ask('How many books are in the genre fiction? Match strings exactly');
+    expect(exact.rows).toEqual([[2]]);
+    await expect(
+      db.ask('How many books are in the genre fiction? Match genre case insensitively'),
+    ).rejects.toMatchObject({ name: 'NotUnderstood' });
+  });
+
+  it('reads "the <text column> name" as that column, not another table\'s name', async () => {
+    const { sql, rows } = await db.ask(
+      'What is the average number of pages of books in each genre? Order the results by the genre name.',
+    );
+    expect(sql).not.toContain('"name"');
+    expect(rows.map((r) => r[0])).toEqual(['fiction', 'poetry', 'reference', 'science']);
+  });
+});
