@@ -9,6 +9,10 @@ INSERT INTO branch VALUES (1, 'Central', 'Leeds'), (2, 'Riverside', 'York');
 CREATE TABLE book (book_id INTEGER, title VARCHAR, genre VARCHAR, pages INTEGER, branch_id INTEGER);
 INSERT INTO book VALUES (1, 'Dune', 'fiction', 600, 1), (2, 'Cosmos', 'science', 400, 1),
   (3, 'Emma', 'fiction', 500, 2), (4, 'Atlas', 'reference', 90, 2), (5, 'Beowulf', 'poetry', 100, 1);
+CREATE TABLE member (member_id INTEGER, name VARCHAR, branch_id INTEGER, registered_card VARCHAR,
+  overdue_notice BOOLEAN);
+INSERT INTO member VALUES (1, 'Ann', 1, 'C-1', false), (2, 'Bo', 1, NULL, true), (3, 'Cy', 2, 'C-7', true),
+  (4, 'Di', 2, NULL, false), (5, 'Ed', 2, 'C-9', false);
 CREATE TABLE tag (tag_id INTEGER, label VARCHAR);
 INSERT INTO tag VALUES (1, 'classic'), (2, 'award'), (3, 'illustrated');
 CREATE TABLE book_tag (book_id INTEGER, tag_id INTEGER);
@@ -22,6 +26,7 @@ describe('question shapes over an unseen library schema', () => {
       ['book.branch_id', 'branch.branch_id'],
       ['book_tag.book_id', 'book.book_id'],
       ['book_tag.tag_id', 'tag.tag_id'],
+      ['member.branch_id', 'branch.branch_id'],
     ]);
   });
   afterAll(() => db.close());
@@ -54,5 +59,22 @@ describe('question shapes over an unseen library schema', () => {
     );
     expect(sql).not.toContain('"name"');
     expect(rows.map((r) => r[0])).toEqual(['fiction', 'poetry', 'reference', 'science']);
+  });
+
+  it('reads "have a <column>" as the rows where that column has a value', async () => {
+    const card = await db.ask('Which members have a registered card? Give their names.');
+    expect(card.sql).toContain('IS NOT NULL');
+    expect(card.rows.map((r) => r[0]).sort()).toEqual(['Ann', 'Cy', 'Ed']);
+    const perBranch = await db.ask('How many members have registered a card in each branch?');
+    expect(perBranch.rows.sort()).toEqual([
+      ['Central', 1],
+      ['Riverside', 2],
+    ]);
+  });
+
+  it('keeps a yes/no column after "have a" as the condition that it holds, not that it has a value', async () => {
+    const { sql, rows } = await db.ask('How many members have an overdue notice?');
+    expect(sql).not.toContain('IS NOT NULL');
+    expect(rows).toEqual([[2]]);
   });
 });
