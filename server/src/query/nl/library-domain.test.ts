@@ -10,9 +10,12 @@ CREATE TABLE book (book_id INTEGER, title VARCHAR, genre VARCHAR, pages INTEGER,
 INSERT INTO book VALUES (1, 'Dune', 'fiction', 600, 1), (2, 'Cosmos', 'science', 400, 1),
   (3, 'Emma', 'fiction', 500, 2), (4, 'Atlas', 'reference', 90, 2), (5, 'Beowulf', 'poetry', 100, 1);
 CREATE TABLE member (member_id INTEGER, name VARCHAR, branch_id INTEGER, registered_card VARCHAR,
-  overdue_notice BOOLEAN);
-INSERT INTO member VALUES (1, 'Ann', 1, 'C-1', false), (2, 'Bo', 1, NULL, true), (3, 'Cy', 2, 'C-7', true),
-  (4, 'Di', 2, NULL, false), (5, 'Ed', 2, 'C-9', false);
+  overdue_notice BOOLEAN, birth_date DATE);
+INSERT INTO member VALUES (1, 'Ann', 1, 'C-1', false, DATE '1950-03-01'), (2, 'Bo', 1, NULL, true, DATE '2015-07-20'),
+  (3, 'Cy', 2, 'C-7', true, DATE '2012-01-31'), (4, 'Di', 2, NULL, false, DATE '1988-12-31'),
+  (5, 'Ed', 2, 'C-9', false, DATE '1979-06-15');
+CREATE TABLE author (author_id INTEGER, name VARCHAR, date_of_birth DATE);
+INSERT INTO author VALUES (1, 'Frank Herbert', DATE '1920-10-08');
 CREATE TABLE tag (tag_id INTEGER, label VARCHAR);
 INSERT INTO tag VALUES (1, 'classic'), (2, 'award'), (3, 'illustrated');
 CREATE TABLE book_tag (book_id INTEGER, tag_id INTEGER);
@@ -76,5 +79,31 @@ describe('question shapes over an unseen library schema', () => {
     const { sql, rows } = await db.ask('How many members have an overdue notice?');
     expect(sql).not.toContain('IS NOT NULL');
     expect(rows).toEqual([[2]]);
+  });
+
+  it('reads "age" without an age column as the whole years since the named table\'s birth date', async () => {
+    const { rows } = await db.ask('What is the average age of the members in branch Riverside?');
+    // Ages computed apart, in whole years as of today (AGE's year part).
+    const [[expected]] = await db.rows(
+      'SELECT avg(extract(year FROM age(current_date, birth_date))) FROM member WHERE branch_id = 2',
+    );
+    expect(rows).toEqual([[expected]]);
+    const oldest = await db.ask('Which member has the highest age?');
+    expect(oldest.rows).toHaveLength(1);
+    expect(oldest.rows[0]).toContain('Ann');
+  });
+
+  it('refuses "age" when two tables have a birth date and the question names neither', async () => {
+    await expect(db.ask('What is the average age?')).rejects.toMatchObject({ name: 'NotUnderstood' });
+  });
+
+  it('reads "the length of <text column>" as the number of characters of its values', async () => {
+    const { rows } = await db.ask(
+      'List the titles of the books, ordered by the length of the title from shortest to longest.',
+    );
+    expect(rows.map((r) => String(r[0]).length)).toEqual([4, 4, 5, 6, 7]);
+    await expect(db.ask('List the books ordered by the length of the pages.')).rejects.toMatchObject({
+      name: 'NotUnderstood',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { isFlagColumn } from './column-roles.js';
+import { linkBirthAge, linkTextLength } from './computed-columns.js';
 import { readBuckets } from './date-buckets.js';
 import type { Cue } from './cues.js';
 import { linkDateSpan } from './date-spans.js';
@@ -43,7 +44,9 @@ export function readQuestion(
   );
   // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
   const spanned = linkDateSpan(tokens, linked, (k) => !taken.has(k));
-  const { links, missing, negations } = readMissing(tokens, spanned?.links ?? linked);
+  const free = (k: number): boolean => !taken.has(k);
+  const computed = linkTextLength(tokens, linkBirthAge(tokens, spanned?.links ?? linked, schema, free), free);
+  const { links, missing, negations } = readMissing(tokens, computed);
   const covered = new Set([...taken, ...negations]);
   for (const link of [...(spanned?.absorbed ?? []), ...links])
     for (let k = link.start; k < link.end; k++) covered.add(k);
