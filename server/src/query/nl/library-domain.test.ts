@@ -14,6 +14,8 @@ CREATE TABLE member (member_id INTEGER, name VARCHAR, branch_id INTEGER, registe
 INSERT INTO member VALUES (1, 'Ann', 1, 'C-1', false, DATE '1950-03-01'), (2, 'Bo', 1, NULL, true, DATE '2015-07-20'),
   (3, 'Cy', 2, 'C-7', true, DATE '2012-01-31'), (4, 'Di', 2, NULL, false, DATE '1988-12-31'),
   (5, 'Ed', 2, 'C-9', false, DATE '1979-06-15');
+CREATE TABLE loan (loan_id INTEGER, book_id INTEGER, member_id INTEGER, renewal_allowed VARCHAR);
+INSERT INTO loan VALUES (1, 1, 1, 'Yes'), (2, 2, 1, 'No'), (3, 3, 3, 'No');
 CREATE TABLE author (author_id INTEGER, name VARCHAR, date_of_birth DATE);
 INSERT INTO author VALUES (1, 'Frank Herbert', DATE '1920-10-08');
 CREATE TABLE tag (tag_id INTEGER, label VARCHAR);
@@ -30,6 +32,8 @@ describe('question shapes over an unseen library schema', () => {
       ['book_tag.book_id', 'book.book_id'],
       ['book_tag.tag_id', 'tag.tag_id'],
       ['member.branch_id', 'branch.branch_id'],
+      ['loan.book_id', 'book.book_id'],
+      ['loan.member_id', 'member.member_id'],
     ]);
   });
   afterAll(() => db.close());
@@ -79,6 +83,10 @@ describe('question shapes over an unseen library schema', () => {
     const { sql, rows } = await db.ask('How many members have an overdue notice?');
     expect(sql).not.toContain('IS NOT NULL');
     expect(rows).toEqual([[2]]);
+  });
+
+  it('does not read "have a <column>" over a text column of yes/no words, where every row has a value', async () => {
+    await expect(db.ask('How many loans have a renewal allowed?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 
   it('reads "age" without an age column as the whole years since the named table\'s birth date', async () => {

@@ -46,6 +46,12 @@ export function readFilters(plan: PlanContext): void {
 /** Words of having before an article and a column whose rows must hold a value. */
 const havingWords = new Set(['have', 'has', 'had', 'with']);
 
+/** Whether a text column holds yes/no words ("Yes", "N"): every row has a value, so presence says nothing of it. */
+const holdsYesNo = (column: SchemaColumn): boolean =>
+  column.kind === 'text' &&
+  column.values.length > 0 &&
+  column.values.every((v) => /^(yes|no|y|n|true|false)$/i.test(v));
+
 /**
  * "students who have a minor", "members with a card", "have declared a major": a column that is not yes/no, named
  * right after a verb of having and "a"/"an" and used for nothing else, keeps the rows where it has a value (the
@@ -55,6 +61,7 @@ const havingWords = new Set(['have', 'has', 'had', 'with']);
 function presenceFilters(plan: PlanContext): void {
   for (const link of plan.links) {
     if (plan.used.has(link) || link.chosen.kind !== 'column' || isFlagColumn(link.chosen.column)) continue;
+    if (holdsYesNo(link.chosen.column)) continue;
     if (!['a', 'an'].includes(plan.tokens[link.start - 1]?.text ?? '')) continue;
     const { table, column } = link.chosen;
     const verbAt = link.start - 2;
