@@ -16,8 +16,9 @@ INSERT INTO member VALUES (1, 'Ann', 1, 'C-1', false, DATE '1950-03-01'), (2, 'B
   (5, 'Ed', 2, 'C-9', false, DATE '1979-06-15');
 CREATE TABLE loan (loan_id INTEGER, book_id INTEGER, member_id INTEGER, renewal_allowed VARCHAR);
 INSERT INTO loan VALUES (1, 1, 1, 'Yes'), (2, 2, 1, 'No'), (3, 3, 3, 'No');
-CREATE TABLE author (author_id INTEGER, name VARCHAR, date_of_birth DATE);
-INSERT INTO author VALUES (1, 'Frank Herbert', DATE '1920-10-08');
+CREATE TABLE author (author_id INTEGER, name VARCHAR, date_of_birth DATE, country VARCHAR);
+INSERT INTO author VALUES (1, 'Frank Herbert', DATE '1920-10-08', 'United States'),
+  (2, 'Jules Verne', DATE '1828-02-08', 'France'), (3, 'Victor Hugo', DATE '1802-02-26', 'France');
 CREATE TABLE tag (tag_id INTEGER, label VARCHAR);
 INSERT INTO tag VALUES (1, 'classic'), (2, 'award'), (3, 'illustrated');
 CREATE TABLE book_tag (book_id INTEGER, tag_id INTEGER);
@@ -113,5 +114,14 @@ describe('question shapes over an unseen library schema', () => {
     await expect(db.ask('List the books ordered by the length of the pages.')).rejects.toMatchObject({
       name: 'NotUnderstood',
     });
+  });
+
+  it('reads a nationality adjective as the country a column of country names holds ("French": France)', async () => {
+    const french = await db.ask('How many French authors are there?');
+    expect(french.sql).toContain(`= 'France'`);
+    expect(french.rows).toEqual([[2]]);
+    expect((await db.ask('List the names of American authors.')).rows).toEqual([['Frank Herbert']]);
+    // No Brazilian author: the adjective links to nothing rather than to a made-up value.
+    await expect(db.ask('How many Brazilian authors are there?')).rejects.toMatchObject({ name: 'NotUnderstood' });
   });
 });
