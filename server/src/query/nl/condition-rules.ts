@@ -101,6 +101,22 @@ export const orBound: CueRule = ({ tokens }, i) => {
   return { kind: 'compare', op, values: [Number(t.text)], at: i, end: n + 3, year };
 };
 
+/** Verbs of having before a bare count ("papers that have 1 keyphrase", "belong to 2 datasets"). */
+const havingVerbs: readonly (readonly string[])[] = [['have'], ['has'], ['had'], ['having'], ['belong', 'to']];
+
+/**
+ * "papers that have 1 keyphrase", "have exactly 2 tags", "belong to 1 dataset": a number right after a verb of having
+ * (or "exactly") and before a word is an exact count of related rows. It is read as one only where a table follows
+ * (plan-comparisons.ts); "have 600 pages" is refused rather than taken as a column's value.
+ */
+export const exactCount: CueRule = ({ tokens }, i) => {
+  const t = tokens[i];
+  if (t.kind !== 'number' || isYear(t) || tokens[i + 1]?.kind !== 'word') return undefined;
+  const at = tokens[i - 1]?.text === 'exactly' ? i - 1 : i;
+  if (!havingVerbs.some((verb) => wordsAt(tokens, at - verb.length, verb))) return undefined;
+  return { kind: 'compare', op: '=', values: [Number(t.text)], at, end: i + 1, year: false, counts: true };
+};
+
 /** "between 18 and 30", "between 2019 and 2021". */
 export const betweenNumbers: CueRule = ({ tokens }, i) => {
   const [low, high] = [tokens[i + 1], tokens[i + 3]];

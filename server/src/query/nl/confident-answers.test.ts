@@ -102,7 +102,9 @@ describe('answers that are never confidently wrong (issue 21)', () => {
     // A count of the different values of a column the question fixes to one value is 1 whatever the data.
     expect((await refusal('How many priority are there?')).reason).toMatch(/fixes to one value/);
     // "which X have <column>" is a condition on X that was not read, not a column to show.
-    expect((await refusal('Which customers have a segment?')).reason).toMatch(/requires of customers/);
+    expect((await refusal('Which customers have the segment?')).reason).toMatch(/requires of customers/);
+    // With "a", it is read: the customers whose segment has a value (plan-filters.ts).
+    expect((await db.ask('Which customers have a segment?')).sql).toMatch(/WHERE t1\."segment" IS NOT NULL$/);
     // A number of another table with many rows per customer, which no word names, is not the customers' own.
     expect((await refusal('What is the average declared value of customers?')).reason).toMatch(/many rows for each/);
     expect((await db.ask('What is the average shipment declared value of customers?')).rows).toEqual([[118]]);

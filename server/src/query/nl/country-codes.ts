@@ -1,4 +1,7 @@
-/** English names of the ISO 3166 country codes a column stores ("DK"), for questions that say "Denmark". */
+/**
+ * English names of the ISO 3166 country codes a column stores ("DK"), for questions that say "Denmark"; and the
+ * adjectives of the countries a column stores by name ("French" for "France").
+ */
 import type { SchemaColumn } from './schema-context.js';
 
 const regionNames = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
@@ -49,4 +52,69 @@ export function countryNames(column: SchemaColumn): [string, string][] {
     for (const n of names) named.push([n, value]);
   }
   return named;
+}
+
+/** Nationality adjectives by ISO 3166 code, for the countries most often named so. */
+const adjectives: Record<string, string[]> = {
+  AR: ['Argentine', 'Argentinian'],
+  AT: ['Austrian'],
+  AU: ['Australian'],
+  BE: ['Belgian'],
+  BR: ['Brazilian'],
+  CA: ['Canadian'],
+  CH: ['Swiss'],
+  CL: ['Chilean'],
+  CN: ['Chinese'],
+  CO: ['Colombian'],
+  CZ: ['Czech'],
+  DE: ['German'],
+  DK: ['Danish'],
+  EG: ['Egyptian'],
+  ES: ['Spanish'],
+  FI: ['Finnish'],
+  FR: ['French'],
+  GB: ['British'],
+  GR: ['Greek'],
+  HU: ['Hungarian'],
+  ID: ['Indonesian'],
+  IE: ['Irish'],
+  IL: ['Israeli'],
+  IN: ['Indian'],
+  IR: ['Iranian'],
+  IT: ['Italian'],
+  JP: ['Japanese'],
+  KR: ['Korean'],
+  MX: ['Mexican'],
+  NG: ['Nigerian'],
+  NL: ['Dutch'],
+  NO: ['Norwegian'],
+  PE: ['Peruvian'],
+  PH: ['Filipino'],
+  PL: ['Polish'],
+  PT: ['Portuguese'],
+  RO: ['Romanian'],
+  RU: ['Russian'],
+  SE: ['Swedish'],
+  TR: ['Turkish'],
+  UA: ['Ukrainian'],
+  US: ['American'],
+  VN: ['Vietnamese'],
+  ZA: ['South African'],
+};
+
+/**
+ * `[adjective, value]` for each sampled value of a column named for countries or nations that is a country's English
+ * name (its platform name, short name or a former name still in use: "France", "United States", "USA"): "French
+ * singers" finds `country = 'France'`. A country the sample lacks gets no adjective, so the word links to nothing.
+ */
+export function countryAdjectives(column: SchemaColumn): [string, string][] {
+  if (!/countr|nation/i.test(column.name)) return [];
+  const byName = new Map<string, string>();
+  for (const code of Object.keys(adjectives))
+    for (const name of [regionNames.of(code), shortRegionNames.of(code), ...(formerNames[code] ?? [])])
+      if (name) byName.set(name.toLowerCase(), code);
+  return column.values.flatMap((value) => {
+    const code = byName.get(value.toLowerCase());
+    return code ? adjectives[code].map((adjective): [string, string] => [adjective, value]) : [];
+  });
 }

@@ -43,6 +43,8 @@ export type Cue =
       implied?: Implied;
       /** A second bound either of which may hold ("after 2013 or before 2008"); the two never overlap. */
       or?: { op: Comparison; value: number };
+      /** Only a count of related rows ("papers that have 1 keyphrase"), never a column's value. */
+      counts?: true;
     }
   | {
       kind: 'recent';

@@ -98,6 +98,7 @@ function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefine
     return undefined;
   }
   if (after && counted) plan.refuse(`Cannot compare a count of ${counted.name} ("${plan.words(cue.at, after.end)}")`);
+  if (cue.counts) plan.refuse(`Could not tell what "${plan.words(cue.at, cue.end)}" counts`);
   if (before && before.chosen.kind === 'column') {
     plan.used.add(before);
     return { target: { table: before.chosen.table, column: before.chosen.column }, values: cue.values };

@@ -40,6 +40,43 @@ export function readFilters(plan: PlanContext): void {
     if (cue.kind === 'compare') compare(plan, cue);
     else dateCondition(plan, cue);
   }
+  presenceFilters(plan);
+}
+
+/** Words of having before an article and a column whose rows must hold a value. */
+const havingWords = new Set(['have', 'has', 'had', 'with']);
+
+/** Whether a text column holds yes/no words ("Yes", "N"): every row has a value, so presence says nothing of it. */
+const holdsYesNo = (column: SchemaColumn): boolean =>
+  column.kind === 'text' &&
+  column.values.length > 0 &&
+  column.values.every((v) => /^(yes|no|y|n|true|false)$/i.test(v));
+
+/**
+ * "students who have a minor", "members with a card", "have declared a major": a column that is not yes/no, named
+ * right after a verb of having and "a"/"an" and used for nothing else, keeps the rows where it has a value (the
+ * counterpart of "without a segment"). A word of the column's own name may stand before the article ("declared" of
+ * `declare_major`, "registered" of `registered_card`), read with it.
+ */
+function presenceFilters(plan: PlanContext): void {
+  for (const link of plan.links) {
+    if (plan.used.has(link) || link.chosen.kind !== 'column' || isFlagColumn(link.chosen.column)) continue;
+    if (holdsYesNo(link.chosen.column)) continue;
+    if (!['a', 'an'].includes(plan.tokens[link.start - 1]?.text ?? '')) continue;
+    const { table, column } = link.chosen;
+    const verbAt = link.start - 2;
+    const verb = plan.links.find((l) => l.start === verbAt && l.end === verbAt + 1);
+    const word = plan.tokens[verbAt]?.text ?? '';
+    const ofName =
+      verb === undefined
+        ? word.length >= 5 && column.name.toLowerCase().includes(word.slice(0, 5))
+        : verb.chosen.kind === 'column' && verb.chosen.column === column && !plan.used.has(verb);
+    const at = havingWords.has(word) ? verbAt : ofName ? verbAt - 1 : -1;
+    if (!havingWords.has(plan.tokens[at]?.text ?? '')) continue;
+    plan.used.add(link);
+    if (verb && at < verbAt) plan.used.add(verb);
+    plan.where.filter({ table, column }, 'IS NOT NULL', `${column.name} has a value`);
+  }
 }
 
 /** An "or" between values that were resolved to different columns would need OR across columns: refused. */

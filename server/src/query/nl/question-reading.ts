@@ -1,4 +1,5 @@
 import { isFlagColumn } from './column-roles.js';
+import { linkBirthAge, linkTextLength } from './computed-columns.js';
 import { readBuckets } from './date-buckets.js';
 import type { Cue } from './cues.js';
 import { linkDateSpan } from './date-spans.js';
@@ -33,14 +34,19 @@ export function readQuestion(
   const textMatches = readTextMatches(tokens, spans);
   for (const m of textMatches) for (let k = m.at; k < m.end; k++) taken.add(k);
   const matched = (span: QuotedSpan): boolean => textMatches.some((m) => m.at <= span.start && span.end <= m.end);
-  const linked = linkQuotedValues(
+  const linked = nameOfTextColumn(
     tokens,
-    index.link(tokens, taken),
-    spans.filter((span) => !matched(span)),
+    linkQuotedValues(
+      tokens,
+      index.link(tokens, taken),
+      spans.filter((span) => !matched(span)),
+    ),
   );
   // "the time from hire to termination": two date columns and the word for the span are one number, the days between.
   const spanned = linkDateSpan(tokens, linked, (k) => !taken.has(k));
-  const { links, missing, negations } = readMissing(tokens, spanned?.links ?? linked);
+  const free = (k: number): boolean => !taken.has(k);
+  const computed = linkTextLength(tokens, linkBirthAge(tokens, spanned?.links ?? linked, schema, free), free);
+  const { links, missing, negations } = readMissing(tokens, computed);
   const covered = new Set([...taken, ...negations]);
   for (const link of [...(spanned?.absorbed ?? []), ...links])
     for (let k = link.start; k < link.end; k++) covered.add(k);
@@ -122,6 +128,20 @@ function coverAroundLinks(
     if (at !== undefined) covered.add(at);
   }
   return equalities;
+}
+
+/**
+ * "ordered by the region name": "name" right after a word that can only be a text column names that column's values
+ * (the region), not another table's `name`. A word that may also be a table ("the city name") is left as linked.
+ */
+function nameOfTextColumn(tokens: readonly Token[], links: readonly Link[]): Link[] {
+  const textColumn = (l: Link): boolean => l.candidates.every((c) => c.kind === 'column' && c.column.kind === 'text');
+  const named = links.filter((l) => textColumn(l) && ['name', 'names'].includes(tokens[l.end]?.text ?? ''));
+  if (named.length === 0) return [...links];
+  const absorbed = new Set(named.map((l) => l.end));
+  return links
+    .filter((l) => !(l.end === l.start + 1 && absorbed.has(l.start)))
+    .map((l) => (named.includes(l) ? { ...l, end: l.end + 1 } : l));
 }
 
 /** Words that may stand between a column and the "not" before its value ("country that is not"). */

@@ -1,6 +1,6 @@
 import { isFlagColumn } from './column-roles.js';
 import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
-import { countryNames } from './country-codes.js';
+import { countryAdjectives, countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
 import { synonymsOf } from './word-synonyms.js';
 import type { SchemaColumn, SchemaContext, SchemaTable } from './schema-context.js';
@@ -90,8 +90,8 @@ export class SchemaIndex {
           if (words.length > 0 && words.length <= maxPhrase)
             this.add(words.join(' '), { kind: 'value', table, column, value }, 1);
         }
-        // "California" where the column holds "CA", "Denmark" where it holds "DK".
-        for (const [name, code] of [...stateNames(column), ...countryNames(column)])
+        // "California" where the column holds "CA", "Denmark" where it holds "DK", "French" where it holds "France".
+        for (const [name, code] of [...stateNames(column), ...countryNames(column), ...countryAdjectives(column)])
           this.add(
             tokenize(name)
               .map((t) => t.text)

@@ -204,6 +204,20 @@ export const units: CueRule = ({ tokens }, i) => {
   return { kind: 'noise', at: i, end: i + (t.text === 'square' ? 2 : 1) };
 };
 
+/** What an instruction to match exactly may name: "Match strings exactly". */
+const matchedThings = new Set(['strings', 'string', 'values', 'names', 'text']);
+
+/**
+ * "Match strings exactly": values are compared as stored (a linked value is written as sampled, a quoted one as
+ * quoted), so the instruction changes nothing. Other matching instructions ("case insensitively", "with
+ * wildcards") would change the query and stay unread.
+ */
+export const exactMatchInstruction: CueRule = ({ tokens }, i) => {
+  if (tokens[i].text !== 'match') return undefined;
+  const end = matchedThings.has(tokens[i + 1]?.text ?? '') ? i + 2 : i + 1;
+  return tokens[end]?.text === 'exactly' ? { kind: 'noise', at: i, end: end + 1 } : undefined;
+};
+
 /** "Give both city names and the population": "both" only announces the list. */
 export const announcingBoth: CueRule = ({ tokens }, i) =>
   tokens[i].text === 'both' && listVerbs.includes(tokens[i - 1]?.text ?? '')
