@@ -1,4 +1,4 @@
-import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -27,16 +27,17 @@ export function startModuleWorker(callerUrl: string, entry: string, options: Wor
 }
 
 /**
- * Starts a Node.js child process on `entry` with an IPC channel; from sources it runs under tsx's loader.
- * `options.execArgv` comes after the loader's flags.
+ * Starts a Node.js child process on `entry` (no IPC channel unless `options.stdio` asks for one); from sources it
+ * runs under tsx's loader. `execArgv` comes after the loader's flags.
  */
 export function startModuleProcess(
   callerUrl: string,
   entry: string,
   args: string[],
-  options: ForkOptions,
+  options: SpawnOptions & { execArgv?: string[] },
 ): ChildProcess {
   const { url, fromSources } = entryUrl(callerUrl, entry);
-  const execArgv = [...(fromSources ? ['--import', 'tsx'] : []), ...(options.execArgv ?? [])];
-  return fork(fileURLToPath(url), args, { ...options, execArgv });
+  const { execArgv = [], ...spawnOptions } = options;
+  const nodeArgs = [...(fromSources ? ['--import', 'tsx'] : []), ...execArgv, fileURLToPath(url), ...args];
+  return spawn(process.execPath, nodeArgs, spawnOptions);
 }

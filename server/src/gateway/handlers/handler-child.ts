@@ -6,10 +6,16 @@ import { LoadError } from '../load-error.js';
 import type { BundleSourceMap } from './bundle-source-map.js';
 import { sdkImportName, type CompiledHandler } from './handler-compiler.js';
 import type { HandlerProcesses } from './handler-processes.js';
-import { checkedBatch, type ProtocolViolation } from './handler-messages.js';
-import type { FromHandler, RouteDescription, ToHandler } from './handler-protocol.js';
+import { checkedMessage, oversizedResult, type ProtocolViolation } from './handler-messages.js';
+import {
+  messageFrame,
+  resultFrame,
+  type FromHandler,
+  type RouteDescription,
+  type ToHandler,
+} from './handler-protocol.js';
 import type { HandlerOutput } from './handler-output.js';
-import { MessageBatch } from './message-batch.js';
+import type { FrameChannel, FrameSink } from './frame-channel.js';
 import { forgetHandlerMemory, recordHandlerMemory } from '../../observability/metrics.js';
 import { ProcessTree } from './process-tree.js';
 
@@ -31,6 +37,11 @@ export interface HandlerChildOptions {
 
 /** How often the resident memory of a handler's processes is read (buffers live outside the JavaScript heap). */
 const memoryCheckMs = 500;
+/**
+ * How long a process whose channel ended has to exit by itself before it is killed: a crash or V8's out-of-memory
+ * abort closes the channel first, and its exit says better why it ended.
+ */
+const channelEndGraceMs = 200;
 
 /**
  * One running process of a handler module: it loads the module's bundle, then runs its route functions
@@ -38,39 +49,72 @@ const memoryCheckMs = 500;
  * the whole process by a watch on its resident size), and its end is reported with the reason.
  */
 export class HandlerChild {
-  private readonly outbox: MessageBatch<ToHandler>;
   /** The process and every process it started. */
   private readonly tree: ProcessTree;
   private outOfMemory = false;
+  /** Why the process was stopped for what it did to its channel, when it was. */
+  private channelFault: string | undefined;
   private killed = false;
   private onMessage: (message: FromHandler | ProtocolViolation) => void = () => undefined;
   private onEnd: (reason: string) => void = () => undefined;
 
   private constructor(
     private readonly child: ChildProcess,
+    private readonly channel: FrameChannel,
     private readonly options: HandlerChildOptions,
   ) {
     this.tree = new ProcessTree(child.pid!);
-    this.outbox = new MessageBatch((messages) => {
-      if (child.connected) child.send(messages);
-    });
-    // Checked: the handler's own code runs in that process and can send anything.
-    child.on('message', (messages: unknown) => {
-      for (const message of checkedBatch(messages, options.responseLimit)) this.onMessage(message);
-    });
     this.forwardOutput();
     const memoryWatch = setInterval(() => this.checkMemory(), memoryCheckMs).unref();
     child.once('exit', (code, signal) => {
       clearInterval(memoryWatch);
+      channel.close();
       forgetHandlerMemory(options.file);
       // What the module started goes with it, however it ended.
       this.tree.kill();
       if (this.killed) return;
       const reason = this.outOfMemory
         ? `ran out of memory (HANDLER_MEMORY_MB=${options.memoryMb})`
-        : `stopped (${signal === null ? `exit code ${code}` : `signal ${signal}`})`;
+        : (this.channelFault ?? `stopped (${signal === null ? `exit code ${code}` : `signal ${signal}`})`);
       this.onEnd(reason);
     });
+  }
+
+  /**
+   * The frames of the process, checked: the handler's own code runs in that process and can write anything onto its
+   * channel (fd 3). A message that is not right answers its call 502; bytes that are not frames, or a channel closed
+   * while the process lives, stop the module as a crash.
+   */
+  private readonly frames: FrameSink = {
+    frame: (kind, id, body) => {
+      if (kind === resultFrame) {
+        this.onMessage({ type: 'result', id, payload: body.toString() });
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(body.toString());
+      } catch {
+        return this.stopForChannel('wrote a frame that is not JSON onto its channel');
+      }
+      this.onMessage(checkedMessage(message, this.options.responseLimit));
+    },
+    oversized: (kind, id, length) => {
+      if (kind === resultFrame) this.onMessage(oversizedResult(id, length, this.options.responseLimit));
+      else this.stopForChannel(`wrote a frame of ${length} bytes onto its channel`);
+    },
+    broken: (reason) => this.stopForChannel(`wrote ${reason} onto its channel`),
+    ended: (reason) => {
+      setTimeout(() => this.stopForChannel(`broke its channel: ${reason}`), channelEndGraceMs).unref();
+    },
+  };
+
+  /** Stops the process for what it did to its channel; its end is reported with `reason`. */
+  private stopForChannel(reason: string): void {
+    if (this.killed || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.channelFault ??= reason;
+    this.channel.close();
+    this.tree.kill();
   }
 
   /**
@@ -84,8 +128,8 @@ export class HandlerChild {
     sourceMap: BundleSourceMap,
     options: HandlerChildOptions,
   ): Promise<{ child: HandlerChild; routes: RouteDescription[] }> {
-    const { child: process, booted } = options.processes.take();
-    const child = new HandlerChild(process, options);
+    const { child: process, channel, booted } = options.processes.take();
+    const child = new HandlerChild(process, channel, options);
     const { file, loadTimeoutMs } = options;
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
@@ -97,6 +141,8 @@ export class HandlerChild {
       // The load timeout bounds the module's top level, not Node's start-up.
       booted.then(
         () => {
+          // Until booted, the pool reads the channel (its first frame is the boot).
+          channel.receive(child.frames);
           child.send({ type: 'load', bundleUrl: pathToFileURL(bundlePath).href });
           timer = setTimeout(
             () =>
@@ -140,12 +186,13 @@ export class HandlerChild {
 
   /** Queues a message for the module (sent with the others of this turn). */
   send(message: ToHandler): void {
-    this.outbox.push(message);
+    this.channel.send(messageFrame, 0, JSON.stringify(message));
   }
 
   /** Ends the process and all it started at once, even in the middle of a synchronous loop; its end is not reported. */
   kill(): void {
     this.killed = true;
+    this.channel.close();
     this.tree.kill();
   }
 

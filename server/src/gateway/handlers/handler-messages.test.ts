@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkedBatch, checkedMessage } from './handler-messages.js';
+import { checkedMessage, oversizedResult } from './handler-messages.js';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
 
 describe('checkedMessage', () => {
@@ -50,18 +50,44 @@ describe('checkedMessage', () => {
       type: 'invalid',
     });
     expect(checkedMessage(null, limit)).toMatchObject({ type: 'invalid' });
-    expect(checkedBatch({ type: 'booted' }, limit)).toEqual([
-      { type: 'invalid', problem: 'a send that is not a list of messages' },
-    ]);
+  });
+
+  it('names the call of a result frame over the limit, and no call for an id that is not one', () => {
+    expect(oversizedResult(7, 101, limit)).toEqual({
+      type: 'invalid',
+      id: 7,
+      problem: 'a "result" message whose payload of 101 bytes is over the 100-byte limit',
+    });
+    expect(oversizedResult(-1, 101, limit)).not.toHaveProperty('id');
+    expect(oversizedResult(Number.NaN, 101, limit)).not.toHaveProperty('id');
   });
 });
 
 /** A module whose routes answer through the process channel themselves; call ids count from 1 per module. */
-const forger = `import { Router } from 'adaptive-workbench/handler';
+const forger = `import fs from 'node:fs';
+import { Router } from 'adaptive-workbench/handler';
 export const router = new Router();
 let id = 0;
-const forge = (message: object) => {
-  (process as unknown as { send(m: unknown): void }).send([{ ...message, id: ++id }]);
+/** A frame written onto the process's channel (fd 3) past the SDK, as a hostile module could. */
+const writeFrame = (kind: number, callId: number, text: string) => {
+  const body = Buffer.from(text);
+  const frame = Buffer.alloc(13 + body.length);
+  frame.writeUInt32LE(body.length, 0);
+  frame[4] = kind;
+  frame.writeDoubleLE(callId, 5);
+  body.copy(frame, 13);
+  for (let offset = 0; offset < frame.length; ) {
+    try {
+      offset += fs.writeSync(3, frame, offset);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EAGAIN') throw error;
+    }
+  }
+};
+const forge = (message: Record<string, unknown>) => {
+  ++id;
+  if (message.type === 'result' && typeof message.payload === 'string') writeFrame(1, id, message.payload);
+  else writeFrame(0, 0, JSON.stringify({ ...message, id }));
   return new Promise(() => {});
 };
 router.get('/big', () => forge({ type: 'result', payload: JSON.stringify('x'.repeat(40 * 1024 * 1024)) }));

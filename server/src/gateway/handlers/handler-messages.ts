@@ -1,6 +1,6 @@
 /**
  * Checks every message a handler process sends before the gateway acts on it. The process runs the
- * handler's own code, which can call `process.send` itself: a forged message must not carry an answer
+ * handler's own code, which can write frames onto its channel itself: a forged message must not carry an answer
  * past the response limit, a status HTTP does not have, or a body the catalogue does not describe.
  */
 import { errorCatalogue } from '../../core/errors.js';
@@ -49,6 +49,8 @@ function overLimit(text: string, limit: number): number | undefined {
   return bytes > limit ? bytes : undefined;
 }
 
+const payloadOverLimit = (bytes: number, limit: number) => `payload of ${bytes} bytes is over the ${limit}-byte limit`;
+
 function httpErrorProblem(message: Fields): string | undefined {
   const { status, detail, code, extra } = message;
   if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
@@ -81,7 +83,7 @@ const checks: Record<FromHandler['type'], Check> = {
     if (message.payload === undefined) return undefined;
     if (!isString(message.payload)) return 'payload is not JSON text';
     const bytes = overLimit(message.payload, responseLimit);
-    return bytes === undefined ? undefined : `payload of ${bytes} bytes is over the ${responseLimit}-byte limit`;
+    return bytes === undefined ? undefined : payloadOverLimit(bytes, responseLimit);
   },
   'http-error': httpErrorProblem,
   failed: (message) => errorDescriptionProblem(message.error),
@@ -90,6 +92,15 @@ const checks: Record<FromHandler['type'], Check> = {
 };
 /** The messages that answer one call and must name it. */
 const callAnswers = new Set(['result', 'http-error', 'failed', 'too-large']);
+
+/** The violation of a result frame of `bytes` over the response limit (its bytes were skipped, never kept). */
+export function oversizedResult(id: number, bytes: number, responseLimit: number): ProtocolViolation {
+  return {
+    type: 'invalid',
+    problem: `a "result" message whose ${payloadOverLimit(bytes, responseLimit)}`,
+    ...(isCallId(id) ? { id } : {}),
+  };
+}
 
 /** `raw` as a {@link FromHandler} when it is one, else a {@link ProtocolViolation} saying why. */
 export function checkedMessage(raw: unknown, responseLimit: number): FromHandler | ProtocolViolation {
@@ -106,10 +117,4 @@ export function checkedMessage(raw: unknown, responseLimit: number): FromHandler
   if (callAnswers.has(type as string) && id === undefined) return named('id is not a call id');
   const problem = check(raw, responseLimit);
   return problem ? named(problem) : (raw as unknown as FromHandler);
-}
-
-/** The messages of one IPC `send`: a batch (an array) of them, each checked. */
-export function checkedBatch(raw: unknown, responseLimit: number): (FromHandler | ProtocolViolation)[] {
-  if (!Array.isArray(raw)) return [{ type: 'invalid', problem: 'a send that is not a list of messages' }];
-  return raw.map((message) => checkedMessage(message, responseLimit));
 }

@@ -4,18 +4,21 @@
  * result already serialised, so neither a stuck route, a large answer nor a module out of memory can
  * hold up or take down the gateway.
  */
+import { Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { HttpError, revivedHttpError } from '../../core/errors.js';
 import { Router } from '../../handler-sdk/index.js';
 import type { RouteDefinition } from '../../handler-sdk/router.js';
-import type {
-  ErrorDescription,
-  FromHandler,
-  HandlerProcessData,
-  RouteDescription,
-  ToHandler,
+import {
+  messageFrame,
+  resultFrame,
+  type ErrorDescription,
+  type FromHandler,
+  type HandlerProcessData,
+  type RouteDescription,
+  type ToHandler,
 } from './handler-protocol.js';
-import { MessageBatch } from './message-batch.js';
+import { FrameChannel, type FrameSink } from './frame-channel.js';
 import { RouteContext } from './route-context.js';
 import { isThenable } from './abort-signal.js';
 import type { CallSpan, CallTracer } from './handler-tracing.js';
@@ -32,13 +35,14 @@ const endGroup = `process.kill(-${process.pid}, 'SIGKILL'); process.kill(${proce
 new Worker(`setInterval(() => { if (process.ppid !== ${parentPid}) { ${endGroup} } }, 1000);`, {
   eval: true,
 }).unref();
-process.on('disconnect', () => {
+const endHere = () => {
   process.kill(-process.pid, 'SIGKILL');
   process.exit(0);
-});
+};
 
-const outbox = new MessageBatch<FromHandler>((messages) => process.send!(messages));
-const post = (message: FromHandler) => outbox.push(message);
+/** fd 3, the channel to the gateway: only the gateway writes to this end, so its frames are not bounded here. */
+const channel = new FrameChannel(new Socket({ fd: 3, readable: true, writable: true }), [2 ** 32 - 1]);
+const post = (message: FromHandler) => channel.send(messageFrame, 0, JSON.stringify(message));
 
 function describe(error: unknown): ErrorDescription {
   if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
@@ -88,7 +92,7 @@ function answer(id: number, value: unknown): boolean {
     post({ type: 'too-large', id, size: Buffer.byteLength(json) });
     return false;
   }
-  post({ type: 'result', id, payload: json });
+  channel.send(resultFrame, id, json);
   return true;
 }
 
@@ -189,22 +193,31 @@ async function startTracingHere(settings: NonNullable<HandlerProcessData['tracin
   return startCallTracing(settings);
 }
 
+/** Hands the gateway's messages to `take`; the channel's end (the gateway stopped or is gone) ends the process. */
+function receive(take: (message: ToHandler) => void): void {
+  const sink: FrameSink = {
+    frame: (_kind, _id, body) => take(JSON.parse(body.toString()) as ToHandler),
+    oversized: endHere,
+    broken: endHere,
+    ended: endHere,
+  };
+  channel.receive(sink);
+}
+
 /** Runs the module's routes on the calls the gateway sends. */
 function serve(routes: readonly RouteDefinition[]): void {
-  process.on('message', (messages: ToHandler[]) => {
-    for (const message of messages) {
-      if (message.type === 'call') call(routes, message);
-      else if (message.type === 'abort') pending.get(message.id)?.abort(revivedHttpError(message));
-      else if (message.type === 'ping') post({ type: 'pong' });
-    }
+  receive((message) => {
+    if (message.type === 'call') call(routes, message);
+    else if (message.type === 'abort') pending.get(message.id)?.abort(revivedHttpError(message));
+    else if (message.type === 'ping') post({ type: 'pong' });
   });
 }
 
 // The gateway starts handler processes ahead of need (Node's start-up is most of a reload's time):
 // it is told when this one is booted, and the first message it sends names the module to load.
-process.send!([{ type: 'booted' } satisfies FromHandler]);
-process.once('message', (messages: ToHandler[]) => {
-  const first = messages[0];
-  if (first?.type !== 'load') throw new Error(`expected a load message first, got ${first?.type}`);
+post({ type: 'booted' });
+receive((first) => {
+  if (first.type !== 'load') throw new Error(`expected a load message first, got ${first.type}`);
+  receive(() => undefined);
   void load(first.bundleUrl).then((routes) => routes && serve(routes));
 });

@@ -2,12 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { startModuleProcess } from '../../runtime/module-entry.js';
 import { killGroup } from './process-tree.js';
 import type { TracingSettings } from '../../core/settings.js';
-import type { HandlerProcessData } from './handler-protocol.js';
+import type { Socket } from 'node:net';
+import { messageFrameLimit, type HandlerProcessData } from './handler-protocol.js';
 import type { HandlerEnvSource } from './workspace-env.js';
+import { FrameChannel } from './frame-channel.js';
 
-/** A handler process and when it has booted (its first message). */
+/** A handler process, its channel (fd 3), and when it has booted (its first frame). */
 export interface BootingProcess {
   child: ChildProcess;
+  channel: FrameChannel;
   booted: Promise<void>;
 }
 
@@ -46,13 +49,13 @@ export class HandlerProcesses {
     let taken = this.spare;
     const stale = this.spareEnv !== this.settings.env.current();
     this.spare = undefined;
-    const { child } = taken ?? {};
-    if (taken === undefined || stale || child!.exitCode !== null || child!.signalCode !== null || !child!.connected) {
+    const { child, channel } = taken ?? {};
+    if (taken === undefined || stale || child!.exitCode !== null || child!.signalCode !== null || channel!.isClosed) {
       if (child?.pid !== undefined) killGroup(child.pid);
       taken = this.start();
     }
     taken.child.ref();
-    taken.child.channel?.ref();
+    taken.channel.ref(true);
     setImmediate(() => this.refill());
     return taken;
   }
@@ -71,7 +74,7 @@ export class HandlerProcesses {
     const spare = this.start();
     // A spare must not keep the server (or a test) alive.
     spare.child.unref();
-    spare.child.channel?.unref();
+    spare.channel.ref(false);
     this.spare = spare;
   }
 
@@ -79,19 +82,27 @@ export class HandlerProcesses {
     const data: HandlerProcessData = { responseLimit: this.settings.responseLimit, tracing: this.settings.tracing };
     const child = startModuleProcess(import.meta.url, './handler-process', [JSON.stringify(data)], {
       execArgv: [`--max-old-space-size=${this.settings.memoryMb}`],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // fd 3: the frame channel (a socket pair); no IPC channel, so the module cannot reach one.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: this.settings.env.current(),
       // The leader of a process group of its own, so that whatever the module starts is stopped with it.
       detached: true,
     });
+    // The module's answers are bounded by the response limit, its other messages by messageFrameLimit.
+    const channel = new FrameChannel(child.stdio[3] as Socket, [messageFrameLimit, this.settings.responseLimit]);
     const booted = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`its process did not start within ${bootTimeoutMs} ms`)),
         bootTimeoutMs,
       ).unref();
-      child.once('message', () => {
-        clearTimeout(timer);
-        resolve();
+      channel.receive({
+        frame: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        oversized: () => undefined,
+        broken: () => undefined,
+        ended: () => undefined,
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
@@ -99,6 +110,6 @@ export class HandlerProcesses {
       });
     });
     booted.catch(() => undefined); // a spare nobody takes may fail unobserved
-    return { child, booted };
+    return { child, channel, booted };
   }
 }

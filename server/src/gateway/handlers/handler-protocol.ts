@@ -1,13 +1,24 @@
 /**
- * The messages between the gateway and the process that runs one handler module, over Node's IPC
- * channel as JSON (for small messages a quarter cheaper than its `advanced` serialization). Kept small
- * and flat: every field of every request is copied across. Each `send` carries an array of them (see
- * `MessageBatch` in message-batch.ts).
+ * The messages between the gateway and the process that runs one handler module, as frames of a
+ * `FrameChannel` (frame-channel.ts: an extra stdio fd, not Node's IPC channel): each message as JSON text in a
+ * {@link messageFrame}, except a call's answer, whose JSON text is the whole body of a {@link resultFrame}
+ * (neither escaped into another JSON text nor parsed by the gateway). Kept small and flat: every field of every
+ * request is copied across.
  */
 import type { HttpErrorFields } from '../../core/errors.js';
 import type { TracingSettings } from '../../core/settings.js';
 import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
+
+/** A frame whose body is one {@link ToHandler} or {@link FromHandler} message as JSON. */
+export const messageFrame = 0;
+/** A frame whose body is the JSON text a call answered with; its number is the call's id. */
+export const resultFrame = 1;
+/**
+ * The largest message frame a handler process may send: its routes' schemas and error stacks fit many times over;
+ * a longer one is garbage, and the module is stopped.
+ */
+export const messageFrameLimit = 16 * 1024 * 1024;
 
 /** What the process is started with (as JSON, its first argument). */
 export interface HandlerProcessData {
@@ -69,7 +80,7 @@ export type FromHandler =
   | { type: 'load-failed'; reason: 'bad-schema'; error: ErrorDescription }
   | { type: 'load-failed'; reason: 'no-router' }
   | { type: 'load-failed'; reason: 'not-a-router' }
-  /** `payload` is the JSON text; absent for `undefined`. */
+  /** `payload` is the JSON text; absent for `undefined`. Sent as a {@link resultFrame} when present. */
   | { type: 'result'; id: number; payload?: string }
   /** An `HTTPException` (or any HttpError) the route threw. */
   | ({ type: 'http-error'; id: number } & HttpErrorFields)
