@@ -96,6 +96,7 @@ const mockTable = `routes:
     rules:
       - {in: path, key: bookId, equals: 1, example: first}
       - {in: header, key: X-Tier, equals: gold, response: 404}
+      - {in: header, key: x-empty, status: 204}
   GET /flaky/{id}:
     errorRate: 0.5
 `;
@@ -359,5 +360,9 @@ describe('answers the choices of the control parameters and the mock table befor
     ])
       expect([path, (await get(path)).status]).toEqual([path, 599]);
     expect((await get(book('1'), { prefer: 'example=second' })).status).toBe(599);
+    // A status sent without a body: Fastify drops the example's body and length.
+    expect((await get(book('3'), { 'x-empty': '1' })).status).toBe(599);
+    const empty = await fastifyAnswer(book('3'), { 'x-empty': '1' });
+    expect([empty.status, empty.body, empty.headers['x-adaptive-mock-rule']]).toEqual([204, '', 'rule 3']);
   });
 });

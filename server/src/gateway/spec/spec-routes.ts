@@ -207,6 +207,8 @@ class ExampleRoute {
         answer = this.preparedChoice(accept, preference);
         const headers = chosenBy === undefined ? answer.headers : { ...answer.headers, [ruleHeader]: chosenBy };
         answer = { ...answer, headers, status: status ?? answer.status };
+        // Fastify sends a 204 or 304 without body or length: left to it.
+        if (answer.status === 204 || answer.status === 304) answer = null;
       } catch {
         // Not acceptable, not declared, or no example: left to Fastify's path, which answers the error.
       }
