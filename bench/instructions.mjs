@@ -9,6 +9,8 @@
 //   ONLY=observability node bench/instructions.mjs   (metrics, access log and tracing against none; only when named)
 //   ONLY=contract node bench/instructions.mjs   (a handler route's contract checks against none; only when named)
 //   ONLY=mock-dynamic node bench/instructions.mjs   (dynamic mock examples against bare Fastify; only when named)
+//   ONLY=mock-query node bench/instructions.mjs   (`GET /books?__dynamic=true` against bare Fastify; only when named)
+//   ONLY=mock-rule node bench/instructions.mjs   (`GET /books/1` chosen by a mock table's rule; only when named)
 // The proxy comparison runs the upstream natively: only the proxies are counted.
 // Skipped, with a message, when valgrind is not installed. Counts user-space instructions of every
 // thread of the server (JIT code, V8 builtins, GC, libuv), not the kernel's.
@@ -23,12 +25,14 @@ import autocannon from 'autocannon';
 import { formatCount } from './lib/load.mjs';
 import { startServer } from './lib/servers.mjs';
 import { gatewayEnv, scratchWorkspace } from './lib/workspace.mjs';
+import { dynamicPath, mockTable, rulePath } from './mock-dynamic.mjs';
 import { pets, petstore } from './mock-modes.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gatewayScript = path.join(repoRoot, 'bench/lib/gateway-server.mjs');
 const bareScript = path.join(repoRoot, 'bench/lib/bare-fastify-server.mjs');
-const routePath = '/api/adaptive/library-api/books';
+const mountPath = '/api/adaptive/library-api';
+const routePath = `${mountPath}/books`;
 const requests = Number(process.env.REQUESTS ?? 20_000);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const warmup = Number(process.env.WARMUP ?? 20_000);
@@ -158,13 +162,18 @@ async function instructionsPerRequest(label, script, env, urlPath = routePath) {
 }
 
 const ratio = (peer, target) => (peer.perRequest / target.perRequest).toFixed(2);
-const bare = (label, answer, serialize) =>
-  instructionsPerRequest(label, bareScript, {
-    BENCH_PATH: routePath,
-    BENCH_BODY: answer.body,
-    BENCH_CONTENT_TYPE: answer.contentType,
-    BENCH_SERIALIZE: serialize ? '1' : '0',
-  });
+const bare = (label, answer, serialize, urlPath = routePath) =>
+  instructionsPerRequest(
+    label,
+    bareScript,
+    {
+      BENCH_PATH: urlPath,
+      BENCH_BODY: answer.body,
+      BENCH_CONTENT_TYPE: answer.contentType,
+      BENCH_SERIALIZE: serialize ? '1' : '0',
+    },
+    urlPath,
+  );
 
 /** The generated route of the example spec against bare Fastify answering the same body. */
 async function compareGenerated(exampleSpec) {
@@ -192,6 +201,23 @@ async function compareMockDynamic(exampleSpec) {
     const dynamic = await instructionsPerRequest('gateway, dynamic examples', gatewayScript, env);
     const bareDynamic = await bare('bare Fastify, one such body', dynamic, false);
     console.log(`  dynamic route vs bare Fastify: ${ratio(bareDynamic, dynamic)}x (target 0.5x)`);
+  } finally {
+    specOnly.remove();
+  }
+}
+
+/**
+ * The requests of the mock throughput bench (bench/mock-dynamic.mjs), each against bare Fastify answering one of its
+ * bodies: `GET /books?__dynamic=true` (a value generated per request, chosen by the query; target 0.5x) and
+ * `GET /books/1` chosen by a path rule of the spec's mock table (target 0.8x).
+ */
+async function compareMockChoice(exampleSpec, { label, urlPath, target, table }) {
+  const specOnly = scratchWorkspace({ specs: [exampleSpec] });
+  try {
+    if (table) fs.writeFileSync(specOnly.file('specs', 'library-api.mock.yaml'), mockTable);
+    const gateway = await instructionsPerRequest(`gateway, ${label}`, gatewayScript, gatewayEnv(specOnly.dir), urlPath);
+    const bareRoute = await bare('bare Fastify, one such body', gateway, false, urlPath.split('?')[0]);
+    console.log(`  ${label} vs bare Fastify: ${ratio(bareRoute, gateway)}x (target ${target}x)`);
   } finally {
     specOnly.remove();
   }
@@ -346,6 +372,15 @@ if (!hasValgrind()) {
   if (runs('handler')) await compareHandler(exampleSpec);
   if (runs('proxy')) await compareProxy();
   if (only?.includes('mock-dynamic')) await compareMockDynamic(exampleSpec);
+  if (only?.includes('mock-query'))
+    await compareMockChoice(exampleSpec, { label: '?__dynamic=true', urlPath: mountPath + dynamicPath, target: 0.5 });
+  if (only?.includes('mock-rule'))
+    await compareMockChoice(exampleSpec, {
+      label: 'rule-matched',
+      urlPath: mountPath + rulePath,
+      target: 0.8,
+      table: true,
+    });
   if (only?.includes('observability')) await compareObservability(exampleSpec);
   if (only?.includes('contract')) await compareContract(exampleSpec);
 }

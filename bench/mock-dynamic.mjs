@@ -14,10 +14,10 @@ import { gatewayEnv } from './lib/workspace.mjs';
 import { specWorkspace } from './gateway.mjs';
 
 const mount = '/api/adaptive/library-api';
-const dynamicPath = '/books?__dynamic=true';
-const rulePath = '/books/1';
+export const dynamicPath = '/books?__dynamic=true';
+export const rulePath = '/books/1';
 // The rule's `equals: 1` is YAML's number against the path's text `1`, as a user would write it.
-const mockTable =
+export const mockTable =
   'routes:\n  GET /books/{bookId}:\n    rules:\n      - {in: path, key: bookId, equals: 1, response: 200}\n';
 const libDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'lib');
 

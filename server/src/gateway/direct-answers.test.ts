@@ -57,6 +57,28 @@ const spec = JSON.stringify({
         },
       },
     },
+    '/books/{bookId}': {
+      get: {
+        parameters: [{ name: 'bookId', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: {
+          '200': {
+            description: 'one',
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { id: { type: 'integer' } } },
+                examples: { first: { value: { id: 1 } }, second: { value: { id: 2 } } },
+              },
+            },
+          },
+          '404': { description: 'none', content: { 'application/json': { example: { detail: 'no such book' } } } },
+        },
+      },
+    },
+    '/flaky/{id}': {
+      get: {
+        responses: { '200': { description: 'maybe', content: { 'application/json': { example: { ok: true } } } } },
+      },
+    },
     '/slow': {
       get: {
         'x-mock': { delay: 1 },
@@ -65,6 +87,19 @@ const spec = JSON.stringify({
     },
   },
 });
+
+// Rules on a path parameter (YAML's number against the path's text) and on a header named in odd casing; a route
+// with an error rate, whose answers are left to Fastify.
+const mockTable = `routes:
+  GET /books/{bookId}:
+    example: second
+    rules:
+      - {in: path, key: bookId, equals: 1, example: first}
+      - {in: header, key: X-Tier, equals: gold, response: 404}
+      - {in: header, key: x-empty, status: 204}
+  GET /flaky/{id}:
+    errorRate: 0.5
+`;
 
 const books = '/api/adaptive/direct/books';
 let app: FastifyInstance;
@@ -76,7 +111,7 @@ let directOrigin: string;
 const observed: Array<{ route: string; status: number; mode: string }> = [];
 
 beforeAll(async () => {
-  workspace = makeWorkspace({ 'specs/direct.json': spec });
+  workspace = makeWorkspace({ 'specs/direct.json': spec, 'specs/direct.mock.yaml': mockTable });
   app = await startServer(workspace, { VALIDATE_REQUESTS: 'true' });
   origin = await app.listen({ host: '127.0.0.1', port: 0 });
   const histogram: Pick<RequestHistogram, 'recorder'> = {
@@ -112,6 +147,26 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET',
 }
 
 const withoutDate = ({ date: _date, ...headers }: http.IncomingHttpHeaders) => headers;
+
+/** Fastify's answer to a GET of `path` with `headers`, as the direct server's client would see it. */
+async function fastifyAnswer(path: string, headers: Record<string, string> = {}) {
+  const answer = await app.inject({ url: path, headers: { host: '127.0.0.1', ...headers } });
+  return { status: answer.statusCode, body: answer.body, headers: answer.headers as http.IncomingHttpHeaders };
+}
+
+/** Answers `path` directly and through Fastify, and expects the same status, bytes and headers; returns the first. */
+async function sameAsFastify(path: string, headers: Record<string, string> = {}) {
+  const answered = await get(path, headers);
+  const fastify = await fastifyAnswer(path, headers);
+  expect(answered.status).toBe(fastify.status);
+  expect(answered.body).toBe(fastify.body);
+  expect(withoutDate(answered.headers)).toEqual({
+    ...withoutDate(fastify.headers),
+    connection: 'keep-alive',
+    'keep-alive': 'timeout=5',
+  });
+  return answered;
+}
 
 describe('answers prepared static answers before Fastify', () => {
   it('leaves a route to Fastify until it has prepared its answer, then sends the same bytes and headers', async () => {
@@ -210,5 +265,104 @@ describe('a server answering directly', () => {
     const before = await count();
     for (let i = 0; i < 3; i++) expect((await fetch(origin + books)).status).toBe(200);
     expect((await count()) - before).toBe(3);
+  });
+});
+
+describe('answers the choices of the control parameters and the mock table before Fastify', () => {
+  const book = (id: string) => `/api/adaptive/direct/books/${id}`;
+  const validList = addFormats(new Ajv({ strict: false })).compile(list);
+
+  it('draws ?__dynamic=true on a static route per request, with the heads Fastify sends', async () => {
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const answered = await get(`${books}?__dynamic=true`);
+      expect(answered.status).toBe(200);
+      expect(validList(JSON.parse(answered.body))).toBe(true);
+      expect(Number(answered.headers['content-length'])).toBe(Buffer.byteLength(answered.body));
+      bodies.add(answered.body);
+    }
+    expect(bodies.size).toBeGreaterThan(1);
+    const fastify = await fastifyAnswer(`${books}?__dynamic=true`);
+    const { 'content-length': _length, ...fastifyHeaders } = withoutDate(fastify.headers);
+    const { 'content-length': _drawn, ...answeredHeaders } = withoutDate(
+      (await get(`${books}?__dynamic=true`)).headers,
+    );
+    expect(answeredHeaders).toEqual({ ...fastifyHeaders, connection: 'keep-alive', 'keep-alive': 'timeout=5' });
+    expect(answeredHeaders).toMatchObject({ 'x-adaptive-mode': 'dynamic', 'x-rate-limit': '10' });
+    expect(observed.at(-1)).toEqual({ route: books, status: 200, mode: 'dynamic' });
+  });
+
+  it('answers a seeded draw with the bytes Fastify sends for the same seed', async () => {
+    const answered = await sameAsFastify(`${books}?__seed=7`);
+    expect(answered.headers['x-adaptive-mode']).toBe('dynamic');
+    expect((await get(`${books}?__seed=7&__dynamic=true`)).body).toBe(answered.body);
+  });
+
+  it('answers a rule on a path parameter, with the rule named as Fastify names it', async () => {
+    const answered = await sameAsFastify(book('1'));
+    expect(JSON.parse(answered.body)).toEqual({ id: 1 });
+    expect(answered.headers).toMatchObject({ 'x-adaptive-mock-rule': 'rule 1', 'access-control-allow-origin': '*' });
+    expect(answered.headers.etag).toBeUndefined();
+    expect(observed.at(-1)).toEqual({ route: book('{bookId}'), status: 200, mode: 'static' });
+  });
+
+  it('answers a rule on a header, whatever the casing of its name in the table and the request', async () => {
+    const answered = await sameAsFastify(book('2'), { 'X-TIER': 'gold' });
+    expect([answered.status, answered.headers['x-adaptive-mock-rule']]).toEqual([404, 'rule 2']);
+    expect(observed.at(-1)).toEqual({ route: book('{bookId}'), status: 404, mode: 'static' });
+    // The first rule still wins over the second.
+    expect(JSON.parse((await sameAsFastify(book('1'), { 'x-tier': 'gold' })).body)).toEqual({ id: 1 });
+  });
+
+  it("answers the route's own choice when no rule matches, and the query's choices over the table's", async () => {
+    const unmatched = await sameAsFastify(book('3'), { 'x-tier': 'silver' });
+    expect([JSON.parse(unmatched.body), unmatched.headers['x-adaptive-mock-rule']]).toEqual([{ id: 2 }, 'route']);
+    const preferred = await sameAsFastify(`${book('1')}?__code=404`);
+    expect([preferred.status, preferred.headers['x-adaptive-mock-rule']]).toEqual([404, 'prefer']);
+    const named = await sameAsFastify(`${book('1')}?__example=second`);
+    expect(JSON.parse(named.body)).toEqual({ id: 2 });
+    // The rule's named example wins over the query's switch to dynamic answers, as in Fastify's path.
+    const ruled = await sameAsFastify(`${book('1')}?__dynamic=true`);
+    expect([ruled.headers['x-adaptive-mode'], ruled.headers['x-adaptive-mock-rule']]).toEqual(['static', 'rule 1']);
+  });
+
+  it('leaves to Fastify the requests it would refuse, with the refusal Fastify answers', async () => {
+    const cases: Array<[string, number, string?]> = [
+      [`${books}?__code=999`, 400, 'MOCK_QUERY_INVALID'],
+      [`${books}?__seed=abc`, 400, 'MOCK_QUERY_INVALID'],
+      [`${books}?__dynamic=yes`, 400, 'MOCK_QUERY_INVALID'],
+      [`${books}?__dynamic=true&__dynamic=false`, 400, 'MOCK_QUERY_INVALID'],
+      [`${books}?__example=`, 400, 'MOCK_QUERY_INVALID'],
+      [`${books}?__example=unknown`, 404, 'PREFER_NOT_DECLARED'],
+      [`${books}?__code=404`, 404, 'PREFER_NOT_DECLARED'],
+      [`${book('1')}?__example=unknown`, 404, 'PREFER_NOT_DECLARED'],
+      [book('abc'), 400],
+      [`${book('abc')}?__dynamic=true`, 400],
+      ['/api/adaptive/direct/search?__dynamic=true', 400],
+      [`${books}?limit=abc&__dynamic=true`, 400],
+    ];
+    for (const [path, status, code] of cases) {
+      expect([path, (await get(path)).status]).toEqual([path, 599]);
+      const fastify = await fastifyAnswer(path);
+      expect([path, fastify.status]).toEqual([path, status]);
+      if (code) expect(JSON.parse(fastify.body)).toMatchObject({ code });
+    }
+  });
+
+  it('leaves to Fastify what it cannot read or may fault: escapes, other parameters, an error rate', async () => {
+    for (const path of [
+      `${books}?limit=1&__dynamic=true`,
+      `${books}?__example=a+b`,
+      `${books}?__dynamic=tru%65`,
+      `${books}?__dynamic`,
+      '/api/adaptive/direct/flaky/1',
+      '/api/adaptive/direct/flaky/1?__code=200',
+    ])
+      expect([path, (await get(path)).status]).toEqual([path, 599]);
+    expect((await get(book('1'), { prefer: 'example=second' })).status).toBe(599);
+    // A status sent without a body: Fastify drops the example's body and length.
+    expect((await get(book('3'), { 'x-empty': '1' })).status).toBe(599);
+    const empty = await fastifyAnswer(book('3'), { 'x-empty': '1' });
+    expect([empty.status, empty.body, empty.headers['x-adaptive-mock-rule']]).toEqual([204, '', 'rule 3']);
   });
 });

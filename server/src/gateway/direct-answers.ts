@@ -5,6 +5,7 @@ import { headerWithoutOrigin, type CorsOrigins } from './cors.js';
 import { etagMatches } from './etag.js';
 import type { Gateway } from './gateway.js';
 import { modeHeader } from './mock/answer-mode.js';
+import { controlPreference } from './mock/query-preference.js';
 import type { PreparedAnswer } from './prepared-answer.js';
 import type { RouteEntry } from './route-table.js';
 
@@ -44,9 +45,10 @@ const maxUrlLength = 2048;
 /**
  * Answers, before Fastify sees them, the requests a generated route answers with bytes it has prepared (a static
  * example: the same body, headers, length and strong ETag on every request, `If-None-Match` answered 304), or with
- * prepared heads and a body drawn per request (a dynamic example without faults): a GET
- * with no query string, body, `Prefer` or `Origin`, for an allowed Host, to a route whose prepared answer for its
- * Accept header is ready. Every other request goes to Fastify as before, and so do all of them until the first
+ * prepared heads and a body drawn per request (a dynamic example without faults): a GET with no body, `Prefer` or
+ * `Origin`, and no query string but the mock's control parameters (`?__dynamic=true`), for an allowed Host, to a
+ * route that has prepared its answer to it (a mock table's rule on the path or headers may have chosen it: the route
+ * says, RouteEntry.prepared). Every other request goes to Fastify as before, and so do all of them until the first
  * load ends. What Fastify's hooks would add to such an answer is added here: the CORS header of a request without
  * Origin and the request histogram's count. The server's authentication, access log, tracing and the workbench's
  * request capture are not: the caller does not answer directly when one is on.
@@ -103,15 +105,20 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
     const url = request.url!;
     if (request.method !== 'GET' || !gateway.ready || !url.startsWith(prefix) || url.length > maxUrlLength)
       return false;
-    // A query string may choose the answer (`__example`) or need checking; an escaped path is left to the router.
-    if (url.includes('?') || url.includes('%') || routedElsewhere(url)) return false;
+    // A query string of the mock's control parameters chooses the answer; any other needs the server's parser and
+    // checks. An escaped path or query is left to the router and that parser.
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (path.includes('%') || routedElsewhere(path)) return false;
+    const chosen = query === -1 ? undefined : controlPreference(url.slice(query + 1));
+    if (query !== -1 && chosen === undefined) return false;
     const headers = request.headers;
     const host = headers.host;
     if (host === undefined || headers.prefer !== undefined || headers.origin !== undefined) return false;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    const match = gateway.table.match('GET', url.slice(routePrefix.length));
+    const match = gateway.table.match('GET', path.slice(routePrefix.length));
     if (match.kind !== 'route') return false;
-    const answer = match.entry.prepared?.(headers.accept);
+    const answer = match.entry.prepared?.({ accept: headers.accept, chosen, headers, params: match.params });
     if (answer === undefined || !hostAllowed(host)) return false;
     const payload = answer.draw ? drawn(answer.draw) : answer.payload;
     if (payload === undefined) return false;

@@ -178,7 +178,7 @@ export class RequestValidator {
 export function requestIssues(
   validator: RequestValidator,
   operation: OperationSpec,
-  request: FastifyRequest,
+  request: Pick<FastifyRequest, 'query' | 'headers' | 'body'>,
   params: Record<string, string>,
 ): ValidationIssue[] {
   const located = (where: Location) => operation.parameters.some((p) => p.in === where);

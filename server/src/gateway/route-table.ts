@@ -1,11 +1,26 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMethods, type HttpMethod } from './model/spec-types.js';
 import type { LoadError } from './load-error.js';
 import type { ResponseContract } from './mock/contract.js';
+import type { Preference } from './mock/example-responder.js';
 import type { PreparedAnswer } from './prepared-answer.js';
 
 export type { HttpMethod };
+
+/**
+ * A GET without body, `Prefer` or `Origin` as the server reads it before Fastify (direct-answers.ts): its query string
+ * holds the mock's control parameters alone, if anything.
+ */
+export interface DirectRequest {
+  accept: string | undefined;
+  /** The preferences of its control parameters (`?__dynamic=true`); `undefined` without a query string. */
+  chosen: Preference | undefined;
+  headers: IncomingHttpHeaders;
+  /** The path parameters, as the route table matched them. */
+  params: Record<string, string>;
+}
 
 /** One route of the gateway: a spec operation or a handler route. */
 export interface RouteEntry {
@@ -28,11 +43,11 @@ export interface RouteEntry {
    */
   handle(request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): void | Promise<unknown>;
   /**
-   * The answer the route has prepared for a GET with this Accept header and nothing else that could change it (no
-   * query string, body, `Prefer` or `Origin`), if it has one: such a request is answered with it before Fastify
-   * sees it (direct-answers.ts). Unset on routes whose answer is made per request.
+   * The answer the route has prepared for such a request, if it has one and would answer it so through Fastify too
+   * (the request is valid, no fault is planned): the request is then answered with it before Fastify sees it
+   * (direct-answers.ts). Unset on routes whose answers are made per request.
    */
-  prepared?(accept: string | undefined): PreparedAnswer | undefined;
+  prepared?(request: DirectRequest): PreparedAnswer | undefined;
   /** A spec route's declared responses, held against a handler route that overrides it (unset: contracts off). */
   contract?: ResponseContract;
   /** A handler route's {@link handle} that checks its answers against `contract`, the overridden spec route's. */

@@ -1,5 +1,5 @@
 import { httpError } from '../../core/errors.js';
-import type { OperationSpec, ResponseSpec } from '../model/spec-types.js';
+import type { MediaExample, OperationSpec, ResponseSpec } from '../model/spec-types.js';
 
 /**
  * The client's `Prefer` header choices: `code=404`, `example=<name>`, `dynamic=true`, `seed=42`,
@@ -122,4 +122,18 @@ export function echoMerge(example: unknown, requestBody: unknown): unknown {
   if (isPlainObject(example) && isPlainObject(requestBody)) return { ...example, ...requestBody };
   if (example === undefined && requestBody !== undefined && !Buffer.isBuffer(requestBody)) return requestBody;
   return example;
+}
+
+/**
+ * The example `Prefer: example=<name>` names, or `undefined` without one; a 404 `PREFER_NOT_DECLARED`
+ * listing the names when the media type has no example of that name (as Prism answers).
+ */
+export function namedExample(media: MediaExample, preference: Preference, label: string): string | undefined {
+  if (preference.example === undefined) return undefined;
+  if (Object.hasOwn(media.named, preference.example)) return preference.example;
+  const names = Object.keys(media.named);
+  throw httpError('PREFER_NOT_DECLARED', [
+    `Prefer: example=${preference.example} names no example of ${label} (examples: ` +
+      `${names.length > 0 ? names.join(', ') : 'none'})`,
+  ]);
 }

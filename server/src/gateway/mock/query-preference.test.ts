@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeWorkspace, startServer } from '../../test-support/workspace.js';
-import { withoutControlParams } from './query-preference.js';
+import { controlPreference, withoutControlParams } from './query-preference.js';
 
 const item = {
   type: 'object',
@@ -153,5 +153,40 @@ describe('withoutControlParams', () => {
     expect(withoutControlParams('/a?%5F%5Fcode=404')).toBe('/a?%5F%5Fcode=404');
     expect(withoutControlParams('/a?__codex=1')).toBe('/a?__codex=1');
     expect(withoutControlParams('/a__b')).toBe('/a__b');
+  });
+});
+
+describe('controlPreference', () => {
+  it('reads a query string of control parameters alone, as the route reads them', () => {
+    expect(controlPreference('__dynamic=true')).toEqual({ dynamic: true });
+    expect(controlPreference('__code=404&__example=none&__seed=0&__dynamic=false')).toEqual({
+      code: 404,
+      example: 'none',
+      seed: 0,
+      dynamic: false,
+    });
+  });
+
+  it('reads nothing from any other query string, so that the route parses, checks and refuses it', () => {
+    for (const query of [
+      '',
+      '__dynamic',
+      '__dynamic=',
+      '__dynamic=yes',
+      '__code=99',
+      '__seed=abc',
+      '__seed=4294967296',
+      '__example=',
+      '__dynamic=true&__dynamic=true',
+      '__dynamic=true&',
+      'status=open&__dynamic=true',
+      '__delay=10',
+      '__codex=1',
+      '__example=a+b',
+      '__example=a%20b',
+      '%5F%5Fcode=404',
+      '__proto__=1',
+    ])
+      expect([query, controlPreference(query)]).toEqual([query, undefined]);
   });
 });

@@ -41,6 +41,27 @@ export function takeQueryPreference(request: FastifyRequest): Preference | undef
   return preference;
 }
 
+/**
+ * The preferences of a query string (the text after `?`) that holds control parameters alone, each once, with values
+ * the preferences accept: what {@link takeQueryPreference} reads from it. `undefined` for any other query string (an
+ * operation's own parameter, a repeated or refused one, an escape, which only the server's query parser decodes):
+ * such a request goes the server's way, which answers the refusals.
+ */
+export function controlPreference(query: string): Preference | undefined {
+  if (query === '' || query.includes('%') || query.includes('+')) return undefined;
+  const preference: Preference = {};
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals === -1 ? undefined : controlNames.get(pair.slice(0, equals));
+    // Each reader gives the preference of its own key: one already there was given twice.
+    if (key === undefined || Object.hasOwn(preference, key)) return undefined;
+    const read = preferenceReaders[key].read(pair.slice(equals + 1));
+    if (!read) return undefined;
+    Object.assign(preference, read);
+  }
+  return preference;
+}
+
 /** Takes the control parameters out of `request.query` unread: a proxied request's choices are the upstream's. */
 export function dropQueryControls(request: FastifyRequest): void {
   if (!mayHoldControl(request.url)) return;

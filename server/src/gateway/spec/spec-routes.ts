@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
 import { httpError } from '../../core/errors.js';
 import { concreteMediaType, negotiate, serialize } from '../content-negotiation.js';
-import { echoMerge, parsePrefer, selectResponse, type Preference } from '../mock/example-responder.js';
+import { echoMerge, namedExample, parsePrefer, selectResponse, type Preference } from '../mock/example-responder.js';
 import { RequestValidator, requestIssues, validationError } from '../request-validator.js';
 import { inSpan } from '../../observability/tracing.js';
-import type { RouteEntry, WorkspaceUnit } from '../route-table.js';
+import type { DirectRequest, RouteEntry, WorkspaceUnit } from '../route-table.js';
 import type { StatefulAction } from '../mock/stateful-resources.js';
 import { validationDocument } from '../model/validation-document.js';
 import { mockModes, type MockContext, type SpecMockModes } from '../mock/mock-modes.js';
@@ -85,20 +85,6 @@ function markedProxy(handle: RouteEntry['handle']): RouteEntry['handle'] {
   };
 }
 
-/**
- * The example `Prefer: example=<name>` names, or `undefined` without one; a 404 `PREFER_NOT_DECLARED`
- * listing the names when the media type has no example of that name (as Prism answers).
- */
-function namedExample(media: MediaExample, preference: Preference, label: string): string | undefined {
-  if (preference.example === undefined) return undefined;
-  if (Object.hasOwn(media.named, preference.example)) return preference.example;
-  const names = Object.keys(media.named);
-  throw httpError('PREFER_NOT_DECLARED', [
-    `Prefer: example=${preference.example} names no example of ${label} (examples: ` +
-      `${names.length > 0 ? names.join(', ') : 'none'})`,
-  ]);
-}
-
 /** What the routes of one spec share. */
 interface SpecServing {
   spec: CompiledSpec;
@@ -148,13 +134,13 @@ class ExampleRoute {
   // Checked before a body is validated or echoed, both of which recurse through it.
   private bodyDepth: number | undefined;
   private readonly credentials: CredentialsCheck | undefined;
-  // Whether a request that brings nothing but an Accept header (a GET without query, body or Prefer) always gets a
-  // prepared answer: then the route offers it to be sent before Fastify (RouteEntry.prepared).
-  private readonly answersPrepared: boolean;
-  // Whether such a request always gets a dynamic answer without faults: then the route offers its status and headers
-  // prepared, with the body drawn per request, to be sent before Fastify (null: the Accept header gets none).
-  private readonly answersDynamically: boolean;
-  private readonly dynamicAnswers = new Map<string | undefined, PreparedAnswer | null>();
+  // Whether a GET without body or Prefer (its query the mock's control parameters alone) is answered as the example,
+  // the table or the control parameters choose, never by a fault, state or credentials check: then the route offers
+  // its answers to be sent before Fastify (RouteEntry.prepared).
+  private readonly answersDirectly: boolean;
+  // The answers offered so, by what chose them and Accept: static ones whole, dynamic ones with the body drawn per
+  // request (null: that choice gets an error, which Fastify's path answers).
+  private readonly directAnswers = new Map<string, PreparedAnswer | null>();
 
   constructor(
     private readonly serving: SpecServing,
@@ -173,47 +159,71 @@ class ExampleRoute {
     this.onlyOptionalQuery =
       operation.requestBody === undefined && operation.parameters.every((p) => p.in === 'query' && !p.required);
     this.credentials = serving.enforcesSecurity ? credentialsCheck(spec, operation, spec.warnings) : undefined;
-    const plainGet =
+    this.answersDirectly =
       operation.method === 'GET' &&
-      this.table === undefined &&
       this.credentials === undefined &&
       this.stateful === undefined &&
-      (!this.validates || this.onlyOptionalQuery);
-    this.answersPrepared = plainGet && this.plain;
-    this.answersDynamically = plainGet && this.mock.examples === 'dynamic' && withoutFaults(this.mock);
-  }
-
-  /** What {@link RouteEntry.prepared} offers: the static answers handle() prepared, or the dynamic answers' heads. */
-  private preparedAnswers(): RouteEntry['prepared'] {
-    if (this.serving.modes.proxy) return undefined;
-    if (this.answersPrepared) return (accept) => this.plainAnswers.get(accept);
-    if (this.answersDynamically) return (accept) => this.dynamicAnswer(accept);
-    return undefined;
+      withoutFaults(this.mock) &&
+      !serving.modes.proxy;
   }
 
   /**
-   * The prepared heads of the dynamic answer to an Accept header, with the body drawn per request; made on first
-   * use. None when that header gets an error or a static body (no schema): Fastify's path answers those.
+   * The answer handle() would send to a GET without body or Prefer, when it is prepared or can be made without
+   * Fastify: the one handle() prepared for a plain request, else the one the control parameters and the table's rules
+   * choose, after the checks handle() makes (an invalid request gets none: Fastify's path answers its error).
    */
-  private dynamicAnswer(accept: string | undefined): PreparedAnswer | undefined {
-    let answer = this.dynamicAnswers.get(accept);
+  private readonly directAnswer = ({ accept, chosen, headers, params }: DirectRequest): PreparedAnswer | undefined => {
+    // As handle() validates: the query left once the control parameters are taken out is empty, so only what it
+    // must hold can be missing; path parameters and headers are checked as there.
+    if (this.validates && !this.onlyOptionalQuery) {
+      const request = { query: {}, headers, body: undefined };
+      if (requestIssues(this.serving.validator(), this.operation, request, params).length > 0) return undefined;
+    }
+    if (chosen === undefined && this.plain) return this.plainAnswers.get(accept);
+    if (!this.table) return this.choiceAnswer(accept, chosen ?? {}, undefined, undefined);
+    const input = { query: {}, headers, params, body: undefined };
+    const { preference, status, chosenBy } = tableChoice(this.table, input, chosen ?? {});
+    return this.choiceAnswer(accept, preference, status, chosenBy);
+  };
+
+  /**
+   * The prepared answer to a choice (what the table chose, `chosenBy`, named in the {@link ruleHeader}), as
+   * faultedAnswer() sends it without a fault: a static one whole and without ETag, a dynamic one with its body drawn
+   * per request. Made on first use; none when the choice gets an error.
+   */
+  private choiceAnswer(
+    accept: string | undefined,
+    preference: Preference,
+    status: number | undefined,
+    chosenBy: string | undefined,
+  ): PreparedAnswer | undefined {
+    const { code, example, dynamic, seed } = preference;
+    const key = `${chosenBy}|${code}|${example}|${dynamic}|${seed}|${status}|${accept}`;
+    let answer = this.directAnswers.get(key);
     if (answer === undefined) {
-      if (this.dynamicAnswers.size >= maxPlainAnswers) return undefined;
+      if (this.directAnswers.size >= maxPlainAnswers) return undefined;
       answer = null;
       try {
-        const choice = this.chosen(accept, {});
-        const { status, headers, media, mediaType } = choice;
-        if (media?.schemaPointer !== undefined && mediaType !== undefined) {
-          const contentType = sentContentType(choice.contentType);
-          const draw = () => this.serialize(media, mediaType, this.generated(choice, undefined));
-          answer = { mode: 'dynamic', status, headers, contentType, draw };
-        }
+        answer = this.preparedChoice(accept, preference);
+        const headers = chosenBy === undefined ? answer.headers : { ...answer.headers, [ruleHeader]: chosenBy };
+        answer = { ...answer, headers, status: status ?? answer.status };
+        // Fastify sends a 204 or 304 without body or length: left to it.
+        if (answer.status === 204 || answer.status === 304) answer = null;
       } catch {
-        // Not acceptable, or no responses: left to Fastify's path, which answers the error.
+        // Not acceptable, not declared, or no example: left to Fastify's path, which answers the error.
       }
-      this.dynamicAnswers.set(accept, answer);
+      this.directAnswers.set(key, answer);
     }
     return answer ?? undefined;
+  }
+
+  /** The answer to `preference` prepared: a dynamic one's body is drawn by its `draw`. Throws what answerFor() does. */
+  private preparedChoice(accept: string | undefined, preference: Preference): PreparedAnswer {
+    const choice = this.chosen(accept, preference);
+    const { status, headers, media, mediaType } = choice;
+    if (!this.drawsValue(choice, preference)) return prepared(this.answerFor(accept, preference), false);
+    const draw = () => this.serialize(media!, mediaType!, this.generated(choice, preference.seed));
+    return { mode: 'dynamic', status, headers, contentType: sentContentType(choice.contentType), draw };
   }
 
   /** The route's entry in the route table: the proxy's handler instead when the spec proxies. */
@@ -230,7 +240,7 @@ class ExampleRoute {
       handle: modes.proxy ? markedProxy(modes.proxy.handler(operation)) : this.handle,
       // The answers handle() prepared, once it has made one for an Accept header (an error it answers is never kept),
       // or the heads of dynamic ones.
-      prepared: this.preparedAnswers(),
+      prepared: this.answersDirectly ? this.directAnswer : undefined,
       contract: this.serving.contract?.(operation),
     };
   }
@@ -273,22 +283,30 @@ class ExampleRoute {
     return this.serving.dynamicExamples().generate(media!.schemaPointer!, seed, `${this.label} ${status} ${mediaType}`);
   }
 
-  private answerFor(request: FastifyRequest, echo: boolean, preference: Preference): Answer {
-    const choice = this.chosen(request.headers.accept, preference);
-    const { status, headers, media, mediaType, contentType, exampleName } = choice;
-    if (media === undefined || mediaType === undefined) return { mode: 'static', status, headers };
-    const dynamic =
+  /** Whether the answer to a choice is a value generated from its schema (a named example never is). */
+  private drawsValue({ media, mediaType, exampleName }: Choice, preference: Preference): boolean {
+    return (
+      media !== undefined &&
+      mediaType !== undefined &&
       exampleName === undefined &&
       media.schemaPointer !== undefined &&
-      (preference.dynamic ?? (preference.seed !== undefined || this.mock.examples === 'dynamic'));
-    if (dynamic) {
+      (preference.dynamic ?? (preference.seed !== undefined || this.mock.examples === 'dynamic'))
+    );
+  }
+
+  /** The answer to an Accept header and preference; with `echo`, a POST's (PUT's, PATCH's) body merged over it. */
+  private answerFor(accept: string | undefined, preference: Preference, echo?: { body: unknown }): Answer {
+    const choice = this.chosen(accept, preference);
+    const { status, headers, media, mediaType, contentType, exampleName } = choice;
+    if (media === undefined || mediaType === undefined) return { mode: 'static', status, headers };
+    if (this.drawsValue(choice, preference)) {
       const generated = this.generated(choice, preference.seed);
       return {
         mode: 'dynamic',
         status,
         headers,
         contentType,
-        payload: this.serialize(media, mediaType, echo ? echoMerge(generated, request.body) : generated),
+        payload: this.serialize(media, mediaType, echo ? echoMerge(generated, echo.body) : generated),
       };
     }
     const example = exampleName !== undefined ? media.named[exampleName] : media.example;
@@ -299,7 +317,7 @@ class ExampleRoute {
         status,
         headers,
         contentType,
-        payload: this.serialize(media, mediaType, echoMerge(example, request.body)),
+        payload: this.serialize(media, mediaType, echoMerge(example, echo.body)),
       };
     // Content is declared: an empty body would be unreadable to the client, so the answer that cannot be made
     // is an error saying why (the loader logged the same reason as a warning).
@@ -359,11 +377,11 @@ class ExampleRoute {
     const echo = hasBody && echoMethods.has(this.operation.method);
     if (!this.plain || request.headers.prefer !== undefined || chosen !== undefined)
       return this.mockedAnswer(request, reply, echo, params, chosen);
-    if (echo) return send(reply, this.answerFor(request, echo, {}));
     const accept = request.headers.accept;
+    if (echo) return send(reply, this.answerFor(accept, {}, request));
     let answer = this.plainAnswers.get(accept);
     if (!answer) {
-      answer = prepared(this.answerFor(request, false, {}), this.operation.method === 'GET');
+      answer = prepared(this.answerFor(accept, {}), this.operation.method === 'GET');
       if (this.plainAnswers.size < maxPlainAnswers) this.plainAnswers.set(accept, answer);
     }
     sendPrepared(request, reply, answer);
@@ -416,7 +434,7 @@ class ExampleRoute {
         : undefined;
       const cached = key === undefined ? undefined : this.chosenAnswers.get(key);
       if (cached) return sendPrepared(request, reply, cached);
-      const made = this.answerFor(request, echo, preference);
+      const made = this.answerFor(request.headers.accept, preference, echo ? request : undefined);
       const answer = status === undefined ? made : { ...made, status };
       if (key === undefined || answer.mode !== 'static') return send(reply, answer);
       // Without an ETag, as every answer a table, Prefer or faults chose (docs/mocking.md).
@@ -428,10 +446,8 @@ class ExampleRoute {
       (r) => r.key === String(fault.errorStatus) || r.key === `${String(fault.errorStatus)[0]}XX`,
     );
     if (!declared) throw injectedError(fault.errorStatus, `x-mock.errorRate ${mock.errorRate} of ${this.label}`);
-    send(
-      reply,
-      this.answerFor(request, false, { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed }),
-    );
+    const faulted = { code: fault.errorStatus, dynamic: preference.dynamic, seed: preference.seed };
+    send(reply, this.answerFor(request.headers.accept, faulted));
   }
 }
 
