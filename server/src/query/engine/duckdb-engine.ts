@@ -160,8 +160,7 @@ export class DuckDBEngine implements QueryEngine {
       autoload_known_extensions: 'false',
       allow_community_extensions: 'false',
     };
-    // A large instance's worker threads, started as it is created, compute at lowered priority.
-    this.instances = new FreshInstances(settings, undefined, (work) => this.lowered.around(work));
+    this.instances = new FreshInstances(settings);
     // A short query loads nothing, so its instance can be sandboxed before it comes (one thread: with no
     // table there is nothing to share out), which saves it six calls into DuckDB on its way. Created with one
     // thread it has no worker threads: the short query computes on the calling thread, at normal priority.
@@ -341,9 +340,11 @@ export class DuckDBEngine implements QueryEngine {
         // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
         // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
         // All of them are DuckDB's workers (no external thread), started here at lowered priority, so the query
-        // computes on none of libuv's pool threads, where short queries' steps run.
+        // computes on none of libuv's pool threads, where short queries' steps run. The workers that helped load
+        // (normal priority: lowered, a load on a busy machine took 1.6x as long) are stopped first (one thread).
         const threads = threadShare(this.limits.threads, this.slots.taken);
-        await this.lowered.around(() => largeConnection.run(`SET external_threads = 0; ${sandboxSettings(threads)}`));
+        const ownWorkers = `SET threads = 1; SET external_threads = 0; ${sandboxSettings(threads)}`;
+        await this.lowered.around(() => largeConnection.run(ownWorkers));
       }
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.

@@ -40,13 +40,11 @@ export class FreshInstances implements InstanceLane {
 
   /**
    * `options` are DuckDB settings; each instance spills into its own folder. `prepare`, when given, runs on
-   * a connection of each instance as it is created, and that connection comes with the instance. `starting`, when
-   * given, wraps each creation (where DuckDB starts the instance's worker threads).
+   * a connection of each instance as it is created, and that connection comes with the instance.
    */
   constructor(
     private readonly options: Record<string, string>,
     private readonly prepare?: string,
-    private readonly starting: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {}
 
   private async create(): Promise<QueryInstance> {
@@ -60,7 +58,7 @@ export class FreshInstances implements InstanceLane {
         secret_directory: path.join(workDir, 'secrets'),
         extension_directory: path.join(workDir, 'extensions'),
       };
-      const instance = await this.starting(() => DuckDBInstance.create(':memory:', { ...this.options, ...folders }));
+      const instance = await DuckDBInstance.create(':memory:', { ...this.options, ...folders });
       if (this.prepare === undefined) return { instance, workDir };
       try {
         const connection = await instance.connect();
