@@ -68,11 +68,12 @@ afterAll(async () => {
 
 describe('a synchronous query whose client leaves', () => {
   it('is interrupted in DuckDB, frees its slot for the next query, and is logged as cancelled (no 500)', async () => {
-    const stream = vi.spyOn(DuckDBConnection.prototype, 'stream');
+    // A large query is started for DuckDB's worker threads (worker-execution.ts).
+    const startStream = vi.spyOn(DuckDBConnection.prototype, 'startStream');
     const interrupt = vi.spyOn(DuckDBConnection.prototype, 'interrupt');
     const client = new AbortController();
     const long = post('/sql', { query: slowQuery }, client.signal);
-    await untilRunning(stream, /range\(100000\) a/);
+    await untilRunning(startStream, /range\(100000\) a/);
     client.abort();
     await expect(long).rejects.toThrow();
 

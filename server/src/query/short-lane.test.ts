@@ -88,9 +88,11 @@ describe('the short lane beside large queries (one slot)', () => {
   it('answers SELECT 1 while a large query holds the slot and another waits; its own bound holds', async () => {
     const realStream = DuckDBConnection.prototype.stream;
     const stream = vi.spyOn(DuckDBConnection.prototype, 'stream');
+    // A large query is started for DuckDB's workers (worker-execution.ts), a short one streamed on the pool.
+    const startStream = vi.spyOn(DuckDBConnection.prototype, 'startStream');
     const client = new AbortController();
     const large = tracked(post(slowQuery, client.signal));
-    await untilRunning(stream, /range\(100000\) a/);
+    await untilRunning(startStream, /range\(100000\) a/);
     // A query that reads a table function is large by rule: it waits for the slot, not in the lane.
     const queued = tracked(post('SELECT count(*) AS n FROM range(10)'));
 

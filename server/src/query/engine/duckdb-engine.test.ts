@@ -8,6 +8,7 @@ import { SourceCatalog } from '../source-catalog.js';
 import { defaultLimits, type SourceDefinition } from '../sources.js';
 import { copyExampleWorkspace, engineFor, setupFromText, slowQuery } from '../test-support/query-fixtures.js';
 import { DuckDBEngine } from './duckdb-engine.js';
+import { LowPriorityThreads } from './low-priority-threads.js';
 import { SqlParser } from './sql-parser.js';
 
 let workspace: string;
@@ -294,6 +295,41 @@ describe('a source that keeps sending', () => {
       // The query answers at its deadline; the stream is closed as the load unwinds, right after.
       await vi.waitFor(() => expect(state.closed).toBe(true));
     } finally {
+      parser.close();
+    }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('the threads large and short queries compute on', () => {
+  it("lowers only the workers of a large query that reads no source: not the pool's, a short query's", async () => {
+    const present = new Set(fs.readdirSync('/proc/self/task').map(Number));
+    const lowered: number[] = [];
+    // Recorded, not applied: a thread of the test process could not be raised again.
+    const threads = new LowPriorityThreads(
+      () => expect.unreachable(),
+      '/proc/self/task',
+      (tid) => lowered.push(tid),
+    );
+    const parser = await SqlParser.create();
+    const setup = setupFromText(
+      path.join(workspace, 'query'),
+      fs.readFileSync(path.join(workspace, 'query', 'sources.yaml'), 'utf8'),
+    );
+    const catalog = new SourceCatalog(setup.sources);
+    const engine = new DuckDBEngine(catalog, parser, { ...defaultLimits, threads: 2 }, threads);
+    try {
+      expect((await engine.run('SELECT 1 AS one', { maxRows: 10, timeoutMs: 10_000 })).rows).toEqual([{ one: 1 }]);
+      // A query that reads a source keeps normal priority: the source's rows flow through its final statement.
+      const orders = await engine.run('SELECT count(*) AS n FROM shop.orders', { maxRows: 10, timeoutMs: 10_000 });
+      expect(orders.rows).toHaveLength(1);
+      expect(lowered).toEqual([]);
+      const large = await engine.run('SELECT count(*) AS n FROM range(10)', { maxRows: 10, timeoutMs: 10_000 });
+      expect(large.rows).toEqual([{ n: 10 }]);
+      expect(lowered.length).toBeGreaterThan(0);
+      expect(lowered.filter((tid) => present.has(tid) || tid === process.pid)).toEqual([]);
+    } finally {
+      await engine.close();
+      await catalog.close();
       parser.close();
     }
   });

@@ -18,6 +18,8 @@ import type { QueryEngine, QueryOutcome, RunOptions, ScanReport } from './query-
 import { readDuckDBResult, type ResultBounds } from './result-rows.js';
 import { FreshInstances, type InstanceLane, type QueryInstance } from './fresh-instances.js';
 import { ShortLaneInstances } from './short-lane-instances.js';
+import { LowPriorityThreads } from './low-priority-threads.js';
+import { resultFromWorkers } from './worker-execution.js';
 import { Semaphore, threadShare } from '../semaphore.js';
 import { planAggregatePushdown, type AggregatePushdown } from './aggregate-pushdown.js';
 import { createTable, loadTable } from './table-loader.js';
@@ -98,6 +100,18 @@ function sandboxSettings(threads: number): string {
 }
 
 /**
+ * The threads of large queries' instances, lowered in priority for the whole process (whether renicing is allowed
+ * is the process's property, so the refusal is reported once, as a process warning).
+ */
+const largeQueryThreads = new LowPriorityThreads((error) =>
+  process.emitWarning(
+    `Large queries' threads keep their normal priority (renicing refused: ${error.message}); ` +
+      'short queries may wait behind them for a core',
+    { code: 'ADAPTIVE_QUERY_THREAD_PRIORITY' },
+  ),
+);
+
+/**
  * Maps a DuckDB error of the user's SQL to a domain error the client sees as its own: never a 500 for user input;
  * with the place DuckDB names in `sql`, the text it ran, when that is the user's own.
  */
@@ -130,10 +144,12 @@ export class DuckDBEngine implements QueryEngine {
   /** The short lane's instances, apart: kept between its queries (see {@link ShortLaneInstances}). */
   private readonly shortInstances: ShortLaneInstances;
 
+  /** `lowered` lowers the priority of large queries' worker threads (a parameter for tests). */
   constructor(
     private readonly catalog: SourceCatalog,
     private readonly parser: SqlParser,
     private readonly limits: QueryLimits,
+    private readonly lowered: LowPriorityThreads = largeQueryThreads,
   ) {
     this.slots = new Semaphore(limits.maxConcurrent);
     this.shortSlots = new Semaphore(limits.shortLane);
@@ -146,8 +162,12 @@ export class DuckDBEngine implements QueryEngine {
     };
     this.instances = new FreshInstances(settings);
     // A short query loads nothing, so its instance can be sandboxed before it comes (one thread: with no
-    // table there is nothing to share out), which saves it six calls into DuckDB on its way.
-    this.shortInstances = new ShortLaneInstances(settings, `SET GLOBAL TimeZone = 'UTC'; ${sandboxSettings(1)}`);
+    // table there is nothing to share out), which saves it six calls into DuckDB on its way. Created with one
+    // thread it has no worker threads: the short query computes on the calling thread, at normal priority.
+    this.shortInstances = new ShortLaneInstances(
+      { ...settings, threads: '1' },
+      `SET GLOBAL TimeZone = 'UTC'; ${sandboxSettings(1)}`,
+    );
   }
 
   async validate(sql: string): Promise<void> {
@@ -313,12 +333,21 @@ export class DuckDBEngine implements QueryEngine {
       connection = fresh.connection;
       let scans: ScanReport[] = [];
       if (!connection) {
-        connection = await fresh.instance.connect();
+        const largeConnection = await fresh.instance.connect();
+        connection = largeConnection;
         await connection.run("SET TimeZone = 'UTC'");
         scans = await this.load(connection, fetched, pushdown, signal, begun);
         // Two threads on a query make a second chunk nobody may read, and on two cores several queries' threads
         // only take turns: a query starting beside others gets its share of `limits.threads` (at least one).
-        await connection.run(sandboxSettings(threadShare(this.limits.threads, this.slots.taken)));
+        // All of them are DuckDB's workers (no external thread), started here at lowered priority, so the query
+        // computes on none of libuv's pool threads, where short queries' steps run. The workers that helped load
+        // (normal priority: lowered, a load on a busy machine took 1.6x as long) are stopped first (one thread).
+        const threads = threadShare(this.limits.threads, this.slots.taken);
+        // Lowered only when the query read no source: a source's rows still flow through the final statement's
+        // workers, and lowered they lost to the source's own processes (the join bench: 2,537 ms against 664 ms).
+        const ownWorkers = () =>
+          largeConnection.run(`SET threads = 1; SET external_threads = 0; ${sandboxSettings(threads)}`);
+        await (fetched.length === 0 ? this.lowered.around(ownWorkers) : ownWorkers());
       }
       if (signal.aborted) throw signal.reason;
       // The source may have answered the offered aggregation with plain rows.
@@ -329,7 +358,9 @@ export class DuckDBEngine implements QueryEngine {
         deadline,
       );
       try {
-        const result = await connection.stream(runSql);
+        const result = fresh.connection
+          ? await connection.stream(runSql)
+          : await resultFromWorkers(connection, runSql, signal);
         const elapsed = () => Math.round(performance.now() - started);
         const answer = await readDuckDBResult(result, bounds, elapsed, signal);
         return { ...answer, scans };
