@@ -14,8 +14,8 @@ const COMPUTING = new Set([duckdb.PendingState.RESULT_NOT_READY, duckdb.PendingS
  * computes: the wait also ends when `signal` aborts. Large queries run this way so that all their work runs on
  * threads of their own, whose priority is lowered when the query reads no source (low-priority-threads.ts; a
  * source's rows flow through these workers, and lowered they would lose to the source's own processes), while the
- * steps of a short query still run on the pool at normal priority. Reading the rows afterwards may compute the last pipeline's rows on
- * the pool again (DuckDB refills a streaming result's buffer on the reading thread).
+ * steps of a short query still run on the pool at normal priority. Reading the rows afterwards may compute the
+ * last pipeline's rows on the pool again (DuckDB refills a streaming result's buffer on the reading thread).
  */
 export async function resultFromWorkers(
   connection: DuckDBConnection,
