@@ -9,15 +9,14 @@ import type { Link } from './schema-linker.js';
 /** Names of date columns that hold a birth date (`date_of_birth`, `birth_date`, `dob`, `birthday`). */
 const birthName = /birth|^dob$|_dob$|^born/i;
 
+/** A BIGINT number column computed from `source` by `sql` (given the source's SQL reference), named `name`. */
+function computedNumber(name: string, source: SchemaColumn, sql: (reference: string) => string): SchemaColumn {
+  return { name, type: 'BIGINT', kind: 'number', values: [], derived: { of: [source], sql: ([s]) => sql(s) } };
+}
+
 /** The whole years from `birth` to today (AGE's year part), as a number column a question can average or rank. */
 export function ageFrom(birth: SchemaColumn): SchemaColumn {
-  return {
-    name: `age_from_${birth.name}`,
-    type: 'BIGINT',
-    kind: 'number',
-    values: [],
-    derived: { of: [birth], sql: ([b]) => `date_sub('year', ${b}, current_date)` },
-  };
+  return computedNumber(`age_from_${birth.name}`, birth, (b) => `date_sub('year', ${b}, current_date)`);
 }
 
 /**
@@ -49,13 +48,7 @@ export function linkBirthAge(
 
 /** The number of characters of a text column's values. */
 export function lengthOf(text: SchemaColumn): SchemaColumn {
-  return {
-    name: `length_of_${text.name}`,
-    type: 'BIGINT',
-    kind: 'number',
-    values: [],
-    derived: { of: [text], sql: ([t]) => `length(${t})` },
-  };
+  return computedNumber(`length_of_${text.name}`, text, (t) => `length(${t})`);
 }
 
 /**
