@@ -35,7 +35,7 @@ function run(command: string, args: string[]): Promise<string> {
       args,
       { timeout: perFileTimeoutMs, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' },
       (error, stdout) => {
-        // Spectral's CLI exits 1 when it finds errors: its output is still the answer.
+        // A child that printed its answer and then exited non-zero still answered (see runSpectralCli for the CLI).
         if (error && (error.killed || error.signal)) reject(new Error('timeout'));
         else if (error && stdout.trim() === '') reject(error);
         else resolve(stdout);
