@@ -15,7 +15,7 @@ INSERT INTO town VALUES (1, 'Mariehamn', 1, 11000), (2, 'Breda', 2, 184000), (3,
 // The provinces' names, whichever column they are shown in beside the key.
 const names = (rows: unknown[][]): unknown[] => rows.map((r) => r.find((v) => typeof v === 'string')).sort();
 
-describe('numbers in words and numbers before their column, over an unseen census schema', () => {
+describe('numbers in words, numbers before their column and ranges, over an unseen census schema', () => {
   let db: SmallDatabase;
   beforeAll(async () => {
     db = await smallDatabase('census', ddl, [['town.province_id', 'province.province_id']]);
@@ -42,6 +42,27 @@ describe('numbers in words and numbers before their column, over an unseen censu
   it('keeps "more than N <table>" a count of related rows', async () => {
     const towns = await db.ask('Which provinces have more than 1 town?');
     expect(names(towns.rows)).toEqual(['Brabant']);
+  });
+
+  it('lists every row when a range names its column ("from the highest population to the lowest")', async () => {
+    const down = await db.ask('List the provinces from the highest population to the lowest');
+    expect(down.rows.map((r) => r.find((v) => typeof v === 'string'))).toEqual([
+      'Brabant',
+      'Epirus',
+      'Drenthe',
+      'Caria',
+      'Aland',
+    ]);
+    const up = await db.ask('List the provinces from the smallest area to the largest');
+    expect(up.rows.map((r) => r.find((v) => typeof v === 'string'))).toEqual([
+      'Caria',
+      'Aland',
+      'Drenthe',
+      'Brabant',
+      'Epirus',
+    ]);
+    const one = await db.ask('Which province has the highest population?');
+    expect(names(one.rows)).toEqual(['Brabant']);
   });
 
   it('refuses a number before a column that holds no numbers, and a multiplier with no number', async () => {

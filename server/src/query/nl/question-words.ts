@@ -110,6 +110,17 @@ export function nameWords(name: string): string[] {
     .map(lemmaOf);
 }
 
+/** Verbs that ask, and the pronouns after them: "how many did he/she have", "what does it cost". */
+const auxiliaries = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'has', 'have', 'had']);
+const pronouns = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they']);
+
+/**
+ * Whether the token at `at` is a verb that asks, right before a pronoun ("did they"): a filler word there even where a
+ * schema has a column spelled the same (`did`, a domain's id).
+ */
+export const auxiliaryBeforePronoun = (tokens: readonly Token[], at: number): boolean =>
+  auxiliaries.has(tokens[at].text) && pronouns.has(tokens[at + 1]?.text ?? '');
+
 /**
  * Words that only shape a question. Negations and set words (not, without, except, both, only) are
  * deliberately absent: the embedded translator cannot express them, so they stay unlinked and the
@@ -138,7 +149,7 @@ export const fillerWords = new Set(
     ('taken posted play played sort published written wrote received associated presented offered offer offers ' +
       'serve serves ') +
     ('serving served taught working work works include includes including contain contains within they them ' +
-      'database results ') +
+      'database results he she him her his hers ') +
     ('whether among given got well as there shared share provide terms respectively found amount split grouped ' +
       'represent represented go goes went gone going sent send sends')
   ).split(/\s+/),

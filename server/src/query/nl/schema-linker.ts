@@ -1,5 +1,5 @@
 import { isFlagColumn } from './column-roles.js';
-import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import { auxiliaryBeforePronoun, fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
 import { countryAdjectives, countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
 import { synonymsOf } from './word-synonyms.js';
@@ -248,6 +248,7 @@ export class SchemaIndex {
       for (let n = Math.min(maxPhrase, tokens.length - i); n >= 1 && !found; n--) {
         const span = tokens.slice(i, i + n);
         if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
+        if (n === 1 && auxiliaryBeforePronoun(tokens, i)) continue;
         let candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
         // "check-ins", "check ins": the words written together may name a table ("checkin").
         if (candidates.length === 0 && n > 1)
