@@ -4,6 +4,7 @@ import type { Aggregate, Comparison } from './cues.js';
 import type { Bucket } from './date-buckets.js';
 import { lemmaOf } from './question-words.js';
 import type { SchemaColumn, SchemaTable } from './schema-context.js';
+import { wordTable } from '../../core/json.js';
 import { sqlIdent } from '../../core/sql-text.js';
 
 /** A column of a table of the question; with `bucket`, a date column grouped by that unit. */
@@ -30,9 +31,35 @@ export function columnSql(column: SchemaColumn, alias?: string): string {
 /** A key column, by its name: `id`, `*_id`, `*Id`, `id*`. */
 export const isKeyColumn = (c: SchemaColumn): boolean => /(^|_)id$|[a-z]Id$|^id/i.test(c.name);
 
-/** A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to
- * show. */
-export const isFlagColumn = (c: SchemaColumn): boolean => /^BOOL/i.test(c.type);
+/**
+ * A yes/no column (`has_final_exam`, `is_placebo`): named in a question, it is a condition rather than something to
+ * show. Besides BOOLEAN columns, an integer `is_…` / `has_…` column, the 0-or-1 flag of stores without booleans.
+ */
+export const isFlagColumn = (c: SchemaColumn): boolean =>
+  /^BOOL/i.test(c.type) || (c.kind === 'number' && /INT/i.test(c.type) && /^(is|has)_./i.test(c.name));
+
+/** The condition that a yes/no column holds (or not): `= true`, or `<> 0` for a 0-or-1 integer (non-zero is yes). */
+export const flagSql = (c: SchemaColumn, holds: boolean): string =>
+  /^BOOL/i.test(c.type) ? `= ${holds}` : holds ? '<> 0' : '= 0';
+
+/** Words for the opposite of what a flag says: "inactive" for `is_active`, "closed" for `is_open`. */
+const oppositeWords = wordTable<string>({
+  active: 'inactive',
+  open: 'closed',
+  available: 'unavailable',
+  enabled: 'disabled',
+  visible: 'hidden',
+  valid: 'invalid',
+  complete: 'incomplete',
+  paid: 'unpaid',
+  verified: 'unverified',
+});
+
+/** The word naming the opposite of a one-word `is_…` flag (`is_open`: "closed"), or undefined. */
+export function flagOpposite(c: SchemaColumn): string | undefined {
+  const match = /^is_([a-z]+)$/i.exec(c.name);
+  return match && isFlagColumn(c) ? oppositeWords[match[1].toLowerCase()] : undefined;
+}
 
 /**
  * The column that names a row of `table` (`name`, `title`, `label`, `*_name`, then a text `company`, `brand`,

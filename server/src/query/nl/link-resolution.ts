@@ -59,13 +59,35 @@ function refuseSelfJoin(plan: PlanContext, links: readonly Link[]): void {
   for (const [k, first] of named.entries()) {
     const again = named.slice(k + 1).find((l) => l.candidates[0].table === first.candidates[0].table);
     const clause =
-      again && plan.tokens.slice(first.end).some((t) => ['where', 'that', 'which', 'whose', 'who'].includes(t.text));
+      again &&
+      plan.tokens
+        .slice(first.end)
+        .some(
+          (t, k) =>
+            ['where', 'that', 'which', 'whose', 'who'].includes(t.text) && !backReference(plan, links, first.end + k),
+        );
     if (again && clause)
       plan.refuse(
         `"${first.candidates[0].table.name}" is named twice in two roles; one query over one copy of the table ` +
           `cannot tell them apart`,
       );
   }
+}
+
+/**
+ * "... in 2021, and how many did they have that year": "that" before a word the question used already, and that names
+ * no table, points back to the value named before; it opens no clause. "That state" may be another row of the table
+ * than the one named first, so it stays a clause.
+ */
+function backReference(plan: PlanContext, links: readonly Link[], at: number): boolean {
+  const next = plan.tokens[at + 1];
+  const table = links.find((l) => l.start === at + 1)?.candidates.some((c) => c.kind === 'table');
+  return (
+    plan.tokens[at].text === 'that' &&
+    next?.kind === 'word' &&
+    !table &&
+    plan.tokens.slice(0, at).some((t) => t.lemma === next.lemma)
+  );
 }
 
 /** The meaning of `link` given its neighbours and the links resolved before it. */

@@ -83,7 +83,8 @@ function comparedYear(plan: PlanContext, cue: CompareCue): Compared | undefined 
 }
 
 /**
- * "price over 100": the number column named before; "orders over 100": the table's one obvious number;
+ * "price over 100": the number column named before, else one named right after ("over 100 pages"); "orders over
+ * 100": the table's one obvious number;
  * "more than one employee": a count condition (kept in `plan.having`, so undefined).
  */
 function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefined {
@@ -102,6 +103,11 @@ function comparedNumber(plan: PlanContext, cue: CompareCue): Compared | undefine
   if (before && before.chosen.kind === 'column') {
     plan.used.add(before);
     return { target: { table: before.chosen.table, column: before.chosen.column }, values: cue.values };
+  }
+  // "fewer than 100000 people" (population), "more than 5000 area": the number column named right after the number.
+  if (after?.start === cue.end && after.chosen.kind === 'column' && after.chosen.column.kind === 'number') {
+    plan.used.add(after);
+    return { target: { table: after.chosen.table, column: after.chosen.column }, values: cue.values };
   }
   const main = plan.tables[0];
   const measure = main ? defaultMeasure(main) : undefined;

@@ -1,4 +1,4 @@
-import { isFlagColumn, labelColumn, type ColumnRef } from './column-roles.js';
+import { flagOpposite, flagSql, isFlagColumn, labelColumn, type ColumnRef } from './column-roles.js';
 import { compare } from './plan-comparisons.js';
 import type { PlanContext, Resolved } from './plan-context.js';
 import { dateCondition, refuseTwoPeriods } from './plan-dates.js';
@@ -159,16 +159,18 @@ function alternatives(plan: PlanContext, link: Resolved): Resolved[] {
 
 /**
  * "courses that have a final exam", "placebo treatments", "courses without exams": a yes/no column the
- * question names and uses for nothing else holds (or, after "without", does not).
+ * question names and uses for nothing else holds (or, after "without" or named by its opposite word, does not).
  */
 function flagFilters(plan: PlanContext): void {
   for (const link of plan.links) {
     if (plan.used.has(link) || link.chosen.kind !== 'column' || !isFlagColumn(link.chosen.column)) continue;
     plan.used.add(link);
-    const holds = withoutBefore(plan.tokens, link) === undefined;
+    // "without a pool", and "closed" for `is_open`, say the flag does not hold.
+    const opposite = plan.tokens[link.start].text === flagOpposite(link.chosen.column);
+    const holds = (withoutBefore(plan.tokens, link) === undefined) !== opposite;
     plan.where.filter(
       { table: link.chosen.table, column: link.chosen.column },
-      `= ${holds}`,
+      flagSql(link.chosen.column, holds),
       `${link.chosen.column.name} is ${holds}`,
     );
   }

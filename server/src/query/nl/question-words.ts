@@ -52,16 +52,43 @@ const symbolWords = wordTable<string>({
 
 const tokenPattern = /\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?|[\p{L}][\p{L}\p{N}]*(?:'[a-z]+)?|<>|[<>!=]=|[<>=]/gu;
 
-/** Splits a question into words, numbers and ISO dates; possessive `'s` is dropped. */
 /** Whether the tokens from `at` on read `words` (their texts, in order). */
 export function wordsAt(tokens: readonly Token[], at: number, words: readonly string[]): boolean {
   return words.every((w, k) => tokens[at + k]?.text === w);
 }
 
+/** Words that multiply the number before them ("2 million", "a hundred thousand"). */
+const multiplierWords = wordTable<number>({
+  hundred: 100,
+  thousand: 1_000,
+  million: 1_000_000,
+  billion: 1_000_000_000,
+});
+
+/**
+ * "a hundred thousand" -> 100000, "2.5 million" -> 2500000: a multiplier after a number (or after "a", which it
+ * replaces) scales it; the token is rewritten in place. A multiplier after anything else stays a word, so "thousands
+ * of rows" links or is refused as written.
+ */
+function multiplied(tokens: Token[], factor: number): boolean {
+  const previous = tokens[tokens.length - 1];
+  if (previous?.kind === 'number') previous.text = previous.lemma = String(Number(previous.text) * factor);
+  else if (previous?.text === 'a')
+    tokens[tokens.length - 1] = { text: String(factor), lemma: String(factor), kind: 'number' };
+  else return false;
+  return true;
+}
+
+/**
+ * Splits a question into words, numbers and ISO dates; possessive `'s` is dropped, number words and multipliers
+ * ("a hundred thousand") become numbers.
+ */
 export function tokenize(question: string): Token[] {
   const tokens: Token[] = [];
   for (const match of question.toLowerCase().matchAll(tokenPattern)) {
     const word = match[0].replace(/'s$/, '');
+    const factor = multiplierWords[word];
+    if (factor !== undefined && multiplied(tokens, factor)) continue;
     const raw = symbolWords[word] ?? numberWords[word] ?? word;
     const kind = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? 'date' : /^\d/.test(raw) ? 'number' : 'word';
     tokens.push({
@@ -82,6 +109,17 @@ export function nameWords(name: string): string[] {
     .filter(Boolean)
     .map(lemmaOf);
 }
+
+/** Verbs that ask, and the pronouns after them: "how many did he/she have", "what does it cost". */
+const auxiliaries = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'has', 'have', 'had']);
+const pronouns = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they']);
+
+/**
+ * Whether the token at `at` is a verb that asks, right before a pronoun ("did they"): a filler word there even where a
+ * schema has a column spelled the same (`did`, a domain's id).
+ */
+export const auxiliaryBeforePronoun = (tokens: readonly Token[], at: number): boolean =>
+  auxiliaries.has(tokens[at].text) && pronouns.has(tokens[at + 1]?.text ?? '');
 
 /**
  * Words that only shape a question. Negations and set words (not, without, except, both, only) are
@@ -111,7 +149,7 @@ export const fillerWords = new Set(
     ('taken posted play played sort published written wrote received associated presented offered offer offers ' +
       'serve serves ') +
     ('serving served taught working work works include includes including contain contains within they them ' +
-      'database results ') +
+      'database results he she him her his hers ') +
     ('whether among given got well as there shared share provide terms respectively found amount split grouped ' +
       'represent represented go goes went gone going sent send sends')
   ).split(/\s+/),

@@ -1,5 +1,5 @@
-import { isFlagColumn } from './column-roles.js';
-import { fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
+import { flagOpposite, isFlagColumn } from './column-roles.js';
+import { auxiliaryBeforePronoun, fillerWords, lemmaOf, nameWords, tokenize, type Token } from './question-words.js';
 import { countryAdjectives, countryNames } from './country-codes.js';
 import { stateNames } from './state-codes.js';
 import { synonymsOf } from './word-synonyms.js';
@@ -85,6 +85,9 @@ export class SchemaIndex {
         // "has_final_exam", "is_placebo": a flag is also named by what it flags ("a final exam", "placebo").
         if (isFlagColumn(column) && ['has', 'is'].includes(parts[0]) && parts.length > 1)
           this.addName(parts.slice(1), { kind: 'column', table, column });
+        // "closed" for `is_open`: the opposite word names the flag too; the filter reads it as not holding.
+        const opposite = flagOpposite(column);
+        if (opposite) this.addName([opposite], { kind: 'column', table, column });
         for (const value of column.values) {
           const words = tokenize(value).map((t) => t.text);
           if (words.length > 0 && words.length <= maxPhrase)
@@ -248,6 +251,7 @@ export class SchemaIndex {
       for (let n = Math.min(maxPhrase, tokens.length - i); n >= 1 && !found; n--) {
         const span = tokens.slice(i, i + n);
         if (span.some((t, k) => taken.has(i + k) || t.kind !== 'word')) continue;
+        if (n === 1 && auxiliaryBeforePronoun(tokens, i)) continue;
         let candidates = this.lookup(span.map((t) => t.lemma).join(' '), span.map((t) => t.text).join(' '));
         // "check-ins", "check ins": the words written together may name a table ("checkin").
         if (candidates.length === 0 && n > 1)

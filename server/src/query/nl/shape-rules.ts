@@ -178,11 +178,28 @@ export const byAfterSortVerb: CueRule = ({ tokens, cues }, i) => {
   return orderVerb || sortVerb ? { kind: 'order', at: i, end: i + 1 } : undefined;
 };
 
-/** "from highest to lowest", "youngest to oldest": every row in that order. */
+/** The words a range's two ends may have between them: a column ("from the highest ratings to the lowest"). */
+const rangeGap = 3;
+
+/**
+ * "from highest to lowest", "youngest to oldest": every row in that order. When the range's start names its column
+ * ("from the highest ratings to the lowest"), this reads its end ("to the lowest") and the start stays the superlative
+ * that says what is ranked; the range then lists every row rather than the highest one.
+ */
 export const directionRange: CueRule = ({ tokens }, i) => {
   const word = tokens[i].text;
-  if (tokens[i + 1]?.text !== 'to' || !(highWords.has(word) || lowWords.has(word))) return undefined;
-  return { kind: 'direction', descending: highWords.has(word), at: i, end: i + 3, range: true };
+  if (tokens[i + 1]?.text === 'to' && (highWords.has(word) || lowWords.has(word)))
+    return { kind: 'direction', descending: highWords.has(word), at: i, end: i + 3, range: true };
+  if (word !== 'to') return undefined;
+  const last = tokens[i + 1]?.text === 'the' ? i + 2 : i + 1;
+  const opposite = (a: string, b: string): boolean =>
+    (highWords.has(a) && lowWords.has(b)) || (lowWords.has(a) && highWords.has(b));
+  for (let start = i - 2; start >= Math.max(0, i - 1 - rangeGap); start--) {
+    const from = tokens[start - 1]?.text === 'the' ? start - 2 : start - 1;
+    if (tokens[from]?.text === 'from' && opposite(tokens[start].text, tokens[last]?.text ?? ''))
+      return { kind: 'direction', descending: highWords.has(tokens[start].text), at: i, end: last + 1, range: true };
+  }
+  return undefined;
 };
 
 /** "most common", "most expensive": a superlative of two words. */

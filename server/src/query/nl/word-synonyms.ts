@@ -24,15 +24,14 @@ const groups: readonly (readonly string[])[] = [
   ['job', 'occupation', 'profession'],
   ['phone', 'telephone'],
   ['address', 'residence'],
+  // "fewer than a hundred thousand people": how many people live somewhere, beside "people" as persons above.
+  ['population', 'people', 'inhabitant', 'resident'],
 ];
 
 const byWord = new Map<string, string[]>();
+// A word in two groups ("people") has the words of both, all kept as candidates.
 for (const group of groups)
-  for (const word of group)
-    byWord.set(
-      word,
-      group.filter((other) => other !== word),
-    );
+  for (const word of group) byWord.set(word, [...(byWord.get(word) ?? []), ...group.filter((other) => other !== word)]);
 
 /** The other words of `lemma`'s synonym group (singular base forms), or none. */
 export const synonymsOf = (lemma: string): readonly string[] => byWord.get(lemma) ?? [];
