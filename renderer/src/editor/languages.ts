@@ -1,4 +1,4 @@
-/** Workspace path -> Monaco language id. */
+/** Workspace path -> Monaco language id (every id here needs its language imported in monaco-core.ts). */
 export function languageOf(path: string): string {
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   const languages: Record<string, string> = {

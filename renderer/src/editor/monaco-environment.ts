@@ -4,21 +4,21 @@ import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker
 import YamlWorker from './yaml.worker.js?worker';
 
 /**
- * Monaco's web workers, bundled by Vite as separate files of this server (never a CDN) and started
- * only when a file of their language opens.
+ * A new Monaco web worker for a language's label, bundled by Vite as a separate file of this server (never a
+ * CDN) and started only when a file of its language opens.
  */
-self.MonacoEnvironment = {
-  getWorker(_workerId: string, label: string): Worker {
-    switch (label) {
-      case 'yaml':
-        return new YamlWorker();
-      case 'json':
-        return new JsonWorker();
-      case 'typescript':
-      case 'javascript':
-        return new TypeScriptWorker();
-      default:
-        return new EditorWorker();
-    }
-  },
-};
+export function workerFor(label: string): Worker {
+  switch (label) {
+    case 'yaml':
+      return new YamlWorker();
+    case 'json':
+      return new JsonWorker();
+    case 'typescript':
+    case 'javascript':
+      return new TypeScriptWorker();
+    default:
+      return new EditorWorker();
+  }
+}
+
+self.MonacoEnvironment = { getWorker: (_workerId: string, label: string) => workerFor(label) };

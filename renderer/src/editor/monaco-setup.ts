@@ -5,7 +5,6 @@
  * console's languages through `ensure...()` and `register...()` below.
  */
 import { loader } from '@monaco-editor/react';
-import * as monaco from 'monaco-editor';
 import type { SparqlVocabulary } from '../../../server/src/contract/index.js';
 import { suggestions, type Catalog, type Suggestion } from './languages/completion.js';
 import { sparqlSuggestions, type SparqlSuggestion } from './languages/sparql-completion.js';
@@ -14,7 +13,7 @@ import { afterEditorSettled } from './editor-ready.js';
 import { loadHandlerTypings } from './handler-typings.js';
 import { pathOfModelUri } from './languages.js';
 import { editorMarkers, type EditorMarker } from './markers-store.js';
-import './monaco-environment.js';
+import { monaco } from './monaco-core.js';
 
 /** Owner of the markers that come from the server's diagnostics (the editor's own have other owners). */
 export const serverMarkerOwner = 'adaptive-workbench';
