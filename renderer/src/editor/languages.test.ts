@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isOpenApiPath, languageOf, modelUri, pathOfModelUri } from './languages.js';
+import { isOpenApiPath, languageByExtension, languageOf, modelUri, pathOfModelUri } from './languages.js';
 
 describe('languageOf', () => {
   it('maps extensions to Monaco languages, case-insensitively', () => {
@@ -9,6 +10,15 @@ describe('languageOf', () => {
     expect(languageOf('q.rq')).toBe('sparql');
     expect(languageOf('data.ttl')).toBe('plaintext');
     expect(languageOf('schema.sql')).toBe('sql');
+  });
+
+  it('names only languages monaco-core.ts loads (Monaco is loaded in part: a missing one opens unhighlighted)', () => {
+    const core = readFileSync(new URL('./monaco-core.ts', import.meta.url), 'utf8');
+    const loaded = (id: string) =>
+      core.includes(`monaco-editor/esm/vs/basic-languages/${id}/`) ||
+      core.includes(`monaco-editor/esm/vs/language/${id}/`);
+    const missing = [...new Set(Object.values(languageByExtension))].filter((id) => id !== 'plaintext' && !loaded(id));
+    expect(missing).toEqual([]);
   });
 
   it('falls back to plain text for unknown, missing and odd extensions', () => {

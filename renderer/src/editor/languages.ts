@@ -1,23 +1,25 @@
-/** Workspace path -> Monaco language id (every id here needs its language imported in monaco-core.ts). */
+/** File extension -> Monaco language id; every id but `plaintext` needs its language imported in monaco-core.ts. */
+export const languageByExtension: Readonly<Record<string, string>> = {
+  yaml: 'yaml',
+  yml: 'yaml',
+  json: 'json',
+  ts: 'typescript',
+  mts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  py: 'python',
+  sql: 'sql',
+  md: 'markdown',
+  ttl: 'plaintext',
+  sparql: 'sparql',
+  rq: 'sparql',
+};
+
+/** Workspace path -> Monaco language id ({@link languageByExtension}; `plaintext` for any other extension). */
 export function languageOf(path: string): string {
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  const languages: Record<string, string> = {
-    yaml: 'yaml',
-    yml: 'yaml',
-    json: 'json',
-    ts: 'typescript',
-    mts: 'typescript',
-    js: 'javascript',
-    mjs: 'javascript',
-    py: 'python',
-    sql: 'sql',
-    md: 'markdown',
-    ttl: 'plaintext',
-    sparql: 'sparql',
-    rq: 'sparql',
-  };
   // Own keys only: `x.constructor` must not find Object's constructor through the prototype.
-  return Object.hasOwn(languages, extension) ? languages[extension] : 'plaintext';
+  return Object.hasOwn(languageByExtension, extension) ? languageByExtension[extension] : 'plaintext';
 }
 
 /** True for OpenAPI documents the gateway loads (`specs/<name>.openapi.yaml|yml|json`). */
