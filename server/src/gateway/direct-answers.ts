@@ -3,6 +3,7 @@ import { isUnder, routeAreas } from '../core/routes.js';
 import type { RequestHistogram } from '../observability/request-histogram.js';
 import { headerWithoutOrigin, type CorsOrigins } from './cors.js';
 import { etagMatches } from './etag.js';
+import { directHandlerCaller } from './handlers/direct-handler-calls.js';
 import type { Gateway } from './gateway.js';
 import { modeHeader } from './mock/answer-mode.js';
 import { controlPreference } from './mock/query-preference.js';
@@ -58,18 +59,23 @@ const maxUrlLength = 2048;
  */
 export function answerDirectly(server: Server, gateway: Gateway, options: DirectAnswerOptions): void {
   const [fastify] = server.listeners('request') as Listener[];
-  const answer = directAnswerer(gateway, options);
+  const answer = directAnswerer(gateway, options, fastify);
   server.removeListener('request', fastify);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!answer(request, response)) fastify(request, response);
   });
 }
 
-/** The function that answers a request directly when it can (true), else leaves it untouched (false). */
-export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
+/**
+ * The function that answers a request directly when it can (true), else leaves it untouched (false). With `fastify`,
+ * Fastify's request listener, handler routes are called directly too (handlers/direct-handler-calls.ts).
+ */
+export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions, fastify?: Listener) {
   const { routePrefix } = gateway;
   const { hostAllowed, histogram } = options;
-  const [corsName, corsValue] = headerWithoutOrigin(options.corsOrigins);
+  const cors = headerWithoutOrigin(options.corsOrigins);
+  const [corsName, corsValue] = cors;
+  const callHandler = fastify && directHandlerCaller({ cors, histogram, fastify });
   const heads = new WeakMap<PreparedAnswer, Heads>();
   const headsOf = (answer: PreparedAnswer, entry: RouteEntry): Heads => {
     let made = heads.get(answer);
@@ -118,6 +124,13 @@ export function directAnswerer(gateway: Gateway, options: DirectAnswerOptions) {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const match = gateway.table.match('GET', path.slice(routePrefix.length));
     if (match.kind !== 'route') return false;
+    const { direct } = match.entry;
+    if (direct && callHandler)
+      return (
+        query === -1 &&
+        hostAllowed(host) &&
+        callHandler(direct, routePrefix + match.entry.path, match.params, request, response)
+      );
     const answer = match.entry.prepared?.({ accept: headers.accept, chosen, headers, params: match.params });
     if (answer === undefined || !hostAllowed(host)) return false;
     const payload = answer.draw ? drawn(answer.draw) : answer.payload;

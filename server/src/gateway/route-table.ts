@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpMethods, type HttpMethod } from './model/spec-types.js';
@@ -20,6 +20,27 @@ export interface DirectRequest {
   headers: IncomingHttpHeaders;
   /** The path parameters, as the route table matched them. */
   params: Record<string, string>;
+}
+
+/**
+ * A handler route's call of a GET without body or query string, made before Fastify sees the request
+ * (gateway/handlers/direct-handler-calls.ts); its answer is sent there when it is the route's plain answer, else
+ * Fastify's path makes the answer from the call's outcome.
+ */
+export interface DirectCall {
+  /** The status of the route's answers. */
+  status: number;
+  /**
+   * Calls the route on the request's input, validated: resolves with the JSON text it answered (`undefined` for no
+   * body) or rejects with the error to answer with; `undefined` when the input is not valid (Fastify's path then
+   * answers the error).
+   */
+  call(request: IncomingMessage, params: Record<string, string>): Promise<string | undefined> | undefined;
+  /** Whether an answer of `payload` keeps the route's contract (there is none unless {@link checkedBy} made one);
+   * `headers` are those the answer has before the route's own. */
+  keeps(payload: string | undefined, headers: () => Record<string, unknown>): boolean;
+  /** The same call, its answers held against `contract`, the overridden spec route's. */
+  checkedBy(contract: ResponseContract): DirectCall;
 }
 
 /** One route of the gateway: a spec operation or a handler route. */
@@ -52,6 +73,8 @@ export interface RouteEntry {
   contract?: ResponseContract;
   /** A handler route's {@link handle} that checks its answers against `contract`, the overridden spec route's. */
   checkedBy?(contract: ResponseContract): RouteEntry['handle'];
+  /** A handler route's call made before Fastify, when the route can be called so. */
+  direct?: DirectCall;
 }
 
 /** What one workspace file contributes to the gateway. */
@@ -137,7 +160,7 @@ function segmentsOf(unit: WorkspaceUnit): Map<string, RouteEntry[]> {
  * contract, made once per table segment (so once per reload of either), or the handler's entry as it is. */
 function overriding(handler: RouteEntry, spec: RouteEntry): RouteEntry {
   if (!spec.contract || !handler.checkedBy) return handler;
-  return { ...handler, handle: handler.checkedBy(spec.contract) };
+  return { ...handler, handle: handler.checkedBy(spec.contract), direct: handler.direct?.checkedBy(spec.contract) };
 }
 
 /**

@@ -10,6 +10,9 @@ import type { TracingSettings } from '../../core/settings.js';
 import type { AuthClaims, HttpMethod, RouteSchema } from '../../handler-sdk/types.js';
 import type { RouteInput } from './input-validator.js';
 
+/** The content type of a handler's answers (and of its `HTTPException`s' bodies). */
+export const handlerJsonType = 'application/json; charset=utf-8';
+
 /** A frame whose body is one {@link ToHandler} or {@link FromHandler} message as JSON. */
 export const messageFrame = 0;
 /** A frame whose body is the JSON text a call answered with; its number is the call's id. */

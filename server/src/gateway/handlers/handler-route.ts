@@ -1,17 +1,71 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { enforceContract, type ResponseContract } from '../mock/contract.js';
-import type { RouteEntry } from '../route-table.js';
+import { enforceContract, type ContractViolation, type ResponseContract } from '../mock/contract.js';
+import type { DirectCall, RouteEntry } from '../route-table.js';
+import { handedOverCall } from './direct-handler-calls.js';
+import { handlerJsonType } from './handler-protocol.js';
 import { modeHeader } from '../mock/answer-mode.js';
 import type { HandlerHost, HandlerPayload } from './handler-host.js';
 import { handlerOperation } from './handler-operation.js';
-import { RouteInputValidator, type HandlerAjv } from './input-validator.js';
+import { RouteInputValidator, type HandlerAjv, type RequestParts, type RouteInput } from './input-validator.js';
 import { requestAuth } from './request-auth.js';
 import { currentTraceparent, inSpan } from '../../observability/tracing.js';
 
-/** The content type of a handler's answers (and of its `HTTPException`s' bodies). */
-const jsonType = 'application/json; charset=utf-8';
+/** A plain GET's parts as the validator reads them, before Fastify sees it: no query string, no body. */
+const plainGet = (request: IncomingMessage): RequestParts => ({
+  query: {},
+  headers: request.headers,
+  body: undefined,
+  url: request.url!,
+});
+
+/** The contract's violations of an answer of the route. */
+type AnswerCheck = (headers: () => Record<string, unknown>, payload: HandlerPayload) => ContractViolation[];
+
+/**
+ * The checks of a route's answers, which have one status and type (JSON, or no body): worked out once per contract
+ * (and no body once), for Fastify's path and the direct one alike.
+ */
+function answerChecks(status: number): (contract: ResponseContract) => AnswerCheck {
+  const checks = new WeakMap<ResponseContract, AnswerCheck>();
+  return (contract) => {
+    let check = checks.get(contract);
+    if (check === undefined) {
+      const checkJson = contract.checker(status, handlerJsonType);
+      const checkEmpty = contract.checker(status, undefined);
+      check = (headers, payload) => (payload === undefined ? checkEmpty : checkJson)(headers, payload);
+      checks.set(contract, check);
+    }
+    return check;
+  };
+}
+
+/** A route's {@link DirectCall}: `call` runs it on valid input; its answers are held to `check` when given. */
+function directCall(
+  status: number,
+  validator: RouteInputValidator,
+  call: (input: RouteInput) => Promise<HandlerPayload>,
+  answerCheck: (contract: ResponseContract) => AnswerCheck,
+  check?: AnswerCheck,
+): DirectCall {
+  return {
+    status,
+    call: (request, params) => {
+      let input: RouteInput;
+      try {
+        input = validator.read(plainGet(request), params);
+      } catch {
+        // Fastify's path validates again and answers the error.
+        return undefined;
+      }
+      return call(input);
+    },
+    keeps: check ? (payload, headers) => check(headers, payload).length === 0 : () => true,
+    checkedBy: (contract) => directCall(status, validator, call, answerCheck, answerCheck(contract)),
+  };
+}
 
 /**
  * The gateway route of route `index` of a handler module: validates the request here, against the
@@ -30,10 +84,13 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     reply.code(status);
     reply.header(modeHeader, 'handler');
     if (payload === undefined) reply.send();
-    else reply.type(jsonType).send(payload);
+    else reply.type(handlerJsonType).send(payload);
   };
 
   const handle = (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>): Promise<void> => {
+    // Called before Fastify already (direct-handler-calls.ts), which left this answer to it.
+    const handedOver = handedOverCall(request.raw);
+    if (handedOver) return handedOver.then((payload) => send(reply, payload));
     const input = inSpan('request validation', () => validator.read(request, params));
     // The process's span of the call is a child of this one (its traceparent crosses with the call).
     return inSpan(
@@ -48,15 +105,15 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
   const context = { log, handler: file, route: host.routeName(index) };
   // The handler's answers and its own HTTPExceptions are checked; the gateway's errors (a bad request, a crash, a
   // timeout) are not the handler's answers.
+  const answerCheck = answerChecks(status);
   const checkedBy = (contract: ResponseContract): RouteEntry['handle'] => {
-    // The route answers with one status and type: its check is worked out once (and no body once).
-    const checkJson = contract.checker(status, jsonType);
-    const checkEmpty = contract.checker(status, undefined);
+    const check = answerCheck(contract);
     return (request, reply, params) => {
-      const input = validator.read(request, params);
-      return host.call(index, input, requestAuth(request), request.id).then(
+      const called =
+        handedOverCall(request.raw) ??
+        host.call(index, validator.read(request, params), requestAuth(request), request.id);
+      return called.then(
         (payload) => {
-          const check = payload === undefined ? checkEmpty : checkJson;
           const violations = check(() => reply.getHeaders(), payload);
           const refusal = enforceContract(contract, violations, request, reply, context);
           if (refusal) throw refusal;
@@ -65,7 +122,7 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
         (error: unknown) => {
           if (!(error instanceof HttpError) || error.code !== 'HANDLER_HTTP_EXCEPTION') throw error;
           const body = JSON.stringify(error.body());
-          const violations = contract.check(error.status, reply.getHeaders(), jsonType, body);
+          const violations = contract.check(error.status, reply.getHeaders(), handlerJsonType, body);
           throw enforceContract(contract, violations, request, reply, context) ?? error;
         },
       );
@@ -80,5 +137,10 @@ export function handlerRoute(host: HandlerHost, index: number, ajv: HandlerAjv, 
     operation: handlerOperation(definition),
     handle,
     checkedBy,
+    // Before Fastify there is no authentication (the direct path is off with it) and no request id yet.
+    direct:
+      definition.method === 'GET'
+        ? directCall(status, validator, (input) => host.call(index, input, null), answerCheck)
+        : undefined,
   };
 }

@@ -13,6 +13,9 @@ export interface RouteInput {
   body: unknown;
 }
 
+/** What {@link RouteInputValidator.read} reads of a request: Fastify's, or one made before Fastify sees it. */
+export type RequestParts = Pick<FastifyRequest, 'query' | 'headers' | 'body' | 'url'>;
+
 /**
  * The Ajv instances of one handler load. Fresh per load: a reloaded handler may declare new schemas
  * under the same `$id`, which one Ajv instance would refuse.
@@ -75,7 +78,7 @@ export class RouteInputValidator {
    * The request's input, validated. Throws a 400 naming every invalid field, or a 415 when a body
    * schema is declared and the body is not JSON.
    */
-  read(request: FastifyRequest, params: Record<string, string>): RouteInput {
+  read(request: RequestParts, params: Record<string, string>): RouteInput {
     const issues: ValidationIssue[] = [];
     const input: RouteInput = {
       params: this.params ? check(this.params, 'path', { ...params }, issues) : params,
@@ -97,7 +100,7 @@ export class RouteInputValidator {
     return input;
   }
 
-  private readQuery(request: FastifyRequest, issues: ValidationIssue[]): Record<string, unknown> {
+  private readQuery(request: RequestParts, issues: ValidationIssue[]): Record<string, unknown> {
     const query = request.query as Record<string, unknown>;
     if (!this.query) return query;
     if (this.emptyQueryPasses && !request.url.includes('?')) return {};
