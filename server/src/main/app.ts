@@ -190,7 +190,10 @@ export async function buildServer(config: Config, options: ServerOptions = {}): 
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
     },
-    return503OnClosing: true,
+    // Off: from the moment closing begins, refuseNewRequests answers new requests 503 {detail, code} before Fastify;
+    // what still reaches Fastify then is a request taken earlier (a handler call made before Fastify and handed
+    // over with its outcome), which must be answered from that outcome, not with Fastify's own 503 body.
+    return503OnClosing: false,
     // Errors found before a request reaches a route get the same {detail, code} bodies as the rest.
     clientErrorHandler: clientErrorHandler({
       requestTimeoutMs: config.requestTimeoutMs,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from './app.js';
 import { loadConfig } from '../core/config.js';
 import { drainAndClose, refuseNewRequests } from './drain.js';
-import { makeWorkspace, removeWorkspace } from '../test-support/workspace.js';
+import { makeWorkspace, removeWorkspace, startServer } from '../test-support/workspace.js';
 
 const workspace = makeWorkspace();
 afterAll(() => removeWorkspace(workspace));
@@ -68,6 +68,38 @@ describe('drainAndClose', () => {
       }
     },
   );
+});
+
+describe('a handler call taken before Fastify and cut off by the close', () => {
+  it("is answered with a {detail, code} body, not Fastify's own 503", async () => {
+    const spec = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'shop', version: '1' },
+      paths: { '/never': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
+    const handler = `import { Router } from 'adaptive-workbench/handler';
+export const router = new Router();
+router.get('/never', () => new Promise(() => {}));
+`;
+    const shop = makeWorkspace({ 'specs/shop.openapi.json': spec, 'handlers/shop_handler.ts': handler });
+    const app = await startServer(shop, { HANDLER_TIMEOUT_MS: '60000', SHUTDOWN_DRAIN_MS: '200' });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const answered = fetch(`http://127.0.0.1:${port}/api/adaptive/shop/never`);
+      // The call is in the handler's process (the route answers nothing) when the close stops that process.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await drainAndClose(app, 200);
+      const response = await answered;
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['code', 'detail']);
+      expect(body.code).toBe('HANDLER_RESTARTING');
+    } finally {
+      await app.close();
+      removeWorkspace(shop);
+    }
+  });
 });
 
 describe('refuseNewRequests', () => {
