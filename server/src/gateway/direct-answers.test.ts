@@ -266,6 +266,29 @@ describe('a server answering directly', () => {
     for (let i = 0; i < 3; i++) expect((await fetch(origin + books)).status).toBe(200);
     expect((await count()) - before).toBe(3);
   });
+
+  it("times an answer from when the server's clock saw the request arrive, when it did", async () => {
+    const seconds: number[] = [];
+    const answer = directAnswerer(app.gateway, {
+      hostAllowed: () => true,
+      corsOrigins: '*',
+      histogram: { recorder: () => (elapsed) => void seconds.push(elapsed) },
+      // A request that arrived five seconds ago, by the clock run before the answerer.
+      arrival: () => performance.now() - 5000,
+    });
+    const server = http.createServer((request, response) => {
+      if (!answer(request, response)) response.writeHead(599).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${books}`);
+      expect(response.status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(seconds).toHaveLength(1);
+    expect(seconds[0]).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe('answers the choices of the control parameters and the mock table before Fastify', () => {
