@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DecidedLately } from './decided-lately.js';
 import { httpError } from './errors.js';
 
 /** The names a loopback server always answers to: no DNS name an attacker controls resolves to them by name. */
@@ -32,12 +33,11 @@ const decidedMax = 256;
 /** Whether a Host header value may be served under `allowed` (`*`: any), decided once per value lately seen. */
 export function hostAllowance(allowed: '*' | readonly string[]): (host: string) => boolean {
   if (allowed === '*') return () => true;
-  const decided = new Map<string, boolean>();
+  const decided = new DecidedLately<boolean>(decidedMax);
   return (host) => {
     let ok = decided.get(host);
     if (ok === undefined) {
       ok = isAllowedHost(host, allowed);
-      if (decided.size >= decidedMax) decided.clear();
       decided.set(host, ok);
     }
     return ok;

@@ -266,6 +266,29 @@ describe('a server answering directly', () => {
     for (let i = 0; i < 3; i++) expect((await fetch(origin + books)).status).toBe(200);
     expect((await count()) - before).toBe(3);
   });
+
+  it("times an answer from when the server's clock saw the request arrive, when it did", async () => {
+    const seconds: number[] = [];
+    const answer = directAnswerer(app.gateway, {
+      hostAllowed: () => true,
+      corsOrigins: '*',
+      histogram: { recorder: () => (elapsed) => void seconds.push(elapsed) },
+      // A request that arrived five seconds ago, by the clock run before the answerer.
+      arrival: () => performance.now() - 5000,
+    });
+    const server = http.createServer((request, response) => {
+      if (!answer(request, response)) response.writeHead(599).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${books}`);
+      expect(response.status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(seconds).toHaveLength(1);
+    expect(seconds[0]).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe('answers the choices of the control parameters and the mock table before Fastify', () => {
@@ -347,6 +370,46 @@ describe('answers the choices of the control parameters and the mock table befor
       expect([path, fastify.status]).toEqual([path, status]);
       if (code) expect(JSON.parse(fastify.body)).toMatchObject({ code });
     }
+  });
+
+  it('answers as Fastify does whatever values a client sends, however many, and decides each again', async () => {
+    // More distinct path values than a route remembers (64): each still gets its own rule, in any order.
+    for (let i = 0; i < 150; i++) {
+      const answered = await get(book(String(i)));
+      expect([i, answered.status, answered.headers['x-adaptive-mock-rule']]).toEqual([
+        i,
+        200,
+        i === 1 ? 'rule 1' : 'route',
+      ]);
+    }
+    for (const id of ['1', '01', '+1', '2', '9007199254740993', '-0', '1e0'])
+      expect(JSON.parse((await sameAsFastify(book(id))).body)).toEqual(
+        JSON.parse((await fastifyAnswer(book(id))).body),
+      );
+    // Invalid values are refused each time they come; escaped ones (a line break, the key's separator, among them)
+    // are always left to Fastify's router, which decodes them.
+    for (const path of [book('abc'), book('1'), book('abc'), book('1.5'), book("1'"), book('%0A1'), book('1%0D')]) {
+      const fastify = await fastifyAnswer(path);
+      const direct = fastify.status === 200 && !path.includes('%');
+      expect([path, (await get(path)).status]).toEqual([path, direct ? 200 : 599]);
+    }
+  });
+
+  it('tells an empty header from a missing one, and a long value from its start', async () => {
+    for (let round = 0; round < 2; round++) {
+      // Rule 3 matches any x-empty, even an empty one, and sends a 204, which is left to Fastify.
+      expect((await get(book('3'), { 'x-empty': '' })).status).toBe(599);
+      expect((await sameAsFastify(book('3'))).headers['x-adaptive-mock-rule']).toBe('route');
+    }
+    const long = 'gold'.padEnd(400, 'x');
+    for (const tier of [long, 'gold', long, long.slice(0, 300)]) {
+      const answered = await sameAsFastify(book('2'), { 'x-tier': tier });
+      expect([tier.length, answered.status]).toEqual([tier.length, tier === 'gold' ? 404 : 200]);
+    }
+    for (const accept of ['application/json', 'text/html', '*/*', 'application/json'.padEnd(300, ' ')])
+      await sameAsFastify(book('1'), { accept }).catch(async () =>
+        expect([accept, (await get(book('1'), { accept })).status]).toEqual([accept, 599]),
+      );
   });
 
   it('leaves to Fastify what it cannot read or may fault: escapes, other parameters, an error rate', async () => {

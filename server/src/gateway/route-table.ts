@@ -107,6 +107,10 @@ export type RouteMatch =
 /** Router paths of the entries of earlier tables: an unchanged unit keeps its entries across reloads. */
 const routerPaths = new WeakMap<RouteEntry, { path: string; names: string[] }>();
 
+/** find-my-way's name of a route's `i`th parameter: made once, not per request (a new string is looked up slowly). */
+const positionalNames: string[] = [];
+const positionalName = (i: number): string => (positionalNames[i] ??= `p${i}`);
+
 /** `{name}` -> find-my-way syntax. Names are replaced by positional ones: OpenAPI allows characters find-my-way does
  * not. */
 function toRouterPath(template: string): { path: string; names: string[] } {
@@ -114,7 +118,7 @@ function toRouterPath(template: string): { path: string; names: string[] } {
   const escaped = template.replace(/:/g, '::');
   const path = escaped.replace(/\{([^}/]+)\}/g, (_, name: string) => {
     names.push(name);
-    return `:p${names.length - 1}`;
+    return `:${positionalName(names.length - 1)}`;
   });
   return { path, names };
 }
@@ -327,7 +331,8 @@ export class RouteTable {
     const entry = found.store as RouteEntry;
     const names = routes!.names.get(entry)!;
     const params: Record<string, string> = {};
-    names.forEach((name, i) => (params[name] = (found.params as Record<string, string>)[`p${i}`] ?? ''));
+    const values = found.params as Record<string, string>;
+    for (let i = 0; i < names.length; i++) params[names[i]] = values[positionalName(i)] ?? '';
     return { kind: 'route', entry, params };
   }
 }

@@ -122,10 +122,14 @@ const accessLogOn = (config: Config, logger: Logger) => config.observability.acc
  * histogram (unset with metrics off); undefined when every request must go through Fastify, as the access log and
  * traces read its request and reply.
  */
-export function directObservation(config: Config, logger: Logger): { histogram?: RequestHistogram } | undefined {
+export function directObservation(
+  config: Config,
+  logger: Logger,
+): { histogram?: RequestHistogram; arrival?: (message: http.IncomingMessage) => number | undefined } | undefined {
   const { metrics, tracing } = config.observability;
   if (tracing || accessLogOn(config, logger)) return undefined;
-  return { histogram: metrics ? requestHistogram() : undefined };
+  // With the histogram on, observeWhenSent's listener has read the clock as the request arrived.
+  return metrics ? { histogram: requestHistogram(), arrival: arrivalTime } : {};
 }
 
 /** The method label: one of the known methods, else `OTHER` (a client cannot add series). */
@@ -134,6 +138,9 @@ const methodOf = (request: FastifyRequest) => (methods.has(request.method) ? req
 /** Where the arrival time of a request is kept on Node's own request object. */
 const arrivedAt = Symbol('arrivedAt');
 type TimedMessage = http.IncomingMessage & { [arrivedAt]?: number };
+
+/** When the histogram's clock saw `message` arrive (`performance.now()`); `undefined` when it did not. */
+const arrivalTime = (message: http.IncomingMessage): number | undefined => (message as TimedMessage)[arrivedAt];
 
 /**
  * The request histogram alone (no access log, no tracing), observed as the answer is sent rather than in an

@@ -36,6 +36,8 @@ export interface DirectCallOptions {
   cors: readonly [name: string, value: string];
   /** Counts the answers written here; unset when metrics are off. */
   histogram?: Pick<RequestHistogram, 'recorder'>;
+  /** When a request's time began, for the histogram. */
+  startedAt(request: IncomingMessage): number;
   /** Fastify's request listener, which answers what is not written here. */
   fastify: Listener;
 }
@@ -45,7 +47,7 @@ export interface DirectCallOptions {
  * written here or by Fastify's path), false when the request's input is not valid (Fastify's path answers it, as
  * if nothing happened).
  */
-export function directHandlerCaller({ cors, histogram, fastify }: DirectCallOptions) {
+export function directHandlerCaller({ cors, histogram, startedAt, fastify }: DirectCallOptions) {
   const [corsName, corsValue] = cors;
   /** Each route's counter of its answers, labelled by its template. */
   const counters = new WeakMap<DirectCall, ((seconds: number) => void) | undefined>();
@@ -71,7 +73,7 @@ export function directHandlerCaller({ cors, histogram, fastify }: DirectCallOpti
     request: IncomingMessage,
     response: ServerResponse,
   ): boolean => {
-    const started = histogram && performance.now();
+    const started = histogram && startedAt(request);
     const called = direct.call(request, params);
     if (called === undefined) return false;
     called.then(

@@ -9,7 +9,6 @@ import type { DirectRequest, RouteEntry, WorkspaceUnit } from '../route-table.js
 import type { StatefulAction } from '../mock/stateful-resources.js';
 import { validationDocument } from '../model/validation-document.js';
 import { mockModes, type MockContext, type SpecMockModes } from '../mock/mock-modes.js';
-import { resolvePointer } from '../model/json-pointer.js';
 import { allowedBodyDepth, nestingDepth } from '../body-depth.js';
 import type { CompiledSpec, MediaExample, OperationSpec } from '../model/spec-types.js';
 import { DynamicExamples } from '../mock/dynamic-example.js';
@@ -32,6 +31,8 @@ import { declaredResponseHeaders } from '../cors.js';
 import { isXmlMediaType, toXml } from '../xml-body.js';
 import { prepared, sentContentType, type Answer, type PreparedAnswer } from '../prepared-answer.js';
 import { send, sendPrepared } from './sent-answers.js';
+import { DirectDecisions, type DirectDecision } from './direct-decisions.js';
+import { documentedOperation } from './documented-operation.js';
 
 const echoMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -51,16 +52,6 @@ export interface SpecRouteOptions {
   mockTable?: MockTable;
   /** How handler routes overriding the spec's are held to its responses (`CONTRACT_ENFORCE`); default: off. */
   contractEnforce?: ContractEnforcement;
-}
-
-/** The operation object for the merged document, with the path item's shared parameters folded in. */
-function documentedOperation(spec: CompiledSpec, operation: OperationSpec): Record<string, unknown> {
-  const object = (resolvePointer(spec.document, operation.pointer) ?? {}) as Record<string, unknown>;
-  const itemPointer = operation.pointer.slice(0, operation.pointer.lastIndexOf('/'));
-  const item = (resolvePointer(spec.document, itemPointer) ?? {}) as Record<string, unknown>;
-  const shared = Array.isArray(item.parameters) ? item.parameters : [];
-  if (shared.length === 0) return object;
-  return { ...object, parameters: [...shared, ...(Array.isArray(object.parameters) ? object.parameters : [])] };
 }
 
 /** Whether a parsed body is empty: `""` from a text parser, or no bytes. */
@@ -141,6 +132,9 @@ class ExampleRoute {
   // The answers offered so, by what chose them and Accept: static ones whole, dynamic ones with the body drawn per
   // request (null: that choice gets an error, which Fastify's path answers).
   private readonly directAnswers = new Map<string, PreparedAnswer | null>();
+  // Its decisions by the values they read, when there is more to decide than the Accept header (which the prepared
+  // answers are found by anyway): validation, or the table's rules.
+  private readonly decisions: DirectDecisions | undefined;
 
   constructor(
     private readonly serving: SpecServing,
@@ -165,6 +159,8 @@ class ExampleRoute {
       this.stateful === undefined &&
       withoutFaults(this.mock) &&
       !serving.modes.proxy;
+    const decides = (this.validates && !this.onlyOptionalQuery) || this.table !== undefined;
+    this.decisions = decides ? new DirectDecisions(operation, this.validates, this.table) : undefined;
   }
 
   /**
@@ -172,18 +168,24 @@ class ExampleRoute {
    * Fastify: the one handle() prepared for a plain request, else the one the control parameters and the table's rules
    * choose, after the checks handle() makes (an invalid request gets none: Fastify's path answers its error).
    */
-  private readonly directAnswer = ({ accept, chosen, headers, params }: DirectRequest): PreparedAnswer | undefined => {
+  private readonly directAnswer = (request: DirectRequest): PreparedAnswer | undefined => {
+    const decision = request.chosen || !this.decisions ? this.decide(request) : this.decisions.of(request, this.decide);
+    return decision === 'plain' ? this.plainAnswers.get(request.accept) : (decision ?? undefined);
+  };
+
+  /** What answers `request`, after the checks handle() makes (an invalid request gets Fastify's path, its error). */
+  private readonly decide = ({ accept, chosen, headers, params }: DirectRequest): DirectDecision => {
     // As handle() validates: the query left once the control parameters are taken out is empty, so only what it
     // must hold can be missing; path parameters and headers are checked as there.
     if (this.validates && !this.onlyOptionalQuery) {
       const request = { query: {}, headers, body: undefined };
-      if (requestIssues(this.serving.validator(), this.operation, request, params).length > 0) return undefined;
+      if (requestIssues(this.serving.validator(), this.operation, request, params).length > 0) return null;
     }
-    if (chosen === undefined && this.plain) return this.plainAnswers.get(accept);
-    if (!this.table) return this.choiceAnswer(accept, chosen ?? {}, undefined, undefined);
+    if (chosen === undefined && this.plain) return 'plain';
+    if (!this.table) return this.choiceAnswer(accept, chosen ?? {}, undefined, undefined) ?? null;
     const input = { query: {}, headers, params, body: undefined };
     const { preference, status, chosenBy } = tableChoice(this.table, input, chosen ?? {});
-    return this.choiceAnswer(accept, preference, status, chosenBy);
+    return this.choiceAnswer(accept, preference, status, chosenBy) ?? null;
   };
 
   /**
